@@ -1,0 +1,55 @@
+"""The game-agnostic kernel of Campfire.
+
+It defines the contracts every game implements (:class:`Game`, :class:`State`,
+:class:`Action`, :class:`Event`, :class:`Options`), the seeded generator, outcomes, records and
+replay, and the registry of games. It imports nothing else of Campfire.
+"""
+
+from .actions import Action
+from .errors import (
+    CampfireError,
+    IllegalActionError,
+    NotationError,
+    OptionError,
+    PositionError,
+    RecordError,
+    SetupError,
+    UnknownGameError,
+)
+from .events import Event, visible_events
+from .game import Game
+from .options import OptionInfo, Options, option, parse_option_assignments
+from .outcome import Outcome
+from .records import Match, Player, Record, replay
+from .registry import all_games, get, register
+from .rng import GameRng
+from .state import State
+
+__all__ = [
+    "Action",
+    "CampfireError",
+    "Event",
+    "Game",
+    "GameRng",
+    "IllegalActionError",
+    "Match",
+    "NotationError",
+    "OptionError",
+    "OptionInfo",
+    "Options",
+    "Outcome",
+    "Player",
+    "PositionError",
+    "Record",
+    "RecordError",
+    "SetupError",
+    "State",
+    "UnknownGameError",
+    "all_games",
+    "get",
+    "option",
+    "parse_option_assignments",
+    "register",
+    "replay",
+    "visible_events",
+]

@@ -1,0 +1,158 @@
+"""The game spec: the entry point to one game's engine.
+
+A :class:`Game` names a game, its player range and options type, and creates states from a seed
+or from an explicit initial setup (so a physical deal can be typed in).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from importlib import resources
+from typing import Any, Generic, TypeVar
+
+from .actions import Action
+from .errors import OptionError, PositionError, SetupError
+from .options import Options
+from .rng import GameRng
+from .state import State
+
+__all__ = ["Game"]
+
+S = TypeVar("S", bound=State)
+
+
+class Game(ABC, Generic[S]):
+    """One game: its name, player range, options and constructors.
+
+    Subclasses set the class attributes and implement the abstract methods; the generic
+    machinery (options validation, seeding, positions) lives here.
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options_type: type[Options]
+    #: A bound on the number of actions of a game played by random agents; the conformance
+    #: suite checks that random playouts end within it.
+    playout_bound: int = 100_000
+
+    # ----- options and players --------------------------------------------------------------
+
+    def options(self, values: Options | Mapping[str, Any] | None = None) -> Options:
+        """Validate ``values`` (an options object, a mapping, or ``None`` for the defaults)."""
+        if isinstance(values, Options):
+            if not isinstance(values, self.options_type):
+                raise OptionError(
+                    f"{type(values).__name__} are not options of {self.title}; "
+                    f"use {self.options_type.__name__}"
+                )
+            return values
+        return self.options_type.from_mapping(values)
+
+    def check_players(self, players: int) -> None:
+        """Raise :class:`OptionError` unless ``players`` is in the game's player range."""
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise OptionError(f"the number of players must be an integer (got {players!r})")
+        if not self.min_players <= players <= self.max_players:
+            raise OptionError(
+                f"{self.title} is played by {self.min_players}–{self.max_players} players "
+                f"(got {players})"
+            )
+
+    # ----- creating states -----------------------------------------------------------------
+
+    def new_game(
+        self,
+        players: int,
+        options: Options | Mapping[str, Any] | None = None,
+        *,
+        seed: int | None = None,
+        setup: Mapping[str, Any] | None = None,
+    ) -> S:
+        """Create the initial state from a ``seed`` or an explicit ``setup``.
+
+        With neither, a random seed is drawn. With a setup, the game's generator (for any later
+        randomness) is seeded from ``seed`` (default 0).
+        """
+        self.check_players(players)
+        opts = self.options(options)
+        if setup is None:
+            rng = GameRng(secrets.randbits(63) if seed is None else seed)
+            setup = self.random_setup(players, opts, rng)
+        else:
+            if not isinstance(setup, Mapping):
+                raise SetupError(f"a setup is a JSON object (got {type(setup).__name__})")
+            rng = GameRng(0 if seed is None else seed)
+        return self.from_setup(players, opts, setup, rng)
+
+    @abstractmethod
+    def random_setup(self, players: int, options: Options, rng: random.Random) -> dict[str, Any]:
+        """Draw a random initial setup (a JSON-ready dict) from ``rng``."""
+
+    @abstractmethod
+    def from_setup(
+        self, players: int, options: Options, setup: Mapping[str, Any], rng: GameRng
+    ) -> S:
+        """Build the initial state from an explicit setup (raise :class:`SetupError`)."""
+
+    @abstractmethod
+    def state_from_position(self, data: Mapping[str, Any]) -> S:
+        """Rebuild a state from :meth:`State.to_position` output (raise :class:`PositionError`)."""
+
+    # ----- actions -------------------------------------------------------------------------
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Parse an action's notation (raise :class:`~campfire.core.errors.NotationError`)."""
+
+    @abstractmethod
+    def num_distinct_actions(self, players: int) -> int:
+        """The size of the fixed integer action index space for ``players`` players."""
+
+    @abstractmethod
+    def action_index(self, action: Action, players: int) -> int:
+        """The index of ``action`` in the fixed index space."""
+
+    @abstractmethod
+    def action_from_index(self, index: int, players: int) -> Action:
+        """The action with index ``index`` (raise :class:`ValueError` if out of range)."""
+
+    # ----- documentation -------------------------------------------------------------------
+
+    def rules_summary(self) -> str:
+        """A concise summary of the rules in our own words (the game's ``summary.md``)."""
+        package = type(self).__module__.rpartition(".")[0]
+        return resources.files(package).joinpath("summary.md").read_text(encoding="utf-8")
+
+    # ----- helpers for subclasses ----------------------------------------------------------
+
+    def _position_header(self, state: State) -> dict[str, Any]:
+        return {
+            "game": self.name,
+            "version": 1,
+            "players": state.num_players,
+            "options": state.options.to_dict(),
+        }
+
+    def _read_position_header(self, data: Mapping[str, Any]) -> tuple[int, Options]:
+        """Check a position's header and return its player count and options."""
+        if not isinstance(data, Mapping):
+            raise PositionError("a position is a JSON object")
+        if data.get("game") != self.name:
+            raise PositionError(f"this is not a {self.title} position (game={data.get('game')!r})")
+        if data.get("version") != 1:
+            raise PositionError(f"unsupported position version {data.get('version')!r}; known: 1")
+        try:
+            players = data["players"]
+            self.check_players(players)
+            options = self.options_type.from_mapping(data.get("options", {}))
+        except (KeyError, OptionError) as exc:
+            raise PositionError(f"bad position header: {exc}") from None
+        return players, options
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name}: {self.title}, {self.min_players}-{self.max_players} players>"

@@ -1,0 +1,221 @@
+"""Typed, validated game options.
+
+A game declares its options as a frozen dataclass deriving from :class:`Options`; each field is made
+with :func:`option`, which records the allowed values and a help text. The defaults are the rules
+as written in the game's spec.
+
+>>> from dataclasses import dataclass
+>>> @dataclass(frozen=True)
+... class Demo(Options):
+...     size: int = option(2, choices=(2, 3, 4), help="cards per peek")
+...     fast: bool = option(False, help="a variant")
+>>> Demo.from_mapping({"size": "3"})
+Demo(size=3, fast=False)
+>>> Demo.from_mapping({"size": 9})
+Traceback (most recent call last):
+...
+campfire.core.errors.OptionError: option 'size' must be one of 2, 3, 4 (got 9)
+>>> len(list(Demo.combinations()))
+6
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Self, TypeVar
+
+from .errors import OptionError
+
+__all__ = ["OptionInfo", "Options", "option"]
+
+T = TypeVar("T")
+
+_META_KEY = "campfire_option"
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """Description of one option: its name, type, default, allowed values and help text."""
+
+    name: str
+    type: type
+    default: Any
+    choices: tuple[Any, ...] | None
+    help: str
+    sweep: tuple[Any, ...]
+
+    def describe_allowed(self) -> str:
+        """Say in words which values are allowed."""
+        if self.choices is not None:
+            return "one of " + ", ".join(_fmt(c) for c in self.choices)
+        if self.type is bool:
+            return "true or false"
+        return f"a value of type {self.type.__name__}"
+
+
+def option(
+    default: T,
+    *,
+    choices: Sequence[T] | None = None,
+    help: str = "",
+    sweep: Sequence[T] | None = None,
+) -> T:
+    """Declare an option field with its default, allowed values and help text.
+
+    ``sweep`` lists the values that the conformance suite tries; it defaults to ``choices``
+    (or ``(False, True)`` for a boolean, or the default alone otherwise).
+    """
+    meta = {
+        "choices": tuple(choices) if choices is not None else None,
+        "help": help,
+        "sweep": tuple(sweep) if sweep is not None else None,
+    }
+    return dataclasses.field(default=default, metadata={_META_KEY: meta})
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _coerce(info: OptionInfo, value: Any) -> Any:
+    """Convert ``value`` (possibly a string from the command line) to the option's type."""
+    typ = info.type
+    if typ is bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("true", "yes", "on", "1"):
+            return True
+        if isinstance(value, str) and value.lower() in ("false", "no", "off", "0"):
+            return False
+        raise OptionError(f"option {info.name!r} must be true or false (got {value!r})")
+    if typ is int:
+        if isinstance(value, bool):
+            raise OptionError(f"option {info.name!r} must be an integer (got {value!r})")
+        if isinstance(value, int):
+            return value
+        if isinstance(value, str):
+            try:
+                return int(value.strip())
+            except ValueError:
+                pass
+        raise OptionError(f"option {info.name!r} must be an integer (got {value!r})")
+    if typ is float:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        if isinstance(value, str):
+            try:
+                return float(value)
+            except ValueError:
+                pass
+        raise OptionError(f"option {info.name!r} must be a number (got {value!r})")
+    if typ is str:
+        if isinstance(value, str):
+            return value
+        raise OptionError(f"option {info.name!r} must be a string (got {value!r})")
+    return value
+
+
+_TYPES: dict[str, type] = {"int": int, "bool": bool, "str": str, "float": float}
+
+
+@dataclass(frozen=True)
+class Options:
+    """Base class of every game's options dataclass.
+
+    Subclasses are frozen dataclasses whose fields are declared with :func:`option`. Instances are
+    validated on creation, so an ``Options`` object is always legal.
+    """
+
+    def __post_init__(self) -> None:
+        for info in self.infos():
+            value = getattr(self, info.name)
+            coerced = _coerce(info, value)
+            if info.choices is not None and coerced not in info.choices:
+                raise OptionError(
+                    f"option {info.name!r} must be {info.describe_allowed()} (got {_fmt(coerced)})"
+                )
+            if coerced is not value:
+                object.__setattr__(self, info.name, coerced)
+        self.validate()
+
+    def validate(self) -> None:
+        """Check relations between options; override to add checks (raise :class:`OptionError`)."""
+
+    @classmethod
+    def infos(cls) -> tuple[OptionInfo, ...]:
+        """Describe every option of this class, in declaration order."""
+        cached: tuple[OptionInfo, ...] | None = cls.__dict__.get("_campfire_infos")
+        if cached is not None:
+            return cached
+        result = []
+        for f in dataclasses.fields(cls):
+            meta = f.metadata.get(_META_KEY, {})
+            typ = f.type if isinstance(f.type, type) else _TYPES.get(str(f.type), object)
+            choices = meta.get("choices")
+            sweep = meta.get("sweep")
+            if sweep is None:
+                if choices is not None:
+                    sweep = choices
+                elif typ is bool:
+                    sweep = (False, True)
+                else:
+                    sweep = (f.default,)
+            result.append(
+                OptionInfo(f.name, typ, f.default, choices, meta.get("help", ""), tuple(sweep))
+            )
+        infos = tuple(result)
+        setattr(cls, "_campfire_infos", infos)  # noqa: B010 - cache on the class itself
+        return infos
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any] | None = None) -> Self:
+        """Build options from a mapping of names to values (strings are converted).
+
+        Unknown names raise :class:`OptionError` listing the known ones.
+        """
+        values = dict(values or {})
+        known = {info.name: info for info in cls.infos()}
+        unknown = sorted(set(values) - set(known))
+        if unknown:
+            allowed = ", ".join(known) if known else "none"
+            raise OptionError(f"unknown option {unknown[0]!r}; this game's options are: {allowed}")
+        return cls(**{k: _coerce(known[k], v) for k, v in values.items()})
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the options as a JSON-ready dict."""
+        return {info.name: getattr(self, info.name) for info in self.infos()}
+
+    def non_default(self) -> dict[str, Any]:
+        """Return only the options that differ from their defaults."""
+        return {
+            i.name: getattr(self, i.name)
+            for i in self.infos()
+            if getattr(self, i.name) != i.default
+        }
+
+    @classmethod
+    def combinations(cls) -> Iterator[Self]:
+        """Yield every combination of the options' sweep values (used by the conformance suite)."""
+        infos = cls.infos()
+        for values in itertools.product(*(i.sweep for i in infos)):
+            yield cls(**{i.name: v for i, v in zip(infos, values, strict=True)})
+
+
+def parse_option_assignments(items: Sequence[str]) -> dict[str, str]:
+    """Parse ``key=value`` strings (as given on the command line) into a dict.
+
+    >>> parse_option_assignments(["peek_count=3", "max_relocations=5"])
+    {'peek_count': '3', 'max_relocations': '5'}
+    """
+    result: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"an option is written key=value (got {item!r})")
+        result[key.strip()] = value.strip()
+    return result

@@ -1,0 +1,129 @@
+"""The state protocol every game implements.
+
+A :class:`State` is a mutable game position with an explicit, cheap :meth:`~State.clone`. The
+engine is driven through :meth:`~State.seats_to_act`, :meth:`~State.legal_actions` and
+:meth:`~State.apply`; user interfaces and agents learn about the game only through
+:meth:`~State.view` and the events that :meth:`~State.apply` returns.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING, Any, Self
+
+from .actions import Action
+from .errors import IllegalActionError
+from .events import Event
+from .outcome import Outcome
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .options import Options
+
+__all__ = ["State"]
+
+
+class State(ABC):
+    """A position of one game, with the rules that move it forward.
+
+    Seats are numbered ``0 .. num_players - 1`` in clockwise order. A spectator is seat ``None``.
+    """
+
+    game: Game[Any]
+    num_players: int
+    options: Options
+
+    @abstractmethod
+    def seats_to_act(self) -> tuple[int, ...]:
+        """The seats that may act now (several during a simultaneous step; none when over)."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """The legal actions of ``seat`` in a deterministic order (``[]`` if it may not act).
+
+        ``seat`` may be omitted when exactly one seat is to act.
+        """
+
+    @abstractmethod
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
+        """Apply ``action`` (an action or its notation) for ``seat`` and return the events.
+
+        Raises :class:`~campfire.core.errors.IllegalActionError` naming the rule broken, and
+        leaves the state unchanged, when the action is not legal.
+        """
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome:
+        """The outcome of a finished game (raises :class:`ValueError` while it is running)."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know now, as a JSON-ready dict (``None``: a spectator)."""
+
+    @abstractmethod
+    def clone(self) -> Self:
+        """An independent copy: changing one never changes the other."""
+
+    @abstractmethod
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """A copy in which what ``seat`` cannot know is re-sampled from ``rng``.
+
+        The copy is consistent with everything ``seat`` knows: its view is identical to this
+        state's view for ``seat``. The copy's own random generator is re-seeded from ``rng``,
+        since the future draws are hidden too.
+        """
+
+    @abstractmethod
+    def to_position(self) -> dict[str, Any]:
+        """The complete position as JSON (hidden information included), like FEN in chess.
+
+        ``game.state_from_position(state.to_position())`` is an equal, independent state.
+        """
+
+    @abstractmethod
+    def render(self, seat: int | None = None) -> str:
+        """A text picture of what ``seat`` (``None``: a spectator) may see."""
+
+    # ----- conveniences shared by every game -----------------------------------------------
+
+    def current_seat(self) -> int:
+        """The single seat to act (raises :class:`ValueError` if none or several are to act)."""
+        seats = self.seats_to_act()
+        if len(seats) != 1:
+            raise ValueError(f"{len(seats)} seats are to act now: {list(seats)}")
+        return seats[0]
+
+    def is_legal(self, seat: int, action: Action | str) -> bool:
+        """Whether ``action`` is legal for ``seat`` now (nothing is changed)."""
+        try:
+            parsed = self.game.parse_action(action) if isinstance(action, str) else action
+        except ValueError:
+            return False
+        return parsed in self.legal_actions(seat) if seat in self.seats_to_act() else False
+
+    def _resolve_seat(self, seat: int | None) -> int | None:
+        """Helper for :meth:`legal_actions`: the seat meant, or ``None`` if it may not act."""
+        seats = self.seats_to_act()
+        if seat is None:
+            return seats[0] if len(seats) == 1 else None
+        return seat if seat in seats else None
+
+    def _check_turn(self, seat: int) -> None:
+        """Raise the standard error if ``seat`` may not act now."""
+        seats = self.seats_to_act()
+        if seat not in seats:
+            if not seats:
+                raise IllegalActionError("turn order", "the game is over; no seat may act")
+            who = ", ".join(str(s) for s in seats)
+            raise IllegalActionError(
+                "turn order", f"seat {seat} may not act now; seats to act: {who}"
+            )
+
+    def position_equal(self, other: State) -> bool:
+        """Whether two states hold the same complete position."""
+        return self.to_position() == other.to_position()

@@ -1,0 +1,106 @@
+"""Tracker actions, their notation and the fixed action index space.
+
+A turn is a sequence of small steps (see ``docs/notation/tracker.md``):
+
+=============  ==========================================================  ============
+notation       meaning                                                     index
+=============  ==========================================================  ============
+``peek P``     look at the card on position P (0–59)                       0 + P
+``take P``     collect the card on position P during a capture             60 + P
+``lift P``     pick up the card on P to relocate it                        120 + P
+``drop P``     put the lifted card on the empty position P                 180 + P
+``track M``    play M trackers (1–3) into the centre to start a capture    239 + M
+``done``       end the collection, or end the relocations                  243
+``decline``    skip the optional final peek                                244
+=============  ==========================================================  ============
+
+>>> a = parse_action("take 12")
+>>> a, action_index(a), action_from_index(72)
+(TrackerAction('take 12'), 72, TrackerAction('take 12'))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from campfire.core import Action, NotationError
+
+from .cards import NUM_POSITIONS, TRACKERS_PER_PLAYER
+
+__all__ = [
+    "DECLINE",
+    "DONE",
+    "DROP",
+    "LIFT",
+    "NUM_ACTIONS",
+    "PEEK",
+    "TAKE",
+    "TRACK",
+    "TrackerAction",
+    "action_from_index",
+    "action_index",
+    "parse_action",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerAction(Action):
+    """One step of a Tracker turn: a kind and its argument (a position, a count, or -1)."""
+
+    kind: str
+    arg: int
+    index: int = field(compare=False)
+
+    def notation(self) -> str:
+        """The text notation, e.g. ``peek 12`` or ``done``."""
+        return self.kind if self.arg < 0 else f"{self.kind} {self.arg}"
+
+    def __repr__(self) -> str:
+        return f"TrackerAction({self.notation()!r})"
+
+
+PEEK = tuple(TrackerAction("peek", p, p) for p in range(NUM_POSITIONS))
+TAKE = tuple(TrackerAction("take", p, 60 + p) for p in range(NUM_POSITIONS))
+LIFT = tuple(TrackerAction("lift", p, 120 + p) for p in range(NUM_POSITIONS))
+DROP = tuple(TrackerAction("drop", p, 180 + p) for p in range(NUM_POSITIONS))
+#: ``TRACK[m - 1]`` plays m trackers.
+TRACK = tuple(TrackerAction("track", m, 239 + m) for m in range(1, TRACKERS_PER_PLAYER + 1))
+DONE = TrackerAction("done", -1, 243)
+DECLINE = TrackerAction("decline", -1, 244)
+
+_ALL: tuple[TrackerAction, ...] = (*PEEK, *TAKE, *LIFT, *DROP, *TRACK, DONE, DECLINE)
+NUM_ACTIONS = len(_ALL)
+_BY_TEXT = {a.notation(): a for a in _ALL}
+
+_HELP = (
+    "Tracker actions are: peek P, take P, lift P, drop P (P = position 0–59), "
+    "track M (M = 1–3 trackers), done, decline"
+)
+
+
+def parse_action(text: str) -> TrackerAction:
+    """Parse a Tracker action's notation (raise :class:`NotationError` with the allowed forms)."""
+    if not isinstance(text, str):
+        raise NotationError(f"an action is written as text (got {text!r}); {_HELP}")
+    key = " ".join(text.lower().split())
+    action = _BY_TEXT.get(key)
+    if action is None:
+        raise NotationError(f"cannot read {text!r}; {_HELP}")
+    return action
+
+
+def action_index(action: Action) -> int:
+    """The index of ``action`` in the fixed space ``0 .. NUM_ACTIONS - 1``."""
+    if not isinstance(action, TrackerAction):
+        raise NotationError(f"{action!r} is not a Tracker action")
+    return action.index
+
+
+def action_from_index(index: int) -> TrackerAction:
+    """The action with the given index (raise :class:`NotationError` if out of range)."""
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < NUM_ACTIONS:
+        raise NotationError(f"Tracker action indices are 0–{NUM_ACTIONS - 1} (got {index!r})")
+    return _ALL[index]
+
+
+assert [a.index for a in _ALL] == list(range(NUM_ACTIONS))

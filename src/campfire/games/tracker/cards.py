@@ -1,0 +1,93 @@
+"""Tracker components: tribes, play cards and the board (tracker §1, §2).
+
+Play cards are numbered 0..59: card ``c`` belongs to tribe ``c // 10``; ``c % 10`` in 0..2 is a
+scout, 3..9 a false track.
+
+>>> card_name(32), card_name(17)
+('S-T3-3', 'F-T1-5')
+>>> parse_card("S-T3-3")
+32
+>>> is_scout(32), is_scout(17), tribe_of(17)
+(True, False, 1)
+"""
+
+from __future__ import annotations
+
+from campfire.core import SetupError
+
+__all__ = [
+    "ALL_CARDS",
+    "CENTRE",
+    "NUM_CARDS",
+    "NUM_POSITIONS",
+    "NUM_TRIBES",
+    "POSITION_CELLS",
+    "SCOUTS_PER_TRIBE",
+    "TRACKERS_PER_PLAYER",
+    "card_name",
+    "is_scout",
+    "parse_card",
+    "parse_tribe",
+    "tribe_name",
+    "tribe_of",
+]
+
+NUM_TRIBES = 6
+SCOUTS_PER_TRIBE = 3
+FALSE_TRACKS_PER_TRIBE = 7
+CARDS_PER_TRIBE = SCOUTS_PER_TRIBE + FALSE_TRACKS_PER_TRIBE
+NUM_CARDS = NUM_TRIBES * CARDS_PER_TRIBE
+NUM_POSITIONS = 60
+TRACKERS_PER_PLAYER = 3
+ALL_CARDS = tuple(range(NUM_CARDS))
+
+# tracker §2 (D1): an 8 × 8 grid without its central 2 × 2 block, numbered row-major.
+CENTRE = frozenset({(3, 3), (3, 4), (4, 3), (4, 4)})
+POSITION_CELLS: tuple[tuple[int, int], ...] = tuple(
+    (r, c) for r in range(8) for c in range(8) if (r, c) not in CENTRE
+)
+assert len(POSITION_CELLS) == NUM_POSITIONS
+
+_NAMES = tuple(
+    f"S-T{c // 10}-{c % 10 + 1}" if c % 10 < 3 else f"F-T{c // 10}-{c % 10 - 2}"
+    for c in range(NUM_CARDS)
+)
+_BY_NAME = {name: c for c, name in enumerate(_NAMES)}
+
+
+def card_name(card: int) -> str:
+    """The id of a play card: ``S-<tribe>-<1..3>`` (scout) or ``F-<tribe>-<1..7>`` (false track)."""
+    return _NAMES[card]
+
+
+def parse_card(name: str) -> int:
+    """The card number of a card id such as ``S-T3-1`` (raise :class:`SetupError`)."""
+    card = _BY_NAME.get(name.strip().upper()) if isinstance(name, str) else None
+    if card is None:
+        raise SetupError(
+            f"unknown card {name!r}; cards are S-T<0-5>-<1-3> (scouts) and "
+            "F-T<0-5>-<1-7> (false tracks)"
+        )
+    return card
+
+
+def tribe_of(card: int) -> int:
+    """The tribe of a card (0..5)."""
+    return card // CARDS_PER_TRIBE
+
+
+def is_scout(card: int) -> bool:
+    """Whether a card is a scout (as opposed to a false track)."""
+    return card % CARDS_PER_TRIBE < SCOUTS_PER_TRIBE
+
+
+def tribe_name(tribe: int) -> str:
+    """The id of a tribe: ``T0`` .. ``T5``."""
+    return f"T{tribe}"
+
+
+def parse_tribe(name: object) -> int:
+    """The tribe number of ``T0`` .. ``T5`` (raise :class:`SetupError`)."""
+    if isinstance(name, str) and len(name) == 2 and name[0] in "Tt" and name[1] in "012345":
+        return int(name[1])
+    raise SetupError(f"unknown tribe {name!r}; tribes are T0, T1, T2, T3, T4, T5")

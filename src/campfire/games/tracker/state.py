@@ -1,0 +1,520 @@
+"""The Tracker state machine (tracker §3–§8).
+
+A normal turn is either a Peek (``peek P`` repeated ``min(peek_count, occupied)`` times) or a
+Capture (``track M``, then ``take P`` … ``done``, then up to ``max_relocations`` moves of
+``lift P`` + ``drop Q``, then ``done``). A step sequence ends by itself when nothing more can be
+chosen: the peek count is reached, the board is empty, the relocation limit is reached or no
+position is empty.
+
+>>> from campfire import get_game
+>>> state = get_game("tracker").new_game(3, seed=5)
+>>> state.seats_to_act()
+(0,)
+>>> [str(a) for a in state.legal_actions()[-4:]]
+['peek 59', 'track 1', 'track 2', 'track 3']
+>>> [e.type for e in state.apply(0, "peek 12")]
+['peek', 'peek_card']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Self
+
+from campfire.core import (
+    Action,
+    Event,
+    IllegalActionError,
+    NotationError,
+    Outcome,
+    State,
+)
+
+from .actions import DECLINE, DONE, DROP, LIFT, PEEK, TAKE, TRACK, TrackerAction, parse_action
+from .cards import (
+    CARDS_PER_TRIBE,
+    NUM_POSITIONS,
+    SCOUTS_PER_TRIBE,
+    TRACKERS_PER_PLAYER,
+    card_name,
+    tribe_name,
+)
+from .options import TrackerOptions
+
+if TYPE_CHECKING:
+    from .game import TrackerGame
+
+__all__ = ["PHASES", "STEPS", "TrackerState"]
+
+EMPTY = -1
+NO_SEAT = -1
+
+# phases (tracker §4)
+NORMAL, FINAL_PEEK, FINAL_CAPTURE, GAME_OVER = range(4)
+PHASES = ("normal", "final_peek", "final_capture", "game_over")
+# steps within a turn
+TURN_START, PEEKING, COLLECTING, RELOCATING, PLACING = range(5)
+STEPS = ("turn_start", "peeking", "collecting", "relocating", "placing")
+
+_POSITIONS = range(NUM_POSITIONS)
+
+
+class TrackerState(State):
+    """A Tracker position and its rules.
+
+    Attributes are public for tests and renderers but should be changed only through
+    :meth:`apply`. ``board[p]`` is a card number or ``-1`` (empty).
+    """
+
+    game: TrackerGame
+    options: TrackerOptions
+
+    def __init__(
+        self,
+        options: TrackerOptions,
+        tribes: Sequence[int],
+        board: Sequence[int],
+        start_player: int,
+    ) -> None:
+        """Create the initial state (tracker §3): use ``TrackerGame.new_game`` instead."""
+        n = len(tribes)
+        self.num_players = n
+        self.options = options
+        self.peek_count = options.peek_count
+        self.max_relocations = options.max_relocations
+        self.tribes = list(tribes)
+        self.board = list(board)
+        self.cards_left = sum(1 for c in self.board if c != EMPTY)
+        self.hands = [TRACKERS_PER_PLAYER] * n
+        self.captured: list[list[int]] = [[] for _ in range(n)]
+        self.centre = 0
+        self.phase = NORMAL
+        self.step = TURN_START
+        self.seat = start_player
+        self.start_player = start_player
+        self.peeked: list[int] = []
+        self.moves = 0
+        self.lifted = EMPTY
+        self.last_player = NO_SEAT
+
+    # ----- the protocol ----------------------------------------------------------------------
+
+    def seats_to_act(self) -> tuple[int, ...]:
+        """The seat whose turn it is (none once the game is over)."""
+        return () if self.phase == GAME_OVER else (self.seat,)
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """The legal steps of ``seat`` now, ordered by action index."""
+        if self.phase == GAME_OVER or (seat is not None and seat != self.seat):
+            return []
+        board = self.board
+        step = self.step
+        if step == TURN_START:
+            if self.phase == FINAL_CAPTURE:
+                return [TRACK[self.hands[self.seat] - 1]]  # tracker §5.2: all trackers
+            actions: list[Action] = [PEEK[p] for p in _POSITIONS if board[p] != EMPTY]
+            if self.phase == NORMAL:
+                actions.extend(TRACK[: self.hands[self.seat]])
+            else:
+                actions.append(DECLINE)  # tracker §5.2 (D9): the final peek is optional
+            return actions
+        if step == PEEKING:
+            peeked = self.peeked
+            return [PEEK[p] for p in _POSITIONS if board[p] != EMPTY and p not in peeked]
+        if step == COLLECTING:
+            actions = [TAKE[p] for p in _POSITIONS if board[p] != EMPTY]
+            actions.append(DONE)
+            return actions
+        if step == RELOCATING:
+            actions = [LIFT[p] for p in _POSITIONS if board[p] != EMPTY]
+            actions.append(DONE)
+            return actions
+        return [DROP[p] for p in _POSITIONS if board[p] == EMPTY]  # PLACING
+
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
+        """Apply one step for ``seat`` (see the module docstring); return the events."""
+        if isinstance(action, str):
+            action = parse_action(action)
+        elif not isinstance(action, TrackerAction):
+            raise NotationError(f"{action!r} is not a Tracker action")
+        if seat != self.seat or self.phase == GAME_OVER:
+            self._check_turn(seat)
+        kind = action.kind
+        step = self.step
+        if kind == "peek":
+            return self._peek(seat, action.arg)
+        if kind == "take":
+            if step != COLLECTING:
+                raise self._wrong_step(action)
+            return self._take(seat, action.arg)
+        if kind == "done":
+            if step == COLLECTING:
+                return self._end_collection(seat)
+            if step == RELOCATING:
+                return self._end_turn([Event("relocations_done", {"seat": seat})])
+            raise self._wrong_step(action)
+        if kind == "lift":
+            if step != RELOCATING:
+                raise self._wrong_step(action)
+            return self._lift(seat, action.arg)
+        if kind == "drop":
+            if step != PLACING:
+                raise self._wrong_step(action)
+            return self._drop(seat, action.arg)
+        if kind == "track":
+            return self._track(seat, action.arg)
+        # decline
+        if self.phase != FINAL_PEEK or step != TURN_START:
+            raise IllegalActionError(
+                "tracker §5.2",
+                "only the last player may decline, at the start of the final peek turn"
+                + self._allowed_hint(),
+            )
+        return self._end_turn([Event("final_peek_declined", {"seat": seat})])
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.phase == GAME_OVER
+
+    def outcome(self) -> Outcome:
+        """Scores, ranks and winners (tracker §6); raise :class:`ValueError` while running."""
+        if self.phase != GAME_OVER:
+            raise ValueError("the game is not over yet")
+        return self.score()
+
+    # ----- steps -------------------------------------------------------------------------------
+
+    def _peek(self, seat: int, pos: int) -> list[Event]:
+        # tracker §5.1A, §5.2 (D3): distinct occupied positions, one after another
+        step = self.step
+        if step == TURN_START:
+            if self.phase == FINAL_CAPTURE:
+                raise IllegalActionError(
+                    "tracker §5.2",
+                    "the final turn is a capture with all trackers; play "
+                    f"'track {self.hands[seat]}'",
+                )
+        elif step != PEEKING:
+            raise IllegalActionError(
+                "tracker §5.1 (D17)",
+                "a turn is either a peek or a capture; this turn is a capture"
+                + self._allowed_hint(),
+            )
+        card = self.board[pos]
+        if card == EMPTY:
+            raise IllegalActionError(
+                "tracker §5.1A", f"position {pos} is empty; peek at an occupied position"
+            )
+        if pos in self.peeked:
+            raise IllegalActionError(
+                "tracker §5.1A (D3)",
+                f"position {pos} was already peeked this turn; choose a different card",
+            )
+        self.step = PEEKING
+        self.peeked.append(pos)
+        events = [
+            Event("peek", {"seat": seat, "pos": pos}),
+            Event(
+                "peek_card", {"seat": seat, "pos": pos, "card": card_name(card)}, frozenset((seat,))
+            ),
+        ]
+        if len(self.peeked) >= min(self.peek_count, self.cards_left):
+            return self._end_turn(events)
+        return events
+
+    def _track(self, seat: int, count: int) -> list[Event]:
+        # tracker §5.1B.1 (D7): play 1..hand trackers; §5.2: all of them in the final capture
+        if self.step != TURN_START or self.phase == FINAL_PEEK:
+            raise IllegalActionError(
+                "tracker §5.1B",
+                "trackers are played only at the start of a normal turn or of the final capture"
+                + self._allowed_hint(),
+            )
+        hand = self.hands[seat]
+        if count > hand:
+            raise IllegalActionError(
+                "tracker §5.1B", f"seat {seat} has only {hand} tracker(s) left; play 1–{hand}"
+            )
+        if self.phase == FINAL_CAPTURE and count != hand:
+            raise IllegalActionError(
+                "tracker §5.2", f"the final capture plays all remaining trackers: 'track {hand}'"
+            )
+        self.hands[seat] = hand - count
+        self.centre += count
+        self.step = COLLECTING
+        return [Event("trackers_played", {"seat": seat, "count": count, "left": hand - count})]
+
+    def _take(self, seat: int, pos: int) -> list[Event]:
+        # tracker §5.1B.2: collect face down, unseen even by the collector
+        card = self.board[pos]
+        if card == EMPTY:
+            raise IllegalActionError(
+                "tracker §5.1B", f"position {pos} is empty; collect from an occupied position"
+            )
+        self.board[pos] = EMPTY
+        self.cards_left -= 1
+        self.captured[seat].append(card)
+        events = [Event("take", {"seat": seat, "pos": pos})]
+        if self.cards_left == 0:
+            return self._end_collection(seat, events)
+        return events
+
+    def _end_collection(self, seat: int, events: list[Event] | None = None) -> list[Event]:
+        events = events if events is not None else []
+        events.append(Event("collection_done", {"seat": seat, "count": len(self.captured[seat])}))
+        # tracker §5.2: no relocation in the final capture; §5.1 (D10): an empty board ends it;
+        # relocation needs a card and an empty position.
+        if self.phase == FINAL_CAPTURE or self.cards_left == 0 or self.cards_left == NUM_POSITIONS:
+            return self._end_turn(events)
+        self.step = RELOCATING
+        return events
+
+    def _lift(self, seat: int, pos: int) -> list[Event]:
+        # tracker §5.1B.3 (D6)
+        if self.board[pos] == EMPTY:
+            raise IllegalActionError(
+                "tracker §5.1B.3", f"position {pos} is empty; relocate a card from an occupied one"
+            )
+        self.lifted = pos
+        self.step = PLACING
+        return [Event("lift", {"seat": seat, "pos": pos})]
+
+    def _drop(self, seat: int, pos: int) -> list[Event]:
+        board = self.board
+        if board[pos] != EMPTY:
+            raise IllegalActionError(
+                "tracker §5.1B.3", f"position {pos} is occupied; a moved card goes to an empty one"
+            )
+        source = self.lifted
+        board[pos] = board[source]
+        board[source] = EMPTY
+        self.lifted = EMPTY
+        self.moves += 1
+        events = [Event("relocate", {"seat": seat, "from": source, "to": pos})]
+        if self.moves >= self.max_relocations:
+            return self._end_turn(events)
+        self.step = RELOCATING
+        return events
+
+    def _end_turn(self, events: list[Event]) -> list[Event]:
+        """Finish the current turn and pick the next one (tracker §5.1 checks, §5.2)."""
+        seat = self.seat
+        self.step = TURN_START
+        self.peeked = []
+        self.moves = 0
+        self.lifted = EMPTY
+        phase = self.phase
+        if self.cards_left == 0 or phase == FINAL_CAPTURE:  # D10; §5.2
+            return self._game_over(events)
+        if phase == FINAL_PEEK:
+            self.phase = FINAL_CAPTURE
+            return events
+        hands = self.hands
+        if hands[seat] == 0:
+            events.append(Event("player_out", {"seat": seat}))
+        n = self.num_players
+        active = [s for s in range(n) if hands[s] > 0]
+        if len(active) == 1:  # D8: exactly one active player left → two final turns
+            self.last_player = self.seat = active[0]
+            self.phase = FINAL_PEEK
+            events.append(Event("final_turns", {"seat": active[0]}))
+            return events
+        if not active:  # cannot happen under the rules; end safely
+            return self._game_over(events)
+        nxt = (seat + 1) % n
+        while hands[nxt] == 0:
+            nxt = (nxt + 1) % n
+        self.seat = nxt
+        return events
+
+    def _game_over(self, events: list[Event]) -> list[Event]:
+        self.phase = GAME_OVER
+        self.seat = NO_SEAT
+        outcome = self.score()
+        events.append(
+            Event(
+                "game_over",
+                {
+                    "board": [card_name(c) if c != EMPTY else None for c in self.board],
+                    "captured": [[card_name(c) for c in pile] for pile in self.captured],
+                    "outcome": outcome.to_json(),
+                },
+            )
+        )
+        return events
+
+    # ----- errors ------------------------------------------------------------------------------
+
+    def _allowed_hint(self) -> str:
+        legal = self.legal_actions()
+        kinds = sorted({a.kind for a in legal if isinstance(a, TrackerAction)})
+        return f"; allowed now ({STEPS[self.step]}): {', '.join(kinds)}"
+
+    def _wrong_step(self, action: TrackerAction) -> IllegalActionError:
+        rules = {
+            "take": ("tracker §5.1B.2", "cards are collected only after playing trackers"),
+            "lift": ("tracker §5.1B.3", "cards are relocated only after the collection"),
+            "drop": ("tracker §5.1B.3", "'drop' places a card lifted with 'lift'"),
+            "done": ("tracker §5.1B", "'done' ends a collection or the relocations"),
+        }
+        rule, text = rules[action.kind]
+        return IllegalActionError(rule, text + self._allowed_hint())
+
+    # ----- scoring -----------------------------------------------------------------------------
+
+    def score(self) -> Outcome:
+        """Score the current position as if the game ended now (tracker §6, D11)."""
+        scores: list[int] = []
+        enemies: list[int] = []
+        details: list[dict[str, Any]] = []
+        on_board = [0] * 6
+        for c in self.board:
+            if c != EMPTY and c % CARDS_PER_TRIBE < SCOUTS_PER_TRIBE:
+                on_board[c // CARDS_PER_TRIBE] += 1
+        for seat in range(self.num_players):
+            tribe = self.tribes[seat]
+            enemy = own = false = 0
+            for c in self.captured[seat]:
+                if c % CARDS_PER_TRIBE >= SCOUTS_PER_TRIBE:
+                    false += 1
+                elif c // CARDS_PER_TRIBE == tribe:
+                    own += 1
+                else:
+                    enemy += 1
+            score = 3 * enemy + 2 * on_board[tribe] - 3 * own - 2 * false
+            scores.append(score)
+            enemies.append(enemy)
+            details.append(
+                {
+                    "enemy_scouts_captured": enemy,
+                    "own_scouts_on_board": on_board[tribe],
+                    "own_scouts_captured": own,
+                    "false_tracks_captured": false,
+                }
+            )
+        return Outcome.from_scores(scores, tiebreak=enemies, details=details)
+
+    # ----- views -------------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know (tracker §8). No memory of earlier peeks: that is the game."""
+        over = self.phase == GAME_OVER
+        out: dict[str, Any] = {
+            "game": "tracker",
+            "seat": seat,
+            "players": self.num_players,
+            "peek_count": self.peek_count,
+            "max_relocations": self.max_relocations,
+            "phase": PHASES[self.phase],
+            "step": STEPS[self.step],
+            "to_act": list(self.seats_to_act()),
+            "start_player": self.start_player,
+            "last_player": None if self.last_player == NO_SEAT else self.last_player,
+            "tribes": [tribe_name(t) for t in self.tribes],
+            "trackers": list(self.hands),
+            "centre": self.centre,
+            "captured_counts": [len(p) for p in self.captured],
+            "occupied": [p for p in _POSITIONS if self.board[p] != EMPTY],
+            "peeked_this_turn": list(self.peeked),
+            "relocations_this_turn": self.moves,
+            "lifted": None if self.lifted == EMPTY else self.lifted,
+        }
+        if over:  # tracker §6: everything is turned face up
+            out["board"] = [card_name(c) if c != EMPTY else None for c in self.board]
+            out["captured"] = [[card_name(c) for c in pile] for pile in self.captured]
+            out["outcome"] = self.score().to_json()
+        return out
+
+    def render(self, seat: int | None = None) -> str:
+        """The board and the players as text, as ``seat`` (``None``: a spectator) sees them."""
+        from .render import render
+
+        return render(self, seat)
+
+    # ----- copies ------------------------------------------------------------------------------
+
+    def clone(self) -> Self:
+        """An independent copy."""
+        other = object.__new__(type(self))
+        other.num_players = self.num_players
+        other.options = self.options
+        other.peek_count = self.peek_count
+        other.max_relocations = self.max_relocations
+        other.tribes = self.tribes[:]
+        other.board = self.board[:]
+        other.cards_left = self.cards_left
+        other.hands = self.hands[:]
+        other.captured = [pile[:] for pile in self.captured]
+        other.centre = self.centre
+        other.phase = self.phase
+        other.step = self.step
+        other.seat = self.seat
+        other.start_player = self.start_player
+        other.peeked = self.peeked[:]
+        other.moves = self.moves
+        other.lifted = self.lifted
+        other.last_player = self.last_player
+        return other
+
+    def determinize(
+        self, seat: int, rng: random.Random, known: Mapping[int, int] | None = None
+    ) -> Self:
+        """A copy with every face-down card re-dealt at random (tracker §8).
+
+        A seat's view holds no card identities, so every face-down card — on the board and in
+        every captured pile, the seat's own included — is re-sampled. An agent that remembers
+        peeks can pin them with ``known`` (position → card number); pinned cards stay, and the
+        others are shuffled among the remaining places.
+        """
+        other = self.clone()
+        if self.phase == GAME_OVER:
+            return other
+        board = other.board
+        captured = other.captured
+        slots: list[tuple[int, int]] = [(-1, p) for p in _POSITIONS if board[p] != EMPTY]
+        for owner, pile in enumerate(captured):
+            slots.extend((owner, i) for i in range(len(pile)))
+        pool = [board[p] if owner < 0 else captured[owner][p] for owner, p in slots]
+        if known:
+            pinned = {
+                p: c for p, c in known.items() if 0 <= p < NUM_POSITIONS and board[p] != EMPTY
+            }
+            for pos, card in pinned.items():
+                try:
+                    pool.remove(card)
+                except ValueError:
+                    raise ValueError(
+                        f"card {card_name(card)} cannot be on position {pos}: it is not face down "
+                        "or it is pinned twice"
+                    ) from None
+                board[pos] = card
+            slots = [s for s in slots if s[0] >= 0 or s[1] not in pinned]
+        rng.shuffle(pool)
+        for (owner, idx), card in zip(slots, pool, strict=True):
+            if owner < 0:
+                board[idx] = card
+            else:
+                captured[owner][idx] = card
+        return other
+
+    # ----- positions ---------------------------------------------------------------------------
+
+    def to_position(self) -> dict[str, Any]:
+        """The complete position as JSON (``game.state_from_position`` reads it back)."""
+        out = self.game._position_header(self)
+        out["state"] = {
+            "tribes": [tribe_name(t) for t in self.tribes],
+            "start_player": self.start_player,
+            "board": [card_name(c) if c != EMPTY else None for c in self.board],
+            "trackers": list(self.hands),
+            "captured": [[card_name(c) for c in pile] for pile in self.captured],
+            "phase": PHASES[self.phase],
+            "step": STEPS[self.step],
+            "seat": None if self.seat == NO_SEAT else self.seat,
+            "peeked": list(self.peeked),
+            "relocations": self.moves,
+            "lifted": None if self.lifted == EMPTY else self.lifted,
+            "last_player": None if self.last_player == NO_SEAT else self.last_player,
+        }
+        return out
