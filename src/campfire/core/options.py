@@ -200,10 +200,16 @@ class Options:
 
     @classmethod
     def combinations(cls) -> Iterator[Self]:
-        """Yield every combination of the options' sweep values (used by the conformance suite)."""
+        """Yield every valid combination of the options' sweep values (for the conformance suite).
+
+        Combinations that :meth:`validate` rejects are skipped.
+        """
         infos = cls.infos()
         for values in itertools.product(*(i.sweep for i in infos)):
-            yield cls(**{i.name: v for i, v in zip(infos, values, strict=True)})
+            try:
+                yield cls(**{i.name: v for i, v in zip(infos, values, strict=True)})
+            except OptionError:
+                continue
 
 
 def parse_option_assignments(items: Sequence[str]) -> dict[str, str]:

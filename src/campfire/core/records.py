@@ -89,18 +89,17 @@ class Record:
         return out
 
     def dumps(self) -> str:
-        """Return the record as JSON text (one action per line, readable and diff-friendly)."""
+        """Return the record as JSON text: one field per line, one action per line."""
         data = self.to_json()
-        actions = data.pop("actions")
-        outcome = data.pop("outcome")
-        meta = data.pop("meta", None)
-        head = json.dumps(data, ensure_ascii=False, indent=1)[:-2]
-        lines = ",\n  ".join(json.dumps(a, ensure_ascii=False) for a in actions)
-        text = head + ',\n "actions": [\n  ' + lines + "\n ],\n"
-        text += ' "outcome": ' + json.dumps(outcome, ensure_ascii=False)
-        if meta is not None:
-            text += ',\n "meta": ' + json.dumps(meta, ensure_ascii=False)
-        return text + "\n}\n"
+        parts = []
+        for key, value in data.items():
+            if key == "actions":
+                rows = ",\n  ".join(json.dumps(a, ensure_ascii=False) for a in value)
+                text = "[\n  " + rows + "\n ]" if rows else "[]"
+            else:
+                text = json.dumps(value, ensure_ascii=False)
+            parts.append(f" {json.dumps(key)}: {text}")
+        return "{\n" + ",\n".join(parts) + "\n}\n"
 
     def save(self, path: str | Path) -> None:
         """Write the record to ``path`` as JSON."""

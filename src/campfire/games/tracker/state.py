@@ -98,6 +98,16 @@ class TrackerState(State):
         self.lifted = EMPTY
         self.last_player = NO_SEAT
 
+    @property
+    def phase_name(self) -> str:
+        """The phase: ``normal``, ``final_peek``, ``final_capture`` or ``game_over``."""
+        return PHASES[self.phase]
+
+    @property
+    def step_name(self) -> str:
+        """The step within the turn: ``turn_start``, ``peeking``, ``collecting``, ... ."""
+        return STEPS[self.step]
+
     # ----- the protocol ----------------------------------------------------------------------
 
     def seats_to_act(self) -> tuple[int, ...]:

@@ -1,0 +1,226 @@
+"""The ``campfire`` command.
+
+Bad input (an unknown game, a bad option, a malformed or illegal record) ends with a one-line
+message on standard error and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from . import __version__
+from .core import CampfireError, Game, Record, all_games, get, replay
+
+__all__ = ["main"]
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, naming what is allowed."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _fmt_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _options_text(game: Game[Any]) -> list[str]:
+    infos = game.options_type.infos()
+    if not infos:
+        return ["  (no options)"]
+    lines = []
+    for info in infos:
+        allowed = (
+            "/".join(_fmt_value(c) for c in info.choices)
+            if info.choices is not None
+            else ("true/false" if info.type is bool else info.type.__name__)
+        )
+        lines.append(f"  {info.name}={_fmt_value(info.default)}  ({allowed})  {info.help}".rstrip())
+    return lines
+
+
+def games_table() -> str:
+    """The table printed by ``campfire games``."""
+    lines = [f"{'game':<10} {'title':<14} {'players':<8} options (default)"]
+    for game in all_games():
+        opts = ", ".join(f"{i.name}={_fmt_value(i.default)}" for i in game.options_type.infos())
+        players = f"{game.min_players}–{game.max_players}"
+        lines.append(f"{game.name:<10} {game.title:<14} {players:<8} {opts or '-'}")
+    return "\n".join(lines)
+
+
+def _cmd_games(args: argparse.Namespace) -> int:
+    if args.json:
+        data = [
+            {
+                "name": g.name,
+                "title": g.title,
+                "min_players": g.min_players,
+                "max_players": g.max_players,
+                "options": [
+                    {
+                        "name": i.name,
+                        "default": i.default,
+                        "choices": list(i.choices) if i.choices is not None else None,
+                        "help": i.help,
+                    }
+                    for i in g.options_type.infos()
+                ],
+            }
+            for g in all_games()
+        ]
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        print(games_table())
+    return 0
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    game = get(args.game)
+    print(game.rules_summary().rstrip())
+    print()
+    print(f"Options of {game.title} (campfire ... --option name=value):")
+    print("\n".join(_options_text(game)))
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    if args.file == "-":
+        try:
+            record = Record.from_json(json.load(sys.stdin))
+        except json.JSONDecodeError as exc:
+            raise CampfireError(f"standard input is not valid JSON ({exc})") from None
+    else:
+        record = Record.load(args.file)
+    match = replay(record)
+    state = match.state
+    outcome = state.outcome() if state.is_terminal() else None
+    if args.json:
+        out = {
+            "game": record.game,
+            "players": [p.to_json() for p in record.players],
+            "actions": len(record.actions),
+            "finished": outcome is not None,
+            "outcome": outcome.to_json() if outcome is not None else None,
+            "view": state.view(None),
+        }
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 0
+    names = [p.name for p in record.players]
+    print(f"{match.game.title}, {len(names)} players; {len(record.actions)} actions verified.")
+    if outcome is None:
+        print("The game is not finished.")
+        return 0
+    for seat in sorted(range(len(names)), key=lambda s: outcome.ranks[s]):
+        mark = "  winner" if seat in outcome.winners else ""
+        print(
+            f"  {outcome.ranks[seat]}. {names[seat]} (seat {seat}): {outcome.scores[seat]:g}{mark}"
+        )
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import bench_game
+
+    if args.seconds <= 0:
+        raise CampfireError(f"--seconds must be positive (got {args.seconds})")
+    games = [get(args.game)] if args.game else all_games()
+    if args.players is not None:
+        for game in games:
+            game.check_players(args.players)
+    results = []
+    for game in games:
+        if not args.json:
+            print(f"benchmarking {game.name} for {args.seconds:g} s ...", file=sys.stderr)
+        results.append(bench_game(game, args.seconds, players=args.players, runs=args.runs))
+    if args.json:
+        print(json.dumps([r.to_json() for r in results], indent=2))
+        return 0
+    print(f"{'game':<10} {'players':>7} {'actions/s':>12} {'games/s':>10} {'actions/game':>13}")
+    for r in results:
+        print(
+            f"{r.game:<10} {r.players:>7} {r.actions_per_second:>12,.0f} "
+            f"{r.games_per_second:>10,.1f} {r.actions_per_game:>13,.1f}"
+        )
+    print(f"(random legal actions, one process; median of {args.runs} runs)")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``campfire`` command."""
+    parser = _Parser(
+        prog="campfire",
+        description=(
+            "Campfire: play, learn, replay and simulate the card games "
+            "Apache, Big Manitou, Dudab and Tracker."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"campfire {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("games", help="list the games, their player ranges and options")
+    p.add_argument("--json", action="store_true", help="print the list as JSON")
+    p.set_defaults(func=_cmd_games)
+
+    p = sub.add_parser("rules", help="print a concise rules summary of a game")
+    p.add_argument("game", metavar="GAME", help="the game's name (see 'campfire games')")
+    p.set_defaults(func=_cmd_rules)
+
+    p = sub.add_parser("replay", help="verify a game record and print its outcome")
+    p.add_argument("file", metavar="FILE", help="a JSON game record ('-' for standard input)")
+    p.add_argument(
+        "--json", action="store_true", help="print the final spectator view and outcome as JSON"
+    )
+    p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser("bench", help="measure engine throughput with random games")
+    p.add_argument("game", metavar="GAME", nargs="?", help="one game (default: all games)")
+    p.add_argument("--seconds", type=float, default=5.0, help="time per game (default 5)")
+    p.add_argument("--players", type=int, default=None, help="player count (default 4 or nearest)")
+    p.add_argument(
+        "--runs",
+        type=int,
+        default=5,
+        choices=range(1, 51),
+        metavar="RUNS",
+        help="runs to take the median of, 1–50 (default 5)",
+    )
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.set_defaults(func=_cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``campfire`` command; return its exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        print()
+        print("Games:")
+        print(games_table())
+        return 0
+    try:
+        result: int = args.func(args)
+    except CampfireError as exc:
+        print(f"campfire: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:  # e.g. 'campfire games | head'
+        return 0
+    except KeyboardInterrupt:
+        print("campfire: interrupted", file=sys.stderr)
+        return 130
+    return result
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,182 @@
+"""Tracker rules beyond the worked examples: errors, visibility, positions, rendering."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from campfire.core import (
+    IllegalActionError,
+    NotationError,
+    PositionError,
+    SetupError,
+)
+from campfire.games.tracker import GAME, TrackerAction, parse_action
+from campfire.games.tracker.actions import NUM_ACTIONS, action_from_index
+from campfire.games.tracker.cards import card_name
+
+from .helpers import capture_turn, make_setup, new_state, play
+
+A, B, C = 0, 1, 2
+
+
+def test_notation_round_trip_and_errors() -> None:
+    for i in range(NUM_ACTIONS):
+        action = action_from_index(i)
+        assert parse_action(str(action)) == action
+    assert parse_action("  PEEK   7 ") == TrackerAction("peek", 7, 7)
+    for bad in ["peek", "peek 60", "take -1", "track 4", "jump", "done 3"]:
+        with pytest.raises(NotationError, match="Tracker actions are: peek P"):
+            parse_action(bad)
+
+
+def test_first_action_is_peek_or_track_no_pass() -> None:
+    state = new_state()
+    kinds = {a.kind for a in state.legal_actions() if isinstance(a, TrackerAction)}
+    assert kinds == {"peek", "track"}  # D4: no pass
+    for text, rule in [
+        ("done", "§5.1B"),
+        ("take 3", "§5.1B.2"),
+        ("lift 3", "§5.1B.3"),
+        ("drop 3", "§5.1B.3"),
+        ("decline", "§5.2"),
+    ]:
+        with pytest.raises(IllegalActionError, match=rule):
+            state.apply(A, text)
+
+
+def test_peek_and_capture_not_in_the_same_turn() -> None:
+    state = new_state()
+    state.apply(A, "peek 3")
+    with pytest.raises(IllegalActionError, match=r"§5\.1B"):
+        state.apply(A, "track 1")
+    state = new_state()
+    play(state, A, "track 1", "take 3")
+    with pytest.raises(IllegalActionError, match="D17"):
+        state.apply(A, "peek 4")
+
+
+def test_trackers_several_at_once_and_limits() -> None:
+    state = new_state()
+    play(state, A, "track 2", "done")
+    assert state.hands[A] == 1 and state.centre == 2
+    play(state, B, "peek 0", "peek 1")
+    play(state, C, "peek 0", "peek 1")
+    with pytest.raises(IllegalActionError, match="only 1 tracker"):
+        state.apply(A, "track 2")
+    assert [str(a) for a in state.legal_actions(A)][-1] == "track 1"
+
+
+def test_capture_of_zero_cards_and_empty_positions() -> None:
+    state = new_state()
+    play(state, A, "track 1", "take 5")
+    with pytest.raises(IllegalActionError, match="position 5 is empty"):
+        state.apply(A, "take 5")
+    play(state, A, "done", "done")
+    with pytest.raises(IllegalActionError, match="position 5 is empty; peek"):
+        state.apply(B, "peek 5")
+    # no relocation step when no position is empty
+    state = new_state()
+    play(state, A, "track 1", "done")
+    assert state.seats_to_act() == (B,)
+
+
+def test_lifted_card_must_be_dropped() -> None:
+    state = new_state()
+    play(state, A, "track 1", "take 0", "done", "lift 9")
+    assert [str(a) for a in state.legal_actions(A)] == ["drop 0"]
+    with pytest.raises(IllegalActionError):
+        state.apply(A, "done")
+    card = state.board[9]
+    state.apply(A, "drop 0")
+    assert state.board[0] == card and state.board[9] == -1
+    # a card may be moved twice
+    play(state, A, "lift 0", "drop 9")
+    assert state.board[9] == card
+
+
+def test_turn_order_errors() -> None:
+    state = new_state()
+    with pytest.raises(IllegalActionError, match="seat 1 may not act now; seats to act: 0"):
+        state.apply(B, "peek 0")
+    assert state.legal_actions(B) == []
+
+
+def test_views_hide_cards_until_the_end() -> None:
+    state = new_state(placements={12: "S-T3-1"})
+    play(state, A, "peek 12")
+    for seat in (A, B, None):
+        text = json.dumps(state.view(seat)) + state.render(seat)
+        assert "S-T3-1" not in text and "S3" not in text
+    assert state.view(B)["peeked_this_turn"] == [12]
+    play(state, A, "peek 13")
+    capture_turn(state, B, positions=[12])
+    assert state.view(B)["captured_counts"] == [0, 1, 0]
+    assert "S-T3-1" not in json.dumps(state.view(B))  # not even the captor sees it
+    while not state.is_terminal():
+        seat = state.current_seat()
+        if state.phase_name == "normal":
+            capture_turn(state, seat, trackers=state.hands[seat])
+        else:
+            play(state, seat, "decline", f"track {state.hands[seat]}", "done")
+    view = state.view(C)
+    assert view["captured"][B] == ["S-T3-1"]
+    assert view["board"][13] == card_name(state.board[13])
+    assert "WINNER" in state.render(None)
+
+
+def test_determinize_reshuffles_face_down_cards_and_keeps_pins() -> None:
+    state = new_state()
+    capture_turn(state, A, positions=[0, 1, 2])
+    rng = random.Random(1)
+    det = state.determinize(B, rng)
+    assert det.view(B) == state.view(B)
+    hidden = sorted([c for c in det.board if c >= 0] + [c for p in det.captured for c in p])
+    assert hidden == list(range(60))
+    assert det.board != state.board  # (astronomically unlikely to be equal)
+    pinned = state.determinize(B, rng, known={10: state.board[10], 20: state.board[20]})
+    assert pinned.board[10] == state.board[10] and pinned.board[20] == state.board[20]
+    with pytest.raises(ValueError, match="cannot be on position"):
+        state.determinize(B, rng, known={10: state.board[20], 20: state.board[20]})
+
+
+def test_setup_errors() -> None:
+    setup = make_setup()
+    for mutate, message in [
+        (lambda s: s.update(tribes=["T0", "T0", "T1"]), "different tribe"),
+        (lambda s: s.update(tribes=["T0", "T9", "T1"]), "unknown tribe 'T9'"),
+        (lambda s: s.update(start_player=3), "start_player must be a seat 0–2"),
+        (lambda s: s["board"].__setitem__(0, s["board"][1]), "appears twice"),
+        (lambda s: s["board"].pop(), "each of the 60 positions"),
+        (lambda s: s["board"].__setitem__(0, "X-1"), "unknown card 'X-1'"),
+        (lambda s: s.update(extra=1), "unknown setup field 'extra'"),
+    ]:
+        bad = json.loads(json.dumps(setup))
+        mutate(bad)
+        with pytest.raises(SetupError, match=message):
+            GAME.new_game(3, setup=bad)
+
+
+def test_position_errors() -> None:
+    state = new_state()
+    position = state.to_position()
+    with pytest.raises(PositionError, match="not a Tracker position"):
+        GAME.state_from_position({**position, "game": "dudab"})
+    broken = json.loads(json.dumps(position))
+    broken["state"]["captured"][0].append("S-T0-1")
+    with pytest.raises(PositionError, match="appears twice"):
+        GAME.state_from_position(broken)
+    broken = json.loads(json.dumps(position))
+    del broken["state"]["phase"]
+    with pytest.raises(PositionError, match="malformed"):
+        GAME.state_from_position(broken)
+
+
+def test_render_marks_peeks_centre_and_empty() -> None:
+    state = new_state()
+    play(state, A, "track 1", "take 0", "done", "done")
+    state.apply(B, "peek 5")
+    text = state.render(B)
+    assert "*5" in text and "1T" in text and "·" in text and "(you, to act)" in text
