@@ -24,4 +24,4 @@ test: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy --strict src
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto

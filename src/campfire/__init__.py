@@ -2,7 +2,7 @@
 
 >>> import campfire
 >>> [g.name for g in campfire.all_games()]
-['tracker']
+['apache', 'dudab', 'manitou', 'tracker']
 """
 
 from . import games as _games  # registers the built-in games

@@ -41,8 +41,24 @@ def _player_cases() -> Iterator[Any]:
             yield pytest.param(game, players, id=f"{game.name}-{players}p")
 
 
+def _step_cases() -> Iterator[Any]:
+    """Every player count with the default options, and every other option combination once
+    (at a player count that cycles through the range)."""
+    for game in GAMES:
+        default = game.options_type()
+        for players in range(game.min_players, game.max_players + 1):
+            yield pytest.param(game, players, default, id=f"{game.name}-{players}p-default")
+        span = game.max_players - game.min_players + 1
+        others = [o for o in game.options_type.combinations() if o != default]
+        for i, options in enumerate(others):
+            players = game.min_players + i % span
+            label = ",".join(f"{k}={v}" for k, v in options.non_default().items())
+            yield pytest.param(game, players, options, id=f"{game.name}-{players}p-{label}")
+
+
 CASES = list(_cases())
 PLAYER_CASES = list(_player_cases())
+STEP_CASES = list(_step_cases())
 
 
 def random_playout(match: Match, rng: random.Random, bound: int) -> None:
@@ -108,9 +124,9 @@ def test_seeded_record_equals_explicit_setup(game: Game[Any], players: int) -> N
 # ----- state contracts at every step ---------------------------------------------------------
 
 
-def _walk(game: Game[Any], players: int, seed: int) -> Iterator[State]:
+def _walk(game: Game[Any], players: int, seed: int, options: Any = None) -> Iterator[State]:
     """Yield the states of one random game, from the start to the end."""
-    state = game.new_game(players, seed=seed)
+    state = game.new_game(players, options, seed=seed)
     rng = random.Random(seed)
     for _ in range(game.playout_bound):
         yield state
@@ -122,9 +138,9 @@ def _walk(game: Game[Any], players: int, seed: int) -> Iterator[State]:
         state.apply(seat, legal[rng.randrange(len(legal))])
 
 
-@pytest.mark.parametrize(("game", "players"), PLAYER_CASES)
-def test_position_round_trip_every_step(game: Game[Any], players: int) -> None:
-    for state in _walk(game, players, seed=3):
+@pytest.mark.parametrize(("game", "players", "options"), STEP_CASES)
+def test_position_round_trip_every_step(game: Game[Any], players: int, options: Any) -> None:
+    for state in _walk(game, players, seed=3, options=options):
         position = state.to_position()
         text = json.dumps(position)
         restored = game.state_from_position(json.loads(text))
@@ -140,19 +156,24 @@ def _sample(items: list[Any], k: int, rng: random.Random) -> list[Any]:
     return items if len(items) <= k else rng.sample(items, k)
 
 
-@pytest.mark.parametrize(("game", "players"), PLAYER_CASES)
-def test_clone_independence_and_every_legal_action_applies(game: Game[Any], players: int) -> None:
+@pytest.mark.parametrize(("game", "players", "options"), STEP_CASES)
+def test_clone_independence_and_every_legal_action_applies(
+    game: Game[Any], players: int, options: Any
+) -> None:
     rng = random.Random(5)
     earlier: list[tuple[State, str]] = []
     original_snapshots: list[tuple[State, str]] = []
-    for step, state in enumerate(_walk(game, players, seed=5)):
+    for step, state in enumerate(_walk(game, players, seed=5, options=options)):
         snapshot = as_json(state.to_position())
         clone = state.clone()
         earlier.append((clone, snapshot))
         original_snapshots.append((state, snapshot))
         if step % 3 == 0 and not state.is_terminal():
             for seat in state.seats_to_act():
-                for action in state.legal_actions(seat):
+                legal = state.legal_actions(seat)
+                # every legal action with the default options; a sample for the other options
+                chosen = legal if options == game.options_type() else _sample(legal, 8, rng)
+                for action in chosen:
                     child = state.clone()
                     events = child.apply(seat, action)
                     assert isinstance(events, list)
@@ -167,11 +188,13 @@ def test_clone_independence_and_every_legal_action_applies(game: Game[Any], play
         assert as_json(old.to_position()) == old_snapshot
 
 
-@pytest.mark.parametrize(("game", "players"), PLAYER_CASES)
-def test_illegal_actions_raise_and_leave_state_unchanged(game: Game[Any], players: int) -> None:
+@pytest.mark.parametrize(("game", "players", "options"), STEP_CASES)
+def test_illegal_actions_raise_and_leave_state_unchanged(
+    game: Game[Any], players: int, options: Any
+) -> None:
     rng = random.Random(11)
     size = game.num_distinct_actions(players)
-    for step, state in enumerate(_walk(game, players, seed=11)):
+    for step, state in enumerate(_walk(game, players, seed=11, options=options)):
         if step % 4:
             continue
         snapshot = as_json(state.to_position())
@@ -202,10 +225,12 @@ def test_bad_notation_is_a_clear_error(game: Game[Any], players: int) -> None:
 # ----- hidden information --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("game", "players"), PLAYER_CASES)
-def test_determinisations_keep_what_a_seat_knows(game: Game[Any], players: int) -> None:
+@pytest.mark.parametrize(("game", "players", "options"), STEP_CASES)
+def test_determinisations_keep_what_a_seat_knows(
+    game: Game[Any], players: int, options: Any
+) -> None:
     rng = random.Random(21)
-    for step, state in enumerate(_walk(game, players, seed=21)):
+    for step, state in enumerate(_walk(game, players, seed=21, options=options)):
         if step % 5:
             continue
         snapshot = as_json(state.to_position())
@@ -264,9 +289,11 @@ def test_action_index_space_round_trips(game: Game[Any], players: int) -> None:
                 assert game.parse_action(str(action)) == action
 
 
-@pytest.mark.parametrize(("game", "players"), PLAYER_CASES)
-def test_legal_actions_are_deterministic_and_distinct(game: Game[Any], players: int) -> None:
-    for state in _walk(game, players, seed=4):
+@pytest.mark.parametrize(("game", "players", "options"), STEP_CASES)
+def test_legal_actions_are_deterministic_and_distinct(
+    game: Game[Any], players: int, options: Any
+) -> None:
+    for state in _walk(game, players, seed=4, options=options):
         for seat in state.seats_to_act():
             legal = state.legal_actions(seat)
             assert len(set(legal)) == len(legal)

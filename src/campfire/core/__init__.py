@@ -6,6 +6,7 @@ replay, and the registry of games. It imports nothing else of Campfire.
 """
 
 from .actions import Action
+from .agent import Agent, AgentConfig, Belief, Observation
 from .errors import (
     CampfireError,
     IllegalActionError,
@@ -27,6 +28,9 @@ from .state import State
 
 __all__ = [
     "Action",
+    "Agent",
+    "AgentConfig",
+    "Belief",
     "CampfireError",
     "Event",
     "Game",
@@ -34,6 +38,7 @@ __all__ = [
     "IllegalActionError",
     "Match",
     "NotationError",
+    "Observation",
     "OptionError",
     "OptionInfo",
     "Options",

@@ -14,6 +14,7 @@ from importlib import resources
 from typing import Any, Generic, TypeVar
 
 from .actions import Action
+from .agent import Agent, Belief
 from .errors import OptionError, PositionError, SetupError
 from .options import Options
 from .rng import GameRng
@@ -75,19 +76,28 @@ class Game(ABC, Generic[S]):
     ) -> S:
         """Create the initial state from a ``seed`` or an explicit ``setup``.
 
-        With neither, a random seed is drawn. With a setup, the game's generator (for any later
-        randomness) is seeded from ``seed`` (default 0).
+        With neither, a random seed is drawn. The setup is drawn from ``GameRng(seed)``; the
+        randomness after the setup comes from :meth:`play_rng` of the seed (default 0 with an
+        explicit setup).
         """
         self.check_players(players)
         opts = self.options(options)
         if setup is None:
-            rng = GameRng(secrets.randbits(63) if seed is None else seed)
-            setup = self.random_setup(players, opts, rng)
-        else:
-            if not isinstance(setup, Mapping):
-                raise SetupError(f"a setup is a JSON object (got {type(setup).__name__})")
-            rng = GameRng(0 if seed is None else seed)
-        return self.from_setup(players, opts, setup, rng)
+            if seed is None:
+                seed = secrets.randbits(63)
+            setup = self.random_setup(players, opts, GameRng(seed))
+        elif not isinstance(setup, Mapping):
+            raise SetupError(f"a setup is a JSON object (got {type(setup).__name__})")
+        return self.from_setup(players, opts, setup, self.play_rng(0 if seed is None else seed))
+
+    @staticmethod
+    def play_rng(seed: int) -> GameRng:
+        """The generator for the randomness after the setup, derived from the game's seed.
+
+        The setup is drawn from ``GameRng(seed)``; play uses this separate stream, so a game from
+        a seed and the same setup given explicitly with that seed continue identically.
+        """
+        return GameRng(f"campfire-play/{seed}")
 
     @abstractmethod
     def random_setup(self, players: int, options: Options, rng: random.Random) -> dict[str, Any]:
@@ -120,6 +130,35 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def action_from_index(self, index: int, players: int) -> Action:
         """The action with index ``index`` (raise :class:`ValueError` if out of range)."""
+
+    # ----- computer players ----------------------------------------------------------------
+
+    def new_belief(
+        self, seat: int, players: int, options: Options, memory: str = "perfect", seed: int = 0
+    ) -> Belief:
+        """A fresh memory for ``seat`` (default: remembers nothing beyond the view).
+
+        ``memory`` describes how well the seat remembers, for games where memory matters:
+        ``perfect``, ``none``, or ``CAPACITY`` / ``CAPACITY/DECAY`` (for example ``8/0.05``: at
+        most 8 facts, each forgotten with probability 0.05 at every step of another player).
+        Games without memory ignore it.
+        """
+        return Belief(seat)
+
+    def agents(self) -> dict[str, type[Agent]]:
+        """The game's own agents by name (its heuristic bot), in addition to the generic ones."""
+        return {}
+
+    def difficulty_levels(self) -> dict[str, str]:
+        """Agent specs for the difficulty levels ``easy``, ``medium`` and ``hard``.
+
+        The default uses the game's heuristic bot (or the random agent if it has none) and ISMCTS.
+        """
+        return {
+            "easy": "heuristic" if "heuristic" in self.agents() else "random",
+            "medium": "ismcts:iterations=300",
+            "hard": "ismcts:iterations=1500",
+        }
 
     # ----- documentation -------------------------------------------------------------------
 

@@ -4,6 +4,9 @@ Each game package registers its ``GAME`` with :func:`campfire.core.register` whe
 game is listed here, one line each, once its engine passes the conformance suite.
 """
 
+from . import apache  # noqa: I001 - one line per game, as the docstring says
+from . import dudab
+from . import manitou
 from . import tracker
 
-__all__ = ["tracker"]
+__all__ = ["apache", "dudab", "manitou", "tracker"]

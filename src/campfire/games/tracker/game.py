@@ -8,6 +8,8 @@ from typing import Any
 
 from campfire.core import (
     Action,
+    Agent,
+    Belief,
     Game,
     GameRng,
     Options,
@@ -120,6 +122,29 @@ class TrackerGame(Game[TrackerState]):
         if state.phase != 3 and not 0 <= state.seat < players:
             raise PositionError(f"seat to act must be 0–{players - 1}")
         return state
+
+    def new_belief(
+        self, seat: int, players: int, options: Options, memory: str = "perfect", seed: int = 0
+    ) -> Belief:
+        """A Tracker memory: ``perfect``, ``none``, ``CAPACITY`` or ``CAPACITY/DECAY``."""
+        from .bots import TrackerMemory, parse_memory
+
+        capacity, decay = parse_memory(memory)
+        return TrackerMemory(seat, capacity, decay, seed)
+
+    def agents(self) -> dict[str, type[Agent]]:
+        """The Tracker heuristic bot."""
+        from .bots import TrackerHeuristic
+
+        return {"heuristic": TrackerHeuristic}
+
+    def difficulty_levels(self) -> dict[str, str]:
+        """Easy forgets much, medium forgets a little, hard searches with a perfect memory."""
+        return {
+            "easy": "heuristic:memory=6/0.05",
+            "medium": "heuristic:memory=16/0.01",
+            "hard": "ismcts:iterations=400,rollout=heuristic",
+        }
 
     def parse_action(self, text: str) -> Action:
         """Parse a notation such as ``peek 12``, ``track 1``, ``take 5``, ``done``."""

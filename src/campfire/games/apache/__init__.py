@@ -1,0 +1,30 @@
+"""Apache: reveal prairie cards and race to claim the booty with your Indians.
+
+The rules are in ``rules/apache.md`` of the shared specs; ``campfire rules apache`` prints a
+summary. :mod:`.resolve` holds the window resolution shared with a real-time server.
+"""
+
+from campfire.core import register
+
+from .actions import ApacheAction, parse_action
+from .game import GAME, ApacheGame
+from .options import ApacheOptions
+from .resolve import Choice, Claim, Rules, claim_is_legal, default_choice, resolve_window
+from .state import ApacheState
+
+__all__ = [
+    "GAME",
+    "ApacheAction",
+    "ApacheGame",
+    "ApacheOptions",
+    "ApacheState",
+    "Choice",
+    "Claim",
+    "Rules",
+    "claim_is_legal",
+    "default_choice",
+    "parse_action",
+    "resolve_window",
+]
+
+register(GAME)

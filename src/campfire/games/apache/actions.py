@@ -1,0 +1,220 @@
+"""Apache actions, their notation and the fixed action index space.
+
+See ``docs/notation/apache.md``. Every index space has 202 actions, whatever the player count:
+
+===========================  ==================================================  ===========
+notation                     meaning                                             index
+===========================  ==================================================  ===========
+``reveal``                   the revealer turns up the next prairie card         0
+``pass``                     answer the claim poll without a claim               1
+``claim T``                  claim with hand card T (``claim_order=arrival``)    2 + T
+``claim T MS``               claim with T after MS ms (``claim_order=reaction``) 6 + 41·T + MS/50
+``booty``                    resolve a claim with its normal booty               170
+``teepees``                  resolve a claim with the teepees                    171
+``prisoner C-W``/``C-H``     Chief's normal booty, taking that prisoner          172 + 2·C + (T−2)
+``marry C-T``                marriage (variant) with that partner                182 + 4·C + T
+===========================  ==================================================  ===========
+
+T is a type (chief 0, maiden 1, warrior 2, hunter 3), C a colour (red 0, yellow 1, purple 2,
+green 3, blue 4). Reaction times are bucketed: multiples of 50 ms from 0 to 2000 ms (41 values);
+a bot or a test rounds its reaction time to that grid, and equal times are ordered by the
+window's seeded tie-break.
+
+>>> a = parse_action("claim hunter 350")
+>>> a, a.index, action_from_index(a.index) == a
+(ApacheAction('claim hunter 350'), 136, True)
+>>> parse_action("prisoner GW"), parse_action("Marry  red-maiden").index
+(ApacheAction('prisoner green-warrior'), 183)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from campfire.core import Action, NotationError
+
+from .cards import (
+    COLOURS,
+    HUNTER,
+    NUM_COLOURS,
+    NUM_TYPES,
+    TYPES,
+    WARRIOR,
+    card_name,
+    indian,
+    is_male,
+    parse_card,
+    parse_type,
+)
+
+__all__ = [
+    "BOOTY",
+    "CLAIM",
+    "CLAIM_MS",
+    "MARRY",
+    "NUM_ACTIONS",
+    "PASS",
+    "PRISONER",
+    "REACTION_MAX_MS",
+    "REACTION_STEP_MS",
+    "REACTION_VALUES",
+    "REVEAL",
+    "TEEPEES",
+    "ApacheAction",
+    "action_from_index",
+    "action_index",
+    "parse_action",
+    "window_actions",
+]
+
+#: Reaction times of the claim poll (apache §11.3) are multiples of this many milliseconds ...
+REACTION_STEP_MS = 50
+#: ... from 0 up to this cap (bots and tests round and cap their reaction times).
+REACTION_MAX_MS = 2000
+REACTION_VALUES = REACTION_MAX_MS // REACTION_STEP_MS + 1
+
+NO = -1
+
+
+@dataclass(frozen=True, slots=True)
+class ApacheAction(Action):
+    """One Apache action: a kind with its type, reaction time and card (``-1`` when unused)."""
+
+    kind: str
+    type: int = NO
+    ms: int = NO
+    card: int = NO
+    index: int = field(default=NO, compare=False)
+
+    def notation(self) -> str:
+        """The text notation, e.g. ``claim hunter 350`` or ``prisoner green-warrior``."""
+        if self.kind == "claim":
+            base = f"claim {TYPES[self.type]}"
+            return base if self.ms < 0 else f"{base} {self.ms}"
+        if self.card >= 0:
+            return f"{self.kind} {card_name(self.card)}"
+        return self.kind
+
+    def __repr__(self) -> str:
+        return f"ApacheAction({self.notation()!r})"
+
+
+REVEAL = ApacheAction("reveal", index=0)
+PASS = ApacheAction("pass", index=1)
+#: ``CLAIM[t]``: an arrival-ordered claim with type t (apache §11.1).
+CLAIM = tuple(ApacheAction("claim", t, index=2 + t) for t in range(NUM_TYPES))
+#: ``CLAIM_MS[t][i]``: a poll claim with type t and reaction time ``i * REACTION_STEP_MS``.
+CLAIM_MS = tuple(
+    tuple(
+        ApacheAction("claim", t, i * REACTION_STEP_MS, index=6 + REACTION_VALUES * t + i)
+        for i in range(REACTION_VALUES)
+    )
+    for t in range(NUM_TYPES)
+)
+_CHOICE_BASE = 6 + REACTION_VALUES * NUM_TYPES
+BOOTY = ApacheAction("booty", index=_CHOICE_BASE)
+TEEPEES = ApacheAction("teepees", index=_CHOICE_BASE + 1)
+#: ``PRISONER[kind]`` for a hunter or warrior kind: the Chief takes that prisoner.
+PRISONER: dict[int, ApacheAction] = {
+    indian(c, t): ApacheAction(
+        "prisoner", card=indian(c, t), index=_CHOICE_BASE + 2 + 2 * c + (t - WARRIOR)
+    )
+    for c in range(NUM_COLOURS)
+    for t in (WARRIOR, HUNTER)
+}
+#: ``MARRY[kind]`` for an Indian kind: marriage (apache §10.2) with that partner.
+MARRY = tuple(
+    ApacheAction("marry", card=k, index=_CHOICE_BASE + 12 + k) for k in range(NUM_COLOURS * 4)
+)
+
+_ALL: tuple[ApacheAction, ...] = (
+    REVEAL,
+    PASS,
+    *CLAIM,
+    *(a for row in CLAIM_MS for a in row),
+    BOOTY,
+    TEEPEES,
+    *sorted(PRISONER.values(), key=lambda a: a.index),
+    *MARRY,
+)
+NUM_ACTIONS = len(_ALL)
+assert [a.index for a in _ALL] == list(range(NUM_ACTIONS))
+_BY_TEXT = {a.notation(): a for a in _ALL}
+
+_HELP = (
+    "Apache actions are: reveal, pass, claim <type> (arrival order) or claim <type> <ms> "
+    f"(reaction time, a multiple of {REACTION_STEP_MS} from 0 to {REACTION_MAX_MS}), booty, "
+    "teepees, prisoner <colour>-<warrior|hunter>, marry <colour>-<type>; types are "
+    f"{', '.join(TYPES)}; colours are {', '.join(COLOURS)}"
+)
+
+
+def parse_action(text: str) -> ApacheAction:
+    """Parse an Apache action's notation (raise :class:`NotationError` with the allowed forms)."""
+    if not isinstance(text, str):
+        raise NotationError(f"an action is written as text (got {text!r}); {_HELP}")
+    words = text.lower().split()
+    action = _BY_TEXT.get(" ".join(words))
+    if action is not None:
+        return action
+    if len(words) in (2, 3) and words[0] == "claim":
+        t = parse_type(words[1], NotationError)
+        if len(words) == 2:
+            return CLAIM[t]
+        try:
+            ms = int(words[2])
+        except ValueError:
+            ms = -1
+        if ms < 0 or ms > REACTION_MAX_MS or ms % REACTION_STEP_MS:
+            raise NotationError(
+                f"cannot read reaction time {words[2]!r}: reaction times are multiples of "
+                f"{REACTION_STEP_MS} ms from 0 to {REACTION_MAX_MS} (round and cap yours)"
+            )
+        return CLAIM_MS[t][ms // REACTION_STEP_MS]
+    if len(words) == 2 and words[0] in ("prisoner", "marry"):
+        kind = parse_card(words[1], NotationError)
+        if words[0] == "marry" and kind < 20:
+            return MARRY[kind]
+        if words[0] == "prisoner" and is_male(kind):
+            return PRISONER[kind]
+        raise NotationError(
+            f"cannot read {text!r}: a prisoner is a hunter or warrior card, a partner an "
+            f"Indian card; {_HELP}"
+        )
+    raise NotationError(f"cannot read {text!r}; {_HELP}")
+
+
+def action_index(action: Action) -> int:
+    """The index of ``action`` in the fixed space ``0 .. NUM_ACTIONS - 1``."""
+    if not isinstance(action, ApacheAction) or action.index < 0:
+        raise NotationError(f"{action!r} is not an Apache action")
+    return action.index
+
+
+def action_from_index(index: int) -> ApacheAction:
+    """The action with the given index (raise :class:`NotationError` if out of range)."""
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < NUM_ACTIONS:
+        raise NotationError(f"Apache action indices are 0–{NUM_ACTIONS - 1} (got {index!r})")
+    return _ALL[index]
+
+
+def window_actions(
+    arrivals: Sequence[tuple[int, int | str]], players: int
+) -> list[tuple[int, ApacheAction]]:
+    """The record lines of one claim window logged in arrival order (apache §11.1).
+
+    ``arrivals`` lists ``(seat, type)`` in the order the claims reached the server; the result
+    is those claims in that order followed by a ``pass`` for every other seat, to be applied to
+    a game with ``claim_order=arrival``. Replaying them resolves the window exactly as it was
+    resolved live.
+    """
+    out: list[tuple[int, ApacheAction]] = []
+    for seat, type_ in arrivals:
+        t = parse_type(type_, NotationError) if isinstance(type_, str) else type_
+        if not 0 <= t < NUM_TYPES:
+            raise NotationError(f"unknown Indian type {type_!r}; types are {', '.join(TYPES)}")
+        out.append((seat, CLAIM[t]))
+    claimed = {seat for seat, _ in arrivals}
+    out.extend((seat, PASS) for seat in range(players) if seat not in claimed)
+    return out

@@ -1,0 +1,651 @@
+"""The Apache state machine (apache §5, §6, §9, §11.3).
+
+The game is a loop of steps:
+
+* ``reveal`` — the revealer turns up the next prairie card (§5.1);
+* the **claim poll** — every seat answers at once, ``pass`` or a claim (§11.3): with
+  ``claim_order=reaction`` (default) ``claim <type> <ms>``, hidden from the others until the poll
+  closes, then ordered by reaction time and a seeded tie-break; with ``claim_order=arrival``
+  ``claim <type>``, public at once and ordered as applied (a real-time server's log, §11.1);
+* resolution in queue order by :func:`.resolve.resolve_window` (§7, §8), with a ``choose`` step
+  (``booty``, ``teepees``, ``prisoner ...``, ``marry ...``) whenever a claimant has several
+  options;
+* the last placer reveals next; with no claim, the player left of the revealer (§5.3, §5.4).
+
+After the last card's window the game ends (§9).
+
+>>> from campfire import get_game
+>>> state = get_game("apache").new_game(3, seed=5)
+>>> state.seats_to_act(), [str(a) for a in state.legal_actions()]
+((1,), ['reveal'])
+>>> [e.type for e in state.apply(1, "reveal")]
+['reveal']
+>>> state.seats_to_act(), len(state.legal_actions(0))
+((0, 1, 2), 165)
+>>> [e.type for e in state.apply(0, "claim hunter 300")], state.seats_to_act()
+(['answered', 'answer'], (1, 2))
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Self
+
+from campfire.core import (
+    Action,
+    Event,
+    GameRng,
+    IllegalActionError,
+    NotationError,
+    Outcome,
+    State,
+)
+
+from .actions import (
+    BOOTY,
+    CLAIM,
+    CLAIM_MS,
+    MARRY,
+    PASS,
+    PRISONER,
+    REACTION_MAX_MS,
+    REACTION_STEP_MS,
+    REACTION_VALUES,
+    REVEAL,
+    TEEPEES,
+    ApacheAction,
+    parse_action,
+)
+from .cards import BUFFALO, COLOURS, NUM_TYPES, TYPES, card_name, parse_type
+from .options import ARRIVAL, ApacheOptions
+from .resolve import (
+    MARRIAGE,
+    NORMAL,
+    OPTION_NAMES,
+    PENALTY,
+    Choice,
+    Claim,
+    ClaimResult,
+    Rules,
+    claim_is_legal,
+    resolve_window,
+    table_counts,
+)
+
+if TYPE_CHECKING:
+    from .game import ApacheGame
+
+__all__ = ["PHASES", "ApacheState", "choice_action"]
+
+# phases (apache §6)
+REVEALING, POLLING, CHOOSING, GAME_OVER = range(4)
+PHASES = ("reveal", "claim", "choose", "over")
+
+_POLL_REACTION: tuple[Action, ...] = (PASS, *(a for row in CLAIM_MS for a in row))
+_POLL_ARRIVAL: tuple[Action, ...] = (PASS, *CLAIM)
+
+
+def choice_action(choice: Choice) -> ApacheAction:
+    """The action that makes ``choice`` at a ``choose`` step."""
+    if choice.option == MARRIAGE:
+        return MARRY[choice.card]
+    if choice.option == NORMAL:
+        return BOOTY if choice.card < 0 else PRISONER[choice.card]
+    return TEEPEES
+
+
+def _action_choice(action: ApacheAction) -> Choice:
+    if action.kind == "marry":
+        return Choice(MARRIAGE, action.card)
+    if action.kind == "prisoner":
+        return Choice(NORMAL, action.card)
+    return Choice(NORMAL) if action.kind == "booty" else Choice(1)
+
+
+def claim_notation(claim: Claim) -> str:
+    """The notation of the action that placed ``claim``."""
+    base = f"claim {TYPES[claim.type]}"
+    return base if claim.ms < 0 else f"{base} {claim.ms}"
+
+
+class ApacheState(State):
+    """An Apache position and its rules.
+
+    Attributes are public for tests and renderers but should be changed only through
+    :meth:`apply`. Cards are kind numbers (:mod:`.cards`); ``deck[deck_pos:]`` are the face-down
+    cards in reveal order; piles list their cards from bottom to top.
+    """
+
+    game: ApacheGame
+    options: ApacheOptions
+
+    def __init__(
+        self,
+        options: ApacheOptions,
+        colours: Sequence[int],
+        deck: Sequence[int],
+        start_player: int,
+        rng: GameRng,
+    ) -> None:
+        """Create the initial state (apache §3): use ``ApacheGame.new_game`` instead."""
+        n = len(colours)
+        self.num_players = n
+        self.options = options
+        self.arrival = options.claim_order == ARRIVAL
+        self.rules = Rules(
+            tuple(colours),
+            war_tribute=options.war_tribute,
+            marriage=options.marriage,
+            marriage_chief_is_male=options.marriage_chief_is_male,
+            marriage_allow_neutral_spouse=options.marriage_allow_neutral_spouse,
+            sharing=options.sharing,
+        )
+        self.colours = tuple(colours)
+        self.deck = tuple(deck)
+        self.deck_pos = 0
+        self.start_player = start_player
+        self.rng = rng
+        self._rng_shared = False  # copy-on-write: clones share the generator until one draws
+        self.table: list[int] = []
+        self.counts = [0] * 25
+        self.piles: list[list[int]] = [[] for _ in range(n)]
+        self.discard: list[int] = []
+        self.phase = REVEALING
+        self.revealer = start_player
+        self.window = 0
+        # the claim poll (apache §11.3)
+        self.answered = [False] * n
+        self.answers: list[Claim | None] = [None] * n
+        self.arrived: list[Claim] = []  # claims in order of application (claim_order=arrival)
+        self.to_act: tuple[int, ...] = (start_player,)
+        # resolution (apache §7)
+        self.queue: list[Claim] = []
+        self.resolved = 0
+        self.tiebreak: tuple[int, ...] | None = None
+        self.choice_actions: list[ApacheAction] = []
+
+    # ----- the protocol ----------------------------------------------------------------------
+
+    def seats_to_act(self) -> tuple[int, ...]:
+        """The revealer, the seats still to answer the poll, the choosing claimant, or none."""
+        return self.to_act
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """The legal actions of ``seat`` now, ordered by action index."""
+        to_act = self.to_act
+        if seat is None:
+            if len(to_act) != 1:
+                return []
+            seat = to_act[0]
+        elif seat not in to_act:
+            return []
+        phase = self.phase
+        if phase == POLLING:
+            # apache §5 (P15): claiming is always a legal move; an illegal claim costs a penalty
+            return list(_POLL_ARRIVAL if self.arrival else _POLL_REACTION)
+        if phase == REVEALING:
+            return [REVEAL]
+        return list(self.choice_actions)
+
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
+        """Apply one action for ``seat`` (see the module docstring); return the events."""
+        if isinstance(action, str):
+            action = parse_action(action)
+        elif not isinstance(action, ApacheAction):
+            raise NotationError(f"{action!r} is not an Apache action")
+        kind = action.kind
+        if kind == "claim" or kind == "pass":
+            return self._answer(seat, action)
+        if kind == "reveal":
+            return self._reveal(seat)
+        return self._choose(seat, action)
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.phase == GAME_OVER
+
+    def outcome(self) -> Outcome:
+        """Scores, ranks and winners (apache §9); raise :class:`ValueError` while running."""
+        if self.phase != GAME_OVER:
+            raise ValueError("the game is not over yet")
+        return self.score()
+
+    def score(self) -> Outcome:
+        """Score the piles as if the game ended now (apache §9: one point a card, ties share)."""
+        details = [
+            {"cards": len(p), "buffalo": p.count(BUFFALO), "colour": COLOURS[self.colours[s]]}
+            for s, p in enumerate(self.piles)
+        ]
+        return Outcome.from_scores([len(p) for p in self.piles], details=details)
+
+    # ----- helpers for user interfaces ----------------------------------------------------------
+
+    def claim_is_legal(self, seat: int, type_: int | str) -> bool:
+        """Whether ``seat`` may claim with ``type_`` right now without a penalty ("protect me").
+
+        True only while a claim window is open, ``seat`` has not answered it, and the claim is
+        legal against the table (apache §4, §11.2).
+        """
+        if isinstance(type_, str):
+            type_ = parse_type(type_, NotationError)
+        if self.phase != POLLING or seat not in self.to_act or not 0 <= type_ < NUM_TYPES:
+            return False
+        return claim_is_legal(self.table, seat, type_, self.rules, self.counts)
+
+    @property
+    def last_card(self) -> bool:
+        """Whether the last face-down card has been revealed (apache §5.5)."""
+        return self.deck_pos >= len(self.deck)
+
+    # ----- steps -------------------------------------------------------------------------------
+
+    def _reveal(self, seat: int) -> list[Event]:
+        if self.phase != REVEALING:
+            if self.phase == POLLING:
+                raise IllegalActionError(
+                    "apache §11.3",
+                    "the claim poll of this reveal is open; every seat answers it (pass or "
+                    f"claim) before the next reveal; still to answer: {self._who()}",
+                )
+            raise self._not_now("reveal")
+        if seat != self.revealer:
+            raise IllegalActionError(
+                "apache §5.3", f"seat {self.revealer} reveals the next card, not seat {seat}"
+            )
+        # apache §5.1: turn up the next face-down card
+        card = self.deck[self.deck_pos]
+        self.deck_pos += 1
+        self.table.append(card)
+        self.counts[card] += 1
+        self.window += 1
+        self.phase = POLLING
+        self.answered = [False] * self.num_players
+        self.answers = [None] * self.num_players
+        self.arrived = []
+        self.to_act = tuple(range(self.num_players))
+        return [
+            Event(
+                "reveal",
+                {
+                    "seat": seat,
+                    "card": card_name(card),
+                    "window": self.window,
+                    "deck_left": len(self.deck) - self.deck_pos,
+                },
+            )
+        ]
+
+    def _answer(self, seat: int, action: ApacheAction) -> list[Event]:
+        if self.phase != POLLING or seat not in self.to_act:
+            if self.phase == POLLING and 0 <= seat < self.num_players:
+                raise IllegalActionError(
+                    "apache §5 (P15)",
+                    f"seat {seat} has answered this window already: one hand card per reveal; "
+                    f"still to answer: {self._who()}",
+                )
+            if not 0 <= seat < self.num_players:
+                self._check_turn(seat)
+            raise IllegalActionError(
+                "apache §6 (P6)",
+                "claims and passes are accepted only in the claim window after a reveal"
+                + self._allowed_hint(),
+            )
+        is_claim = action.kind == "claim"
+        if is_claim and (action.ms < 0) != self.arrival:
+            if self.arrival:
+                raise IllegalActionError(
+                    "apache §11.1",
+                    "this game orders claims by arrival: write 'claim <type>' without a "
+                    "reaction time",
+                )
+            raise IllegalActionError(
+                "apache §11.3",
+                "this game orders claims by reaction time: write 'claim <type> <ms>' with a "
+                f"multiple of {REACTION_STEP_MS} from 0 to {REACTION_MAX_MS}",
+            )
+        self.answered[seat] = True
+        self.to_act = tuple(s for s in self.to_act if s != seat)
+        events: list[Event]
+        if is_claim:
+            # apache §7: legality is judged against the table at placement
+            claim = Claim(
+                seat,
+                action.type,
+                claim_is_legal(self.table, seat, action.type, self.rules, self.counts),
+                action.ms,
+            )
+            self.answers[seat] = claim
+            if self.arrival:
+                self.arrived.append(claim)
+                events = [Event("claim", {"seat": seat, "type": TYPES[claim.type]})]
+            else:
+                events = [
+                    Event("answered", {"seat": seat}),
+                    Event(
+                        "answer", {"seat": seat, "answer": action.notation()}, frozenset((seat,))
+                    ),
+                ]
+        elif self.arrival:
+            events = [Event("pass", {"seat": seat})]
+        else:
+            events = [
+                Event("answered", {"seat": seat}),
+                Event("answer", {"seat": seat, "answer": "pass"}, frozenset((seat,))),
+            ]
+        if not self.to_act:
+            self._close_window(events)
+        return events
+
+    def _close_window(self, events: list[Event]) -> None:
+        """Order the window's claims into the queue and resolve them (apache §6, §11.3)."""
+        if self.arrival:
+            queue = self.arrived
+            self.tiebreak = None
+        else:
+            queue = [c for c in self.answers if c is not None]
+            if len(queue) > 1:
+                # apache §11.3: sort by reaction time, ties by a seeded permutation of the seats
+                perm = list(range(self.num_players))
+                if self._rng_shared:
+                    self.rng = self.rng.copy()
+                    self._rng_shared = False
+                self.rng.shuffle(perm)
+                self.tiebreak = tuple(perm)
+                rank = {s: i for i, s in enumerate(perm)}
+                queue.sort(key=lambda c: (c.ms, rank[c.seat]))
+            else:
+                self.tiebreak = None
+        self.queue = queue
+        self.resolved = 0
+        events.append(
+            Event(
+                "window_closed",
+                {
+                    "window": self.window,
+                    "queue": [self._claim_json(c) for c in queue],
+                    "tiebreak": None if self.tiebreak is None else list(self.tiebreak),
+                },
+            )
+        )
+        if not queue:
+            # apache §5.3: nobody claimed, the player to the revealer's left reveals next
+            self._next_window((self.revealer + 1) % self.num_players, events)
+            return
+        self._resolve(None, events)
+
+    def _resolve(self, choice: Choice | None, events: list[Event]) -> None:
+        """Resolve the queue from ``self.resolved`` on (apache §7).
+
+        ``choice`` answers the first claim when it is the pending one.
+        """
+        given = [choice]
+
+        def chooser(*_: object) -> Choice | None:
+            answer = given[0]
+            given[0] = None
+            return answer
+
+        result = resolve_window(
+            self.table, self.piles, self.queue[self.resolved :], self.rules, chooser
+        )
+        self.table = result.table
+        self.counts = table_counts(result.table)
+        self.piles = result.piles
+        for r in result.results:
+            if r.status == PENALTY:
+                self.discard.extend(r.discarded)
+            events.append(self._result_event(r))
+        self.resolved += len(result.results)
+        pending = result.pending
+        if pending is not None:
+            # apache §6 CHOOSE (P13): the claimant chooses when his turn in the queue comes
+            self.phase = CHOOSING
+            self.to_act = (pending.claim.seat,)
+            self.choice_actions = sorted(
+                (choice_action(c) for c in pending.choices), key=lambda a: a.index
+            )
+            events.append(
+                Event(
+                    "choose",
+                    {
+                        "seat": pending.claim.seat,
+                        "type": TYPES[pending.claim.type],
+                        "choices": [str(a) for a in self.choice_actions],
+                    },
+                )
+            )
+            return
+        self.choice_actions = []
+        # apache §5.4 (P5): the last placer reveals next
+        self._next_window(result.next_revealer, events)
+
+    def _next_window(self, revealer: int, events: list[Event]) -> None:
+        self.queue = []
+        self.resolved = 0
+        self.revealer = revealer
+        if self.deck_pos >= len(self.deck):
+            # apache §9: the window after the last reveal was the final one
+            self.phase = GAME_OVER
+            self.to_act = ()
+            events.append(Event("game_over", {"outcome": self.score().to_json()}))
+            return
+        self.phase = REVEALING
+        self.to_act = (revealer,)
+        events.append(Event("revealer", {"seat": revealer}))
+
+    def _choose(self, seat: int, action: ApacheAction) -> list[Event]:
+        if self.phase != CHOOSING:
+            raise self._not_now(action.kind)
+        if seat not in self.to_act:
+            raise IllegalActionError(
+                "apache §7 (P13)", f"seat {self.to_act[0]} chooses now, not seat {seat}"
+            )
+        if action not in self.choice_actions:
+            raise IllegalActionError(
+                "apache §4",
+                f"'{action}' is not an option of this claim now; choose one of: "
+                + ", ".join(str(a) for a in self.choice_actions),
+            )
+        events: list[Event] = []
+        self._resolve(_action_choice(action), events)
+        return events
+
+    # ----- events and errors ---------------------------------------------------------------------
+
+    @staticmethod
+    def _claim_json(claim: Claim) -> dict[str, Any]:
+        return {
+            "seat": claim.seat,
+            "type": TYPES[claim.type],
+            "ms": None if claim.ms < 0 else claim.ms,
+            "legal": claim.legal,
+        }
+
+    def _result_event(self, r: ClaimResult) -> Event:
+        data: dict[str, Any] = {
+            "seat": r.claim.seat,
+            "type": TYPES[r.claim.type],
+            "result": r.status,
+            "pile": len(self.piles[r.claim.seat]),
+        }
+        if r.choice is not None:
+            data["option"] = OPTION_NAMES[r.choice.option]
+            data["choice"] = str(r.choice)
+            data["cards"] = [card_name(k) for k in r.cards]
+        if r.tribute:
+            data["tribute"] = [[payer, paid] for payer, paid in r.tribute]
+        if r.status == PENALTY:
+            data["discarded"] = [card_name(k) for k in r.discarded]
+        return Event("claim_resolved", data)
+
+    def _who(self) -> str:
+        return ", ".join(f"seat {s}" for s in self.to_act)
+
+    def _allowed_hint(self) -> str:
+        if self.phase == GAME_OVER:
+            return "; the game is over"
+        seat = self.to_act[0]
+        allowed = ", ".join(str(a) for a in self.legal_actions(seat)[:4])
+        return f"; now {PHASES[self.phase]}: seat {seat} may play {allowed}"
+
+    def _not_now(self, kind: str) -> IllegalActionError:
+        if self.phase == GAME_OVER:
+            return IllegalActionError("apache §9", "the game is over; no seat may act")
+        if kind == "reveal":
+            return IllegalActionError(
+                "apache §6",
+                "no card may be revealed while claims are resolved" + self._allowed_hint(),
+            )
+        return IllegalActionError(
+            "apache §7 (P13)",
+            f"'{kind}' answers a claimant's choice during resolution; no choice is asked now"
+            + self._allowed_hint(),
+        )
+
+    # ----- views -------------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know (apache §11.5).
+
+        Everything but the order of the face-down cards and, while a reaction poll is open, the
+        answers of the other seats.
+        """
+        polling = self.phase == POLLING
+        answers: list[str | None] = []
+        for s in range(self.num_players):
+            if not polling or not self.answered[s]:
+                answers.append(None)
+                continue
+            claim = self.answers[s]
+            if self.arrival or s == seat:
+                answers.append("pass" if claim is None else claim_notation(claim))
+            else:
+                answers.append("hidden")
+        out: dict[str, Any] = {
+            "game": "apache",
+            "seat": seat,
+            "players": self.num_players,
+            "colours": [COLOURS[c] for c in self.colours],
+            "neutral_colours": [COLOURS[c] for c in range(5) if self.rules.neutral[c]],
+            "claim_order": self.options.claim_order,
+            "phase": PHASES[self.phase],
+            "to_act": list(self.to_act),
+            "start_player": self.start_player,
+            "revealer": self.revealer,
+            "window": self.window,
+            "deck_left": len(self.deck) - self.deck_pos,
+            "last_card": self.last_card,
+            "table": [card_name(k) for k in self.table],
+            "piles": [[card_name(k) for k in p] for p in self.piles],
+            "scores": [len(p) for p in self.piles],
+            "discarded": [card_name(k) for k in self.discard],
+            "answers": answers,
+            "queue": [self._claim_json(c) for c in self.queue],
+            "resolved": self.resolved,
+            "tiebreak": None if self.tiebreak is None else list(self.tiebreak),
+            "choices": [str(a) for a in self.choice_actions],
+        }
+        if seat is not None and self.phase == POLLING and seat in self.to_act:
+            out["protect_me"] = {
+                TYPES[t]: claim_is_legal(self.table, seat, t, self.rules, self.counts)
+                for t in range(NUM_TYPES)
+            }
+        if self.phase == GAME_OVER:
+            out["outcome"] = self.score().to_json()
+        return out
+
+    def render(self, seat: int | None = None) -> str:
+        """The table, the piles and the claim window as text, as ``seat`` sees them."""
+        from .render import render
+
+        return render(self, seat)
+
+    # ----- copies ------------------------------------------------------------------------------
+
+    def clone(self) -> Self:
+        """An independent copy.
+
+        The deck tuple and the claims are immutable and shared; the generator is shared until
+        either copy draws from it (copy-on-write).
+        """
+        other = object.__new__(type(self))
+        other.num_players = self.num_players
+        other.options = self.options
+        other.arrival = self.arrival
+        other.rules = self.rules
+        other.colours = self.colours
+        other.deck = self.deck
+        other.deck_pos = self.deck_pos
+        other.start_player = self.start_player
+        other.rng = self.rng
+        other._rng_shared = self._rng_shared = True
+        other.table = self.table[:]
+        other.counts = self.counts[:]
+        other.piles = [p[:] for p in self.piles]
+        other.discard = self.discard[:]
+        other.phase = self.phase
+        other.revealer = self.revealer
+        other.window = self.window
+        other.answered = self.answered[:]
+        other.answers = self.answers[:]
+        other.arrived = self.arrived[:]
+        other.to_act = self.to_act
+        other.queue = self.queue[:]
+        other.resolved = self.resolved
+        other.tiebreak = self.tiebreak
+        other.choice_actions = self.choice_actions[:]
+        return other
+
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """A copy with what ``seat`` cannot know re-sampled (apache §11.5).
+
+        The face-down cards are reshuffled; during a reaction poll the answers already given by
+        the other seats are re-drawn (a pass with probability 1/2, else a claim with a uniform
+        type and reaction time). The copy's generator is re-seeded from ``rng``.
+        """
+        other = self.clone()
+        rest = list(self.deck[self.deck_pos :])
+        rng.shuffle(rest)
+        other.deck = self.deck[: self.deck_pos] + tuple(rest)
+        if self.phase == POLLING and not self.arrival:
+            for s in range(self.num_players):
+                if s == seat or not self.answered[s]:
+                    continue
+                if rng.random() < 0.5:
+                    other.answers[s] = None
+                else:
+                    t = rng.randrange(NUM_TYPES)
+                    ms = rng.randrange(REACTION_VALUES) * REACTION_STEP_MS
+                    legal = claim_is_legal(self.table, s, t, self.rules, self.counts)
+                    other.answers[s] = Claim(s, t, legal, ms)
+        other.rng = GameRng(rng.getrandbits(64))
+        other._rng_shared = False
+        return other
+
+    # ----- positions ---------------------------------------------------------------------------
+
+    def to_position(self) -> dict[str, Any]:
+        """The complete position as JSON (``game.state_from_position`` reads it back)."""
+        out = self.game._position_header(self)
+        out["state"] = {
+            "colours": [COLOURS[c] for c in self.colours],
+            "start_player": self.start_player,
+            "deck": [card_name(k) for k in self.deck[self.deck_pos :]],
+            "window": self.window,
+            "phase": PHASES[self.phase],
+            "revealer": self.revealer,
+            "table": [card_name(k) for k in self.table],
+            "piles": [[card_name(k) for k in p] for p in self.piles],
+            "discard": [card_name(k) for k in self.discard],
+            "answers": [
+                None if not self.answered[s] else ("pass" if c is None else claim_notation(c))
+                for s, c in enumerate(self.answers)
+            ],
+            "arrival": [c.seat for c in self.arrived],
+            "queue": [[c.seat, claim_notation(c), c.legal] for c in self.queue],
+            "resolved": self.resolved,
+            "tiebreak": None if self.tiebreak is None else list(self.tiebreak),
+            "rng": self.rng.to_json(),
+        }
+        return out

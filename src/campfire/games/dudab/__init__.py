@@ -1,0 +1,26 @@
+"""Dudab: a shedding game with columns, calls and Shaman chains (Jungle and Baby expansions).
+
+The rules are in ``rules/dudab.md`` of the shared specs; ``campfire rules dudab`` prints a
+summary.
+"""
+
+from campfire.core import register
+
+from .actions import DudabAction, parse_action
+from .game import GAME, DudabGame
+from .options import DudabOptions
+from .scoring import RoundScore, round_score
+from .state import DudabState
+
+__all__ = [
+    "GAME",
+    "DudabAction",
+    "DudabGame",
+    "DudabOptions",
+    "DudabState",
+    "RoundScore",
+    "parse_action",
+    "round_score",
+]
+
+register(GAME)

@@ -1,0 +1,207 @@
+"""Dudab actions, their notation and the fixed action index space (dudab §5.10).
+
+Every decision is one small step. Cards are named by face (see :mod:`.cards`); columns are
+``c1``–``c3`` (2 columns for 2–4 players, 3 for 5–6, dudab §2.3).
+
+===========================  ==================================================  =============
+notation                     meaning                                             index
+===========================  ==================================================  =============
+``p COL/SYM/V cK``           place a Number card on column K                     F·3 + K−1
+``p shaman/COL cK``          place a Shaman                                      192 + c·3 + K−1
+``p dudab cK [call=X]``      place a Dudab, optionally calling X                 204 + (K−1)·13 + x
+``draw``                     TURN draw, or fail a call answer (reveal, draw 1)   243
+``penalty``                  take the Shaman penalty                             244
+``keep FACE``                keep a card after a capture (twice)                 245 + F
+``rest discard``             the other cards go to the discard pile              314
+``rest pile``                the other cards go to the own pile                  315
+``pile FACE``                move a card from hand to own pile (swap, trim)      316 + F
+``jungle cK``                lay the drawn Jungle on column K                    384 + K
+``baby cK``                  put the drawn Baby on column K                      387 + K
+===========================  ==================================================  =============
+
+``F`` is the face number (0–63 Number cards, 64 Dudab, 65–68 Shaman blue/red/yellow/green),
+``c`` the colour 0–3 and ``x`` the call (0 none, 1–4 colours, 5–8 symbols, 9–12 values 1–4).
+
+>>> a = parse_action("p dudab c1 call=yellow")
+>>> a, action_index(a)
+(DudabAction('p dudab c1 call=yellow'), 207)
+>>> action_from_index(action_index(parse_action("p red/fur/3 c2")))
+DudabAction('p red/fur/3 c2')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from campfire.core import Action, NotationError
+
+from .cards import CALL_NAMES, FACE_DUDAB, FACE_SHAMAN, HAND_FACES, face_name, parse_call
+from .cards import parse_face as _parse_face
+
+__all__ = [
+    "ACTIONS",
+    "BABY_COL",
+    "DRAW",
+    "JUNGLE_COL",
+    "KEEP",
+    "MAX_COLUMNS",
+    "NUM_ACTIONS",
+    "PENALTY",
+    "PILE",
+    "PLACE",
+    "PLACE_DUDAB",
+    "REST_DISCARD",
+    "REST_PILE",
+    "DudabAction",
+    "action_from_index",
+    "action_index",
+    "parse_action",
+]
+
+MAX_COLUMNS = 3
+
+# action kinds
+K_PLACE, K_DRAW, K_PENALTY, K_KEEP, K_REST, K_PILE, K_JUNGLE, K_BABY = range(8)
+
+
+@dataclass(frozen=True, slots=True)
+class DudabAction(Action):
+    """One Dudab step: its index (which identifies it) and its decoded parts.
+
+    ``face`` is the card face (-1 if none), ``col`` the column 0–2 (-1 if none), ``call`` the call
+    (0 none) or, for ``rest``, 0 = discard pile and 1 = own pile.
+    """
+
+    index: int
+    kind: int = field(compare=False)
+    face: int = field(compare=False, default=-1)
+    col: int = field(compare=False, default=-1)
+    call: int = field(compare=False, default=0)
+
+    def notation(self) -> str:
+        """The text notation, e.g. ``p red/fur/3 c2`` or ``p dudab c1 call=yellow``."""
+        kind = self.kind
+        if kind == K_PLACE:
+            text = f"p {face_name(self.face)} c{self.col + 1}"
+            return f"{text} call={CALL_NAMES[self.call]}" if self.call else text
+        if kind == K_DRAW:
+            return "draw"
+        if kind == K_PENALTY:
+            return "penalty"
+        if kind == K_KEEP:
+            return f"keep {face_name(self.face)}"
+        if kind == K_REST:
+            return "rest pile" if self.call else "rest discard"
+        if kind == K_PILE:
+            return f"pile {face_name(self.face)}"
+        return f"{'jungle' if kind == K_JUNGLE else 'baby'} c{self.col + 1}"
+
+    def __repr__(self) -> str:
+        return f"DudabAction({self.notation()!r})"
+
+
+#: ``PLACE[face][col]`` for Number and Shaman faces (Dudabs: :data:`PLACE_DUDAB`)
+PLACE: tuple[tuple[DudabAction, ...], ...] = tuple(
+    tuple(
+        DudabAction(f * 3 + c if f < 64 else 192 + (f - FACE_SHAMAN) * 3 + c, K_PLACE, f, c)
+        for c in range(MAX_COLUMNS)
+    )
+    if f != FACE_DUDAB
+    else ()
+    for f in range(HAND_FACES)
+)
+#: ``PLACE_DUDAB[col][call]``
+PLACE_DUDAB: tuple[tuple[DudabAction, ...], ...] = tuple(
+    tuple(DudabAction(204 + c * 13 + x, K_PLACE, FACE_DUDAB, c, x) for x in range(13))
+    for c in range(MAX_COLUMNS)
+)
+DRAW = DudabAction(243, K_DRAW)
+PENALTY = DudabAction(244, K_PENALTY)
+KEEP: tuple[DudabAction, ...] = tuple(DudabAction(245 + f, K_KEEP, f) for f in range(HAND_FACES))
+REST_DISCARD = DudabAction(314, K_REST, call=0)
+REST_PILE = DudabAction(315, K_REST, call=1)
+PILE: tuple[DudabAction, ...] = tuple(DudabAction(316 + f, K_PILE, f) for f in range(HAND_FACES))
+JUNGLE_COL: tuple[DudabAction, ...] = tuple(
+    DudabAction(385 + c, K_JUNGLE, col=c) for c in range(MAX_COLUMNS)
+)
+BABY_COL: tuple[DudabAction, ...] = tuple(
+    DudabAction(388 + c, K_BABY, col=c) for c in range(MAX_COLUMNS)
+)
+
+_ALL: tuple[DudabAction, ...] = tuple(
+    sorted(
+        [
+            *(a for row in PLACE for a in row),
+            *(a for row in PLACE_DUDAB for a in row),
+            DRAW,
+            PENALTY,
+            *KEEP,
+            REST_DISCARD,
+            REST_PILE,
+            *PILE,
+            *JUNGLE_COL,
+            *BABY_COL,
+        ],
+        key=lambda a: a.index,
+    )
+)
+NUM_ACTIONS = len(_ALL)
+#: every action, by index
+ACTIONS = _ALL
+_BY_TEXT = {a.notation(): a for a in _ALL}
+
+_HELP = (
+    "Dudab actions are: p <card> c<column> (e.g. p red/fur/3 c2, p shaman/red c1), "
+    "p dudab c<column> [call=<colour|symbol|value>], draw, penalty, keep <card>, "
+    "rest discard, rest pile, pile <card>, jungle c<column>, baby c<column>"
+)
+
+
+def _normalise(text: str) -> str:
+    parts = text.lower().split()
+    # accept "call = x", "call x" and a call given without "call=" nowhere else
+    if len(parts) >= 3 and parts[0] == "p":
+        tail = " ".join(parts[3:])
+        tail = tail.replace(" ", "")
+        if tail:
+            if tail.startswith("call="):
+                tail = tail[5:]
+            elif tail.startswith("call"):
+                tail = tail[4:]
+            try:
+                call = parse_call(tail)
+            except NotationError:
+                return " ".join(parts)
+            return f"{parts[0]} {parts[1]} {parts[2]} call={CALL_NAMES[call]}"
+        return " ".join(parts[:3])
+    return " ".join(parts)
+
+
+def parse_action(text: str) -> DudabAction:
+    """Parse a Dudab action's notation (raise :class:`NotationError` with the allowed forms)."""
+    if not isinstance(text, str):
+        raise NotationError(f"an action is written as text (got {text!r}); {_HELP}")
+    action = _BY_TEXT.get(_normalise(text))
+    if action is None:
+        parts = text.lower().split()
+        if len(parts) >= 2 and parts[0] in ("p", "keep", "pile"):
+            _parse_face(parts[1])  # raises a precise error for an unknown card
+        raise NotationError(f"cannot read {text!r}; {_HELP}")
+    return action
+
+
+def action_index(action: Action) -> int:
+    """The index of ``action`` in the fixed space ``0 .. NUM_ACTIONS - 1``."""
+    if not isinstance(action, DudabAction):
+        raise NotationError(f"{action!r} is not a Dudab action")
+    return action.index
+
+
+def action_from_index(index: int) -> DudabAction:
+    """The action with the given index (raise :class:`NotationError` if out of range)."""
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < NUM_ACTIONS:
+        raise NotationError(f"Dudab action indices are 0–{NUM_ACTIONS - 1} (got {index!r})")
+    return _ALL[index]
+
+
+assert [a.index for a in _ALL] == list(range(NUM_ACTIONS))

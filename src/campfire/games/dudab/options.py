@@ -1,0 +1,30 @@
+"""Dudab options (dudab §8): the defaults are the base game as written.
+
+>>> DudabOptions()
+DudabOptions(use_jungle=False, use_baby=False, start_player=-1)
+>>> DudabOptions.from_mapping({"use_jungle": "yes"}).use_jungle
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from campfire.core import Options, option
+
+__all__ = ["DudabOptions"]
+
+
+@dataclass(frozen=True)
+class DudabOptions(Options):
+    """The switches of dudab §8 (D2: the two expansions are independent)."""
+
+    use_jungle: bool = option(False, help="add the 8 Jungle cards (expansion 1)")
+    use_baby: bool = option(False, help="add the 8 Baby cards (expansion 2)")
+    start_player: int = option(
+        -1,
+        choices=(-1, 0, 1, 2, 3, 4, 5),
+        help="round-1 start player: a seat 0–5, or -1 to draw it at random (D32)",
+        # not a rule switch: the conformance suite tries the random draw only
+        sweep=(-1,),
+    )

@@ -1,0 +1,1057 @@
+"""The Dudab state machine (dudab §2–§7).
+
+A round is a loop of *steps* (dudab §5.2): a normal TURN, a SHAMAN_REACTION or a CALL_ANSWER,
+each taken by the left neighbour of the previous actor. Sub-procedures (draws, Jungle and Baby
+effects, refills, trims) are kept on an explicit stack of pending *tasks*; a task that needs a
+choice (capture discard, five-card swap, trim to 5, Jungle column, Baby column) stops the
+machine and asks its seat. Everything is plain data, so positions are complete JSON.
+
+>>> from campfire.games.dudab import GAME
+>>> state = GAME.new_game(3, seed=5)
+>>> state.seats_to_act(), len(state.view(0)["hand"]), state.view(None)["draw_pile"]
+((2,), 3, 69)
+>>> [str(a) for a in state.legal_actions()][-1]
+'draw'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Self
+
+from campfire.core import (
+    Action,
+    Event,
+    IllegalActionError,
+    NotationError,
+    Outcome,
+    State,
+)
+
+from .actions import (
+    ACTIONS,
+    BABY_COL,
+    DRAW,
+    JUNGLE_COL,
+    K_BABY,
+    K_DRAW,
+    K_JUNGLE,
+    K_KEEP,
+    K_PENALTY,
+    K_PILE,
+    K_PLACE,
+    K_REST,
+    KEEP,
+    PENALTY,
+    PILE,
+    PLACE,
+    PLACE_DUDAB,
+    REST_DISCARD,
+    REST_PILE,
+    DudabAction,
+    parse_action,
+)
+from .cards import (
+    BABY,
+    CALL_NAMES,
+    COLOUR,
+    DUDAB,
+    FACE,
+    FACE_DUDAB,
+    FACE_NAMES,
+    FACE_SHAMAN,
+    JUNGLE,
+    KIND,
+    MATCH,
+    NUMBER,
+    NUMBER_FITS,
+    SHAMAN,
+    SHARES,
+    VALUE,
+    card_name,
+    cards_in_use,
+)
+from .options import DudabOptions
+from .scoring import round_score
+
+if TYPE_CHECKING:
+    from .game import DudabGame
+
+__all__ = ["OBLIGATIONS", "PROMPTS", "TASKS", "DudabState", "random_deck"]
+
+NO_SEAT = -1
+PLAYING, OVER = 0, 1
+
+# obligations (dudab §3); the kind of the next step is the obligation's number (§5.2)
+OB_NONE, OB_SHAMAN, OB_CALL = range(3)
+OBLIGATIONS = ("none", "shaman_reaction", "call")
+TURN, REACTION, ANSWER = OB_NONE, OB_SHAMAN, OB_CALL
+
+# pending tasks: (type, seat, arg)
+T_END_STEP, T_ADVANCE, T_REFILL, T_TRIM, T_DRAW, T_KEEP, T_SWAP, T_JUNGLE, T_BABY = range(9)
+TASKS = ("end_step", "advance", "refill", "trim", "draw", "keep", "swap", "jungle", "baby")
+_DECISIONS = frozenset((T_TRIM, T_KEEP, T_SWAP, T_JUNGLE, T_BABY))
+
+PROMPTS = (
+    "turn",
+    "shaman_reaction",
+    "call_answer",
+    "keep",
+    "rest",
+    "swap",
+    "trim",
+    "jungle",
+    "baby",
+    "game_over",
+)
+
+HAND_DEAL = 3  # dudab §2.3 step 2
+CAPTURE_AT = 6  # dudab §4.3
+KEEP_AFTER_CAPTURE = 2
+MIN_HAND, MAX_HAND = 2, 5  # dudab §6
+
+#: a representative card of each hand face (Shaman faces: the first copy of the colour)
+_REPR: tuple[int, ...] = tuple(
+    f if f < 64 else 64 if f == FACE_DUDAB else 72 + (f - FACE_SHAMAN) * 2 for f in range(69)
+)
+
+
+def columns_for(players: int) -> int:
+    """Number of columns (dudab §2.3 step 3, D35): 2 for 2–4 players, 3 for 5–6."""
+    return 2 if players <= 4 else 3
+
+
+def random_deck(cards: Sequence[int], head: int, rng: random.Random) -> list[int]:
+    """A shuffled deck whose first ``head`` cards (the deal and starters) hold no Jungle/Baby.
+
+    This has the distribution of dudab §2.3 step 4 (D3): Jungle/Baby cards met while dealing are
+    set aside, replaced, and shuffled back into the draw pile.
+    """
+    normal = [c for c in cards if KIND[c] <= SHAMAN]
+    special = [c for c in cards if KIND[c] > SHAMAN]
+    rng.shuffle(normal)
+    rest = normal[head:] + special
+    rng.shuffle(rest)
+    return normal[:head] + rest
+
+
+class DudabState(State):
+    """A Dudab position and its rules.
+
+    Attributes are public for tests and renderers but should be changed only through
+    :meth:`apply`. Card lists hold card ids (see :mod:`.cards`); the draw pile's top is its last
+    element. A column is ``heap[c]`` (hidden, buried by Babies), ``vis[c]`` (visible, first →
+    last) and, with a Jungle, ``jungle[c]`` (its card id) and ``above[c]`` (A, the number of
+    visible cards above the Jungle; -1 without a Jungle).
+    """
+
+    game: DudabGame
+    options: DudabOptions
+
+    def __init__(
+        self, options: DudabOptions, players: int, start_player: int, decks: Sequence[list[int]]
+    ) -> None:
+        """Create the state at the start of round 1: use ``DudabGame.new_game`` instead."""
+        self.num_players = players
+        self.options = options
+        self.ncols = columns_for(players)
+        self.start_player = start_player
+        self.round = 0
+        self.phase = PLAYING
+        self.decks = [list(d) for d in decks[1:]]
+        self.draw: list[int] = []
+        self.discard: list[int] = []
+        self.heap: list[list[int]] = [[] for _ in range(self.ncols)]
+        self.vis: list[list[int]] = [[] for _ in range(self.ncols)]
+        self.jungle = [-1] * self.ncols
+        self.above = [-1] * self.ncols
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.piles: list[list[int]] = [[] for _ in range(players)]
+        self.kept: list[int] = []
+        self.scores: list[list[int]] = [[] for _ in range(players)]
+        self.ob = OB_NONE
+        self.ob_col = -1
+        self.ob_call = 0
+        self.actor = start_player
+        self.tasks: list[tuple[int, int, int]] = []
+        self.revealed = NO_SEAT
+        self.report: dict[str, Any] | None = None
+        self._legal: list[DudabAction] | None = None
+        self._legal_idx: frozenset[int] = frozenset()
+        self._setup_round(list(decks[0]), [])
+
+    # ----- round structure (dudab §2) ------------------------------------------------------------
+
+    def round_start_player(self) -> int:
+        """The start player of the current round (dudab §2.2: one seat left each round)."""
+        return (self.start_player + self.round) % self.num_players
+
+    def _setup_round(self, deck: list[int], events: list[Event]) -> None:
+        # dudab §2.3: the deck is listed top first; 3 cards each, one at a time clockwise from
+        # the round's start player, then one starter per column, the rest is the draw pile.
+        n = self.num_players
+        start = self.round_start_player()
+        self.hands = [[] for _ in range(n)]
+        self.piles = [[] for _ in range(n)]
+        self.kept = []
+        self.discard = []
+        pos = 0
+        for _ in range(HAND_DEAL):
+            for i in range(n):
+                self.hands[(start + i) % n].append(deck[pos])
+                pos += 1
+        for c in range(self.ncols):
+            self.heap[c] = []
+            self.vis[c] = [deck[pos]]
+            self.jungle[c] = -1
+            self.above[c] = -1
+            pos += 1
+        self.draw = deck[pos:][::-1]
+        self.ob, self.ob_col, self.ob_call = OB_NONE, -1, 0
+        self.tasks = []
+        self.revealed = NO_SEAT
+        self.actor = start
+        events.append(
+            Event(
+                "round_start",
+                {
+                    "round": self.round + 1,
+                    "start_player": start,
+                    "columns": [FACE_NAMES[FACE[v[0]]] for v in self.vis],
+                    "draw_pile": len(self.draw),
+                },
+            )
+        )
+        for seat in range(n):
+            events.append(
+                Event(
+                    "deal",
+                    {"seat": seat, "cards": [FACE_NAMES[FACE[c]] for c in self.hands[seat]]},
+                    frozenset((seat,)),
+                )
+            )
+
+    def _end_round(self, events: list[Event]) -> None:
+        """End the round at once (dudab §5.8): everything pending is void; score it (§7)."""
+        if self.kept:
+            owner = self.tasks[-1][1] if self.tasks else self.actor
+            self.hands[owner].extend(self.kept)
+            self.kept = []
+        self.tasks = []
+        self.ob, self.ob_col, self.ob_call = OB_NONE, -1, 0
+        self.revealed = NO_SEAT
+        details = []
+        for seat in range(self.num_players):
+            result = round_score(self.hands[seat], self.piles[seat])
+            self.scores[seat].append(result.total)
+            details.append(result.to_json())
+        self.report = {
+            "round": self.round + 1,
+            "hands": [sorted_faces(h) for h in self.hands],
+            "piles": [sorted_faces(p) for p in self.piles],
+            "scores": [d["total"] for d in details],
+            "details": details,
+        }
+        events.append(Event("round_end", dict(self.report)))
+        if self.round + 1 >= self.num_players:  # dudab §2.1: as many rounds as players
+            self.phase = OVER
+            self.actor = NO_SEAT
+            events.append(Event("game_over", {"outcome": self.outcome().to_json()}))
+            return
+        self.round += 1
+        self._setup_round(self.decks.pop(0), events)
+
+    # ----- the protocol --------------------------------------------------------------------------
+
+    def seats_to_act(self) -> tuple[int, ...]:
+        """The seat to act: the seat of a pending choice, else the step's actor."""
+        if self.phase == OVER:
+            return ()
+        if self.tasks:
+            return (self.tasks[-1][1],)
+        return (self.actor,)
+
+    def to_act(self) -> int:
+        """The single seat to act (``-1`` when the game is over)."""
+        if self.phase == OVER:
+            return NO_SEAT
+        return self.tasks[-1][1] if self.tasks else self.actor
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """The legal steps of ``seat`` now, ordered by action index."""
+        who = self.to_act()
+        if who < 0 or (seat is not None and seat != who):
+            return []
+        legal = self._legal
+        if legal is None:
+            legal = self._compute_legal(who)
+        return list(legal)
+
+    def _compute_legal(self, seat: int) -> list[DudabAction]:
+        tasks = self.tasks
+        if tasks:
+            typ = tasks[-1][0]
+            if typ == T_KEEP:
+                if len(self.kept) < KEEP_AFTER_CAPTURE:
+                    legal = [KEEP[f] for f in _faces(self.hands[seat])]
+                else:
+                    legal = [REST_DISCARD, REST_PILE]
+            elif typ in (T_SWAP, T_TRIM):
+                legal = [PILE[f] for f in _faces(self.hands[seat])]
+            elif typ == T_JUNGLE:
+                legal = [JUNGLE_COL[c] for c in self._jungle_columns()]
+            else:  # T_BABY
+                legal = [BABY_COL[c] for c in range(self.ncols) if not self._is_active(c)]
+        elif self.ob == OB_NONE:
+            legal = self._turn_actions(seat)
+        elif self.ob == OB_SHAMAN:
+            legal = self._reaction_actions(seat)
+        else:
+            legal = self._answer_actions(seat)
+        self._legal = legal
+        self._legal_idx = frozenset(a.index for a in legal)
+        return legal
+
+    def _turn_actions(self, seat: int) -> list[DudabAction]:
+        # dudab §5.3: every legal placement (§4.1/§4.2); Draw with ≤ 4 cards or nothing to place
+        hand = self.hands[seat]
+        faces = _faces(hand)
+        legal: list[DudabAction] = []
+        has_dudab = False
+        cols = range(self.ncols)
+        for f in faces:
+            if f == FACE_DUDAB:
+                has_dudab = True
+                continue
+            x = _REPR[f]
+            row = PLACE[f]
+            for c in cols:
+                if self._fits(c, x, TURN):
+                    legal.append(row[c])
+        # faces ascend, so the placements are already in index order (Dudab indices come last)
+        if has_dudab:
+            for c in cols:
+                # §4.2 (D37): no call in a column with a visible Jungle
+                legal.extend(PLACE_DUDAB[c] if self.above[c] < 0 else PLACE_DUDAB[c][:1])
+        if len(hand) < MAX_HAND or not legal:
+            legal.append(DRAW)
+        return legal
+
+    def _reaction_actions(self, seat: int) -> list[DudabAction]:
+        # dudab §5.4: a Shaman of any colour or a Dudab on the active column, or the penalty (D9)
+        col = self.ob_col
+        legal: list[DudabAction] = []
+        has_dudab = False
+        for f in _faces(self.hands[seat]):
+            if f == FACE_DUDAB:
+                has_dudab = True
+            elif f >= FACE_SHAMAN and self._fits(col, _REPR[f], REACTION):
+                legal.append(PLACE[f][col])
+        if has_dudab:
+            legal.extend(PLACE_DUDAB[col] if self.above[col] < 0 else PLACE_DUDAB[col][:1])
+        legal.append(PENALTY)
+        return legal
+
+    def _answer_actions(self, seat: int) -> list[DudabAction]:
+        # dudab §5.5: a matching card or a counter-Dudab; fail (draw) only without a match (D8)
+        col = self.ob_col
+        match = MATCH[self.ob_call]
+        legal: list[DudabAction] = []
+        has_dudab = False
+        for f in _faces(self.hands[seat]):
+            if f == FACE_DUDAB:
+                has_dudab = True
+            elif match[_REPR[f]]:
+                legal.append(PLACE[f][col])
+        matching = bool(legal)
+        if has_dudab:
+            legal.extend(PLACE_DUDAB[col])
+        if not matching:
+            legal.append(DRAW)
+        return legal
+
+    # ----- placement legality (dudab §4) --------------------------------------------------------
+
+    def _is_active(self, col: int) -> bool:
+        return self.ob != OB_NONE and self.ob_col == col
+
+    def _jungle_columns(self) -> list[int]:
+        # dudab §5.7.6 (D19): no visible Jungle and not the active column
+        return [c for c in range(self.ncols) if self.above[c] < 0 and not self._is_active(c)]
+
+    def _fits(self, col: int, x: int, step: int) -> bool:
+        """Whether card ``x`` (not a Dudab) may be placed on column ``col`` in a ``step``."""
+        vis = self.vis[col]
+        a = self.above[col]
+        if a < 0:
+            return self._base(vis[-1], x, step, col)
+        i = len(vis) - a + 1  # dudab §4.2: the below-position of the new card
+        kx = KIND[x]
+        if i <= a:  # mirror condition
+            m = vis[a - i]
+            km = KIND[m]
+            if km == NUMBER:
+                if kx != NUMBER or not SHARES[x][m]:
+                    return False
+            elif km == SHAMAN:
+                if kx != SHAMAN:
+                    return False
+            else:  # the mirror card is a Dudab: only a Dudab
+                return False
+        if i == 1:  # D16: no sequence condition right below the Jungle
+            return True
+        p = vis[-1]
+        if KIND[p] == DUDAB:  # a Dudab below a Jungle accepts any card
+            return True
+        return self._base(p, x, step, col)
+
+    def _base(self, t: int, x: int, step: int, col: int) -> bool:
+        """Whether Number/Shaman ``x`` may go on top card ``t`` (dudab §4.1)."""
+        kt = KIND[t]
+        kx = KIND[x]
+        if kt == NUMBER:
+            if kx == NUMBER:
+                return NUMBER_FITS[x][t]
+            return COLOUR[x] == COLOUR[t]
+        if kt == SHAMAN:
+            if kx == NUMBER:
+                return COLOUR[x] == COLOUR[t]
+            return step == REACTION  # Shaman on Shaman only as a reaction
+        # a Dudab top
+        if self.ob == OB_CALL and self.ob_col == col:
+            return step == ANSWER and MATCH[self.ob_call][x]
+        return kx == NUMBER  # D22: no Shaman on an uncalled Dudab
+
+    # ----- applying actions ----------------------------------------------------------------------
+
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
+        """Apply one step for ``seat`` and return the events (see the module docstring)."""
+        if isinstance(action, str):
+            action = parse_action(action)
+        elif not isinstance(action, DudabAction):
+            raise NotationError(f"{action!r} is not a Dudab action")
+        who = self.to_act()
+        if seat != who:
+            self._check_turn(seat)
+        if self._legal is None:
+            self._compute_legal(who)
+        if action.index not in self._legal_idx:
+            raise self._illegal(seat, action)
+        action = ACTIONS[action.index]  # the canonical action of that index
+        self._legal = None
+        events: list[Event] = []
+        kind = action.kind
+        if kind == K_PLACE:
+            self._place(seat, action, events)
+        elif kind == K_DRAW:
+            self._draw_step(seat, events)
+        elif kind == K_PENALTY:
+            if self._penalty(seat, events):
+                self._end_round(events)
+                return events
+        elif kind == K_KEEP:
+            card = _take(self.hands[seat], action.face)
+            self.kept.append(card)
+            events.append(Event("keep", {"seat": seat}))
+            events.append(
+                Event("keep_card", {"seat": seat, "card": FACE_NAMES[action.face]}, _only(seat))
+            )
+        elif kind == K_REST:
+            self._rest(seat, action.call == 1, events)
+        elif kind == K_PILE:
+            self._to_pile(seat, action.face, events)
+        elif kind == K_JUNGLE:
+            _, _, card = self.tasks.pop()
+            col = action.col
+            self.jungle[col] = card
+            self.above[col] = len(self.vis[col])  # dudab §4.2: A = visible cards
+            events.append(
+                Event("jungle_laid", {"seat": seat, "column": col + 1, "above": self.above[col]})
+            )
+        else:  # K_BABY
+            _, _, card = self.tasks.pop()
+            if self._place_baby(seat, action.col, card, events):
+                self._end_round(events)
+                return events
+        self._run(events)
+        return events
+
+    def _place(self, seat: int, action: DudabAction, events: list[Event]) -> None:
+        col = action.col
+        hand = self.hands[seat]
+        x = _take(hand, action.face)
+        vis = self.vis[col]
+        vis.append(x)
+        a = self.above[col]
+        call = action.call
+        events.append(
+            Event(
+                "place",
+                {
+                    "seat": seat,
+                    "card": FACE_NAMES[action.face],
+                    "column": col + 1,
+                    "call": CALL_NAMES[call] if call else None,
+                },
+            )
+        )
+        captured: list[int] | None = None
+        if a >= 0:
+            if len(vis) - a > a:  # dudab §4.2: B > A, Jungle capture
+                captured = [*vis[:a], self.jungle[col], *vis[a:-1]]
+        elif len(vis) == CAPTURE_AT:  # dudab §4.3: the 6th card captures heap + first 5
+            captured = vis[:5]
+        if captured is not None:
+            heap = self.heap[col]
+            events.append(
+                Event(
+                    "capture",
+                    {
+                        "seat": seat,
+                        "column": col + 1,
+                        "cards": [FACE_NAMES[FACE[c]] for c in captured],
+                        "heap": len(heap),
+                    },
+                )
+            )
+            if heap:
+                events.append(
+                    Event(
+                        "capture_heap",
+                        {"seat": seat, "cards": sorted_faces(heap)},
+                        _only(seat),
+                    )
+                )
+            pile = self.piles[seat]
+            pile.extend(heap)
+            pile.extend(captured)
+            self.heap[col] = []
+            self.vis[col] = [x]
+            self.jungle[col] = -1
+            self.above[col] = -1
+        # dudab §5.3 step 3, §5.4, §5.5: the new obligation
+        kx = KIND[x]
+        if kx == SHAMAN:
+            self.ob, self.ob_col, self.ob_call = OB_SHAMAN, col, 0
+        elif kx == DUDAB and call:
+            self.ob, self.ob_col, self.ob_call = OB_CALL, col, call
+        else:
+            self.ob, self.ob_col, self.ob_call = OB_NONE, -1, 0
+        self.tasks.append((T_END_STEP, seat, 0))
+        if captured is not None and len(hand) > KEEP_AFTER_CAPTURE:
+            self.tasks.append((T_KEEP, seat, 0))  # dudab §4.3: discard down to 2
+
+    def _draw_step(self, seat: int, events: list[Event]) -> None:
+        # dudab §5.3 Draw (TURN) or §5.5 Fail (CALL_ANSWER)
+        hand = self.hands[seat]
+        failing = self.ob == OB_CALL
+        if failing:
+            events.append(Event("call_failed", {"seat": seat}))
+        tasks = self.tasks
+        tasks.append((T_END_STEP, seat, 0))
+        tasks.append((T_DRAW, seat, 1))
+        if failing or len(hand) >= MAX_HAND:  # §5.7.2: reveal the hand to everyone
+            events.append(Event("reveal_hand", {"seat": seat, "cards": sorted_faces(hand)}))
+        if len(hand) >= MAX_HAND:
+            self.revealed = seat
+            tasks.append((T_SWAP, seat, 0))  # one chosen card to the own pile first
+
+    def _penalty(self, seat: int, events: list[Event]) -> bool:
+        """Take the Shaman penalty (dudab §5.4 option 3); return whether the round ended."""
+        self.ob, self.ob_col, self.ob_call = OB_NONE, -1, 0
+        events.append(Event("penalty", {"seat": seat}))
+        draw = self.draw
+        while True:  # D12: reveal to the discard pile until a Number card
+            card = draw.pop()
+            self.discard.append(card)
+            events.append(Event("penalty_reveal", {"card": FACE_NAMES[FACE[card]]}))
+            if not draw:
+                return True
+            if KIND[card] == NUMBER:
+                break
+        self.tasks.append((T_END_STEP, seat, 0))
+        self.tasks.append((T_TRIM, seat, 0))
+        self.tasks.append((T_DRAW, seat, VALUE[card]))
+        return False
+
+    def _rest(self, seat: int, to_pile: bool, events: list[Event]) -> None:
+        # dudab §4.3 (D29): every card not kept goes to one destination
+        hand = self.hands[seat]
+        rest = hand[:]
+        hand[:] = self.kept
+        self.kept = []
+        self.tasks.pop()
+        if to_pile:
+            self.piles[seat].extend(rest)
+            events.append(Event("rest", {"seat": seat, "to": "pile", "count": len(rest)}))
+            events.append(
+                Event("rest_cards", {"seat": seat, "cards": sorted_faces(rest)}, _only(seat))
+            )
+        else:
+            self.discard.extend(rest)
+            events.append(
+                Event(
+                    "rest",
+                    {
+                        "seat": seat,
+                        "to": "discard",
+                        "count": len(rest),
+                        "cards": [FACE_NAMES[FACE[c]] for c in rest],
+                    },
+                )
+            )
+
+    def _to_pile(self, seat: int, face: int, events: list[Event]) -> None:
+        # dudab §5.3 / §5.5 five-card swap, or §5.7.3 trim to 5
+        card = _take(self.hands[seat], face)
+        self.piles[seat].append(card)
+        if self.tasks[-1][0] == T_SWAP:
+            self.tasks.pop()
+            self.revealed = NO_SEAT
+            # the hand was revealed: which card went is public
+            events.append(Event("to_pile", {"seat": seat, "card": FACE_NAMES[face]}))
+        else:
+            events.append(Event("to_pile", {"seat": seat, "card": None}))
+            events.append(
+                Event("to_pile_card", {"seat": seat, "card": FACE_NAMES[face]}, _only(seat))
+            )
+
+    def _place_baby(self, seat: int, col: int, baby: int, events: list[Event]) -> bool:
+        """Bury a column under a Baby, turn a cover (dudab §5.7.7); True if the round ended."""
+        heap = self.heap[col]
+        vis = self.vis[col]
+        a = self.above[col]
+        if a >= 0:  # D38: the Jungle is buried too
+            heap.extend(vis[:a])
+            heap.append(self.jungle[col])
+            heap.extend(vis[a:])
+        else:
+            heap.extend(vis)
+        heap.append(baby)
+        self.vis[col] = []
+        self.jungle[col] = -1
+        self.above[col] = -1
+        events.append(Event("baby_laid", {"seat": seat, "column": col + 1, "heap": len(heap)}))
+        draw = self.draw
+        while True:
+            card = draw.pop()
+            kind = KIND[card]
+            if not draw:  # the cover empties the pile: it stays, the round ends (§5.8)
+                self.vis[col] = [card]
+                events.append(
+                    Event("baby_cover", {"column": col + 1, "card": FACE_NAMES[FACE[card]]})
+                )
+                return True
+            events.append(Event("baby_cover", {"column": col + 1, "card": FACE_NAMES[FACE[card]]}))
+            if kind == BABY:  # D20: joins the heap, turn another cover
+                heap.append(card)
+                continue
+            if kind == JUNGLE:  # D20: a visible Jungle with nothing above it
+                self.jungle[col] = card
+                self.above[col] = 0
+                return False
+            self.vis[col] = [card]
+            if kind == NUMBER:
+                # every other player, clockwise from the left, draws v then trims (D15)
+                n = self.num_players
+                value = VALUE[card]
+                for i in range(n - 1, 0, -1):
+                    p = (seat + i) % n
+                    self.tasks.append((T_TRIM, p, 0))
+                    self.tasks.append((T_DRAW, p, value))
+            return False
+
+    def _draw_one(self, seat: int, events: list[Event]) -> bool:
+        """Draw one card (dudab §5.7.1); return whether the round ended (empty pile, §5.8)."""
+        draw = self.draw
+        card = draw.pop()
+        kind = KIND[card]
+        if not draw or kind <= SHAMAN:
+            self.hands[seat].append(card)  # D34: the last card has no effect
+            events.append(Event("draw", {"seat": seat}))
+            events.append(
+                Event("drawn_card", {"seat": seat, "card": FACE_NAMES[FACE[card]]}, _only(seat))
+            )
+            return not draw
+        if kind == JUNGLE:
+            events.append(Event("jungle_drawn", {"seat": seat}))
+            if self._jungle_columns():
+                self.tasks.append((T_JUNGLE, seat, card))
+            else:  # dudab §5.7.6: no eligible column, discarded, no replacement
+                self.discard.append(card)
+                events.append(Event("jungle_discarded", {"seat": seat}))
+        else:
+            events.append(Event("baby_drawn", {"seat": seat}))
+            self.tasks.append((T_BABY, seat, card))
+        return False
+
+    def _run(self, events: list[Event]) -> None:
+        """Work through pending tasks until a choice is needed or the step loop moves on."""
+        tasks = self.tasks
+        hands = self.hands
+        while tasks:
+            typ, seat, arg = tasks[-1]
+            if typ == T_DRAW:
+                tasks.pop()
+                if arg > 1:
+                    tasks.append((T_DRAW, seat, arg - 1))
+                if self._draw_one(seat, events):
+                    self._end_round(events)
+                    return
+            elif typ == T_REFILL:  # dudab §5.6 step 1 (D14: Jungle/Baby do not count)
+                if len(hands[seat]) >= MIN_HAND:
+                    tasks.pop()
+                elif self._draw_one(seat, events):
+                    self._end_round(events)
+                    return
+            elif typ == T_TRIM:  # §5.6 step 2, §5.7.3
+                if len(hands[seat]) <= MAX_HAND:
+                    tasks.pop()
+                else:
+                    return
+            elif typ == T_END_STEP:  # §5.6
+                tasks.pop()
+                tasks.append((T_ADVANCE, seat, 0))
+                tasks.append((T_TRIM, seat, 0))
+                tasks.append((T_REFILL, seat, 0))
+            elif typ == T_ADVANCE:  # §5.2: the next step goes to the left
+                tasks.pop()
+                self.actor = (seat + 1) % self.num_players
+            else:
+                return
+
+    # ----- errors --------------------------------------------------------------------------------
+
+    def prompt(self) -> str:
+        """What is being decided now: one of :data:`PROMPTS`."""
+        if self.phase == OVER:
+            return "game_over"
+        if self.tasks:
+            typ = self.tasks[-1][0]
+            if typ == T_KEEP:
+                return "keep" if len(self.kept) < KEEP_AFTER_CAPTURE else "rest"
+            return TASKS[typ]
+        return PROMPTS[self.ob]
+
+    def _illegal(self, seat: int, action: DudabAction) -> IllegalActionError:
+        prompt = self.prompt()
+        legal = self._legal or []
+        allowed = ", ".join(str(a) for a in legal[:16]) + (", …" if len(legal) > 16 else "")
+        hint = f"; allowed now: {allowed}"
+        kind = action.kind
+        rule, text = "dudab §5.10", f"'{action}' is not a choice now ({prompt})"
+        decisions = {
+            "keep": ("dudab §4.3", "after a capture, keep 2 cards one at a time ('keep <card>')"),
+            "rest": ("dudab §4.3 (D29)", "send the other cards to one destination"),
+            "swap": ("dudab §5.3", "after revealing 5 cards, move one to the own pile"),
+            "trim": ("dudab §5.7.3", "trim the hand to 5 cards into the own pile"),
+            "jungle": ("dudab §5.7.6", "lay the drawn Jungle on an eligible column"),
+            "baby": ("dudab §5.7.7", "put the drawn Baby on a column other than the active one"),
+        }
+        if prompt in decisions:
+            rule, text = decisions[prompt]
+            if kind in (K_KEEP, K_PILE) and action.face not in _faces(self.hands[seat]):
+                text = f"there is no {FACE_NAMES[action.face]} in the hand"
+            elif kind in (K_JUNGLE, K_BABY) and action.col >= self.ncols:
+                text = f"there are only {self.ncols} columns"
+            elif kind in (K_JUNGLE, K_BABY):
+                text += f"; column {action.col + 1} is not eligible (D19)"
+            return IllegalActionError(rule, text + hint)
+        if kind in (K_KEEP, K_REST, K_PILE, K_JUNGLE, K_BABY):
+            return IllegalActionError(rule, text + hint)
+        if kind == K_PENALTY:
+            return IllegalActionError(
+                "dudab §5.4", "the penalty is taken only in reaction to a Shaman" + hint
+            )
+        if kind == K_DRAW:
+            if prompt == "shaman_reaction":
+                return IllegalActionError(
+                    "dudab §5.4", "react with a Shaman or a Dudab, or take the penalty" + hint
+                )
+            if prompt == "call_answer":
+                return IllegalActionError(
+                    "dudab §5.5 (D8)",
+                    "a player holding a card that matches the call must place it (or a Dudab)"
+                    + hint,
+                )
+            return IllegalActionError(
+                "dudab §5.3", "with 5 cards in hand a player who can place must place" + hint
+            )
+        # a placement
+        face = action.face
+        if face not in _faces(self.hands[seat]):
+            return IllegalActionError(
+                "dudab §5.3", f"there is no {FACE_NAMES[face]} in seat {seat}'s hand" + hint
+            )
+        if action.col >= self.ncols:
+            return IllegalActionError(
+                "dudab §2.3", f"this game has {self.ncols} columns (c1–c{self.ncols})" + hint
+            )
+        if prompt != "turn" and action.col != self.ob_col:
+            return IllegalActionError(
+                "dudab §4.1",
+                f"during a {prompt.replace('_', ' ')} cards go only on column {self.ob_col + 1}"
+                + hint,
+            )
+        if face == FACE_DUDAB:
+            return IllegalActionError(
+                "dudab §4.2 (D37)", "a Dudab placed in a Jungle column makes no call" + hint
+            )
+        if prompt == "shaman_reaction":
+            if face < 64:
+                return IllegalActionError(
+                    "dudab §5.4", "react with a Shaman or a Dudab, or take the penalty" + hint
+                )
+            return IllegalActionError(
+                "dudab §4.2", "the Shaman does not fit the Jungle's mirror card" + hint
+            )
+        if prompt == "call_answer":
+            return IllegalActionError(
+                "dudab §5.5",
+                f"{FACE_NAMES[face]} does not match the call {CALL_NAMES[self.ob_call]}" + hint,
+            )
+        rule = "dudab §4.2" if self.above[action.col] >= 0 else "dudab §4.1"
+        return IllegalActionError(
+            rule, f"{FACE_NAMES[face]} cannot be placed on column {action.col + 1}" + hint
+        )
+
+    # ----- outcome -------------------------------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over (after the last round)."""
+        return self.phase == OVER
+
+    def totals(self) -> list[int]:
+        """Each seat's total over the rounds scored so far."""
+        return [sum(s) for s in self.scores]
+
+    def outcome(self) -> Outcome:
+        """Totals, ranks and winners (dudab §7.4: lowest total wins; ties share first place)."""
+        if self.phase != OVER:
+            raise ValueError("the game is not over yet")
+        details = [{"rounds": list(s)} for s in self.scores]
+        return Outcome.from_scores(self.totals(), lower_is_better=True, details=details)
+
+    # ----- views ---------------------------------------------------------------------------------
+
+    def obligation(self) -> dict[str, Any] | None:
+        """The pending obligation as JSON (``None`` if none)."""
+        if self.ob == OB_NONE:
+            return None
+        out: dict[str, Any] = {"kind": OBLIGATIONS[self.ob], "column": self.ob_col + 1}
+        if self.ob == OB_CALL:
+            out["call"] = CALL_NAMES[self.ob_call]
+        return out
+
+    def _pending(self) -> list[dict[str, Any]]:
+        out = []
+        for typ, seat, arg in reversed(self.tasks):
+            item: dict[str, Any] = {"task": TASKS[typ], "seat": seat}
+            if typ == T_DRAW:
+                item["count"] = arg
+            out.append(item)
+        return out
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know (dudab §9): its own hand and pile, and the public table."""
+        n = self.num_players
+        capturer = self.tasks[-1][1] if self.tasks and self.tasks[-1][0] == T_KEEP else NO_SEAT
+        hand_sizes = [len(h) for h in self.hands]
+        if capturer >= 0:
+            hand_sizes[capturer] += len(self.kept)
+        out: dict[str, Any] = {
+            "game": "dudab",
+            "seat": seat,
+            "players": n,
+            "use_jungle": self.options.use_jungle,
+            "use_baby": self.options.use_baby,
+            "round": self.round + 1,
+            "rounds": n,
+            "start_player": self.start_player,
+            "round_start_player": self.round_start_player(),
+            "phase": "over" if self.phase == OVER else "playing",
+            "prompt": self.prompt(),
+            "to_act": list(self.seats_to_act()),
+            "actor": None if self.phase == OVER else self.actor,
+            "obligation": self.obligation(),
+            "pending": self._pending(),
+            "columns": [
+                {
+                    "cards": [FACE_NAMES[FACE[c]] for c in self.vis[col]],
+                    "jungle": self.above[col] >= 0,
+                    "above": self.above[col] if self.above[col] >= 0 else None,
+                    "heap": len(self.heap[col]),
+                }
+                for col in range(self.ncols)
+            ],
+            "discard": [FACE_NAMES[FACE[c]] for c in self.discard],
+            "draw_pile": len(self.draw),
+            "hand_sizes": hand_sizes,
+            "pile_sizes": [len(p) for p in self.piles],
+            "kept_count": len(self.kept),
+            "revealed": None
+            if self.revealed < 0
+            else {"seat": self.revealed, "cards": sorted_faces(self.hands[self.revealed])},
+            "scores": [list(s) for s in self.scores],
+            "totals": self.totals(),
+            "last_round": self.report,
+        }
+        if seat is not None and 0 <= seat < n:
+            out["hand"] = sorted_faces(self.hands[seat])
+            out["pile"] = sorted_faces(self.piles[seat])
+            out["kept"] = sorted_faces(self.kept) if seat == capturer else []
+        if self.phase == OVER:
+            out["outcome"] = self.outcome().to_json()
+        return out
+
+    def render(self, seat: int | None = None) -> str:
+        """The table as text, as ``seat`` (``None``: a spectator) sees it."""
+        from .render import render
+
+        return render(self, seat)
+
+    # ----- copies --------------------------------------------------------------------------------
+
+    def clone(self) -> Self:
+        """An independent copy."""
+        other = object.__new__(type(self))
+        other.num_players = self.num_players
+        other.options = self.options
+        other.ncols = self.ncols
+        other.start_player = self.start_player
+        other.round = self.round
+        other.phase = self.phase
+        other.decks = [d[:] for d in self.decks]
+        other.draw = self.draw[:]
+        other.discard = self.discard[:]
+        other.heap = [h[:] for h in self.heap]
+        other.vis = [v[:] for v in self.vis]
+        other.jungle = self.jungle[:]
+        other.above = self.above[:]
+        other.hands = [h[:] for h in self.hands]
+        other.piles = [p[:] for p in self.piles]
+        other.kept = self.kept[:]
+        other.scores = [s[:] for s in self.scores]
+        other.ob = self.ob
+        other.ob_col = self.ob_col
+        other.ob_call = self.ob_call
+        other.actor = self.actor
+        other.tasks = self.tasks[:]
+        other.revealed = self.revealed
+        other.report = self.report  # never mutated, only replaced
+        other._legal = self._legal
+        other._legal_idx = self._legal_idx
+        return other
+
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """A copy with everything ``seat`` cannot see re-dealt at random (dudab §9).
+
+        Re-sampled: the other players' hands (except a hand revealed for a pending swap) and
+        own piles, the Baby heaps, the draw pile order and the decks of the later rounds. Hands
+        get no Jungle or Baby (they never stay in a hand during play).
+        """
+        other = self.clone()
+        if self.phase == OVER:
+            return other
+        n = self.num_players
+        capturer = self.tasks[-1][1] if self.tasks and self.tasks[-1][0] == T_KEEP else NO_SEAT
+        hand_zones: list[list[int]] = [
+            other.hands[p] for p in range(n) if p != seat and p != self.revealed
+        ]
+        if capturer >= 0 and capturer != seat:
+            hand_zones.append(other.kept)
+        other_zones: list[list[int]] = [other.piles[p] for p in range(n) if p != seat]
+        other_zones.extend(other.heap)
+        other_zones.append(other.draw)
+        pool = [c for z in hand_zones for c in z] + [c for z in other_zones for c in z]
+        normal = [c for c in pool if KIND[c] <= SHAMAN]
+        special = [c for c in pool if KIND[c] > SHAMAN]
+        rng.shuffle(normal)
+        slots = sum(len(z) for z in hand_zones)
+        it = iter(normal[:slots])
+        for z in hand_zones:
+            z[:] = [next(it) for _ in z]
+        rest = normal[slots:] + special
+        rng.shuffle(rest)
+        it = iter(rest)
+        for z in other_zones:
+            z[:] = [next(it) for _ in z]
+        deck = cards_in_use(self.options.use_jungle, self.options.use_baby)
+        head = HAND_DEAL * n + self.ncols
+        other.decks = [random_deck(deck, head, rng) for _ in self.decks]
+        other._legal = None
+        return other
+
+    # ----- positions -----------------------------------------------------------------------------
+
+    def to_position(self) -> dict[str, Any]:
+        """The complete position as JSON (``game.state_from_position`` reads it back)."""
+        out = self.game._position_header(self)
+        out["state"] = {
+            "start_player": self.start_player,
+            "round": self.round + 1,
+            "phase": "over" if self.phase == OVER else "playing",
+            "actor": None if self.actor < 0 else self.actor,
+            "obligation": self.obligation(),
+            "tasks": [_task_json(t) for t in self.tasks],
+            "revealed": None if self.revealed < 0 else self.revealed,
+            "draw": _names(self.draw[::-1]),
+            "discard": _names(self.discard),
+            "columns": [
+                {
+                    "heap": _names(self.heap[c]),
+                    "cards": _names(self.vis[c]),
+                    "jungle": None if self.jungle[c] < 0 else card_name(self.jungle[c]),
+                    "above": None if self.above[c] < 0 else self.above[c],
+                }
+                for c in range(self.ncols)
+            ],
+            "hands": [_names(h) for h in self.hands],
+            "piles": [_names(p) for p in self.piles],
+            "kept": _names(self.kept),
+            "scores": [list(s) for s in self.scores],
+            "last_round": self.report,
+            "decks": [_names(d) for d in self.decks],
+        }
+        return out
+
+
+# ----- helpers ------------------------------------------------------------------------------------
+
+
+def _only(seat: int) -> frozenset[int]:
+    return frozenset((seat,))
+
+
+def _faces(hand: list[int]) -> list[int]:
+    """The distinct faces in a hand, in face order."""
+    return sorted({FACE[c] for c in hand})
+
+
+def _take(hand: list[int], face: int) -> int:
+    """Remove a card with ``face`` from ``hand`` and return it."""
+    for i, card in enumerate(hand):
+        if FACE[card] == face:
+            del hand[i]
+            return card
+    raise AssertionError(f"no {FACE_NAMES[face]} in hand")
+
+
+def sorted_faces(cards: Sequence[int]) -> list[str]:
+    """The face names of ``cards``, in face order (a hand shown without its order)."""
+    return [FACE_NAMES[f] for f in sorted(FACE[c] for c in cards)]
+
+
+def _names(cards: Sequence[int]) -> list[str]:
+    return [card_name(c) for c in cards]
+
+
+def _task_json(task: tuple[int, int, int]) -> dict[str, Any]:
+    typ, seat, arg = task
+    out: dict[str, Any] = {"task": TASKS[typ], "seat": seat}
+    if typ == T_DRAW:
+        out["count"] = arg
+    elif typ in (T_JUNGLE, T_BABY):
+        out["card"] = card_name(arg)
+    return out

@@ -1,0 +1,16 @@
+"""Big Manitou: hunters and heroes compete for tiles at three hunting grounds.
+
+The rules are in ``rules/manitou.md`` of the shared specs; ``campfire rules manitou`` prints a
+summary.
+"""
+
+from campfire.core import register
+
+from .actions import ManitouAction, parse_action
+from .game import GAME, ManitouGame
+from .options import ManitouOptions
+from .state import ManitouState
+
+__all__ = ["GAME", "ManitouAction", "ManitouGame", "ManitouOptions", "ManitouState", "parse_action"]
+
+register(GAME)

@@ -1,0 +1,138 @@
+"""Big Manitou actions, their notation and the fixed action index space.
+
+Every decision is one small step (see ``docs/notation/manitou.md``); grounds are ``g1``–``g3``:
+
+=================  ========================================================  ==============
+notation           meaning                                                   index
+=================  ========================================================  ==============
+``pick C``         add one card of type C to this hunt's secret selection    0 + C
+``play C gN``      play card C from the hand to ground N (also the totem      15 + 3·C + N−1
+                   extra card)
+``move hS gN``     horse move: move own hunter of strength S to ground N     60 + 3·(S−1) + N−1
+``take T``         take one tile of type T from the ground being shared      90 + T
+``lose T``         give up one tile of type T to the thief                   103 + T
+``pass``           skip the totem play or the horse move (or no playable     116
+                   card)
+=================  ========================================================  ==============
+
+C is a card type (``h1`` … ``h10``, ``chief``, ``squaw``, ``shaman``, ``spy``, ``healer`` =
+0 … 14), T a tile type (``buffalo1`` … ``buffalo5``, ``tipi1`` … ``tipi5``, ``horse``,
+``totem``, ``tomahawk`` = 0 … 12). The index space has 117 actions for every player count.
+
+>>> a = parse_action("play chief g2")
+>>> a, action_index(a), action_from_index(46)
+(ManitouAction('play chief g2'), 46, ManitouAction('play chief g2'))
+>>> parse_action("MOVE H6 G3").index
+77
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from campfire.core import Action, NotationError
+
+from .cards import CARD_NAMES, NUM_CARD_TYPES, NUM_HUNTERS, NUM_TILE_TYPES, TILE_NAMES
+
+__all__ = [
+    "LOSE",
+    "MOVE",
+    "NUM_ACTIONS",
+    "NUM_GROUNDS",
+    "PASS",
+    "PICK",
+    "PLAY",
+    "TAKE",
+    "ManitouAction",
+    "action_from_index",
+    "action_index",
+    "parse_action",
+]
+
+NUM_GROUNDS = 3
+
+# action kinds (small ints for a fast dispatch)
+K_PICK, K_PLAY, K_MOVE, K_TAKE, K_LOSE, K_PASS = range(6)
+KIND_NAMES = ("pick", "play", "move", "take", "lose", "pass")
+
+
+@dataclass(frozen=True, slots=True)
+class ManitouAction(Action):
+    """One Big Manitou step: a kind, its argument (card or tile type) and a ground (or -1)."""
+
+    kind: int
+    arg: int
+    ground: int
+    index: int = field(compare=False)
+
+    def notation(self) -> str:
+        """The text notation, e.g. ``pick h7``, ``play spy g1``, ``take tipi2`` or ``pass``."""
+        kind = self.kind
+        if kind == K_PASS:
+            return "pass"
+        if kind in (K_TAKE, K_LOSE):
+            return f"{KIND_NAMES[kind]} {TILE_NAMES[self.arg]}"
+        if kind == K_PICK:
+            return f"pick {CARD_NAMES[self.arg]}"
+        return f"{KIND_NAMES[kind]} {CARD_NAMES[self.arg]} g{self.ground + 1}"
+
+    def __repr__(self) -> str:
+        return f"ManitouAction({self.notation()!r})"
+
+
+PICK = tuple(ManitouAction(K_PICK, c, -1, c) for c in range(NUM_CARD_TYPES))
+#: ``PLAY[c][g]`` plays card type c to ground g (0-based).
+PLAY = tuple(
+    tuple(ManitouAction(K_PLAY, c, g, 15 + 3 * c + g) for g in range(NUM_GROUNDS))
+    for c in range(NUM_CARD_TYPES)
+)
+#: ``MOVE[h][g]`` moves the hunter of card type h (strength h + 1) to ground g.
+MOVE = tuple(
+    tuple(ManitouAction(K_MOVE, h, g, 60 + 3 * h + g) for g in range(NUM_GROUNDS))
+    for h in range(NUM_HUNTERS)
+)
+TAKE = tuple(ManitouAction(K_TAKE, t, -1, 90 + t) for t in range(NUM_TILE_TYPES))
+LOSE = tuple(ManitouAction(K_LOSE, t, -1, 103 + t) for t in range(NUM_TILE_TYPES))
+PASS = ManitouAction(K_PASS, -1, -1, 116)
+
+_ALL: tuple[ManitouAction, ...] = (
+    *PICK,
+    *(a for row in PLAY for a in row),
+    *(a for row in MOVE for a in row),
+    *TAKE,
+    *LOSE,
+    PASS,
+)
+NUM_ACTIONS = len(_ALL)
+_BY_TEXT = {a.notation(): a for a in _ALL}
+assert [a.index for a in _ALL] == list(range(NUM_ACTIONS))
+
+_HELP = (
+    "Big Manitou actions are: pick C, play C gN, move hS gN, take T, lose T, pass "
+    "(C = h1–h10, chief, squaw, shaman, spy, healer; N = 1–3; T = buffalo1–5, tipi1–5, horse, "
+    "totem, tomahawk)"
+)
+
+
+def parse_action(text: str) -> ManitouAction:
+    """Parse a Big Manitou action's notation (raise :class:`NotationError` with the forms)."""
+    if not isinstance(text, str):
+        raise NotationError(f"an action is written as text (got {text!r}); {_HELP}")
+    action = _BY_TEXT.get(" ".join(text.lower().split()))
+    if action is None:
+        raise NotationError(f"cannot read {text!r}; {_HELP}")
+    return action
+
+
+def action_index(action: Action) -> int:
+    """The index of ``action`` in the fixed space ``0 .. NUM_ACTIONS - 1``."""
+    if not isinstance(action, ManitouAction):
+        raise NotationError(f"{action!r} is not a Big Manitou action")
+    return action.index
+
+
+def action_from_index(index: int) -> ManitouAction:
+    """The action with the given index (raise :class:`NotationError` if out of range)."""
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < NUM_ACTIONS:
+        raise NotationError(f"Big Manitou action indices are 0–{NUM_ACTIONS - 1} (got {index!r})")
+    return _ALL[index]

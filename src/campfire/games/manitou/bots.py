@@ -1,0 +1,219 @@
+"""Big Manitou heuristic bot: a sensible, fast player that reads only its seat's view.
+
+:class:`ManitouHeuristic` selects strong hunters and a few heroes, plays each card where it
+gains the most tiles (a hero where it wins the contest or claims an empty ground, a hunter where
+it becomes the best or second-best unique hunter, with the cheapest card that does it), uses the
+totem and the horse when they gain something, takes the tiles that add most points, and gives
+the thief the least valuable tile (manitou §12 M10: the loss that least reduces its pairs).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from campfire.core import Action, Agent, Observation
+
+from .actions import K_LOSE, K_MOVE, K_PASS, K_PICK, K_PLAY, K_TAKE, ManitouAction
+from .cards import (
+    HORSE,
+    MAX_MULTIPLIER,
+    NUM_HUNTERS,
+    NUM_TILE_TYPES,
+    TIPI,
+    TOMAHAWK,
+    TOTEM,
+    beat_table,
+    parse_card,
+    parse_tile,
+    tile_value,
+)
+
+__all__ = ["ManitouHeuristic", "tile_points"]
+
+#: Selection preference: strong hunters first, the heroes that win most contests early.
+_PICK_ORDER = (9, 8, 13, 7, 10, 6, 11, 12, 5, 14, 4, 3, 2, 1, 0)
+_PICK_RANK = {c: i for i, c in enumerate(_PICK_ORDER)}
+
+
+def _owned_counts(names: list[str]) -> list[int]:
+    counts = [0] * NUM_TILE_TYPES
+    for name in names:
+        counts[parse_tile(name)] += 1
+    return counts
+
+
+def _vp(owned: list[int]) -> int:
+    buffalo = sum((m + 1) * owned[m] for m in range(MAX_MULTIPLIER))
+    tipis = sum((m + 1) * owned[TIPI + m] for m in range(MAX_MULTIPLIER))
+    return min(buffalo, tipis) + owned[HORSE] + owned[TOTEM] + owned[TOMAHAWK]
+
+
+def tile_points(owned: list[int], tile: int) -> float:
+    """What gaining ``tile`` is worth to a seat owning ``owned`` (points, plus small extras).
+
+    >>> none, one_buffalo, two_tipis = [0] * 13, [1] + [0] * 12, [0] * 5 + [2] + [0] * 7
+    >>> tile_points(none, 5), tile_points(one_buffalo, 5), tile_points(two_tipis, 5)
+    (0.6, 1.6, 0.3)
+    """
+    after = owned[:]
+    after[tile] += 1
+    gain = float(_vp(after) - _vp(owned))
+    if tile < HORSE:
+        buffalo = sum((m + 1) * after[m] for m in range(MAX_MULTIPLIER))
+        tipis = sum((m + 1) * after[TIPI + m] for m in range(MAX_MULTIPLIER))
+        mine, other = (tipis, buffalo) if tile >= TIPI else (buffalo, tipis)
+        # a future pair if it keeps the balance, and the tie-breaks (tipis, a high tile)
+        gain += (0.5 if mine <= other + 1 else 0.2) + 0.1 * tile_value(tile)
+    elif tile == TOMAHAWK:
+        gain += 0.3  # stronger hunters later
+    else:
+        gain += 0.2  # the totem or horse piece
+    return round(gain, 6)
+
+
+class ManitouHeuristic(Agent):
+    """A rule-of-thumb Big Manitou player (deterministic; uses only its view)."""
+
+    name = "heuristic"
+    description = "plays each card where it wins the most tiles; cheap, deterministic"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        chart = getattr(self.options, "hero_chart", "seed_plus_1997")
+        self._beats = beat_table(chart)
+
+    def act(self, obs: Observation) -> Action:
+        """Choose one of the legal actions."""
+        legal = [a for a in obs.legal_actions if isinstance(a, ManitouAction)]
+        if len(legal) == 1:
+            return legal[0]
+        view = obs.view
+        kind = legal[0].kind
+        if kind == K_PICK:
+            return min(legal, key=lambda a: _PICK_RANK[a.arg])
+        owned = [_owned_counts(names) for names in view["tiles_owned"]]
+        mine = owned[self.seat]
+        if kind == K_LOSE:
+            # the thief: lose what costs least, the lowest tile first (M10)
+            return min(legal, key=lambda a: (-self._loss_value(mine, a.arg), tile_value(a.arg)))
+        if kind == K_TAKE:
+            return max(legal, key=lambda a: tile_points(mine, a.arg))
+        if kind == K_PLAY:  # a play turn, or the totem's extra card (PASS comes last)
+            return self._play(view, legal, owned)
+        if kind == K_MOVE:
+            return self._horse(view, legal, owned)
+        return legal[0]
+
+    # ----- helpers -----------------------------------------------------------------------------
+
+    @staticmethod
+    def _loss_value(owned: list[int], tile: int) -> float:
+        after = owned[:]
+        after[tile] -= 1
+        return float(_vp(after) - _vp(owned)) - 0.01 * tile_value(tile)
+
+    def _ground(
+        self, view: dict[str, Any], g: int
+    ) -> tuple[list[int], list[tuple[int, int, bool]]]:
+        ground = view["grounds"][g]
+        tiles = [parse_tile(t) for t in ground["tiles"]]
+        cards = [(int(s), parse_card(c), bool(u)) for s, c, u in ground["cards"]]
+        return tiles, cards
+
+    def _hunter_share(
+        self,
+        cards: list[tuple[int, int, bool]],
+        tiles: list[int],
+        owned: list[list[int]],
+        has_hero_claim: bool,
+    ) -> float:
+        """Tile points this seat expects from ranking at a ground with ``cards`` on it."""
+        mine = owned[self.seat]
+        values = sorted((tile_points(mine, t) for t in tiles), reverse=True)
+        if has_hero_claim and values:
+            values = values[1:]
+        entries = [(c + 1 + owned[s][TOMAHAWK], s) for s, c, _ in cards if c < NUM_HUNTERS]
+        counts: dict[int, int] = {}
+        for v, _ in entries:
+            counts[v] = counts.get(v, 0) + 1
+        unique = sorted((e for e in entries if counts[e[0]] == 1), reverse=True)
+        share = 0.0
+        if unique and unique[0][1] == self.seat:
+            share += sum(values[:2])
+        if len(unique) > 1 and unique[1][1] == self.seat:
+            share += sum(values[2:])
+        return share
+
+    def _hero_owner(self, cards: list[tuple[int, int, bool]]) -> tuple[int, list[int]]:
+        up = [(s, c) for s, c, u in cards if u and c >= NUM_HUNTERS]
+        if not up:
+            return -1, []
+        return up[0][0], [c for _, c in up]
+
+    def _play_value(self, view: dict[str, Any], card: int, g: int, owned: list[list[int]]) -> float:
+        tiles, cards = self._ground(view, g)
+        if not tiles:
+            return -0.5 - 0.05 * card  # nothing to win: dump a weak card
+        owner, heroes = self._hero_owner(cards)
+        mine = owned[self.seat]
+        best_tile = max(tile_points(mine, t) for t in tiles)
+        if card >= NUM_HUNTERS:
+            if owner == self.seat:
+                return -0.3  # a second hero only protects the first
+            if owner < 0:
+                return best_tile * 0.8
+            beats = self._beats[card]
+            if len(heroes) == 1:
+                if beats[heroes[0]]:
+                    return best_tile * 1.1
+                if heroes[0] == card:
+                    return best_tile * 0.4  # deny
+                return -1.0
+            last = heroes[-1]
+            return best_tile * 0.3 if beats[last] or last == card else -1.0
+        claim = owner == self.seat
+        before = self._hunter_share(cards, tiles, owned, claim)
+        after = self._hunter_share([*cards, (self.seat, card, True)], tiles, owned, claim)
+        # keep strong hunters for later, and a high thief sum costs a tile
+        return after - before - 0.04 * card
+
+    def _play(
+        self, view: dict[str, Any], legal: list[ManitouAction], owned: list[list[int]]
+    ) -> Action:
+        plays = [a for a in legal if a.kind == K_PLAY]
+        if not plays:
+            return legal[0]
+        best = max(plays, key=lambda a: self._play_value(view, a.arg, a.ground, owned))
+        passing = [a for a in legal if a.kind == K_PASS]
+        if passing and self._play_value(view, best.arg, best.ground, owned) <= 0:
+            return passing[0]  # an optional totem card that gains nothing
+        return best
+
+    def _horse(
+        self, view: dict[str, Any], legal: list[ManitouAction], owned: list[list[int]]
+    ) -> Action:
+        grounds = [self._ground(view, g) for g in range(3)]
+
+        def total(layout: list[tuple[list[int], list[tuple[int, int, bool]]]]) -> float:
+            value = 0.0
+            for tiles, cards in layout:
+                owner, _ = self._hero_owner(cards)
+                value += self._hunter_share(cards, tiles, owned, owner == self.seat)
+            return value
+
+        base = total(grounds)
+        best: Action = next(a for a in legal if a.kind == K_PASS)
+        best_gain = 0.0
+        for a in legal:
+            if a.kind != K_MOVE:
+                continue
+            layout = []
+            for g, (tiles, cards) in enumerate(grounds):
+                kept = [c for c in cards if not (c[0] == self.seat and c[1] == a.arg)]
+                if g == a.ground:
+                    kept.append((self.seat, a.arg, True))
+                layout.append((tiles, kept))
+            gain = total(layout) - base
+            if gain > best_gain + 1e-9:
+                best, best_gain = a, gain
+        return best

@@ -1,0 +1,1023 @@
+"""The Big Manitou state machine (manitou §3–§7).
+
+A hunt runs through these phases:
+
+* ``select`` — every seat secretly picks its cards, one ``pick C`` at a time, all seats at once
+  (manitou §5 H3, §12 M14); skipped in the DRAW variant (§8);
+* ``play`` — seven rounds of ``play C gN`` from the first player clockwise (§5.1–§5.4);
+* ``totem`` — the totem-piece holder may play an extra card or ``pass`` (§5.6);
+* ``horse`` — the horse-piece holder may ``move hS gN`` one of his hunters or ``pass`` (§5.7);
+* ``thief`` — a robbed seat chooses the tile it loses, ``lose T`` (§6.1, §12 M10);
+* ``take`` — a seat chooses a tile at the ground being shared, ``take T`` (§6.2).
+
+Choices with a single possible outcome are made automatically (a robbed seat with one kind of
+tile, a taker who gets every remaining tile, or whose remaining tiles are all alike).
+
+>>> from campfire import get_game
+>>> state = get_game("manitou").new_game(3, setup={"dealer": 0, "tiles": ["tipi1"] * 30})
+>>> state.phase_name, state.seats_to_act(), state.sel_size
+('select', (0, 1, 2), [7, 9, 8])
+>>> [str(a) for a in state.legal_actions(1)[:3]]
+['pick h1', 'pick h2', 'pick h3']
+>>> [e.type for e in state.apply(1, "pick chief")]
+['pick', 'pick_card']
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Self
+
+from campfire.core import (
+    Action,
+    Event,
+    GameRng,
+    IllegalActionError,
+    NotationError,
+    Outcome,
+    State,
+)
+
+from .actions import (
+    K_LOSE,
+    K_MOVE,
+    K_PASS,
+    K_PICK,
+    K_PLAY,
+    K_TAKE,
+    KIND_NAMES,
+    LOSE,
+    MOVE,
+    PASS,
+    PICK,
+    PLAY,
+    TAKE,
+    ManitouAction,
+    parse_action,
+)
+from .cards import (
+    CARD_NAMES,
+    FULL_POOL,
+    HORSE,
+    MAX_MULTIPLIER,
+    NUM_CARD_TYPES,
+    NUM_HUNTERS,
+    NUM_TILE_TYPES,
+    TILE_NAMES,
+    TIPI,
+    TOMAHAWK,
+    TOTEM,
+    beat_table,
+    tile_value,
+)
+from .options import ManitouOptions
+
+if TYPE_CHECKING:
+    from .game import ManitouGame
+
+__all__ = [
+    "DOWN",
+    "HUNTS",
+    "NO_SEAT",
+    "PHASES",
+    "TILES_PER_GROUND",
+    "ManitouState",
+    "selection_sizes",
+]
+
+NO_SEAT = -1
+#: A card on the table is coded ``card | seat << 4``, plus DOWN once it is turned face down.
+DOWN = 256
+
+#: manitou §2.5 (M16): hunts per player count.
+HUNTS = {2: 4, 3: 3, 4: 4, 5: 5}
+#: manitou §2.6 (M1): tiles per hunting ground per player count.
+TILES_PER_GROUND = {2: 2, 3: 3, 4: 3, 5: 4}
+HAND_SIZE = 3
+PLAYS_PER_HUNT = 7
+NUM_GROUNDS = 3
+
+SELECT, PLAY_PHASE, TOTEM_PHASE, HORSE_PHASE, THIEF, SHARE, GAME_OVER = range(7)
+PHASES = ("select", "play", "totem", "horse", "thief", "take", "game_over")
+# steps of the distribution of one ground (manitou §6.2)
+EV_START, EV_HERO, EV_FIRST, EV_SECOND = range(4)
+EV_STEPS = ("start", "hero", "best_hunter", "second_hunter")
+
+_GROUNDS = range(NUM_GROUNDS)
+_CARD_TYPES = range(NUM_CARD_TYPES)
+_TILE_TYPES = range(NUM_TILE_TYPES)
+_MULTIPLIED = range(TIPI + MAX_MULTIPLIER)  # buffalo and tipi tiles
+_PLAIN = range(HORSE, NUM_TILE_TYPES)  # horse, totem, tomahawk
+
+
+def selection_sizes(players: int, dealer: int) -> list[int]:
+    """Cards each seat selects for a hunt (manitou §3): 9 / 8 … / 7, or 8 / 7 for two."""
+    sizes = [8] * players
+    sizes[(dealer + 1) % players] = 8 if players == 2 else 9
+    sizes[dealer] = 7
+    return sizes
+
+
+def _seat_of(code: int) -> int:
+    return (code & 255) >> 4
+
+
+class ManitouState(State):
+    """A Big Manitou position and its rules.
+
+    Attributes are public for tests and renderers but should be changed only through
+    :meth:`apply`. Card and tile types are the integers of :mod:`.cards`; ``table[g]`` lists the
+    cards played at ground ``g`` (0-based) in order, coded ``card | seat << 4`` (+ ``DOWN``).
+    """
+
+    game: ManitouGame
+    options: ManitouOptions
+
+    def __init__(
+        self, options: ManitouOptions, players: int, dealer: int, bag: list[int], rng: GameRng
+    ) -> None:
+        """Create the state before the first hunt is laid out: use ``ManitouGame.new_game``."""
+        n = players
+        self.num_players = n
+        self.options = options
+        self.rng = rng
+        self._beats = beat_table(options.hero_chart)
+        self._per_player = options.hunter_ranking == "per_player"
+        self._live = options.tomahawk_timing == "live"
+        self._count_down = options.hero_limit_counts_face_down
+        self.hunts = HUNTS[n]
+        self.per_ground = options.tiles_per_ground or TILES_PER_GROUND[n]
+        self.hunt = 0
+        self.dealer = dealer
+        self.phase = SELECT
+        self.seat = NO_SEAT
+        self.bag = list(bag)
+        self.grounds: list[list[int]] = [[], [], []]
+        self.out_of_game: list[int] = []
+        self.owned = [[0] * NUM_TILE_TYPES for _ in range(n)]
+        self.totem_holder = NO_SEAT
+        self.horse_holder = NO_SEAT
+        self.pool = [list(FULL_POOL) for _ in range(n)]
+        self.sel_size = selection_sizes(n, dealer)
+        self.selected = [[0] * NUM_CARD_TYPES for _ in range(n)]
+        self.picked = [0] * n
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.decks: list[list[int]] = [[] for _ in range(n)]
+        self.table: list[list[int]] = [[], [], []]
+        self.up: list[list[int]] = [[], [], []]
+        self.turn = 0
+        self.rob_queue: list[int] = []
+        self.tom: list[int] = []
+        self.ev_ground = 0
+        self.ev_step = EV_START
+        self.chooser = NO_SEAT
+        self.picks_left = 0
+        self.c_taker = NO_SEAT
+
+    @property
+    def phase_name(self) -> str:
+        """The phase: ``select``, ``play``, ``totem``, ``horse``, ``thief``, ``take``, ... ."""
+        return PHASES[self.phase]
+
+    @property
+    def first_player(self) -> int:
+        """The first player of the current hunt: the dealer's left neighbour (manitou §3)."""
+        return (self.dealer + 1) % self.num_players
+
+    # ----- the protocol ----------------------------------------------------------------------
+
+    def seats_to_act(self) -> tuple[int, ...]:
+        """The seats to act: every seat still selecting, else the single seat to decide."""
+        phase = self.phase
+        if phase == SELECT:
+            picked, sizes = self.picked, self.sel_size
+            return tuple(p for p in range(self.num_players) if picked[p] < sizes[p])
+        if phase == GAME_OVER:
+            return ()
+        return (self.seat,)
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """The legal steps of ``seat`` now, ordered by action index."""
+        phase = self.phase
+        if seat is None:
+            seats = self.seats_to_act()
+            if len(seats) != 1:
+                return []
+            seat = seats[0]
+        if phase == SELECT:
+            if not 0 <= seat < self.num_players or self.picked[seat] >= self.sel_size[seat]:
+                return []
+            pool, sel = self.pool[seat], self.selected[seat]
+            return [PICK[c] for c in _CARD_TYPES if pool[c] > sel[c]]
+        if phase == GAME_OVER or seat != self.seat:
+            return []
+        if phase == PLAY_PHASE:
+            return self._plays(seat) or [PASS]
+        if phase == TOTEM_PHASE:
+            actions = self._plays(seat)
+            actions.append(PASS)
+            return actions
+        if phase == HORSE_PHASE:
+            actions = [MOVE[h][g] for h, src in self._hunters(seat) for g in _GROUNDS if g != src]
+            actions.append(PASS)
+            return actions
+        if phase == THIEF:
+            return [LOSE[t] for t in self._rob_choices(seat)]
+        return [TAKE[t] for t in sorted(set(self.grounds[self.ev_ground]))]
+
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
+        """Apply one step for ``seat`` (see the module docstring); return the events."""
+        if isinstance(action, str):
+            action = parse_action(action)
+        elif not isinstance(action, ManitouAction):
+            raise NotationError(f"{action!r} is not a Big Manitou action")
+        phase = self.phase
+        kind = action.kind
+        if phase == SELECT:
+            if seat not in self.seats_to_act():
+                self._check_turn(seat)
+            if kind != K_PICK:
+                raise self._wrong_step(seat, action)
+            card = action.arg
+            if self.pool[seat][card] <= self.selected[seat][card]:
+                raise IllegalActionError(
+                    "manitou §4",
+                    f"no {CARD_NAMES[card]} is left in seat {seat}'s available pool; "
+                    f"pick one of {self._names(self.legal_actions(seat))}",
+                )
+            return self._pick(seat, card)
+        if seat != self.seat or phase == GAME_OVER:
+            self._check_turn(seat)
+        if phase in (PLAY_PHASE, TOTEM_PHASE):
+            if kind == K_PLAY:
+                self._check_play(seat, action.arg, action.ground)
+                if phase == PLAY_PHASE:
+                    return self._play_turn(seat, action.arg, action.ground)
+                events: list[Event] = []
+                self._put(seat, action.arg, action.ground, events, True)  # manitou §5.6
+                return self._to_horse(events)
+            if kind == K_PASS:
+                if phase == TOTEM_PHASE:
+                    return self._to_horse([Event("totem_pass", {"seat": seat})])
+                if self._plays(seat):
+                    raise IllegalActionError(
+                        "manitou §5.1",
+                        "a player must play a card every turn; "
+                        f"play one of {self._names(self._plays(seat))}",
+                    )
+                return self._play_turn(seat, -1, -1)
+            raise self._wrong_step(seat, action)
+        if phase == HORSE_PHASE:
+            if kind == K_MOVE:
+                return self._move(seat, action.arg, action.ground)
+            if kind == K_PASS:
+                return self._evaluate([Event("horse_pass", {"seat": seat})])
+            raise self._wrong_step(seat, action)
+        if phase == THIEF:
+            if kind != K_LOSE:
+                raise self._wrong_step(seat, action)
+            tile = action.arg
+            choices = self._rob_choices(seat)
+            if tile not in choices:
+                raise IllegalActionError(
+                    "manitou §6.1",
+                    "the thief takes a tipi or buffalo if the victim has one, else another "
+                    f"tile; lose one of {', '.join(TILE_NAMES[t] for t in choices)}",
+                )
+            events = []
+            self._lose(seat, tile, events)
+            self.rob_queue.pop(0)
+            return self._continue_evaluation(events)
+        # SHARE
+        if kind != K_TAKE:
+            raise self._wrong_step(seat, action)
+        tile = action.arg
+        tiles = self.grounds[self.ev_ground]
+        if tile not in tiles:
+            raise IllegalActionError(
+                "manitou §6.2",
+                f"no {TILE_NAMES[tile]} lies at ground g{self.ev_ground + 1}; take one of "
+                f"{', '.join(TILE_NAMES[t] for t in sorted(set(tiles)))}",
+            )
+        events = []
+        self._gain(seat, self.ev_ground, tile, events)
+        self.picks_left -= 1
+        return self._continue_evaluation(events)
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.phase == GAME_OVER
+
+    def outcome(self) -> Outcome:
+        """Scores, ranks and winners (manitou §7); raise :class:`ValueError` while running."""
+        if self.phase != GAME_OVER:
+            raise ValueError("the game is not over yet")
+        return self.score()
+
+    # ----- hunt set-up (manitou §5 H1–H4) ----------------------------------------------------
+
+    def _start_hunt(self, events: list[Event]) -> list[Event]:
+        n = self.num_players
+        if self.hunt % 2 == 0:  # manitou §4: a new cycle of two hunts
+            for p in range(n):
+                self.pool[p] = list(FULL_POOL)
+        self.sel_size = selection_sizes(n, self.dealer)
+        # manitou §5 H2: k tiles per ground from the bag, G1 first
+        k = self.per_ground
+        bag = self.bag
+        for g in _GROUNDS:
+            self.grounds[g] = bag[:k]
+            del bag[:k]
+        self.selected = [[0] * NUM_CARD_TYPES for _ in range(n)]
+        self.picked = [0] * n
+        events.append(
+            Event(
+                "hunt_start",
+                {
+                    "hunt": self.hunt + 1,
+                    "dealer": self.dealer,
+                    "first_player": self.first_player,
+                    "grounds": [[TILE_NAMES[t] for t in tiles] for tiles in self.grounds],
+                    "selection_sizes": list(self.sel_size),
+                },
+            )
+        )
+        self.seat = NO_SEAT
+        if self.options.draw_cards:  # manitou §8: the selection is drawn at random
+            return self._deal(events)
+        self.phase = SELECT
+        return events
+
+    def _pick(self, seat: int, card: int) -> list[Event]:
+        # manitou §5 H3 (M14): secret selection, one card at a time
+        self.selected[seat][card] += 1
+        self.picked[seat] += 1
+        events = [
+            Event("pick", {"seat": seat, "count": self.picked[seat]}),
+            Event("pick_card", {"seat": seat, "card": CARD_NAMES[card]}, frozenset((seat,))),
+        ]
+        picked, sizes = self.picked, self.sel_size
+        for p in range(self.num_players):
+            if picked[p] < sizes[p]:
+                return events
+        return self._deal(events)
+
+    def _deal(self, events: list[Event]) -> list[Event]:
+        # manitou §5 H4, §10: per seat from the first player clockwise
+        n = self.num_players
+        rng = self.rng
+        draw = self.options.draw_cards
+        first = self.first_player
+        for i in range(n):
+            p = (first + i) % n
+            if draw:
+                pool = self.pool[p]
+                cards = [c for c in _CARD_TYPES for _ in range(pool[c])]
+                sel = [0] * NUM_CARD_TYPES
+                for c in rng.sample(cards, self.sel_size[p]):
+                    sel[c] += 1
+                self.selected[p] = sel
+                self.picked[p] = self.sel_size[p]
+            sel = self.selected[p]
+            deck = [c for c in _CARD_TYPES for _ in range(sel[c])]
+            rng.shuffle(deck)
+            hand = [deck.pop() for _ in range(min(HAND_SIZE, len(deck)))]
+            self.decks[p] = deck
+            self.hands[p] = hand
+            events.append(
+                Event("hand", {"seat": p, "hand": [CARD_NAMES[c] for c in hand]}, frozenset((p,)))
+            )
+        events.append(Event("dealt", {"hand_sizes": [len(h) for h in self.hands]}))
+        self.phase = PLAY_PHASE
+        self.turn = 0
+        self.seat = first
+        return events
+
+    # ----- playing cards (manitou §5.1–§5.7) -------------------------------------------------
+
+    def _hero_ok(self, seat: int, g: int) -> bool:
+        """Whether ``seat`` may add a hero at ``g`` (manitou §5.1, M6: at most two)."""
+        if self._count_down:
+            k = 0
+            for code in self.table[g]:
+                if code & 15 >= NUM_HUNTERS and _seat_of(code) == seat:
+                    k += 1
+            return k < 2
+        up = self.up[g]
+        return len(up) < 2 or up[0] >> 4 != seat
+
+    def _plays(self, seat: int) -> list[Action]:
+        out: list[Action] = []
+        for c in sorted(set(self.hands[seat])):
+            row = PLAY[c]
+            if c < NUM_HUNTERS:
+                out.extend(row)
+            else:
+                out.extend(row[g] for g in _GROUNDS if self._hero_ok(seat, g))
+        return out
+
+    def _check_play(self, seat: int, card: int, g: int) -> None:
+        if card not in self.hands[seat]:
+            hand = ", ".join(CARD_NAMES[c] for c in sorted(self.hands[seat])) or "nothing"
+            raise IllegalActionError(
+                "manitou §5.1", f"{CARD_NAMES[card]} is not in seat {seat}'s hand (hand: {hand})"
+            )
+        if card >= NUM_HUNTERS and not self._hero_ok(seat, g):
+            what = "heroes" if self._count_down else "face-up heroes"
+            raise IllegalActionError(
+                "manitou §5.1",
+                f"seat {seat} already has two {what} at g{g + 1}; play the hero to another "
+                "ground or play a hunter",
+            )
+
+    def _play_turn(self, seat: int, card: int, g: int) -> list[Event]:
+        events: list[Event] = []
+        deck = self.decks[seat]
+        if card < 0:  # no playable card (every ground holds two of the seat's heroes)
+            events.append(Event("no_play", {"seat": seat}))
+        else:
+            self._put(seat, card, g, events, False)
+        if deck and card >= 0:  # manitou §5.4: draw back to three cards
+            drawn = deck.pop()
+            self.hands[seat].append(drawn)
+            events.append(Event("draw", {"seat": seat}))
+            events.append(
+                Event("draw_card", {"seat": seat, "card": CARD_NAMES[drawn]}, frozenset((seat,)))
+            )
+        n = self.num_players
+        self.turn += 1
+        if self.turn < PLAYS_PER_HUNT * n:
+            self.seat = (self.dealer + 1 + self.turn) % n
+            return events
+        # manitou §5.5, §5.6: the totem holder may play an 8th card
+        events.append(Event("play_over", {"hand_sizes": [len(h) for h in self.hands]}))
+        holder = self.totem_holder
+        if holder != NO_SEAT and self.hands[holder]:
+            self.phase = TOTEM_PHASE
+            self.seat = holder
+            return events
+        return self._to_horse(events)
+
+    def _put(self, seat: int, card: int, g: int, events: list[Event], totem: bool) -> None:
+        """Play ``card`` face up to ground ``g`` and resolve a hero contest (manitou §5.2)."""
+        self.hands[seat].remove(card)
+        code = card | seat << 4
+        table = self.table[g]
+        table.append(code)
+        events.append(
+            Event(
+                "play",
+                {"seat": seat, "card": CARD_NAMES[card], "ground": g + 1, "totem": totem},
+            )
+        )
+        if card < NUM_HUNTERS:
+            return
+        up = self.up[g]
+        if not up or up[0] >> 4 == seat:
+            up.append(code)  # no defender: the hero stays face up
+            return
+        beats = self._beats[card]
+        if len(up) == 1:  # normal contest
+            d = up[0]
+            dcard = d & 15
+            if dcard == card:  # same type: both lose
+                self._turn_down(g, d, events)
+                table[-1] |= DOWN
+                up.clear()
+                events.append(Event("hero_down", {"seat": seat, "card": CARD_NAMES[card]}))
+            elif beats[dcard]:
+                self._turn_down(g, d, events)
+                up[0] = code
+            else:
+                table[-1] |= DOWN
+                events.append(Event("hero_down", {"seat": seat, "card": CARD_NAMES[card]}))
+            return
+        # sacrifice (manitou §5.2, M5): only the newer of two heroes can be attacked
+        d2 = up[1]
+        dcard = d2 & 15
+        if dcard == card or beats[dcard]:
+            self._turn_down(g, d2, events)
+            up.pop()
+        table[-1] |= DOWN
+        events.append(Event("hero_down", {"seat": seat, "card": CARD_NAMES[card]}))
+
+    def _turn_down(self, g: int, code: int, events: list[Event]) -> None:
+        table = self.table[g]
+        for i in range(len(table) - 1, -1, -1):
+            if table[i] == code:
+                table[i] = code | DOWN
+                break
+        events.append(Event("hero_down", {"seat": code >> 4, "card": CARD_NAMES[code & 15]}))
+
+    def _to_horse(self, events: list[Event]) -> list[Event]:
+        # manitou §5.7: the horse holder may move one of his hunters
+        holder = self.horse_holder
+        if holder != NO_SEAT and self._hunters(holder):
+            self.phase = HORSE_PHASE
+            self.seat = holder
+            return events
+        return self._evaluate(events)
+
+    def _hunters(self, seat: int) -> list[tuple[int, int]]:
+        """(card, ground) of every hunter of ``seat`` on the table, by card."""
+        found = []
+        for g in _GROUNDS:
+            for code in self.table[g]:
+                if code & 15 < NUM_HUNTERS and code >> 4 == seat:
+                    found.append((code & 15, g))
+        found.sort()
+        return found
+
+    def _move(self, seat: int, hunter: int, g: int) -> list[Event]:
+        code = hunter | seat << 4
+        src = next((s for s in _GROUNDS if code in self.table[s]), -1)
+        if src < 0 or src == g:
+            where = "is not on the table" if src < 0 else f"already lies at g{g + 1}"
+            raise IllegalActionError(
+                "manitou §5.7",
+                f"seat {seat}'s {CARD_NAMES[hunter]} {where}; the horse moves one of your "
+                f"hunters to another ground: {self._names(self.legal_actions(seat))}",
+            )
+        self.table[src].remove(code)
+        self.table[g].append(code)
+        events = [
+            Event(
+                "horse_move",
+                {"seat": seat, "card": CARD_NAMES[hunter], "from": src + 1, "to": g + 1},
+            )
+        ]
+        return self._evaluate(events)
+
+    # ----- evaluation (manitou §6) -----------------------------------------------------------
+
+    def thief_sums(self) -> list[int]:
+        """Each seat's sum of printed hunter strengths played this hunt (manitou §6.1)."""
+        sums = [0] * self.num_players
+        for g in _GROUNDS:
+            for code in self.table[g]:
+                card = code & 15
+                if card < NUM_HUNTERS:
+                    sums[code >> 4] += card + 1
+        return sums
+
+    def _evaluate(self, events: list[Event]) -> list[Event]:
+        # manitou §6.1: the highest sum (if above 0) is robbed; ties are all robbed
+        sums = self.thief_sums()
+        top = max(sums)
+        n = self.num_players
+        first = self.first_player
+        order = [(first + i) % n for i in range(n)]
+        self.rob_queue = [p for p in order if sums[p] == top] if top > 0 else []
+        events.append(Event("thief", {"sums": sums, "robbed": list(self.rob_queue)}))
+        self.tom = []
+        self.ev_ground = 0
+        self.ev_step = EV_START
+        self.chooser = NO_SEAT
+        self.picks_left = 0
+        self.c_taker = NO_SEAT
+        return self._continue_evaluation(events)
+
+    def _rob_choices(self, seat: int) -> list[int]:
+        owned = self.owned[seat]
+        choices = [t for t in _MULTIPLIED if owned[t]]
+        return choices or [t for t in _PLAIN if owned[t]]
+
+    def _continue_evaluation(self, events: list[Event]) -> list[Event]:
+        """Run the evaluation until a seat must choose, or the hunt ends."""
+        queue = self.rob_queue
+        while queue:
+            p = queue[0]
+            choices = self._rob_choices(p)
+            if len(choices) > 1:
+                self.phase = THIEF
+                self.seat = p
+                return events
+            if choices:
+                self._lose(p, choices[0], events)
+            else:
+                events.append(Event("thief_finds_nothing", {"seat": p}))
+            queue.pop(0)
+        owned = self.owned
+        if not self.tom:  # manitou §6.2 (M9): tomahawks owned after the thief
+            self.tom = [owned[p][TOMAHAWK] for p in range(self.num_players)]
+        while self.ev_ground < NUM_GROUNDS:
+            g = self.ev_ground
+            tiles = self.grounds[g]
+            step = self.ev_step
+            if step == EV_START:
+                if not self.table[g]:  # manitou §6.2: nobody played here
+                    if tiles:
+                        events.append(
+                            Event(
+                                "tiles_removed",
+                                {"ground": g + 1, "tiles": [TILE_NAMES[t] for t in tiles]},
+                            )
+                        )
+                        self.out_of_game.extend(tiles)
+                        tiles.clear()
+                    self.ev_ground += 1
+                    continue
+                up = self.up[g]  # step A: the owner of the face-up heroes (M4)
+                self.ev_step = EV_HERO
+                self.chooser = up[0] >> 4 if up else NO_SEAT
+                self.picks_left = 1 if up else 0
+                continue
+            if self.picks_left > 0 and tiles:
+                if self.picks_left < len(tiles) and len(set(tiles)) > 1:
+                    self.phase = SHARE
+                    self.seat = self.chooser
+                    return events
+                for _ in range(min(self.picks_left, len(tiles))):
+                    self._gain(self.chooser, g, tiles[0], events)
+                self.picks_left = 0
+                continue
+            if step == EV_HERO:  # step B: the strongest unique hunter takes 2
+                first, second = self._ranking(g)
+                self.ev_step = EV_FIRST
+                self.chooser = first
+                self.c_taker = second
+                self.picks_left = 2 if first != NO_SEAT else 0
+                continue
+            if step == EV_FIRST:  # step C: the second strongest takes the rest
+                self.ev_step = EV_SECOND
+                self.chooser = self.c_taker
+                self.picks_left = len(tiles) if self.chooser != NO_SEAT else 0
+                continue
+            if tiles:  # manitou §12 M8: tiles nobody may take
+                names = [TILE_NAMES[t] for t in tiles]
+                if self.options.leftover_tiles == "bag":
+                    bag = self.bag
+                    for t in tiles:
+                        bag.insert(self.rng.randrange(len(bag) + 1), t)
+                    events.append(Event("tiles_to_bag", {"ground": g + 1, "tiles": names}))
+                else:
+                    self.out_of_game.extend(tiles)
+                    events.append(Event("tiles_removed", {"ground": g + 1, "tiles": names}))
+                tiles.clear()
+            self.ev_ground += 1
+            self.ev_step = EV_START
+            self.chooser = NO_SEAT
+            self.c_taker = NO_SEAT
+        return self._end_hunt(events)
+
+    def ranking(self, g: int) -> tuple[int, int]:
+        """The seats that take at ground ``g`` in steps B and C (``-1``: none), manitou §6.2."""
+        return self._ranking(g)
+
+    def _ranking(self, g: int) -> tuple[int, int]:
+        bonus = (
+            [o[TOMAHAWK] for o in self.owned]
+            if self._live or not self.tom
+            else self.tom  # manitou §12 M9
+        )
+        entries: list[tuple[int, int]] = []
+        if self._per_player:  # M7 alternative: each seat's best hunter
+            best: dict[int, int] = {}
+            for code in self.table[g]:
+                card = code & 15
+                if card < NUM_HUNTERS:
+                    p = code >> 4
+                    v = card + 1 + bonus[p]
+                    if v > best.get(p, 0):
+                        best[p] = v
+            entries = [(v, p) for p, v in best.items()]
+        else:
+            for code in self.table[g]:
+                card = code & 15
+                if card < NUM_HUNTERS:
+                    p = code >> 4
+                    entries.append((card + 1 + bonus[p], p))
+        counts: dict[int, int] = {}
+        for v, _ in entries:
+            counts[v] = counts.get(v, 0) + 1
+        # equal strengths cancel (manitou §6.2, M7)
+        unique = sorted((e for e in entries if counts[e[0]] == 1), reverse=True)
+        first = unique[0][1] if unique else NO_SEAT
+        second = unique[1][1] if len(unique) > 1 else NO_SEAT
+        return first, second
+
+    def _gain(self, seat: int, g: int, tile: int, events: list[Event]) -> None:
+        self.grounds[g].remove(tile)
+        self.owned[seat][tile] += 1
+        events.append(Event("take", {"seat": seat, "ground": g + 1, "tile": TILE_NAMES[tile]}))
+        if tile in (TOTEM, HORSE):
+            self._check_piece(tile, events)
+
+    def _lose(self, seat: int, tile: int, events: list[Event]) -> None:
+        self.owned[seat][tile] -= 1
+        self.out_of_game.append(tile)
+        events.append(Event("robbed", {"seat": seat, "tile": TILE_NAMES[tile]}))
+        if tile in (TOTEM, HORSE):
+            self._check_piece(tile, events)
+
+    def _check_piece(self, tile: int, events: list[Event]) -> None:
+        """Pass the piece to a seat with strictly more such tiles (manitou §5.8, M12)."""
+        holder = self.totem_holder if tile == TOTEM else self.horse_holder
+        n = self.num_players
+        owned = self.owned
+        best = NO_SEAT
+        best_count = owned[holder][tile] if holder != NO_SEAT else 0
+        for i in range(1, n + 1):
+            p = (self.dealer + i) % n
+            if p != holder and owned[p][tile] > best_count:
+                best, best_count = p, owned[p][tile]
+        if best == NO_SEAT:
+            return
+        if tile == TOTEM:
+            self.totem_holder = best
+        else:
+            self.horse_holder = best
+        events.append(
+            Event(
+                "piece",
+                {
+                    "piece": TILE_NAMES[tile],
+                    "from": None if holder == NO_SEAT else holder,
+                    "to": best,
+                },
+            )
+        )
+
+    def _end_hunt(self, events: list[Event]) -> list[Event]:
+        # manitou §5 H9, §4: played cards are used for the rest of the cycle
+        pool = self.pool
+        for g in _GROUNDS:
+            for code in self.table[g]:
+                pool[_seat_of(code)][code & 15] -= 1
+            self.table[g] = []
+            self.up[g] = []
+        n = self.num_players
+        self.hands = [[] for _ in range(n)]
+        self.decks = [[] for _ in range(n)]
+        self.selected = [[0] * NUM_CARD_TYPES for _ in range(n)]
+        self.picked = [0] * n
+        self.rob_queue = []
+        self.tom = []
+        self.ev_ground = 0
+        self.ev_step = EV_START
+        self.chooser = NO_SEAT
+        self.picks_left = 0
+        self.c_taker = NO_SEAT
+        self.turn = 0
+        events.append(Event("hunt_end", {"hunt": self.hunt + 1}))
+        self.hunt += 1
+        if self.hunt >= self.hunts:  # manitou §7
+            self.phase = GAME_OVER
+            self.seat = NO_SEAT
+            events.append(Event("game_over", {"outcome": self.score().to_json()}))
+            return events
+        self.dealer = (self.dealer + 1) % n
+        return self._start_hunt(events)
+
+    # ----- scoring (manitou §7) --------------------------------------------------------------
+
+    def score(self) -> Outcome:
+        """Score the tiles owned now (manitou §7, M11, M13)."""
+        piece_vp = self.options.piece_vp
+        scores: list[int] = []
+        tiebreak: list[int] = []
+        details: list[dict[str, Any]] = []
+        for p in range(self.num_players):
+            o = self.owned[p]
+            buffalo = sum((m + 1) * o[m] for m in range(MAX_MULTIPLIER))
+            tipis = sum((m + 1) * o[TIPI + m] for m in range(MAX_MULTIPLIER))
+            pairs = min(tipis, buffalo)
+            pieces = (self.totem_holder == p) + (self.horse_holder == p)
+            vp = pairs + o[TOMAHAWK]
+            if piece_vp != "pieces":
+                vp += o[TOTEM] + o[HORSE]
+            if piece_vp != "tiles":
+                vp += pieces
+            high = max((tile_value(t) for t in _TILE_TYPES if o[t]), default=0)
+            scores.append(vp)
+            tiebreak.append(tipis * 10 + high)  # tipis first, then the best tile (≤ 5)
+            details.append(
+                {
+                    "tipis": tipis,
+                    "buffalo": buffalo,
+                    "pairs": pairs,
+                    "totem_tiles": o[TOTEM],
+                    "horse_tiles": o[HORSE],
+                    "tomahawk_tiles": o[TOMAHAWK],
+                    "pieces": pieces,
+                    "highest_tile": high,
+                }
+            )
+        return Outcome.from_scores(scores, tiebreak=tiebreak, details=details)
+
+    # ----- errors ------------------------------------------------------------------------------
+
+    @staticmethod
+    def _names(actions: list[Action]) -> str:
+        return ", ".join(str(a) for a in actions) or "nothing"
+
+    def _wrong_step(self, seat: int, action: ManitouAction) -> IllegalActionError:
+        rules = {
+            SELECT: ("manitou §5 H3", "every seat is selecting its cards"),
+            PLAY_PHASE: ("manitou §5.1", "it is a play turn"),
+            TOTEM_PHASE: ("manitou §5.6", "the totem holder may play an extra card or pass"),
+            HORSE_PHASE: ("manitou §5.7", "the horse holder may move a hunter or pass"),
+            THIEF: ("manitou §6.1", "the robbed seat gives up a tile"),
+            SHARE: ("manitou §6.2", "a seat takes a tile from the ground being shared"),
+        }
+        rule, text = rules[self.phase]
+        allowed = self._names(self.legal_actions(seat))
+        return IllegalActionError(
+            rule, f"'{KIND_NAMES[action.kind]}' is not allowed now: {text}; allowed: {allowed}"
+        )
+
+    # ----- views -------------------------------------------------------------------------------
+
+    def _used(self, seat: int) -> list[str]:
+        pool = self.pool[seat]
+        return [CARD_NAMES[c] for c in _CARD_TYPES for _ in range(FULL_POOL[c] - pool[c])]
+
+    def _tiles(self, seat: int) -> list[str]:
+        owned = self.owned[seat]
+        return [TILE_NAMES[t] for t in _TILE_TYPES for _ in range(owned[t])]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know (manitou §9): never another seat's selection, hand or deck."""
+        n = self.num_players
+        phase = self.phase
+        out: dict[str, Any] = {
+            "game": "manitou",
+            "seat": seat,
+            "players": n,
+            "hunt": min(self.hunt + 1, self.hunts),
+            "hunts": self.hunts,
+            "dealer": self.dealer,
+            "first_player": self.first_player,
+            "phase": PHASES[phase],
+            "to_act": list(self.seats_to_act()),
+            "grounds": [
+                {
+                    "tiles": [TILE_NAMES[t] for t in self.grounds[g]],
+                    "cards": [
+                        [_seat_of(code), CARD_NAMES[code & 15], not code & DOWN]
+                        for code in self.table[g]
+                    ],
+                }
+                for g in _GROUNDS
+            ],
+            "tiles_owned": [self._tiles(p) for p in range(n)],
+            "totem_holder": None if self.totem_holder == NO_SEAT else self.totem_holder,
+            "horse_holder": None if self.horse_holder == NO_SEAT else self.horse_holder,
+            "used_this_cycle": [self._used(p) for p in range(n)],
+            "selection_sizes": list(self.sel_size),
+            "selected_counts": list(self.picked),
+            "hand_sizes": [len(h) for h in self.hands],
+            "deck_sizes": [len(d) for d in self.decks],
+            "play_turn": self.turn,
+            "bag_size": len(self.bag),
+            "out_of_game": [TILE_NAMES[t] for t in self.out_of_game],
+        }
+        if phase in (THIEF, SHARE):
+            out["thief_queue"] = list(self.rob_queue)
+            out["tomahawks_counted"] = list(self.tom) or None
+            out["sharing"] = {
+                "ground": self.ev_ground + 1,
+                "step": EV_STEPS[self.ev_step],
+                "chooser": None if self.chooser == NO_SEAT else self.chooser,
+                "picks_left": self.picks_left,
+            }
+        if seat is not None and 0 <= seat < n:
+            sel = self.selected[seat]
+            out["you"] = {
+                "selection": [CARD_NAMES[c] for c in _CARD_TYPES for _ in range(sel[c])],
+                "hand": [CARD_NAMES[c] for c in self.hands[seat]],
+                "deck": [CARD_NAMES[c] for c in sorted(self.decks[seat])],
+            }
+        if phase == GAME_OVER:
+            out["outcome"] = self.score().to_json()
+        return out
+
+    def render(self, seat: int | None = None) -> str:
+        """The hunting grounds and the players as text, as ``seat`` (``None``: spectator) sees."""
+        from .render import render
+
+        return render(self, seat)
+
+    # ----- copies ------------------------------------------------------------------------------
+
+    def clone(self) -> Self:
+        """An independent copy."""
+        other = object.__new__(type(self))
+        other.num_players = self.num_players
+        other.options = self.options
+        other.rng = self.rng.copy()
+        other._beats = self._beats
+        other._per_player = self._per_player
+        other._live = self._live
+        other._count_down = self._count_down
+        other.hunts = self.hunts
+        other.per_ground = self.per_ground
+        other.hunt = self.hunt
+        other.dealer = self.dealer
+        other.phase = self.phase
+        other.seat = self.seat
+        other.bag = self.bag[:]
+        other.grounds = [t[:] for t in self.grounds]
+        other.out_of_game = self.out_of_game[:]
+        other.owned = [o[:] for o in self.owned]
+        other.totem_holder = self.totem_holder
+        other.horse_holder = self.horse_holder
+        other.pool = [p[:] for p in self.pool]
+        other.sel_size = self.sel_size[:]
+        other.selected = [s[:] for s in self.selected]
+        other.picked = self.picked[:]
+        other.hands = [h[:] for h in self.hands]
+        other.decks = [d[:] for d in self.decks]
+        other.table = [t[:] for t in self.table]
+        other.up = [u[:] for u in self.up]
+        other.turn = self.turn
+        other.rob_queue = self.rob_queue[:]
+        other.tom = self.tom[:]
+        other.ev_ground = self.ev_ground
+        other.ev_step = self.ev_step
+        other.chooser = self.chooser
+        other.picks_left = self.picks_left
+        other.c_taker = self.c_taker
+        return other
+
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """A copy with what ``seat`` cannot know re-sampled (manitou §9).
+
+        Re-sampled: the order of the tiles in the bag; the other seats' selections (during the
+        selection) or their unplayed cards, hand and deck (later), drawn from their available
+        pool less the cards they played; the order of ``seat``'s own deck. The copy's generator
+        is re-seeded from ``rng``.
+        """
+        other = self.clone()
+        other.rng = GameRng(rng.getrandbits(64))
+        if self.phase == GAME_OVER:
+            return other
+        rng.shuffle(other.bag)
+        for p in range(self.num_players):
+            if p == seat:
+                rng.shuffle(other.decks[p])
+                continue
+            pool = self.pool[p]
+            if self.phase == SELECT:
+                k = self.picked[p]
+                base = [0] * NUM_CARD_TYPES
+                avail = [c for c in _CARD_TYPES for _ in range(pool[c])]
+            else:
+                base = [0] * NUM_CARD_TYPES
+                for g in _GROUNDS:
+                    for code in self.table[g]:
+                        if _seat_of(code) == p:
+                            base[code & 15] += 1
+                avail = [c for c in _CARD_TYPES for _ in range(pool[c] - base[c])]
+                k = len(self.hands[p]) + len(self.decks[p])
+            sample = rng.sample(avail, k)
+            sel = base[:]
+            for c in sample:
+                sel[c] += 1
+            other.selected[p] = sel
+            if self.phase != SELECT:
+                h = len(self.hands[p])
+                other.hands[p] = sample[:h]
+                other.decks[p] = sample[h:]
+        return other
+
+    # ----- positions ---------------------------------------------------------------------------
+
+    def to_position(self) -> dict[str, Any]:
+        """The complete position as JSON (``game.state_from_position`` reads it back)."""
+        out = self.game._position_header(self)
+        n = self.num_players
+        out["state"] = {
+            "hunt": self.hunt + 1,
+            "dealer": self.dealer,
+            "phase": PHASES[self.phase],
+            "seat": None if self.seat == NO_SEAT else self.seat,
+            "bag": [TILE_NAMES[t] for t in self.bag],
+            "grounds": [[TILE_NAMES[t] for t in tiles] for tiles in self.grounds],
+            "out_of_game": [TILE_NAMES[t] for t in self.out_of_game],
+            "tiles_owned": [self._tiles(p) for p in range(n)],
+            "totem_holder": None if self.totem_holder == NO_SEAT else self.totem_holder,
+            "horse_holder": None if self.horse_holder == NO_SEAT else self.horse_holder,
+            "used_this_cycle": [self._used(p) for p in range(n)],
+            "selected": [
+                [CARD_NAMES[c] for c in _CARD_TYPES for _ in range(s[c])] for s in self.selected
+            ],
+            "hands": [[CARD_NAMES[c] for c in h] for h in self.hands],
+            "decks": [[CARD_NAMES[c] for c in d] for d in self.decks],
+            "table": [
+                [[_seat_of(code), CARD_NAMES[code & 15], not code & DOWN] for code in t]
+                for t in self.table
+            ],
+            "play_turn": self.turn,
+            "thief_queue": list(self.rob_queue),
+            "tomahawks_counted": list(self.tom),
+            "sharing": [
+                self.ev_ground + 1,
+                EV_STEPS[self.ev_step],
+                None if self.chooser == NO_SEAT else self.chooser,
+                self.picks_left,
+                None if self.c_taker == NO_SEAT else self.c_taker,
+            ],
+            "rng": self.rng.to_json(),
+        }
+        return out

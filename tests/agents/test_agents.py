@@ -1,0 +1,100 @@
+"""The agent protocol, the generic agents and the registry, on every registered game."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import campfire
+from campfire.agents import ISMCTSAgent, make_agent, parse_agent_spec, reward_vector
+from campfire.core import Agent, Game, Observation, OptionError, Outcome, visible_events
+from tests.games.tracker.helpers import new_state
+from tests.games.tracker.helpers import play as play_steps
+
+GAMES = campfire.all_games()
+
+
+def play(game: Game[Any], agents: list[Agent], seed: int) -> Any:
+    state = game.new_game(len(agents), seed=seed)
+    actions = []
+    while not state.is_terminal():
+        seat = state.seats_to_act()[0]
+        agent = agents[seat]
+        action = agent.act(Observation(state, seat, agent.belief))
+        assert action in state.legal_actions(seat)
+        events = state.apply(seat, action)
+        actions.append((seat, str(action)))
+        for other in agents:
+            other.observe(visible_events(events, other.seat))
+    return state.outcome(), actions
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
+@pytest.mark.parametrize("spec", ["random", "heuristic", "ismcts:iterations=2,max_rollout=10"])
+def test_agents_play_legal_and_deterministic_games(game: Game[Any], spec: str) -> None:
+    if spec == "heuristic" and "heuristic" not in game.agents():
+        pytest.skip(f"{game.name} has no heuristic bot yet")
+    players = game.min_players
+    results = []
+    for _ in range(2):
+        agents = [make_agent(spec, game, s, players, seed=10 + s) for s in range(players)]
+        results.append(play(game, agents, seed=3))
+    assert results[0] == results[1]
+
+
+def test_observation_hides_the_true_state() -> None:
+    game = campfire.get_game("tracker")
+    state = game.new_game(2, seed=1)
+    obs = Observation(state, state.current_seat())
+    sample = obs.sample(random.Random(0))
+    assert sample is not state
+    assert sample.view(obs.seat) == state.view(obs.seat)
+    assert not hasattr(obs, "state")
+
+
+def test_parse_agent_spec_and_errors() -> None:
+    assert parse_agent_spec(" ISMCTS:iterations=5, rollout=heuristic ") == (
+        "ismcts",
+        {"iterations": "5", "rollout": "heuristic"},
+    )
+    game = campfire.get_game("tracker")
+    with pytest.raises(OptionError, match="key=value"):
+        parse_agent_spec("ismcts:iterations")
+    with pytest.raises(OptionError, match="agent 'ismcts': unknown option 'depth'"):
+        make_agent("ismcts:depth=3", game, 0, 2)
+    with pytest.raises(OptionError, match="must be one of auto, random, heuristic"):
+        make_agent("ismcts:rollout=smart", game, 0, 2)
+    with pytest.raises(OptionError, match="iterations must be at least 1"):
+        make_agent("ismcts:iterations=0", game, 0, 2)
+    with pytest.raises(OptionError, match="takes no parameters"):
+        make_agent("hard:x=1", game, 0, 2)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
+def test_difficulty_levels_make_agents(game: Game[Any]) -> None:
+    for level in ("easy", "medium", "hard"):
+        agent = make_agent(level, game, 0, game.min_players)
+        assert isinstance(agent, Agent)
+
+
+def test_reward_vector() -> None:
+    outcome = Outcome.from_scores([1, 5, 5, 0])
+    assert reward_vector(outcome, "win") == [0.0, 0.5, 0.5, 0.0]
+    assert reward_vector(outcome, "rank") == [1 / 3, 1.0, 1.0, 0.0]
+    assert reward_vector(outcome, "mixed") == [1 / 6, 0.75, 0.75, 0.0]
+
+
+def test_ismcts_takes_an_obvious_win() -> None:
+    """Tracker: with the last capture pending and remembered enemy scouts, it takes them."""
+    game = campfire.get_game("tracker")
+    state = new_state(("T0", "T1"), placements={0: "S-T1-1", 1: "S-T2-1"})
+    play_steps(state, 0, "track 3", "done")  # A is out; B gets the final turns
+    play_steps(state, 1, "decline", "track 3")
+    agent = make_agent("ismcts:iterations=300", game, 1, 2, seed=1)
+    assert isinstance(agent, ISMCTSAgent)
+    agent.belief.remember(1, state.board[1])  # type: ignore[attr-defined]
+    agent.belief.remember(0, state.board[0])  # type: ignore[attr-defined]
+    action = agent.act(Observation(state, 1, agent.belief))
+    assert str(action) == "take 1"  # the enemy scout S-T2-1, not its own S-T1-1
