@@ -64,7 +64,7 @@ def test_parse_agent_spec_and_errors() -> None:
         parse_agent_spec("ismcts:iterations")
     with pytest.raises(OptionError, match="agent 'ismcts': unknown option 'depth'"):
         make_agent("ismcts:depth=3", game, 0, 2)
-    with pytest.raises(OptionError, match="must be one of auto, random, heuristic"):
+    with pytest.raises(OptionError, match="must be one of auto, random, policy, heuristic"):
         make_agent("ismcts:rollout=smart", game, 0, 2)
     with pytest.raises(OptionError, match="iterations must be at least 1"):
         make_agent("ismcts:iterations=0", game, 0, 2)

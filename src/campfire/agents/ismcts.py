@@ -3,8 +3,8 @@
 Each iteration draws a determinisation of the current position from the agent's information
 (:meth:`Observation.sample`), descends a tree shared by all determinisations with UCT selection
 (counting a child's *availability* rather than its parent's visits), expands one action, finishes
-the game with a rollout (random, or the game's heuristic bot), and backs the result up as a reward
-per seat. The move played is the most visited child of the root.
+the game with a rollout (the game's fast rollout policy, its heuristic bot, or random moves), and
+backs the result up as a reward per seat. The move played is the most visited child of the root.
 
 Rewards are multi-player: each node keeps the reward of the seat that chose its action, so every
 seat maximises its own result.
@@ -31,8 +31,12 @@ class ISMCTSConfig(AgentConfig):
     exploration: float = option(0.7, help="UCT exploration constant")
     rollout: str = option(
         "auto",
-        choices=("auto", "random", "heuristic"),
-        help="policy that finishes simulated games (auto: the game's heuristic bot if it has one)",
+        choices=("auto", "random", "policy", "heuristic"),
+        help=(
+            "how simulated games are finished: the game's fast rollout policy (policy), the "
+            "game's heuristic bot (heuristic), uniformly random moves (random); auto = policy "
+            "if the game has one, else random"
+        ),
     )
     reward: str = option(
         "mixed", choices=("win", "rank", "mixed"), help="win share, rank, or their mean"
@@ -94,24 +98,53 @@ class ISMCTSAgent(Agent):
         self._rollout_agents: dict[int, Agent] | None = None
         self.last_iterations = 0
 
-    def _rollout_policy(self, state: State, seat: int, legal: list[Action]) -> Action:
-        if self.config.rollout != "random":
-            agents = self._rollout_agents
-            if agents is None:
-                factory = self.game.agents().get("heuristic")
-                if factory is None:
-                    self._rollout_agents = agents = {}
-                else:
-                    agents = self._rollout_agents = {
-                        s: factory(
-                            self.game, s, self.num_players, self.options, seed=self.seed + 1 + s
-                        )
-                        for s in range(self.num_players)
-                    }
-            agent = agents.get(seat)
-            if agent is not None:
-                return agent.act(Observation(state, seat, agent.belief))
-        return legal[self.rng.randrange(len(legal))]
+    def _rollout(self, state: State, obs: Observation) -> None:
+        """Play the simulated game to its end (or to ``max_rollout`` actions)."""
+        cfg = self.config
+        rng = self.rng
+        mode = cfg.rollout
+        policy = self.game.rollout_policy() if mode in ("auto", "policy") else None
+        if mode == "heuristic" and "heuristic" in self.game.agents():
+            self._heuristic_rollout(state, obs)
+            return
+        steps = 0
+        while steps < cfg.max_rollout and not state.is_terminal():
+            seat = state.seats_to_act()[0]
+            if policy is not None:
+                action = policy(state, seat, rng)
+            else:
+                moves = state.legal_actions(seat)
+                action = moves[rng.randrange(len(moves))]
+            state.apply(seat, action)
+            steps += 1
+
+    def _heuristic_rollout(self, state: State, obs: Observation) -> None:
+        """Finish the game with the game's heuristic bot in every seat.
+
+        Each rollout starts the bots' memories afresh (the searching seat's from its own memory)
+        and feeds them the rollout's events.
+        """
+        if self._rollout_agents is None:
+            factory = self.game.agents()["heuristic"]
+            self._rollout_agents = {
+                s: factory(self.game, s, self.num_players, self.options, seed=self.seed + 1 + s)
+                for s in range(self.num_players)
+            }
+        agents = self._rollout_agents
+        for s, agent in agents.items():
+            agent.belief = (
+                obs.belief.clone()
+                if s == obs.seat
+                else self.game.new_belief(s, self.num_players, self.options)
+            )
+        steps = 0
+        while steps < self.config.max_rollout and not state.is_terminal():
+            seat = state.seats_to_act()[0]
+            agent = agents[seat]
+            events = state.apply(seat, agent.act(Observation(state, seat, agent.belief)))
+            for s, other in agents.items():
+                other.observe([e for e in events if e.to is None or s in e.to])
+            steps += 1
 
     def act(self, obs: Observation) -> Action:
         """Search and return the most visited action."""
@@ -167,13 +200,7 @@ class ISMCTSAgent(Agent):
                 state.apply(seat, best_action)
                 path.append(node)
             # rollout
-            steps = 0
-            while not state.is_terminal() and steps < cfg.max_rollout:
-                seats = state.seats_to_act()
-                seat = seats[0]
-                moves = state.legal_actions(seat)
-                state.apply(seat, self._rollout_policy(state, seat, moves))
-                steps += 1
+            self._rollout(state, obs)
             if state.is_terminal():
                 rewards = reward_vector(state.outcome(), cfg.reward)
             else:  # cut off: score the position as a draw

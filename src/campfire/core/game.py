@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any, Generic, TypeVar
 
@@ -148,6 +148,14 @@ class Game(ABC, Generic[S]):
     def agents(self) -> dict[str, type[Agent]]:
         """The game's own agents by name (its heuristic bot), in addition to the generic ones."""
         return {}
+
+    def rollout_policy(self) -> Callable[[State, int, random.Random], Action] | None:
+        """A fast policy for search rollouts, or ``None`` (then rollouts play randomly).
+
+        It is called on full (determinised) states inside a search and may use everything in
+        them, unlike an agent; it must return a legal action for the seat.
+        """
+        return None
 
     def difficulty_levels(self) -> dict[str, str]:
         """Agent specs for the difficulty levels ``easy``, ``medium`` and ``hard``.

@@ -32,7 +32,13 @@ from campfire.core import (
 from .actions import DECLINE, DONE, DROP, LIFT, PEEK, TAKE, TRACK
 from .cards import is_scout, parse_card, parse_tribe, tribe_of
 
-__all__ = ["TrackerHeuristic", "TrackerHeuristicConfig", "TrackerMemory", "parse_memory"]
+__all__ = [
+    "TrackerHeuristic",
+    "TrackerHeuristicConfig",
+    "TrackerMemory",
+    "parse_memory",
+    "rollout_policy",
+]
 
 
 def parse_memory(text: str) -> tuple[int, float]:
@@ -230,3 +236,48 @@ class TrackerHeuristic(Agent):
         for e in events:
             if e.type == "relocate" and e.data["seat"] == self.seat:
                 self._moved.add(e.data["to"])
+
+
+def rollout_policy(state: State, seat: int, rng: random.Random) -> Action:
+    """A fast model of plausible play for search rollouts (uses the determinised state).
+
+    A seat peeks at random cards and, now and then, captures: it takes enemy scouts it "knows"
+    (each with some chance of being remembered) and never relocates. Played on determinisations
+    inside a search, so seeing the cards stands for a player's memory of them.
+    """
+    from .state import (
+        COLLECTING,
+        FINAL_CAPTURE,
+        FINAL_PEEK,
+        PEEKING,
+        RELOCATING,
+        TURN_START,
+        TrackerState,
+    )
+
+    assert isinstance(state, TrackerState)
+    board = state.board
+    step = state.step
+    if step in (TURN_START, PEEKING):
+        if step == TURN_START:
+            if state.phase == FINAL_CAPTURE:
+                return TRACK[state.hands[seat] - 1]
+            if state.phase == FINAL_PEEK:
+                return DECLINE
+            if rng.random() < 0.25:
+                return TRACK[0]
+        peeked = state.peeked
+        choices = [p for p in range(60) if board[p] >= 0 and p not in peeked]
+        return PEEK[choices[rng.randrange(len(choices))]]
+    if step == COLLECTING:
+        tribe = state.tribes[seat]
+        enemies = [
+            p for p in range(60) if board[p] >= 0 and board[p] % 10 < 3 and board[p] // 10 != tribe
+        ]
+        if enemies and rng.random() < 0.7:
+            return TAKE[enemies[rng.randrange(len(enemies))]]
+        return DONE
+    if step == RELOCATING:  # no moves in rollouts
+        return DONE
+    empty = [p for p in range(60) if board[p] < 0]
+    return DROP[empty[rng.randrange(len(empty))]]

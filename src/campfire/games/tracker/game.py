@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from campfire.core import (
@@ -15,6 +15,7 @@ from campfire.core import (
     Options,
     PositionError,
     SetupError,
+    State,
 )
 
 from . import actions as _actions
@@ -138,12 +139,18 @@ class TrackerGame(Game[TrackerState]):
 
         return {"heuristic": TrackerHeuristic}
 
+    def rollout_policy(self) -> Callable[[State, int, random.Random], Action] | None:
+        """Plausible play for search rollouts (see :func:`.bots.rollout_policy`)."""
+        from .bots import rollout_policy
+
+        return rollout_policy
+
     def difficulty_levels(self) -> dict[str, str]:
         """Easy forgets much, medium forgets a little, hard searches with a perfect memory."""
         return {
             "easy": "heuristic:memory=6/0.05",
             "medium": "heuristic:memory=16/0.01",
-            "hard": "ismcts:iterations=400,rollout=heuristic",
+            "hard": "ismcts:iterations=400",
         }
 
     def parse_action(self, text: str) -> Action:
