@@ -83,7 +83,10 @@ def test_reward_vector() -> None:
     outcome = Outcome.from_scores([1, 5, 5, 0])
     assert reward_vector(outcome, "win") == [0.0, 0.5, 0.5, 0.0]
     assert reward_vector(outcome, "rank") == [1 / 3, 1.0, 1.0, 0.0]
-    assert reward_vector(outcome, "mixed") == [1 / 6, 0.75, 0.75, 0.0]
+    assert reward_vector(outcome, "margin") == pytest.approx([0.1, 0.5, 0.5, 0.0])
+    assert reward_vector(outcome, "mixed") == pytest.approx([1 / 12 + 0.025, 0.625, 0.625, 0.0])
+    low = Outcome.from_scores([10, 4, 7], lower_is_better=True)
+    assert reward_vector(low, "margin") == [0.0, 0.75, 0.25]
 
 
 def test_ismcts_takes_an_obvious_win() -> None:

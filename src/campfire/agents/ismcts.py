@@ -17,7 +17,16 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from campfire.core import Action, Agent, AgentConfig, Observation, Outcome, State, option
+from campfire.core import (
+    Action,
+    Agent,
+    AgentConfig,
+    Observation,
+    Outcome,
+    RolloutPolicy,
+    State,
+    option,
+)
 
 __all__ = ["ISMCTSAgent", "ISMCTSConfig", "reward_vector"]
 
@@ -39,9 +48,13 @@ class ISMCTSConfig(AgentConfig):
         ),
     )
     reward: str = option(
-        "mixed", choices=("win", "rank", "mixed"), help="win share, rank, or their mean"
+        "mixed",
+        choices=("win", "rank", "margin", "mixed"),
+        help="what a simulated game is worth: win share, rank, score margin, or a mix",
     )
-    max_rollout: int = option(10_000, help="most actions in one rollout")
+    max_rollout: int = option(
+        10_000, help="most actions in one rollout; then the game's estimate scores it"
+    )
     memory: str = option(
         "perfect", help="how well the seat remembers (games with memory): perfect, none, N, N/D"
     )
@@ -57,21 +70,41 @@ class ISMCTSConfig(AgentConfig):
 
 
 def reward_vector(outcome: Outcome, kind: str = "mixed") -> list[float]:
-    """Rewards in [0, 1] per seat: the win share, the normalised rank, or their mean.
+    """Rewards in [0, 1] per seat.
+
+    ``win``: the win share; ``rank``: the normalised rank (1 for first, 0 for last); ``margin``:
+    0.5 plus half the seat's lead over the best other seat, relative to the spread of the scores;
+    ``mixed`` (the default): half the win share, a quarter each of rank and margin, so a search
+    prefers winning, then placing well, then by a larger margin (and does not gamble away a
+    large score when a win looks out of reach).
 
     >>> reward_vector(Outcome.from_scores([3, 9, 9]), "win")
     [0.0, 0.5, 0.5]
     >>> reward_vector(Outcome.from_scores([3, 9, 1]), "rank")
     [0.5, 1.0, 0.0]
+    >>> reward_vector(Outcome.from_scores([3, 9, 1]), "margin")
+    [0.125, 0.875, 0.0]
     """
     n = len(outcome.scores)
     wins = outcome.win_shares()
-    ranks = [(n - r) / (n - 1) if n > 1 else 1.0 for r in outcome.ranks]
     if kind == "win":
         return list(wins)
+    ranks = [(n - r) / (n - 1) if n > 1 else 1.0 for r in outcome.ranks]
     if kind == "rank":
         return ranks
-    return [(w + r) / 2 for w, r in zip(wins, ranks, strict=True)]
+    scores = outcome.scores
+    # the direction of "better" is read off the winners (lower totals win in some games)
+    best = scores[outcome.winners[0]]
+    sign = 1.0 if best >= max(scores) else -1.0
+    spread = float(max(scores) - min(scores)) or 1.0
+    margins = []
+    for i, own in enumerate(scores):
+        others = [sign * s for j, s in enumerate(scores) if j != i]
+        lead = sign * own - max(others) if others else 0.0
+        margins.append(0.5 + 0.5 * max(-1.0, min(1.0, lead / spread)))
+    if kind == "margin":
+        return margins
+    return [0.5 * w + 0.25 * r + 0.25 * m for w, r, m in zip(wins, ranks, margins, strict=True)]
 
 
 class _Node:
@@ -97,25 +130,25 @@ class ISMCTSAgent(Agent):
         super().__init__(*args, **kwargs)
         self._rollout_agents: dict[int, Agent] | None = None
         self.last_iterations = 0
+        self.last_root: _Node | None = None
 
-    def _rollout(self, state: State, obs: Observation) -> None:
+    def _rollout(self, state: State, obs: Observation, policy: RolloutPolicy | None) -> None:
         """Play the simulated game to its end (or to ``max_rollout`` actions)."""
         cfg = self.config
         rng = self.rng
-        mode = cfg.rollout
-        policy = self.game.rollout_policy() if mode in ("auto", "policy") else None
-        if mode == "heuristic" and "heuristic" in self.game.agents():
+        if cfg.rollout == "heuristic" and "heuristic" in self.game.agents():
             self._heuristic_rollout(state, obs)
             return
         steps = 0
         while steps < cfg.max_rollout and not state.is_terminal():
             seat = state.seats_to_act()[0]
             if policy is not None:
-                action = policy(state, seat, rng)
+                action = policy.act(state, seat, rng)
+                state.apply(seat, action)
+                policy.after(state, seat, action)
             else:
                 moves = state.legal_actions(seat)
-                action = moves[rng.randrange(len(moves))]
-            state.apply(seat, action)
+                state.apply(seat, moves[rng.randrange(len(moves))])
             steps += 1
 
     def _heuristic_rollout(self, state: State, obs: Observation) -> None:
@@ -165,6 +198,11 @@ class ISMCTSAgent(Agent):
                 break
             iterations += 1
             state = obs.sample(rng)
+            policy = (
+                self.game.rollout_policy(obs.seat, obs.belief)
+                if cfg.rollout in ("auto", "policy")
+                else None
+            )
             node = root
             path = [root]
             first = True
@@ -173,6 +211,8 @@ class ISMCTSAgent(Agent):
                 seat = obs.seat if first else state.seats_to_act()[0]
                 first = False
                 actions = state.legal_actions(seat)
+                if policy is not None and len(actions) > 1:
+                    actions = policy.prune(state, seat, actions, rng)
                 children = node.children
                 untried = []
                 for a in actions:
@@ -187,6 +227,8 @@ class ISMCTSAgent(Agent):
                     child.avail = 1
                     children[action] = child
                     state.apply(seat, action)
+                    if policy is not None:
+                        policy.after(state, seat, action)
                     path.append(child)
                     break
                 best_value = -1.0
@@ -198,16 +240,22 @@ class ISMCTSAgent(Agent):
                         best_value, best_action = value, a
                 node = children[best_action]
                 state.apply(seat, best_action)
+                if policy is not None:
+                    policy.after(state, seat, best_action)
                 path.append(node)
             # rollout
-            self._rollout(state, obs)
+            self._rollout(state, obs, policy)
             if state.is_terminal():
                 rewards = reward_vector(state.outcome(), cfg.reward)
-            else:  # cut off: score the position as a draw
-                rewards = [0.5] * self.num_players
+            else:  # cut off: the policy's estimate, or a draw
+                estimate = policy.evaluate(state) if policy is not None else None
+                if estimate is not None:
+                    rewards = reward_vector(estimate, cfg.reward)
+                else:
+                    rewards = [0.5] * self.num_players
             for n in path[1:]:
                 n.visits += 1
                 n.reward += rewards[n.seat]
         self.last_iterations = iterations
-        best = max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
-        return best
+        self.last_root = root
+        return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)

@@ -6,7 +6,7 @@ replay, and the registry of games. It imports nothing else of Campfire.
 """
 
 from .actions import Action
-from .agent import Agent, AgentConfig, Belief, Observation
+from .agent import Agent, AgentConfig, Belief, Observation, RolloutPolicy
 from .errors import (
     CampfireError,
     IllegalActionError,
@@ -47,6 +47,7 @@ __all__ = [
     "PositionError",
     "Record",
     "RecordError",
+    "RolloutPolicy",
     "SetupError",
     "State",
     "UnknownGameError",

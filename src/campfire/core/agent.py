@@ -26,12 +26,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .actions import Action
 from .events import Event
 from .options import Options
+from .outcome import Outcome
 from .state import State
 
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["Agent", "AgentConfig", "Belief", "Observation"]
+__all__ = ["Agent", "AgentConfig", "Belief", "Observation", "RolloutPolicy"]
 
 
 class Belief:
@@ -90,6 +91,40 @@ class Observation:
     def sample(self, rng: random.Random) -> State:
         """A full state consistent with everything the seat knows (for search)."""
         return self.belief.sample(self._state, rng)
+
+
+class RolloutPolicy:
+    """A fast model of play that finishes simulated games inside a search.
+
+    A game's policy (``Game.rollout_policy``) is made afresh for each simulated game. It acts on
+    full, determinised states, so it may use everything in them; :meth:`after` is told every step
+    of the simulated game (the tree part included), so the policy can keep track of what each
+    seat would know — a Tracker seat remembers the cards it peeked.
+    """
+
+    def act(self, state: State, seat: int, rng: random.Random) -> Action:
+        """A legal action for ``seat`` in ``state``."""
+        raise NotImplementedError
+
+    def after(self, state: State, seat: int, action: Action) -> None:
+        """Take note that ``seat`` just played ``action`` (``state`` is the state after it)."""
+
+    def prune(
+        self, state: State, seat: int, actions: list[Action], rng: random.Random
+    ) -> list[Action]:
+        """The actions a search should consider (a non-empty subset; default: all of them).
+
+        Games with wide, mostly equivalent choices narrow them here, so the search spends its
+        iterations on sensible moves.
+        """
+        return actions
+
+    def evaluate(self, state: State) -> Outcome | None:
+        """An estimate of the final outcome of an unfinished game (``None``: no estimate).
+
+        A search that cuts a rollout short scores it with this estimate.
+        """
+        return None
 
 
 @dataclass(frozen=True)

@@ -9,12 +9,12 @@ from __future__ import annotations
 import random
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from importlib import resources
 from typing import Any, Generic, TypeVar
 
 from .actions import Action
-from .agent import Agent, Belief
+from .agent import Agent, Belief, RolloutPolicy
 from .errors import OptionError, PositionError, SetupError
 from .options import Options
 from .rng import GameRng
@@ -149,11 +149,10 @@ class Game(ABC, Generic[S]):
         """The game's own agents by name (its heuristic bot), in addition to the generic ones."""
         return {}
 
-    def rollout_policy(self) -> Callable[[State, int, random.Random], Action] | None:
-        """A fast policy for search rollouts, or ``None`` (then rollouts play randomly).
+    def rollout_policy(self, seat: int, belief: Belief) -> RolloutPolicy | None:
+        """A fresh fast policy for one simulated game of a search by ``seat``, or ``None``.
 
-        It is called on full (determinised) states inside a search and may use everything in
-        them, unlike an agent; it must return a legal action for the seat.
+        ``belief`` is the searching seat's memory. Without a policy, rollouts play randomly.
         """
         return None
 

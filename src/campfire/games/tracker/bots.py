@@ -25,19 +25,31 @@ from campfire.core import (
     Event,
     Observation,
     OptionError,
+    Outcome,
+    RolloutPolicy,
     State,
     option,
 )
 
-from .actions import DECLINE, DONE, DROP, LIFT, PEEK, TAKE, TRACK
+from .actions import DECLINE, DONE, DROP, LIFT, PEEK, TAKE, TRACK, TrackerAction
 from .cards import is_scout, parse_card, parse_tribe, tribe_of
+from .state import (
+    COLLECTING,
+    FINAL_CAPTURE,
+    FINAL_PEEK,
+    NORMAL,
+    PEEKING,
+    RELOCATING,
+    TURN_START,
+    TrackerState,
+)
 
 __all__ = [
     "TrackerHeuristic",
     "TrackerHeuristicConfig",
     "TrackerMemory",
+    "TrackerRollout",
     "parse_memory",
-    "rollout_policy",
 ]
 
 
@@ -129,8 +141,6 @@ class TrackerMemory(Belief):
 
     def sample(self, state: State, rng: random.Random) -> State:
         """A determinisation with the remembered cards pinned to their positions."""
-        from .state import TrackerState
-
         if isinstance(state, TrackerState) and self.known:
             try:
                 return state.determinize(self.seat, rng, known=dict(self.known))
@@ -238,46 +248,131 @@ class TrackerHeuristic(Agent):
                 self._moved.add(e.data["to"])
 
 
-def rollout_policy(state: State, seat: int, rng: random.Random) -> Action:
-    """A fast model of plausible play for search rollouts (uses the determinised state).
+class TrackerRollout(RolloutPolicy):
+    """Plausible play with memory, for search rollouts.
 
-    A seat peeks at random cards and, now and then, captures: it takes enemy scouts it "knows"
-    (each with some chance of being remembered) and never relocates. Played on determinisations
-    inside a search, so seeing the cards stands for a player's memory of them.
+    Every seat remembers the cards it peeks (by identity, so relocations do not matter); the
+    searching seat starts with its own memory, and every other seat with the cards at the
+    positions it was seen peeking at. A seat captures, like the heuristic bot, when it remembers
+    enough enemy scouts, takes only remembered enemy scouts, and never relocates. Because peeks
+    made inside the search are remembered too, the search sees what a peek is worth.
     """
-    from .state import (
-        COLLECTING,
-        FINAL_CAPTURE,
-        FINAL_PEEK,
-        PEEKING,
-        RELOCATING,
-        TURN_START,
-        TrackerState,
-    )
 
-    assert isinstance(state, TrackerState)
-    board = state.board
-    step = state.step
-    if step in (TURN_START, PEEKING):
-        if step == TURN_START:
-            if state.phase == FINAL_CAPTURE:
-                return TRACK[state.hands[seat] - 1]
-            if state.phase == FINAL_PEEK:
-                return DECLINE
-            if rng.random() < 0.25:
+    def __init__(self, seat: int, belief: Belief) -> None:
+        self.seat = seat
+        self.belief = belief
+        self.known: list[set[int]] = []
+
+    def _start(self, state: TrackerState) -> None:
+        self.known = [set() for _ in range(state.num_players)]
+        belief = self.belief
+        if isinstance(belief, TrackerMemory):
+            self.known[self.seat] = set(belief.known.values())
+            board = state.board
+            for pos in belief.interest:
+                if board[pos] >= 0:
+                    for other in range(state.num_players):
+                        if other != self.seat:
+                            self.known[other].add(board[pos])
+
+    def after(self, state: State, seat: int, action: Action) -> None:
+        """Remember a peeked card."""
+        assert isinstance(state, TrackerState) and isinstance(action, TrackerAction)
+        if not self.known:
+            self._start(state)
+        if action.kind == "peek":
+            self.known[seat].add(state.board[action.arg])
+
+    def act(self, state: State, seat: int, rng: random.Random) -> Action:
+        """The next step of ``seat``."""
+        assert isinstance(state, TrackerState)
+        if not self.known:
+            self._start(state)
+        board = state.board
+        step = state.step
+        phase = state.phase
+        known = self.known[seat]
+        if step == COLLECTING or (step == TURN_START and phase == NORMAL):
+            tribe = state.tribes[seat]
+            targets = [
+                p
+                for p in range(60)
+                if board[p] in known and board[p] % 10 < 3 and board[p] // 10 != tribe
+            ]
+            if step == COLLECTING:
+                return TAKE[targets[0]] if targets else DONE
+            others = sum(state.hands) - state.hands[seat]
+            if len(targets) >= 3 or (targets and (others <= 2 or state.cards_left <= 12)):
                 return TRACK[0]
-        peeked = state.peeked
-        choices = [p for p in range(60) if board[p] >= 0 and p not in peeked]
-        return PEEK[choices[rng.randrange(len(choices))]]
-    if step == COLLECTING:
+        if step == TURN_START and phase == FINAL_CAPTURE:
+            return TRACK[state.hands[seat] - 1]
+        if step in (TURN_START, PEEKING):
+            peeked = state.peeked
+            fresh = [
+                p for p in range(60) if board[p] >= 0 and board[p] not in known and p not in peeked
+            ]
+            if fresh:
+                return PEEK[fresh[rng.randrange(len(fresh))]]
+            if step == TURN_START and phase == FINAL_PEEK:
+                return DECLINE
+            any_card = [p for p in range(60) if board[p] >= 0 and p not in peeked]
+            return PEEK[any_card[rng.randrange(len(any_card))]]
+        if step == RELOCATING:
+            return DONE
+        empty = [p for p in range(60) if board[p] < 0]
+        return DROP[empty[rng.randrange(len(empty))]]
+
+    def prune(
+        self, state: State, seat: int, actions: list[Action], rng: random.Random
+    ) -> list[Action]:
+        """Sensible candidates: few unknown peeks, remembered targets, a bounded set of moves."""
+        assert isinstance(state, TrackerState)
+        if not self.known:
+            self._start(state)
+        known = self.known[seat]
+        board = state.board
         tribe = state.tribes[seat]
-        enemies = [
-            p for p in range(60) if board[p] >= 0 and board[p] % 10 < 3 and board[p] // 10 != tribe
-        ]
-        if enemies and rng.random() < 0.7:
-            return TAKE[enemies[rng.randrange(len(enemies))]]
-        return DONE
-    if step == RELOCATING:  # no moves in rollouts
-        return DONE
-    empty = [p for p in range(60) if board[p] < 0]
-    return DROP[empty[rng.randrange(len(empty))]]
+        keep: list[Action] = []
+        unknown: list[Action] = []
+        other: list[Action] = []
+        for a in actions:
+            assert isinstance(a, TrackerAction)
+            kind = a.kind
+            if kind in ("track", "done", "decline"):
+                keep.append(a)
+            elif kind in ("peek", "take"):
+                card = board[a.arg]
+                if card in known:
+                    if kind == "take" and card % 10 < 3 and card // 10 != tribe:
+                        keep.append(a)  # a remembered enemy scout
+                else:
+                    unknown.append(a)
+            else:
+                other.append(a)
+        if len(unknown) > 4:
+            unknown = rng.sample(unknown, 4)
+        if len(other) > 4:
+            other = rng.sample(other, 4)
+        if state.step == COLLECTING:
+            unknown = unknown[:1]  # blind grabs are rarely right: one candidate is enough
+        chosen = keep + unknown + other
+        return chosen if chosen else actions
+
+    def evaluate(self, state: State) -> Outcome | None:
+        """The score now, plus 3 for every remembered enemy scout a seat can still capture."""
+        assert isinstance(state, TrackerState)
+        if not self.known:
+            self._start(state)
+        outcome = state.score()
+        board = state.board
+        scores = list(outcome.scores)
+        enemies = [d["enemy_scouts_captured"] for d in outcome.details]
+        for seat in range(state.num_players):
+            if state.hands[seat] == 0:
+                continue
+            tribe = state.tribes[seat]
+            known = self.known[seat]
+            gain = sum(1 for c in board if c in known and c % 10 < 3 and c // 10 != tribe)
+            scores[seat] += 3 * gain
+            enemies[seat] += gain
+        return Outcome.from_scores(scores, tiebreak=enemies)

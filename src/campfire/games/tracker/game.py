@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from campfire.core import (
@@ -14,8 +14,8 @@ from campfire.core import (
     GameRng,
     Options,
     PositionError,
+    RolloutPolicy,
     SetupError,
-    State,
 )
 
 from . import actions as _actions
@@ -139,11 +139,11 @@ class TrackerGame(Game[TrackerState]):
 
         return {"heuristic": TrackerHeuristic}
 
-    def rollout_policy(self) -> Callable[[State, int, random.Random], Action] | None:
-        """Plausible play for search rollouts (see :func:`.bots.rollout_policy`)."""
-        from .bots import rollout_policy
+    def rollout_policy(self, seat: int, belief: Belief) -> RolloutPolicy | None:
+        """Plausible play with memory for search rollouts (see :class:`.bots.TrackerRollout`)."""
+        from .bots import TrackerRollout
 
-        return rollout_policy
+        return TrackerRollout(seat, belief)
 
     def difficulty_levels(self) -> dict[str, str]:
         """Easy forgets much, medium forgets a little, hard searches with a perfect memory."""
