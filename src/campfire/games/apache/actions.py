@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from campfire.core import Action, NotationError
+from campfire.core import Action, IllegalActionError, NotationError
 
 from .cards import (
     COLOURS,
@@ -64,6 +64,7 @@ __all__ = [
     "ApacheAction",
     "action_from_index",
     "action_index",
+    "canonical_action",
     "parse_action",
     "window_actions",
 ]
@@ -141,6 +142,7 @@ _ALL: tuple[ApacheAction, ...] = (
 NUM_ACTIONS = len(_ALL)
 assert [a.index for a in _ALL] == list(range(NUM_ACTIONS))
 _BY_TEXT = {a.notation(): a for a in _ALL}
+_BY_FIELDS = {(a.kind, a.type, a.ms, a.card): a for a in _ALL}
 
 _HELP = (
     "Apache actions are: reveal, pass, claim <type> (arrival order) or claim <type> <ms> "
@@ -185,11 +187,44 @@ def parse_action(text: str) -> ApacheAction:
     raise NotationError(f"cannot read {text!r}; {_HELP}")
 
 
+def canonical_action(action: Action) -> ApacheAction:
+    """The Apache action equal to ``action``, one of the 202 of the index space.
+
+    An :class:`ApacheAction` built by hand with fields outside the notation (a type or card
+    out of range, an off-grid reaction time) raises :class:`NotationError`, so that it can
+    never reach the rules:
+
+    >>> canonical_action(ApacheAction("claim", 3, 350)) is parse_action("claim hunter 350")
+    True
+    >>> canonical_action(ApacheAction("claim", 3, 37))
+    Traceback (most recent call last):
+    ...
+    campfire.core.errors.NotationError: ApacheAction('claim hunter 37') is not an Apache action; ...
+    """
+    if isinstance(action, ApacheAction):
+        if 0 <= action.index < NUM_ACTIONS and _ALL[action.index] == action:
+            return _ALL[action.index]
+        found = _BY_FIELDS.get((action.kind, action.type, action.ms, action.card))
+        if found is not None:
+            return found
+    raise NotationError(f"{_safe_repr(action)} is not an Apache action; {_HELP}")
+
+
+def _safe_repr(action: object) -> str:
+    if isinstance(action, ApacheAction):
+        try:
+            return repr(action)
+        except (IndexError, TypeError):  # a type or card out of range
+            return (
+                f"ApacheAction(kind={action.kind!r}, type={action.type!r}, ms={action.ms!r}, "
+                f"card={action.card!r})"
+            )
+    return repr(action)
+
+
 def action_index(action: Action) -> int:
     """The index of ``action`` in the fixed space ``0 .. NUM_ACTIONS - 1``."""
-    if not isinstance(action, ApacheAction) or action.index < 0:
-        raise NotationError(f"{action!r} is not an Apache action")
-    return action.index
+    return canonical_action(action).index
 
 
 def action_from_index(index: int) -> ApacheAction:
@@ -207,10 +242,20 @@ def window_actions(
     ``arrivals`` lists ``(seat, type)`` in the order the claims reached the server; the result
     is those claims in that order followed by a ``pass`` for every other seat, to be applied to
     a game with ``claim_order=arrival``. Replaying them resolves the window exactly as it was
-    resolved live.
+    resolved live. A seat outside ``0 .. players - 1`` raises :class:`NotationError`, a seat
+    listed twice :class:`IllegalActionError` (one hand card per reveal, apache §5, P15).
     """
     out: list[tuple[int, ApacheAction]] = []
+    seen: set[int] = set()
     for seat, type_ in arrivals:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise NotationError(f"a seat is 0–{players - 1} (got {seat!r})")
+        if seat in seen:
+            raise IllegalActionError(
+                "apache §5 (P15)",
+                f"seat {seat} claims twice in one window: one hand card per reveal",
+            )
+        seen.add(seat)
         t = parse_type(type_, NotationError) if isinstance(type_, str) else type_
         if not 0 <= t < NUM_TYPES:
             raise NotationError(f"unknown Indian type {type_!r}; types are {', '.join(TYPES)}")

@@ -47,6 +47,7 @@ from .actions import (
     CLAIM,
     CLAIM_MS,
     MARRY,
+    NUM_ACTIONS,
     PASS,
     PRISONER,
     REACTION_MAX_MS,
@@ -55,6 +56,8 @@ from .actions import (
     REVEAL,
     TEEPEES,
     ApacheAction,
+    action_from_index,
+    canonical_action,
     parse_action,
 )
 from .cards import BUFFALO, COLOURS, NUM_TYPES, TYPES, card_name, parse_type
@@ -84,6 +87,7 @@ PHASES = ("reveal", "claim", "choose", "over")
 
 _POLL_REACTION: tuple[Action, ...] = (PASS, *(a for row in CLAIM_MS for a in row))
 _POLL_ARRIVAL: tuple[Action, ...] = (PASS, *CLAIM)
+_ALL_ACTIONS = tuple(action_from_index(i) for i in range(NUM_ACTIONS))
 
 
 def choice_action(choice: Choice) -> ApacheAction:
@@ -192,8 +196,13 @@ class ApacheState(State):
         """Apply one action for ``seat`` (see the module docstring); return the events."""
         if isinstance(action, str):
             action = parse_action(action)
-        elif not isinstance(action, ApacheAction):
-            raise NotationError(f"{action!r} is not an Apache action")
+        elif not (
+            isinstance(action, ApacheAction)
+            and 0 <= action.index < NUM_ACTIONS
+            and _ALL_ACTIONS[action.index] is action
+        ):
+            # a hand-built action: it must equal one of the 202 (else NotationError)
+            action = canonical_action(action)
         kind = action.kind
         if kind == "claim" or kind == "pass":
             return self._answer(seat, action)

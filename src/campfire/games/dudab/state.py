@@ -431,6 +431,13 @@ class DudabState(State):
             action = parse_action(action)
         elif not isinstance(action, DudabAction):
             raise NotationError(f"{action!r} is not a Dudab action")
+        # an action is identified by its index alone: read its parts from the canonical action
+        # of that index, so that a hand-built DudabAction cannot mislead the checks below
+        if not isinstance(action.index, int) or not 0 <= action.index < len(ACTIONS):
+            raise NotationError(
+                f"Dudab action indices are 0–{len(ACTIONS) - 1} (got {action.index!r})"
+            )
+        action = ACTIONS[action.index]
         who = self.to_act()
         if seat != who:
             self._check_turn(seat)
@@ -438,7 +445,6 @@ class DudabState(State):
             self._compute_legal(who)
         if action.index not in self._legal_idx:
             raise self._illegal(seat, action)
-        action = ACTIONS[action.index]  # the canonical action of that index
         self._legal = None
         events: list[Event] = []
         kind = action.kind
