@@ -97,7 +97,8 @@ def evaluate(
 
 
 def tiles_of(state: ManitouState, seat: int) -> list[str]:
-    return state.view(None)["tiles_owned"][seat]
+    tiles: list[str] = state.view(None)["tiles_owned"][seat]
+    return tiles
 
 
 def takes(events: Sequence[Event]) -> list[tuple[int, int, str]]:

@@ -433,7 +433,8 @@ class ManitouState(State):
     def _play_turn(self, seat: int, card: int, g: int) -> list[Event]:
         events: list[Event] = []
         deck = self.decks[seat]
-        if card < 0:  # no playable card (every ground holds two of the seat's heroes)
+        if card < 0:  # no playable card (every ground holds two of the seat's heroes): an
+            # engine decision, §5.1 names no such case; the seat plays and draws nothing
             events.append(Event("no_play", {"seat": seat}))
         else:
             self._put(seat, card, g, events, False)
@@ -567,6 +568,7 @@ class ManitouState(State):
         n = self.num_players
         first = self.first_player
         order = [(first + i) % n for i in range(n)]
+        # tied seats are robbed from the first player clockwise (an engine decision)
         self.rob_queue = [p for p in order if sums[p] == top] if top > 0 else []
         events.append(Event("thief", {"sums": sums, "robbed": list(self.rob_queue)}))
         self.tom = []
@@ -578,6 +580,7 @@ class ManitouState(State):
         return self._continue_evaluation(events)
 
     def _rob_choices(self, seat: int) -> list[int]:
+        """The tiles a robbed seat may lose: a tipi or buffalo, else any tile (§6.1, M10)."""
         owned = self.owned[seat]
         choices = [t for t in _MULTIPLIED if owned[t]]
         return choices or [t for t in _PLAIN if owned[t]]
