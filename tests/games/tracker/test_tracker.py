@@ -180,3 +180,25 @@ def test_render_marks_peeks_centre_and_empty() -> None:
     state.apply(B, "peek 5")
     text = state.render(B)
     assert "*5" in text and "1T" in text and "·" in text and "(you, to act)" in text
+
+
+def test_heuristic_bots_always_finish() -> None:
+    """Regression: two heuristic bots that knew every card peeked forever (no rule ends that)."""
+    from campfire.agents import make_agent
+    from campfire.core import Observation, visible_events
+
+    for seed in range(12):
+        state = GAME.new_game(3, seed=seed)
+        agents = [
+            make_agent(s, GAME, i, 3, seed=seed + i)
+            for i, s in enumerate(["heuristic", "heuristic", "random"])
+        ]
+        steps = 0
+        while not state.is_terminal():
+            seat = state.current_seat()
+            action = agents[seat].act(Observation(state, seat, agents[seat].belief))
+            events = state.apply(seat, action)
+            for agent in agents:
+                agent.observe(visible_events(events, agent.seat))
+            steps += 1
+            assert steps < 5_000, f"seed {seed}: the game does not end"

@@ -206,6 +206,9 @@ class TrackerHeuristic(Agent):
                 return PEEK[rng.choices(unknown, weights)[0]]
             if phase == "final_peek" and step == "turn_start":
                 return DECLINE
+            if phase == "normal" and step == "turn_start":
+                # nothing left to learn: capture (possibly nothing) so the game moves on
+                return TRACK[0]
             candidates = [p for p in sorted(occupied) if p not in v["peeked_this_turn"]]
             return PEEK[rng.choice(candidates)]
         if step == "collecting":
@@ -315,6 +318,8 @@ class TrackerRollout(RolloutPolicy):
                 return PEEK[fresh[rng.randrange(len(fresh))]]
             if step == TURN_START and phase == FINAL_PEEK:
                 return DECLINE
+            if step == TURN_START and phase == NORMAL:
+                return TRACK[0]  # nothing left to learn
             any_card = [p for p in range(60) if board[p] >= 0 and p not in peeked]
             return PEEK[any_card[rng.randrange(len(any_card))]]
         if step == RELOCATING:
