@@ -14,11 +14,11 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
 	touch $@ $(VENV)/.installed
 
 run: $(VENV)/.installed
-	$(BIN)/campfire
+	$(BIN)/campfire play
 
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks

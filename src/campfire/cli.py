@@ -94,6 +94,14 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    if args.watch:
+        if args.file == "-" or args.json:
+            raise CampfireError(
+                "--watch needs a record FILE (not '-') and cannot be used with --json"
+            )
+        from .tui.launch import run_watch
+
+        return run_watch(args.file)
     if args.file == "-":
         try:
             record = Record.from_json(json.load(sys.stdin))
@@ -126,6 +134,22 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             f"  {outcome.ranks[seat]}. {names[seat]} (seat {seat}): {outcome.scores[seat]:g}{mark}"
         )
     return 0
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .tui.launch import play_config, run_play
+
+    config = play_config(
+        args.game,
+        players=args.players,
+        opponents=args.opponents or (),
+        options=args.option or (),
+        seed=args.seed,
+        save=args.save,
+        protect_me=args.protect_me,
+        learning=args.learning,
+    )
+    return run_play(config)
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
@@ -180,7 +204,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--json", action="store_true", help="print the final spectator view and outcome as JSON"
     )
+    p.add_argument(
+        "--watch", action="store_true", help="step through the record in the terminal UI"
+    )
     p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser("play", help="play a game in the terminal against bots or friends")
+    p.add_argument("game", metavar="GAME", nargs="?", help="the game (default: a start screen)")
+    p.add_argument("--players", type=int, default=None, help="number of players")
+    p.add_argument(
+        "--opponents",
+        nargs="+",
+        metavar="LEVEL",
+        help="per opponent seat: easy, medium, hard, human (hot seat) or an agent spec",
+    )
+    p.add_argument(
+        "--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)"
+    )
+    p.add_argument("--seed", type=int, default=None, help="seed of the deal (default: random)")
+    p.add_argument("--save", metavar="PATH", default=None, help="where to save the record")
+    p.add_argument(
+        "--protect-me", action="store_true", help="Apache: refuse claims that would be penalised"
+    )
+    p.add_argument(
+        "--learning", action="store_true", help="Tracker: mark the positions you have peeked at"
+    )
+    p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("bench", help="measure engine throughput with random games")
     p.add_argument("game", metavar="GAME", nargs="?", help="one game (default: all games)")
@@ -196,6 +245,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.set_defaults(func=_cmd_bench)
+
+    from .arena.cli import add_arena_commands
+
+    add_arena_commands(sub)  # sim, rate
     return parser
 
 

@@ -35,7 +35,7 @@ __all__ = ["ISMCTSAgent", "ISMCTSConfig", "reward_vector"]
 class ISMCTSConfig(AgentConfig):
     """Parameters of the ISMCTS agent."""
 
-    iterations: int = option(500, help="search iterations per move (when seconds is 0)")
+    iterations: int = option(200, help="search iterations per move (when seconds is 0)")
     seconds: float = option(0.0, help="time per move in seconds (0: use iterations)")
     exploration: float = option(0.7, help="UCT exploration constant")
     rollout: str = option(
@@ -140,7 +140,10 @@ class ISMCTSAgent(Agent):
             self._heuristic_rollout(state, obs)
             return
         steps = 0
-        while steps < cfg.max_rollout and not state.is_terminal():
+        limit = cfg.max_rollout
+        if policy is not None and policy.horizon is not None:
+            limit = min(limit, policy.horizon)
+        while steps < limit and not state.is_terminal():
             seat = state.seats_to_act()[0]
             if policy is not None:
                 action = policy.act(state, seat, rng)

@@ -102,6 +102,10 @@ class RolloutPolicy:
     seat would know — a Tracker seat remembers the cards it peeked.
     """
 
+    #: most actions in one rollout before :meth:`evaluate` scores it (``None``: play to the end,
+    #: within the search's own ``max_rollout``)
+    horizon: int | None = None
+
     def act(self, state: State, seat: int, rng: random.Random) -> Action:
         """A legal action for ``seat`` in ``state``."""
         raise NotImplementedError

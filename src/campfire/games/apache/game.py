@@ -18,7 +18,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from campfire.core import Action, Game, GameRng, Options, PositionError, SetupError
+from campfire.core import Action, Agent, Game, GameRng, Options, PositionError, SetupError
 
 from . import actions as _actions
 from .cards import (
@@ -179,6 +179,18 @@ class ApacheGame(Game[ApacheState]):
             assert phase == GAME_OVER
             state.to_act = ()
         return state
+
+    def agents(self) -> dict[str, type[Agent]]:
+        """The Apache heuristic bot (see :mod:`.bots`)."""
+        from .bots import ApacheHeuristic
+
+        return {"heuristic": ApacheHeuristic}
+
+    def difficulty_levels(self) -> dict[str, str]:
+        """Heuristic bots that differ in reaction speed and patience (see :mod:`.bots`)."""
+        from .bots import LEVEL_SPECS
+
+        return dict(LEVEL_SPECS)
 
     def parse_action(self, text: str) -> Action:
         """Parse a notation such as ``reveal``, ``claim hunter 350``, ``prisoner green-warrior``."""

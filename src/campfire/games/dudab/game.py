@@ -14,6 +14,7 @@ from typing import Any
 
 from campfire.core import (
     Action,
+    Agent,
     Game,
     GameRng,
     Options,
@@ -127,6 +128,24 @@ class DudabGame(Game[DudabState]):
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise PositionError(f"malformed Dudab position: {exc!r}") from None
+
+    def agents(self) -> dict[str, type[Agent]]:
+        """The Dudab heuristic bot (see :mod:`.bots`)."""
+        from .bots import DudabHeuristic
+
+        return {"heuristic": DudabHeuristic}
+
+    def difficulty_levels(self) -> dict[str, str]:
+        """The heuristic bot with random slips (easy: 3 moves in 10, medium: 1 in 10) or none.
+
+        (ISMCTS with heuristic rollouts was weaker than the plain heuristic at a budget of
+        about a second a move; see ``docs/notation/dudab.md``.)
+        """
+        return {
+            "easy": "heuristic:noise=0.3",
+            "medium": "heuristic:noise=0.1",
+            "hard": "heuristic",
+        }
 
     def parse_action(self, text: str) -> Action:
         """Parse a notation such as ``p red/fur/3 c2``, ``p dudab c1 call=yellow``, ``draw``."""

@@ -261,6 +261,8 @@ class TrackerRollout(RolloutPolicy):
     made inside the search are remembered too, the search sees what a peek is worth.
     """
 
+    horizon = 30
+
     def __init__(self, seat: int, belief: Belief) -> None:
         self.seat = seat
         self.belief = belief

@@ -1,0 +1,239 @@
+"""The ``campfire sim`` and ``campfire rate`` commands (added to the parser by ``campfire.cli``).
+
+Bad input raises :class:`~campfire.core.CampfireError`, which the ``campfire`` command prints as
+one line with exit status 2. ``sim`` exits with 1 when some games failed (an agent raised or
+returned an illegal action), 0 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from campfire.core import CampfireError, OptionError, Record, parse_option_assignments
+
+__all__ = ["add_arena_commands", "split_agents"]
+
+
+def split_agents(items: list[str]) -> list[str]:
+    """Split ``--agents`` values at commas, keeping each agent's ``key=value`` parameters.
+
+    An item with ``=`` but no ``:`` continues the parameters of the agent before it.
+
+    >>> split_agents(["ismcts:iterations=500,rollout=heuristic,random", "heuristic"])
+    ['ismcts:iterations=500,rollout=heuristic', 'random', 'heuristic']
+    """
+    agents: list[str] = []
+    for value in items:
+        for item in value.split(","):
+            item = item.strip()
+            if not item:
+                continue
+            if "=" in item and ":" not in item and agents:
+                agents[-1] += "," + item
+            else:
+                agents.append(item)
+    return agents
+
+
+def add_arena_commands(sub: Any) -> None:
+    """Add ``sim`` and ``rate`` to the ``campfire`` command's subparsers."""
+    p = sub.add_parser(
+        "sim",
+        help="simulate many games between agents and print statistics",
+        description=(
+            "Play GAMES games of GAME between agents, in parallel, and print per-agent and "
+            "per-seat statistics. Seats rotate every game; the results depend only on the "
+            "seed, not on --jobs or --backend. See docs/arena.md."
+        ),
+    )
+    p.add_argument("game", metavar="GAME", help="the game's name (see 'campfire games')")
+    p.add_argument("--players", type=int, required=True, help="number of players")
+    p.add_argument(
+        "--agents",
+        action="append",
+        required=True,
+        metavar="AGENT[,AGENT...]",
+        help=(
+            "agents with optional parameters (e.g. ismcts:iterations=500,random) or levels "
+            "easy/medium/hard; the list repeats to fill the seats"
+        ),
+    )
+    p.add_argument("--games", type=int, required=True, help="number of games")
+    p.add_argument("--seed", type=int, default=None, help="run seed (default: random, printed)")
+    p.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option (repeatable; see 'campfire rules GAME')",
+    )
+    p.add_argument(
+        "--backend",
+        choices=("process", "ray"),
+        default="process",
+        help="local worker processes (default) or a Ray cluster",
+    )
+    p.add_argument(
+        "--address", default=None, help="address of an existing Ray cluster (with --backend ray)"
+    )
+    p.add_argument(
+        "--json",
+        metavar="PATH",
+        default=None,
+        help="write the statistics as JSON ('-': standard output)",
+    )
+    p.add_argument("--plot", metavar="PATH", default=None, help="write a PNG of the statistics")
+    p.add_argument("--records", metavar="DIR", default=None, help="save every game's record in DIR")
+    p.set_defaults(func=cmd_sim)
+
+    p = sub.add_parser(
+        "rate",
+        help="rate agents from saved game records (openskill)",
+        description=(
+            "Rate the players of the finished game records in DIR (for example written by "
+            "'campfire sim --records DIR') with openskill and print a leaderboard per game."
+        ),
+    )
+    p.add_argument("dir", metavar="DIR", help="a folder of JSON game records")
+    p.add_argument("--verify", action="store_true", help="replay every record before rating it")
+    p.add_argument("--json", action="store_true", help="print the leaderboards as JSON")
+    p.set_defaults(func=cmd_rate)
+
+
+@contextmanager
+def _progress_bar(enabled: bool, total: int) -> Iterator[Callable[[int, int], None] | None]:
+    if not enabled:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        yield None
+        return
+    with Progress(
+        TextColumn("games"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("games", total=total)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    """Run ``campfire sim``."""
+    from .runner import prepare, record_name, run
+    from .stats import summarize
+
+    options = parse_option_assignments(args.option)
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    if args.address is not None and args.backend != "ray":
+        raise OptionError("--address is for the Ray backend; add --backend ray")
+    if args.jobs is not None and args.jobs < 1:
+        raise OptionError(f"--jobs must be at least 1 (got {args.jobs})")
+    config = prepare(
+        args.game,
+        args.players,
+        split_agents(args.agents),
+        args.games,
+        seed,
+        options,
+        records=args.records is not None,
+    )
+    to_stdout = args.json == "-"
+    show_bar = not to_stdout and sys.stderr.isatty()
+    with _progress_bar(show_bar, config.games) as progress:
+        result = run(
+            config,
+            jobs=args.jobs,
+            backend=args.backend,
+            address=args.address,
+            records_dir=args.records,
+            progress=progress,
+        )
+    summary = summarize(result)
+    failure_dir: Path | None = Path(args.records) if args.records is not None else None
+    if summary.failures and failure_dir is None:
+        failure_dir = Path(tempfile.mkdtemp(prefix="campfire-failures-"))
+        for failure in summary.failures:
+            Record.from_json(failure.record).save(
+                failure_dir / record_name(failure.game, config.games, failed=True)
+            )
+    if args.json is not None:
+        text = json.dumps(summary.to_json(), indent=1, ensure_ascii=False)
+        if to_stdout:
+            print(text)
+        else:
+            _write_text(Path(args.json), text + "\n")
+    if args.plot is not None:
+        from .plot import plot_summary
+
+        plot_summary(summary, args.plot)
+    if not to_stdout:
+        print(summary.to_text())
+    if summary.failures:
+        print(
+            f"campfire: {len(summary.failures)} game(s) failed; their partial records are in "
+            f"{failure_dir} (replay one with 'campfire replay FILE')",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+def _write_text(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CampfireError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def cmd_rate(args: argparse.Namespace) -> int:
+    """Run ``campfire rate``."""
+    from .ratings import load_records, rate_records
+
+    records, skipped = load_records(args.dir)
+    if not records:
+        raise CampfireError(
+            f"no finished game records in {args.dir} (write some with 'campfire sim ... "
+            "--records DIR')"
+        )
+    boards = rate_records(records, verify=args.verify)
+    if args.json:
+        print(json.dumps([b.to_json() for b in boards], indent=1, ensure_ascii=False))
+        return 0
+    print("\n\n".join(b.to_text() for b in boards))
+    notes = []
+    if skipped["unfinished"]:
+        notes.append(f"{skipped['unfinished']} unfinished record(s)")
+    if skipped["not_a_record"]:
+        notes.append(f"{skipped['not_a_record']} file(s) that are not game records")
+    if notes:
+        print("left out: " + ", ".join(notes))
+    return 0

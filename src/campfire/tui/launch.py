@@ -1,0 +1,86 @@
+"""From command-line arguments to a running app (``campfire play``, ``replay --watch``).
+
+Everything is checked before the terminal is taken over, so bad input ends with a one-line
+message (a :class:`~campfire.core.CampfireError`), never a half-drawn screen.
+
+>>> config = play_config("tracker", players=3, opponents=["hard"], options=["peek_count=3"])
+>>> [s.agent for s in config.seats], config.options
+([None, 'hard', 'hard'], {'peek_count': 3})
+>>> play_config("dudab", players=9)
+Traceback (most recent call last):
+...
+campfire.core.errors.OptionError: Dudab is played by 2–6 players (got 9)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from campfire.agents import make_agent
+from campfire.core import CampfireError, OptionError, Record, get, parse_option_assignments, replay
+
+from .app import CampfireApp, PlayConfig, WatchApp, check_seats, game_options
+from .session import parse_opponents
+
+__all__ = ["play_config", "run_play", "run_watch"]
+
+
+def play_config(
+    game: str | None,
+    *,
+    players: int | None = None,
+    opponents: Sequence[str] = (),
+    options: Sequence[str] = (),
+    seed: int | None = None,
+    save: str | Path | None = None,
+    protect_me: bool = False,
+    learning: bool = False,
+) -> PlayConfig:
+    """Check the arguments of ``campfire play`` and build the configuration.
+
+    Without ``game`` the configuration has no seats: the app opens its start screen (keeping
+    ``seed`` and ``save``). Raises :class:`CampfireError` with a message for bad input.
+    """
+    save_path = Path(save) if save is not None else None
+    if save_path is not None and save_path.is_dir():
+        raise CampfireError(f"--save wants a file name, and {save_path} is a folder")
+    if game is None:
+        if players is not None or opponents or options:
+            raise CampfireError("--players, --opponents and --option need a GAME")
+        return PlayConfig("", [], seed=seed, save=save_path)
+    g = get(game)
+    count = players if players is not None else max(g.min_players, len(opponents) + 1)
+    g.check_players(count)
+    seats = parse_opponents(opponents, count)
+    opts = game_options(g, parse_option_assignments(options))
+    for i, spec in enumerate(seats):
+        if spec.agent is not None:
+            try:
+                make_agent(spec.agent, g, i, count, opts)
+            except OptionError as exc:
+                raise OptionError(f"--opponents: {exc}") from None
+    check_seats(g, seats, opts)
+    return PlayConfig(
+        g.name,
+        seats,
+        opts,
+        seed=seed,
+        save=save_path,
+        protect_me=protect_me,
+        learning=learning,
+    )
+
+
+def run_play(config: PlayConfig) -> int:  # pragma: no cover - takes over the terminal
+    """Run ``campfire play`` with ``config``; return the exit status."""
+    CampfireApp(config).run()
+    return 0
+
+
+def run_watch(path: str) -> int:  # pragma: no cover - takes over the terminal
+    """Verify the record at ``path`` and step through it; return the exit status."""
+    record = Record.load(path)
+    replay(record)  # raises RecordError with the first bad action
+    WatchApp(record).run()
+    return 0

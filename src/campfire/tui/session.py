@@ -1,0 +1,257 @@
+"""A game being played in the terminal: the match, the seats (humans and bots), the logs.
+
+:class:`PlaySession` holds everything the screens need and nothing they must not show: a human
+seat's screen reads only :meth:`PlaySession.view` and :meth:`PlaySession.log` of that seat, and
+bots decide through :class:`campfire.core.Observation` and the events their seat may see.
+
+>>> from campfire import get_game
+>>> session = PlaySession(get_game("tracker"), [SeatSpec("You"), SeatSpec("Bot", "random")], seed=5)
+>>> session.humans
+(0,)
+>>> while session.human_to_act() is None and not session.is_over():
+...     _ = session.bot_step()
+>>> session.human_to_act()
+0
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from campfire.agents import make_agent
+from campfire.core import (
+    Action,
+    Agent,
+    CampfireError,
+    Event,
+    Game,
+    IllegalActionError,
+    Match,
+    Observation,
+    OptionError,
+    Outcome,
+    Record,
+    State,
+    visible_events,
+)
+
+from .words import describe
+
+__all__ = ["PlaySession", "SeatSpec", "default_record_path", "parse_opponents"]
+
+#: The most log lines kept per seat.
+LOG_LIMIT = 500
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """One seat: a display name and, for a computer player, its agent spec or level.
+
+    ``agent`` is ``None`` for a human, or a level (``easy``, ``medium``, ``hard``) or any agent
+    spec ``make_agent`` accepts (``random``, ``heuristic``, ``ismcts:iterations=50``).
+    """
+
+    name: str
+    agent: str | None = None
+
+    @property
+    def human(self) -> bool:
+        """Whether a person plays this seat."""
+        return self.agent is None
+
+
+def parse_opponents(levels: Sequence[str], players: int) -> list[SeatSpec]:
+    """Seats for one human (seat 0) against ``levels``; ``human`` makes another human seat.
+
+    With fewer levels than opponents the last level repeats; with none, ``easy`` is used.
+
+    >>> [s.agent for s in parse_opponents(["hard", "human"], 4)]
+    [None, 'hard', None, None]
+    >>> parse_opponents(["easy"] * 3, 2)
+    Traceback (most recent call last):
+    ...
+    campfire.core.errors.OptionError: 3 opponents given for 2 players (at most 1)
+    """
+    if len(levels) > players - 1:
+        raise OptionError(
+            f"{len(levels)} opponents given for {players} players (at most {players - 1})"
+        )
+    specs = [SeatSpec("You")]
+    wanted = list(levels) or ["easy"]
+    for i in range(1, players):
+        level = wanted[min(i - 1, len(wanted) - 1)].strip().lower()
+        if level == "human":
+            specs.append(SeatSpec(f"Player {i + 1}"))
+        else:
+            specs.append(SeatSpec(f"Bot {i + 1} ({level})", level))
+    if sum(s.human for s in specs) > 1:
+        specs[0] = SeatSpec("Player 1")
+    return specs
+
+
+def default_record_path(game: str, seed: int | None, directory: Path | None = None) -> Path:
+    """Where a finished game is saved by default: the user data directory of Campfire.
+
+    ``directory`` overrides the folder (``platformdirs.user_data_dir("campfire")/records``).
+    """
+    if directory is None:
+        import platformdirs
+
+        directory = Path(platformdirs.user_data_dir("campfire")) / "records"
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%d-%H%M%S")
+    return directory / f"{game}-{stamp}-{seed if seed is not None else 'setup'}.json"
+
+
+class PlaySession:
+    """A match with its seats: humans act through :meth:`play`, bots through :meth:`bot_step`.
+
+    ``bot_seed`` seeds the bots (default: the game's seed), so a session is reproducible.
+    """
+
+    def __init__(
+        self,
+        game: Game[Any],
+        seats: Sequence[SeatSpec],
+        options: Mapping[str, Any] | None = None,
+        *,
+        seed: int | None = None,
+        bot_seed: int | None = None,
+    ) -> None:
+        self.game = game
+        game.check_players(len(seats))
+        self.seats = list(seats)
+        self.match = Match(
+            game,
+            len(seats),
+            options,
+            seed=seed,
+            names=[s.name for s in seats],
+            agents=[s.agent for s in seats],
+        )
+        base = bot_seed if bot_seed is not None else (self.match.seed or 0)
+        self.agents: dict[int, Agent] = {}
+        for i, spec in enumerate(self.seats):
+            if spec.agent is not None:
+                self.agents[i] = make_agent(
+                    spec.agent, game, i, len(seats), self.match.options, seed=base * 31 + i
+                )
+        self.names = [s.name for s in self.seats]
+        self.humans = tuple(i for i, s in enumerate(self.seats) if s.human)
+        self._logs: dict[int | None, list[str]] = {seat: [] for seat in self.humans}
+        self._logs[None] = []
+        self.saved_to: Path | None = None
+        #: Called with the seat and the events of every action applied (all events: each
+        #: listener filters what its seat may see with ``visible_events``).
+        self.listeners: list[Callable[[int, list[Event]], None]] = []
+
+    # ----- what a seat may see ---------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        """The true state (for the session's own bookkeeping; screens use :meth:`view`)."""
+        return self.match.state
+
+    @property
+    def seed(self) -> int | None:
+        """The game's seed."""
+        return self.match.seed
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The view of ``seat`` (``None``: a spectator)."""
+        return self.state.view(seat)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """The legal actions of ``seat`` now (``[]`` if it may not act)."""
+        if seat not in self.state.seats_to_act():
+            return []
+        return self.state.legal_actions(seat)
+
+    def log(self, seat: int | None) -> list[str]:
+        """The event log, in plain words, of a human ``seat`` (``None``: a spectator)."""
+        return self._logs.get(seat, [])
+
+    def is_over(self) -> bool:
+        """Whether the game is finished."""
+        return self.state.is_terminal()
+
+    def outcome(self) -> Outcome:
+        """The outcome of the finished game."""
+        return self.state.outcome()
+
+    # ----- who acts ----------------------------------------------------------------------------
+
+    def human_to_act(self) -> int | None:
+        """The first human seat that may act now (``None`` if none)."""
+        for seat in self.state.seats_to_act():
+            if seat not in self.agents:
+                return seat
+        return None
+
+    def bot_to_act(self) -> int | None:
+        """The first bot seat that may act now (``None`` if none)."""
+        for seat in self.state.seats_to_act():
+            if seat in self.agents:
+                return seat
+        return None
+
+    # ----- acting ------------------------------------------------------------------------------
+
+    def play(self, seat: int, action: Action | str) -> list[Event]:
+        """Apply ``action`` for ``seat``, tell every bot and log what each seat may see.
+
+        Raises :class:`IllegalActionError` (the state unchanged) if the action is not legal.
+        """
+        parsed = self.game.parse_action(action) if isinstance(action, str) else action
+        if seat not in self.state.seats_to_act():
+            raise IllegalActionError("turn order", f"{self.names[seat]} may not act now")
+        events = self.match.play(seat, parsed)
+        for bot_seat, agent in self.agents.items():
+            agent.observe(visible_events(events, bot_seat))
+        for log_seat, lines in self._logs.items():
+            for event in visible_events(events, log_seat):
+                lines.append(describe(self.game.name, event, self.names))
+            del lines[:-LOG_LIMIT]
+        for listener in self.listeners:
+            listener(seat, events)
+        return events
+
+    def decide(self, seat: int) -> Action:
+        """What the bot of ``seat`` would play now (nothing is applied)."""
+        agent = self.agents[seat]
+        return agent.act(Observation(self.state, seat, agent.belief))
+
+    def bot_step(self) -> tuple[int, Action] | None:
+        """Let one bot that may act play; return its seat and action (``None``: no bot to act)."""
+        seat = self.bot_to_act()
+        if seat is None:
+            return None
+        action = self.decide(seat)
+        self.play(seat, action)
+        return seat, action
+
+    # ----- records -----------------------------------------------------------------------------
+
+    def record(self) -> Record:
+        """The record of the game so far."""
+        return self.match.record({"client": "campfire play"})
+
+    def save(self, path: str | Path | None = None, directory: Path | None = None) -> Path:
+        """Save the record to ``path`` (default: :func:`default_record_path`); return the path."""
+        target = (
+            Path(path)
+            if path is not None
+            else default_record_path(self.game.name, self.seed, directory)
+        )
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self.record().save(target)
+        except OSError as exc:
+            raise CampfireError(
+                f"cannot save the record to {target}: {exc.strerror or exc}"
+            ) from None
+        self.saved_to = target
+        return target
