@@ -42,9 +42,10 @@ class ISMCTSConfig(AgentConfig):
         "auto",
         choices=("auto", "random", "policy", "heuristic"),
         help=(
-            "how simulated games are finished: the game's fast rollout policy (policy), the "
+            "who plays the simulated games: the game's fast rollout policy (policy), the "
             "game's heuristic bot (heuristic), uniformly random moves (random); auto = policy "
-            "if the game has one, else random"
+            "if the game has one, else random. The game's policy, if any, still prunes wide "
+            "choices and scores rollouts cut at its horizon"
         ),
     )
     reward: str = option(
@@ -133,28 +134,31 @@ class ISMCTSAgent(Agent):
         self.last_root: _Node | None = None
 
     def _rollout(self, state: State, obs: Observation, policy: RolloutPolicy | None) -> None:
-        """Play the simulated game to its end (or to ``max_rollout`` actions)."""
+        """Play the simulated game on, up to ``max_rollout`` actions or the policy's horizon."""
         cfg = self.config
         rng = self.rng
-        if cfg.rollout == "heuristic" and "heuristic" in self.game.agents():
-            self._heuristic_rollout(state, obs)
-            return
-        steps = 0
         limit = cfg.max_rollout
         if policy is not None and policy.horizon is not None:
             limit = min(limit, policy.horizon)
+        mode = cfg.rollout
+        if mode == "heuristic" and "heuristic" in self.game.agents():
+            self._heuristic_rollout(state, obs, limit)
+            return
+        actor = policy if mode != "random" else None
+        steps = 0
         while steps < limit and not state.is_terminal():
             seat = state.seats_to_act()[0]
-            if policy is not None:
-                action = policy.act(state, seat, rng)
-                state.apply(seat, action)
-                policy.after(state, seat, action)
+            if actor is not None:
+                action = actor.act(state, seat, rng)
             else:
                 moves = state.legal_actions(seat)
-                state.apply(seat, moves[rng.randrange(len(moves))])
+                action = moves[rng.randrange(len(moves))]
+            state.apply(seat, action)
+            if policy is not None:
+                policy.after(state, seat, action)
             steps += 1
 
-    def _heuristic_rollout(self, state: State, obs: Observation) -> None:
+    def _heuristic_rollout(self, state: State, obs: Observation, limit: int) -> None:
         """Finish the game with the game's heuristic bot in every seat.
 
         Each rollout starts the bots' memories afresh (the searching seat's from its own memory)
@@ -174,7 +178,7 @@ class ISMCTSAgent(Agent):
                 else self.game.new_belief(s, self.num_players, self.options)
             )
         steps = 0
-        while steps < self.config.max_rollout and not state.is_terminal():
+        while steps < limit and not state.is_terminal():
             seat = state.seats_to_act()[0]
             agent = agents[seat]
             events = state.apply(seat, agent.act(Observation(state, seat, agent.belief)))
@@ -201,11 +205,7 @@ class ISMCTSAgent(Agent):
                 break
             iterations += 1
             state = obs.sample(rng)
-            policy = (
-                self.game.rollout_policy(obs.seat, obs.belief)
-                if cfg.rollout in ("auto", "policy")
-                else None
-            )
+            policy = self.game.rollout_policy(obs.seat, obs.belief)
             node = root
             path = [root]
             first = True

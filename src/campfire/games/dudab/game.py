@@ -15,10 +15,12 @@ from typing import Any
 from campfire.core import (
     Action,
     Agent,
+    Belief,
     Game,
     GameRng,
     Options,
     PositionError,
+    RolloutPolicy,
     SetupError,
 )
 
@@ -134,6 +136,12 @@ class DudabGame(Game[DudabState]):
         from .bots import DudabHeuristic
 
         return {"heuristic": DudabHeuristic}
+
+    def rollout_policy(self, seat: int, belief: Belief) -> RolloutPolicy | None:
+        """Short random rollouts scored as if the round ended (see :mod:`.rollout`)."""
+        from .rollout import DudabRollout
+
+        return DudabRollout()
 
     def difficulty_levels(self) -> dict[str, str]:
         """The heuristic bot with random slips (easy: 3 moves in 10, medium: 1 in 10) or none.

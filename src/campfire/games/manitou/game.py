@@ -17,10 +17,12 @@ from typing import Any
 from campfire.core import (
     Action,
     Agent,
+    Belief,
     Game,
     GameRng,
     Options,
     PositionError,
+    RolloutPolicy,
     SetupError,
 )
 
@@ -121,11 +123,25 @@ class ManitouGame(Game[ManitouState]):
             raise PositionError(f"malformed Big Manitou position: {exc!r}") from None
         return state
 
+    def rollout_policy(self, seat: int, belief: Belief) -> RolloutPolicy | None:
+        """Random rollouts of about a hunt, scored by the tiles owned (see :mod:`.rollout`)."""
+        from .rollout import ManitouRollout
+
+        return ManitouRollout()
+
     def agents(self) -> dict[str, type[Agent]]:
         """The Big Manitou heuristic bot."""
         from .bots import ManitouHeuristic
 
         return {"heuristic": ManitouHeuristic}
+
+    def difficulty_levels(self) -> dict[str, str]:
+        """Easy is the heuristic bot; medium and hard search with heuristic rollouts."""
+        return {
+            "easy": "heuristic",
+            "medium": "ismcts:iterations=30,rollout=heuristic",
+            "hard": "ismcts:iterations=100,rollout=heuristic",
+        }
 
     def parse_action(self, text: str) -> Action:
         """Parse a notation such as ``pick h7``, ``play spy g2``, ``take tipi3``, ``pass``."""

@@ -150,7 +150,7 @@ class TrackerGame(Game[TrackerState]):
         return {
             "easy": "heuristic:memory=6/0.05",
             "medium": "heuristic:memory=16/0.01",
-            "hard": "ismcts:iterations=400",
+            "hard": "ismcts:iterations=1000",
         }
 
     def parse_action(self, text: str) -> Action:
