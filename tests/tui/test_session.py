@@ -164,7 +164,7 @@ def test_a_faster_bot_is_first_in_the_queue_and_silence_is_a_pass() -> None:
     clock.advance(2.5)  # the window closes: the human passes
     rt.tick()
     log = rt.session.log(0)
-    assert "You passes." in log
+    assert "You pass." in log
     assert "The window closes: Bot (hunter)." in log
 
 

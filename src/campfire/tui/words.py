@@ -41,7 +41,7 @@ def _tracker(t: str, d: dict[str, Any], who: Callable[[Any], str]) -> str | None
             f"{who(d['seat'])} moves the card at position {d['from']} to position {d['to']}."
         ),
         "relocations_done": lambda: f"{who(d['seat'])} is done moving cards.",
-        "player_out": lambda: f"{who(d['seat'])} has no trackers left and is out.",
+        "player_out": lambda: f"{who(d['seat'])} has no trackers left (out of the game).",
         "final_turns": lambda: f"{who(d['seat'])} is the last player and gets two last turns.",
         "final_peek_declined": lambda: f"{who(d['seat'])} declines the last peek.",
         "game_over": lambda: "The game is over; every card is turned face up.",
@@ -152,6 +152,33 @@ _GAMES: dict[str, Callable[[str, dict[str, Any], Callable[[Any], str]], str | No
 }
 
 
+_IRREGULAR = {"has": "have", "is": "are", "does": "do", "was": "were"}
+
+
+def _second_person(text: str) -> str:
+    """Agree the verb after "You": ``You peeks`` → ``You peek``, ``You has`` → ``You have``.
+
+    >>> _second_person("You passes."), _second_person("You has no trackers left.")
+    ('You pass.', 'You have no trackers left.')
+    """
+    if not text.startswith("You "):
+        return text
+    verb, space, rest = text[4:].partition(" ")
+    bare = verb.rstrip(".,")
+    tail = verb[len(bare) :]
+    if bare in _IRREGULAR:
+        new = _IRREGULAR[bare]
+    elif bare.endswith(("sses", "shes", "ches", "xes")):
+        new = bare[:-2]
+    elif bare.endswith("ies") and len(bare) > 4:
+        new = bare[:-3] + "y"
+    elif bare.endswith("s") and not bare.endswith("ss"):
+        new = bare[:-1]
+    else:
+        return text
+    return "You " + new + tail + space + rest
+
+
 def describe(game: str, event: Event, names: Sequence[str]) -> str:
     """One sentence for ``event`` of ``game``; ``names`` are the players' display names.
 
@@ -169,7 +196,7 @@ def describe(game: str, event: Event, names: Sequence[str]) -> str:
     except (KeyError, TypeError):
         text = None
     if text is not None:
-        return text
+        return _second_person(text)
     details = ", ".join(
         f"{k} {who(v) if k == 'seat' else v}" for k, v in event.data.items() if k != "outcome"
     )
