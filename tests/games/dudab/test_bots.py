@@ -195,14 +195,17 @@ def test_difficulty_levels() -> None:
     levels = GAME.difficulty_levels()
     assert set(levels) == {"easy", "medium", "hard"}
     assert make_agent("easy", GAME, 0, 3).spec() == "heuristic:noise=0.3"
-    assert make_agent("medium", GAME, 0, 3).spec() == "heuristic:noise=0.1"
-    assert make_agent("hard", GAME, 0, 3).spec() == "heuristic"
+    assert make_agent("medium", GAME, 0, 3).spec() == "heuristic"
+    assert make_agent("hard", GAME, 0, 3).spec() == "ismcts:iterations=3000"
     assert "heuristic" in GAME.agents()
 
 
 def test_levels_are_ordered_by_strength() -> None:
-    """Over fixed games each level beats the one below it (random slips cost points)."""
-    for strong, weak in (("hard", "medium"), ("medium", "easy")):
+    """Over fixed games medium beats easy (random slips cost points).
+
+    That hard (a search) beats medium is measured in docs/strength.md, not here: it takes minutes.
+    """
+    for strong, weak in (("medium", "easy"),):
         wins = 0.0
         games = 40
         for seed in range(games):
