@@ -18,7 +18,7 @@ from .errors import (
     UnknownGameError,
 )
 from .events import Event, visible_events
-from .game import Game
+from .game import ActionSpace, Game
 from .options import OptionInfo, Options, option, parse_option_assignments
 from .outcome import Outcome
 from .records import Match, Player, Record, replay
@@ -28,6 +28,7 @@ from .state import State
 
 __all__ = [
     "Action",
+    "ActionSpace",
     "Agent",
     "AgentConfig",
     "Belief",

@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Generic, TypeVar
 
@@ -20,9 +21,23 @@ from .options import Options
 from .rng import GameRng
 from .state import State
 
-__all__ = ["Game"]
+__all__ = ["ActionSpace", "Game"]
 
 S = TypeVar("S", bound=State)
+
+
+@dataclass(frozen=True)
+class ActionSpace:
+    """A game's action notation and fixed integer index space (the same for every player count).
+
+    ``parse`` reads a notation, ``size`` is the number of actions, ``index`` and ``from_index``
+    map between actions and their indices; each raises a ``NotationError`` on bad input.
+    """
+
+    parse: Callable[[str], Action]
+    size: int
+    index: Callable[[Action], int]
+    from_index: Callable[[int], Action]
 
 
 class Game(ABC, Generic[S]):
@@ -115,21 +130,30 @@ class Game(ABC, Generic[S]):
 
     # ----- actions -------------------------------------------------------------------------
 
-    @abstractmethod
+    #: the game's notation and fixed index space, when they do not depend on the player count
+    #: (a game whose space does overrides the four methods below instead)
+    action_space: ActionSpace | None = None
+
+    def _action_space(self) -> ActionSpace:
+        if self.action_space is None:
+            raise NotImplementedError(f"{self.title} defines no action space")
+        return self.action_space
+
     def parse_action(self, text: str) -> Action:
         """Parse an action's notation (raise :class:`~campfire.core.errors.NotationError`)."""
+        return self._action_space().parse(text)
 
-    @abstractmethod
     def num_distinct_actions(self, players: int) -> int:
         """The size of the fixed integer action index space for ``players`` players."""
+        return self._action_space().size
 
-    @abstractmethod
     def action_index(self, action: Action, players: int) -> int:
         """The index of ``action`` in the fixed index space."""
+        return self._action_space().index(action)
 
-    @abstractmethod
     def action_from_index(self, index: int, players: int) -> Action:
         """The action with index ``index`` (raise :class:`ValueError` if out of range)."""
+        return self._action_space().from_index(index)
 
     # ----- computer players ----------------------------------------------------------------
 

@@ -18,7 +18,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from campfire.core import Action, Agent, Game, GameRng, Options, PositionError, SetupError
+from campfire.core import ActionSpace, Agent, Game, GameRng, Options, PositionError, SetupError
 
 from . import actions as _actions
 from .cards import (
@@ -51,6 +51,12 @@ class ApacheGame(Game[ApacheState]):
     min_players = 2
     max_players = 5
     options_type = ApacheOptions
+    action_space = ActionSpace(
+        _actions.parse_action,
+        _actions.NUM_ACTIONS,
+        _actions.action_index,
+        _actions.action_from_index,
+    )
     # 114 reveals, each followed by one poll of N answers and at most N choices: 114 × 11
     playout_bound = 114 * 11 + 1
 
@@ -191,22 +197,6 @@ class ApacheGame(Game[ApacheState]):
         from .bots import LEVEL_SPECS
 
         return dict(LEVEL_SPECS)
-
-    def parse_action(self, text: str) -> Action:
-        """Parse a notation such as ``reveal``, ``claim hunter 350``, ``prisoner green-warrior``."""
-        return _actions.parse_action(text)
-
-    def num_distinct_actions(self, players: int) -> int:
-        """202 actions, whatever the player count (see :mod:`.actions`)."""
-        return _actions.NUM_ACTIONS
-
-    def action_index(self, action: Action, players: int) -> int:
-        """The fixed index of an action."""
-        return _actions.action_index(action)
-
-    def action_from_index(self, index: int, players: int) -> Action:
-        """The action with a fixed index."""
-        return _actions.action_from_index(index)
 
 
 def _seat(value: Any, players: int) -> int:

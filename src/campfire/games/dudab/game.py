@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from campfire.core import (
-    Action,
+    ActionSpace,
     Agent,
     Belief,
     Game,
@@ -61,6 +61,12 @@ class DudabGame(Game[DudabState]):
     min_players = 2
     max_players = 6
     options_type = DudabOptions
+    action_space = ActionSpace(
+        _actions.parse_action,
+        _actions.NUM_ACTIONS,
+        _actions.action_index,
+        _actions.action_from_index,
+    )
     # every few steps a card leaves the draw pile, so a round is short: over 4,000 random
     # playouts (2–6 players, all expansion sets) the longest game took 672 actions
     playout_bound = 3_000
@@ -154,22 +160,6 @@ class DudabGame(Game[DudabState]):
             "medium": "heuristic",
             "hard": "ismcts:iterations=3000",
         }
-
-    def parse_action(self, text: str) -> Action:
-        """Parse a notation such as ``p red/fur/3 c2``, ``p dudab c1 call=yellow``, ``draw``."""
-        return _actions.parse_action(text)
-
-    def num_distinct_actions(self, players: int) -> int:
-        """391 actions, whatever the player count (see :mod:`.actions`)."""
-        return _actions.NUM_ACTIONS
-
-    def action_index(self, action: Action, players: int) -> int:
-        """The fixed index of an action."""
-        return _actions.action_index(action)
-
-    def action_from_index(self, index: int, players: int) -> Action:
-        """The action with a fixed index."""
-        return _actions.action_from_index(index)
 
 
 def _check_cards(cards: list[int], expected: list[int], what: str, error: type[ValueError]) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from campfire.core import (
-    Action,
+    ActionSpace,
     Agent,
     Belief,
     Game,
@@ -67,6 +67,12 @@ class ManitouGame(Game[ManitouState]):
     min_players = 2
     max_players = 5
     options_type = ManitouOptions
+    action_space = ActionSpace(
+        _actions.parse_action,
+        _actions.NUM_ACTIONS,
+        _actions.action_index,
+        _actions.action_from_index,
+    )
     # per hunt at most 9 + 3·8 + 7 picks, 7·5 plays, 1 totem play, 1 horse move, 5 thief choices
     # and 3·3 tile choices (91), for at most 5 hunts
     playout_bound = 460
@@ -142,22 +148,6 @@ class ManitouGame(Game[ManitouState]):
             "medium": "ismcts:iterations=30,rollout=heuristic",
             "hard": "ismcts:iterations=100,rollout=heuristic",
         }
-
-    def parse_action(self, text: str) -> Action:
-        """Parse a notation such as ``pick h7``, ``play spy g2``, ``take tipi3``, ``pass``."""
-        return _actions.parse_action(text)
-
-    def num_distinct_actions(self, players: int) -> int:
-        """117 actions, whatever the player count (see :mod:`.actions`)."""
-        return _actions.NUM_ACTIONS
-
-    def action_index(self, action: Action, players: int) -> int:
-        """The fixed index of an action."""
-        return _actions.action_index(action)
-
-    def action_from_index(self, index: int, players: int) -> Action:
-        """The action with a fixed index."""
-        return _actions.action_from_index(index)
 
 
 def _seat(value: Any, players: int, what: str) -> int:

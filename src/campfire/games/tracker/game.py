@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from campfire.core import (
-    Action,
+    ActionSpace,
     Agent,
     Belief,
     Game,
@@ -49,6 +49,12 @@ class TrackerGame(Game[TrackerState]):
     min_players = 2
     max_players = 6
     options_type = TrackerOptions
+    action_space = ActionSpace(
+        _actions.parse_action,
+        _actions.NUM_ACTIONS,
+        _actions.action_index,
+        _actions.action_from_index,
+    )
     # random playouts end long before this (peeking forever is legal, so no rule bounds a game)
     playout_bound = 20_000
 
@@ -152,22 +158,6 @@ class TrackerGame(Game[TrackerState]):
             "medium": "heuristic:memory=16/0.01",
             "hard": "ismcts:iterations=1000",
         }
-
-    def parse_action(self, text: str) -> Action:
-        """Parse a notation such as ``peek 12``, ``track 1``, ``take 5``, ``done``."""
-        return _actions.parse_action(text)
-
-    def num_distinct_actions(self, players: int) -> int:
-        """245 actions, whatever the player count (see :mod:`.actions`)."""
-        return _actions.NUM_ACTIONS
-
-    def action_index(self, action: Action, players: int) -> int:
-        """The fixed index of an action."""
-        return _actions.action_index(action)
-
-    def action_from_index(self, index: int, players: int) -> Action:
-        """The action with a fixed index."""
-        return _actions.action_from_index(index)
 
 
 def _read_tribes(raw: Any, players: int, error: type[ValueError]) -> list[int]:
