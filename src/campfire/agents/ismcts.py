@@ -131,7 +131,6 @@ class ISMCTSAgent(Agent):
         super().__init__(*args, **kwargs)
         self._rollout_agents: dict[int, Agent] | None = None
         self.last_iterations = 0
-        self.last_root: _Node | None = None
 
     def _rollout(self, state: State, obs: Observation, policy: RolloutPolicy | None) -> None:
         """Play the simulated game on, up to ``max_rollout`` actions or the policy's horizon."""
@@ -260,5 +259,4 @@ class ISMCTSAgent(Agent):
                 n.visits += 1
                 n.reward += rewards[n.seat]
         self.last_iterations = iterations
-        self.last_root = root
         return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
