@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -87,6 +88,18 @@ def test_reward_vector() -> None:
     assert reward_vector(outcome, "mixed") == pytest.approx([1 / 12 + 0.025, 0.625, 0.625, 0.0])
     low = Outcome.from_scores([10, 4, 7], lower_is_better=True)
     assert reward_vector(low, "margin") == [0.0, 0.75, 0.25]
+
+
+def test_reward_vector_with_a_margin_scale() -> None:
+    """With a scale the margin keeps growing with the lead (two players: not just 0 or 1)."""
+    close = reward_vector(Outcome.from_scores([10, 9]), "margin", scale=20)
+    far = reward_vector(Outcome.from_scores([30, 9]), "margin", scale=20)
+    assert 0.5 < close[0] < far[0] < 1.0
+    assert close[0] + close[1] == pytest.approx(1.0)
+    assert reward_vector(Outcome.from_scores([10, 9]), "margin") == [1.0, 0.0]
+    low = reward_vector(Outcome.from_scores([10, 4], lower_is_better=True), "margin", scale=6)
+    assert low[1] == pytest.approx(0.5 + 0.5 * math.tanh(1.0))
+    assert reward_vector(Outcome.from_scores([3, 3]), "margin", scale=6) == [0.5, 0.5]
 
 
 def test_ismcts_takes_an_obvious_win() -> None:

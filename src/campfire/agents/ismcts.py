@@ -49,9 +49,12 @@ class ISMCTSConfig(AgentConfig):
         ),
     )
     reward: str = option(
-        "mixed",
-        choices=("win", "rank", "margin", "mixed"),
-        help="what a simulated game is worth: win share, rank, score margin, or a mix",
+        "auto",
+        choices=("auto", "win", "rank", "margin", "mixed"),
+        help=(
+            "what a simulated game is worth: win share, rank, score margin, or a mix; auto = "
+            "the game's choice (its rollout policy's reward), else mixed"
+        ),
     )
     max_rollout: int = option(
         10_000, help="most actions in one rollout; then the game's estimate scores it"
@@ -70,13 +73,15 @@ class ISMCTSConfig(AgentConfig):
             raise OptionError("seconds and exploration must be ≥ 0 and max_rollout ≥ 1")
 
 
-def reward_vector(outcome: Outcome, kind: str = "mixed") -> list[float]:
+def reward_vector(outcome: Outcome, kind: str = "mixed", scale: float | None = None) -> list[float]:
     """Rewards in [0, 1] per seat.
 
     ``win``: the win share; ``rank``: the normalised rank (1 for first, 0 for last); ``margin``:
-    0.5 plus half the seat's lead over the best other seat, relative to the spread of the scores;
-    ``mixed`` (the default): half the win share, a quarter each of rank and margin, so a search
-    prefers winning, then placing well, then by a larger margin (and does not gamble away a
+    0.5 plus half the seat's lead over the best other seat, relative to the spread of the scores
+    or, given a ``scale`` (a game's :attr:`RolloutPolicy.margin_scale`), ``0.5 + 0.5 ·
+    tanh(lead / scale)``, which keeps telling a larger lead from a smaller one; ``mixed`` (the
+    default here): half the win share, a quarter each of rank and margin, so a search prefers
+    winning, then placing well, then by a larger margin (and does not gamble away a
     large score when a win looks out of reach).
 
     >>> reward_vector(Outcome.from_scores([3, 9, 9]), "win")
@@ -85,6 +90,8 @@ def reward_vector(outcome: Outcome, kind: str = "mixed") -> list[float]:
     [0.5, 1.0, 0.0]
     >>> reward_vector(Outcome.from_scores([3, 9, 1]), "margin")
     [0.125, 0.875, 0.0]
+    >>> [round(r, 3) for r in reward_vector(Outcome.from_scores([3, 9]), "margin", scale=6)]
+    [0.119, 0.881]
     """
     n = len(outcome.scores)
     wins = outcome.win_shares()
@@ -102,7 +109,10 @@ def reward_vector(outcome: Outcome, kind: str = "mixed") -> list[float]:
     for i, own in enumerate(scores):
         others = [sign * s for j, s in enumerate(scores) if j != i]
         lead = sign * own - max(others) if others else 0.0
-        margins.append(0.5 + 0.5 * max(-1.0, min(1.0, lead / spread)))
+        if scale:
+            margins.append(0.5 + 0.5 * math.tanh(lead / scale))
+        else:
+            margins.append(0.5 + 0.5 * max(-1.0, min(1.0, lead / spread)))
     if kind == "margin":
         return margins
     return [0.5 * w + 0.25 * r + 0.25 * m for w, r, m in zip(wins, ranks, margins, strict=True)]
@@ -247,12 +257,16 @@ class ISMCTSAgent(Agent):
                 path.append(node)
             # rollout
             self._rollout(state, obs, policy)
+            scale = policy.margin_scale if policy is not None else None
+            kind = cfg.reward
+            if kind == "auto":
+                kind = policy.reward if policy is not None and policy.reward else "mixed"
             if state.is_terminal():
-                rewards = reward_vector(state.outcome(), cfg.reward)
+                rewards = reward_vector(state.outcome(), kind, scale)
             else:  # cut off: the policy's estimate, or a draw
                 estimate = policy.evaluate(state) if policy is not None else None
                 if estimate is not None:
-                    rewards = reward_vector(estimate, cfg.reward)
+                    rewards = reward_vector(estimate, kind, scale)
                 else:
                     rewards = [0.5] * self.num_players
             for n in path[1:]:

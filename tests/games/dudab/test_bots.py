@@ -196,7 +196,7 @@ def test_difficulty_levels() -> None:
     assert set(levels) == {"easy", "medium", "hard"}
     assert make_agent("easy", GAME, 0, 3).spec() == "heuristic:noise=0.3"
     assert make_agent("medium", GAME, 0, 3).spec() == "heuristic"
-    assert make_agent("hard", GAME, 0, 3).spec() == "ismcts:iterations=3000"
+    assert make_agent("hard", GAME, 0, 3).spec() == "ismcts:iterations=1000"
     assert "heuristic" in GAME.agents()
 
 

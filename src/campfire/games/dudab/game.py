@@ -144,7 +144,7 @@ class DudabGame(Game[DudabState]):
         return {"heuristic": DudabHeuristic}
 
     def rollout_policy(self, seat: int, belief: Belief) -> RolloutPolicy | None:
-        """Short random rollouts scored as if the round ended (see :mod:`.rollout`)."""
+        """Short rule-of-thumb rollouts scored as if the round ended (see :mod:`.rollout`)."""
         from .rollout import DudabRollout
 
         return DudabRollout()
@@ -152,13 +152,14 @@ class DudabGame(Game[DudabState]):
     def difficulty_levels(self) -> dict[str, str]:
         """Easy and medium are the heuristic bot (easy with random slips); hard searches.
 
-        ``ismcts:iterations=3000`` (short random rollouts scored as the round stands, see
-        :mod:`.rollout`) beats the plain heuristic; see ``docs/strength.md``.
+        ``ismcts:iterations=1000`` (short rule-of-thumb rollouts scored as the round stands,
+        rewarding the score margin, see :mod:`.rollout`) beats the plain heuristic; see
+        ``docs/strength.md``.
         """
         return {
             "easy": "heuristic:noise=0.3",
             "medium": "heuristic",
-            "hard": "ismcts:iterations=3000",
+            "hard": "ismcts:iterations=1000",
         }
 
 

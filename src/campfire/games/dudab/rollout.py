@@ -1,8 +1,26 @@
 """A fast rollout model of Dudab for search (ISMCTS).
 
-Simulated games are played with random legal moves, but only for a short horizon; the position
-is then scored as if the round ended now (dudab §7 on the current hands and piles, added to the
-totals so far). That keeps each search iteration cheap in a game of several long rounds.
+Simulated games are played for a short horizon by a cheap rule of thumb (shed high cards, do not
+capture, keep the Dudabs for later, draw rather than feed a capture), with some random moves
+mixed in; the position is then scored as if the round ended now (dudab §7 on the current hands
+and piles, added to the totals so far). That keeps each search iteration cheap in a game of
+several long rounds, and the simulated players behave roughly like real ones: uniformly random
+moves would, for instance, place a Dudab far too often (13 ways of placing it on each column,
+one per call) and capture without a second thought.
+
+The search rewards score margins (:attr:`DudabRollout.reward`) on the scale of
+:attr:`DudabRollout.margin_scale` points, so that a move that sheds more points looks better even
+when it does not change who leads: in a two-player game a reward for winning alone only tells
+ahead from behind, which after a lopsided first round is the same for every move.
+
+>>> from campfire import get_game
+>>> import random
+>>> state = get_game("dudab").new_game(2, seed=3)
+>>> view = state.view(state.to_act())
+>>> view["hand"], [column["cards"] for column in view["columns"]]
+(['blue/hand/4', 'red/mammoth/3', 'yellow/mammoth/4'], [['yellow/fur/1'], ['yellow/fur/3']])
+>>> str(DudabRollout().act(state, state.to_act(), random.Random(0)))  # shed the highest card
+'p blue/hand/4 c2'
 """
 
 from __future__ import annotations
@@ -11,21 +29,78 @@ import random
 
 from campfire.core import Action, Outcome, RolloutPolicy, State
 
+from .actions import K_DRAW, K_JUNGLE, K_KEEP, K_PENALTY, K_PILE, K_PLACE, K_REST, DudabAction
+from .cards import FACE_DUDAB, FACE_SHAMAN, VALUE
 from .scoring import round_score
-from .state import DudabState
+from .state import CAPTURE_AT, MAX_HAND, DudabState
 
 __all__ = ["DudabRollout"]
 
+#: what a capture costs on average (about five cards, less what the discard down to 2 sheds)
+_CAPTURE_COST = 8.0
+#: what a Dudab in hand is worth while the draw pile is long (it fits every column, answers and
+#: counters calls); once the pile runs low it is shed, as it would score +5 in hand
+_DUDAB_KEEP = 2.0
+
 
 class DudabRollout(RolloutPolicy):
-    """Random play for a few dozen moves, then the current round scored as it stands."""
+    """Rule-of-thumb play with some random moves for a few dozen steps, then the round scored."""
 
     horizon = 40
+    reward = "margin"
+    margin_scale = 20.0
+    #: probability of playing the rule of thumb's choice (else a uniformly random legal action)
+    greedy = 0.85
 
     def act(self, state: State, seat: int, rng: random.Random) -> Action:
-        """A random legal action."""
+        """The rule of thumb's action, or now and then a random legal one."""
         legal = state.legal_actions(seat)
-        return legal[rng.randrange(len(legal))]
+        if len(legal) == 1 or rng.random() >= self.greedy:
+            return legal[rng.randrange(len(legal))]
+        assert isinstance(state, DudabState)
+        best: list[Action] = []
+        best_value = float("-inf")
+        for a in legal:
+            assert isinstance(a, DudabAction)
+            value = self._value(state, seat, a)
+            if value > best_value:
+                best, best_value = [a], value
+            elif value == best_value:
+                best.append(a)
+        return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+    @staticmethod
+    def _value(state: DudabState, seat: int, a: DudabAction) -> float:
+        """A rough value of one action (higher is better)."""
+        kind = a.kind
+        face = a.face
+        if kind == K_PLACE:
+            if face == FACE_DUDAB:
+                low = len(state.draw) <= 2 * state.num_players
+                value = 5.0 if low else -_DUDAB_KEEP + (0.5 if a.call else 0.0)
+            elif face >= FACE_SHAMAN:
+                value = 6.5  # sheds 5 points and the next player must react
+            else:
+                value = float(VALUE[face])
+            vis = state.vis[a.col]
+            above = state.above[a.col]
+            n = len(vis) + 1
+            if (above >= 0 and n - above > above) or (above < 0 and n == CAPTURE_AT):
+                value -= _CAPTURE_COST + 2.5 * len(state.heap[a.col])
+            return value
+        if kind == K_DRAW:
+            return -0.3 - (1.0 if len(state.hands[seat]) >= MAX_HAND else 0.0)
+        if kind == K_PENALTY:
+            return -1.5
+        if kind == K_KEEP:
+            return 10.0 if face == FACE_DUDAB else -5.0 if face >= FACE_SHAMAN else -VALUE[face]
+        if kind == K_REST:
+            return 0.0 if a.call else 1.0  # the rest goes to the discard pile
+        if kind == K_PILE:
+            return -10.0 if face == FACE_DUDAB else -5.0 if face >= FACE_SHAMAN else -VALUE[face]
+        if kind == K_JUNGLE:
+            return float(len(state.vis[a.col]))
+        return float(len(state.vis[a.col]) + len(state.heap[a.col]))  # a Baby buries the most
 
     def evaluate(self, state: State) -> Outcome | None:
         """Totals so far plus the running round scored now; lowest total wins."""

@@ -1,0 +1,91 @@
+"""The Dudab rollout model used by the search: legal, rule-of-thumb moves and a round estimate."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from campfire.agents import make_agent
+from campfire.core import Observation
+from campfire.games.dudab import GAME
+from campfire.games.dudab.rollout import DudabRollout
+
+from .table import A, make
+
+FIVE = ["yellow/club/2", "red/fur/3", "blue/mammoth/4", "green/hand/3", "yellow/fur/2"]
+
+
+class _Greedy(DudabRollout):
+    greedy = 1.0  # always the rule of thumb, never a random move
+
+
+def _act(state: object, seed: int = 0) -> str:
+    policy = _Greedy()
+    return str(policy.act(state, state.to_act(), random.Random(seed)))  # type: ignore[attr-defined]
+
+
+def test_sheds_the_highest_card() -> None:
+    state = make(
+        3,
+        hands=[["red/fur/1", "yellow/mammoth/2", "green/hand/4"]],
+        columns=[["blue/club/3"], ["dudab"]],
+    )
+    assert _act(state).startswith("p green/hand/4 ")
+
+
+def test_does_not_place_the_sixth_card() -> None:
+    state = make(3, hands=[["red/club/1", "blue/hand/1"]], columns=[FIVE, ["green/club/2"]])
+    # red/club/1 fits only column 1, as its 6th card (a capture); blue/hand/1 fits column 2
+    assert _act(state) == "p blue/hand/1 c2"
+
+
+def test_draws_rather_than_capture_with_a_low_card() -> None:
+    state = make(3, hands=[["red/club/1", "blue/hand/2"]], columns=[FIVE, ["green/club/4"]])
+    # both placements are the 6th card of column 1 or do not fit at all: drawing is cheaper
+    assert _act(state) == "draw"
+
+
+def test_keeps_the_dudab_while_the_pile_is_long_and_sheds_it_at_the_end() -> None:
+    hands = [["dudab", "red/fur/1"]]
+    columns = [["blue/club/3"], ["green/hand/2"]]
+    young = make(3, hands=hands, columns=columns)
+    assert not _act(young).startswith("p dudab")
+    late = make(3, hands=hands, columns=columns, draw_size=3)
+    assert _act(late).startswith("p dudab")  # +5 in hand when the round ends
+
+
+@pytest.mark.parametrize("options", [None, {"use_jungle": True, "use_baby": True}])
+def test_rollouts_play_legal_games_to_the_end(options: dict[str, bool] | None) -> None:
+    state = GAME.new_game(3, options, seed=4)
+    policy = DudabRollout()
+    rng = random.Random(1)
+    steps = 0
+    while not state.is_terminal():
+        seat = state.to_act()
+        action = policy.act(state, seat, rng)
+        assert action in state.legal_actions(seat)
+        state.apply(seat, action)
+        steps += 1
+    assert steps > 100
+
+
+def test_evaluate_scores_the_round_as_it_stands() -> None:
+    state = make(2, hands=[["dudab", "red/fur/1"], ["blue/club/4"]], piles=[[], ["green/hand/3"]])
+    estimate = DudabRollout().evaluate(state)
+    assert estimate is not None
+    assert estimate.scores == (6, 7)  # Dudab in hand +5 and the 1; 4 + 3
+    assert estimate.winners == (A,)  # fewer points win
+
+
+def test_the_search_plays_legal_moves_with_it() -> None:
+    state = GAME.new_game(2, seed=2)
+    agent = make_agent("ismcts:iterations=30,reward=margin", GAME, 0, 2, state.options, seed=1)
+    for _ in range(8):
+        seat = state.to_act()
+        if seat == 0:
+            action = agent.act(Observation(state, 0, agent.belief))
+        else:
+            action = state.legal_actions(seat)[0]
+        assert action in state.legal_actions(seat)
+        state.apply(seat, action)
