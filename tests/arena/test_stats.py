@@ -86,6 +86,28 @@ def test_win_shares_of_a_real_run_add_up() -> None:
         assert 0 <= lo <= a.win_share <= hi <= 1
 
 
+def test_thinking_times_of_a_real_run() -> None:
+    """Forced moves count in the mean per move but not in the mean per decision."""
+    config = prepare("dudab", 2, ["ismcts:iterations=20", "random"], 2, seed=3)
+    sim = run(config, jobs=1)
+    for r in sim.results:
+        assert all(0 < d < m for d, m in zip(r.decisions, r.moves, strict=True))
+        for s in range(2):
+            assert r.decision_seconds[s] <= r.think_seconds[s]
+            assert r.slowest[s] <= r.think_seconds[s]
+    summary = summarize(sim)
+    search, rand = summary.agents
+    assert 0 < search.seconds_per_move < search.seconds_per_decision <= search.slowest_move
+    assert rand.seconds_per_decision <= rand.slowest_move
+    t = summary.throughput()
+    assert t["seconds_per_decision"]["random"] == rand.seconds_per_decision
+    assert t["slowest_move"]["ismcts:iterations=20"] == search.slowest_move
+    text = summary.to_text()
+    header = next(line for line in text.splitlines() if line.startswith("thinking time"))
+    assert header.split()[2:] == ["per", "move", "with", "a", "choice", "longest"]
+    assert any(line.startswith("ismcts:iterations=20 ") for line in text.splitlines())
+
+
 def test_json_document_follows_the_schema(tmp_path: Path) -> None:
     summary = summarize(known_run())
     data = json.loads(json.dumps(summary.to_json()))
@@ -122,7 +144,7 @@ def test_json_document_follows_the_schema(tmp_path: Path) -> None:
     assert all(set(s) == {"seat", "games", "win_share", "win_share_ci"} for s in data["seats"])
     assert set(data["throughput"]) == {
         "seconds", "games_per_second", "actions_per_second", "actions_per_game",
-        "seconds_per_move", "jobs", "backend",
+        "seconds_per_move", "seconds_per_decision", "slowest_move", "jobs", "backend",
     }  # fmt: skip
     assert set(data["failures"][0]) == {
         "game", "seed", "seat", "agent", "kind", "message", "actions", "traceback", "record",

@@ -301,6 +301,11 @@ class GameResult:
     seconds: float = field(default=0.0, compare=False)
     think_seconds: tuple[float, ...] = field(default=(), compare=False)
     moves: tuple[int, ...] = field(default=(), compare=False)
+    #: per seat: the moves with a choice (more than one legal action), the time spent on them,
+    #: and the longest time spent on one move
+    decisions: tuple[int, ...] = field(default=(), compare=False)
+    decision_seconds: tuple[float, ...] = field(default=(), compare=False)
+    slowest: tuple[float, ...] = field(default=(), compare=False)
 
     def win_shares(self) -> list[float]:
         """Each seat's share of the win (shared wins split)."""
@@ -333,6 +338,9 @@ def play_game(task: GameTask) -> GameResult:
     state = match.state
     think = [0.0] * n
     moves = [0] * n
+    decisions = [0] * n
+    decision_think = [0.0] * n
+    slowest = [0.0] * n
     limit = game.playout_bound * MAX_ACTIONS_FACTOR
 
     def finish(failure: Failure | None = None) -> GameResult:
@@ -358,6 +366,9 @@ def play_game(task: GameTask) -> GameResult:
             seconds=time.perf_counter() - start,
             think_seconds=tuple(think),
             moves=tuple(moves),
+            decisions=tuple(decisions),
+            decision_seconds=tuple(decision_think),
+            slowest=tuple(slowest),
         )
         if failure is None:
             outcome = state.outcome()
@@ -398,14 +409,19 @@ def play_game(task: GameTask) -> GameResult:
         seat = state.seats_to_act()[0]
         agent = agents[seat]
         obs = Observation(state, seat, agent.belief)
+        legal = obs.legal_actions
         t0 = time.perf_counter()
         try:
             action = agent.act(obs)
         except Exception as exc:
             return fail(seat, "exception", _describe(exc), traceback.format_exc())
-        think[seat] += time.perf_counter() - t0
+        spent = time.perf_counter() - t0
+        think[seat] += spent
         moves[seat] += 1
-        legal = obs.legal_actions
+        slowest[seat] = max(slowest[seat], spent)
+        if len(legal) > 1:
+            decisions[seat] += 1
+            decision_think[seat] += spent
         if action not in legal:
             shown = ", ".join(str(a) for a in legal[:8]) + (", ..." if len(legal) > 8 else "")
             message = f"returned {action!s:.60} which is not legal; legal: {shown}"

@@ -77,6 +77,10 @@ class AgentStats:
     failures: int
     scores: tuple[float, ...] = field(repr=False)
     seconds_per_move: float = field(default=0.0, compare=False)
+    #: the mean time of the moves with a choice (forced moves excluded)
+    seconds_per_decision: float = field(default=0.0, compare=False)
+    #: the longest time spent on one move
+    slowest_move: float = field(default=0.0, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """The figures as a JSON-ready dict (without the raw scores and timing)."""
@@ -148,6 +152,8 @@ class Summary:
             "actions_per_second": self.actions / secs if self.seconds > 0 else None,
             "actions_per_game": self.actions / games if games else None,
             "seconds_per_move": {a.agent: a.seconds_per_move for a in self.agents},
+            "seconds_per_decision": {a.agent: a.seconds_per_decision for a in self.agents},
+            "slowest_move": {a.agent: a.slowest_move for a in self.agents},
             "jobs": self.jobs,
             "backend": self.backend,
         }
@@ -212,6 +218,17 @@ class Summary:
             f"{self.seconds:.1f} s: {speed} ({self.jobs} {'job' if self.jobs == 1 else 'jobs'}, "
             f"{self.backend} backend)"
         )
+        if games:
+            w = max(width, len("thinking time"))
+            lines.append("")
+            lines.append(
+                f"{'thinking time':<{w}}  {'per move':>9}  {'with a choice':>13}  {'longest':>9}"
+            )
+            for a in self.agents:
+                lines.append(
+                    f"{a.agent:<{w}}  {_secs(a.seconds_per_move):>9}  "
+                    f"{_secs(a.seconds_per_decision):>13}  {_secs(a.slowest_move):>9}"
+                )
         for f in self.failures:
             lines.append("failed: " + f.describe())
         return "\n".join(lines)
@@ -221,6 +238,17 @@ def _fmt_option(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
+
+
+def _secs(seconds: float) -> str:
+    """A thinking time, readable from microseconds to minutes.
+
+    >>> _secs(0.3261), _secs(0.00012), _secs(12.5)
+    ('0.33 s', '0.1 ms', '12.5 s')
+    """
+    if seconds < 0.01:
+        return f"{seconds * 1000:.1f} ms"
+    return f"{seconds:.2f} s" if seconds < 10 else f"{seconds:.1f} s"
 
 
 def _mean(values: list[float]) -> float:
@@ -247,13 +275,17 @@ def summarize(result: SimResult) -> Summary:
             per_game.append(sum(shares[s] for s in held) / len(held))
             scores.extend(float(r.scores[s]) for s in held)
             ranks.extend(float(r.ranks[s]) for s in held)
-        think = 0.0
-        moves = 0
+        think = decision_think = slowest = 0.0
+        moves = decisions = 0
         for r in result.results:
             for s, a in enumerate(r.agents):
                 if a == label and r.moves:
                     think += r.think_seconds[s]
                     moves += r.moves[s]
+                if a == label and r.decisions:
+                    decisions += r.decisions[s]
+                    decision_think += r.decision_seconds[s]
+                    slowest = max(slowest, r.slowest[s])
         win_share = _mean(per_game)
         slots = config.lineup.count(label)
         agents.append(
@@ -270,6 +302,8 @@ def summarize(result: SimResult) -> Summary:
                 failures=sum(1 for f in result.failures if f.agent == label),
                 scores=tuple(scores),
                 seconds_per_move=think / moves if moves else 0.0,
+                seconds_per_decision=decision_think / decisions if decisions else 0.0,
+                slowest_move=slowest,
             )
         )
     seats = []
