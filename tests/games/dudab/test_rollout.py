@@ -89,3 +89,23 @@ def test_the_search_plays_legal_moves_with_it() -> None:
             action = state.legal_actions(seat)[0]
         assert action in state.legal_actions(seat)
         state.apply(seat, action)
+
+
+def test_the_default_reward_is_the_games_margin() -> None:
+    """``reward=auto`` searches exactly as ``reward=margin`` in Dudab (the policy's choice)."""
+    assert DudabRollout.reward == "margin" and DudabRollout.margin_scale == 20.0
+    choices: dict[str, list[str]] = {}
+    for spec in ("ismcts:iterations=40", "ismcts:iterations=40,reward=margin"):
+        state = GAME.new_game(2, seed=5)
+        agent = make_agent(spec, GAME, 0, 2, state.options, seed=3)
+        log = []
+        for _ in range(10):
+            seat = state.to_act()
+            if seat == 0:
+                action = agent.act(Observation(state, 0, agent.belief))
+            else:
+                action = state.legal_actions(seat)[-1]
+            log.append(str(action))
+            state.apply(seat, action)
+        choices[spec] = log
+    assert choices["ismcts:iterations=40"] == choices["ismcts:iterations=40,reward=margin"]
