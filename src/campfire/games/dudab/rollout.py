@@ -60,9 +60,19 @@ class DudabRollout(RolloutPolicy):
         assert isinstance(state, DudabState)
         best: list[Action] = []
         best_value = float("-inf")
+        # a placement's value depends only on the card, the column and whether it calls: the
+        # 12 calling Dudab placements of a column are valued once
+        seen: dict[tuple[int, int, bool], float] = {}
         for a in legal:
             assert isinstance(a, DudabAction)
-            value = self._value(state, seat, a)
+            if a.kind == K_PLACE:
+                key = (a.face, a.col, a.call > 0)
+                cached = seen.get(key)
+                if cached is None:
+                    cached = seen[key] = self._value(state, seat, a)
+                value = cached
+            else:
+                value = self._value(state, seat, a)
             if value > best_value:
                 best, best_value = [a], value
             elif value == best_value:
