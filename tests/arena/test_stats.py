@@ -97,8 +97,12 @@ def test_thinking_times_of_a_real_run() -> None:
             assert r.slowest[s] <= r.think_seconds[s]
     summary = summarize(sim)
     search, rand = summary.agents
-    assert 0 < search.seconds_per_move < search.seconds_per_decision <= search.slowest_move
-    assert rand.seconds_per_decision <= rand.slowest_move
+    held = [(r, r.agents.index("ismcts:iterations=20")) for r in sim.results]
+    assert search.seconds_per_decision == pytest.approx(
+        sum(r.decision_seconds[s] for r, s in held) / sum(r.decisions[s] for r, s in held)
+    )
+    assert search.slowest_move == max(r.slowest[s] for r, s in held)
+    assert rand.seconds_per_decision <= rand.slowest_move  # a mean is at most the maximum
     t = summary.throughput()
     assert t["seconds_per_decision"]["random"] == rand.seconds_per_decision
     assert t["slowest_move"]["ismcts:iterations=20"] == search.slowest_move
