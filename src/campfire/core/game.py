@@ -12,6 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
+from types import ModuleType
 from typing import Any, Generic, TypeVar
 
 from .actions import Action
@@ -38,6 +39,25 @@ class ActionSpace:
     size: int
     index: Callable[[Action], int]
     from_index: Callable[[int], Action]
+
+    @classmethod
+    def from_module(cls, module: ModuleType) -> ActionSpace:
+        """The space defined by a game's actions module.
+
+        The module defines, by convention, ``parse_action``, ``NUM_ACTIONS``, ``action_index``
+        and ``action_from_index``.
+
+        >>> from campfire.games.dudab import actions
+        >>> space = ActionSpace.from_module(actions)
+        >>> space.size, space.index(space.parse("draw"))
+        (391, 243)
+        """
+        return cls(
+            module.parse_action,
+            module.NUM_ACTIONS,
+            module.action_index,
+            module.action_from_index,
+        )
 
 
 class Game(ABC, Generic[S]):

@@ -51,12 +51,7 @@ class ApacheGame(Game[ApacheState]):
     min_players = 2
     max_players = 5
     options_type = ApacheOptions
-    action_space = ActionSpace(
-        _actions.parse_action,
-        _actions.NUM_ACTIONS,
-        _actions.action_index,
-        _actions.action_from_index,
-    )
+    action_space = ActionSpace.from_module(_actions)
     # 114 reveals, each followed by one poll of N answers and at most N choices: 114 × 11
     playout_bound = 114 * 11 + 1
 

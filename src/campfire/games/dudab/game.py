@@ -61,12 +61,7 @@ class DudabGame(Game[DudabState]):
     min_players = 2
     max_players = 6
     options_type = DudabOptions
-    action_space = ActionSpace(
-        _actions.parse_action,
-        _actions.NUM_ACTIONS,
-        _actions.action_index,
-        _actions.action_from_index,
-    )
+    action_space = ActionSpace.from_module(_actions)
     # every few steps a card leaves the draw pile, so a round is short: over 4,000 random
     # playouts (2–6 players, all expansion sets) the longest game took 672 actions
     playout_bound = 3_000

@@ -67,12 +67,7 @@ class ManitouGame(Game[ManitouState]):
     min_players = 2
     max_players = 5
     options_type = ManitouOptions
-    action_space = ActionSpace(
-        _actions.parse_action,
-        _actions.NUM_ACTIONS,
-        _actions.action_index,
-        _actions.action_from_index,
-    )
+    action_space = ActionSpace.from_module(_actions)
     # per hunt at most 9 + 3·8 + 7 picks, 7·5 plays, 1 totem play, 1 horse move, 5 thief choices
     # and 3·3 tile choices (91), for at most 5 hunts
     playout_bound = 460

@@ -49,12 +49,7 @@ class TrackerGame(Game[TrackerState]):
     min_players = 2
     max_players = 6
     options_type = TrackerOptions
-    action_space = ActionSpace(
-        _actions.parse_action,
-        _actions.NUM_ACTIONS,
-        _actions.action_index,
-        _actions.action_from_index,
-    )
+    action_space = ActionSpace.from_module(_actions)
     # random playouts end long before this (peeking forever is legal, so no rule bounds a game)
     playout_bound = 20_000
 
