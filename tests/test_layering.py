@@ -1,0 +1,102 @@
+"""Imports point downward only (docs/architecture.md, "Layers").
+
+``core`` imports nothing else of Campfire; a game imports ``core`` (and its own package);
+generic agents import ``core`` and never a game; the arena imports agents and core. Every
+import counts, including those under ``TYPE_CHECKING`` and inside functions.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+PACKAGE = SRC / "campfire"
+
+#: what each layer may import from Campfire, besides itself
+ALLOWED: dict[str, set[str]] = {
+    "core": set(),
+    "agents": {"core"},
+    "games": {"core"},
+    "arena": {"core", "agents"},
+}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def campfire_imports(path: Path) -> set[str]:
+    """The Campfire modules ``path`` imports (absolute names, relative imports resolved)."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.split(".")[0] == "campfire")
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join([*base, node.module] if node.module else base)
+            else:
+                target = node.module or ""
+            if target.split(".")[0] == "campfire":
+                found.add(target)
+    return found
+
+
+def _layer(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _game(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[1] == "games" else None
+
+
+def violations(layer: str) -> list[str]:
+    out = []
+    for path in sorted((PACKAGE / layer).rglob("*.py")):
+        me = _module_name(path)
+        for target in sorted(campfire_imports(path)):
+            other = _layer(target)
+            if other == layer and (layer != "games" or _game(target) in (None, _game(me))):
+                continue
+            if other in ALLOWED[layer]:
+                continue
+            out.append(f"{me} imports {target}")
+    return out
+
+
+@pytest.mark.parametrize("layer", sorted(ALLOWED))
+def test_imports_point_downward(layer: str) -> None:
+    assert violations(layer) == []
+
+
+def test_the_scan_sees_relative_and_absolute_imports(tmp_path: Path) -> None:
+    # the checker itself must catch what it is meant to catch
+    path = PACKAGE / "core" / "state.py"
+    found = campfire_imports(path)
+    assert "campfire.core.errors" in found
+    assert _layer("campfire.games.tracker.state") == "games"
+    assert _game("campfire.games.tracker.state") == "tracker"
+
+
+def test_a_game_importing_another_game_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = campfire_imports
+
+    def fake(path: Path) -> set[str]:
+        found = real(path)
+        if path.name == "bots.py" and path.parent.name == "tracker":
+            found.add("campfire.games.dudab.cards")
+        return found
+
+    monkeypatch.setitem(globals(), "campfire_imports", fake)
+    assert violations("games") == ["campfire.games.tracker.bots imports campfire.games.dudab.cards"]
