@@ -1,0 +1,305 @@
+r"""Checks of input at Campfire's public boundary: seeds, integers typed as text, JSON documents.
+
+Everything a user can hand to Campfire — a seed, a number on the command line, a record or
+position file — passes through one of these functions, which either return a plain, bounded value
+or raise one of the project's errors (:class:`~campfire.core.errors.CampfireError` subclasses)
+saying what was wrong and what is allowed. The limits are documented in ``docs/records.md``.
+
+>>> check_seed(7)
+7
+>>> check_seed(-1)
+Traceback (most recent call last):
+...
+campfire.core.errors.OptionError: a seed is a whole number 0 … 2**63 - 1 (got -1)
+>>> parse_int("12", "--players", minimum=1)
+12
+>>> parse_int("١٢", "--players")
+Traceback (most recent call last):
+...
+campfire.core.errors.OptionError: --players must be a whole number written with the digits 0-9 ...
+>>> loads_json(b'{"a": [1, 2.5, "x"]}', "the record")
+{'a': [1, 2.5, 'x']}
+>>> loads_json(b'\xff', "the record")
+Traceback (most recent call last):
+...
+campfire.core.errors.RecordError: the record is not UTF-8 text (byte 0xff at offset 0)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+from .errors import CampfireError, OptionError, RecordError
+
+__all__ = [
+    "MAX_INT_DIGITS",
+    "MAX_JSON_BYTES",
+    "MAX_JSON_DEPTH",
+    "MAX_SEED",
+    "MAX_TEXT_OPTION",
+    "JsonReader",
+    "check_seed",
+    "loads_json",
+    "parse_int",
+    "read_bytes",
+]
+
+#: Seeds are whole numbers ``0 <= seed < MAX_SEED`` (what ``secrets.randbits(63)`` draws).
+MAX_SEED = 2**63
+#: The largest JSON document (a record, a position) Campfire reads: 16 MiB.
+MAX_JSON_BYTES = 16 * 2**20
+#: The deepest nesting of arrays and objects in a JSON document Campfire reads.
+MAX_JSON_DEPTH = 64
+#: The most digits of an integer in a JSON document or a number typed as text.
+MAX_INT_DIGITS = 40
+#: The longest text value of an option (such as Big Manitou's ``tile_mix``).
+MAX_TEXT_OPTION = 1000
+
+ErrorType = Callable[[str], CampfireError]
+
+_INT_TEXT = re.compile(r"[+-]?[0-9]+")
+
+
+def check_seed(seed: object, *, error: ErrorType = OptionError, what: str = "a seed") -> int:
+    """Return ``seed`` if it is a seed: an ``int`` (not a ``bool``), ``0 <= seed < 2**63``.
+
+    A negative seed would draw the same game as its absolute value (Python's generator ignores
+    the sign), so it is refused rather than silently aliased.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
+        shown = _short_repr(seed)
+        raise error(f"{what} is a whole number 0 … 2**63 - 1 (got {shown})")
+    return int(seed)
+
+
+def parse_int(
+    text: str,
+    what: str,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    error: ErrorType = OptionError,
+) -> int:
+    """Read a whole number typed as text: ASCII digits with an optional sign, in range.
+
+    Surrounding spaces are ignored; other digit characters (``²``, ``١``), underscores, and
+    numbers longer than :data:`MAX_INT_DIGITS` digits are refused with ``error``.
+    """
+    stripped = text.strip() if isinstance(text, str) else None
+    if (
+        stripped is None
+        or len(stripped.lstrip("+-")) > MAX_INT_DIGITS
+        or _INT_TEXT.fullmatch(stripped) is None
+    ):
+        raise error(
+            f"{what} must be a whole number written with the digits 0-9 (got {_short_repr(text)})"
+        )
+    value = int(stripped)
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        low = "" if minimum is None else f"{minimum}"
+        high = "" if maximum is None else f"{maximum}"
+        allowed = (
+            f"{low}–{high}" if low and high else (f"at least {low}" if low else f"at most {high}")
+        )
+        raise error(f"{what} must be {allowed} (got {value})")
+    return value
+
+
+def _short_repr(value: object, limit: int = 60) -> str:
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long for repr
+        return f"a number of more than {MAX_INT_DIGITS} digits"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# ----- JSON ---------------------------------------------------------------------------------
+
+
+def read_bytes(
+    source: str | Path | IO[bytes],
+    what: str,
+    *,
+    limit: int = MAX_JSON_BYTES,
+    error: ErrorType = RecordError,
+) -> bytes:
+    """Read at most ``limit`` bytes from a file path or a binary stream.
+
+    A file larger than ``limit`` is refused before it is read; a stream is read up to one byte
+    past the limit, and refused if it is longer.
+    """
+    too_big = f"{what} is larger than {limit:,} bytes, the most Campfire reads"
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        try:
+            with path.open("rb") as f:
+                if os.fstat(f.fileno()).st_size > limit:
+                    raise error(too_big)
+                data = f.read(limit + 1)
+        except OSError as exc:
+            raise error(f"cannot read {path}: {exc.strerror or exc}") from None
+    else:
+        try:
+            data = source.read(limit + 1)
+        except OSError as exc:
+            raise error(f"cannot read {what}: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise error(too_big)
+    return data
+
+
+def decode_text(data: bytes | str, what: str, *, error: ErrorType = RecordError) -> str:
+    """Decode UTF-8 bytes (a leading byte-order mark is allowed) into text."""
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise error(
+            f"{what} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+        ) from None
+
+
+_WS = re.compile(r"[ \t\n\r]*")
+
+
+class JsonReader:
+    """A bounded, strict JSON reader over one text, which can read a document piece by piece.
+
+    Strict means: integers of at most :data:`MAX_INT_DIGITS` digits, finite numbers only (no
+    ``NaN``/``Infinity``), no duplicate keys in an object, no lone surrogates in strings, and
+    nesting at most :data:`MAX_JSON_DEPTH` deep. Every problem raises ``error`` naming ``what``.
+    """
+
+    def __init__(self, text: str, what: str, *, error: ErrorType = RecordError) -> None:
+        self.text = text
+        self.pos = 0
+        self.what = what
+        self.error = error
+        self._decoder = json.JSONDecoder(
+            parse_int=self._int,
+            parse_float=self._float,
+            parse_constant=self._constant,
+            object_pairs_hook=self._object,
+        )
+
+    # hooks of the decoder
+    def _int(self, text: str) -> int:
+        if len(text.lstrip("-")) > MAX_INT_DIGITS:
+            raise self.error(
+                f"{self.what} holds an integer of {len(text.lstrip('-'))} digits; "
+                f"at most {MAX_INT_DIGITS} are allowed"
+            )
+        return int(text)
+
+    def _float(self, text: str) -> float:
+        value = float(text)
+        if not math.isfinite(value):
+            raise self.error(f"{self.what} holds the number {text[:40]}, which is out of range")
+        return value
+
+    def _constant(self, text: str) -> Any:
+        raise self.error(f"{self.what} holds {text}, which is not a JSON number")
+
+    def _object(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result = dict(pairs)
+        if len(result) != len(pairs):
+            seen: set[str] = set()
+            for key, _ in pairs:
+                if key in seen:
+                    raise self.error(f"{self.what} has the key {key!r} twice in one object")
+                seen.add(key)
+        return result
+
+    # reading
+    def fail(self, message: str) -> CampfireError:
+        """An error about the text at the current position (line and column)."""
+        line = self.text.count("\n", 0, self.pos) + 1
+        column = self.pos - (self.text.rfind("\n", 0, self.pos) + 1) + 1
+        return self.error(
+            f"{self.what} is not valid JSON: {message} (line {line}, column {column})"
+        )
+
+    def skip_space(self) -> str:
+        """Skip white space; return the next character ('' at the end)."""
+        self.pos = _WS.match(self.text, self.pos).end()  # type: ignore[union-attr]
+        return self.text[self.pos : self.pos + 1]
+
+    def expect(self, char: str) -> None:
+        """Skip white space and the character ``char`` (or fail)."""
+        if self.skip_space() != char:
+            found = self.text[self.pos : self.pos + 1]
+            raise self.fail(
+                f"expected {char!r}, found {found!r}" if found else f"expected {char!r}"
+            )
+        self.pos += 1
+
+    def value(self, depth: int = 0) -> Any:
+        """Read one JSON value at the current position (``depth``: how deep it is nested)."""
+        self.skip_space()
+        start = self.pos
+        try:
+            value, self.pos = self._decoder.raw_decode(self.text, self.pos)
+        except json.JSONDecodeError as exc:
+            self.pos = exc.pos
+            raise self.fail(exc.msg) from None
+        except RecursionError:
+            self.pos = start
+            raise self.error(
+                f"{self.what} is nested more than {MAX_JSON_DEPTH} levels deep"
+            ) from None
+        check_json_value(value, self.what, depth=depth, error=self.error)
+        return value
+
+    def at_end(self) -> None:
+        """Fail unless only white space is left."""
+        if self.skip_space():
+            raise self.fail("extra data after the document")
+
+
+def check_json_value(
+    value: Any, what: str, *, depth: int = 0, error: ErrorType = RecordError
+) -> None:
+    """Check the nesting depth and the strings of a decoded JSON value (without recursion)."""
+    stack: list[tuple[Any, int]] = [(value, depth)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, str):
+            _check_string(item, what, error)
+        elif isinstance(item, (list, dict)):
+            if level >= MAX_JSON_DEPTH:
+                raise error(f"{what} is nested more than {MAX_JSON_DEPTH} levels deep")
+            if isinstance(item, dict):
+                for key, sub in item.items():
+                    _check_string(key, what, error)
+                    if isinstance(sub, (str, list, dict)):
+                        stack.append((sub, level + 1))
+            else:
+                stack.extend((sub, level + 1) for sub in item if isinstance(sub, (str, list, dict)))
+
+
+def _check_string(text: str, what: str, error: ErrorType) -> None:
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise error(f"{what} holds a string with a lone surrogate (\\ud800–\\udfff)") from None
+
+
+def loads_json(data: bytes | str, what: str, *, error: ErrorType = RecordError) -> Any:
+    """Decode a whole JSON document strictly and within the limits (see :class:`JsonReader`).
+
+    ``data`` longer than :data:`MAX_JSON_BYTES` is refused.
+    """
+    if len(data) > MAX_JSON_BYTES:
+        raise error(f"{what} is larger than {MAX_JSON_BYTES:,} bytes, the most Campfire reads")
+    reader = JsonReader(decode_text(data, what, error=error), what, error=error)
+    value = reader.value()
+    reader.at_end()
+    return value
