@@ -21,6 +21,7 @@ from .errors import OptionError, PositionError, SetupError
 from .options import Options
 from .rng import GameRng
 from .state import State
+from .validate import check_seed, short_repr
 
 __all__ = ["ActionSpace", "Game"]
 
@@ -87,6 +88,10 @@ class Game(ABC, Generic[S]):
                     f"use {self.options_type.__name__}"
                 )
             return values
+        if values is not None and not isinstance(values, Mapping):
+            raise OptionError(
+                f"options are a mapping of option names to values (got {type(values).__name__})"
+            )
         return self.options_type.from_mapping(values)
 
     def check_players(self, players: int) -> None:
@@ -113,10 +118,13 @@ class Game(ABC, Generic[S]):
 
         With neither, a random seed is drawn. The setup is drawn from ``GameRng(seed)``; the
         randomness after the setup comes from :meth:`play_rng` of the seed (default 0 with an
-        explicit setup).
+        explicit setup). A seed is an ``int`` from 0 to 2**63 - 1 (anything else raises
+        :class:`OptionError`).
         """
         self.check_players(players)
         opts = self.options(options)
+        if seed is not None:
+            seed = check_seed(seed)
         if setup is None:
             if seed is None:
                 seed = secrets.randbits(63)
@@ -234,13 +242,21 @@ class Game(ABC, Generic[S]):
             raise PositionError("a position is a JSON object")
         if data.get("game") != self.name:
             raise PositionError(f"this is not a {self.title} position (game={data.get('game')!r})")
-        if data.get("version") != 1:
-            raise PositionError(f"unsupported position version {data.get('version')!r}; known: 1")
+        version = data.get("version")
+        if type(version) is not int or version != 1:
+            raise PositionError(f"unsupported position version {short_repr(version)}; known: 1")
+        if "players" not in data:
+            raise PositionError("bad position header: 'players' (the player count) is missing")
+        options = data.get("options", {})
+        if not isinstance(options, Mapping):
+            raise PositionError(
+                "bad position header: 'options' is a JSON object of option names to values"
+            )
         try:
             players = data["players"]
             self.check_players(players)
-            options = self.options_type.from_mapping(data.get("options", {}))
-        except (KeyError, OptionError) as exc:
+            options = self.options_type.from_mapping(options)
+        except OptionError as exc:
             raise PositionError(f"bad position header: {exc}") from None
         return players, options
 

@@ -23,11 +23,14 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Self, TypeVar
 
 from .errors import OptionError
+from .validate import MAX_TEXT_OPTION, parse_int, short_repr
 
 __all__ = ["OptionInfo", "Options", "option"]
 
@@ -83,42 +86,51 @@ def _fmt(value: Any) -> str:
 
 
 def _coerce(info: OptionInfo, value: Any) -> Any:
-    """Convert ``value`` (possibly a string from the command line) to the option's type."""
+    """Convert ``value`` (possibly a string from the command line) to the option's type.
+
+    Text is read strictly: integers with the ASCII digits 0-9 (at most 40 of them), finite
+    numbers, and text options of at most 1000 characters.
+    """
     typ = info.type
+    shown = short_repr(value)
     if typ is bool:
         if isinstance(value, bool):
             return value
-        if isinstance(value, str) and value.lower() in ("true", "yes", "on", "1"):
+        if isinstance(value, str) and value.strip().lower() in ("true", "yes", "on", "1"):
             return True
-        if isinstance(value, str) and value.lower() in ("false", "no", "off", "0"):
+        if isinstance(value, str) and value.strip().lower() in ("false", "no", "off", "0"):
             return False
-        raise OptionError(f"option {info.name!r} must be true or false (got {value!r})")
+        raise OptionError(f"option {info.name!r} must be true or false (got {shown})")
     if typ is int:
         if isinstance(value, bool):
-            raise OptionError(f"option {info.name!r} must be an integer (got {value!r})")
+            raise OptionError(f"option {info.name!r} must be an integer (got {shown})")
         if isinstance(value, int):
             return value
         if isinstance(value, str):
-            try:
-                return int(value.strip())
-            except ValueError:
-                pass
-        raise OptionError(f"option {info.name!r} must be an integer (got {value!r})")
+            return parse_int(value, f"option {info.name!r}")
+        raise OptionError(f"option {info.name!r} must be an integer (got {shown})")
     if typ is float:
+        number: float | None = None
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
-        if isinstance(value, str):
-            try:
-                return float(value)
-            except ValueError:
-                pass
-        raise OptionError(f"option {info.name!r} must be a number (got {value!r})")
+            number = float(value) if abs(value) < 1e308 else None
+        elif isinstance(value, str) and _FLOAT_TEXT.fullmatch(value.strip()):
+            number = float(value)
+        if number is None or not math.isfinite(number):
+            raise OptionError(f"option {info.name!r} must be a number (a finite one; got {shown})")
+        return number
     if typ is str:
-        if isinstance(value, str):
-            return value
-        raise OptionError(f"option {info.name!r} must be a string (got {value!r})")
+        if not isinstance(value, str):
+            raise OptionError(f"option {info.name!r} must be a string (got {shown})")
+        if len(value) > MAX_TEXT_OPTION:
+            raise OptionError(
+                f"option {info.name!r} is at most {MAX_TEXT_OPTION} characters long "
+                f"(got {len(value)})"
+            )
+        return value
     return value
 
+
+_FLOAT_TEXT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
 
 _TYPES: dict[str, type] = {"int": int, "bool": bool, "str": str, "float": float}
 
@@ -137,7 +149,8 @@ class Options:
             coerced = _coerce(info, value)
             if info.choices is not None and coerced not in info.choices:
                 raise OptionError(
-                    f"option {info.name!r} must be {info.describe_allowed()} (got {_fmt(coerced)})"
+                    f"option {info.name!r} must be {info.describe_allowed()} "
+                    f"(got {short_repr(coerced) if isinstance(coerced, str) else _fmt(coerced)})"
                 )
             if coerced is not value:
                 object.__setattr__(self, info.name, coerced)
@@ -178,12 +191,21 @@ class Options:
 
         Unknown names raise :class:`OptionError` listing the known ones.
         """
+        if values is not None and not isinstance(values, Mapping):
+            raise OptionError(
+                f"options are a mapping of option names to values (got {type(values).__name__})"
+            )
         values = dict(values or {})
         known = {info.name: info for info in cls.infos()}
+        for key in values:
+            if not isinstance(key, str):
+                raise OptionError(f"option names are strings (got {short_repr(key)})")
         unknown = sorted(set(values) - set(known))
         if unknown:
             allowed = ", ".join(known) if known else "none"
-            raise OptionError(f"unknown option {unknown[0]!r}; this game's options are: {allowed}")
+            raise OptionError(
+                f"unknown option {short_repr(unknown[0])}; this game's options are: {allowed}"
+            )
         return cls(**{k: _coerce(known[k], v) for k, v in values.items()})
 
     def to_dict(self) -> dict[str, Any]:

@@ -22,7 +22,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from .actions import Action
 from .errors import CampfireError, RecordError
@@ -31,8 +31,26 @@ from .game import Game
 from .options import Options
 from .outcome import Outcome
 from .state import State
+from .validate import (
+    MAX_JSON_BYTES,
+    JsonReader,
+    check_seed,
+    decode_text,
+    loads_json,
+    read_bytes,
+    short_repr,
+)
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "Match", "Player", "Record", "replay"]
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "Match",
+    "Player",
+    "Record",
+    "replay",
+    "replay_file",
+    "replay_text",
+]
 
 FORMAT = "campfire-record"
 FORMAT_VERSION = 1
@@ -107,75 +125,116 @@ class Record:
 
     @classmethod
     def load(cls, path: str | Path) -> Record:
-        """Read a record from a JSON file (raise :class:`RecordError` if malformed)."""
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{path} is not valid JSON ({exc})") from None
-        return cls.from_json(data)
+        """Read a record from a JSON file (raise :class:`RecordError` if malformed).
+
+        The file is read within the limits of ``docs/records.md`` (size, nesting, digits); use
+        :func:`replay_file` to verify the actions while they are read.
+        """
+        return cls.loads(read_bytes(path, str(path)), source=str(path))
+
+    @classmethod
+    def loads(cls, data: bytes | str, *, source: str = "the record") -> Record:
+        """Read a record from JSON text or UTF-8 bytes (raise :class:`RecordError`)."""
+        return cls.from_json(loads_json(data, source))
 
     @classmethod
     def from_json(cls, data: Any) -> Record:
         """Build a record from a JSON document, checking its shape."""
-        if not isinstance(data, dict):
+        if not isinstance(data, Mapping):
             raise RecordError("a record is a JSON object")
-        if data.get("format", FORMAT) != FORMAT:
-            raise RecordError(f"not a Campfire record (format={data.get('format')!r})")
-        version = data.get("version")
-        if version != FORMAT_VERSION:
-            raise RecordError(
-                f"unsupported record version {version!r}; this Campfire reads version "
-                f"{FORMAT_VERSION}"
-            )
-        game = data.get("game")
-        if not isinstance(game, str):
-            raise RecordError('the record must name its game ("game": "tracker", ...)')
-        players = data.get("players")
-        if not isinstance(players, list) or not players:
-            raise RecordError('"players" must be a non-empty list of names or {"name": ...}')
-        parsed_players = [_parse_player(p) for p in players]
-        options = data.get("options", {})
-        if not isinstance(options, dict):
-            raise RecordError('"options" must be a JSON object of option names to values')
-        seed = data.get("seed")
-        setup = data.get("setup")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise RecordError(f'"seed" must be an integer (got {seed!r})')
-        if setup is not None and not isinstance(setup, dict):
-            raise RecordError('"setup" must be a JSON object')
-        if seed is None and setup is None:
-            raise RecordError('the record needs a "seed" or an explicit "setup"')
+        record = _header_from_json(data)
         raw_actions = data.get("actions", [])
         if not isinstance(raw_actions, list):
-            raise RecordError('"actions" must be a list of [seat, notation] pairs')
-        actions: list[tuple[int, str]] = []
-        for i, item in enumerate(raw_actions):
-            if (
-                not isinstance(item, list)
-                or len(item) != 2
-                or isinstance(item[0], bool)
-                or not isinstance(item[0], int)
-                or not isinstance(item[1], str)
-            ):
-                raise RecordError(f'expected [seat, "notation"], got {item!r}', index=i)
-            actions.append((item[0], item[1]))
-        outcome = None
-        raw_outcome = data.get("outcome")
-        if raw_outcome is not None:
-            try:
-                outcome = Outcome.from_json(raw_outcome)
-            except (KeyError, TypeError, ValueError):
-                raise RecordError(
-                    '"outcome" must hold "scores", "ranks" and "winners" lists'
-                ) from None
-        meta = data.get("meta", {})
-        if not isinstance(meta, dict):
-            raise RecordError('"meta" must be a JSON object')
-        return cls(game, parsed_players, options, seed, setup, actions, outcome, meta)
+            raise RecordError(_ACTIONS_SHAPE)
+        record.actions = [_action_from_json(item, i) for i, item in enumerate(raw_actions)]
+        _tail_from_json(record, data)
+        return record
+
+
+_HEADER_KEYS = ("format", "version", "game", "options", "players", "seed", "setup")
+_ACTIONS_SHAPE = '"actions" must be a list of [seat, notation] pairs'
+
+
+def _header_from_json(data: Mapping[str, Any]) -> Record:
+    """A record with the header of ``data`` (everything but actions, outcome and meta)."""
+    fmt = data.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise RecordError(f"not a Campfire record (format={short_repr(fmt)})")
+    version = data.get("version")
+    if type(version) is not int or version != FORMAT_VERSION:
+        raise RecordError(
+            f"unsupported record version {short_repr(version)}; this Campfire reads version "
+            f"{FORMAT_VERSION}"
+        )
+    game = data.get("game")
+    if not isinstance(game, str):
+        raise RecordError('the record must name its game ("game": "tracker", ...)')
+    players = data.get("players")
+    if not isinstance(players, list) or not players:
+        raise RecordError('"players" must be a non-empty list of names or {"name": ...}')
+    parsed_players = [_parse_player(p) for p in players]
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise RecordError('"options" must be a JSON object of option names to values')
+    seed = data.get("seed")
+    setup = data.get("setup")
+    if seed is not None:
+        seed = check_seed(seed, error=RecordError, what='"seed"')
+    if setup is not None and not isinstance(setup, dict):
+        raise RecordError('"setup" must be a JSON object')
+    if seed is None and setup is None:
+        raise RecordError('the record needs a "seed" or an explicit "setup"')
+    return Record(game, parsed_players, dict(options), seed, setup)
+
+
+def _action_from_json(item: Any, index: int) -> tuple[int, str]:
+    if (
+        not isinstance(item, list)
+        or len(item) != 2
+        or isinstance(item[0], bool)
+        or not isinstance(item[0], int)
+        or not isinstance(item[1], str)
+    ):
+        raise RecordError(f'expected [seat, "notation"], got {short_repr(item)}', index=index)
+    return item[0], item[1]
+
+
+def _tail_from_json(record: Record, data: Mapping[str, Any]) -> None:
+    """Read the outcome and meta of ``data`` into ``record``."""
+    raw_outcome = data.get("outcome")
+    record.outcome = (
+        None if raw_outcome is None else _outcome_from_json(raw_outcome, len(record.players))
+    )
+    meta = data.get("meta", {})
+    if not isinstance(meta, dict):
+        raise RecordError('"meta" must be a JSON object')
+    record.meta = meta
+
+
+def _outcome_from_json(raw: Any, players: int) -> Outcome:
+    shape = (
+        f'"outcome" must hold "scores" (numbers), "ranks" (1–{players}) and "winners" (seats '
+        f"0–{players - 1}, at least one), one score and rank per player, or be null"
+    )
+    if not isinstance(raw, dict):
+        raise RecordError(shape)
+    scores, ranks, winners = raw.get("scores"), raw.get("ranks"), raw.get("winners")
+    details = raw.get("details", [])
+    if not (
+        isinstance(scores, list)
+        and len(scores) == players
+        and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in scores)
+        and isinstance(ranks, list)
+        and len(ranks) == players
+        and all(type(r) is int and 1 <= r <= players for r in ranks)
+        and isinstance(winners, list)
+        and 1 <= len(winners) <= players
+        and all(type(w) is int and 0 <= w < players for w in winners)
+        and isinstance(details, list)
+        and all(isinstance(d, dict) for d in details)
+    ):
+        raise RecordError(shape)
+    return Outcome(tuple(scores), tuple(ranks), tuple(winners), tuple(details))
 
 
 def _parse_player(item: Any) -> Player:
@@ -186,7 +245,7 @@ def _parse_player(item: Any) -> Player:
         if agent is not None and not isinstance(agent, str):
             raise RecordError('a player\'s "agent" must be a string')
         return Player(item["name"], agent)
-    raise RecordError(f'a player is a name or {{"name": ...}} (got {item!r})')
+    raise RecordError(f'a player is a name or {{"name": ...}} (got {short_repr(item)})')
 
 
 class Match:
@@ -256,6 +315,119 @@ def replay(record: Record, *, game: Game[Any] | None = None) -> Match:
 
     Raises :class:`RecordError` with the index of the first bad action and the reason.
     """
+    match = _start_replay(record, game)
+    for i, (seat, text) in enumerate(record.actions):
+        _replay_action(match, i, seat, text)
+    _check_outcome(record, match)
+    return match
+
+
+def replay_file(source: str | Path | IO[bytes], *, name: str | None = None) -> tuple[Record, Match]:
+    """Read a record file (a path or a binary stream) and replay it as its actions are read.
+
+    The file is refused before reading if it is larger than :data:`MAX_JSON_BYTES`; the first
+    bad action stops the reading (see :func:`replay_text`). ``name`` names the source in errors.
+    """
+    what = name if name is not None else str(source) if isinstance(source, (str, Path)) else "input"
+    return replay_text(read_bytes(source, what), source=what)
+
+
+def replay_text(data: bytes | str, *, source: str = "the record") -> tuple[Record, Match]:
+    """Read a record's JSON text and replay it, checking each action as soon as it is read.
+
+    When the header fields (``format``, ``version``, ``game``, ``options``, ``players``, ``seed``,
+    ``setup``) come before ``"actions"`` — as Campfire writes them — the game is set up when
+    ``"actions"`` is reached and each action is applied as it is read, so the first illegal one
+    ends the reading. Otherwise the actions are read first and replayed once the header is
+    complete; a header field after actions that were already applied is refused. Returns the
+    record and the replayed match, like ``replay(Record.loads(data))``.
+    """
+    if len(data) > MAX_JSON_BYTES:
+        raise RecordError(
+            f"{source} is larger than {MAX_JSON_BYTES:,} bytes, the most Campfire reads"
+        )
+    reader = JsonReader(decode_text(data, source), source)
+    fields: dict[str, Any] = {}
+    actions: list[tuple[int, str]] = []
+    record: Record | None = None  # set once the header is read and the game is set up
+    match: Match | None = None
+    if reader.skip_space() != "{":
+        reader.value()
+        reader.at_end()
+        raise RecordError("a record is a JSON object")
+    reader.pos += 1
+    if reader.skip_space() == "}":
+        reader.pos += 1
+    else:
+        while True:
+            if reader.skip_space() != '"':
+                raise reader.fail("expected a key in double quotes")
+            key = reader.value(1)
+            reader.expect(":")
+            if key in fields or (key == "actions" and "actions" in fields):
+                raise RecordError(f"{source} has the key {key!r} twice in one object")
+            if key == "actions":
+                fields["actions"] = None
+                if match is None and _header_ready(fields):
+                    record = _header_from_json(fields)
+                    match = _start_replay(record, None)
+                _read_actions(reader, actions, match)
+            else:
+                if match is not None and key in _HEADER_KEYS:
+                    raise RecordError(
+                        f"{key!r} comes after the actions that it governs; a record's header "
+                        f'fields ({", ".join(_HEADER_KEYS)}) come before "actions"'
+                    )
+                fields[key] = reader.value(1)
+            if reader.skip_space() == ",":
+                reader.pos += 1
+                continue
+            reader.expect("}")
+            break
+    reader.at_end()
+    if record is None or match is None:
+        fields.pop("actions", None)
+        record = _header_from_json(fields)
+        match = _start_replay(record, None)
+        for i, (seat, text) in enumerate(actions):
+            _replay_action(match, i, seat, text)
+    record.actions = actions
+    _tail_from_json(record, fields)
+    _check_outcome(record, match)
+    return record, match
+
+
+def _header_ready(fields: Mapping[str, Any]) -> bool:
+    """Whether the required header fields have been read (so the actions can be applied)."""
+    return all(k in fields for k in ("version", "game", "players")) and (
+        "seed" in fields or "setup" in fields
+    )
+
+
+def _read_actions(reader: JsonReader, actions: list[tuple[int, str]], match: Match | None) -> None:
+    """Read the ``"actions"`` array one action at a time (applying each when ``match`` is set)."""
+    if reader.skip_space() != "[":
+        reader.value(1)  # report malformed JSON first, then the shape
+        raise RecordError(_ACTIONS_SHAPE)
+    reader.pos += 1
+    if reader.skip_space() == "]":
+        reader.pos += 1
+        return
+    while True:
+        index = len(actions)
+        seat, text = _action_from_json(reader.value(2), index)
+        if match is not None:
+            _replay_action(match, index, seat, text)
+        actions.append((seat, text))
+        if reader.skip_space() == ",":
+            reader.pos += 1
+            continue
+        reader.expect("]")
+        return
+
+
+def _start_replay(record: Record, game: Game[Any] | None) -> Match:
+    """The match at the start of ``record`` (raise :class:`RecordError` for a bad header)."""
     if game is None:
         from .registry import get
 
@@ -264,7 +436,7 @@ def replay(record: Record, *, game: Game[Any] | None = None) -> Match:
         except CampfireError as exc:
             raise RecordError(str(exc)) from None
     try:
-        match = Match(
+        return Match(
             game,
             len(record.players),
             record.options,
@@ -275,15 +447,22 @@ def replay(record: Record, *, game: Game[Any] | None = None) -> Match:
         )
     except CampfireError as exc:
         raise RecordError(f"bad record header: {exc}") from None
-    for i, (seat, text) in enumerate(record.actions):
-        if not 0 <= seat < match.state.num_players:
-            raise RecordError(
-                f"seat {seat} does not exist (seats are 0–{match.state.num_players - 1})", index=i
-            )
-        try:
-            match.play(seat, text)
-        except CampfireError as exc:
-            raise RecordError(f"{text!r} by seat {seat}: {exc}", index=i) from None
+
+
+def _replay_action(match: Match, index: int, seat: int, text: str) -> None:
+    """Apply the record's action number ``index`` (raise :class:`RecordError` if it is bad)."""
+    if not 0 <= seat < match.state.num_players:
+        raise RecordError(
+            f"seat {seat} does not exist (seats are 0–{match.state.num_players - 1})", index=index
+        )
+    try:
+        match.play(seat, text)
+    except CampfireError as exc:
+        raise RecordError(f"{short_repr(text)} by seat {seat}: {exc}", index=index) from None
+
+
+def _check_outcome(record: Record, match: Match) -> None:
+    """Check the record's outcome (if it states one) against the replayed game."""
     if record.outcome is not None:
         if not match.state.is_terminal():
             raise RecordError("the record states an outcome but its actions do not end the game")
@@ -293,4 +472,3 @@ def replay(record: Record, *, game: Game[Any] | None = None) -> Match:
                 f"the recorded outcome {record.outcome.to_json()} differs from the replayed "
                 f"outcome {actual.to_json()}"
             )
-    return match

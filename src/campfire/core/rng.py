@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -37,11 +38,32 @@ class GameRng(random.Random):
 
     @classmethod
     def from_json(cls, data: Any) -> GameRng:
-        """Restore a generator from :meth:`to_json` output."""
+        """Restore a generator from :meth:`to_json` output (raise :class:`PositionError`).
+
+        The state must be exactly what :meth:`to_json` writes: ``[3, [625 integers 0 … 2**32 - 1,
+        the last one at most 624], null or a finite number]``.
+        """
+        shape = (
+            "malformed random generator state: expected [3, [625 integers 0 … 2**32 - 1], "
+            "null or a number] as written by the engine"
+        )
+        if not isinstance(data, (list, tuple)) or len(data) != 3:
+            raise PositionError(shape)
+        version, internal, gauss = data
+        if (
+            type(version) is not int
+            or not isinstance(internal, (list, tuple))
+            or len(internal) != _STATE_LENGTH
+            or not all(type(x) is int and 0 <= x < 2**32 for x in internal)
+            or not (gauss is None or (type(gauss) is float and math.isfinite(gauss)))
+        ):
+            raise PositionError(shape)
+        rng = cls()
         try:
-            version, internal, gauss = data
-            rng = cls()
-            rng.setstate((int(version), tuple(int(x) for x in internal), gauss))
+            rng.setstate((version, tuple(internal), gauss))
         except (TypeError, ValueError) as exc:
             raise PositionError(f"malformed random generator state: {exc}") from None
         return rng
+
+
+_STATE_LENGTH = len(random.Random(0).getstate()[1])
