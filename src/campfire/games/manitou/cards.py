@@ -25,6 +25,7 @@ __all__ = [
     "HEALER",
     "HERO_CHARTS",
     "HORSE",
+    "MAX_BAG_TILES",
     "MAX_MULTIPLIER",
     "NUM_CARD_TYPES",
     "NUM_HUNTERS",
@@ -153,6 +154,9 @@ TILE_NAMES: tuple[str, ...] = (
 _TILE_BY_NAME = {name: t for t, name in enumerate(TILE_NAMES)}
 _TILE_VALUES = tuple(t % MAX_MULTIPLIER + 1 if t < HORSE else 1 for t in range(NUM_TILE_TYPES))
 
+#: The most tiles a bag may hold, from a tile mix or an explicit setup (the game has 60).
+MAX_BAG_TILES = 1000
+
 #: manitou §1.2 (D): the placeholder mix of the 60 tiles — UNVERIFIED, not the rules.
 PLACEHOLDER_TILE_MIX = (
     "buffalo1:8,buffalo2:5,buffalo3:3,tipi1:8,tipi2:5,tipi3:3,tomahawk:10,totem:9,horse:9"
@@ -183,7 +187,8 @@ def tile_value(tile: int) -> int:
 def parse_tile_mix(text: str) -> tuple[int, ...]:
     """Read a tile mix ``name:count,...`` into a count per tile type (raise :class:`OptionError`).
 
-    Tile types not named have count 0.
+    Tile types not named have count 0. Counts are written with the digits 0-9, and the bag
+    holds 1 to :data:`MAX_BAG_TILES` tiles in all.
     """
     counts = [0] * NUM_TILE_TYPES
     if not isinstance(text, str) or not text.strip():
@@ -191,14 +196,19 @@ def parse_tile_mix(text: str) -> tuple[int, ...]:
     for item in text.split(","):
         name, sep, count = item.partition(":")
         tile = _TILE_BY_NAME.get(name.strip().lower())
-        if not sep or tile is None or not count.strip().isdigit():
+        count = count.strip()
+        if not sep or tile is None or not (count.isascii() and count.isdigit()):
             raise OptionError(
-                f"tile_mix entry {item.strip()!r} is not name:count "
-                f"(names: {', '.join(TILE_NAMES)})"
+                f"tile_mix entry {item.strip()[:40]!r} is not name:count with a count written "
+                f"0-9 (names: {', '.join(TILE_NAMES)})"
             )
+        if len(count) > 4 or counts[tile] + int(count) > MAX_BAG_TILES:
+            raise OptionError(f"tile_mix holds at most {MAX_BAG_TILES} tiles (got {count})")
         counts[tile] += int(count)
     if sum(counts) == 0:
         raise OptionError("tile_mix must hold at least one tile")
+    if sum(counts) > MAX_BAG_TILES:
+        raise OptionError(f"tile_mix holds at most {MAX_BAG_TILES} tiles (got {sum(counts)})")
     return tuple(counts)
 
 

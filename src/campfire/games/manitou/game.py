@@ -29,6 +29,7 @@ from campfire.core import (
 from . import actions as _actions
 from .cards import (
     FULL_POOL,
+    MAX_BAG_TILES,
     NUM_CARD_TYPES,
     NUM_HUNTERS,
     NUM_TILE_TYPES,
@@ -104,6 +105,8 @@ class ManitouGame(Game[ManitouState]):
             raise SetupError(
                 "tiles must list the tiles of the bag in draw order, e.g. ['tipi3', 'totem']"
             )
+        if len(raw) > MAX_BAG_TILES:
+            raise SetupError(f"the bag holds at most {MAX_BAG_TILES} tiles (got {len(raw)})")
         bag = [parse_tile(name) for name in raw]
         state = ManitouState(options, players, dealer, bag, rng)
         state._start_hunt([])
