@@ -16,7 +16,7 @@ campfire.core.errors.OptionError: a seed is a whole number 0 … 2**63 - 1 (got 
 >>> parse_int("١٢", "--players")
 Traceback (most recent call last):
 ...
-campfire.core.errors.OptionError: --players must be a whole number written with the digits 0-9 ...
+campfire.core.errors.OptionError: --players must be an integer written with the digits 0-9 ...
 >>> loads_json(b'{"a": [1, 2.5, "x"]}', "the record")
 {'a': [1, 2.5, 'x']}
 >>> loads_json(b'\xff', "the record")
@@ -48,6 +48,7 @@ __all__ = [
     "loads_json",
     "parse_int",
     "read_bytes",
+    "short_repr",
 ]
 
 #: Seeds are whole numbers ``0 <= seed < MAX_SEED`` (what ``secrets.randbits(63)`` draws).
@@ -73,7 +74,7 @@ def check_seed(seed: object, *, error: ErrorType = OptionError, what: str = "a s
     the sign), so it is refused rather than silently aliased.
     """
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
-        shown = _short_repr(seed)
+        shown = short_repr(seed)
         raise error(f"{what} is a whole number 0 … 2**63 - 1 (got {shown})")
     return int(seed)
 
@@ -98,7 +99,7 @@ def parse_int(
         or _INT_TEXT.fullmatch(stripped) is None
     ):
         raise error(
-            f"{what} must be a whole number written with the digits 0-9 (got {_short_repr(text)})"
+            f"{what} must be an integer written with the digits 0-9 (got {short_repr(text)})"
         )
     value = int(stripped)
     if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
@@ -111,7 +112,8 @@ def parse_int(
     return value
 
 
-def _short_repr(value: object, limit: int = 60) -> str:
+def short_repr(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for messages about input of any size."""
     try:
         text = repr(value)
     except ValueError:  # an int too long for repr
