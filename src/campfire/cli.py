@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from . import __version__
-from .core import CampfireError, Game, Record, all_games, get, replay
+from .core import CampfireError, Game, all_games, get
+from .core.records import replay_file
+from .core.validate import MAX_PLAYERS_ARG, int_arg, seed_arg
 
 __all__ = ["main"]
 
@@ -25,6 +29,23 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _seconds_arg(text: str) -> float:
+    try:
+        value = float(text) if _SECONDS.fullmatch(text.strip()) else math.nan
+    except ValueError:
+        value = math.nan
+    if not 0 < value <= MAX_BENCH_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"a number of seconds above 0 and at most {MAX_BENCH_SECONDS} (got {text[:40]!r})"
+        )
+    return value
+
+
+_SECONDS = re.compile(r"[0-9]{1,6}(?:\.[0-9]{0,6})?|\.[0-9]{1,6}")
+#: The longest benchmark run per game, in seconds.
+MAX_BENCH_SECONDS = 3600
 
 
 def _fmt_value(value: Any) -> str:
@@ -103,13 +124,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
         return run_watch(args.file)
     if args.file == "-":
-        try:
-            record = Record.from_json(json.load(sys.stdin))
-        except json.JSONDecodeError as exc:
-            raise CampfireError(f"standard input is not valid JSON ({exc})") from None
+        record, match = replay_file(sys.stdin.buffer, name="standard input")
     else:
-        record = Record.load(args.file)
-    match = replay(record)
+        record, match = replay_file(args.file)
     state = match.state
     outcome = state.outcome() if state.is_terminal() else None
     if args.json:
@@ -155,8 +172,6 @@ def _cmd_play(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from .bench import bench_game
 
-    if args.seconds <= 0:
-        raise CampfireError(f"--seconds must be positive (got {args.seconds})")
     games = [get(args.game)] if args.game else all_games()
     if args.players is not None:
         for game in games:
@@ -211,7 +226,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play a game in the terminal against bots or friends")
     p.add_argument("game", metavar="GAME", nargs="?", help="the game (default: a start screen)")
-    p.add_argument("--players", type=int, default=None, help="number of players")
+    p.add_argument(
+        "--players",
+        type=int_arg("the player count", 0, MAX_PLAYERS_ARG),
+        default=None,
+        help="number of players",
+    )
     p.add_argument(
         "--opponents",
         nargs="+",
@@ -221,7 +241,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)"
     )
-    p.add_argument("--seed", type=int, default=None, help="seed of the deal (default: random)")
+    p.add_argument(
+        "--seed",
+        type=seed_arg,
+        default=None,
+        help="seed of the deal, 0 … 2**63 - 1 (default: random)",
+    )
     p.add_argument("--save", metavar="PATH", default=None, help="where to save the record")
     p.add_argument(
         "--protect-me", action="store_true", help="Apache: refuse claims that would be penalised"
@@ -233,13 +258,22 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="measure engine throughput with random games")
     p.add_argument("game", metavar="GAME", nargs="?", help="one game (default: all games)")
-    p.add_argument("--seconds", type=float, default=5.0, help="time per game (default 5)")
-    p.add_argument("--players", type=int, default=None, help="player count (default 4 or nearest)")
+    p.add_argument(
+        "--seconds",
+        type=_seconds_arg,
+        default=5.0,
+        help=f"time per game, at most {MAX_BENCH_SECONDS} (default 5)",
+    )
+    p.add_argument(
+        "--players",
+        type=int_arg("the player count", 0, MAX_PLAYERS_ARG),
+        default=None,
+        help="player count (default 4 or nearest)",
+    )
     p.add_argument(
         "--runs",
-        type=int,
+        type=int_arg("the number of runs", 1, 50),
         default=5,
-        choices=range(1, 51),
         metavar="RUNS",
         help="runs to take the median of, 1–50 (default 5)",
     )
@@ -255,7 +289,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``campfire`` command; return its exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # a usage error (already printed as one line), --help, --version
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     if args.command is None:
         parser.print_help()
         print()

@@ -137,10 +137,13 @@ def test_sim_keeps_failed_records_without_records_dir(
             "an option is written key=value",
         ),
         (["tracker", "--players", "9", "--agents", "random", "--games", "1"], "2–6 players"),
-        (["tracker", "--players", "2", "--agents", "random", "--games", "0"], "positive integer"),
+        (
+            ["tracker", "--players", "2", "--agents", "random", "--games", "0"],
+            "the number of games must be 1–10000000 (got 0)",
+        ),
         (
             ["tracker", "--players", "2", "--agents", "random", "--games", "1", "--jobs", "0"],
-            "--jobs must be at least 1",
+            "the number of jobs must be 1–1024 (got 0)",
         ),
         (
             ["tracker", "--players", "2", "--agents", "random", "--games", "1", "--address", "x"],

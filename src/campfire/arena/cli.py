@@ -18,8 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from campfire.core import CampfireError, OptionError, Record, parse_option_assignments
+from campfire.core.validate import MAX_PLAYERS_ARG, int_arg, seed_arg
 
-__all__ = ["add_arena_commands", "split_agents"]
+__all__ = ["MAX_GAMES", "MAX_JOBS", "add_arena_commands", "split_agents"]
+
+#: The most games one ``campfire sim`` run plays.
+MAX_GAMES = 10_000_000
+#: The most worker processes of one run.
+MAX_JOBS = 1024
 
 
 def split_agents(items: list[str]) -> list[str]:
@@ -55,7 +61,12 @@ def add_arena_commands(sub: Any) -> None:
         ),
     )
     p.add_argument("game", metavar="GAME", help="the game's name (see 'campfire games')")
-    p.add_argument("--players", type=int, required=True, help="number of players")
+    p.add_argument(
+        "--players",
+        type=int_arg("the player count", 0, MAX_PLAYERS_ARG),
+        required=True,
+        help="number of players",
+    )
     p.add_argument(
         "--agents",
         action="append",
@@ -66,9 +77,21 @@ def add_arena_commands(sub: Any) -> None:
             "easy/medium/hard; the list repeats to fill the seats"
         ),
     )
-    p.add_argument("--games", type=int, required=True, help="number of games")
-    p.add_argument("--seed", type=int, default=None, help="run seed (default: random, printed)")
-    p.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument(
+        "--games",
+        type=int_arg("the number of games", 1, MAX_GAMES),
+        required=True,
+        help=f"number of games, at most {MAX_GAMES:,}",
+    )
+    p.add_argument(
+        "--seed", type=seed_arg, default=None, help="run seed (default: random, printed)"
+    )
+    p.add_argument(
+        "--jobs",
+        type=int_arg("the number of jobs", 1, MAX_JOBS),
+        default=None,
+        help="worker processes (default: all cores)",
+    )
     p.add_argument(
         "--option",
         action="append",

@@ -20,13 +20,13 @@ The leaderboard sorts by the conservative rating ``μ − 3σ`` (the "ordinal").
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from campfire.core import CampfireError, Record, RecordError, get, replay
+from campfire.core.validate import loads_json, read_bytes
 
 __all__ = ["Leaderboard", "RatingRow", "load_records", "rate_records"]
 
@@ -110,9 +110,9 @@ def load_records(folder: str | Path) -> tuple[list[tuple[Path, Record]], dict[st
     records: list[tuple[Path, Record]] = []
     skipped = {"not_a_record": 0, "unfinished": 0}
     for path in sorted(root.rglob("*.json")):
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        try:  # within the limits of docs/records.md; a file beyond them is not a record
+            data = loads_json(read_bytes(path, str(path)), str(path))
+        except RecordError:
             skipped["not_a_record"] += 1
             continue
         if not isinstance(data, dict) or data.get("format") != "campfire-record":

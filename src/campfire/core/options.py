@@ -49,6 +49,8 @@ class OptionInfo:
     choices: tuple[Any, ...] | None
     help: str
     sweep: tuple[Any, ...]
+    minimum: float | None = None
+    maximum: float | None = None
 
     def describe_allowed(self) -> str:
         """Say in words which values are allowed."""
@@ -56,23 +58,44 @@ class OptionInfo:
             return "one of " + ", ".join(_fmt(c) for c in self.choices)
         if self.type is bool:
             return "true or false"
+        kind = {int: "an integer", float: "a number"}.get(self.type, f"a {self.type.__name__}")
+        if self.minimum is not None and self.maximum is not None:
+            return f"{kind} from {_fmt(self.minimum)} to {_fmt(self.maximum)}"
+        if self.minimum is not None:
+            return f"{kind} of at least {_fmt(self.minimum)}"
+        if self.maximum is not None:
+            return f"{kind} of at most {_fmt(self.maximum)}"
         return f"a value of type {self.type.__name__}"
+
+    def allows(self, value: Any) -> bool:
+        """Whether ``value`` (already of the option's type) is allowed."""
+        if self.choices is not None:
+            return bool(value in self.choices)
+        if self.minimum is not None and value < self.minimum:
+            return False
+        return not (self.maximum is not None and value > self.maximum)
 
 
 def option(
     default: T,
     *,
     choices: Sequence[T] | None = None,
+    minimum: float | None = None,
+    maximum: float | None = None,
     help: str = "",
     sweep: Sequence[T] | None = None,
 ) -> T:
     """Declare an option field with its default, allowed values and help text.
 
-    ``sweep`` lists the values that the conformance suite tries; it defaults to ``choices``
-    (or ``(False, True)`` for a boolean, or the default alone otherwise).
+    A numeric option without ``choices`` can be bounded by ``minimum`` and ``maximum``
+    (inclusive): a count that a user controls should be. ``sweep`` lists the values that the
+    conformance suite tries; it defaults to ``choices`` (or ``(False, True)`` for a boolean, or
+    the default alone otherwise).
     """
     meta = {
         "choices": tuple(choices) if choices is not None else None,
+        "minimum": minimum,
+        "maximum": maximum,
         "help": help,
         "sweep": tuple(sweep) if sweep is not None else None,
     }
@@ -147,7 +170,7 @@ class Options:
         for info in self.infos():
             value = getattr(self, info.name)
             coerced = _coerce(info, value)
-            if info.choices is not None and coerced not in info.choices:
+            if not info.allows(coerced):
                 raise OptionError(
                     f"option {info.name!r} must be {info.describe_allowed()} "
                     f"(got {short_repr(coerced) if isinstance(coerced, str) else _fmt(coerced)})"
@@ -179,7 +202,16 @@ class Options:
                 else:
                     sweep = (f.default,)
             result.append(
-                OptionInfo(f.name, typ, f.default, choices, meta.get("help", ""), tuple(sweep))
+                OptionInfo(
+                    f.name,
+                    typ,
+                    f.default,
+                    choices,
+                    meta.get("help", ""),
+                    tuple(sweep),
+                    meta.get("minimum"),
+                    meta.get("maximum"),
+                )
             )
         infos = tuple(result)
         setattr(cls, "_campfire_infos", infos)  # noqa: B010 - cache on the class itself

@@ -27,6 +27,7 @@ campfire.core.errors.RecordError: the record is not UTF-8 text (byte 0xff at off
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import os
@@ -41,13 +42,16 @@ __all__ = [
     "MAX_INT_DIGITS",
     "MAX_JSON_BYTES",
     "MAX_JSON_DEPTH",
+    "MAX_PLAYERS_ARG",
     "MAX_SEED",
     "MAX_TEXT_OPTION",
     "JsonReader",
     "check_seed",
+    "int_arg",
     "loads_json",
     "parse_int",
     "read_bytes",
+    "seed_arg",
     "short_repr",
 ]
 
@@ -59,6 +63,8 @@ MAX_JSON_BYTES = 16 * 2**20
 MAX_JSON_DEPTH = 64
 #: The most digits of an integer in a JSON document or a number typed as text.
 MAX_INT_DIGITS = 40
+#: The largest player count a command line may give (every game has at most 6 players).
+MAX_PLAYERS_ARG = 99
 #: The longest text value of an option (such as Big Manitou's ``tile_mix``).
 MAX_TEXT_OPTION = 1000
 
@@ -110,6 +116,30 @@ def parse_int(
         )
         raise error(f"{what} must be {allowed} (got {value})")
     return value
+
+
+# ----- command-line arguments ---------------------------------------------------------------
+
+
+def int_arg(what: str, minimum: int, maximum: int) -> Callable[[str], int]:
+    """An argparse ``type`` for a whole number ``minimum``–``maximum`` written with digits 0-9."""
+
+    def parse(text: str) -> int:
+        try:
+            return parse_int(text, what, minimum=minimum, maximum=maximum)
+        except CampfireError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    parse.__name__ = what  # argparse names the type in some messages
+    return parse
+
+
+def seed_arg(text: str) -> int:
+    """An argparse ``type`` for a seed: a whole number 0 … 2**63 - 1."""
+    try:
+        return check_seed(parse_int(text, "a seed"))
+    except CampfireError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def short_repr(value: object, limit: int = 60) -> str:
