@@ -14,7 +14,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray,rl]'
 	touch $@ $(VENV)/.installed
 
 run: $(VENV)/.installed

@@ -1,0 +1,608 @@
+"""Observation encoders: a seat's view (and its memory) as a flat ``float32`` vector.
+
+One encoder per game, built for a player count and options. An encoder reads **only** what
+``state.view(seat)`` holds and, for Tracker, the seat's own memory (its :class:`Belief`, fed with
+the events that seat may see). It never touches the state, so an encoding cannot leak hidden
+information: a state and any of its determinisations for the seat encode identically (the
+adapter tests check this).
+
+Every encoder has the same shape for every player count of its game (seat slots are padded to
+the game's maximum). Seats are **relative**: seat slot ``k`` is the seat ``k`` places to the
+observer's left (slot 0 is the observer). :attr:`Encoder.slots` names each part of the vector;
+``docs/adapters.md`` explains every slot.
+
+>>> from campfire import get_game
+>>> state = get_game("tracker").new_game(2, seed=3)
+>>> enc = encoder_for("tracker", 2)
+>>> vec = enc.encode(state.view(0), None)
+>>> vec.shape == (enc.size,), vec.dtype.name
+(True, 'float32')
+>>> [name for name, _, _ in enc.slots][:3]
+['players', 'to_act', 'phase']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from campfire.core import Belief, UnknownGameError
+
+__all__ = ["Encoder", "Slot", "encoder_for"]
+
+Vector = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A named part of an encoding: where it starts, its shape and what it means."""
+
+    name: str
+    offset: int
+    shape: tuple[int, ...]
+    meaning: str
+
+    @property
+    def size(self) -> int:
+        """The number of values in the slot."""
+        return int(np.prod(self.shape))
+
+
+class _Layout:
+    """Allocates named slots one after the other."""
+
+    def __init__(self) -> None:
+        self.slots: list[Slot] = []
+        self.size = 0
+
+    def add(self, name: str, shape: tuple[int, ...], meaning: str) -> int:
+        slot = Slot(name, self.size, shape, meaning)
+        self.slots.append(slot)
+        self.size += slot.size
+        return slot.offset
+
+
+class Encoder:
+    """A game's observation encoder for one player count.
+
+    :meth:`encode` turns a seat's view (and its memory) into a vector of :attr:`size` values;
+    :attr:`slots` lists ``(name, shape, meaning)`` for documentation.
+    """
+
+    game: str
+    max_players: int
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self._layout = _Layout()
+        self._build()
+
+    @property
+    def size(self) -> int:
+        """The length of the encoded vector."""
+        return self._layout.size
+
+    @property
+    def slots(self) -> list[tuple[str, tuple[int, ...], str]]:
+        """The slots in order: ``(name, shape, meaning)``."""
+        return [(s.name, s.shape, s.meaning) for s in self._layout.slots]
+
+    def slot(self, name: str) -> Slot:
+        """The slot called ``name`` (raise :class:`KeyError` if there is none)."""
+        for s in self._layout.slots:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    def _add(self, name: str, shape: tuple[int, ...], meaning: str) -> int:
+        return self._layout.add(name, shape, meaning)
+
+    def _build(self) -> None:
+        raise NotImplementedError
+
+    def encode(self, view: dict[str, Any], belief: Belief | None) -> Vector:
+        """The encoding of ``view`` (a seat's view) and the seat's memory ``belief``."""
+        out = np.zeros(self.size, dtype=np.float32)
+        seat = view["seat"]
+        n = self.players
+        out[self._o_players + n - 1] = 1.0
+        for s in view.get("to_act", ()):
+            out[self._o_to_act + (s - seat) % n] = 1.0
+        self._encode(view, belief, out, seat)
+        return out
+
+    def _common(self) -> None:
+        self._o_players = self._add(
+            "players", (self.max_players,), "one-hot: the number of players (index = players − 1)"
+        )
+        self._o_to_act = self._add("to_act", (self.max_players,), "relative seats that may act now")
+
+    def _encode(self, view: dict[str, Any], belief: Belief | None, out: Vector, seat: int) -> None:
+        raise NotImplementedError
+
+    def rel(self, s: int, seat: int) -> int:
+        """The relative slot of seat ``s`` seen from ``seat``."""
+        return (s - seat) % self.players
+
+
+def _one_hot(out: Vector, offset: int, index: int | None) -> None:
+    if index is not None:
+        out[offset + index] = 1.0
+
+
+# ----- Apache ---------------------------------------------------------------------------------
+
+_APACHE_COLOURS = ("red", "yellow", "purple", "green", "blue")
+_APACHE_TYPES = ("chief", "maiden", "warrior", "hunter")
+_APACHE_BOOTY = {"totem": 20, "necklace": 21, "tomahawk": 22, "buffalo": 23, "teepee": 24}
+_APACHE_PHASES = ("reveal", "claim", "choose", "over")
+
+
+class ApacheEncoder(Encoder):
+    """Apache: the table, piles, scores, the claim poll and the resolution queue."""
+
+    game = "apache"
+    max_players = 5
+    K = 25  # relative card kinds
+
+    def _build(self) -> None:
+        k, p = self.K, self.max_players
+        kinds = (
+            "relative kinds: Indian 4·c + type (c = colour slot: the colours of relative seats "
+            "0…N−1, then the neutral colours in view order; types chief, maiden, warrior, "
+            "hunter), 20–23 totem, necklace, tomahawk, buffalo, 24 teepee"
+        )
+        self._common()
+        self._o_phase = self._add("phase", (4,), "one-hot: reveal, claim, choose, over")
+        self._o_revealer = self._add("revealer", (p,), "one-hot relative seat: the revealer")
+        self._o_progress = self._add(
+            "progress", (3,), "window / 114, face-down cards / 114, last card (0/1)"
+        )
+        self._o_table = self._add("table", (k,), f"face-up cards on the table by kind / 9; {kinds}")
+        self._o_last = self._add("last_revealed", (k,), "one-hot kind of the newest table card")
+        self._o_piles = self._add("piles", (p, k), "per relative seat: its pile by kind / 9")
+        self._o_scores = self._add("scores", (p,), "per relative seat: cards in its pile / 40")
+        self._o_discard = self._add("discarded", (k,), "penalty cards out of the game / 9")
+        self._o_answers = self._add(
+            "answers",
+            (p, 7),
+            "per relative seat: not answered, answered (hidden), pass, claim chief, maiden, "
+            "warrior, hunter (own answer, or every answer in arrival mode)",
+        )
+        self._o_queue = self._add(
+            "queue",
+            (p, 7),
+            "per relative seat in the resolution queue: queued, claim type one-hot (4), legal "
+            "at placement, already resolved",
+        )
+        self._o_protect = self._add(
+            "protect_me", (4,), "per type: a claim would be legal now (only while answering)"
+        )
+
+    def _kinds(self, view: dict[str, Any], seat: int) -> Callable[[str], int]:
+        n = self.players
+        slot_of: dict[str, int] = {}
+        for s, colour in enumerate(view["colours"]):
+            slot_of[colour] = (s - seat) % n
+        for i, colour in enumerate(view["neutral_colours"]):
+            slot_of[colour] = n + i
+
+        def kind(card: str) -> int:
+            booty = _APACHE_BOOTY.get(card)
+            if booty is not None:
+                return booty
+            colour, _, typ = card.partition("-")
+            return 4 * slot_of[colour] + _APACHE_TYPES.index(typ)
+
+        return kind
+
+    def _encode(self, view: dict[str, Any], belief: Belief | None, out: Vector, seat: int) -> None:
+        kind = self._kinds(view, seat)
+        k = self.K
+        out[self._o_phase + _APACHE_PHASES.index(view["phase"])] = 1.0
+        out[self._o_revealer + self.rel(view["revealer"], seat)] = 1.0
+        out[self._o_progress] = view["window"] / 114
+        out[self._o_progress + 1] = view["deck_left"] / 114
+        out[self._o_progress + 2] = 1.0 if view["last_card"] else 0.0
+        table = view["table"]
+        for card in table:
+            out[self._o_table + kind(card)] += 1 / 9
+        if table:
+            out[self._o_last + kind(table[-1])] = 1.0
+        for s, pile in enumerate(view["piles"]):
+            base = self._o_piles + self.rel(s, seat) * k
+            for card in pile:
+                out[base + kind(card)] += 1 / 9
+        for s, score in enumerate(view["scores"]):
+            out[self._o_scores + self.rel(s, seat)] = score / 40
+        for card in view["discarded"]:
+            out[self._o_discard + kind(card)] += 1 / 9
+        for s, answer in enumerate(view["answers"]):
+            base = self._o_answers + self.rel(s, seat) * 7
+            if answer is None:
+                out[base] = 1.0
+            elif answer == "hidden":
+                out[base + 1] = 1.0
+            elif answer == "pass":
+                out[base + 1] = out[base + 2] = 1.0
+            else:
+                out[base + 1] = 1.0
+                out[base + 3 + _APACHE_TYPES.index(answer.split()[1])] = 1.0
+        resolved = view["resolved"]
+        for i, entry in enumerate(view["queue"]):
+            base = self._o_queue + self.rel(entry["seat"], seat) * 7
+            out[base] = 1.0
+            out[base + 1 + _APACHE_TYPES.index(entry["type"])] = 1.0
+            out[base + 5] = 1.0 if entry["legal"] else 0.0
+            out[base + 6] = 1.0 if i < resolved else 0.0
+        for t, ok in (view.get("protect_me") or {}).items():
+            if ok:
+                out[self._o_protect + _APACHE_TYPES.index(t)] = 1.0
+
+
+# ----- Big Manitou ----------------------------------------------------------------------------
+
+_MANITOU_CARDS = (*(f"h{i}" for i in range(1, 11)), "chief", "squaw", "shaman", "spy", "healer")
+_MANITOU_CARD = {name: i for i, name in enumerate(_MANITOU_CARDS)}
+_MANITOU_TILES = (
+    tuple(f"buffalo{i}" for i in range(1, 6))
+    + tuple(f"tipi{i}" for i in range(1, 6))
+    + ("horse", "totem", "tomahawk")
+)
+_MANITOU_TILE = {name: i for i, name in enumerate(_MANITOU_TILES)}
+_MANITOU_PHASES = ("select", "play", "totem", "horse", "thief", "take", "game_over")
+_MANITOU_STEPS = ("start", "hero", "best_hunter", "second_hunter")
+
+
+class ManitouEncoder(Encoder):
+    """Big Manitou: grounds, tiles, pieces, counts and the seat's own cards."""
+
+    game = "manitou"
+    max_players = 5
+    C = len(_MANITOU_CARDS)  # 15 card types
+    T = len(_MANITOU_TILES)  # 13 tile types
+
+    def _build(self) -> None:
+        c, t, p = self.C, self.T, self.max_players
+        cards = "card types h1…h10, chief, squaw, shaman, spy, healer"
+        tiles = "tile types buffalo1…5, tipi1…5, horse, totem, tomahawk"
+        self._common()
+        self._o_phase = self._add(
+            "phase", (7,), "one-hot: select, play, totem, horse, thief, take, game_over"
+        )
+        self._o_seats = self._add(
+            "dealer_first", (2, p), "one-hot relative seats: the dealer, the first player"
+        )
+        self._o_progress = self._add(
+            "progress", (3,), "hunt / hunts, play turn / (7·N), tiles in the bag / 60"
+        )
+        self._o_ground_tiles = self._add(
+            "ground_tiles", (3, t), f"per ground: its tiles by type; {tiles}"
+        )
+        self._o_ground_cards = self._add(
+            "ground_cards",
+            (3, p, c + 1),
+            f"per ground and relative seat: cards played by type ({cards}) and, last, how many "
+            "of them are face down",
+        )
+        self._o_owned = self._add("tiles_owned", (p, t), "per relative seat: its tiles by type")
+        self._o_out = self._add("out_of_game", (t,), "tiles removed from the game by type")
+        self._o_holders = self._add(
+            "holders", (2, p + 1), "one-hot relative seat (last: nobody): totem, horse holder"
+        )
+        self._o_used = self._add(
+            "used_this_cycle", (p, c), "per relative seat: cards played in the earlier hunt"
+        )
+        self._o_counts = self._add(
+            "counts",
+            (4, p),
+            "per relative seat / 10: selection size, cards selected, hand size, deck size",
+        )
+        self._o_own = self._add(
+            "own_cards", (3, c), "the seat's own selection, hand and deck by card type"
+        )
+        self._o_sharing = self._add(
+            "sharing",
+            (3 + 4 + p + 1,),
+            "ground being shared (one-hot 3), its step (one-hot start, hero, best_hunter, "
+            "second_hunter), the chooser (one-hot relative seat), picks left / 2",
+        )
+        self._o_thief = self._add("thief_queue", (p,), "relative seats the thief has yet to rob")
+
+    def _encode(self, view: dict[str, Any], belief: Belief | None, out: Vector, seat: int) -> None:
+        c, t, p, n = self.C, self.T, self.max_players, self.players
+        rel = self.rel
+        out[self._o_phase + _MANITOU_PHASES.index(view["phase"])] = 1.0
+        out[self._o_seats + rel(view["dealer"], seat)] = 1.0
+        out[self._o_seats + p + rel(view["first_player"], seat)] = 1.0
+        out[self._o_progress] = view["hunt"] / max(1, view["hunts"])
+        out[self._o_progress + 1] = view["play_turn"] / (7 * n)
+        out[self._o_progress + 2] = view["bag_size"] / 60
+        for g, ground in enumerate(view["grounds"]):
+            for tile in ground["tiles"]:
+                out[self._o_ground_tiles + g * t + _MANITOU_TILE[tile]] += 1.0
+            for owner, card, face_up in ground["cards"]:
+                base = self._o_ground_cards + (g * p + rel(owner, seat)) * (c + 1)
+                out[base + _MANITOU_CARD[card]] += 1.0
+                if not face_up:
+                    out[base + c] += 1.0
+        for s, owned in enumerate(view["tiles_owned"]):
+            for tile in owned:
+                out[self._o_owned + rel(s, seat) * t + _MANITOU_TILE[tile]] += 1.0
+        for tile in view["out_of_game"]:
+            out[self._o_out + _MANITOU_TILE[tile]] += 1.0
+        for i, key in enumerate(("totem_holder", "horse_holder")):
+            holder = view[key]
+            out[self._o_holders + i * (p + 1) + (p if holder is None else rel(holder, seat))] = 1
+        for s, used in enumerate(view["used_this_cycle"]):
+            for card in used:
+                out[self._o_used + rel(s, seat) * c + _MANITOU_CARD[card]] += 1.0
+        for i, key in enumerate(("selection_sizes", "selected_counts", "hand_sizes", "deck_sizes")):
+            for s, value in enumerate(view[key]):
+                out[self._o_counts + i * p + rel(s, seat)] = value / 10
+        you = view.get("you") or {}
+        for i, key in enumerate(("selection", "hand", "deck")):
+            for card in you.get(key, ()):
+                out[self._o_own + i * c + _MANITOU_CARD[card]] += 1.0
+        sharing = view.get("sharing")
+        if sharing is not None:
+            out[self._o_sharing + sharing["ground"] - 1] = 1.0
+            out[self._o_sharing + 3 + _MANITOU_STEPS.index(sharing["step"])] = 1.0
+            if sharing["chooser"] is not None:
+                out[self._o_sharing + 7 + rel(sharing["chooser"], seat)] = 1.0
+            out[self._o_sharing + 7 + p] = sharing["picks_left"] / 2
+        for s in view.get("thief_queue") or ():
+            out[self._o_thief + rel(s, seat)] = 1.0
+
+
+# ----- Dudab ----------------------------------------------------------------------------------
+
+_DUDAB_COLOURS = ("blue", "red", "yellow", "green")
+_DUDAB_SYMBOLS = ("hand", "mammoth", "club", "fur")
+_DUDAB_CALLS = (*_DUDAB_COLOURS, *_DUDAB_SYMBOLS, "1", "2", "3", "4")
+_DUDAB_PROMPTS = (
+    "turn",
+    "shaman_reaction",
+    "call_answer",
+    "keep",
+    "rest",
+    "swap",
+    "trim",
+    "jungle",
+    "baby",
+    "game_over",
+)
+_DUDAB_FACES = 71  # 64 numbers, dudab, 4 shamans, jungle, baby
+
+
+def _dudab_face(face: str) -> int:
+    """Face number: Number cards colour·16 + symbol·4 + value − 1, Dudab 64, Shamans 65–68."""
+    if face == "dudab":
+        return 64
+    if face == "jungle":
+        return 69
+    if face == "baby":
+        return 70
+    first, _, rest = face.partition("/")
+    if first == "shaman":
+        return 65 + _DUDAB_COLOURS.index(rest)
+    symbol, _, value = rest.partition("/")
+    return _DUDAB_COLOURS.index(first) * 16 + _DUDAB_SYMBOLS.index(symbol) * 4 + int(value) - 1
+
+
+class DudabEncoder(Encoder):
+    """Dudab: columns, the discard pile, the obligation, counts and the seat's own cards."""
+
+    game = "dudab"
+    max_players = 6
+    F = _DUDAB_FACES
+
+    def _build(self) -> None:
+        f, p = self.F, self.max_players
+        faces = (
+            "faces: Number cards colour·16 + symbol·4 + value − 1 (colours blue, red, yellow, "
+            "green; symbols hand, mammoth, club, fur), 64 Dudab, 65–68 Shamans (blue, red, "
+            "yellow, green), 69 Jungle, 70 Baby"
+        )
+        self._common()
+        self._o_prompt = self._add(
+            "prompt",
+            (len(_DUDAB_PROMPTS),),
+            "one-hot: " + ", ".join(_DUDAB_PROMPTS),
+        )
+        self._o_seats = self._add(
+            "actor_starter", (2, p), "one-hot relative seats: the actor, the round's start player"
+        )
+        self._o_progress = self._add("progress", (2,), "round / rounds, draw pile / 96")
+        self._o_obligation = self._add(
+            "obligation",
+            (3 + 3 + 12,),
+            "kind one-hot (none, shaman_reaction, call), its column one-hot (3), the call "
+            "one-hot (blue, red, yellow, green, hand, mammoth, club, fur, 1, 2, 3, 4)",
+        )
+        self._o_columns = self._add(
+            "columns",
+            (3, 4 + 2 * f),
+            f"per column: visible cards / 6, Jungle (0/1), cards above the Jungle / 6, buried "
+            f"heap / 10, then the visible cards by face, then the top card one-hot; {faces}",
+        )
+        self._o_discard = self._add("discard", (f,), "discard pile by face / 4")
+        self._o_counts = self._add(
+            "counts", (3, p), "per relative seat: hand size / 10, own pile / 30, total / 100"
+        )
+        self._o_own = self._add(
+            "own_cards", (3, f), "the seat's own hand, own pile and kept cards by face"
+        )
+        self._o_revealed = self._add(
+            "revealed",
+            (p + f,),
+            "a revealed five-card hand waiting for its pile choice: one-hot relative seat, faces",
+        )
+
+    def _encode(self, view: dict[str, Any], belief: Belief | None, out: Vector, seat: int) -> None:
+        f, p = self.F, self.max_players
+        rel = self.rel
+        out[self._o_prompt + _DUDAB_PROMPTS.index(view["prompt"])] = 1.0
+        if view["actor"] is not None:
+            out[self._o_seats + rel(view["actor"], seat)] = 1.0
+        out[self._o_seats + p + rel(view["round_start_player"], seat)] = 1.0
+        out[self._o_progress] = view["round"] / view["rounds"]
+        out[self._o_progress + 1] = view["draw_pile"] / 96
+        ob = view["obligation"]
+        if ob is None:
+            out[self._o_obligation] = 1.0
+        else:
+            out[self._o_obligation + (1 if ob["kind"] == "shaman_reaction" else 2)] = 1.0
+            out[self._o_obligation + 3 + ob["column"] - 1] = 1.0
+            if ob.get("call") is not None:
+                out[self._o_obligation + 6 + _DUDAB_CALLS.index(str(ob["call"]))] = 1.0
+        width = 4 + 2 * f
+        for k, column in enumerate(view["columns"]):
+            base = self._o_columns + k * width
+            cards = column["cards"]
+            out[base] = len(cards) / 6
+            out[base + 1] = 1.0 if column["jungle"] else 0.0
+            out[base + 2] = (column["above"] or 0) / 6
+            out[base + 3] = column["heap"] / 10
+            for card in cards:
+                out[base + 4 + _dudab_face(card)] += 1.0
+            if cards:
+                out[base + 4 + f + _dudab_face(cards[-1])] = 1.0
+        for card in view["discard"]:
+            out[self._o_discard + _dudab_face(card)] += 0.25
+        for i, (key, scale) in enumerate((("hand_sizes", 10), ("pile_sizes", 30), ("totals", 100))):
+            for s, value in enumerate(view[key]):
+                out[self._o_counts + i * p + rel(s, seat)] = value / scale
+        for i, key in enumerate(("hand", "pile", "kept")):
+            for card in view.get(key, ()):
+                out[self._o_own + i * f + _dudab_face(card)] += 1.0
+        revealed = view["revealed"]
+        if revealed is not None:
+            out[self._o_revealed + rel(revealed["seat"], seat)] = 1.0
+            for card in revealed["cards"]:
+                out[self._o_revealed + p + _dudab_face(card)] += 1.0
+
+
+# ----- Tracker --------------------------------------------------------------------------------
+
+_TRACKER_PHASES = ("normal", "final_peek", "final_capture", "game_over")
+_TRACKER_STEPS = ("turn_start", "peeking", "collecting", "relocating", "placing")
+_TRACKER_CHANNELS = (
+    "occupied",
+    "peeked_this_turn",
+    "lifted",
+    "known",
+    "known_own_scout",
+    "known_scout_seat_1",
+    "known_scout_seat_2",
+    "known_scout_seat_3",
+    "known_scout_seat_4",
+    "known_scout_seat_5",
+    "known_scout_no_player",
+    "known_false_track",
+    "interest",
+)
+
+
+class TrackerEncoder(Encoder):
+    """Tracker: the board as 60 positions × 13 channels, with the seat's memory of its peeks."""
+
+    game = "tracker"
+    max_players = 6
+    POSITIONS = 60
+
+    def _build(self) -> None:
+        p = self.max_players
+        self._common()
+        self._o_phase = self._add(
+            "phase", (4,), "one-hot: normal, final_peek, final_capture, game_over"
+        )
+        self._o_step = self._add(
+            "step", (5,), "one-hot: turn_start, peeking, collecting, relocating, placing"
+        )
+        self._o_seats = self._add(
+            "start_last", (2, p + 1), "one-hot relative seat (last: nobody): start, last player"
+        )
+        self._o_counts = self._add(
+            "counts",
+            (2, p),
+            "per relative seat: trackers left / 3, captured cards / 60 (never which)",
+        )
+        self._o_turn = self._add(
+            "turn", (2,), "trackers in the centre / 18, relocations this turn / 3"
+        )
+        self._o_board = self._add(
+            "board",
+            (self.POSITIONS, len(_TRACKER_CHANNELS)),
+            "per position: occupied; peeked this turn; lifted; and from the seat's own memory "
+            "(its peeks, followed through relocations): known card; known scout of its own "
+            "tribe; known scout of relative seat 1…5's tribe; known scout of a tribe nobody "
+            "plays; known false track; other seats' peeks there / 3 (capped at 1)",
+        )
+
+    def _encode(self, view: dict[str, Any], belief: Belief | None, out: Vector, seat: int) -> None:
+        p, n = self.max_players, self.players
+        rel = self.rel
+        out[self._o_phase + _TRACKER_PHASES.index(view["phase"])] = 1.0
+        out[self._o_step + _TRACKER_STEPS.index(view["step"])] = 1.0
+        for i, key in enumerate(("start_player", "last_player")):
+            who = view[key]
+            out[self._o_seats + i * (p + 1) + (p if who is None else rel(who, seat))] = 1.0
+        for s in range(n):
+            out[self._o_counts + rel(s, seat)] = view["trackers"][s] / 3
+            out[self._o_counts + p + rel(s, seat)] = view["captured_counts"][s] / 60
+        out[self._o_turn] = view["centre"] / 18
+        out[self._o_turn + 1] = view["relocations_this_turn"] / 3
+        width = len(_TRACKER_CHANNELS)
+        board = self._o_board
+        for pos in view["occupied"]:
+            out[board + pos * width] = 1.0
+        for pos in view["peeked_this_turn"]:
+            out[board + pos * width + 1] = 1.0
+        if view["lifted"] is not None:
+            out[board + view["lifted"] * width + 2] = 1.0
+        known: dict[int, int] = getattr(belief, "known", {}) if belief is not None else {}
+        interest: dict[int, int] = getattr(belief, "interest", {}) if belief is not None else {}
+        if known:
+            owner = {int(t[1:]): s for s, t in enumerate(view["tribes"])}
+            for pos, card in known.items():
+                base = board + pos * width
+                out[base + 3] = 1.0
+                if card % 10 >= 3:
+                    out[base + 11] = 1.0
+                    continue
+                who = owner.get(card // 10)
+                out[base + (10 if who is None else 4 + rel(who, seat))] = 1.0
+        for pos, count in interest.items():
+            out[board + pos * width + 12] = min(1.0, count / 3)
+
+
+_ENCODERS: dict[str, type[Encoder]] = {
+    "apache": ApacheEncoder,
+    "manitou": ManitouEncoder,
+    "dudab": DudabEncoder,
+    "tracker": TrackerEncoder,
+}
+
+
+def encoder_for(game: str, players: int) -> Encoder:
+    """The observation encoder of ``game`` for ``players`` players.
+
+    Raises :class:`~campfire.core.errors.UnknownGameError` for a game without an encoder.
+    """
+    cls = _ENCODERS.get(game)
+    if cls is None:
+        raise UnknownGameError(
+            f"no observation encoder for {game!r}; "
+            f"encoders exist for {', '.join(sorted(_ENCODERS))}"
+        )
+    return cls(players)
+
+
+def describe(game: str) -> Sequence[tuple[str, tuple[int, ...], str]]:
+    """The slots of ``game``'s encoder (its shape is the same for every player count)."""
+    return encoder_for(game, _ENCODERS[game].max_players).slots if game in _ENCODERS else ()

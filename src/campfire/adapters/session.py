@@ -1,0 +1,275 @@
+"""A game driven by action indices: what every adapter wraps.
+
+A :class:`Session` holds one campfire state and, for every seat, its memory (the game's
+:class:`~campfire.core.Belief`, told the events that seat may see). It speaks the adapters'
+language: integer actions from the game's fixed index space, one seat at a time (the lowest
+seat of those still to act, so simultaneous steps become hidden sequential moves), observation
+vectors from :mod:`campfire.adapters.encoders`, and zero-sum returns from the outcome.
+
+A session also enforces the adapter's move cap (:func:`default_max_moves`): a game that reaches
+it ends as a draw, marked :attr:`Session.truncated`.
+
+>>> session = Session("tracker", 2, seed=3)
+>>> session.current_seat(), len(session.legal(0)), session.observation(0).shape
+(0, 63, (829,))
+>>> [e.type for e in session.apply(0, session.legal(0)[0])]
+['peek', 'peek_card']
+>>> session.moves
+1
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from campfire import get_game
+from campfire.core import Action, Belief, Event, Game, IllegalActionError, OptionError, State
+
+from .encoders import Encoder, encoder_for
+
+__all__ = ["Session", "default_max_moves", "win_share_returns"]
+
+_INDEX_CACHE: dict[tuple[str, int], dict[Action, int]] = {}
+
+
+def default_max_moves(game: str, players: int) -> int:
+    """The adapter's cap on the number of moves (actions) of one game.
+
+    * Apache: 114 windows × (a reveal, an answer per seat, at most one choice per claimant) —
+      a bound from the rules, never reached.
+    * Big Manitou: twice the engine's playout bound — never reached by random play.
+    * Dudab: twice the engine's playout bound (6000); no bound is proven from the rules.
+    * Tracker: 1000. The rules have no bound (a player may peek on every turn for ever); random
+      play ends within a few hundred moves, a policy that never captures is cut here.
+
+    >>> default_max_moves("apache", 2), default_max_moves("tracker", 4)
+    (570, 1000)
+    """
+    if game == "apache":
+        return 114 * (1 + 2 * players)
+    if game == "tracker":
+        return 1000
+    return 2 * get_game(game).playout_bound
+
+
+def win_share_returns(winners: tuple[int, ...], players: int) -> list[float]:
+    """Zero-sum returns from the winners: a lone winner gets 1, each loser −1/(N−1).
+
+    Shared wins split the winner's share; when everybody wins, every return is 0.
+
+    >>> win_share_returns((0,), 2), win_share_returns((1,), 3), win_share_returns((0, 1), 2)
+    ([1.0, -1.0], [-0.5, 1.0, -0.5], [0.0, 0.0])
+    """
+    n = players
+    share = 1.0 / len(winners) if winners else 0.0
+    return [n / (n - 1) * ((share if s in winners else 0.0) - 1.0 / n) for s in range(n)]
+
+
+def _public_scores(game: str) -> Callable[[dict[str, Any]], list[float]] | None:
+    """Scores every seat can see during the game, higher is better (``None``: none)."""
+    if game == "apache":
+        return lambda v: [float(x) for x in v["scores"]]
+    if game == "dudab":
+        return lambda v: [-float(x) for x in v["totals"]]
+    return None
+
+
+class Session:
+    """One game played through action indices, with every seat's memory.
+
+    ``game`` is a game name or object; ``options`` a mapping or options object; ``seed`` the
+    game's seed; ``max_moves`` the cap (default :func:`default_max_moves`); ``memory`` the
+    seats' memory model (``perfect`` by default; see ``Game.new_belief``).
+    """
+
+    def __init__(
+        self,
+        game: str | Game[Any],
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        *,
+        seed: int = 0,
+        max_moves: int | None = None,
+        memory: str = "perfect",
+    ) -> None:
+        self.game: Game[Any] = get_game(game) if isinstance(game, str) else game
+        self.game.check_players(players)
+        self.players = players
+        self.options = self.game.options(options)
+        if max_moves is None:
+            max_moves = default_max_moves(self.game.name, players)
+        if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
+            raise OptionError(f"max_moves must be a positive integer (got {max_moves!r})")
+        self.max_moves = max_moves
+        self.memory = memory
+        self.seed = seed
+        self.state: State = self.game.new_game(players, self.options, seed=seed)
+        self.beliefs: list[Belief] = [
+            self.game.new_belief(s, players, self.options, memory, seed + s) for s in range(players)
+        ]
+        self.moves = 0
+        self.encoder: Encoder = encoder_for(self.game.name, players)
+        self.num_actions = self.game.num_distinct_actions(players)
+        key = (self.game.name, players)
+        self._index = _INDEX_CACHE.setdefault(key, {})
+        self._obs_cache: dict[int, npt.NDArray[np.float32]] = {}
+        self._public = _public_scores(self.game.name)
+
+    # ----- turn order and actions ----------------------------------------------------------
+
+    @property
+    def truncated(self) -> bool:
+        """Whether the game was cut at :attr:`max_moves` before its end."""
+        return self.moves >= self.max_moves and not self.state.is_terminal()
+
+    def is_over(self) -> bool:
+        """Whether the game ended, by the rules or at the cap."""
+        return self.state.is_terminal() or self.moves >= self.max_moves
+
+    def current_seat(self) -> int | None:
+        """The seat to act: the lowest of those that may act (``None`` when over)."""
+        if self.is_over():
+            return None
+        seats = self.state.seats_to_act()
+        return min(seats) if seats else None
+
+    def index_of(self, action: Action) -> int:
+        """The index of ``action`` in the game's fixed index space."""
+        index = self._index.get(action)
+        if index is None:
+            index = self._index[action] = self.game.action_index(action, self.players)
+        return index
+
+    def action(self, index: int) -> Action:
+        """The action with index ``index`` (raise a ``NotationError`` if out of range)."""
+        return self.game.action_from_index(int(index), self.players)
+
+    def legal(self, seat: int) -> list[int]:
+        """The legal action indices of ``seat``, ascending (``[]`` unless it is to act)."""
+        if seat != self.current_seat():
+            return []
+        return sorted(self.index_of(a) for a in self.state.legal_actions(seat))
+
+    def legal_mask(self, seat: int) -> npt.NDArray[np.int8]:
+        """A 0/1 vector over the index space: the legal actions of ``seat``."""
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        legal = self.legal(seat)
+        if legal:
+            mask[legal] = 1
+        return mask
+
+    def apply(self, seat: int, index: int) -> list[Event]:
+        """Play the action with index ``index`` for ``seat`` (the seat to act); its events.
+
+        Raises :class:`~campfire.core.errors.IllegalActionError` (state unchanged) when it is
+        not that seat's turn or the action is not legal.
+        """
+        current = self.current_seat()
+        if seat != current:
+            raise IllegalActionError(
+                "turn order",
+                f"seat {seat} may not act now; the adapter's seat to act is {current}",
+            )
+        events = self.state.apply(seat, self.action(index))
+        self.moves += 1
+        self._obs_cache.clear()
+        for belief in self.beliefs:
+            b = belief.seat
+            belief.observe([e for e in events if e.to is None or b in e.to])
+        return events
+
+    # ----- observations --------------------------------------------------------------------
+
+    def observation(self, seat: int) -> npt.NDArray[np.float32]:
+        """The seat's observation vector (see :mod:`campfire.adapters.encoders`)."""
+        obs = self._obs_cache.get(seat)
+        if obs is None:
+            obs = self._obs_cache[seat] = self.encoder.encode(
+                self.state.view(seat), self.beliefs[seat]
+            )
+        return obs
+
+    def observation_string(self, seat: int) -> str:
+        """The seat's view and memory as compact JSON (what the seat knows now)."""
+        known = getattr(self.beliefs[seat], "known", None)
+        memory = sorted(known.items()) if known else []
+        return json.dumps(
+            {"view": self.state.view(seat), "memory": memory}, sort_keys=True, separators=(",", ":")
+        )
+
+    # ----- results -------------------------------------------------------------------------
+
+    def returns(self) -> list[float]:
+        """Zero-sum win-share returns at the end (:func:`win_share_returns`); 0 before, or cut."""
+        if not self.state.is_terminal():
+            return [0.0] * self.players
+        return win_share_returns(self.state.outcome().winners, self.players)
+
+    def score_potential(self) -> list[float]:
+        """Per seat: its score minus the mean of the others' (higher is better).
+
+        During the game from public scores (Apache's piles, Dudab's round totals; 0 for the
+        others), at the end from the outcome's scores.
+        """
+        if self.state.is_terminal():
+            outcome = self.state.outcome()
+            scores = [float(x) for x in outcome.scores]
+            best = outcome.ranks.index(min(outcome.ranks))
+            worst = outcome.ranks.index(max(outcome.ranks))
+            if scores[best] < scores[worst]:  # lower is better (Dudab)
+                scores = [-x for x in scores]
+        elif self._public is not None:
+            scores = self._public(self.state.view(None))
+        else:
+            return [0.0] * self.players
+        total = sum(scores)
+        n = self.players
+        return [x - (total - x) / (n - 1) for x in scores]
+
+    # ----- copies --------------------------------------------------------------------------
+
+    def clone(self) -> Session:
+        """An independent copy (state and memories)."""
+        other = Session.__new__(Session)
+        other.__dict__.update(self.__dict__)
+        other.state = self.state.clone()
+        other.beliefs = [b.clone() for b in self.beliefs]
+        other._obs_cache = {}
+        return other
+
+    def determinize(self, seat: int, rng: random.Random) -> Session:
+        """A copy in which what ``seat`` cannot know is re-sampled (through its memory).
+
+        The seat's own memory is kept; the other seats' memories are copied as they are (they
+        may remember cards the re-sampled deal does not hold). ``seat``'s observation is the
+        same in the copy.
+        """
+        other = self.clone()
+        other.state = self.beliefs[seat].sample(self.state, rng)
+        return other
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Session:
+        return self.clone()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle through the position JSON (the game object is stored by name)."""
+        data = dict(self.__dict__)
+        data["game"] = self.game.name
+        data["state"] = json.dumps(self.state.to_position())
+        data["_obs_cache"] = {}
+        data["_index"] = None
+        data["_public"] = None
+        return data
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__dict__.update(data)
+        self.game = get_game(data["game"])
+        self.state = self.game.state_from_position(json.loads(data["state"]))
+        self._index = _INDEX_CACHE.setdefault((self.game.name, self.players), {})
+        self._public = _public_scores(self.game.name)
