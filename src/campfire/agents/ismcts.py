@@ -190,7 +190,7 @@ class ISMCTSAgent(Agent):
         while steps < limit and not state.is_terminal():
             seat = state.seats_to_act()[0]
             agent = agents[seat]
-            events = state.apply(seat, agent.act(Observation(state, seat, agent.belief)))
+            events = state.apply(seat, agent.act(Observation.of_world(state, seat, agent.belief)))
             for s, other in agents.items():
                 other.observe([e for e in events if e.to is None or s in e.to])
             steps += 1

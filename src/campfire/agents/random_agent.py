@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from campfire.core import Action, Agent, Observation
+from collections.abc import Sequence
+
+from campfire.core import Action, Agent, Event, Observation
 
 __all__ = ["RandomAgent"]
 
@@ -15,12 +17,16 @@ class RandomAgent(Agent):
     >>> game = get_game("tracker")
     >>> state = game.new_game(2, seed=1)
     >>> agent = RandomAgent(game, state.current_seat(), 2, state.options, seed=4)
-    >>> agent.act(Observation(state, agent.seat)) in state.legal_actions()
+    >>> agent.act(Observation.of(state, agent.seat)) in state.legal_actions()
     True
     """
 
     name = "random"
     description = "a uniformly random legal action"
+    uses_world = False
+
+    def observe(self, events: Sequence[Event]) -> None:
+        """Nothing to remember: the choice depends on the legal actions alone."""
 
     def act(self, obs: Observation) -> Action:
         """Pick a random legal action."""

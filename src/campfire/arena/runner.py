@@ -32,6 +32,7 @@ import dataclasses
 import hashlib
 import math
 import os
+import random
 import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -403,12 +404,14 @@ def play_game(task: GameTask) -> GameResult:
         except Exception as exc:
             return fail(seat, "exception", _describe(exc), traceback.format_exc())
 
+    # draws the world each observation holds (agents never see the true state)
+    obs_rng = random.Random(f"observations/{task.seed}")
     while not state.is_terminal():
         if len(match.actions) >= limit:
             return fail(None, "too_long", f"the game did not end within {limit} actions")
         seat = state.seats_to_act()[0]
         agent = agents[seat]
-        obs = Observation(state, seat, agent.belief)
+        obs = Observation.of(state, seat, agent.belief, obs_rng, world=agent.uses_world)
         legal = obs.legal_actions
         t0 = time.perf_counter()
         try:

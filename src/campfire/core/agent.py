@@ -6,13 +6,24 @@ states consistent with what the seat knows, for search). Between decisions it is
 its seat may see. Agents are deterministic given their seed.
 
 A :class:`Belief` is what a seat remembers beyond its current view (a Tracker player's memory of
-peeked cards, for example); the game provides it, and it shapes the determinisations.
+peeked cards, the cards a Dudab player saw go into other seats' piles); the game provides it, and
+it shapes the determinisations.
 
+An observation cannot leak the true state, by construction: :meth:`Observation.of` reads the
+view and the legal actions from the true state, draws one determinisation of it through the
+belief (a *world*: every hidden card re-dealt) and keeps that world, never the true state.
+:meth:`Observation.sample` re-determinises the world, which gives exactly the determinisation
+the true state would have given with the same generator, because a determinisation depends only
+on what the seat knows and on the generator (``docs/architecture.md``, "Determinisation").
+
+>>> import random
 >>> from campfire import get_game
 >>> state = get_game("tracker").new_game(2, seed=3)
->>> obs = Observation(state, state.current_seat())
+>>> obs = Observation.of(state, state.current_seat(), rng=random.Random(1))
 >>> len(obs.legal_actions), obs.view["phase"]
 (63, 'normal')
+>>> obs.view == state.view(obs.seat)
+True
 """
 
 from __future__ import annotations
@@ -39,7 +50,14 @@ class Belief:
     """What a seat remembers beyond its view; the default remembers nothing.
 
     Games with memory subclass it (see ``Game.new_belief``): :meth:`observe` updates the memory
-    from the seat's events, and :meth:`sample` draws determinisations consistent with it.
+    from the seat's events (the public ones and the seat's private ones), and :meth:`sample`
+    draws determinisations consistent with it.
+
+    The contract of :meth:`sample` (``docs/architecture.md``, "Determinisation"): it returns a
+    new state, never ``state`` itself; the seat's view of it equals the seat's view of
+    ``state``; it agrees with every fact the memory holds; and it is a function of the seat's
+    information (its view and the memory) and of ``rng`` only, so that sampling from a sample
+    gives the same states as sampling from the true state.
     """
 
     def __init__(self, seat: int) -> None:
@@ -60,37 +78,115 @@ class Belief:
 class Observation:
     """What an agent may use to decide: its seat's view, legal actions, and determinisations.
 
-    The true state stays private; :meth:`sample` returns a determinised copy, never the state
-    itself.
+    Build it with :meth:`of` (calling the class with the same arguments does the same). It holds
+    the seat, the game, its options and player count, the legal actions (read from the true
+    state), the seat's belief, and one determinisation of the true state (the *world*); nothing
+    it holds, directly or through any attribute chain, is the true state or part of it. The view
+    is the world's view of the seat, which is the true state's view (a determinisation keeps the
+    seat's view). :meth:`sample` re-determinises the world.
+
+    ``rng`` draws the world; the default is a fresh generator seeded by the operating system.
+    Agents never depend on it: the world's view is the seat's view, and :meth:`sample` returns
+    the same states whatever the world is (see the module docstring). Pass a seeded generator
+    for a reproducible observation object. With ``world=False`` (for an agent whose
+    :attr:`Agent.uses_world` is false) no world is drawn: the observation holds only the legal
+    actions, and :attr:`view` and :meth:`sample` raise :class:`TypeError`.
     """
 
-    def __init__(self, state: State, seat: int, belief: Belief | None = None) -> None:
-        self._state = state
+    __slots__ = ("_legal", "_view", "_world", "belief", "game", "num_players", "options", "seat")
+
+    def __init__(
+        self,
+        state: State,
+        seat: int,
+        belief: Belief | None = None,
+        rng: random.Random | None = None,
+        *,
+        world: bool = True,
+    ) -> None:
         self.seat = seat
         self.game: Game[Any] = state.game
         self.num_players = state.num_players
         self.options = state.options
         self.belief = belief if belief is not None else Belief(seat)
+        self._legal: list[Action] = list(state.legal_actions(seat))
+        self._world: State | None = None
         self._view: dict[str, Any] | None = None
-        self._legal: list[Action] | None = None
+        if not world:
+            return
+        drawn = self.belief.sample(state, rng if rng is not None else random.Random())
+        if drawn is state:
+            raise TypeError(
+                f"{type(self.belief).__name__}.sample returned the state itself; a belief must "
+                "return a determinised copy"
+            )
+        self._world = drawn
+
+    @classmethod
+    def of(
+        cls,
+        state: State,
+        seat: int,
+        belief: Belief | None = None,
+        rng: random.Random | None = None,
+        *,
+        world: bool = True,
+    ) -> Observation:
+        """The observation of ``seat`` in the true ``state``, with the world drawn from ``rng``.
+
+        This is how every driver (the arena, the terminal UI, a table) hands a decision to an
+        agent: the observation keeps the legal actions and a determinisation of ``state``,
+        never ``state`` itself. ``world=agent.uses_world`` skips the draw for agents that
+        decide from the legal actions alone.
+        """
+        return cls(state, seat, belief, rng, world=world)
+
+    @classmethod
+    def of_world(cls, world: State, seat: int, belief: Belief | None = None) -> Observation:
+        """An observation whose world is ``world`` itself, drawn by the caller (no new draw).
+
+        For a search that hands its own simulated game to models of the players (the heuristic
+        rollouts of ISMCTS): the simulated state is already a determinisation from the searching
+        seat's knowledge, so drawing another one would only cost time. Drivers of real games
+        use :meth:`of`; never pass a true state here.
+        """
+        obs = cls.__new__(cls)
+        obs.seat = seat
+        obs.game = world.game
+        obs.num_players = world.num_players
+        obs.options = world.options
+        obs.belief = belief if belief is not None else Belief(seat)
+        obs._legal = list(world.legal_actions(seat))
+        obs._world = world
+        obs._view = None
+        return obs
+
+    def _drawn(self) -> State:
+        if self._world is None:
+            raise TypeError(
+                "this observation holds no world (it was made with world=False, for an agent "
+                "whose uses_world is false): only legal_actions is available"
+            )
+        return self._world
 
     @property
     def view(self) -> dict[str, Any]:
         """The seat's view (computed on first use)."""
         if self._view is None:
-            self._view = self._state.view(self.seat)
+            self._view = self._drawn().view(self.seat)
         return self._view
 
     @property
     def legal_actions(self) -> list[Action]:
         """The seat's legal actions, in the game's deterministic order."""
-        if self._legal is None:
-            self._legal = self._state.legal_actions(self.seat)
         return self._legal
 
     def sample(self, rng: random.Random) -> State:
-        """A full state consistent with everything the seat knows (for search)."""
-        return self.belief.sample(self._state, rng)
+        """A full state consistent with everything the seat knows (for search).
+
+        It is a fresh copy each time: the agent may play it forward freely.
+        """
+        return self.belief.sample(self._drawn(), rng)
 
 
 class RolloutPolicy:
@@ -154,6 +250,9 @@ class Agent(ABC):
     name: ClassVar[str] = "agent"
     description: ClassVar[str] = ""
     config_type: ClassVar[type[AgentConfig]] = AgentConfig
+    #: whether the agent reads its observation's view or samples; an agent that decides from
+    #: the legal actions alone sets it false, and drivers then skip drawing a world for it
+    uses_world: ClassVar[bool] = True
 
     def __init__(
         self,

@@ -207,6 +207,6 @@ class RealtimeApache:
             if seat not in self.session.state.seats_to_act():
                 continue
             agent = bot.agent
-            obs = Observation(self.session.state, seat, agent.belief)
+            obs = Observation.of(self.session.state, seat, agent.belief, world=agent.uses_world)
             action, seconds = bot.decide(obs)
             self._pending.append(_Pending(now + min(seconds, self.window), seat, action))

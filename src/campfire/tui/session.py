@@ -222,7 +222,7 @@ class PlaySession:
     def decide(self, seat: int) -> Action:
         """What the bot of ``seat`` would play now (nothing is applied)."""
         agent = self.agents[seat]
-        return agent.act(Observation(self.state, seat, agent.belief))
+        return agent.act(Observation.of(self.state, seat, agent.belief, world=agent.uses_world))
 
     def bot_step(self) -> tuple[int, Action] | None:
         """Let one bot that may act play; return its seat and action (``None``: no bot to act)."""

@@ -1,8 +1,9 @@
 """Tracker computer players: a memory model and a heuristic bot.
 
 :class:`TrackerMemory` is what a seat remembers: the cards it peeked (followed through
-relocations, dropped when collected), and where the other players peeked. It may be perfect or
-forgetful (a capacity and a per-step decay). Determinisations pin the remembered cards.
+relocations and, with a perfect memory, into the pile of whoever collected them), and where the
+other players peeked. It may be perfect or forgetful (a capacity and a per-step decay).
+Determinisations pin the remembered cards.
 
 :class:`TrackerHeuristic` plays like a sensible club player: it peeks at cards it does not know,
 captures when it remembers enough enemy scouts (sooner when the game is closing), takes only
@@ -91,6 +92,8 @@ class TrackerMemory(Belief):
         self.known: OrderedDict[int, int] = OrderedDict()
         #: position → how many times other seats peeked there (followed through relocations)
         self.interest: dict[int, int] = {}
+        #: seat → the peeked cards it collected (a perfect memory follows a card into a pile)
+        self.in_piles: dict[int, list[int]] = {}
 
     def clone(self) -> TrackerMemory:
         """An independent copy."""
@@ -98,6 +101,7 @@ class TrackerMemory(Belief):
         other.rng.setstate(self.rng.getstate())
         other.known = OrderedDict(self.known)
         other.interest = dict(self.interest)
+        other.in_piles = {s: cards[:] for s, cards in self.in_piles.items()}
         return other
 
     def remember(self, pos: int, card: int) -> None:
@@ -121,7 +125,9 @@ class TrackerMemory(Belief):
             elif t == "peek" and data["seat"] != self.seat:
                 self.interest[data["pos"]] = self.interest.get(data["pos"], 0) + 1
             elif t == "take":
-                self.known.pop(data["pos"], None)
+                card = self.known.pop(data["pos"], None)
+                if card is not None and self.capacity == 0 and self.decay == 0:
+                    self.in_piles.setdefault(data["seat"], []).append(card)
                 self.interest.pop(data["pos"], None)
             elif t == "relocate":
                 src, dst = data["from"], data["to"]
@@ -132,6 +138,7 @@ class TrackerMemory(Belief):
             elif t == "game_over":
                 self.known.clear()
                 self.interest.clear()
+                self.in_piles.clear()
             if data.get("seat", self.seat) != self.seat:
                 others_acted = True
         if others_acted and self.decay > 0 and self.known:
@@ -140,13 +147,57 @@ class TrackerMemory(Belief):
                     del self.known[pos]
 
     def sample(self, state: State, rng: random.Random) -> State:
-        """A determinisation with the remembered cards pinned to their positions."""
-        if isinstance(state, TrackerState) and self.known:
-            try:
-                return state.determinize(self.seat, rng, known=dict(self.known))
-            except ValueError:  # a stale memory: fall back to no pins
-                pass
-        return state.determinize(self.seat, rng)
+        """A determinisation with the remembered cards pinned to their positions.
+
+        The remembered cards that were collected stay in their collector's pile: each lands on
+        a uniform place of that pile, and the card that was there moves to where the remembered
+        card was drawn, which keeps the deal uniform among those consistent with the memory.
+        """
+        if not isinstance(state, TrackerState) or not (self.known or self.in_piles):
+            return state.determinize(self.seat, rng)
+        try:
+            world = state.determinize(self.seat, rng, known=dict(self.known))
+        except ValueError:  # a stale memory: fall back to no pins
+            return state.determinize(self.seat, rng)
+        if self.in_piles and not world.is_terminal():
+            self._pin_piles(world, rng)
+        return world
+
+    def _pin_piles(self, world: TrackerState, rng: random.Random) -> None:
+        """Move each collected remembered card into its collector's pile (see :meth:`sample`)."""
+        board, piles = world.board, world.captured
+        where: dict[int, tuple[int, int]] = {}  # card → (owner or -1 for the board, index)
+        for pos, card in enumerate(board):
+            if card >= 0:
+                where[card] = (-1, pos)
+        for owner, pile in enumerate(piles):
+            for i, card in enumerate(pile):
+                where[card] = (owner, i)
+        fixed: set[tuple[int, int]] = {(-1, pos) for pos in self.known}
+        for owner in sorted(self.in_piles):
+            if not 0 <= owner < len(piles):
+                continue
+            pile = piles[owner]
+            for card in self.in_piles[owner]:
+                src = where.get(card)
+                if src is None or src in fixed:
+                    continue  # a stale memory: leave this card alone
+                if src[0] == owner:
+                    fixed.add(src)
+                    continue
+                free = [i for i in range(len(pile)) if (owner, i) not in fixed]
+                if not free:
+                    continue
+                dst = free[rng.randrange(len(free))]
+                other_card = pile[dst]
+                pile[dst] = card
+                if src[0] < 0:
+                    board[src[1]] = other_card
+                else:
+                    piles[src[0]][src[1]] = other_card
+                where[other_card] = src
+                where[card] = (owner, dst)
+                fixed.add((owner, dst))
 
 
 @dataclass(frozen=True)
