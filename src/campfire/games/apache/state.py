@@ -614,7 +614,8 @@ class ApacheState(State):
         type and reaction time). The copy's generator is re-seeded from ``rng``.
         """
         other = self.clone()
-        rest = list(self.deck[self.deck_pos :])
+        # sorted first, so that the copy depends only on what the seat knows and on ``rng``
+        rest = sorted(self.deck[self.deck_pos :])
         rng.shuffle(rest)
         other.deck = self.deck[: self.deck_pos] + tuple(rest)
         if self.phase == POLLING and not self.arrival:

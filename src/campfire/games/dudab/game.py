@@ -138,6 +138,14 @@ class DudabGame(Game[DudabState]):
 
         return {"heuristic": DudabHeuristic}
 
+    def new_belief(
+        self, seat: int, players: int, options: Options, memory: str = "perfect", seed: int = 0
+    ) -> Belief:
+        """What the seat saw go out of sight (see :mod:`.belief`); ``none`` forgets it."""
+        from .belief import DudabMemory
+
+        return Belief(seat) if memory.strip().lower() == "none" else DudabMemory(seat)
+
     def rollout_policy(self, seat: int, belief: Belief) -> RolloutPolicy | None:
         """Short rule-of-thumb rollouts scored as if the round ended (see :mod:`.rollout`)."""
         from .rollout import DudabRollout

@@ -971,6 +971,8 @@ class DudabState(State):
         other_zones.extend(other.heap)
         other_zones.append(other.draw)
         pool = [c for z in hand_zones for c in z] + [c for z in other_zones for c in z]
+        # sorted first, so that the copy depends only on what the seat knows and on ``rng``
+        pool.sort()
         normal = [c for c in pool if KIND[c] <= SHAMAN]
         special = [c for c in pool if KIND[c] > SHAMAN]
         rng.shuffle(normal)

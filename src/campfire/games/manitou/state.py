@@ -955,9 +955,12 @@ class ManitouState(State):
         other.rng = GameRng(rng.getrandbits(64))
         if self.phase == GAME_OVER:
             return other
+        # sorted first, so that the copy depends only on what the seat knows and on ``rng``
+        other.bag.sort()
         rng.shuffle(other.bag)
         for p in range(self.num_players):
             if p == seat:
+                other.decks[p].sort()
                 rng.shuffle(other.decks[p])
                 continue
             pool = self.pool[p]

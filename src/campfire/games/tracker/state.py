@@ -500,6 +500,8 @@ class TrackerState(State):
                     ) from None
                 board[pos] = card
             slots = [s for s in slots if s[0] >= 0 or s[1] not in pinned]
+        # sorted first, so that the copy depends only on what the seat knows and on ``rng``
+        pool.sort()
         rng.shuffle(pool)
         for (owner, idx), card in zip(slots, pool, strict=True):
             if owner < 0:
