@@ -113,3 +113,19 @@ def test_console_script_runs() -> None:
         check=False,
     )
     assert result.returncode == 0 and "actions verified" in result.stdout
+
+
+def test_replay_reads_standard_input(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(EXAMPLE.read_bytes())))
+    code, out, _ = run(capsys, "replay", "-")
+    assert code == 0 and "actions verified" in out
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\xff{")))
+    code, _, err = run(capsys, "replay", "-")
+    assert code == 2 and "standard input is not UTF-8 text" in err
+    monkeypatch.setattr("sys.stdin", io.StringIO("[1"))
+    code, _, err = run(capsys, "replay", "-")
+    assert code == 2 and "standard input is not valid JSON" in err

@@ -16,8 +16,8 @@ from typing import Any, NoReturn
 
 from . import __version__
 from .core import CampfireError, Game, all_games, get
-from .core.records import replay_file
-from .core.validate import MAX_PLAYERS_ARG, int_arg, seed_arg
+from .core.records import replay_file, replay_text
+from .core.validate import MAX_JSON_BYTES, MAX_PLAYERS_ARG, int_arg, seed_arg
 
 __all__ = ["main"]
 
@@ -124,7 +124,12 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
         return run_watch(args.file)
     if args.file == "-":
-        record, match = replay_file(sys.stdin.buffer, name="standard input")
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # a text stream stands in for standard input (tests, embedding)
+            text = sys.stdin.read(MAX_JSON_BYTES + 1)
+            record, match = replay_text(text, source="standard input")
+        else:
+            record, match = replay_file(stream, name="standard input")
     else:
         record, match = replay_file(args.file)
     state = match.state

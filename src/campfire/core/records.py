@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .actions import Action
-from .errors import CampfireError, RecordError
+from .errors import CampfireError, OptionError, RecordError
 from .events import Event
 from .game import Game
 from .options import Options
@@ -276,9 +276,9 @@ class Match:
         self.setup = dict(setup) if setup is not None else None
         self.state: State = game.new_game(players, self.options, seed=seed, setup=setup)
         if names is not None and len(names) != players:
-            raise ValueError(f"{len(names)} names given for {players} players")
+            raise OptionError(f"{len(names)} names given for {players} players")
         if agents is not None and len(agents) != players:
-            raise ValueError(f"{len(agents)} agents given for {players} players")
+            raise OptionError(f"{len(agents)} agents given for {players} players")
         names = list(names) if names is not None else [f"Player {i + 1}" for i in range(players)]
         agent_list = list(agents) if agents is not None else [None] * players
         self.players = [Player(n, a) for n, a in zip(names, agent_list, strict=True)]
