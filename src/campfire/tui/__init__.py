@@ -2,8 +2,9 @@
 
 The package is layered: :mod:`~campfire.tui.session` (a match with human and bot seats, logs,
 records), :mod:`~campfire.tui.realtime` (Apache on a clock), :mod:`~campfire.tui.views` and
-:mod:`~campfire.tui.words` (text from views and events only), and :mod:`~campfire.tui.app` (the
-Textual screens). Screens are built only from a seat's view and the events it may see.
+:mod:`~campfire.tui.words` (text from views and events only), :mod:`~campfire.tui.app` (the
+Textual screens) and :mod:`~campfire.tui.terminal` (leaving cleanly when the terminal goes away).
+Screens are built only from a seat's view and the events it may see.
 """
 
 from .clock import Clock, FakeClock, MonotonicClock

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
@@ -46,6 +46,7 @@ from campfire.core import (
 from .clock import Clock, MonotonicClock
 from .realtime import RealtimeApache
 from .session import PlaySession, SeatSpec
+from .terminal import TerminalApp
 from .views import render_view
 from .words import describe
 
@@ -768,8 +769,12 @@ CSS = """
 """
 
 
-class CampfireApp(App[None]):
-    """``campfire play``: the start screen (no config) or straight into a game."""
+class CampfireApp(TerminalApp):
+    """``campfire play``: the start screen (no config) or straight into a game.
+
+    When its terminal goes away (closed window, ``SIGHUP``, ``SIGTERM``) it leaves as ``Ctrl+Q``
+    does (:mod:`campfire.tui.terminal`).
+    """
 
     CSS = CSS
     TITLE = "Campfire"
@@ -783,6 +788,7 @@ class CampfireApp(App[None]):
 
     def on_mount(self) -> None:
         """Start when the screen or app is shown."""
+        self.watch_terminal()
         if self.config is not None and self.config.seats:
             self.start_game(self.config)
         else:
@@ -882,7 +888,7 @@ class WatchScreen(Screen[None]):
         self.draw()
 
 
-class WatchApp(App[None]):
+class WatchApp(TerminalApp):
     """``campfire replay FILE --watch``: step through a (verified) record."""
 
     CSS = CSS
@@ -895,4 +901,5 @@ class WatchApp(App[None]):
 
     def on_mount(self) -> None:
         """Start when the screen or app is shown."""
+        self.watch_terminal()
         self.push_screen(WatchScreen(self.record))

@@ -73,14 +73,20 @@ def play_config(
 
 
 def run_play(config: PlayConfig) -> int:  # pragma: no cover - takes over the terminal
-    """Run ``campfire play`` with ``config``; return the exit status."""
-    CampfireApp(config).run()
-    return 0
+    """Run ``campfire play`` with ``config``; return the exit status.
+
+    The status is 0 after quitting, 128 + the signal number after ``SIGHUP`` or ``SIGTERM``, and
+    129 when the terminal went away (:mod:`campfire.tui.terminal`).
+    """
+    app = CampfireApp(config)
+    app.run()
+    return app.return_code or 0
 
 
 def run_watch(path: str) -> int:  # pragma: no cover - takes over the terminal
     """Verify the record at ``path`` and step through it; return the exit status."""
     record = Record.load(path)
     replay(record)  # raises RecordError with the first bad action
-    WatchApp(record).run()
-    return 0
+    app = WatchApp(record)
+    app.run()
+    return app.return_code or 0
