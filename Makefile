@@ -17,8 +17,11 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,ray,rl]'
 	touch $@ $(VENV)/.installed
 
+# `exec`: no shell stays between make and the app. make itself still waits for the app, and on a
+# hang-up (the terminal closed) GNU make does not pass SIGHUP on to it: the app notices by itself
+# that its terminal is gone and leaves (docs/play.md, "When the terminal goes away").
 run: $(VENV)/.installed
-	$(BIN)/campfire play
+	exec $(BIN)/campfire play
 
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks
