@@ -23,7 +23,7 @@ def test_events_visibility() -> None:
     assert visible_events([public, private], 2) == [public, private]
     assert visible_events([public, private], 0) == [public]
     assert visible_events([public, private], None) == [public]
-    assert private.to_json() == {"type": "peek_card", "card": "x", "to": [2]}
+    assert private.to_json() == {"type": "peek_card", "data": {"card": "x"}, "to": [2]}
 
 
 def test_rng_round_trip_and_copy() -> None:

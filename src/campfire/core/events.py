@@ -9,6 +9,15 @@ interfaces, logs and agents, so hidden information never leaves the engine any o
 (True, False, False)
 >>> [ev.type for ev in visible_events([e, Event("peeked", {"seat": 0, "pos": 12})], 1)]
 ['peeked']
+
+As JSON the data stays nested under ``data``, so a data key named ``type`` (Apache's claims
+carry a card type) can never overwrite the event's type:
+
+>>> claim = Event("claim", {"seat": 1, "type": "hunter"})
+>>> claim.to_json()
+{'type': 'claim', 'data': {'seat': 1, 'type': 'hunter'}}
+>>> Event.from_json(claim.to_json()) == claim, Event.from_json(e.to_json()) == e
+(True, True)
 """
 
 from __future__ import annotations
@@ -16,6 +25,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+
+from .errors import CampfireError
+from .validate import short_repr
 
 __all__ = ["Event", "visible_events"]
 
@@ -37,11 +49,41 @@ class Event:
         return self.to is None or (seat is not None and seat in self.to)
 
     def to_json(self) -> dict[str, Any]:
-        """Return the event as a JSON-ready dict."""
-        out: dict[str, Any] = {"type": self.type, **self.data}
+        """The event as a JSON-ready dict: ``type``, ``data`` and, if private, ``to``.
+
+        The data stays nested, so none of its keys can overwrite ``type`` or ``to``;
+        :meth:`from_json` reads the dict back to an equal event.
+        """
+        out: dict[str, Any] = {"type": self.type, "data": dict(self.data)}
         if self.to is not None:
             out["to"] = sorted(self.to)
         return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> Event:
+        """Read back a dict written by :meth:`to_json`.
+
+        Raises :class:`~campfire.core.errors.CampfireError` when ``data`` is not such a dict.
+        """
+        if not isinstance(data, dict) or set(data) - {"type", "data", "to"}:
+            raise CampfireError(
+                "an event is a JSON object with 'type', 'data' and optionally 'to' "
+                f"(got {short_repr(data)})"
+            )
+        type_, payload, to = data.get("type"), data.get("data"), data.get("to")
+        if not isinstance(type_, str) or not type_:
+            raise CampfireError(
+                f"an event's 'type' is a non-empty string (got {short_repr(type_)})"
+            )
+        if not isinstance(payload, dict):
+            raise CampfireError(f"an event's 'data' is a JSON object (got {short_repr(payload)})")
+        if to is None:
+            return cls(type_, payload)
+        if not isinstance(to, list) or not all(
+            isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in to
+        ):
+            raise CampfireError(f"an event's 'to' is a list of seats (got {short_repr(to)})")
+        return cls(type_, payload, frozenset(to))
 
 
 def visible_events(events: Iterable[Event], seat: int | None) -> list[Event]:
