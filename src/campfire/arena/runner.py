@@ -45,11 +45,10 @@ from campfire.core import (
     Agent,
     CampfireError,
     Match,
-    Observation,
     OptionError,
     get,
-    visible_events,
 )
+from campfire.core.table import AgentError, Step, Table, TooLongError
 
 __all__ = [
     "BACKENDS",
@@ -328,21 +327,37 @@ class GameResult:
         }
 
 
+class _Timing:
+    """A table listener that adds up each seat's thinking time."""
+
+    def __init__(self, n: int) -> None:
+        self.think = [0.0] * n
+        self.moves = [0] * n
+        self.decisions = [0] * n
+        self.decision_think = [0.0] * n
+        self.slowest = [0.0] * n
+
+    def on_step(self, table: Table, step: Step) -> None:
+        spent = step.seconds or 0.0
+        seat = step.seat
+        self.think[seat] += spent
+        self.moves[seat] += 1
+        self.slowest[seat] = max(self.slowest[seat], spent)
+        if step.choices > 1:
+            self.decisions[seat] += 1
+            self.decision_think[seat] += spent
+
+
 def play_game(task: GameTask) -> GameResult:
     """Play one game of a run; never raises for a misbehaving agent (see :class:`Failure`)."""
     start = time.perf_counter()
     game = get(task.game)
     n = task.players
+    timing = _Timing(n)
+    limit = game.playout_bound * MAX_ACTIONS_FACTOR
     match = Match(
         game, n, task.options, seed=task.seed, names=list(task.names), agents=list(task.agents)
     )
-    state = match.state
-    think = [0.0] * n
-    moves = [0] * n
-    decisions = [0] * n
-    decision_think = [0.0] * n
-    slowest = [0.0] * n
-    limit = game.playout_bound * MAX_ACTIONS_FACTOR
 
     def finish(failure: Failure | None = None) -> GameResult:
         record = match.record(
@@ -365,14 +380,14 @@ def play_game(task: GameTask) -> GameResult:
             failed=failure is not None,
             record=record if task.keep_record or failure is not None else None,
             seconds=time.perf_counter() - start,
-            think_seconds=tuple(think),
-            moves=tuple(moves),
-            decisions=tuple(decisions),
-            decision_seconds=tuple(decision_think),
-            slowest=tuple(slowest),
+            think_seconds=tuple(timing.think),
+            moves=tuple(timing.moves),
+            decisions=tuple(timing.decisions),
+            decision_seconds=tuple(timing.decision_think),
+            slowest=tuple(timing.slowest),
         )
         if failure is None:
-            outcome = state.outcome()
+            outcome = match.state.outcome()
             result.scores = tuple(outcome.scores)
             result.ranks = tuple(outcome.ranks)
             result.winners = tuple(outcome.winners)
@@ -395,49 +410,28 @@ def play_game(task: GameTask) -> GameResult:
         result.failure = dataclasses.replace(draft, record=result.record)
         return result
 
-    agents: list[Agent] = []
+    agents: list[Agent | None] = []
     for seat in range(n):
         try:
             agents.append(
-                make_agent(task.agents[seat], game, seat, n, state.options, task.agent_seeds[seat])
+                make_agent(task.agents[seat], game, seat, n, match.options, task.agent_seeds[seat])
             )
         except Exception as exc:
             return fail(seat, "exception", _describe(exc), traceback.format_exc())
-
-    # draws the world each observation holds (agents never see the true state)
-    obs_rng = random.Random(f"observations/{task.seed}")
-    while not state.is_terminal():
-        if len(match.actions) >= limit:
-            return fail(None, "too_long", f"the game did not end within {limit} actions")
-        seat = state.seats_to_act()[0]
-        agent = agents[seat]
-        obs = Observation.of(state, seat, agent.belief, obs_rng, world=agent.uses_world)
-        legal = obs.legal_actions
-        t0 = time.perf_counter()
-        try:
-            action = agent.act(obs)
-        except Exception as exc:
-            return fail(seat, "exception", _describe(exc), traceback.format_exc())
-        spent = time.perf_counter() - t0
-        think[seat] += spent
-        moves[seat] += 1
-        slowest[seat] = max(slowest[seat], spent)
-        if len(legal) > 1:
-            decisions[seat] += 1
-            decision_think[seat] += spent
-        if action not in legal:
-            shown = ", ".join(str(a) for a in legal[:8]) + (", ..." if len(legal) > 8 else "")
-            message = f"returned {action!s:.60} which is not legal; legal: {shown}"
-            return fail(seat, "illegal_action", message)
-        try:
-            events = match.play(seat, action)
-        except CampfireError as exc:
-            return fail(seat, "engine_error", _describe(exc), traceback.format_exc())
-        for other in agents:
-            try:
-                other.observe(visible_events(events, other.seat))
-            except Exception as exc:
-                return fail(other.seat, "exception", _describe(exc), traceback.format_exc())
+    # the table draws the world each observation holds (agents never see the true state)
+    table = Table(
+        game, match=match, agents=agents, observation_rng=random.Random(f"observations/{task.seed}")
+    )
+    table.listeners.append(timing)
+    try:
+        table.run(max_actions=limit)
+    except TooLongError as exc:
+        return fail(None, "too_long", str(exc))
+    except AgentError as exc:
+        return fail(exc.seat, exc.kind, exc.message, exc.details)
+    except CampfireError as exc:  # the engine refused a legal action: a bug worth reporting
+        culprit = table.agent_to_act()
+        return fail(culprit, "engine_error", _describe(exc), traceback.format_exc())
     return finish()
 
 

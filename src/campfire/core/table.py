@@ -143,7 +143,9 @@ class Table:
     ``match`` continues an existing match (its history stays); otherwise a new match is made from
     ``num_players``, ``options``, ``seed`` or ``setup``, ``names`` and ``labels`` (the agent
     names written in the record; by default each agent's ``spec()``). ``clock`` measures
-    decision times (inject a fake one in tests).
+    decision times (inject a fake one in tests). ``observation_rng`` draws the world each
+    :class:`~campfire.core.agent.Observation` holds (default: seeded from the match's seed);
+    agents' decisions never depend on it, it only makes the observation objects reproducible.
     """
 
     def __init__(
@@ -160,6 +162,7 @@ class Table:
         match: Match | None = None,
         policy: SeatPolicy = first_seat,
         clock: Callable[[], float] = time.perf_counter,
+        observation_rng: random.Random | None = None,
     ) -> None:
         if match is None:
             if num_players is None:
@@ -178,6 +181,9 @@ class Table:
         self.agents: dict[int, Agent] = {s: a for s, a in enumerate(seats) if a is not None}
         self.policy = policy
         self.clock = clock
+        if observation_rng is None:
+            observation_rng = random.Random(f"observations/{match.seed}")
+        self.observation_rng = observation_rng
         self.listeners: list[TableListener] = []
         self._subscribers: dict[int | None, list[Callable[[list[Event]], None]]] = {}
         #: the step applied last (``None`` before the first)
@@ -220,7 +226,9 @@ class Table:
     def observation(self, seat: int) -> Observation:
         """The observation the agent of ``seat`` decides from (never the true state)."""
         agent = self.agents[seat]
-        return Observation(self.state, seat, agent.belief)
+        return Observation.of(
+            self.state, seat, agent.belief, self.observation_rng, world=agent.uses_world
+        )
 
     # ----- acting ----------------------------------------------------------------------------
 
