@@ -7,8 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from campfire.games.dudab import GAME, DudabState
-from campfire.games.dudab.cards import FACE, FACE_NAMES, cards_in_use, parse_call
-from campfire.games.dudab.state import OB_CALL, OB_SHAMAN
+from campfire.games.dudab.cards import FACE, FACE_NAMES, card_name, cards_in_use
 
 A, B, C, D, E, F = range(6)
 
@@ -43,34 +42,31 @@ def make(
 ) -> DudabState:
     """A round-1 position with the given cards; unnamed cards fill the draw pile (Jungle and
     Baby at its bottom), and past ``draw_size`` they go to the discard pile."""
-    state = GAME.new_game(players, options, seed=0)
-    alloc = _Alloc(cards_in_use(state.options.use_jungle, state.options.use_baby))
-    ncols = state.ncols
+    base = GAME.new_game(players, options, seed=0)
+    alloc = _Alloc(cards_in_use(base.options.use_jungle, base.options.use_baby))
+    ncols = base.ncols
     hands = hands if hands is not None else []
-    state.hands = [[alloc.take(n) for n in h] for h in hands] + [
-        [] for _ in range(players - len(hands))
-    ]
+    hand_cards = [[alloc.take(n) for n in h] for h in hands]
+    hand_cards += [[] for _ in range(players - len(hands))]
     piles = piles or []
-    state.piles = [[alloc.take(n) for n in p] for p in piles] + [
-        [] for _ in range(players - len(piles))
-    ]
+    pile_cards = [[alloc.take(n) for n in p] for p in piles]
+    pile_cards += [[] for _ in range(players - len(piles))]
     columns = columns or []
-    state.vis = [[] for _ in range(ncols)]
-    state.heap = [[] for _ in range(ncols)]
-    state.jungle = [-1] * ncols
-    state.above = [-1] * ncols
+    cols: list[dict[str, Any]] = []
     for c in range(ncols):
         spec: ColumnSpec = columns[c] if c < len(columns) else ["dudab"]
+        col: dict[str, Any] = {"heap": [], "cards": [], "jungle": None, "above": None}
         if isinstance(spec, Mapping):
-            state.heap[c] = [alloc.take(n) for n in spec.get("heap", ())]
+            col["heap"] = _names([alloc.take(n) for n in spec.get("heap", ())])
             above = [alloc.take(n) for n in spec.get("above", ())]
             below = [alloc.take(n) for n in spec.get("below", ())]
-            state.vis[c] = above + below
+            col["cards"] = _names(above + below)
             if spec.get("jungle", False):
-                state.jungle[c] = alloc.take("jungle")
-                state.above[c] = len(above)
+                col["jungle"] = card_name(alloc.take("jungle"))
+                col["above"] = len(above)
         else:
-            state.vis[c] = [alloc.take(n) for n in spec]
+            col["cards"] = _names([alloc.take(n) for n in spec])
+        cols.append(col)
     disc = [alloc.take(n) for n in discard]
     top = [alloc.take(n) for n in draw]
     rest = sorted(alloc.free, key=lambda c: (c >= 80, c))
@@ -78,26 +74,33 @@ def make(
     if draw_size is not None:
         disc += pile[draw_size:]
         pile = pile[:draw_size]
-    state.draw = pile[::-1]
-    state.discard = disc
-    state.actor = actor
-    state.tasks = []
-    state.kept = []
-    state.ob, state.ob_col, state.ob_call = 0, -1, 0
+    ob: dict[str, Any] | None = None
     if obligation is not None:
-        if obligation[0] == "shaman":
-            state.ob, state.ob_col = OB_SHAMAN, obligation[1] - 1
-        else:
-            state.ob, state.ob_col, state.ob_call = (
-                OB_CALL,
-                obligation[1] - 1,
-                parse_call(obligation[2]),
-            )
-    state._legal = None
-    # the position is complete and valid (every card exactly once)
-    again = GAME.state_from_position(json.loads(json.dumps(state.to_position())))
-    assert again.to_position() == state.to_position()
+        ob = {"kind": "shaman_reaction" if obligation[0] == "shaman" else "call"}
+        ob["column"] = obligation[1]
+        if obligation[0] != "shaman":
+            ob["call"] = obligation[2]
+    position = base.to_position()
+    position["state"].update(
+        actor=actor,
+        obligation=ob,
+        tasks=[],
+        revealed=None,
+        draw=_names(pile),
+        discard=_names(disc),
+        columns=cols,
+        hands=[_names(h) for h in hand_cards],
+        piles=[_names(p) for p in pile_cards],
+        kept=[],
+    )
+    # built through the public position format, which checks it (every card exactly once)
+    state = GAME.state_from_position(json.loads(json.dumps(position)))
+    assert state.to_position() == position
     return state
+
+
+def _names(cards: Sequence[int]) -> list[str]:
+    return [card_name(c) for c in cards]
 
 
 def hand(state: DudabState, seat: int) -> list[str]:

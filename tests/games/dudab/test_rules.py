@@ -599,10 +599,21 @@ def test_s6_empty_pile_dudabs_in_hand() -> None:
 
 
 def test_s7_game_total_and_tie() -> None:
+    # a finished game, read back with other scores for the first two rounds (the last round's
+    # scores must stay those of its hands and piles), so that the totals are 20, 20, 22
     state = GAME.new_game(3, seed=0)
-    state.scores = [[12, 9, -1], [5, 10, 5], [15, 3, 4]]
-    state.phase = 1  # over
-    outcome = state.outcome()
+    rng = random.Random(0)
+    while not state.is_terminal():
+        seat = state.seats_to_act()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    position = state.to_position()
+    last = [row[-1] for row in position["state"]["scores"]]
+    position["state"]["scores"] = [
+        [12, 8 - last[0], last[0]],
+        [5, 15 - last[1], last[1]],
+        [15, 7 - last[2], last[2]],
+    ]
+    outcome = GAME.state_from_position(position).outcome()
     assert outcome.scores == (20, 20, 22)
     assert outcome.winners == (A, B) and outcome.ranks == (1, 1, 3)
 

@@ -170,7 +170,7 @@ def test_position_errors() -> None:
         GAME.state_from_position(broken)
     broken = json.loads(json.dumps(position))
     del broken["state"]["phase"]
-    with pytest.raises(PositionError, match="malformed"):
+    with pytest.raises(PositionError, match="the field 'phase' is missing"):
         GAME.state_from_position(broken)
 
 

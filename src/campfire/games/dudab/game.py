@@ -18,17 +18,36 @@ from campfire.core import (
     Belief,
     Game,
     GameRng,
+    NotationError,
     Options,
     PositionError,
     RolloutPolicy,
     SetupError,
 )
+from campfire.core.validate import short_repr
 
 from . import actions as _actions
-from .cards import BABY, JUNGLE, KIND, card_name, cards_in_use, parse_card
+from .cards import (
+    BABY,
+    CALL_NAMES,
+    DUDAB,
+    FACE,
+    JUNGLE,
+    KIND,
+    NUM_CARDS,
+    SHAMAN,
+    card_name,
+    cards_in_use,
+    parse_card,
+    parse_face,
+)
 from .options import DudabOptions
+from .scoring import round_score
 from .state import (
+    CAPTURE_AT,
     HAND_DEAL,
+    KEEP_AFTER_CAPTURE,
+    MAX_HAND,
     NO_SEAT,
     OB_CALL,
     OB_NONE,
@@ -39,10 +58,14 @@ from .state import (
     T_BABY,
     T_DRAW,
     T_JUNGLE,
+    T_KEEP,
+    T_SWAP,
+    T_TRIM,
     TASKS,
     DudabState,
     columns_for,
     random_deck,
+    sorted_faces,
 )
 
 __all__ = ["GAME", "DudabGame"]
@@ -106,13 +129,7 @@ class DudabGame(Game[DudabState]):
                 raise SetupError(f"deck {r + 1} must be a list of card ids")
             ids = [parse_card(name) for name in deck]
             _check_cards(ids, cards, f"deck {r + 1}", SetupError)
-            bad = [c for c in ids[:head] if KIND[c] in (JUNGLE, BABY)]
-            if bad:
-                raise SetupError(
-                    f"deck {r + 1}: {card_name(bad[0])} is among the first {head} cards (the "
-                    "deal and the column starters); Jungle and Baby cards are set aside there "
-                    "(dudab §2.3 step 4), so list them where they ended up in the draw pile"
-                )
+            _check_head(ids, head, f"deck {r + 1}", SetupError)
             decks.append(ids)
         while len(decks) < players:
             decks.append(random_deck(cards, head, rng))
@@ -166,6 +183,17 @@ class DudabGame(Game[DudabState]):
         }
 
 
+def _check_head(deck: list[int], head: int, what: str, error: type[ValueError]) -> None:
+    """No Jungle or Baby among a deck's first ``head`` cards (the deal and the starters)."""
+    bad = [c for c in deck[:head] if KIND[c] in (JUNGLE, BABY)]
+    if bad:
+        raise error(
+            f"{what}: {card_name(bad[0])} is among the first {head} cards (the deal and the "
+            "column starters); Jungle and Baby cards are set aside there (dudab §2.3 step 4), "
+            "so list them where they ended up in the draw pile"
+        )
+
+
 def _check_cards(cards: list[int], expected: list[int], what: str, error: type[ValueError]) -> None:
     """``cards`` must hold every card of ``expected`` exactly once."""
     have = Counter(cards)
@@ -181,106 +209,373 @@ def _check_cards(cards: list[int], expected: list[int], what: str, error: type[V
         raise error(f"{what}: card {card_name(missing[0])} is missing ({len(missing)} missing)")
 
 
-def _seat(value: Any, players: int, what: str) -> int:
-    if value is None:
-        return NO_SEAT
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
-        raise PositionError(f"{what} must be a seat 0–{players - 1} (got {value!r})")
+# ----- reading positions strictly ----------------------------------------------------------------
+
+#: the fields of a position's ``state`` object (see ``docs/notation/dudab.md``, "Position")
+_STATE_FIELDS = (
+    "start_player",
+    "round",
+    "phase",
+    "actor",
+    "obligation",
+    "tasks",
+    "revealed",
+    "draw",
+    "discard",
+    "columns",
+    "hands",
+    "piles",
+    "kept",
+    "scores",
+    "last_round",
+    "decks",
+)
+_COLUMN_FIELDS = ("heap", "cards", "jungle", "above")
+_REPORT_FIELDS = ("round", "hands", "piles", "scores", "details")
+#: a round score is far inside this range (the worst hand is 8 Dudabs, the best pile 8 Babies)
+_SCORE_LIMIT = 1000
+#: the most cards one draw task can still have to draw (a Number card's value, dudab §5.4)
+_MAX_DRAW = 4
+#: a card of each face, to score the faces of the last round's report
+_FACE_CARD = {FACE[c]: c for c in reversed(range(NUM_CARDS))}
+#: more pending tasks than any round can stack (each Baby whose cover is a Number card adds two
+#: per other player, dudab §5.7.7: at most 8 × 10, plus a few of the step)
+_MAX_TASKS = 128
+#: the pending tasks that wait for a choice (only these may be on top of the stack)
+_CHOICES = (T_TRIM, T_KEEP, T_SWAP, T_JUNGLE, T_BABY)
+
+
+def _fields(value: Any, what: str, fields: tuple[str, ...]) -> Mapping[str, Any]:
+    """``value`` must be a JSON object with exactly ``fields``."""
+    if not isinstance(value, Mapping):
+        raise PositionError(f"{what} must be a JSON object with the fields {', '.join(fields)}")
+    missing = [f for f in fields if f not in value]
+    if missing:
+        raise PositionError(f"{what}: the field {missing[0]!r} is missing")
+    extra = sorted(str(k) for k in value if k not in fields)
+    if extra:
+        raise PositionError(f"{what}: unknown field {extra[0]!r}; the fields are {list(fields)}")
     return value
 
 
+def _int(value: Any, what: str, low: int, high: int) -> int:
+    """``value`` must be an ``int`` (not a ``bool``) from ``low`` to ``high``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PositionError(f"{what} must be a whole number {low}–{high} (got {short_repr(value)})")
+    if not low <= value <= high:
+        raise PositionError(f"{what} must be {low}–{high} (got {value})")
+    return value
+
+
+def _seat(value: Any, players: int, what: str, *, none: bool = False) -> int:
+    """A seat ``0 … players-1`` (``None`` → ``NO_SEAT`` where ``none`` allows it)."""
+    if value is None and none:
+        return NO_SEAT
+    return _int(value, what, 0, players - 1)
+
+
+def _list(value: Any, what: str, length: int | None = None) -> list[Any]:
+    if not isinstance(value, list):
+        raise PositionError(f"{what} must be a JSON list (got {short_repr(value)})")
+    if length is not None and len(value) != length:
+        raise PositionError(f"{what} must have {length} entries (got {len(value)})")
+    return value
+
+
+def _card(value: Any, what: str) -> int:
+    try:
+        return parse_card(value)
+    except SetupError as exc:
+        raise PositionError(f"{what}: {exc}") from None
+
+
+def _cards(value: Any, what: str) -> list[int]:
+    return [_card(c, what) for c in _list(value, what)]
+
+
+def _no_specials(cards: list[int], what: str) -> None:
+    for c in cards:
+        if KIND[c] in (JUNGLE, BABY):
+            raise PositionError(
+                f"{what}: {card_name(c)} cannot be there during a round (a drawn Jungle or Baby "
+                "is laid at once, dudab §5.7.6–§5.7.7)"
+            )
+
+
+def _face_cards(value: Any, what: str, players: int) -> list[list[int]]:
+    """The report's hands or piles: per seat, face names → a representative card of each."""
+    out = []
+    for seat, faces in enumerate(_list(value, what, players)):
+        cards = []
+        for name in _list(faces, f"{what}[{seat}]"):
+            try:
+                face = parse_face(name) if isinstance(name, str) else -1
+            except NotationError:
+                face = -1
+            if face < 0:
+                raise PositionError(f"{what}[{seat}]: unknown face {short_repr(name)}")
+            cards.append(_FACE_CARD[face])
+        out.append(cards)
+    return out
+
+
+def _read_report(
+    value: Any, players: int, finished: int, scores: list[list[int]]
+) -> dict[str, Any] | None:
+    """The last round's public scoring (``None`` before the first round ends)."""
+    if finished == 0:
+        if value is not None:
+            raise PositionError("last_round must be null before the first round has ended")
+        return None
+    r = _fields(value, "last_round", _REPORT_FIELDS)
+    _int(r["round"], "last_round.round", finished, finished)
+    hands = _face_cards(r["hands"], "last_round.hands", players)
+    piles = _face_cards(r["piles"], "last_round.piles", players)
+    details = [round_score(h, p).to_json() for h, p in zip(hands, piles, strict=True)]
+    report = {
+        "round": finished,
+        "hands": [sorted_faces(h) for h in hands],
+        "piles": [sorted_faces(p) for p in piles],
+        "scores": [d["total"] for d in details],
+        "details": details,
+    }
+    if [s[-1] for s in scores] != report["scores"]:
+        raise PositionError(
+            f"last_round: the round's scores {report['scores']} (from its hands and piles) "
+            "must be the last entries of scores"
+        )
+    if dict(r) != report:
+        raise PositionError(
+            "last_round must be the scoring of the last round as the engine writes it "
+            "(faces sorted, scores and details computed from the hands and piles)"
+        )
+    return report
+
+
+def _read_task(item: Any, players: int) -> tuple[int, int, int]:
+    what = "a task"
+    if not isinstance(item, Mapping) or item.get("task") not in TASKS:
+        raise PositionError(f"{what} is an object with 'task' one of {list(TASKS)}")
+    typ = TASKS.index(item["task"])
+    what = f"task {item['task']!r}"
+    extra: tuple[str, ...] = ()
+    if typ == T_DRAW:
+        extra = ("count",)
+    elif typ in (T_JUNGLE, T_BABY):
+        extra = ("card",)
+    _fields(item, what, ("task", "seat", *extra))
+    seat = _seat(item["seat"], players, f"{what}: seat")
+    arg = 0
+    if typ == T_DRAW:
+        arg = _int(item["count"], f"{what}: count", 1, _MAX_DRAW)
+    elif typ in (T_JUNGLE, T_BABY):
+        arg = _card(item["card"], f"{what}: card")
+        if KIND[arg] != (JUNGLE if typ == T_JUNGLE else BABY):
+            raise PositionError(f"{what}: card must be a {item['task'].title()} card")
+    return (typ, seat, arg)
+
+
 def _read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> DudabState:
+    """Read and check a position's ``state`` object (every problem is a :class:`PositionError`)."""
+    _fields(s, "the position's state", _STATE_FIELDS)
     state = object.__new__(DudabState)
     ncols = columns_for(players)
     state.num_players = players
     state.options = options
     state.ncols = ncols
     state.start_player = _seat(s["start_player"], players, "start_player")
-    if state.start_player < 0:
-        raise PositionError("start_player must be a seat")
-    state.round = int(s["round"]) - 1
-    if not 0 <= state.round < players:
-        raise PositionError(f"round must be 1–{players}")
+    state.round = _int(s["round"], "round", 1, players) - 1
     phase = s["phase"]
     if phase not in ("playing", "over"):
-        raise PositionError("phase must be 'playing' or 'over'")
-    state.phase = OVER if phase == "over" else PLAYING
-    state.actor = _seat(s["actor"], players, "actor")
-    if state.phase == PLAYING and state.actor < 0:
-        raise PositionError("a running game needs an actor")
-    ob = s["obligation"]
-    if ob is None:
-        state.ob, state.ob_col, state.ob_call = OB_NONE, -1, 0
-    else:
-        kind = OBLIGATIONS.index(ob["kind"])
-        col = int(ob["column"]) - 1
-        if kind == OB_NONE or not 0 <= col < ncols:
-            raise PositionError(f"bad obligation {ob!r}")
-        state.ob, state.ob_col = kind, col
-        state.ob_call = 0
-        if kind == OB_CALL:
-            from .cards import parse_call
+        raise PositionError(f"phase must be 'playing' or 'over' (got {short_repr(phase)})")
+    playing = phase == "playing"
+    state.phase = PLAYING if playing else OVER
+    if not playing and state.round != players - 1:
+        raise PositionError(
+            f"a finished game ends after round {players} (round is {state.round + 1})"
+        )
+    state.actor = _seat(s["actor"], players, "actor", none=not playing)
+    if playing and state.actor < 0:
+        raise PositionError("actor: a running game needs the seat whose step it is")
 
-            state.ob_call = parse_call(ob["call"])
-        elif kind != OB_SHAMAN:
-            raise PositionError(f"bad obligation {ob!r}")
-    tasks = []
-    limbo: list[int] = []
-    for item in s["tasks"]:
-        typ = TASKS.index(item["task"])
-        seat = _seat(item["seat"], players, "task seat")
-        arg = 0
-        if typ == T_DRAW:
-            arg = int(item["count"])
-        elif typ in (T_JUNGLE, T_BABY):
-            arg = parse_card(item["card"])
-            limbo.append(arg)
-        tasks.append((typ, seat, arg))
-    state.tasks = tasks
-    state.revealed = _seat(s["revealed"], players, "revealed")
-    state.draw = [parse_card(c) for c in s["draw"]][::-1]
-    state.discard = [parse_card(c) for c in s["discard"]]
-    cols = s["columns"]
-    if len(cols) != ncols:
-        raise PositionError(f"{players} players play with {ncols} columns")
-    state.heap = [[parse_card(c) for c in col["heap"]] for col in cols]
-    state.vis = [[parse_card(c) for c in col["cards"]] for col in cols]
-    state.jungle = [-1 if col["jungle"] is None else parse_card(col["jungle"]) for col in cols]
-    state.above = [-1 if col["above"] is None else int(col["above"]) for col in cols]
-    for c in range(ncols):
-        if (state.jungle[c] < 0) != (state.above[c] < 0) or state.above[c] > len(state.vis[c]):
-            raise PositionError(f"column {c + 1}: inconsistent Jungle")
-    state.hands = [[parse_card(c) for c in h] for h in s["hands"]]
-    state.piles = [[parse_card(c) for c in p] for p in s["piles"]]
-    if len(state.hands) != players or len(state.piles) != players:
-        raise PositionError("hands and piles must have one entry per seat")
-    state.kept = [parse_card(c) for c in s["kept"]]
-    state.scores = [[int(x) for x in r] for r in s["scores"]]
-    if len(state.scores) != players or any(
-        len(r) != state.round + (phase == "over") for r in state.scores
-    ):
-        raise PositionError("scores must list each seat's finished rounds")
-    report = s["last_round"]
-    state.report = dict(report) if report is not None else None
-    expected = cards_in_use(options.use_jungle, options.use_baby)
-    state.decks = []
-    for r, deck in enumerate(s["decks"]):
-        ids = [parse_card(c) for c in deck]
-        _check_cards(ids, expected, f"deck of round {state.round + r + 2}", PositionError)
-        state.decks.append(ids)
-    if state.phase == PLAYING and len(state.decks) != players - state.round - 1:
-        raise PositionError("decks must list the deck of every later round")
-    if state.phase == PLAYING:
-        everything = state.draw + state.discard + state.kept + limbo
-        for c in range(ncols):
-            everything += state.heap[c] + state.vis[c]
-            if state.jungle[c] >= 0:
-                everything.append(state.jungle[c])
+    # obligation (dudab §3)
+    ob = s["obligation"]
+    state.ob, state.ob_col, state.ob_call = OB_NONE, -1, 0
+    if ob is not None:
+        if not isinstance(ob, Mapping) or ob.get("kind") not in OBLIGATIONS[1:]:
+            raise PositionError(
+                "obligation is null or an object with 'kind' 'shaman_reaction' or 'call'"
+            )
+        kind = OBLIGATIONS.index(ob["kind"])
+        fields = ("kind", "column", "call") if kind == OB_CALL else ("kind", "column")
+        _fields(ob, "obligation", fields)
+        state.ob = kind
+        state.ob_col = _int(ob["column"], "obligation.column", 1, ncols) - 1
+        if kind == OB_CALL:
+            call = ob["call"]
+            if call not in CALL_NAMES[1:]:
+                raise PositionError(
+                    f"obligation.call must be one of {', '.join(CALL_NAMES[1:])} "
+                    f"(got {short_repr(call)})"
+                )
+            state.ob_call = CALL_NAMES.index(call)
+
+    # the card zones
+    state.draw = _cards(s["draw"], "draw")[::-1]
+    state.discard = _cards(s["discard"], "discard")
+    cols = _list(s["columns"], "columns", ncols)
+    state.heap, state.vis, state.jungle, state.above = [], [], [], []
+    for c, raw in enumerate(cols):
+        what = f"columns[{c}]"
+        col = _fields(raw, what, _COLUMN_FIELDS)
+        heap = _cards(col["heap"], f"{what}.heap")
+        vis = _cards(col["cards"], f"{what}.cards")
+        if playing:  # the cover that empties the pile stays, whatever it is (dudab §5.7.7)
+            _no_specials(vis, f"{what}.cards")
+        if col["jungle"] is None:
+            jungle = above = -1
+            if col["above"] is not None:
+                raise PositionError(
+                    f"{what}: 'above' counts the cards above a Jungle (null without)"
+                )
+            if not 1 <= len(vis) < CAPTURE_AT:
+                raise PositionError(
+                    f"{what}.cards: a column without a Jungle shows 1–{CAPTURE_AT - 1} cards "
+                    f"(the {CAPTURE_AT}th captures, dudab §4.3; got {len(vis)})"
+                )
+        else:
+            jungle = _card(col["jungle"], f"{what}.jungle")
+            if KIND[jungle] != JUNGLE:
+                raise PositionError(
+                    f"{what}.jungle must be a Jungle card (got {card_name(jungle)})"
+                )
+            above = _int(col["above"], f"{what}.above", 0, len(vis))
+            if len(vis) - above > above:
+                raise PositionError(
+                    f"{what}: {len(vis) - above} cards below the Jungle and {above} above; "
+                    "more below than above captures (dudab §4.2)"
+                )
+        state.heap.append(heap)
+        state.vis.append(vis)
+        state.jungle.append(jungle)
+        state.above.append(above)
+    state.hands = [
+        _cards(h, f"hands[{p}]") for p, h in enumerate(_list(s["hands"], "hands", players))
+    ]
+    state.piles = [
+        _cards(h, f"piles[{p}]") for p, h in enumerate(_list(s["piles"], "piles", players))
+    ]
+    state.kept = _cards(s["kept"], "kept")
+    if playing:
         for p in range(players):
-            everything += state.hands[p] + state.piles[p]
-        _check_cards(everything, expected, "position", PositionError)
+            _no_specials(state.hands[p], f"hands[{p}]")
+        _no_specials(state.kept, "kept")
+
+    # pending tasks, bottom of the stack first (dudab §5.6–§5.7)
+    raw_tasks = _list(s["tasks"], "tasks")
+    if len(raw_tasks) > _MAX_TASKS:
+        raise PositionError(
+            f"tasks: {len(raw_tasks)} pending tasks; a round never has more than {_MAX_TASKS}"
+        )
+    state.tasks = [_read_task(item, players) for item in raw_tasks]
+    limbo = [arg for typ, _, arg in state.tasks if typ in (T_JUNGLE, T_BABY)]
+    top = state.tasks[-1] if state.tasks else None
+    for i, (typ, _, _) in enumerate(state.tasks[:-1]):
+        if typ in _CHOICES and typ != T_TRIM:
+            raise PositionError(f"tasks[{i}]: a {TASKS[typ]} choice is made at once (only on top)")
+    if top is not None and top[0] not in _CHOICES:
+        raise PositionError(
+            f"tasks: the top task must wait for a choice ({', '.join(TASKS[t] for t in _CHOICES)});"
+            f" '{TASKS[top[0]]}' would already have been carried out"
+        )
+    if not playing and state.tasks:
+        raise PositionError("tasks: a finished game has no pending tasks")
+    state.revealed = _seat(s["revealed"], players, "revealed", none=True)
+    swapper = top[1] if top is not None and top[0] == T_SWAP else NO_SEAT
+    if state.revealed != swapper:
+        raise PositionError(
+            "revealed is the seat whose revealed five-card hand waits for its 'pile' choice "
+            f"(the seat of a pending 'swap' task: {None if swapper < 0 else swapper})"
+        )
+    if top is not None:
+        typ, seat, _ = top
+        hand = state.hands[seat]
+        if typ == T_SWAP and len(hand) != MAX_HAND:
+            raise PositionError(f"tasks: a five-card swap needs 5 cards in hands[{seat}]")
+        if typ == T_TRIM and len(hand) <= MAX_HAND:
+            raise PositionError(f"tasks: a trim needs more than {MAX_HAND} cards in hands[{seat}]")
+        if typ == T_KEEP and len(hand) + len(state.kept) <= KEEP_AFTER_CAPTURE:
+            raise PositionError(
+                f"tasks: keeping after a capture needs more than {KEEP_AFTER_CAPTURE} cards in "
+                f"hands[{seat}] and kept"
+            )
+    if state.kept and (top is None or top[0] != T_KEEP):
+        raise PositionError("kept: cards are kept only while a 'keep' task is pending")
+    if len(state.kept) > KEEP_AFTER_CAPTURE:
+        raise PositionError(f"kept: at most {KEEP_AFTER_CAPTURE} cards are kept (dudab §4.3)")
+    if playing and not state.tasks:
+        for p in range(players):
+            if len(state.hands[p]) > MAX_HAND:
+                raise PositionError(
+                    f"hands[{p}]: {len(state.hands[p])} cards; between steps a hand holds at most "
+                    f"{MAX_HAND} (dudab §5.6)"
+                )
+    if state.ob != OB_NONE:
+        vis = state.vis[state.ob_col]
+        want = SHAMAN if state.ob == OB_SHAMAN else DUDAB
+        if not vis or KIND[vis[-1]] != want:
+            raise PositionError(
+                f"obligation: column {state.ob_col + 1} must end with the "
+                f"{'Shaman' if want == SHAMAN else 'Dudab'} that made it"
+            )
+    if not playing and state.ob != OB_NONE:
+        raise PositionError("obligation: a finished game has none")
+    if playing and not state.draw:
+        raise PositionError("draw: the round ends when the draw pile empties (dudab §5.8)")
+
+    # scores and the last round's report (dudab §7)
+    finished = state.round + (not playing)
+    rows = _list(s["scores"], "scores", players)
+    state.scores = [
+        [
+            _int(x, f"scores[{p}]", -_SCORE_LIMIT, _SCORE_LIMIT)
+            for x in _list(row, f"scores[{p}]", finished)
+        ]
+        for p, row in enumerate(rows)
+    ]
+    state.report = _read_report(s["last_round"], players, finished, state.scores)
+    if not playing and state.report is not None:
+        for p in range(players):
+            if state.report["hands"][p] != sorted_faces(state.hands[p]) or state.report["piles"][
+                p
+            ] != sorted_faces(state.piles[p]):
+                raise PositionError(
+                    f"last_round: seat {p}'s hand and pile must be those of the finished game"
+                )
+
+    # conservation: every card in use exactly once, in this round and in each later deck
+    expected = cards_in_use(options.use_jungle, options.use_baby)
+    head = HAND_DEAL * players + ncols
+    decks = _list(s["decks"], "decks", players - state.round - 1 if playing else 0)
+    state.decks = []
+    for r, deck in enumerate(decks):
+        what = f"decks[{r}] (round {state.round + r + 2})"
+        ids = _cards(deck, what)
+        _check_cards(ids, expected, what, PositionError)
+        _check_head(ids, head, what, PositionError)
+        state.decks.append(ids)
+    everything = state.draw + state.discard + state.kept + limbo
+    for c in range(ncols):
+        everything += state.heap[c] + state.vis[c]
+        if state.jungle[c] >= 0:
+            everything.append(state.jungle[c])
+    for p in range(players):
+        everything += state.hands[p] + state.piles[p]
+    _check_cards(everything, expected, "the cards of the round", PositionError)
     state._legal = None
     state._legal_idx = frozenset()
+    if playing and not state.legal_actions():
+        raise PositionError(f"seat {state.to_act()} would have no legal step in this position")
     return state
 
 

@@ -17,6 +17,7 @@ from campfire.core import (
     RolloutPolicy,
     SetupError,
 )
+from campfire.core.validate import short_repr
 
 from . import actions as _actions
 from .cards import (
@@ -30,7 +31,22 @@ from .cards import (
     tribe_name,
 )
 from .options import TrackerOptions
-from .state import EMPTY, NO_SEAT, PHASES, STEPS, TrackerState
+from .state import (
+    COLLECTING,
+    EMPTY,
+    FINAL_CAPTURE,
+    FINAL_PEEK,
+    GAME_OVER,
+    NO_SEAT,
+    NORMAL,
+    PEEKING,
+    PHASES,
+    PLACING,
+    RELOCATING,
+    STEPS,
+    TURN_START,
+    TrackerState,
+)
 
 __all__ = ["GAME", "TrackerGame"]
 
@@ -88,42 +104,23 @@ class TrackerGame(Game[TrackerState]):
         return state
 
     def state_from_position(self, data: Mapping[str, Any]) -> TrackerState:
-        """Rebuild a state from :meth:`TrackerState.to_position` output."""
+        """Rebuild a state from :meth:`TrackerState.to_position` output.
+
+        Every impossible position raises :class:`PositionError` naming the field: a card missing
+        or in two places, a count or a seat out of range, a phase, step or turn in progress that
+        the rules cannot reach (see ``docs/notation/tracker.md``, section "Position").
+        """
         players, options = self._read_position_header(data)
         assert isinstance(options, TrackerOptions)
         s = data.get("state")
         if not isinstance(s, Mapping):
             raise PositionError("a Tracker position needs a 'state' object")
         try:
-            tribes = _read_tribes(s["tribes"], players, PositionError)
-            board = [EMPTY if c is None else parse_card(c) for c in s["board"]]
-            if len(board) != NUM_POSITIONS:
-                raise PositionError(f"board must have {NUM_POSITIONS} positions")
-            captured = [[parse_card(c) for c in pile] for pile in s["captured"]]
-            if len(captured) != players:
-                raise PositionError("captured must hold one pile per seat")
-            _check_cards(board + [c for p in captured for c in p], PositionError)
-            hands = [int(h) for h in s["trackers"]]
-            if len(hands) != players or any(not 0 <= h <= TRACKERS_PER_PLAYER for h in hands):
-                raise PositionError("trackers must give 0–3 trackers per seat")
-            state = TrackerState(options, tribes, board, int(s["start_player"]))
-            state.hands = hands
-            state.centre = sum(TRACKERS_PER_PLAYER - h for h in hands)
-            state.captured = captured
-            state.phase = PHASES.index(s["phase"])
-            state.step = STEPS.index(s["step"])
-            state.seat = NO_SEAT if s["seat"] is None else int(s["seat"])
-            state.peeked = [int(p) for p in s["peeked"]]
-            state.moves = int(s["relocations"])
-            state.lifted = EMPTY if s["lifted"] is None else int(s["lifted"])
-            state.last_player = NO_SEAT if s["last_player"] is None else int(s["last_player"])
-        except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, PositionError):
-                raise
+            return _read_state(players, options, s)
+        except PositionError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise PositionError(f"malformed Tracker position: {exc!r}") from None
-        if state.phase != 3 and not 0 <= state.seat < players:
-            raise PositionError(f"seat to act must be 0–{players - 1}")
-        return state
 
     def new_belief(
         self, seat: int, players: int, options: Options, memory: str = "perfect", seed: int = 0
@@ -158,10 +155,185 @@ class TrackerGame(Game[TrackerState]):
 def _read_tribes(raw: Any, players: int, error: type[ValueError]) -> list[int]:
     if not isinstance(raw, list) or len(raw) != players:
         raise error(f"tribes must list one tribe per seat ({players} seats), e.g. ['T0', 'T3']")
-    tribes = [parse_tribe(t) for t in raw]
+    try:
+        tribes = [parse_tribe(t) for t in raw]
+    except SetupError as exc:
+        raise error(f"tribes: {exc}") from None
     if len(set(tribes)) != len(tribes):
         raise error(f"each seat leads a different tribe (got {raw})")
     return tribes
+
+
+# ----- reading positions strictly ----------------------------------------------------------------
+
+#: the fields of a position's ``state`` object (``docs/notation/tracker.md``, "Position")
+_STATE_FIELDS = (
+    "tribes",
+    "start_player",
+    "board",
+    "trackers",
+    "captured",
+    "phase",
+    "step",
+    "seat",
+    "peeked",
+    "relocations",
+    "lifted",
+    "last_player",
+)
+
+
+def _int(value: Any, what: str, low: int, high: int) -> int:
+    """``value`` must be an ``int`` (not a ``bool``) from ``low`` to ``high``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PositionError(f"{what} must be a whole number {low}–{high} (got {short_repr(value)})")
+    if not low <= value <= high:
+        raise PositionError(f"{what} must be {low}–{high} (got {value})")
+    return value
+
+
+def _list(value: Any, what: str, length: int | None = None) -> list[Any]:
+    if not isinstance(value, list):
+        raise PositionError(f"{what} must be a JSON list (got {short_repr(value)})")
+    if length is not None and len(value) != length:
+        raise PositionError(f"{what} must have {length} entries (got {len(value)})")
+    return value
+
+
+def _card(value: Any, what: str) -> int:
+    try:
+        return parse_card(value)
+    except SetupError as exc:
+        raise PositionError(f"{what}: {exc}") from None
+
+
+def _name(value: Any, names: tuple[str, ...], what: str) -> int:
+    if not isinstance(value, str) or value not in names:
+        raise PositionError(f"{what} must be one of {', '.join(names)} (got {short_repr(value)})")
+    return names.index(value)
+
+
+def _read_state(players: int, options: TrackerOptions, s: Mapping[str, Any]) -> TrackerState:
+    """Read and check a position's ``state`` object (every problem is a :class:`PositionError`)."""
+    if not isinstance(s, Mapping):
+        raise PositionError("a Tracker position needs a 'state' object")
+    missing = [f for f in _STATE_FIELDS if f not in s]
+    if missing:
+        raise PositionError(f"the position's state: the field {missing[0]!r} is missing")
+    extra = sorted(str(k) for k in s if k not in _STATE_FIELDS)
+    if extra:
+        raise PositionError(
+            f"the position's state: unknown field {extra[0]!r}; the fields are "
+            f"{list(_STATE_FIELDS)}"
+        )
+    last = players - 1
+    tribes = _read_tribes(s["tribes"], players, PositionError)
+    start = _int(s["start_player"], "start_player", 0, last)
+    board = [
+        EMPTY if c is None else _card(c, f"board[{p}]")
+        for p, c in enumerate(_list(s["board"], "board", NUM_POSITIONS))
+    ]
+    captured = [
+        [_card(c, f"captured[{p}]") for c in _list(pile, f"captured[{p}]")]
+        for p, pile in enumerate(_list(s["captured"], "captured", players))
+    ]
+    _check_cards(board + [c for pile in captured for c in pile], PositionError)
+    hands = [
+        _int(h, f"trackers[{p}]", 0, TRACKERS_PER_PLAYER)
+        for p, h in enumerate(_list(s["trackers"], "trackers", players))
+    ]
+    for p in range(players):
+        if captured[p] and hands[p] == TRACKERS_PER_PLAYER:
+            raise PositionError(
+                f"captured[{p}]: seat {p} has captured cards but still holds all its trackers "
+                "(a capture plays trackers, tracker §5.1B)"
+            )
+    phase = _name(s["phase"], PHASES, "phase")
+    step = _name(s["step"], STEPS, "step")
+    over = phase == GAME_OVER
+    seat = NO_SEAT if over and s["seat"] is None else _int(s["seat"], "seat", 0, last)
+    if over and seat != NO_SEAT:
+        raise PositionError("seat: nobody is to act in a finished game (null)")
+    last_player = (
+        NO_SEAT if s["last_player"] is None else _int(s["last_player"], "last_player", 0, last)
+    )
+    peeked = [_int(p, "peeked", 0, NUM_POSITIONS - 1) for p in _list(s["peeked"], "peeked")]
+    moves = _int(s["relocations"], "relocations", 0, options.max_relocations - 1)
+    lifted = EMPTY if s["lifted"] is None else _int(s["lifted"], "lifted", 0, NUM_POSITIONS - 1)
+    occupied = sum(1 for c in board if c != EMPTY)
+
+    # the phase (tracker §4, §5.2) and the seat to act
+    others = sum(1 for p in range(players) if p != seat and hands[p] > 0)
+    if phase == NORMAL:
+        if last_player != NO_SEAT:
+            raise PositionError("last_player is set only once the final turns have begun")
+        if others == 0:
+            raise PositionError(
+                "trackers: with one player left holding trackers the final turns begin "
+                "(tracker §5.2); phase must be final_peek"
+            )
+    elif phase in (FINAL_PEEK, FINAL_CAPTURE):
+        if last_player != seat:
+            raise PositionError("last_player: the final turns are the last player's (seat)")
+        if others:
+            raise PositionError(
+                "trackers: in the final turns only the last player holds trackers (tracker §5.2)"
+            )
+    allowed = {
+        NORMAL: (TURN_START, PEEKING, COLLECTING, RELOCATING, PLACING),
+        FINAL_PEEK: (TURN_START, PEEKING),
+        FINAL_CAPTURE: (TURN_START, COLLECTING),
+        GAME_OVER: (TURN_START,),
+    }[phase]
+    if step not in allowed:
+        raise PositionError(
+            f"step: a {PHASES[phase]} turn has no {STEPS[step]} step "
+            f"(allowed: {', '.join(STEPS[a] for a in allowed)})"
+        )
+    if not over:
+        if occupied == 0:
+            raise PositionError("board: the game ends when the board is empty (tracker §5.1)")
+        if step in (TURN_START, PEEKING) and hands[seat] == 0:
+            raise PositionError(
+                f"trackers[{seat}]: a player without trackers takes no more turns (tracker §5.1)"
+            )
+
+    # the turn in progress (tracker §5.1)
+    if step == PEEKING:
+        if len(set(peeked)) != len(peeked) or any(board[p] == EMPTY for p in peeked):
+            raise PositionError("peeked: distinct occupied positions (tracker §5.1A)")
+        if not 1 <= len(peeked) < min(options.peek_count, occupied):
+            raise PositionError(
+                f"peeked: a peek turn in progress has looked at 1–"
+                f"{min(options.peek_count, occupied) - 1} cards (got {len(peeked)})"
+            )
+    elif peeked:
+        raise PositionError("peeked: positions are listed only during a peek turn")
+    if step in (RELOCATING, PLACING):
+        if occupied == NUM_POSITIONS:
+            raise PositionError("step: relocation needs an empty position (tracker §5.1B.3)")
+    elif moves:
+        raise PositionError("relocations: moves are counted only while relocating")
+    if step == PLACING:
+        if lifted == EMPTY or board[lifted] == EMPTY:
+            raise PositionError("lifted: the occupied position whose card is being moved")
+    elif lifted != EMPTY:
+        raise PositionError("lifted: a card is lifted only while placing it")
+
+    state = TrackerState(options, tribes, board, start)
+    state.hands = hands
+    state.centre = sum(TRACKERS_PER_PLAYER - h for h in hands)
+    state.captured = captured
+    state.phase = phase
+    state.step = step
+    state.seat = seat
+    state.peeked = peeked
+    state.moves = moves
+    state.lifted = lifted
+    state.last_player = last_player
+    if not over and not state.legal_actions():
+        raise PositionError(f"seat {seat} would have no legal step in this position")
+    return state
 
 
 def _check_cards(cards: list[int], error: type[ValueError]) -> None:
