@@ -36,6 +36,7 @@ from .encoders import Encoder, encoder_for
 __all__ = ["Session", "default_max_moves", "win_share_returns"]
 
 _INDEX_CACHE: dict[tuple[str, int], dict[Action, int]] = {}
+_ID_CACHE: dict[tuple[str, int], dict[int, tuple[Action, int]]] = {}
 
 
 def default_max_moves(game: str, players: int) -> int:
@@ -118,6 +119,7 @@ class Session:
         self.num_actions = self.game.num_distinct_actions(players)
         key = (self.game.name, players)
         self._index = _INDEX_CACHE.setdefault(key, {})
+        self._by_id = _ID_CACHE.setdefault(key, {})
         self._obs_cache: dict[int, npt.NDArray[np.float32]] = {}
         self._public = _public_scores(self.game.name)
 
@@ -141,9 +143,17 @@ class Session:
 
     def index_of(self, action: Action) -> int:
         """The index of ``action`` in the game's fixed index space."""
+        # Keyed by identity first: engines hand out the same action objects again and again,
+        # and an identity lookup skips hashing the action. The cache holds the action itself,
+        # so its id cannot be reused by another object while it is cached.
+        hit = self._by_id.get(id(action))
+        if hit is not None and hit[0] is action:
+            return hit[1]
         index = self._index.get(action)
         if index is None:
             index = self._index[action] = self.game.action_index(action, self.players)
+        if len(self._by_id) < 100_000:
+            self._by_id[id(action)] = (action, index)
         return index
 
     def action(self, index: int) -> Action:
@@ -264,6 +274,7 @@ class Session:
         data["state"] = json.dumps(self.state.to_position())
         data["_obs_cache"] = {}
         data["_index"] = None
+        data["_by_id"] = None
         data["_public"] = None
         return data
 
@@ -272,4 +283,5 @@ class Session:
         self.game = get_game(data["game"])
         self.state = self.game.state_from_position(json.loads(data["state"]))
         self._index = _INDEX_CACHE.setdefault((self.game.name, self.players), {})
+        self._by_id = _ID_CACHE.setdefault((self.game.name, self.players), {})
         self._public = _public_scores(self.game.name)
