@@ -206,7 +206,5 @@ class RealtimeApache:
         for seat, bot in self.bots.items():
             if seat not in self.session.state.seats_to_act():
                 continue
-            agent = bot.agent
-            obs = Observation.of(self.session.state, seat, agent.belief, world=agent.uses_world)
-            action, seconds = bot.decide(obs)
+            action, seconds = bot.decide(self.session.table.observation(seat))
             self._pending.append(_Pending(now + min(seconds, self.window), seat, action))

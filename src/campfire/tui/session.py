@@ -2,7 +2,8 @@
 
 :class:`PlaySession` holds everything the screens need and nothing they must not show: a human
 seat's screen reads only :meth:`PlaySession.view` and :meth:`PlaySession.log` of that seat, and
-bots decide through :class:`campfire.core.Observation` and the events their seat may see.
+bots decide through :class:`campfire.core.Observation` and the events their seat may see; a
+:class:`campfire.core.table.Table` drives the match and routes each seat's events.
 
 >>> from campfire import get_game
 >>> session = PlaySession(get_game("tracker"), [SeatSpec("You"), SeatSpec("Bot", "random")], seed=5)
@@ -31,13 +32,12 @@ from campfire.core import (
     Game,
     IllegalActionError,
     Match,
-    Observation,
     OptionError,
     Outcome,
     Record,
     State,
-    visible_events,
 )
+from campfire.core.table import Step, Table
 
 from .words import describe
 
@@ -124,7 +124,7 @@ class PlaySession:
         self.game = game
         game.check_players(len(seats))
         self.seats = list(seats)
-        self.match = Match(
+        match = Match(
             game,
             len(seats),
             options,
@@ -132,21 +132,48 @@ class PlaySession:
             names=[s.name for s in seats],
             agents=[s.agent for s in seats],
         )
-        base = bot_seed if bot_seed is not None else (self.match.seed or 0)
+        base = bot_seed if bot_seed is not None else (match.seed or 0)
         self.agents: dict[int, Agent] = {}
         for i, spec in enumerate(self.seats):
             if spec.agent is not None:
                 self.agents[i] = make_agent(
-                    spec.agent, game, i, len(seats), self.match.options, seed=base * 31 + i
+                    spec.agent, game, i, len(seats), match.options, seed=base * 31 + i
                 )
+        #: the table that drives the match: it routes each seat's events and asks the bots
+        self.table = Table(
+            game, match=match, agents=[self.agents.get(i) for i in range(len(seats))]
+        )
+        self.table.listeners.append(self)
         self.names = [s.name for s in self.seats]
         self.humans = tuple(i for i, s in enumerate(self.seats) if s.human)
         self._logs: dict[int | None, list[str]] = {seat: [] for seat in self.humans}
         self._logs[None] = []
+        for log_seat in self._logs:
+            self.table.subscribe(log_seat, self._logger(log_seat))
         self.saved_to: Path | None = None
         #: Called with the seat and the events of every action applied (all events: each
         #: listener filters what its seat may see with ``visible_events``).
         self.listeners: list[Callable[[int, list[Event]], None]] = []
+
+    def _logger(self, seat: int | None) -> Callable[[list[Event]], None]:
+        lines = self._logs[seat]
+
+        def log(events: list[Event]) -> None:
+            for event in events:
+                lines.append(describe(self.game.name, event, self.names))
+            del lines[:-LOG_LIMIT]
+
+        return log
+
+    def on_step(self, table: Table, step: Step) -> None:
+        """Table listener: pass every step on to this session's listeners."""
+        for listener in self.listeners:
+            listener(step.seat, list(step.events))
+
+    @property
+    def match(self) -> Match:
+        """The match being played (with its history)."""
+        return self.table.match
 
     # ----- what a seat may see ---------------------------------------------------------------
 
@@ -208,21 +235,11 @@ class PlaySession:
         parsed = self.game.parse_action(action) if isinstance(action, str) else action
         if seat not in self.state.seats_to_act():
             raise IllegalActionError("turn order", f"{self.names[seat]} may not act now")
-        events = self.match.play(seat, parsed)
-        for bot_seat, agent in self.agents.items():
-            agent.observe(visible_events(events, bot_seat))
-        for log_seat, lines in self._logs.items():
-            for event in visible_events(events, log_seat):
-                lines.append(describe(self.game.name, event, self.names))
-            del lines[:-LOG_LIMIT]
-        for listener in self.listeners:
-            listener(seat, events)
-        return events
+        return self.table.play(seat, parsed)
 
     def decide(self, seat: int) -> Action:
         """What the bot of ``seat`` would play now (nothing is applied)."""
-        agent = self.agents[seat]
-        return agent.act(Observation.of(self.state, seat, agent.belief, world=agent.uses_world))
+        return self.agents[seat].act(self.table.observation(seat))
 
     def bot_step(self) -> tuple[int, Action] | None:
         """Let one bot that may act play; return its seat and action (``None``: no bot to act)."""
