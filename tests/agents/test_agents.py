@@ -10,7 +10,8 @@ import pytest
 
 import campfire
 from campfire.agents import ISMCTSAgent, make_agent, parse_agent_spec, reward_vector
-from campfire.core import Agent, Game, Observation, OptionError, Outcome, visible_events
+from campfire.core import Agent, Game, Observation, OptionError, Outcome
+from campfire.core.table import Table
 from tests.games.tracker.helpers import new_state
 from tests.games.tracker.helpers import play as play_steps
 
@@ -18,18 +19,9 @@ GAMES = campfire.all_games()
 
 
 def play(game: Game[Any], agents: list[Agent], seed: int) -> Any:
-    state = game.new_game(len(agents), seed=seed)
-    actions = []
-    while not state.is_terminal():
-        seat = state.seats_to_act()[0]
-        agent = agents[seat]
-        action = agent.act(Observation(state, seat, agent.belief))
-        assert action in state.legal_actions(seat)
-        events = state.apply(seat, action)
-        actions.append((seat, str(action)))
-        for other in agents:
-            other.observe(visible_events(events, other.seat))
-    return state.outcome(), actions
+    table = Table(game, len(agents), seed=seed, agents=list(agents))
+    outcome = table.run()
+    return outcome, [(seat, str(action)) for seat, action in table.match.actions]
 
 
 @pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])

@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from campfire.agents import make_agent
-from campfire.core import Agent, Observation, OptionError, visible_events
+from campfire.core import Agent, Observation, OptionError
+from campfire.core.table import Table
 from campfire.games.dudab import GAME
 from campfire.games.dudab.bots import DudabHeuristic, DudabHeuristicConfig
 
@@ -29,21 +30,13 @@ def _play(
     specs: list[str], seed: int, options: dict[str, Any] | None = None
 ) -> tuple[list[str], Any]:
     players = len(specs)
-    agents = [
+    agents: list[Agent | None] = [
         make_agent(sp, GAME, s, players, options, seed=seed * 10 + s) for s, sp in enumerate(specs)
     ]
-    state = GAME.new_game(players, options, seed=seed)
-    log = []
-    while not state.is_terminal():
-        seat = state.seats_to_act()[0]
-        agent = agents[seat]
-        action = agent.act(Observation(state, seat, agent.belief))
-        assert action in state.legal_actions(seat), (str(action), state.view(seat)["prompt"])
-        events = state.apply(seat, action)
-        log.append(f"{seat}:{action}")
-        for other in agents:
-            other.observe(visible_events(events, other.seat))
-    return log, state.outcome()
+    table = Table(GAME, players, options, seed=seed, agents=agents)
+    table.run()
+    log = [f"{seat}:{action}" for seat, action in table.match.actions]
+    return log, table.state.outcome()
 
 
 @pytest.mark.parametrize(

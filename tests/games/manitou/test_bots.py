@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from campfire.core import Observation, visible_events
+from campfire.core import Agent, Observation
+from campfire.core.table import Table
 from campfire.games.manitou import GAME
 from campfire.games.manitou.bots import ManitouHeuristic
 
@@ -19,18 +20,10 @@ def _bot(seat: int, players: int, **options: object) -> ManitouHeuristic:
 def test_heuristic_plays_whole_games_deterministically(players: int) -> None:
     logs = []
     for _ in range(2):
-        state = GAME.new_game(players, seed=players)
-        bots = [_bot(s, players) for s in range(players)]
-        log = []
-        while not state.is_terminal():
-            seat = state.seats_to_act()[0]
-            action = bots[seat].act(Observation(state, seat, bots[seat].belief))
-            assert action in state.legal_actions(seat)
-            events = state.apply(seat, action)
-            log.append(str(action))
-            for bot in bots:
-                bot.observe(visible_events(events, bot.seat))
-        logs.append((log, state.outcome()))
+        bots: list[Agent | None] = [_bot(s, players) for s in range(players)]
+        table = Table(GAME, players, seed=players, agents=bots)
+        outcome = table.run()
+        logs.append(([str(a) for _, a in table.match.actions], outcome))
     assert logs[0] == logs[1]
 
 
