@@ -19,6 +19,7 @@ from .actions import Action
 from .agent import Agent, Belief, RolloutPolicy
 from .errors import OptionError, PositionError, SetupError
 from .options import Options
+from .present import GenericPresenter, Presenter
 from .rng import GameRng
 from .state import State
 from .validate import check_seed, short_repr
@@ -218,6 +219,13 @@ class Game(ABC, Generic[S]):
             "medium": "ismcts:iterations=300",
             "hard": "ismcts:iterations=1500",
         }
+
+    def presenter(self) -> Presenter:
+        """How the game looks to a person (``campfire.core.present``); by default, plainly.
+
+        Games override it with their own presenter (``games/<name>/present.py``).
+        """
+        return GenericPresenter(self)
 
     # ----- documentation -------------------------------------------------------------------
 

@@ -1,0 +1,306 @@
+"""Presentation: how a game looks and speaks to a person, independent of any user interface.
+
+A game's :class:`Presenter` turns what one seat may know — its view, its legal actions and the
+events it may see — into
+
+- a :class:`Display`: a JSON-ready display model of the table (zones of cards, the players with
+  their scores, whose turn it is, a one-sentence prompt saying what the seat is asked to decide,
+  and every legal action with a human label and the zone or card it acts on);
+- :class:`Message` objects: one per event worth a log line, as a message id with parameters and
+  an English default text (translations plug in by message id, without touching the game);
+- a legend explaining every symbol the display uses.
+
+The terminal app, the game server and the browser client draw only from these models, so a new
+game needs a presenter and no change in any user interface. A presenter sees nothing but what it
+is given: it never reads a state, so it cannot leak what the seat may not know.
+
+>>> m = Message.make("tracker.peek", "{player} peeks at position {position}.", player="Ann",
+...                  position=12)
+>>> m.text, m.to_json()["params"]
+('Ann peeks at position 12.', {'player': 'Ann', 'position': 12})
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .actions import Action
+from .events import Event
+
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = [
+    "ActionChoice",
+    "CardFace",
+    "Display",
+    "GenericPresenter",
+    "LegendEntry",
+    "Message",
+    "PlayerPanel",
+    "Presenter",
+    "Zone",
+]
+
+
+@dataclass(frozen=True)
+class CardFace:
+    """One thing shown on the table: a card, a tile, a token or an empty place.
+
+    ``id`` is unique within the display (an action's ``target`` names it); ``label`` is the
+    card's full human name (``""`` for a face-down card), ``short`` a code of at most four
+    characters for compact displays, ``colour`` a colour name from the game's palette (``None``:
+    no colour) and ``symbol`` a letter or shape that tells the colour without seeing it.
+    """
+
+    id: str
+    label: str = ""
+    short: str = ""
+    face_up: bool = True
+    colour: str | None = None
+    symbol: str | None = None
+    #: ``True`` for an empty place (a board position with no card on it)
+    empty: bool = False
+    #: small notes shown with the card (``"peeked"``, ``"lifted"``, ``"+3"``)
+    marks: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A group of cards shown together: a board, a hand, a pile, a column, a counter.
+
+    ``kind`` tells a user interface how to lay it out: ``grid`` (``columns`` per row),
+    ``row`` (side by side), ``stack`` (only the top matters), ``hidden`` (face down: only
+    ``count`` is known) or ``counter`` (a number, no cards). ``owner`` is the seat it belongs
+    to (``None``: the table's).
+    """
+
+    id: str
+    label: str
+    kind: str = "row"
+    cards: tuple[CardFace, ...] = ()
+    owner: int | None = None
+    count: int | None = None
+    columns: int | None = None
+    #: one short line under the zone (``"draw pile: 42 cards"``)
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class ActionChoice:
+    """One legal action, as a person would choose it.
+
+    ``index`` is the action's number in the game's index space and ``notation`` its text;
+    ``label`` says what it does (``"Peek at position 12"``); ``target`` is the id of the card or
+    zone it acts on (pointing at that target chooses the action); ``group`` gathers actions of
+    one kind (``"peek"``, ``"claim"``) and ``key`` is a short name a person may type.
+    """
+
+    index: int
+    notation: str
+    label: str
+    target: str | None = None
+    group: str = ""
+    key: str = ""
+
+
+@dataclass(frozen=True)
+class PlayerPanel:
+    """One player as the table shows them: name, score, and what is publicly known."""
+
+    seat: int
+    name: str
+    score: str = ""
+    #: public facts, each ``(label, value)``: ``("trackers", "3")``
+    facts: tuple[tuple[str, str], ...] = ()
+    colour: str | None = None
+    symbol: str | None = None
+    to_act: bool = False
+    you: bool = False
+    out: bool = False
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    """One symbol of a display and what it means."""
+
+    symbol: str
+    meaning: str
+
+
+@dataclass(frozen=True)
+class Display:
+    """Everything a user interface draws for one seat at one moment (JSON-ready).
+
+    ``prompt`` is one sentence saying what the seat is asked to decide now, or what it waits
+    for; ``status`` names the stage of the game in plain words (``"Round 2 of 3"``);
+    ``progress`` reports a multi-step choice in progress (``"picked 3 of 8"``).
+    """
+
+    game: str
+    seat: int | None
+    status: str
+    prompt: str
+    to_act: tuple[int, ...]
+    players: tuple[PlayerPanel, ...]
+    zones: tuple[Zone, ...]
+    actions: tuple[ActionChoice, ...] = ()
+    progress: str = ""
+    over: bool = False
+    #: at the end: one line per player with the final score and how it was made
+    result: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The display model as a JSON-ready dict."""
+        return asdict(self)
+
+    def zone(self, zone_id: str) -> Zone:
+        """The zone called ``zone_id`` (``KeyError`` if there is none)."""
+        for zone in self.zones:
+            if zone.id == zone_id:
+                return zone
+        raise KeyError(zone_id)
+
+    def actions_on(self, target: str) -> list[ActionChoice]:
+        """The legal actions that act on ``target`` (a card or zone id)."""
+        return [a for a in self.actions if a.target == target]
+
+
+@dataclass(frozen=True)
+class Message:
+    """One line of the game log: a message id, its parameters, and the English text.
+
+    The id (``"tracker.peek"``) names a sentence with placeholders; ``params`` fill them. A
+    translation replaces the English template found under the same id; ``text`` is the English
+    sentence, ready to show.
+    """
+
+    id: str
+    params: dict[str, Any] = field(default_factory=dict)
+    text: str = ""
+    #: the English template the text was made from (translations are keyed by ``id``)
+    template: str = ""
+
+    @classmethod
+    def make(cls, message_id: str, template: str, **params: Any) -> Message:
+        """A message whose text is ``template`` filled with ``params``."""
+        return cls(message_id, dict(params), template.format(**params), template)
+
+    def to_json(self) -> dict[str, Any]:
+        """The message as a JSON-ready dict (``id``, ``params``, ``text``)."""
+        return {"id": self.id, "params": dict(self.params), "text": self.text}
+
+
+class Presenter(ABC):
+    """How one game looks to a person: display models, log messages and a legend.
+
+    A presenter is given only what one seat may know (its view, its legal actions, the events it
+    may see) and the players' names; it never sees a state.
+    """
+
+    def __init__(self, game: Game[Any]) -> None:
+        self.game = game
+
+    @abstractmethod
+    def display(
+        self,
+        view: Mapping[str, Any],
+        legal: Sequence[Action],
+        names: Sequence[str],
+    ) -> Display:
+        """The display model of ``view`` (a seat's or the spectator's) with its legal actions."""
+
+    @abstractmethod
+    def message(self, event: Event, names: Sequence[str], seat: int | None) -> Message | None:
+        """The log line of ``event`` as ``seat`` reads it (``None``: nothing worth a line)."""
+
+    @abstractmethod
+    def legend(self) -> list[LegendEntry]:
+        """Every symbol the displays of this game use, with its meaning."""
+
+    def messages(
+        self, events: Sequence[Event], names: Sequence[str], seat: int | None
+    ) -> list[Message]:
+        """The log lines of ``events`` (which ``seat`` may see), in order."""
+        out = []
+        for event in events:
+            message = self.message(event, names, seat)
+            if message is not None:
+                out.append(message)
+        return out
+
+    def choice(
+        self,
+        action: Action,
+        players: int,
+        label: str,
+        target: str | None = None,
+        *,
+        group: str = "",
+        key: str = "",
+    ) -> ActionChoice:
+        """An :class:`ActionChoice` for ``action`` (its index and notation filled in)."""
+        index = self.game.action_index(action, players)
+        return ActionChoice(index, str(action), label, target, group, key)
+
+    @staticmethod
+    def name(names: Sequence[str], seat: int) -> str:
+        """A player's name (``"Player N"`` when none is known).
+
+        A message about the reader's own action uses its own id (``"tracker.peek.you"``), so that
+        every language can word it ("You peek", not "You peeks").
+        """
+        return names[seat] if 0 <= seat < len(names) else f"Player {seat + 1}"
+
+
+class GenericPresenter(Presenter):
+    """The presenter of a game that has none of its own: its view as facts, notation as labels.
+
+    It lets any registered game be played in every user interface, plainly.
+    """
+
+    def display(
+        self,
+        view: Mapping[str, Any],
+        legal: Sequence[Action],
+        names: Sequence[str],
+    ) -> Display:
+        """Players from ``names``, one zone of the view's public facts, actions by notation."""
+        seat = view.get("seat")
+        to_act = tuple(int(s) for s in view.get("to_act", ()))
+        players = tuple(
+            PlayerPanel(s, self.name(names, s), to_act=s in to_act, you=s == seat)
+            for s in range(int(view.get("players", len(names))))
+        )
+        facts = tuple(
+            CardFace(f"fact:{key}", f"{key}: {value}", str(value)[:4])
+            for key, value in view.items()
+            if key not in ("game", "seat", "players", "to_act")
+        )
+        n = len(players)
+        actions = tuple(self.choice(a, n, str(a), key=str(a)) for a in legal)
+        over = not to_act
+        prompt = "Choose your move." if legal else ("The game is over." if over else "Wait.")
+        return Display(
+            game=self.game.name,
+            seat=seat if isinstance(seat, int) else None,
+            status=self.game.title,
+            prompt=prompt,
+            to_act=to_act,
+            players=players,
+            zones=(Zone("view", "Table", "row", facts),),
+            actions=actions,
+            over=over,
+        )
+
+    def message(self, event: Event, names: Sequence[str], seat: int | None) -> Message | None:
+        """The event's type and data, as they are."""
+        text = f"{event.type}: " + ", ".join(f"{k}={v}" for k, v in event.data.items())
+        return Message(f"{self.game.name}.{event.type}", dict(event.data), text.rstrip(": "))
+
+    def legend(self) -> list[LegendEntry]:
+        """No symbols of its own."""
+        return []

@@ -1,0 +1,93 @@
+"""Presenters: every game's display models and log messages, checked on random games.
+
+These checks hold for every registered game's presenter (its own, or the generic one): the display
+model is JSON, lists exactly the legal actions with their indices and notation, every target names
+a card or zone on the display, the prompt is a sentence, and every event a seat may see becomes a
+message with text.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+
+import pytest
+
+import campfire
+from campfire.core import visible_events
+from campfire.core.present import Display, GenericPresenter, Message
+
+GAMES = campfire.all_games()
+
+
+def _targets(display: Display) -> set[str]:
+    ids = {z.id for z in display.zones}
+    ids.update(c.id for z in display.zones for c in z.cards)
+    ids.update(f"player:{p.seat}" for p in display.players)
+    return ids
+
+
+def _check_display(game: campfire.Game, display: Display, legal: list, seat: int | None) -> None:
+    json.dumps(display.to_json())
+    assert display.game == game.name and display.seat == seat
+    assert display.prompt.strip() and display.status.strip()
+    assert [a.notation for a in display.actions] == [str(a) for a in legal]
+    n = len(display.players)
+    for choice, action in zip(display.actions, legal, strict=True):
+        assert choice.index == game.action_index(action, n)
+        assert choice.label.strip()
+        assert choice.target is None or choice.target in _targets(display), choice
+    ids = [c.id for z in display.zones for c in z.cards] + [z.id for z in display.zones]
+    assert len(ids) == len(set(ids)), "card and zone ids must be unique"
+    for zone in display.zones:
+        for card in zone.cards:
+            assert len(card.short) <= 4, card
+    assert sum(p.you for p in display.players) == (0 if seat is None else 1)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_displays_and_messages_along_a_random_game(game: campfire.Game, seed: int) -> None:
+    n = min(max(3, game.min_players), game.max_players)
+    names = [f"P{i}" for i in range(n)]
+    presenter = game.presenter()
+    state = game.new_game(n, seed=seed)
+    rng = random.Random(seed)
+    steps = 0
+    while True:
+        for seat in [*range(n), None]:
+            legal = state.legal_actions(seat) if seat in state.seats_to_act() else []
+            _check_display(game, presenter.display(state.view(seat), legal, names), legal, seat)
+        if state.is_terminal() or steps > 400:
+            break
+        seats = state.seats_to_act()
+        seat = rng.choice(seats)
+        events = state.apply(seat, rng.choice(state.legal_actions(seat)))
+        for reader in [*range(n), None]:
+            for message in presenter.messages(visible_events(events, reader), names, reader):
+                assert isinstance(message, Message) and message.text.strip()
+                assert message.id.startswith(game.name + ".")
+                json.dumps(message.to_json())
+        steps += 1
+    assert isinstance(presenter.legend(), list)
+
+
+def test_the_generic_presenter_shows_any_game_plainly() -> None:
+    game = campfire.get_game("tracker")
+    state = game.new_game(2, seed=3)
+    seat = state.current_seat()
+    presenter = GenericPresenter(game)
+    display = presenter.display(state.view(seat), state.legal_actions(seat), ["Ann", "Bob"])
+    assert display.prompt == "Choose your move."
+    assert [a.key for a in display.actions][:2] == ["peek 0", "peek 1"]
+    assert display.zone("view").cards
+    with pytest.raises(KeyError):
+        display.zone("nowhere")
+
+
+def test_message_templates_fill_their_placeholders() -> None:
+    message = Message.make("x.y", "{a} and {b}", a=1, b="two")
+    assert message.text == "1 and two" and message.template == "{a} and {b}"
+    fields = {f for _, f, _, _ in string.Formatter().parse(message.template) if f}
+    assert fields == set(message.params)
