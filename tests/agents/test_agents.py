@@ -106,3 +106,19 @@ def test_ismcts_takes_an_obvious_win() -> None:
     agent.belief.remember(0, state.board[0])  # type: ignore[attr-defined]
     action = agent.act(Observation(state, 1, agent.belief))
     assert str(action) == "take 1"  # the enemy scout S-T2-1, not its own S-T1-1
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "ismcts:iterations=99999999999999999999999",
+        "ismcts:iterations=0",
+        "ismcts:seconds=1e9",
+        "ismcts:max_rollout=0",
+        "ismcts:exploration=-1",
+    ],
+)
+def test_search_budgets_a_user_gives_are_bounded(spec: str) -> None:
+    # issue 11: a huge budget from the command line must be refused, not run for ever
+    with pytest.raises(OptionError, match="from"):
+        make_agent(spec, campfire.get_game("tracker"), 0, 2)

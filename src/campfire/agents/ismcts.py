@@ -28,16 +28,27 @@ from campfire.core import (
     option,
 )
 
-__all__ = ["ISMCTSAgent", "ISMCTSConfig", "reward_vector"]
+__all__ = ["MAX_ITERATIONS", "MAX_SECONDS", "ISMCTSAgent", "ISMCTSConfig", "reward_vector"]
+
+#: the most iterations and seconds a move may be given (a budget a user controls is bounded)
+MAX_ITERATIONS = 1_000_000
+MAX_SECONDS = 600.0
 
 
 @dataclass(frozen=True)
 class ISMCTSConfig(AgentConfig):
     """Parameters of the ISMCTS agent."""
 
-    iterations: int = option(200, help="search iterations per move (when seconds is 0)")
-    seconds: float = option(0.0, help="time per move in seconds (0: use iterations)")
-    exploration: float = option(0.7, help="UCT exploration constant")
+    iterations: int = option(
+        200,
+        minimum=1,
+        maximum=MAX_ITERATIONS,
+        help="search iterations per move (when seconds is 0)",
+    )
+    seconds: float = option(
+        0.0, minimum=0, maximum=MAX_SECONDS, help="time per move in seconds (0: use iterations)"
+    )
+    exploration: float = option(0.7, minimum=0, maximum=100, help="UCT exploration constant")
     rollout: str = option(
         "auto",
         choices=("auto", "random", "policy", "heuristic"),
@@ -57,7 +68,10 @@ class ISMCTSConfig(AgentConfig):
         ),
     )
     max_rollout: int = option(
-        10_000, help="most actions in one rollout; then the game's estimate scores it"
+        10_000,
+        minimum=1,
+        maximum=1_000_000,
+        help="most actions in one rollout; then the game's estimate scores it",
     )
     memory: str = option(
         "perfect", help="how well the seat remembers (games with memory): perfect, none, N, N/D"
