@@ -6,8 +6,18 @@ other players peeked. It may be perfect or forgetful (a capacity and a per-step 
 Determinisations pin the remembered cards.
 
 :class:`TrackerHeuristic` plays like a sensible club player: it peeks at cards it does not know,
-captures when it remembers enough enemy scouts (sooner when the game is closing), takes only
-remembered enemy scouts, and relocates its own scouts and the cards others were interested in.
+captures when it remembers enough enemy scouts (sooner when the game is closing, or when it has
+waited long), takes only remembered enemy scouts, and relocates its own scouts and the cards
+others were interested in.
+
+Every game between bots ends. The rules let players peek for ever (tracker §5.1, D4: a turn is a
+peek or a capture, and nothing limits the peeks), so the bots bound their own waiting: a seat's
+memory counts its peeking turns since it last played a tracker (:attr:`TrackerMemory.peek_turns`),
+and a bot that has peeked ``patience`` turns in a row captures anyway (possibly nothing), whatever
+its memory holds — a forgetful memory may never hold enough enemy scouts at once. With 3 trackers
+each, a bot takes at most ``3 * (patience + 1)`` normal turns, so a game of bots is bounded. The
+search (ISMCTS) is held to the same bound through :class:`TrackerRollout`, which lets it consider
+only captures once its seat has peeked :data:`DEFAULT_PATIENCE` turns in a row.
 """
 
 from __future__ import annotations
@@ -46,12 +56,17 @@ from .state import (
 )
 
 __all__ = [
+    "DEFAULT_PATIENCE",
     "TrackerHeuristic",
     "TrackerHeuristicConfig",
     "TrackerMemory",
     "TrackerRollout",
     "parse_memory",
 ]
+
+
+#: Peeking turns in a row after which a bot (and the search) captures anyway.
+DEFAULT_PATIENCE = 12
 
 
 def parse_memory(text: str) -> tuple[int, float]:
@@ -94,6 +109,9 @@ class TrackerMemory(Belief):
         self.interest: dict[int, int] = {}
         #: seat → the peeked cards it collected (a perfect memory follows a card into a pile)
         self.in_piles: dict[int, list[int]] = {}
+        #: this seat's peeking turns since it last played a tracker (or since the start)
+        self.peek_turns = 0
+        self._peeking = False  # this seat's latest step was a peek (its turn may go on)
 
     def clone(self) -> TrackerMemory:
         """An independent copy."""
@@ -102,6 +120,8 @@ class TrackerMemory(Belief):
         other.known = OrderedDict(self.known)
         other.interest = dict(self.interest)
         other.in_piles = {s: cards[:] for s, cards in self.in_piles.items()}
+        other.peek_turns = self.peek_turns
+        other._peeking = self._peeking
         return other
 
     def remember(self, pos: int, card: int) -> None:
@@ -115,15 +135,20 @@ class TrackerMemory(Belief):
                 self.known.popitem(last=False)
 
     def observe(self, events: Sequence[Event]) -> None:
-        """Follow peeks, captures and relocations."""
+        """Follow peeks, captures and relocations, and count this seat's peeking turns."""
         others_acted = False
         for e in events:
             t = e.type
             data = e.data
             if t == "peek_card" and data["seat"] == self.seat:
                 self.remember(data["pos"], parse_card(data["card"]))
-            elif t == "peek" and data["seat"] != self.seat:
-                self.interest[data["pos"]] = self.interest.get(data["pos"], 0) + 1
+            elif t == "peek":
+                if data["seat"] != self.seat:
+                    self.interest[data["pos"]] = self.interest.get(data["pos"], 0) + 1
+                elif not self._peeking:  # the first peek of one of this seat's turns
+                    self.peek_turns += 1
+            elif t == "trackers_played" and data["seat"] == self.seat:
+                self.peek_turns = 0
             elif t == "take":
                 card = self.known.pop(data["pos"], None)
                 if card is not None and self.capacity == 0 and self.decay == 0:
@@ -139,8 +164,11 @@ class TrackerMemory(Belief):
                 self.known.clear()
                 self.interest.clear()
                 self.in_piles.clear()
+                self.peek_turns = 0
             if data.get("seat", self.seat) != self.seat:
                 others_acted = True
+            # a turn of peeks is this seat's peeks with nothing else in between
+            self._peeking = t in ("peek", "peek_card") and data.get("seat") == self.seat
         if others_acted and self.decay > 0 and self.known:
             for pos in list(self.known):
                 if self.rng.random() < self.decay:
@@ -206,12 +234,19 @@ class TrackerHeuristicConfig(AgentConfig):
 
     memory: str = option("perfect", help="perfect, none, CAPACITY or CAPACITY/DECAY (e.g. 8/0.05)")
     greed: int = option(3, help="remembered enemy scouts needed before capturing")
+    patience: int = option(
+        DEFAULT_PATIENCE,
+        help="peeking turns in a row after which it captures anyway (half-way: one remembered "
+        "enemy scout is enough)",
+    )
 
     def validate(self) -> None:
-        """Check the memory spec and greed."""
+        """Check the memory spec, greed and patience."""
         parse_memory(self.memory)
         if self.greed < 1:
-            raise OptionError("greed must be at least 1")
+            raise OptionError(f"greed must be at least 1 (got {self.greed})")
+        if self.patience < 1:
+            raise OptionError(f"patience must be at least 1 peeking turn (got {self.patience})")
 
 
 class TrackerHeuristic(Agent):
@@ -271,9 +306,21 @@ class TrackerHeuristic(Agent):
         return DROP[rng.choice(empty)]
 
     def _should_capture(self, v: dict[str, Any], enemies: list[int]) -> bool:
+        mem = self.belief
+        patience = self.config.patience
+        waited = mem.peek_turns
+        if waited >= patience:
+            # waited long enough: capture what it remembers, even nothing. This bounds every
+            # game: a forgetful memory may never hold `greed` enemy scouts at once.
+            return True
         if not enemies:
             return False
-        if len(enemies) >= self.config.greed:
+        need = self.config.greed
+        if mem.capacity > 0:
+            need = min(need, mem.capacity)  # a memory cannot hold more than its capacity
+        if 2 * waited >= patience:
+            need = 1  # half-way through its patience: any remembered enemy scout will do
+        if len(enemies) >= need:
             return True
         others = sum(t for s, t in enumerate(v["trackers"]) if s != self.seat)
         # the game is closing: few trackers left elsewhere, or few cards left to learn about
@@ -310,6 +357,10 @@ class TrackerRollout(RolloutPolicy):
     positions it was seen peeking at. A seat captures, like the heuristic bot, when it remembers
     enough enemy scouts, takes only remembered enemy scouts, and never relocates. Because peeks
     made inside the search are remembered too, the search sees what a peek is worth.
+
+    The searching seat's patience is bounded like the bot's: once it has peeked
+    :data:`DEFAULT_PATIENCE` turns in a row (its memory's ``peek_turns``), the first candidates
+    asked for — the root of the search, at the start of its turn — are the captures only.
     """
 
     horizon = 30
@@ -318,6 +369,7 @@ class TrackerRollout(RolloutPolicy):
         self.seat = seat
         self.belief = belief
         self.known: list[set[int]] = []
+        self._root = True  # the next prune is the search's root (a policy serves one search)
 
     def _start(self, state: TrackerState) -> None:
         self.known = [set() for _ in range(state.num_players)]
@@ -383,10 +435,29 @@ class TrackerRollout(RolloutPolicy):
     def prune(
         self, state: State, seat: int, actions: list[Action], rng: random.Random
     ) -> list[Action]:
-        """Sensible candidates: few unknown peeks, remembered targets, a bounded set of moves."""
+        """Sensible candidates: few unknown peeks, remembered targets, a bounded set of moves.
+
+        At the root, a seat that has peeked :data:`DEFAULT_PATIENCE` turns in a row is offered
+        only its captures, so that a search, too, always ends its game.
+        """
         assert isinstance(state, TrackerState)
         if not self.known:
             self._start(state)
+        if self._root:
+            self._root = False
+            belief = self.belief
+            if (
+                seat == self.seat
+                and state.step == TURN_START
+                and state.phase == NORMAL
+                and isinstance(belief, TrackerMemory)
+                and belief.peek_turns >= DEFAULT_PATIENCE
+            ):
+                captures: list[Action] = [
+                    a for a in actions if isinstance(a, TrackerAction) and a.kind == "track"
+                ]
+                if captures:
+                    return captures
         known = self.known[seat]
         board = state.board
         tribe = state.tribes[seat]
