@@ -43,6 +43,7 @@ __all__ = [
     "PlayerPanel",
     "Presenter",
     "Zone",
+    "render_text",
 ]
 
 
@@ -304,3 +305,83 @@ class GenericPresenter(Presenter):
     def legend(self) -> list[LegendEntry]:
         """No symbols of its own."""
         return []
+
+
+# ----- plain text ---------------------------------------------------------------------------
+
+
+def _card_text(card: CardFace, compact: bool = False) -> str:
+    if card.empty:
+        text = "·"
+    elif not card.face_up and not card.label:
+        text = card.short or "face down"
+    else:
+        text = (card.short or card.label) if compact else (card.label or card.short)
+    if card.marks and not compact:
+        text += f" ({', '.join(card.marks)})"
+    return text
+
+
+def _zone_lines(zone: Zone) -> list[str]:
+    label = zone.label
+    if zone.kind == "counter":
+        lines = [f"  {label}: {zone.count if zone.count is not None else len(zone.cards)}"]
+    elif zone.kind == "hidden" and not zone.cards:
+        lines = [f"  {label}: {zone.count or 0} face down"]
+    elif zone.kind == "grid" and zone.columns:
+        cells = [_card_text(c, compact=True) for c in zone.cards]
+        width = max((len(c) for c in cells), default=1)
+        lines = [f"  {label}:"]
+        for start in range(0, len(cells), zone.columns):
+            row = cells[start : start + zone.columns]
+            lines.append("    " + " ".join(c.rjust(width) for c in row))
+    else:
+        text = ", ".join(_card_text(c) for c in zone.cards) or "—"
+        if zone.count is not None and zone.count != len(zone.cards):
+            text += f" ({zone.count} in all)"
+        lines = [f"  {label}: {text}"]
+    if zone.note:
+        lines.append(f"    {zone.note}")
+    return lines
+
+
+def _player_line(player: PlayerPanel) -> str:
+    tags = [t for t, on in (("you", player.you), ("out", player.out)) if on]
+    if player.colour:
+        tags.insert(0, player.colour + (f" {player.symbol}" if player.symbol else ""))
+    text = ("> " if player.to_act else "  ") + player.name
+    if tags:
+        text += f" ({', '.join(tags)})"
+    parts = [player.score] if player.score else []
+    parts.extend(f"{label} {value}" for label, value in player.facts)
+    return text + (": " + "; ".join(parts) if parts else "")
+
+
+def render_text(display: Display, *, actions: bool = False) -> str:
+    """A plain-text picture of ``display``: status, zones, players, progress, prompt, result.
+
+    A player to act is marked ``>``; with ``actions`` the legal actions are listed with their
+    keys. Every game's ``State.render(seat)`` is this text of its presenter's display.
+
+    >>> d = Display("demo", 0, "Round 1 of 2", "Choose a card to play.", (0,),
+    ...             (PlayerPanel(0, "Ann", "3 points", you=True, to_act=True),),
+    ...             (Zone("hand", "Your hand", cards=(CardFace("c1", "ace of hearts"),)),))
+    >>> print(render_text(d))
+    Round 1 of 2
+      Your hand: ace of hearts
+    > Ann (you): 3 points
+    Choose a card to play.
+    """
+    lines = [display.status]
+    for zone in display.zones:
+        lines.extend(_zone_lines(zone))
+    lines.extend(_player_line(p) for p in display.players)
+    if display.progress:
+        lines.append(f"({display.progress})")
+    lines.append(display.prompt)
+    if actions and display.actions:
+        lines.append(
+            "Moves: " + "; ".join(f"{a.key or a.notation}: {a.label}" for a in display.actions)
+        )
+    lines.extend(display.result)
+    return "\n".join(lines)
