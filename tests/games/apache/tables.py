@@ -46,7 +46,7 @@ def position(
             "piles": piles,
             "discard": discard,
             "revealer": revealer,
-            "window": 5,
+            "window": len(PRAIRIE_DECK) - len(deck),  # one window per card revealed
         }
     )
     return GAME.state_from_position(data)

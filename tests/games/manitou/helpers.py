@@ -7,6 +7,7 @@ from typing import Any
 
 from campfire.core import Event
 from campfire.games.manitou import GAME, ManitouState
+from campfire.games.manitou.state import HUNTS, TILES_PER_GROUND
 
 Card = tuple[int, str, bool]
 
@@ -23,10 +24,30 @@ def fresh(
 def make_state(
     players: int = 3, dealer: int = 0, options: dict[str, Any] | None = None, **fields: Any
 ) -> ManitouState:
-    """A position: a fresh game's position with some state fields replaced."""
-    base = fresh(players, dealer, **(options or {}))
+    """A position, built through the public position format: a fresh game's position with some
+    state fields replaced.
+
+    A game-over position is after the last hunt, grounds with more tiles than the player count
+    lays out set ``tiles_per_ground``; after the selection, ``selected`` defaults to each seat's
+    cards on the table, in hand and in deck (the loader checks that every card is in one place).
+    """
+    options = dict(options or {})
+    most = max((len(g) for g in fields.get("grounds", ())), default=0)
+    if most > TILES_PER_GROUND[players] and "tiles_per_ground" not in options:
+        options["tiles_per_ground"] = most  # the loader checks the grounds against it
+    if fields.get("phase") == "game_over":
+        fields.setdefault("hunt", HUNTS[players] + 1)
+    base = fresh(players, dealer, **options)
     position = base.to_position()
-    position["state"].update(fields)
+    state = position["state"]
+    state.update(fields)
+    if "selected" not in fields and state["phase"] not in ("select", "game_over"):
+        state["selected"] = [
+            [card for cards in state["table"] for seat, card, _ in cards if seat == p]
+            + state["hands"][p]
+            + state["decks"][p]
+            for p in range(players)
+        ]
     return GAME.state_from_position(position)
 
 

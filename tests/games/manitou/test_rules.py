@@ -595,13 +595,20 @@ def _random_evaluation_case(rng: random.Random, players: int) -> dict[str, Any]:
     for seat in range(players):
         for strength in rng.sample(range(1, 11), rng.randrange(0, 5)):
             table[rng.randrange(3)].append([seat, f"h{strength}", True])
+    # each seat's heroes left in its deck (every card lies in one place)
+    heroes = [["spy", "chief", "chief", "healer"] for _ in range(players)]
+    shaman = [True] * players
     for g in range(3):
         if rng.random() < 0.5:  # face-up heroes of one seat, face-down heroes of anyone
             seat = rng.randrange(players)
-            for card in rng.sample(["spy", "chief", "healer"], rng.randrange(1, 3)):
+            kinds = sorted(set(heroes[seat]))
+            for card in rng.sample(kinds, min(len(kinds), rng.randrange(1, 3))):
+                heroes[seat].remove(card)
                 table[g].append([seat, card, True])
-        if rng.random() < 0.3:
-            table[g].append([rng.randrange(players), "shaman", False])
+        seat = rng.randrange(players)
+        if rng.random() < 0.3 and shaman[seat]:
+            shaman[seat] = False
+            table[g].append([seat, "shaman", False])
         rng.shuffle(table[g])
     return {
         "table": table,
@@ -632,6 +639,10 @@ def test_s6_evaluation_matches_a_reference_model(ranking: str, timing: str) -> N
             {"hunter_ranking": ranking, "tomahawk_timing": timing},
             phase="totem" if holder is None else "horse",
             seat=case["dealer"] if holder is None else holder,
+            # the totem holder (when the horse has none) passes its extra card: a squaw
+            hands=[
+                ["squaw"] if p == case["dealer"] and holder is None else [] for p in range(players)
+            ],
             play_turn=7 * players,
             totem_holder=case["dealer"] if holder is None else case["holders"]["totem"],
             horse_holder=holder,

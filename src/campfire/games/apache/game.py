@@ -1,12 +1,13 @@
 """The Apache game spec: setup, positions and action notation (apache §3).
 
 An explicit setup (``docs/notation/apache.md``, "Setup") gives the seats' colours, the start
-player and the 114 prairie cards in reveal order:
+player and the 114 prairie cards in reveal order (and, with ``claim_order=reaction``, optionally
+the seat orders that break equal reaction times, window by window):
 
 >>> game = ApacheGame()
 >>> setup = game.random_setup(2, game.options(), GameRng(3))
 >>> sorted(setup), len(setup["deck"])
-(['colours', 'deck', 'start_player'], 114)
+(['colours', 'deck', 'start_player', 'tiebreaks'], 114)
 >>> state = game.new_game(2, setup=setup)
 >>> state.view(None)["deck_left"], state.seats_to_act() == (setup["start_player"],)
 (114, True)
@@ -18,7 +19,16 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from campfire.core import ActionSpace, Agent, Game, GameRng, Options, PositionError, SetupError
+from campfire.core import (
+    ActionSpace,
+    Agent,
+    CampfireError,
+    Game,
+    GameRng,
+    Options,
+    PositionError,
+    SetupError,
+)
 
 from . import actions as _actions
 from .cards import (
@@ -31,7 +41,7 @@ from .cards import (
     parse_card,
     parse_colour,
 )
-from .options import ApacheOptions
+from .options import ARRIVAL, ApacheOptions
 from .resolve import Claim, claim_choices, claim_is_legal, table_counts
 from .state import CHOOSING, GAME_OVER, PHASES, POLLING, REVEALING, ApacheState, choice_action
 
@@ -56,7 +66,10 @@ class ApacheGame(Game[ApacheState]):
     playout_bound = 114 * 11 + 1
 
     def random_setup(self, players: int, options: Options, rng: random.Random) -> dict[str, Any]:
-        """Draw colours, the start player and the deck order (apache §3).
+        """Draw colours, the start player, the deck order (apache §3) and the tie-breaks.
+
+        With ``claim_order=reaction`` the setup also holds one seat order per reveal, used in
+        turn by the windows whose claims need a tie-break (§11.3).
 
         The draws come from a copy of ``rng``: the generator itself is left as it was, so a game
         from a seed equals the same setup given explicitly with that seed.
@@ -66,11 +79,15 @@ class ApacheGame(Game[ApacheState]):
         colours = draw.sample(range(NUM_COLOURS), players)
         deck = list(PRAIRIE_DECK)
         draw.shuffle(deck)
-        return {
+        setup: dict[str, Any] = {
             "colours": [COLOURS[c] for c in colours],
             "start_player": draw.randrange(players),  # §3.4 (P12): random by default
             "deck": [card_name(k) for k in deck],
         }
+        assert isinstance(options, ApacheOptions)
+        if options.claim_order != ARRIVAL:
+            setup["tiebreaks"] = [draw.sample(range(players), players) for _ in deck]
+        return setup
 
     def from_setup(
         self, players: int, options: Options, setup: Mapping[str, Any], rng: GameRng
@@ -78,10 +95,12 @@ class ApacheGame(Game[ApacheState]):
         """Build the initial state from an explicit setup.
 
         ``colours`` (default: the first colours of red, yellow, purple, green, blue),
-        ``start_player`` (default 0) and ``deck``, the 114 prairie cards in reveal order.
+        ``start_player`` (default 0), ``deck``, the 114 prairie cards in reveal order, and
+        optionally ``tiebreaks`` (``claim_order=reaction``): seat orders for equal reaction
+        times, consumed one per window with two or more claims, then drawn from the generator.
         """
         assert isinstance(options, ApacheOptions)
-        known = {"colours", "start_player", "deck"}
+        known = {"colours", "start_player", "deck", "tiebreaks"}
         extra = sorted(set(setup) - known)
         if extra:
             raise SetupError(
@@ -89,7 +108,7 @@ class ApacheGame(Game[ApacheState]):
             )
         colours = _read_colours(setup.get("colours", list(COLOURS[:players])), players, SetupError)
         start = setup.get("start_player", 0)
-        if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < players:
+        if type(start) is not int or not 0 <= start < players:
             raise SetupError(f"start_player must be a seat 0–{players - 1} (got {start!r})")
         raw = setup.get("deck")
         if not isinstance(raw, list) or len(raw) != len(PRAIRIE_DECK):
@@ -98,88 +117,32 @@ class ApacheGame(Game[ApacheState]):
             )
         deck = [parse_card(name) for name in raw]
         _check_cards(deck, SetupError)
-        # the game's own generator (tie-breaks, §11.3) is derived from the seed's generator
-        return ApacheState(options, colours, deck, start, GameRng(rng.getrandbits(64)))
+        tiebreaks = _read_tiebreaks(setup.get("tiebreaks", []), players, options, SetupError)
+        # the game's own generator (tie-breaks not given, §11.3) is derived from the seed's
+        state = ApacheState(options, colours, deck, start, GameRng(rng.getrandbits(64)))
+        state.tiebreaks = tiebreaks
+        return state
 
     def state_from_position(self, data: Mapping[str, Any]) -> ApacheState:
-        """Rebuild a state from :meth:`ApacheState.to_position` output."""
+        """Rebuild a state from :meth:`ApacheState.to_position` output.
+
+        Every field is checked (types, ranges, seats, the 114 cards each in one place, the
+        phase against the poll, the queue and the deck): anything else raises
+        :class:`PositionError` naming the field.
+        """
         players, options = self._read_position_header(data)
         assert isinstance(options, ApacheOptions)
         s = data.get("state")
         if not isinstance(s, Mapping):
             raise PositionError("an Apache position needs a 'state' object")
         try:
-            colours = _read_colours(s["colours"], players, PositionError)
-            deck = [parse_card(k, PositionError) for k in s["deck"]]
-            table = [parse_card(k, PositionError) for k in s["table"]]
-            piles = [[parse_card(k, PositionError) for k in p] for p in s["piles"]]
-            if len(piles) != players:
-                raise PositionError("piles must hold one victory pile per seat")
-            discard = [parse_card(k, PositionError) for k in s["discard"]]
-            _check_cards(deck + table + [k for p in piles for k in p] + discard, PositionError)
-            start = _seat(s["start_player"], players)
-            state = ApacheState(options, colours, deck, start, GameRng.from_json(s["rng"]))
-            state.table = table
-            state.counts = table_counts(table)
-            state.piles = piles
-            state.discard = discard
-            state.window = int(s["window"])
-            phase = PHASES.index(s["phase"])
-            state.phase = phase
-            state.revealer = _seat(s["revealer"], players)
-            answers = s["answers"]
-            if not isinstance(answers, list) or len(answers) != players:
-                raise PositionError("answers must hold one entry per seat")
-            for seat, text in enumerate(answers):
-                if text is None:
-                    continue
-                state.answered[seat] = True
-                if text != "pass":
-                    state.answers[seat] = _claim(text, seat, None)
-            queue = []
-            for item in s["queue"]:
-                seat, text, legal = item
-                queue.append(_claim(text, _seat(seat, players), bool(legal)))
-            state.queue = queue
-            by_seat = {c.seat: c for c in state.answers if c is not None}
-            state.arrived = [by_seat[_seat(x, players)] for x in s["arrival"]]
-            state.resolved = int(s["resolved"])
-            tb = s["tiebreak"]
-            state.tiebreak = None if tb is None else tuple(int(x) for x in tb)
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            if isinstance(exc, PositionError):
-                raise
+            return _read_state(players, options, s)
+        except PositionError:
+            raise
+        except CampfireError as exc:  # a bad card, colour or claim
+            raise PositionError(f"malformed Apache position: {exc}") from None
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise PositionError(f"malformed Apache position: {exc!r}") from None
-        # recompute what follows from the rest, and the answers' legality (§7: at placement)
-        if phase == POLLING:
-            for seat, c in enumerate(state.answers):
-                if c is not None:
-                    legal = claim_is_legal(table, seat, c.type, state.rules, state.counts)
-                    state.answers[seat] = Claim(seat, c.type, legal, c.ms)
-            by_seat = {c.seat: c for c in state.answers if c is not None}
-            state.arrived = [by_seat[c.seat] for c in state.arrived]
-            state.to_act = tuple(p for p in range(players) if not state.answered[p])
-            if not state.to_act:
-                raise PositionError("a claim poll with every answer in is closed already")
-        elif phase == REVEALING:
-            state.to_act = (state.revealer,)
-            if not deck:
-                raise PositionError("no face-down card is left to reveal")
-        elif phase == CHOOSING:
-            if not 0 <= state.resolved < len(queue):
-                raise PositionError("a choose step needs a pending claim in the queue")
-            claim = queue[state.resolved]
-            choices = claim_choices(table, claim.seat, claim.type, state.rules)
-            if len(choices) < 2 or not claim.legal:
-                raise PositionError("the pending claim has no choice to make")
-            state.to_act = (claim.seat,)
-            state.choice_actions = sorted(
-                (choice_action(c) for c in choices), key=lambda a: a.index
-            )
-        else:
-            assert phase == GAME_OVER
-            state.to_act = ()
-        return state
 
     def agents(self) -> dict[str, type[Agent]]:
         """The Apache heuristic bot (see :mod:`.bots`)."""
@@ -200,11 +163,172 @@ def _seat(value: Any, players: int) -> int:
     return value
 
 
-def _claim(text: Any, seat: int, legal: bool | None) -> Claim:
-    action = _actions.parse_action(text)
-    if action.kind != "claim":
-        raise PositionError(f"{text!r} is not a claim")
-    return Claim(seat, action.type, bool(legal), action.ms)
+_STATE_FIELDS = (
+    *("colours", "start_player", "deck", "window", "phase", "revealer", "table", "piles"),
+    *("discard", "answers", "arrival", "queue", "resolved", "tiebreak", "rng"),
+)
+
+
+def _read_state(players: int, options: ApacheOptions, s: Mapping[str, Any]) -> ApacheState:
+    """Read and check a position's ``state`` object (raise :class:`PositionError`)."""
+    n = players
+    missing = [k for k in _STATE_FIELDS if k not in s]
+    if missing:
+        raise PositionError(f"the position's state lacks the field {missing[0]!r}")
+    extra = sorted(str(k) for k in s if k not in _STATE_FIELDS and k != "tiebreaks")
+    if extra:
+        raise PositionError(f"unknown state field {extra[0]!r}")
+    colours = _read_colours(s["colours"], n, PositionError)
+    deck = _cards(s["deck"], "deck")
+    table = _cards(s["table"], "table")
+    piles = s["piles"]
+    if not isinstance(piles, list) or len(piles) != n:
+        raise PositionError(f"piles must hold one victory pile per seat ({n})")
+    piles = [_cards(p, f"piles[{i}]") for i, p in enumerate(piles)]
+    discard = _cards(s["discard"], "discard")
+    _check_cards(deck + table + [k for p in piles for k in p] + discard, PositionError)
+    phase_name = s["phase"]
+    if not isinstance(phase_name, str) or phase_name not in PHASES:
+        raise PositionError(f"phase must be one of {', '.join(PHASES)} (got {phase_name!r})")
+    phase = PHASES.index(phase_name)
+    start = _seat(s["start_player"], n)
+    state = ApacheState(options, colours, deck, start, GameRng.from_json(s["rng"]))
+    state.table = table
+    state.counts = table_counts(table)
+    state.piles = piles
+    state.discard = discard
+    window = s["window"]
+    revealed = len(PRAIRIE_DECK) - len(deck)
+    if type(window) is not int or window != revealed:
+        raise PositionError(
+            f"window must be the number of cards revealed, {revealed} (got {window!r})"
+        )
+    state.window = window
+    state.phase = phase
+    state.revealer = _seat(s["revealer"], n)
+    state.tiebreaks = _read_tiebreaks(s.get("tiebreaks", []), n, options, PositionError)
+
+    # the poll (apache §11.3): one answer per seat, null until given
+    answers = s["answers"]
+    if not isinstance(answers, list) or len(answers) != n:
+        raise PositionError(f"answers must hold one entry per seat ({n}): null, 'pass' or a claim")
+    for seat, text in enumerate(answers):
+        if text is None:
+            continue
+        state.answered[seat] = True
+        if text != "pass":
+            claim = _claim(text, seat, options, f"answers[{seat}]")
+            legal = claim_is_legal(table, seat, claim.type, state.rules, state.counts)
+            state.answers[seat] = Claim(seat, claim.type, legal, claim.ms)
+    if phase != POLLING and any(state.answered) and not all(state.answered):
+        raise PositionError("answers: outside a claim poll every seat has answered, or none")
+    if (phase == POLLING or window == 0) and any(state.answered) and all(state.answered):
+        raise PositionError("answers: a claim poll with every answer in is closed already")
+    if window == 0 and any(state.answered):
+        raise PositionError("answers: no card is revealed yet, so nobody has answered")
+    arrival = s["arrival"]
+    if not isinstance(arrival, list):
+        raise PositionError("arrival must list the seats whose claims arrived, in order")
+    by_seat = {c.seat: c for c in state.answers if c is not None}
+    order = [_seat(x, n) for x in arrival]
+    expected = sorted(by_seat) if options.claim_order == ARRIVAL else []
+    if sorted(order) != expected or len(set(order)) != len(order):
+        raise PositionError(
+            "arrival must name each seat with a claim in answers once, in the order the claims "
+            "arrived (claim_order=arrival; empty otherwise)"
+        )
+    state.arrived = [by_seat[x] for x in order]
+
+    # the window's queue being resolved (apache §7)
+    raw_queue = s["queue"]
+    if not isinstance(raw_queue, list):
+        raise PositionError("queue must list the window's claims as [seat, claim, legal]")
+    queue = []
+    for i, item in enumerate(raw_queue):
+        if not isinstance(item, list) or len(item) != 3 or type(item[2]) is not bool:
+            raise PositionError(f"queue[{i}] must be [seat, claim, legal] (got {item!r})")
+        seat = _seat(item[0], n)
+        claim = _claim(item[1], seat, options, f"queue[{i}]")
+        queue.append(Claim(seat, claim.type, item[2], claim.ms))
+    if len({c.seat for c in queue}) != len(queue):
+        raise PositionError("queue names a seat twice (one claim per seat and window)")
+    state.queue = queue
+    resolved = s["resolved"]
+    if type(resolved) is not int or not 0 <= resolved <= len(queue):
+        raise PositionError(f"resolved must be 0–{len(queue)}, the claims of the queue resolved")
+    state.resolved = resolved
+    tb = s["tiebreak"]
+    if tb is not None and (
+        not isinstance(tb, list)
+        or sorted(x if type(x) is int else -1 for x in tb) != list(range(n))
+    ):
+        raise PositionError(f"tiebreak must be null or an order of the seats 0–{n - 1}")
+    state.tiebreak = None if tb is None else tuple(tb)
+    if phase != CHOOSING and (queue or resolved):
+        raise PositionError("queue must be empty and resolved 0 outside a choose step")
+
+    # what follows from the rest
+    if phase == POLLING:
+        if window == 0:
+            raise PositionError("a claim poll needs a revealed card")
+        state.to_act = tuple(p for p in range(n) if not state.answered[p])
+    elif phase == REVEALING:
+        state.to_act = (state.revealer,)
+        if not deck:
+            raise PositionError("no face-down card is left to reveal")
+    elif phase == CHOOSING:
+        if not 0 <= state.resolved < len(queue):
+            raise PositionError("a choose step needs a pending claim in the queue")
+        claim = queue[state.resolved]
+        choices = claim_choices(table, claim.seat, claim.type, state.rules)
+        if len(choices) < 2 or not claim.legal:
+            raise PositionError("the pending claim has no choice to make")
+        state.to_act = (claim.seat,)
+        state.choice_actions = sorted((choice_action(c) for c in choices), key=lambda a: a.index)
+    else:
+        assert phase == GAME_OVER
+        if deck:
+            raise PositionError("the game is over only once every card is revealed")
+        state.to_act = ()
+    return state
+
+
+def _cards(raw: Any, field: str) -> list[int]:
+    if not isinstance(raw, list):
+        raise PositionError(f"{field} must be a list of card ids (got {type(raw).__name__})")
+    return [parse_card(k, PositionError) for k in raw]
+
+
+def _claim(text: Any, seat: int, options: ApacheOptions, field: str) -> Claim:
+    """A claim's notation: ``claim TYPE MS`` (reaction order) or ``claim TYPE`` (arrival)."""
+    try:
+        action = _actions.parse_action(text)
+    except CampfireError as exc:
+        raise PositionError(f"{field}: {exc}") from None
+    arrival = options.claim_order == ARRIVAL
+    if action.kind != "claim" or (action.ms < 0) != arrival:
+        form = "claim TYPE" if arrival else "claim TYPE MS"
+        raise PositionError(f"{field}: {text!r} is not a claim of the form {form!r}")
+    return Claim(seat, action.type, False, action.ms)
+
+
+def _read_tiebreaks(
+    raw: Any, players: int, options: ApacheOptions, error: type[CampfireError]
+) -> tuple[tuple[int, ...], ...]:
+    """Seat orders that break equal reaction times, one per window that needs one (§11.3).
+
+    They are used only with ``claim_order=reaction`` (arrival order has no ties).
+    """
+    seats = list(range(players))
+    if not isinstance(raw, list) or len(raw) > len(PRAIRIE_DECK):
+        raise error(f"tiebreaks must list at most {len(PRAIRIE_DECK)} orders of the seats")
+    for i, order in enumerate(raw):
+        if (
+            not isinstance(order, list)
+            or sorted(x if type(x) is int else -1 for x in order) != seats
+        ):
+            raise error(f"tiebreaks[{i}] must be an order of the seats {seats} (got {order!r})")
+    return tuple(tuple(order) for order in raw)
 
 
 def _read_colours(raw: Any, players: int, error: type[ValueError]) -> list[int]:

@@ -1,23 +1,27 @@
 """The Big Manitou game spec: setup, positions and action notation (manitou §2).
 
-An explicit setup (see ``docs/notation/manitou.md``, section "Setup") gives the dealer of the
-first hunt and the tiles of the bag in the order they are drawn::
+An explicit setup (see ``docs/notation/manitou.md``, section "Setup") holds every random draw of
+a physical game: the dealer of the first hunt, the tiles of the bag in the order they are drawn,
+and for each hunt the order of each seat's personal deck (cards in the order drawn)::
 
-    {"dealer": 0, "tiles": ["tipi3", "buffalo1", "totem", ...]}
+    {"dealer": 0, "tiles": ["tipi3", "buffalo1", "totem", ...],
+     "decks": [[["h7", "chief", "h2", ...], ...], ...]}
 
-The personal deck shuffles (and the DRAW variant's selections) come from the game's seed.
+Hunts beyond ``decks`` (and the DRAW variant's selections there) are shuffled by the game's
+generator.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from campfire.core import (
     ActionSpace,
     Agent,
     Belief,
+    CampfireError,
     Game,
     GameRng,
     Options,
@@ -28,6 +32,7 @@ from campfire.core import (
 
 from . import actions as _actions
 from .cards import (
+    CARD_NAMES,
     FULL_POOL,
     MAX_BAG_TILES,
     NUM_CARD_TYPES,
@@ -40,13 +45,19 @@ from .cards import (
 from .options import ManitouOptions
 from .state import (
     DOWN,
+    EV_START,
     EV_STEPS,
     GAME_OVER,
+    HORSE_PHASE,
     HUNTS,
     NO_SEAT,
     PHASES,
+    PLAY_PHASE,
     PLAYS_PER_HUNT,
     SELECT,
+    SHARE,
+    THIEF,
+    TOTEM_PHASE,
     ManitouState,
     selection_sizes,
 )
@@ -74,31 +85,65 @@ class ManitouGame(Game[ManitouState]):
     playout_bound = 460
 
     def random_setup(self, players: int, options: Options, rng: random.Random) -> dict[str, Any]:
-        """Draw the first dealer and the order of the tiles in the bag (manitou §2, §12 M15).
+        """Draw every random element of a game (manitou §2, §5 H4, §12 M15).
 
-        The draw uses a generator derived from ``rng``'s state and leaves ``rng`` itself
-        untouched, so a seeded game equals the same setup given explicitly with the same seed.
+        The first dealer, the order of the tiles in the bag, and for every hunt each seat's
+        shuffled personal deck (all 17 cards: the seat's deck is its selection in that order,
+        and in the DRAW variant the selection is the first available cards); with
+        ``leftover_tiles=bag`` also the places of tiles going back into the bag. The draw uses
+        a generator derived from ``rng``'s state and leaves ``rng`` itself untouched.
+
+        >>> game = ManitouGame()
+        >>> setup = game.random_setup(3, game.options(), GameRng(5))
+        >>> sorted(setup), len(setup["decks"]), [len(d) for d in setup["decks"][0]]
+        (['dealer', 'decks', 'tiles'], 3, [17, 17, 17])
+        >>> game.new_game(3, seed=5).position_equal(game.new_game(3, setup=setup, seed=5))
+        True
         """
         assert isinstance(options, ManitouOptions)
         sub = random.Random(f"manitou-setup:{rng.getstate()!r}")
         counts = options.tile_counts()
         tiles = [t for t in range(NUM_TILE_TYPES) for _ in range(counts[t])]
         sub.shuffle(tiles)
-        return {"dealer": sub.randrange(players), "tiles": [TILE_NAMES[t] for t in tiles]}
+        setup: dict[str, Any] = {
+            "dealer": sub.randrange(players),
+            "tiles": [TILE_NAMES[t] for t in tiles],
+        }
+        full = [CARD_NAMES[c] for c in range(NUM_CARD_TYPES) for _ in range(FULL_POOL[c])]
+        decks = []
+        for _ in range(HUNTS[players]):
+            deal = []
+            for _ in range(players):
+                order = full[:]
+                sub.shuffle(order)
+                deal.append(order)
+            decks.append(deal)
+        setup["decks"] = decks
+        if options.leftover_tiles == "bag":
+            per_ground = options.tiles_per_ground or _per_ground(players)
+            setup["returns"] = [
+                sub.randrange(_RETURN_RANGE) for _ in range(3 * per_ground * HUNTS[players])
+            ]
+        return setup
 
     def from_setup(
         self, players: int, options: Options, setup: Mapping[str, Any], rng: GameRng
     ) -> ManitouState:
-        """Build the initial state (the first hunt laid out) from an explicit setup."""
+        """Build the initial state (the first hunt laid out) from an explicit setup.
+
+        ``dealer`` (default 0), ``tiles`` (the bag in draw order), optionally ``decks`` (per
+        hunt, per seat, the personal deck in draw order) and ``returns`` (with
+        ``leftover_tiles=bag``); see ``docs/notation/manitou.md``, "Setup".
+        """
         assert isinstance(options, ManitouOptions)
-        known = {"dealer", "tiles"}
-        extra = sorted(set(setup) - known)
+        known = {"dealer", "tiles", "decks", "returns"}
+        extra = sorted(str(k) for k in set(setup) - known)
         if extra:
             raise SetupError(
                 f"unknown setup field {extra[0]!r}; a Big Manitou setup has {sorted(known)}"
             )
         dealer = setup.get("dealer", 0)
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+        if type(dealer) is not int or not 0 <= dealer < players:
             raise SetupError(f"dealer must be a seat 0–{players - 1} (got {dealer!r})")
         raw = setup.get("tiles")
         if not isinstance(raw, list):
@@ -107,25 +152,36 @@ class ManitouGame(Game[ManitouState]):
             )
         if len(raw) > MAX_BAG_TILES:
             raise SetupError(f"the bag holds at most {MAX_BAG_TILES} tiles (got {len(raw)})")
+        if len(raw) > MAX_BAG_TILES:
+            raise SetupError(f"the bag holds at most {MAX_BAG_TILES} tiles (got {len(raw)})")
         bag = [parse_tile(name) for name in raw]
+        deals = _read_deals(setup.get("decks", []), players, options, dealer, 0, SetupError)
+        returns = _read_returns(setup.get("returns", []), options, SetupError)
         state = ManitouState(options, players, dealer, bag, rng)
+        state.deals = deals
+        state.returns = returns
         state._start_hunt([])
         return state
 
     def state_from_position(self, data: Mapping[str, Any]) -> ManitouState:
-        """Rebuild a state from :meth:`ManitouState.to_position` output."""
+        """Rebuild a state from :meth:`ManitouState.to_position` output.
+
+        Every field is checked (types, ranges, seats, phase and seat to act, each seat's cards
+        in one place each): anything else raises :class:`PositionError` naming the field.
+        """
         players, options = self._read_position_header(data)
         assert isinstance(options, ManitouOptions)
         s = data.get("state")
         if not isinstance(s, Mapping):
             raise PositionError("a Big Manitou position needs a 'state' object")
         try:
-            state = _read_state(players, options, s)
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            if isinstance(exc, PositionError):
-                raise
+            return _read_state(players, options, s)
+        except PositionError:
+            raise
+        except CampfireError as exc:  # a bad card or tile name
+            raise PositionError(f"malformed Big Manitou position: {exc}") from None
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise PositionError(f"malformed Big Manitou position: {exc!r}") from None
-        return state
 
     def rollout_policy(self, seat: int, belief: Belief) -> RolloutPolicy | None:
         """Random rollouts of about a hunt, scored by the tiles owned (see :mod:`.rollout`)."""
@@ -148,93 +204,364 @@ class ManitouGame(Game[ManitouState]):
         }
 
 
-def _seat(value: Any, players: int, what: str) -> int:
-    if value is None:
-        return NO_SEAT
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
-        raise PositionError(f"{what} must be a seat 0–{players - 1} or null (got {value!r})")
-    return value
+#: seeded setups draw each bag return place from 0 … this − 1 (taken modulo the bag size + 1)
+_RETURN_RANGE = 2**31
+
+_STATE_FIELDS = (
+    *("hunt", "dealer", "phase", "seat", "bag", "grounds", "out_of_game", "tiles_owned"),
+    *("totem_holder", "horse_holder", "used_this_cycle", "selected", "hands", "decks", "table"),
+    *("play_turn", "thief_queue", "tomahawks_counted", "sharing", "rng"),
+)
+_OPTIONAL_FIELDS = ("deals", "returns")
 
 
-def _per_seat(raw: Any, players: int, what: str) -> list[Any]:
-    if not isinstance(raw, list) or len(raw) != players:
-        raise PositionError(f"{what} must hold one entry per seat ({players})")
-    return raw
+def _per_ground(players: int) -> int:
+    from .state import TILES_PER_GROUND
+
+    return TILES_PER_GROUND[players]
 
 
-def _counts(names: list[str], size: int, parse: Any) -> list[int]:
+def _read_deals(
+    raw: Any,
+    players: int,
+    options: ManitouOptions,
+    dealer: int,
+    hunt: int,
+    error: type[CampfireError],
+) -> list[tuple[tuple[int, ...], ...]]:
+    """The explicit deck orders of the hunts from ``hunt`` on (0-based), ``dealer`` its dealer.
+
+    Each hunt has one list per seat: card names in draw order, at most the 17 cards of a deck,
+    at least the seat's selection size (all 17 in the DRAW variant, §8).
+    """
+    what = "decks" if error is SetupError else "deals"
+    left = HUNTS[players] - hunt
+    if not isinstance(raw, list) or len(raw) > left:
+        raise error(
+            f"{what} must list, for at most the {left} hunt(s) to come, one deck order per seat"
+        )
+    deals = []
+    for i, deal in enumerate(raw):
+        if not isinstance(deal, list) or len(deal) != players:
+            raise error(f"{what}[{i}] must hold one deck order per seat ({players} seats)")
+        sizes = selection_sizes(players, (dealer + i) % players)
+        orders = []
+        for p, order in enumerate(deal):
+            field = f"{what}[{i}][{p}]"
+            cards = _cards(order, field, error)
+            _check_counts(_count(cards, NUM_CARD_TYPES), FULL_POOL, field, "a deck has", error)
+            need = sum(FULL_POOL) if options.draw_cards else sizes[p]
+            if len(cards) < need:
+                why = "the whole shuffled deck in the DRAW variant" if options.draw_cards else ""
+                raise error(
+                    f"{field} lists {len(cards)} card(s); the seat's deck in hunt "
+                    f"{hunt + i + 1} needs {need} {why}".rstrip()
+                )
+            orders.append(tuple(cards))
+        deals.append(tuple(orders))
+    return deals
+
+
+def _read_returns(raw: Any, options: ManitouOptions, error: type[CampfireError]) -> list[int]:
+    if not isinstance(raw, list) or not all(type(x) is int and x >= 0 for x in raw):
+        raise error("returns must list whole numbers ≥ 0 (places in the bag, 0: drawn next)")
+    if raw and options.leftover_tiles != "bag":
+        raise error("returns are places in the bag for untaken tiles: only leftover_tiles=bag")
+    return list(raw)
+
+
+def _cards(raw: Any, field: str, error: type[CampfireError] = PositionError) -> list[int]:
+    return _names(raw, field, parse_card, error)
+
+
+def _tiles(raw: Any, field: str) -> list[int]:
+    return _names(raw, field, parse_tile, PositionError)
+
+
+def _names(
+    raw: Any, field: str, parse: Callable[[str], int], error: type[CampfireError]
+) -> list[int]:
+    if not isinstance(raw, list):
+        raise error(f"{field} must be a list of names (got {type(raw).__name__})")
+    out = []
+    for name in raw:
+        if not isinstance(name, str):
+            raise error(f"{field} must hold names (got {name!r})")
+        try:
+            out.append(parse(name))
+        except CampfireError as exc:
+            raise error(f"{field}: {exc}") from None
+    return out
+
+
+def _count(codes: list[int], size: int) -> list[int]:
     counts = [0] * size
-    for name in names:
-        counts[parse(name)] += 1
+    for c in codes:
+        counts[c] += 1
     return counts
 
 
+def _check_counts(
+    counts: list[int],
+    limit: Any,
+    field: str,
+    what: str,
+    error: type[CampfireError] = PositionError,
+) -> None:
+    for c, (have, most) in enumerate(zip(counts, limit, strict=True)):
+        if have > most:
+            raise error(f"{field} holds {have} {CARD_NAMES[c]} but {what} {most}")
+
+
+def _int(raw: Any, field: str, low: int, high: int) -> int:
+    if type(raw) is not int or not low <= raw <= high:
+        raise PositionError(f"{field} must be a whole number {low}–{high} (got {raw!r})")
+    return raw
+
+
+def _seat(raw: Any, players: int, field: str, optional: bool = True) -> int:
+    if raw is None and optional:
+        return NO_SEAT
+    if type(raw) is not int or not 0 <= raw < players:
+        nothing = " or null" if optional else ""
+        raise PositionError(f"{field} must be a seat 0–{players - 1}{nothing} (got {raw!r})")
+    return raw
+
+
+def _per_seat(raw: Any, players: int, field: str) -> list[Any]:
+    if not isinstance(raw, list) or len(raw) != players:
+        raise PositionError(f"{field} must hold one entry per seat ({players})")
+    return raw
+
+
 def _read_state(players: int, options: ManitouOptions, s: Mapping[str, Any]) -> ManitouState:
-    dealer = _seat(s["dealer"], players, "dealer")
-    if dealer == NO_SEAT:
-        raise PositionError("dealer must be a seat")
-    bag = [parse_tile(t) for t in s["bag"]]
-    state = ManitouState(options, players, dealer, bag, GameRng.from_json(s["rng"]))
-    hunt = int(s["hunt"]) - 1
-    if not 0 <= hunt <= HUNTS[players]:
-        raise PositionError(f"hunt must be 1–{HUNTS[players]}")
+    """Read and check a position's ``state`` object (raise :class:`PositionError`)."""
+    n = players
+    missing = [k for k in _STATE_FIELDS if k not in s]
+    if missing:
+        raise PositionError(f"the position's state lacks the field {missing[0]!r}")
+    extra = sorted(str(k) for k in s if k not in _STATE_FIELDS and k not in _OPTIONAL_FIELDS)
+    if extra:
+        raise PositionError(f"unknown state field {extra[0]!r}")
+    hunts = HUNTS[n]
+    phase_name = s["phase"]
+    if not isinstance(phase_name, str) or phase_name not in PHASES:
+        raise PositionError(f"phase must be one of {', '.join(PHASES)} (got {phase_name!r})")
+    phase = PHASES.index(phase_name)
+    over = phase == GAME_OVER
+    hunt = _int(s["hunt"], "hunt", 1, hunts + 1) - 1
+    if over != (hunt == hunts):
+        raise PositionError(
+            f"hunt must be 1–{hunts} during the game and {hunts + 1} once it is over (got "
+            f"{hunt + 1} in phase {phase_name})"
+        )
+    dealer = _seat(s["dealer"], n, "dealer", optional=False)
+    seat = _seat(s["seat"], n, "seat")
+    if (seat == NO_SEAT) != (phase in (SELECT, GAME_OVER)):
+        raise PositionError(
+            f"seat must be null in the phases select and game_over and a seat otherwise "
+            f"(got {s['seat']!r} in phase {phase_name})"
+        )
+    if phase == SELECT and options.draw_cards:
+        raise PositionError("there is no select phase in the DRAW variant (draw_cards)")
+    bag = _tiles(s["bag"], "bag")
+    if len(bag) > MAX_BAG_TILES:
+        raise PositionError(f"the bag holds at most {MAX_BAG_TILES} tiles (got {len(bag)})")
+    state = ManitouState(options, n, dealer, bag, GameRng.from_json(s["rng"]))
     state.hunt = hunt
-    state.phase = PHASES.index(s["phase"])
-    state.seat = _seat(s["seat"], players, "seat")
+    state.phase = phase
+    state.seat = seat
+
+    # tiles: where they lie (a typed-in bag may hold any tiles, so there is no fixed total)
+    k = state.per_ground
     grounds = s["grounds"]
     if not isinstance(grounds, list) or len(grounds) != 3:
         raise PositionError("grounds must hold the tiles of the 3 hunting grounds")
-    state.grounds = [[parse_tile(t) for t in g] for g in grounds]
-    state.out_of_game = [parse_tile(t) for t in s["out_of_game"]]
+    state.grounds = [_tiles(g, f"grounds[{i}]") for i, g in enumerate(grounds)]
+    for i, laid in enumerate(state.grounds):
+        if len(laid) > k:
+            raise PositionError(f"grounds[{i}] holds {len(laid)} tiles; a ground gets at most {k}")
+    state.out_of_game = _tiles(s["out_of_game"], "out_of_game")
     state.owned = [
-        _counts(o, NUM_TILE_TYPES, parse_tile)
-        for o in _per_seat(s["tiles_owned"], players, "tiles_owned")
+        _count(_tiles(o, f"tiles_owned[{p}]"), NUM_TILE_TYPES)
+        for p, o in enumerate(_per_seat(s["tiles_owned"], n, "tiles_owned"))
     ]
-    state.totem_holder = _seat(s["totem_holder"], players, "totem_holder")
-    state.horse_holder = _seat(s["horse_holder"], players, "horse_holder")
+    state.totem_holder = _seat(s["totem_holder"], n, "totem_holder")
+    state.horse_holder = _seat(s["horse_holder"], n, "horse_holder")
+
+    # cards: each seat's 17 cards, each in one place (manitou §1.1, §4)
     used = [
-        _counts(u, NUM_CARD_TYPES, parse_card)
-        for u in _per_seat(s["used_this_cycle"], players, "used_this_cycle")
+        _count(_cards(u, f"used_this_cycle[{p}]"), NUM_CARD_TYPES)
+        for p, u in enumerate(_per_seat(s["used_this_cycle"], n, "used_this_cycle"))
     ]
+    for p, u in enumerate(used):
+        _check_counts(u, FULL_POOL, f"used_this_cycle[{p}]", "a deck has")
+        most = (PLAYS_PER_HUNT + 1) * (2 if over else 1)  # over: both hunts of the last cycle
+        if sum(u) > most:
+            raise PositionError(
+                f"used_this_cycle[{p}] holds {sum(u)} cards; a seat plays at most "
+                f"{PLAYS_PER_HUNT + 1} in a hunt (used_this_cycle holds one hunt's, or after the "
+                "game the last cycle's)"
+            )
+        if sum(u) and hunt % 2 == 0 and not over:
+            raise PositionError(
+                f"used_this_cycle[{p}] must be empty in hunt {hunt + 1}, the first of a cycle (§4)"
+            )
     state.pool = [[FULL_POOL[c] - u[c] for c in range(NUM_CARD_TYPES)] for u in used]
-    if any(x < 0 for p in state.pool for x in p):
-        raise PositionError("used_this_cycle holds more cards than a deck has")
-    state.sel_size = selection_sizes(players, dealer)
-    state.selected = [
-        _counts(x, NUM_CARD_TYPES, parse_card)
-        for x in _per_seat(s["selected"], players, "selected")
+    state.sel_size = selection_sizes(n, dealer)
+    selected = [
+        _count(_cards(x, f"selected[{p}]"), NUM_CARD_TYPES)
+        for p, x in enumerate(_per_seat(s["selected"], n, "selected"))
     ]
-    state.picked = [sum(x) for x in state.selected]
-    state.hands = [[parse_card(c) for c in h] for h in _per_seat(s["hands"], players, "hands")]
-    state.decks = [[parse_card(c) for c in d] for d in _per_seat(s["decks"], players, "decks")]
+    state.hands = [
+        _cards(h, f"hands[{p}]") for p, h in enumerate(_per_seat(s["hands"], n, "hands"))
+    ]
+    state.decks = [
+        _cards(d, f"decks[{p}]") for p, d in enumerate(_per_seat(s["decks"], n, "decks"))
+    ]
     table = s["table"]
     if not isinstance(table, list) or len(table) != 3:
         raise PositionError("table must hold the cards of the 3 hunting grounds")
+    on_table = [[0] * NUM_CARD_TYPES for _ in range(n)]
     for g, cards in enumerate(table):
+        if not isinstance(cards, list):
+            raise PositionError(f"table[{g}] must be a list of [seat, card, face_up]")
         codes = []
-        for seat, name, up in cards:
-            p = _seat(seat, players, "a card's seat")
-            card = parse_card(name)
+        heroes = [0] * n
+        for item in cards:
+            if not isinstance(item, list) or len(item) != 3 or type(item[2]) is not bool:
+                raise PositionError(f"table[{g}] holds {item!r}; a card is [seat, card, face_up]")
+            p = _seat(item[0], n, f"table[{g}]: a card's seat", optional=False)
+            card = _cards([item[1]], f"table[{g}]")[0]
+            up = item[2]
             if not up and card < NUM_HUNTERS:
-                raise PositionError("hunters are never face down")
+                raise PositionError(f"table[{g}]: hunters are never face down (got {item!r})")
+            if card >= NUM_HUNTERS and (up or options.hero_limit_counts_face_down):
+                heroes[p] += 1
+            on_table[p][card] += 1
             codes.append(card | p << 4 | (0 if up else DOWN))
+        if max(heroes) > 2:  # manitou §5.1 (M6)
+            raise PositionError(f"table[{g}]: a seat has at most two heroes at a ground")
         state.table[g] = codes
         state.up[g] = [c for c in codes if c & 15 >= NUM_HUNTERS and not c & DOWN]
-        if len({c >> 4 for c in state.up[g]}) > 1 or len(state.up[g]) > 2:
-            raise PositionError(f"g{g + 1}: face-up heroes of one seat, at most two")
-    state.turn = int(s["play_turn"])
-    if not 0 <= state.turn <= PLAYS_PER_HUNT * players:
-        raise PositionError("play_turn out of range")
-    state.rob_queue = [_seat(p, players, "thief_queue") for p in s["thief_queue"]]
-    state.tom = [int(x) for x in s["tomahawks_counted"]]
-    ground, step, chooser, picks, c_taker = s["sharing"]
-    state.ev_ground = int(ground) - 1
+        if len({c >> 4 for c in state.up[g]}) > 1:  # manitou §5.2: contests are immediate
+            raise PositionError(f"table[{g}]: face-up heroes of two seats at one ground")
+    for p in range(n):
+        held = _count(state.hands[p] + state.decks[p], NUM_CARD_TYPES)
+        in_play = [held[c] + on_table[p][c] for c in range(NUM_CARD_TYPES)]
+        _check_counts(
+            [in_play[c] + used[p][c] for c in range(NUM_CARD_TYPES)],
+            FULL_POOL,
+            f"seat {p}'s cards (used_this_cycle, table, hands and decks together)",
+            "a deck has",
+        )
+        if len(state.hands[p]) > 3:
+            raise PositionError(f"hands[{p}] holds {len(state.hands[p])} cards; at most 3")
+        if phase == SELECT:
+            if sum(in_play):
+                raise PositionError(
+                    f"seat {p} has cards in hand, deck or on the table during the selection"
+                )
+            _check_counts(
+                [selected[p][c] + used[p][c] for c in range(NUM_CARD_TYPES)],
+                FULL_POOL,
+                f"selected[{p}] (with used_this_cycle)",
+                "a deck has",
+            )
+            if sum(selected[p]) > state.sel_size[p]:
+                raise PositionError(
+                    f"selected[{p}] holds {sum(selected[p])} cards; seat {p} selects "
+                    f"{state.sel_size[p]}"
+                )
+        elif over:
+            if sum(in_play) or sum(selected[p]):
+                raise PositionError("once the game is over, no card is selected, held or played")
+        else:
+            if selected[p] != in_play:
+                raise PositionError(
+                    f"selected[{p}] must be seat {p}'s cards on the table, in hand and in deck"
+                )
+            if phase == PLAY_PHASE and len(state.hands[p]) != min(3, sum(held)):
+                raise PositionError(
+                    f"hands[{p}] must hold 3 cards while its deck has any (draws refill it)"
+                )
+    state.selected = selected
+    state.picked = [sum(x) for x in selected]
+    if phase == SELECT and state.picked == state.sel_size:
+        raise PositionError("every seat has selected its cards: the deal follows at once")
+
+    # the phase and whose turn it is
+    turns = PLAYS_PER_HUNT * n
+    state.turn = turn = _int(s["play_turn"], "play_turn", 0, turns)
+    if phase in (SELECT, GAME_OVER) and turn:
+        raise PositionError(f"play_turn must be 0 in phase {phase_name}")
+    if phase == PLAY_PHASE:
+        if turn == turns:
+            raise PositionError(f"play_turn must be below {turns} in the play phase")
+        if seat != (dealer + 1 + turn) % n:
+            raise PositionError(
+                f"seat must be {(dealer + 1 + turn) % n}, whose turn play_turn {turn} is"
+            )
+    elif phase not in (SELECT, GAME_OVER) and turn != turns:
+        raise PositionError(f"play_turn must be {turns} after the play phase")
+    if phase == TOTEM_PHASE and (seat != state.totem_holder or not state.hands[seat]):
+        raise PositionError("in phase totem the seat is the totem holder, with cards in hand")
+    if phase == HORSE_PHASE and seat != state.horse_holder:
+        raise PositionError("in phase horse the seat is the horse holder")
+
+    # the evaluation (manitou §6)
+    queue = s["thief_queue"]
+    if not isinstance(queue, list):
+        raise PositionError("thief_queue must be a list of seats")
+    state.rob_queue = [_seat(p, n, "thief_queue", optional=False) for p in queue]
+    if len(set(state.rob_queue)) != len(state.rob_queue):
+        raise PositionError("thief_queue names a seat twice")
+    if phase == THIEF:
+        if not state.rob_queue or state.rob_queue[0] != seat:
+            raise PositionError("in phase thief the seat is the first of thief_queue")
+        if len(state._rob_choices(seat)) < 2:
+            raise PositionError(f"seat {seat} has no choice of tile to lose (§6.1)")
+    elif state.rob_queue:
+        raise PositionError("thief_queue must be empty outside the thief phase")
+    tom = s["tomahawks_counted"]
+    if not isinstance(tom, list) or len(tom) not in ((n,) if phase == SHARE else (0,)):
+        size = f"{n} numbers (one per seat)" if phase == SHARE else "empty"
+        raise PositionError(f"tomahawks_counted must be {size} in phase {phase_name}")
+    state.tom = [_int(x, "tomahawks_counted", 0, 99) for x in tom]
+    sharing = s["sharing"]
+    if not isinstance(sharing, list) or len(sharing) != 5:
+        raise PositionError("sharing must be [ground, step, chooser, picks_left, second_taker]")
+    ground, step, chooser, picks, c_taker = sharing
+    state.ev_ground = _int(ground, "sharing: ground", 1, 3) - 1
+    if not isinstance(step, str) or step not in EV_STEPS:
+        raise PositionError(f"sharing: step must be one of {', '.join(EV_STEPS)} (got {step!r})")
     state.ev_step = EV_STEPS.index(step)
-    state.chooser = _seat(chooser, players, "chooser")
-    state.picks_left = int(picks)
-    state.c_taker = _seat(c_taker, players, "c_taker")
-    if state.phase not in (SELECT, GAME_OVER) and state.seat == NO_SEAT:
-        raise PositionError(f"phase {PHASES[state.phase]} needs a seat to act")
+    state.chooser = _seat(chooser, n, "sharing: chooser")
+    state.picks_left = _int(picks, "sharing: picks_left", 0, k)
+    state.c_taker = _seat(c_taker, n, "sharing: second_taker")
+    if phase == SHARE:
+        tiles = state.grounds[state.ev_ground]
+        if state.ev_step == EV_START or state.chooser != seat or not state.picks_left or not tiles:
+            raise PositionError(
+                "in phase take the seat is the chooser, with picks left at a ground with tiles"
+            )
+        if any(state.grounds[g] for g in range(state.ev_ground)):
+            raise PositionError("grounds shared already must be empty")
+    elif [state.ev_ground, state.ev_step, state.chooser, state.picks_left, state.c_taker] != [
+        0,
+        EV_START,
+        NO_SEAT,
+        0,
+        NO_SEAT,
+    ]:
+        raise PositionError(f"sharing must be [1, 'start', null, 0, null] in phase {phase_name}")
+
+    # the draws to come
+    dealt = phase != SELECT and not over  # the deals to come: from this hunt's or the next's
+    state.deals = _read_deals(
+        s.get("deals", []), n, options, (dealer + dealt) % n, hunt + dealt, PositionError
+    )
+    state.returns = _read_returns(s.get("returns", []), options, PositionError)
     return state
 
 
