@@ -14,6 +14,7 @@ from .errors import (
     OptionError,
     PositionError,
     RecordError,
+    SeatError,
     SetupError,
     UnknownGameError,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "Record",
     "RecordError",
     "RolloutPolicy",
+    "SeatError",
     "SetupError",
     "State",
     "UnknownGameError",

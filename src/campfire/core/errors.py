@@ -20,6 +20,7 @@ __all__ = [
     "OptionError",
     "PositionError",
     "RecordError",
+    "SeatError",
     "SetupError",
     "UnknownGameError",
 ]
@@ -51,6 +52,16 @@ class IllegalActionError(CampfireError):
         super().__init__(f"{rule}: {message}")
         self.rule = rule
         self.reason = message
+
+
+class SeatError(CampfireError):
+    """A seat that is not a seat of the game: not a whole number, or out of range.
+
+    Seats are ``int`` (never ``bool``) from ``0`` to ``num_players - 1``; ``None`` (a spectator)
+    is accepted only where a spectator makes sense (``view``, ``render``).
+    :meth:`~campfire.core.state.State.apply` reports a bad seat as an
+    :class:`IllegalActionError` instead, like every other refused action.
+    """
 
 
 class SetupError(CampfireError):

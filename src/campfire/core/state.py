@@ -13,21 +13,58 @@ from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, Self
 
 from .actions import Action
-from .errors import IllegalActionError
+from .errors import IllegalActionError, SeatError
 from .events import Event
 from .outcome import Outcome
+from .validate import short_repr
 
 if TYPE_CHECKING:
     from .game import Game
     from .options import Options
 
-__all__ = ["State"]
+__all__ = ["State", "seat_problem"]
+
+
+def seat_problem(seat: object, players: int, *, spectator: bool = False) -> str | None:
+    """What is wrong with ``seat`` as a seat of a ``players``-player game (``None``: nothing).
+
+    A seat is an ``int`` (never a ``bool``) from 0 to ``players - 1``; ``None`` is a spectator,
+    accepted only where ``spectator`` is true.
+
+    >>> seat_problem(2, 3) is None, seat_problem(None, 3, spectator=True) is None
+    (True, True)
+    >>> seat_problem(3, 3)
+    'there is no seat 3 in a 3-player game; seats are 0–2'
+    >>> seat_problem(True, 3)
+    'a seat is a whole number 0–2 (got True)'
+    """
+    last = players - 1
+    if seat is None:
+        if spectator:
+            return None
+        return f"a seat 0–{last} is needed here (None, a spectator, may only view the game)"
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        also = ", or None for a spectator" if spectator else ""
+        return f"a seat is a whole number 0–{last}{also} (got {short_repr(seat)})"
+    if not 0 <= seat < players:
+        return f"there is no seat {seat} in a {players}-player game; seats are 0–{last}"
+    return None
 
 
 class State(ABC):
     """A position of one game, with the rules that move it forward.
 
     Seats are numbered ``0 .. num_players - 1`` in clockwise order. A spectator is seat ``None``.
+    Every public method checks its seat argument (:meth:`_check_seat`): a seat that is not an
+    ``int`` in range raises :class:`~campfire.core.errors.SeatError` (in :meth:`apply`, an
+    :class:`~campfire.core.errors.IllegalActionError`); ``None`` is accepted where a spectator
+    makes sense (:meth:`view`, :meth:`render`, and :meth:`legal_actions`, where it means the
+    single seat to act).
+
+    Legality is defined once, by :meth:`legal_actions`: :meth:`apply` accepts exactly the members
+    of that set (a hand-built action object is first mapped to the game's own action, else it
+    raises :class:`~campfire.core.errors.NotationError`), and a separate function of each game
+    only explains a refusal (the rule broken and what is allowed now).
     """
 
     game: Game[Any]
@@ -100,6 +137,8 @@ class State(ABC):
 
     def is_legal(self, seat: int, action: Action | str) -> bool:
         """Whether ``action`` is legal for ``seat`` now (nothing is changed)."""
+        if seat_problem(seat, self.num_players) is not None:
+            return False
         try:
             parsed = self.game.parse_action(action) if isinstance(action, str) else action
         except ValueError:
@@ -113,8 +152,27 @@ class State(ABC):
             return seats[0] if len(seats) == 1 else None
         return seat if seat in seats else None
 
+    def _check_seat(self, seat: object, *, spectator: bool = False) -> None:
+        """Raise :class:`~campfire.core.errors.SeatError` unless ``seat`` is a seat of this game.
+
+        ``None`` (a spectator) passes only with ``spectator=True``.
+        """
+        if seat.__class__ is int and 0 <= seat < self.num_players:
+            return
+        problem = seat_problem(seat, self.num_players, spectator=spectator)
+        if problem is not None:
+            raise SeatError(problem)
+
     def _check_turn(self, seat: int) -> None:
-        """Raise the standard error if ``seat`` may not act now."""
+        """Raise the standard error if ``seat`` is not a seat, or may not act now.
+
+        Both are :class:`~campfire.core.errors.IllegalActionError`: rule ``seat`` for a value
+        that is no seat of this game (a ``bool``, a ``float``, a string, out of range), rule
+        ``turn order`` for a seat that is not to act.
+        """
+        problem = seat_problem(seat, self.num_players)
+        if problem is not None:
+            raise IllegalActionError("seat", problem)
         seats = self.seats_to_act()
         if seat not in seats:
             if not seats:

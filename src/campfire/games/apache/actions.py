@@ -202,9 +202,13 @@ def canonical_action(action: Action) -> ApacheAction:
     campfire.core.errors.NotationError: ApacheAction('claim hunter 37') is not an Apache action; ...
     """
     if isinstance(action, ApacheAction):
-        if 0 <= action.index < NUM_ACTIONS and _ALL[action.index] == action:
-            return _ALL[action.index]
-        found = _BY_FIELDS.get((action.kind, action.type, action.ms, action.card))
+        index = action.index
+        if index.__class__ is int and 0 <= index < NUM_ACTIONS and _ALL[index] == action:
+            return _ALL[index]
+        try:
+            found = _BY_FIELDS.get((action.kind, action.type, action.ms, action.card))
+        except TypeError:  # unhashable fields
+            found = None
         if found is not None:
             return found
     raise NotationError(f"{_safe_repr(action)} is not an Apache action; {_HELP}")

@@ -88,6 +88,10 @@ PHASES = ("reveal", "claim", "choose", "over")
 _POLL_REACTION: tuple[Action, ...] = (PASS, *(a for row in CLAIM_MS for a in row))
 _POLL_ARRIVAL: tuple[Action, ...] = (PASS, *CLAIM)
 _ALL_ACTIONS = tuple(action_from_index(i) for i in range(NUM_ACTIONS))
+_POLL_REACTION_IDX = frozenset(a.index for a in _POLL_REACTION if isinstance(a, ApacheAction))
+_POLL_ARRIVAL_IDX = frozenset(a.index for a in _POLL_ARRIVAL if isinstance(a, ApacheAction))
+_REVEAL_IDX = frozenset((REVEAL.index,))
+_NONE_IDX: frozenset[int] = frozenset()
 
 
 def choice_action(choice: Choice) -> ApacheAction:
@@ -176,14 +180,20 @@ class ApacheState(State):
         return self.to_act
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """The legal actions of ``seat`` now, ordered by action index."""
+        """The legal actions of ``seat`` now, ordered by action index (the one definition).
+
+        ``seat`` may be omitted when a single seat is to act; a value that is no seat raises
+        :class:`~campfire.core.errors.SeatError`.
+        """
         to_act = self.to_act
         if seat is None:
             if len(to_act) != 1:
                 return []
             seat = to_act[0]
-        elif seat not in to_act:
-            return []
+        else:
+            self._check_seat(seat)
+            if seat not in to_act:
+                return []
         phase = self.phase
         if phase == POLLING:
             # apache §5 (P15): claiming is always a legal move; an illegal claim costs a penalty
@@ -192,23 +202,45 @@ class ApacheState(State):
             return [REVEAL]
         return list(self.choice_actions)
 
+    def _legal_indices(self) -> frozenset[int]:
+        """The indices of :meth:`legal_actions` for a seat to act (the same for each of them)."""
+        phase = self.phase
+        if phase == POLLING:
+            return _POLL_ARRIVAL_IDX if self.arrival else _POLL_REACTION_IDX
+        if phase == REVEALING:
+            return _REVEAL_IDX
+        if phase == CHOOSING:
+            return frozenset(a.index for a in self.choice_actions)
+        return _NONE_IDX
+
     def apply(self, seat: int, action: Action | str) -> list[Event]:
-        """Apply one action for ``seat`` (see the module docstring); return the events."""
+        """Apply one action for ``seat`` (see the module docstring); return the events.
+
+        The action must be a member of :meth:`legal_actions`; otherwise
+        :class:`~campfire.core.errors.IllegalActionError` names the rule (the state is unchanged).
+        """
         if isinstance(action, str):
             action = parse_action(action)
         elif not (
-            isinstance(action, ApacheAction)
+            action.__class__ is ApacheAction
+            and action.index.__class__ is int
             and 0 <= action.index < NUM_ACTIONS
             and _ALL_ACTIONS[action.index] is action
         ):
             # a hand-built action: it must equal one of the 202 (else NotationError)
             action = canonical_action(action)
+        if seat.__class__ is not int or not 0 <= seat < self.num_players:
+            self._check_turn(seat)  # not a seat of this game (rule "seat")
+        if seat not in self.to_act or action.index not in self._legal_indices():
+            raise self._illegal(seat, action)
         kind = action.kind
         if kind == "claim" or kind == "pass":
             return self._answer(seat, action)
         if kind == "reveal":
             return self._reveal(seat)
-        return self._choose(seat, action)
+        events: list[Event] = []
+        self._resolve(_action_choice(action), events)  # a choice (apache §7, P13)
+        return events
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
@@ -250,18 +282,6 @@ class ApacheState(State):
     # ----- steps -------------------------------------------------------------------------------
 
     def _reveal(self, seat: int) -> list[Event]:
-        if self.phase != REVEALING:
-            if self.phase == POLLING:
-                raise IllegalActionError(
-                    "apache §11.3",
-                    "the claim poll of this reveal is open; every seat answers it (pass or "
-                    f"claim) before the next reveal; still to answer: {self._who()}",
-                )
-            raise self._not_now("reveal")
-        if seat != self.revealer:
-            raise IllegalActionError(
-                "apache §5.3", f"seat {self.revealer} reveals the next card, not seat {seat}"
-            )
         # apache §5.1: turn up the next face-down card
         card = self.deck[self.deck_pos]
         self.deck_pos += 1
@@ -286,33 +306,7 @@ class ApacheState(State):
         ]
 
     def _answer(self, seat: int, action: ApacheAction) -> list[Event]:
-        if self.phase != POLLING or seat not in self.to_act:
-            if self.phase == POLLING and 0 <= seat < self.num_players:
-                raise IllegalActionError(
-                    "apache §5 (P15)",
-                    f"seat {seat} has answered this window already: one hand card per reveal; "
-                    f"still to answer: {self._who()}",
-                )
-            if not 0 <= seat < self.num_players:
-                self._check_turn(seat)
-            raise IllegalActionError(
-                "apache §6 (P6)",
-                "claims and passes are accepted only in the claim window after a reveal"
-                + self._allowed_hint(),
-            )
         is_claim = action.kind == "claim"
-        if is_claim and (action.ms < 0) != self.arrival:
-            if self.arrival:
-                raise IllegalActionError(
-                    "apache §11.1",
-                    "this game orders claims by arrival: write 'claim <type>' without a "
-                    "reaction time",
-                )
-            raise IllegalActionError(
-                "apache §11.3",
-                "this game orders claims by reaction time: write 'claim <type> <ms>' with a "
-                f"multiple of {REACTION_STEP_MS} from 0 to {REACTION_MAX_MS}",
-            )
         self.answered[seat] = True
         self.to_act = tuple(s for s in self.to_act if s != seat)
         events: list[Event]
@@ -443,23 +437,6 @@ class ApacheState(State):
         self.to_act = (revealer,)
         events.append(Event("revealer", {"seat": revealer}))
 
-    def _choose(self, seat: int, action: ApacheAction) -> list[Event]:
-        if self.phase != CHOOSING:
-            raise self._not_now(action.kind)
-        if seat not in self.to_act:
-            raise IllegalActionError(
-                "apache §7 (P13)", f"seat {self.to_act[0]} chooses now, not seat {seat}"
-            )
-        if action not in self.choice_actions:
-            raise IllegalActionError(
-                "apache §4",
-                f"'{action}' is not an option of this claim now; choose one of: "
-                + ", ".join(str(a) for a in self.choice_actions),
-            )
-        events: list[Event] = []
-        self._resolve(_action_choice(action), events)
-        return events
-
     # ----- events and errors ---------------------------------------------------------------------
 
     @staticmethod
@@ -487,6 +464,60 @@ class ApacheState(State):
         if r.status == PENALTY:
             data["discarded"] = [card_name(k) for k in r.discarded]
         return Event("claim_resolved", data)
+
+    def _illegal(self, seat: int, action: ApacheAction) -> IllegalActionError:
+        """Explain why ``action`` (not in :meth:`legal_actions` of ``seat``) is refused.
+
+        Names the rule and what is allowed now; legality itself is :meth:`legal_actions`.
+        """
+        phase, kind = self.phase, action.kind
+        if kind == "claim" or kind == "pass":
+            if phase != POLLING:
+                return IllegalActionError(
+                    "apache §6 (P6)",
+                    "claims and passes are accepted only in the claim window after a reveal"
+                    + self._allowed_hint(),
+                )
+            if seat not in self.to_act:
+                return IllegalActionError(
+                    "apache §5 (P15)",
+                    f"seat {seat} has answered this window already: one hand card per reveal; "
+                    f"still to answer: {self._who()}",
+                )
+            if self.arrival:
+                return IllegalActionError(
+                    "apache §11.1",
+                    "this game orders claims by arrival: write 'claim <type>' without a "
+                    "reaction time",
+                )
+            return IllegalActionError(
+                "apache §11.3",
+                "this game orders claims by reaction time: write 'claim <type> <ms>' with a "
+                f"multiple of {REACTION_STEP_MS} from 0 to {REACTION_MAX_MS}",
+            )
+        if kind == "reveal":
+            if phase == POLLING:
+                return IllegalActionError(
+                    "apache §11.3",
+                    "the claim poll of this reveal is open; every seat answers it (pass or "
+                    f"claim) before the next reveal; still to answer: {self._who()}",
+                )
+            if phase != REVEALING:
+                return self._not_now("reveal")
+            return IllegalActionError(
+                "apache §5.3", f"seat {self.revealer} reveals the next card, not seat {seat}"
+            )
+        if phase != CHOOSING:
+            return self._not_now(kind)
+        if seat not in self.to_act:
+            return IllegalActionError(
+                "apache §7 (P13)", f"seat {self.to_act[0]} chooses now, not seat {seat}"
+            )
+        return IllegalActionError(
+            "apache §4",
+            f"'{action}' is not an option of this claim now; choose one of: "
+            + ", ".join(str(a) for a in self.choice_actions),
+        )
 
     def _who(self) -> str:
         return ", ".join(f"seat {s}" for s in self.to_act)
@@ -520,6 +551,7 @@ class ApacheState(State):
         Everything but the order of the face-down cards and, while a reaction poll is open, the
         answers of the other seats.
         """
+        self._check_seat(seat, spectator=True)
         polling = self.phase == POLLING
         answers: list[str | None] = []
         for s in range(self.num_players):
@@ -566,6 +598,7 @@ class ApacheState(State):
 
     def render(self, seat: int | None = None) -> str:
         """The table, the piles and the claim window as text, as ``seat`` sees them."""
+        self._check_seat(seat, spectator=True)
         from .render import render
 
         return render(self, seat)
@@ -613,6 +646,7 @@ class ApacheState(State):
         the other seats are re-drawn (a pass with probability 1/2, else a claim with a uniform
         type and reaction time). The copy's generator is re-seeded from ``rng``.
         """
+        self._check_seat(seat)
         other = self.clone()
         # sorted first, so that the copy depends only on what the seat knows and on ``rng``
         rest = sorted(self.deck[self.deck_pos :])

@@ -279,7 +279,13 @@ class DudabState(State):
         return self.tasks[-1][1] if self.tasks else self.actor
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """The legal steps of ``seat`` now, ordered by action index."""
+        """The legal steps of ``seat`` now, ordered by action index (the one definition).
+
+        ``seat`` may be omitted (the seat to act); a value that is no seat raises
+        :class:`~campfire.core.errors.SeatError`.
+        """
+        if seat is not None:
+            self._check_seat(seat)
         who = self.to_act()
         if who < 0 or (seat is not None and seat != who):
             return []
@@ -439,7 +445,7 @@ class DudabState(State):
             )
         action = ACTIONS[action.index]
         who = self.to_act()
-        if seat != who:
+        if seat.__class__ is not int or seat != who:
             self._check_turn(seat)
         if self._legal is None:
             self._compute_legal(who)
@@ -861,6 +867,7 @@ class DudabState(State):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know (dudab §9): its own hand and pile, and the public table."""
+        self._check_seat(seat, spectator=True)
         n = self.num_players
         capturer = self.tasks[-1][1] if self.tasks and self.tasks[-1][0] == T_KEEP else NO_SEAT
         hand_sizes = [len(h) for h in self.hands]
@@ -913,6 +920,7 @@ class DudabState(State):
 
     def render(self, seat: int | None = None) -> str:
         """The table as text, as ``seat`` (``None``: a spectator) sees it."""
+        self._check_seat(seat, spectator=True)
         from .render import render
 
         return render(self, seat)
@@ -957,6 +965,7 @@ class DudabState(State):
         own piles, the Baby heaps, the draw pile order and the decks of the later rounds. Hands
         get no Jungle or Baby (they never stay in a hand during play).
         """
+        self._check_seat(seat)
         other = self.clone()
         if self.phase == OVER:
             return other

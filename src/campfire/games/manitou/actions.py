@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from campfire.core import Action, NotationError
+from campfire.core.validate import short_repr
 
 from .cards import CARD_NAMES, NUM_CARD_TYPES, NUM_HUNTERS, NUM_TILE_TYPES, TILE_NAMES
 
@@ -46,6 +47,7 @@ __all__ = [
     "ManitouAction",
     "action_from_index",
     "action_index",
+    "canonical_action",
     "parse_action",
 ]
 
@@ -105,6 +107,7 @@ _ALL: tuple[ManitouAction, ...] = (
 )
 NUM_ACTIONS = len(_ALL)
 _BY_TEXT = {a.notation(): a for a in _ALL}
+_CANONICAL: dict[ManitouAction, ManitouAction] = {a: a for a in _ALL}
 assert [a.index for a in _ALL] == list(range(NUM_ACTIONS))
 
 _HELP = (
@@ -122,6 +125,40 @@ def parse_action(text: str) -> ManitouAction:
     if action is None:
         raise NotationError(f"cannot read {text!r}; {_HELP}")
     return action
+
+
+def canonical_action(action: object) -> ManitouAction:
+    """The Big Manitou action equal to ``action``: one of the 117 of the index space.
+
+    A :class:`ManitouAction` built by hand is identified by its kind, argument and ground (its
+    index is not compared); one that is none of the 117 raises :class:`NotationError`, so that it
+    never reaches the rules:
+
+    >>> canonical_action(ManitouAction(K_PICK, 14, -1, 3)) is parse_action("pick healer")
+    True
+    >>> canonical_action(ManitouAction(K_PICK, -1, -1, 0))
+    Traceback (most recent call last):
+    ...
+    campfire.core.errors.NotationError: ManitouAction(kind=0, arg=-1, ground=-1, index=0) is ...
+    """
+    if action.__class__ is ManitouAction:
+        index = action.index
+        if index.__class__ is int and 0 <= index < NUM_ACTIONS and _ALL[index] is action:
+            return _ALL[index]
+    if isinstance(action, ManitouAction):
+        try:
+            found = _CANONICAL.get(action)
+        except TypeError:  # unhashable fields
+            found = None
+        if found is not None:
+            return found
+        kind, arg, ground, num = (
+            short_repr(v, 20) for v in (action.kind, action.arg, action.ground, action.index)
+        )
+        shown = f"ManitouAction(kind={kind}, arg={arg}, ground={ground}, index={num})"
+    else:
+        shown = f"a {type(action).__name__} object"
+    raise NotationError(f"{shown} is not a Big Manitou action; {_HELP}")
 
 
 def action_index(action: Action) -> int:

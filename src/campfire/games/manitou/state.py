@@ -26,6 +26,8 @@ tile, a taker who gets every remaining tile, or whose remaining tiles are all al
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Self
 
 from campfire.core import (
@@ -33,7 +35,6 @@ from campfire.core import (
     Event,
     GameRng,
     IllegalActionError,
-    NotationError,
     Outcome,
     State,
 )
@@ -53,6 +54,7 @@ from .actions import (
     PLAY,
     TAKE,
     ManitouAction,
+    canonical_action,
     parse_action,
 )
 from .cards import (
@@ -104,6 +106,7 @@ EV_START, EV_HERO, EV_FIRST, EV_SECOND = range(4)
 EV_STEPS = ("start", "hero", "best_hunter", "second_hunter")
 
 _GROUNDS = range(NUM_GROUNDS)
+_INDEX = attrgetter("index")
 _CARD_TYPES = range(NUM_CARD_TYPES)
 _TILE_TYPES = range(NUM_TILE_TYPES)
 _MULTIPLIED = range(TIPI + MAX_MULTIPLIER)  # buffalo and tipi tiles
@@ -173,6 +176,8 @@ class ManitouState(State):
         self.chooser = NO_SEAT
         self.picks_left = 0
         self.c_taker = NO_SEAT
+        self._legal: list[Action] | None = None  # legal steps of _legal_seat, until an apply
+        self._legal_seat = NO_SEAT
 
     @property
     def phase_name(self) -> str:
@@ -197,110 +202,100 @@ class ManitouState(State):
         return (self.seat,)
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """The legal steps of ``seat`` now, ordered by action index."""
-        phase = self.phase
+        """The legal steps of ``seat`` now, ordered by action index (the one definition).
+
+        ``seat`` may be omitted when a single seat is to act; a value that is no seat raises
+        :class:`~campfire.core.errors.SeatError`.
+        """
         if seat is None:
             seats = self.seats_to_act()
             if len(seats) != 1:
                 return []
             seat = seats[0]
-        if phase == SELECT:
-            if not 0 <= seat < self.num_players or self.picked[seat] >= self.sel_size[seat]:
-                return []
-            pool, sel = self.pool[seat], self.selected[seat]
-            return [PICK[c] for c in _CARD_TYPES if pool[c] > sel[c]]
-        if phase == GAME_OVER or seat != self.seat:
-            return []
-        if phase == PLAY_PHASE:
-            return self._plays(seat) or [PASS]
-        if phase == TOTEM_PHASE:
-            actions = self._plays(seat)
-            actions.append(PASS)
-            return actions
-        if phase == HORSE_PHASE:
-            actions = [MOVE[h][g] for h, src in self._hunters(seat) for g in _GROUNDS if g != src]
-            actions.append(PASS)
-            return actions
-        if phase == THIEF:
-            return [LOSE[t] for t in self._rob_choices(seat)]
-        return [TAKE[t] for t in sorted(set(self.grounds[self.ev_ground]))]
+        elif seat.__class__ is not int or not 0 <= seat < self.num_players:
+            self._check_seat(seat)
+        legal = self._legal
+        if legal is None or self._legal_seat != seat:
+            legal = self._compute_legal(seat)
+        return list(legal)
+
+    def _compute_legal(self, seat: int) -> list[Action]:
+        """Compute and cache the legal steps of ``seat`` (until the next apply)."""
+        phase = self.phase
+        legal: list[Action]
+        if phase == SELECT:  # manitou §4, §5 H3: from the seat's available pool
+            if self.picked[seat] >= self.sel_size[seat]:
+                legal = []
+            else:
+                pool, sel = self.pool[seat], self.selected[seat]
+                legal = [PICK[c] for c in _CARD_TYPES if pool[c] > sel[c]]
+        elif phase == GAME_OVER or seat != self.seat:
+            legal = []
+        elif phase == PLAY_PHASE:  # manitou §5.1: a card must be played if one can be
+            legal = self._plays(seat) or [PASS]
+        elif phase == TOTEM_PHASE:  # manitou §5.6: an extra card, or not
+            legal = self._plays(seat)
+            legal.append(PASS)
+        elif phase == HORSE_PHASE:  # manitou §5.7: one own hunter to another ground, or not
+            legal = [MOVE[h][g] for h, src in self._hunters(seat) for g in _GROUNDS if g != src]
+            legal.append(PASS)
+        elif phase == THIEF:  # manitou §6.1
+            legal = [LOSE[t] for t in self._rob_choices(seat)]
+        else:  # SHARE, manitou §6.2
+            legal = [TAKE[t] for t in sorted(set(self.grounds[self.ev_ground]))]
+        self._legal = legal
+        self._legal_seat = seat
+        return legal
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
-        """Apply one step for ``seat`` (see the module docstring); return the events."""
-        if isinstance(action, str):
-            action = parse_action(action)
-        elif not isinstance(action, ManitouAction):
-            raise NotationError(f"{action!r} is not a Big Manitou action")
+        """Apply one step for ``seat`` (see the module docstring); return the events.
+
+        The step must be a member of :meth:`legal_actions`; otherwise
+        :class:`~campfire.core.errors.IllegalActionError` names the rule (the state is unchanged).
+        """
+        action = parse_action(action) if isinstance(action, str) else canonical_action(action)
         phase = self.phase
+        if phase == SELECT:  # the seats still selecting (seats_to_act, without the tuple)
+            if (
+                seat.__class__ is not int
+                or not 0 <= seat < self.num_players
+                or self.picked[seat] >= self.sel_size[seat]
+            ):
+                self._check_turn(seat)
+        elif seat.__class__ is not int or seat != self.seat or phase == GAME_OVER:
+            self._check_turn(seat)
+        legal = self._legal
+        if legal is None or self._legal_seat != seat:
+            legal = self._compute_legal(seat)
+        # membership: the legal steps are in index order and ``action`` is canonical
+        i = bisect_left(legal, action.index, key=_INDEX)
+        if i == len(legal) or legal[i] is not action:
+            raise self._illegal(seat, action)
+        self._legal = None
         kind = action.kind
         if phase == SELECT:
-            if seat not in self.seats_to_act():
-                self._check_turn(seat)
-            if kind != K_PICK:
-                raise self._wrong_step(seat, action)
-            card = action.arg
-            if self.pool[seat][card] <= self.selected[seat][card]:
-                raise IllegalActionError(
-                    "manitou §4",
-                    f"no {CARD_NAMES[card]} is left in seat {seat}'s available pool; "
-                    f"pick one of {self._names(self.legal_actions(seat))}",
-                )
-            return self._pick(seat, card)
-        if seat != self.seat or phase == GAME_OVER:
-            self._check_turn(seat)
-        if phase in (PLAY_PHASE, TOTEM_PHASE):
+            return self._pick(seat, action.arg)
+        if phase == PLAY_PHASE:
             if kind == K_PLAY:
-                self._check_play(seat, action.arg, action.ground)
-                if phase == PLAY_PHASE:
-                    return self._play_turn(seat, action.arg, action.ground)
+                return self._play_turn(seat, action.arg, action.ground)
+            return self._play_turn(seat, -1, -1)  # no playable card
+        if phase == TOTEM_PHASE:
+            if kind == K_PLAY:
                 events: list[Event] = []
                 self._put(seat, action.arg, action.ground, events, True)  # manitou §5.6
                 return self._to_horse(events)
-            if kind == K_PASS:
-                if phase == TOTEM_PHASE:
-                    return self._to_horse([Event("totem_pass", {"seat": seat})])
-                if self._plays(seat):
-                    raise IllegalActionError(
-                        "manitou §5.1",
-                        "a player must play a card every turn; "
-                        f"play one of {self._names(self._plays(seat))}",
-                    )
-                return self._play_turn(seat, -1, -1)
-            raise self._wrong_step(seat, action)
+            return self._to_horse([Event("totem_pass", {"seat": seat})])
         if phase == HORSE_PHASE:
             if kind == K_MOVE:
                 return self._move(seat, action.arg, action.ground)
-            if kind == K_PASS:
-                return self._evaluate([Event("horse_pass", {"seat": seat})])
-            raise self._wrong_step(seat, action)
+            return self._evaluate([Event("horse_pass", {"seat": seat})])
         if phase == THIEF:
-            if kind != K_LOSE:
-                raise self._wrong_step(seat, action)
-            tile = action.arg
-            choices = self._rob_choices(seat)
-            if tile not in choices:
-                raise IllegalActionError(
-                    "manitou §6.1",
-                    "the thief takes a tipi or buffalo if the victim has one, else another "
-                    f"tile; lose one of {', '.join(TILE_NAMES[t] for t in choices)}",
-                )
             events = []
-            self._lose(seat, tile, events)
+            self._lose(seat, action.arg, events)
             self.rob_queue.pop(0)
             return self._continue_evaluation(events)
-        # SHARE
-        if kind != K_TAKE:
-            raise self._wrong_step(seat, action)
-        tile = action.arg
-        tiles = self.grounds[self.ev_ground]
-        if tile not in tiles:
-            raise IllegalActionError(
-                "manitou §6.2",
-                f"no {TILE_NAMES[tile]} lies at ground g{self.ev_ground + 1}; take one of "
-                f"{', '.join(TILE_NAMES[t] for t in sorted(set(tiles)))}",
-            )
-        events = []
-        self._gain(seat, self.ev_ground, tile, events)
+        events = []  # SHARE
+        self._gain(seat, self.ev_ground, action.arg, events)
         self.picks_left -= 1
         return self._continue_evaluation(events)
 
@@ -416,20 +411,6 @@ class ManitouState(State):
                 out.extend(row[g] for g in _GROUNDS if self._hero_ok(seat, g))
         return out
 
-    def _check_play(self, seat: int, card: int, g: int) -> None:
-        if card not in self.hands[seat]:
-            hand = ", ".join(CARD_NAMES[c] for c in sorted(self.hands[seat])) or "nothing"
-            raise IllegalActionError(
-                "manitou §5.1", f"{CARD_NAMES[card]} is not in seat {seat}'s hand (hand: {hand})"
-            )
-        if card >= NUM_HUNTERS and not self._hero_ok(seat, g):
-            what = "heroes" if self._count_down else "face-up heroes"
-            raise IllegalActionError(
-                "manitou §5.1",
-                f"seat {seat} already has two {what} at g{g + 1}; play the hero to another "
-                "ground or play a hunter",
-            )
-
     def _play_turn(self, seat: int, card: int, g: int) -> list[Event]:
         events: list[Event] = []
         deck = self.decks[seat]
@@ -531,14 +512,7 @@ class ManitouState(State):
 
     def _move(self, seat: int, hunter: int, g: int) -> list[Event]:
         code = hunter | seat << 4
-        src = next((s for s in _GROUNDS if code in self.table[s]), -1)
-        if src < 0 or src == g:
-            where = "is not on the table" if src < 0 else f"already lies at g{g + 1}"
-            raise IllegalActionError(
-                "manitou §5.7",
-                f"seat {seat}'s {CARD_NAMES[hunter]} {where}; the horse moves one of your "
-                f"hunters to another ground: {self._names(self.legal_actions(seat))}",
-            )
+        src = next(s for s in _GROUNDS if code in self.table[s])
         self.table[src].remove(code)
         self.table[g].append(code)
         events = [
@@ -829,6 +803,60 @@ class ManitouState(State):
             rule, f"'{KIND_NAMES[action.kind]}' is not allowed now: {text}; allowed: {allowed}"
         )
 
+    def _illegal(self, seat: int, action: ManitouAction) -> IllegalActionError:
+        """Explain why ``action`` (not in :meth:`legal_actions`) is refused: rule and options.
+
+        Only called for a refused action of the seat to act; legality itself is
+        :meth:`_compute_legal`.
+        """
+        phase, kind, arg, g = self.phase, action.kind, action.arg, action.ground
+        if phase == SELECT and kind == K_PICK:
+            return IllegalActionError(
+                "manitou §4",
+                f"no {CARD_NAMES[arg]} is left in seat {seat}'s available pool; "
+                f"pick one of {self._names(self.legal_actions(seat))}",
+            )
+        if phase in (PLAY_PHASE, TOTEM_PHASE) and kind == K_PLAY:
+            if arg not in self.hands[seat]:
+                hand = ", ".join(CARD_NAMES[c] for c in sorted(self.hands[seat])) or "nothing"
+                return IllegalActionError(
+                    "manitou §5.1", f"{CARD_NAMES[arg]} is not in seat {seat}'s hand (hand: {hand})"
+                )
+            what = "heroes" if self._count_down else "face-up heroes"
+            return IllegalActionError(  # manitou §5.1 (M6): at most two heroes at a ground
+                "manitou §5.1",
+                f"seat {seat} already has two {what} at g{g + 1}; play the hero to another "
+                "ground or play a hunter",
+            )
+        if phase == PLAY_PHASE and kind == K_PASS:
+            return IllegalActionError(
+                "manitou §5.1",
+                "a player must play a card every turn; "
+                f"play one of {self._names(self._plays(seat))}",
+            )
+        if phase == HORSE_PHASE and kind == K_MOVE:
+            code = arg | seat << 4
+            where = f"already lies at g{g + 1}" if code in self.table[g] else "is not on the table"
+            return IllegalActionError(
+                "manitou §5.7",
+                f"seat {seat}'s {CARD_NAMES[arg]} {where}; the horse moves one of your "
+                f"hunters to another ground: {self._names(self.legal_actions(seat))}",
+            )
+        if phase == THIEF and kind == K_LOSE:
+            return IllegalActionError(
+                "manitou §6.1",
+                "the thief takes a tipi or buffalo if the victim has one, else another "
+                f"tile; lose one of {', '.join(TILE_NAMES[t] for t in self._rob_choices(seat))}",
+            )
+        if phase == SHARE and kind == K_TAKE:
+            tiles = self.grounds[self.ev_ground]
+            return IllegalActionError(
+                "manitou §6.2",
+                f"no {TILE_NAMES[arg]} lies at ground g{self.ev_ground + 1}; take one of "
+                f"{', '.join(TILE_NAMES[t] for t in sorted(set(tiles)))}",
+            )
+        return self._wrong_step(seat, action)
+
     # ----- views -------------------------------------------------------------------------------
 
     def _used(self, seat: int) -> list[str]:
@@ -841,6 +869,7 @@ class ManitouState(State):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know (manitou §9): never another seat's selection, hand or deck."""
+        self._check_seat(seat, spectator=True)
         n = self.num_players
         phase = self.phase
         out: dict[str, Any] = {
@@ -897,6 +926,7 @@ class ManitouState(State):
 
     def render(self, seat: int | None = None) -> str:
         """The hunting grounds and the players as text, as ``seat`` (``None``: spectator) sees."""
+        self._check_seat(seat, spectator=True)
         from .render import render
 
         return render(self, seat)
@@ -941,6 +971,8 @@ class ManitouState(State):
         other.chooser = self.chooser
         other.picks_left = self.picks_left
         other.c_taker = self.c_taker
+        other._legal = None  # recomputed on demand (a determinisation may change the hands)
+        other._legal_seat = NO_SEAT
         return other
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
@@ -951,6 +983,7 @@ class ManitouState(State):
         pool less the cards they played; the order of ``seat``'s own deck. The copy's generator
         is re-seeded from ``rng``.
         """
+        self._check_seat(seat)
         other = self.clone()
         other.rng = GameRng(rng.getrandbits(64))
         if self.phase == GAME_OVER:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from campfire.core import Action, NotationError
+from campfire.core.validate import short_repr
 
 from .cards import NUM_POSITIONS, TRACKERS_PER_PLAYER
 
@@ -39,6 +40,7 @@ __all__ = [
     "TrackerAction",
     "action_from_index",
     "action_index",
+    "canonical_action",
     "parse_action",
 ]
 
@@ -71,6 +73,7 @@ DECLINE = TrackerAction("decline", -1, 244)
 _ALL: tuple[TrackerAction, ...] = (*PEEK, *TAKE, *LIFT, *DROP, *TRACK, DONE, DECLINE)
 NUM_ACTIONS = len(_ALL)
 _BY_TEXT = {a.notation(): a for a in _ALL}
+_CANONICAL: dict[TrackerAction, TrackerAction] = {a: a for a in _ALL}
 
 _HELP = (
     "Tracker actions are: peek P, take P, lift P, drop P (P = position 0–59), "
@@ -87,6 +90,39 @@ def parse_action(text: str) -> TrackerAction:
     if action is None:
         raise NotationError(f"cannot read {text!r}; {_HELP}")
     return action
+
+
+def canonical_action(action: object) -> TrackerAction:
+    """The Tracker action equal to ``action``: one of the 245 of the index space.
+
+    A :class:`TrackerAction` built by hand is identified by its kind and argument (its index is
+    not compared); one that is none of the 245 raises :class:`NotationError`, so that it never
+    reaches the rules:
+
+    >>> canonical_action(TrackerAction("peek", 12, 999)) is parse_action("peek 12")
+    True
+    >>> canonical_action(TrackerAction("peek", -1, 0))
+    Traceback (most recent call last):
+    ...
+    campfire.core.errors.NotationError: TrackerAction(kind='peek', arg=-1, index=0) is not a ...
+    """
+    if action.__class__ is TrackerAction:
+        index = action.index
+        if index.__class__ is int and 0 <= index < NUM_ACTIONS and _ALL[index] is action:
+            return _ALL[index]
+    if isinstance(action, TrackerAction):
+        try:
+            found = _CANONICAL.get(action)
+        except TypeError:  # unhashable fields
+            found = None
+        if found is not None:
+            return found
+    if isinstance(action, TrackerAction):
+        kind, arg, num = (short_repr(v, 20) for v in (action.kind, action.arg, action.index))
+        shown = f"TrackerAction(kind={kind}, arg={arg}, index={num})"
+    else:
+        shown = f"a {type(action).__name__} object"
+    raise NotationError(f"{shown} is not a Tracker action; {_HELP}")
 
 
 def action_index(action: Action) -> int:

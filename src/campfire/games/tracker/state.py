@@ -19,19 +19,31 @@ position is empty.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Self
 
 from campfire.core import (
     Action,
     Event,
     IllegalActionError,
-    NotationError,
     Outcome,
     State,
 )
 
-from .actions import DECLINE, DONE, DROP, LIFT, PEEK, TAKE, TRACK, TrackerAction, parse_action
+from .actions import (
+    DECLINE,
+    DONE,
+    DROP,
+    LIFT,
+    PEEK,
+    TAKE,
+    TRACK,
+    TrackerAction,
+    canonical_action,
+    parse_action,
+)
 from .cards import (
     CARDS_PER_TRIBE,
     NUM_POSITIONS,
@@ -58,6 +70,7 @@ TURN_START, PEEKING, COLLECTING, RELOCATING, PLACING = range(5)
 STEPS = ("turn_start", "peeking", "collecting", "relocating", "placing")
 
 _POSITIONS = range(NUM_POSITIONS)
+_INDEX = attrgetter("index")
 
 
 class TrackerState(State):
@@ -97,6 +110,7 @@ class TrackerState(State):
         self.moves = 0
         self.lifted = EMPTY
         self.last_player = NO_SEAT
+        self._legal: list[TrackerAction] | None = None  # legal steps, until the next apply
 
     @property
     def phase_name(self) -> str:
@@ -115,73 +129,84 @@ class TrackerState(State):
         return () if self.phase == GAME_OVER else (self.seat,)
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """The legal steps of ``seat`` now, ordered by action index."""
-        if self.phase == GAME_OVER or (seat is not None and seat != self.seat):
+        """The legal steps of ``seat`` now, ordered by action index (the one definition).
+
+        ``seat`` may be omitted (the seat to act); a value that is no seat raises
+        :class:`~campfire.core.errors.SeatError`.
+        """
+        if seat is not None:
+            if seat.__class__ is not int or not 0 <= seat < self.num_players:
+                self._check_seat(seat)
+            if seat != self.seat:
+                return []
+        if self.phase == GAME_OVER:
             return []
+        legal = self._legal
+        if legal is None:
+            legal = self._compute_legal()
+        return list(legal)
+
+    def _compute_legal(self) -> list[TrackerAction]:
+        """Compute and cache the legal steps of the seat to act (until the next apply)."""
         board = self.board
         step = self.step
+        legal: list[TrackerAction]
         if step == TURN_START:
             if self.phase == FINAL_CAPTURE:
-                return [TRACK[self.hands[self.seat] - 1]]  # tracker §5.2: all trackers
-            actions: list[Action] = [PEEK[p] for p in _POSITIONS if board[p] != EMPTY]
-            if self.phase == NORMAL:
-                actions.extend(TRACK[: self.hands[self.seat]])
+                legal = [TRACK[self.hands[self.seat] - 1]]  # tracker §5.2: all trackers
             else:
-                actions.append(DECLINE)  # tracker §5.2 (D9): the final peek is optional
-            return actions
-        if step == PEEKING:
+                legal = [PEEK[p] for p in _POSITIONS if board[p] != EMPTY]
+                if self.phase == NORMAL:
+                    legal.extend(TRACK[: self.hands[self.seat]])  # tracker §5.1B.1 (D7)
+                else:
+                    legal.append(DECLINE)  # tracker §5.2 (D9): the final peek is optional
+        elif step == PEEKING:  # tracker §5.1A (D3): distinct occupied positions
             peeked = self.peeked
-            return [PEEK[p] for p in _POSITIONS if board[p] != EMPTY and p not in peeked]
-        if step == COLLECTING:
-            actions = [TAKE[p] for p in _POSITIONS if board[p] != EMPTY]
-            actions.append(DONE)
-            return actions
-        if step == RELOCATING:
-            actions = [LIFT[p] for p in _POSITIONS if board[p] != EMPTY]
-            actions.append(DONE)
-            return actions
-        return [DROP[p] for p in _POSITIONS if board[p] == EMPTY]  # PLACING
+            legal = [PEEK[p] for p in _POSITIONS if board[p] != EMPTY and p not in peeked]
+        elif step == COLLECTING:  # tracker §5.1B.2
+            legal = [TAKE[p] for p in _POSITIONS if board[p] != EMPTY]
+            legal.append(DONE)
+        elif step == RELOCATING:  # tracker §5.1B.3 (D6)
+            legal = [LIFT[p] for p in _POSITIONS if board[p] != EMPTY]
+            legal.append(DONE)
+        else:  # PLACING: a moved card goes to an empty position
+            legal = [DROP[p] for p in _POSITIONS if board[p] == EMPTY]
+        self._legal = legal
+        return legal
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
-        """Apply one step for ``seat`` (see the module docstring); return the events."""
-        if isinstance(action, str):
-            action = parse_action(action)
-        elif not isinstance(action, TrackerAction):
-            raise NotationError(f"{action!r} is not a Tracker action")
-        if seat != self.seat or self.phase == GAME_OVER:
+        """Apply one step for ``seat`` (see the module docstring); return the events.
+
+        The step must be a member of :meth:`legal_actions`; otherwise
+        :class:`~campfire.core.errors.IllegalActionError` names the rule (the state is unchanged).
+        """
+        action = parse_action(action) if isinstance(action, str) else canonical_action(action)
+        if seat.__class__ is not int or seat != self.seat or self.phase == GAME_OVER:
             self._check_turn(seat)
+        legal = self._legal
+        if legal is None:
+            legal = self._compute_legal()
+        # membership: the legal steps are in index order and ``action`` is canonical
+        i = bisect_left(legal, action.index, key=_INDEX)
+        if i == len(legal) or legal[i] is not action:
+            raise self._illegal(seat, action)
+        self._legal = None
         kind = action.kind
-        step = self.step
         if kind == "peek":
             return self._peek(seat, action.arg)
         if kind == "take":
-            if step != COLLECTING:
-                raise self._wrong_step(action)
             return self._take(seat, action.arg)
         if kind == "done":
-            if step == COLLECTING:
+            if self.step == COLLECTING:
                 return self._end_collection(seat)
-            if step == RELOCATING:
-                return self._end_turn([Event("relocations_done", {"seat": seat})])
-            raise self._wrong_step(action)
+            return self._end_turn([Event("relocations_done", {"seat": seat})])
         if kind == "lift":
-            if step != RELOCATING:
-                raise self._wrong_step(action)
             return self._lift(seat, action.arg)
         if kind == "drop":
-            if step != PLACING:
-                raise self._wrong_step(action)
             return self._drop(seat, action.arg)
         if kind == "track":
             return self._track(seat, action.arg)
-        # decline
-        if self.phase != FINAL_PEEK or step != TURN_START:
-            raise IllegalActionError(
-                "tracker §5.2",
-                "only the last player may decline, at the start of the final peek turn"
-                + self._allowed_hint(),
-            )
-        return self._end_turn([Event("final_peek_declined", {"seat": seat})])
+        return self._end_turn([Event("final_peek_declined", {"seat": seat})])  # decline
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
@@ -197,30 +222,7 @@ class TrackerState(State):
 
     def _peek(self, seat: int, pos: int) -> list[Event]:
         # tracker §5.1A, §5.2 (D3): distinct occupied positions, one after another
-        step = self.step
-        if step == TURN_START:
-            if self.phase == FINAL_CAPTURE:
-                raise IllegalActionError(
-                    "tracker §5.2",
-                    "the final turn is a capture with all trackers; play "
-                    f"'track {self.hands[seat]}'",
-                )
-        elif step != PEEKING:
-            raise IllegalActionError(
-                "tracker §5.1 (D17)",
-                "a turn is either a peek or a capture; this turn is a capture"
-                + self._allowed_hint(),
-            )
         card = self.board[pos]
-        if card == EMPTY:
-            raise IllegalActionError(
-                "tracker §5.1A", f"position {pos} is empty; peek at an occupied position"
-            )
-        if pos in self.peeked:
-            raise IllegalActionError(
-                "tracker §5.1A (D3)",
-                f"position {pos} was already peeked this turn; choose a different card",
-            )
         self.step = PEEKING
         self.peeked.append(pos)
         events = [
@@ -235,21 +237,7 @@ class TrackerState(State):
 
     def _track(self, seat: int, count: int) -> list[Event]:
         # tracker §5.1B.1 (D7): play 1..hand trackers; §5.2: all of them in the final capture
-        if self.step != TURN_START or self.phase == FINAL_PEEK:
-            raise IllegalActionError(
-                "tracker §5.1B",
-                "trackers are played only at the start of a normal turn or of the final capture"
-                + self._allowed_hint(),
-            )
         hand = self.hands[seat]
-        if count > hand:
-            raise IllegalActionError(
-                "tracker §5.1B", f"seat {seat} has only {hand} tracker(s) left; play 1–{hand}"
-            )
-        if self.phase == FINAL_CAPTURE and count != hand:
-            raise IllegalActionError(
-                "tracker §5.2", f"the final capture plays all remaining trackers: 'track {hand}'"
-            )
         self.hands[seat] = hand - count
         self.centre += count
         self.step = COLLECTING
@@ -258,10 +246,6 @@ class TrackerState(State):
     def _take(self, seat: int, pos: int) -> list[Event]:
         # tracker §5.1B.2: collect face down, unseen even by the collector
         card = self.board[pos]
-        if card == EMPTY:
-            raise IllegalActionError(
-                "tracker §5.1B", f"position {pos} is empty; collect from an occupied position"
-            )
         self.board[pos] = EMPTY
         self.cards_left -= 1
         self.captured[seat].append(card)
@@ -282,20 +266,12 @@ class TrackerState(State):
 
     def _lift(self, seat: int, pos: int) -> list[Event]:
         # tracker §5.1B.3 (D6)
-        if self.board[pos] == EMPTY:
-            raise IllegalActionError(
-                "tracker §5.1B.3", f"position {pos} is empty; relocate a card from an occupied one"
-            )
         self.lifted = pos
         self.step = PLACING
         return [Event("lift", {"seat": seat, "pos": pos})]
 
     def _drop(self, seat: int, pos: int) -> list[Event]:
         board = self.board
-        if board[pos] != EMPTY:
-            raise IllegalActionError(
-                "tracker §5.1B.3", f"position {pos} is occupied; a moved card goes to an empty one"
-            )
         source = self.lifted
         board[pos] = board[source]
         board[source] = EMPTY
@@ -361,6 +337,71 @@ class TrackerState(State):
         kinds = sorted({a.kind for a in legal if isinstance(a, TrackerAction)})
         return f"; allowed now ({STEPS[self.step]}): {', '.join(kinds)}"
 
+    def _illegal(self, seat: int, action: TrackerAction) -> IllegalActionError:
+        """Explain why ``action`` (not in :meth:`legal_actions`) is refused: rule and options.
+
+        Only called for a refused action; legality itself is :meth:`_compute_legal`.
+        """
+        kind, arg, step, phase = action.kind, action.arg, self.step, self.phase
+        occupied = 0 <= arg < NUM_POSITIONS and self.board[arg] != EMPTY
+        if kind == "peek":
+            if step == TURN_START and phase == FINAL_CAPTURE:
+                return IllegalActionError(
+                    "tracker §5.2",
+                    "the final turn is a capture with all trackers; play "
+                    f"'track {self.hands[seat]}'",
+                )
+            if step not in (TURN_START, PEEKING):
+                return IllegalActionError(
+                    "tracker §5.1 (D17)",
+                    "a turn is either a peek or a capture; this turn is a capture"
+                    + self._allowed_hint(),
+                )
+            if not occupied:
+                return IllegalActionError(
+                    "tracker §5.1A", f"position {arg} is empty; peek at an occupied position"
+                )
+            return IllegalActionError(
+                "tracker §5.1A (D3)",
+                f"position {arg} was already peeked this turn; choose a different card",
+            )
+        if kind == "track":
+            hand = self.hands[seat]
+            if step != TURN_START or phase == FINAL_PEEK:
+                return IllegalActionError(
+                    "tracker §5.1B",
+                    "trackers are played only at the start of a normal turn or of the final "
+                    "capture" + self._allowed_hint(),
+                )
+            if phase == FINAL_CAPTURE:
+                return IllegalActionError(
+                    "tracker §5.2",
+                    f"the final capture plays all remaining trackers: 'track {hand}'",
+                )
+            return IllegalActionError(
+                "tracker §5.1B", f"seat {seat} has only {hand} tracker(s) left; play 1–{hand}"
+            )
+        if kind == "decline":
+            return IllegalActionError(
+                "tracker §5.2",
+                "only the last player may decline, at the start of the final peek turn"
+                + self._allowed_hint(),
+            )
+        wanted = {"take": (COLLECTING,), "lift": (RELOCATING,), "drop": (PLACING,)}
+        if step not in wanted.get(kind, (COLLECTING, RELOCATING)):
+            return self._wrong_step(action)
+        if kind == "take":
+            return IllegalActionError(
+                "tracker §5.1B", f"position {arg} is empty; collect from an occupied position"
+            )
+        if kind == "lift":
+            return IllegalActionError(
+                "tracker §5.1B.3", f"position {arg} is empty; relocate a card from an occupied one"
+            )
+        return IllegalActionError(  # drop
+            "tracker §5.1B.3", f"position {arg} is occupied; a moved card goes to an empty one"
+        )
+
     def _wrong_step(self, action: TrackerAction) -> IllegalActionError:
         rules = {
             "take": ("tracker §5.1B.2", "cards are collected only after playing trackers"),
@@ -409,6 +450,7 @@ class TrackerState(State):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know (tracker §8). No memory of earlier peeks: that is the game."""
+        self._check_seat(seat, spectator=True)
         over = self.phase == GAME_OVER
         out: dict[str, Any] = {
             "game": "tracker",
@@ -438,6 +480,7 @@ class TrackerState(State):
 
     def render(self, seat: int | None = None) -> str:
         """The board and the players as text, as ``seat`` (``None``: a spectator) sees them."""
+        self._check_seat(seat, spectator=True)
         from .render import render
 
         return render(self, seat)
@@ -465,6 +508,7 @@ class TrackerState(State):
         other.moves = self.moves
         other.lifted = self.lifted
         other.last_player = self.last_player
+        other._legal = None  # recomputed on demand (a determinisation may change the board)
         return other
 
     def determinize(
@@ -477,6 +521,7 @@ class TrackerState(State):
         peeks can pin them with ``known`` (position → card number); pinned cards stay, and the
         others are shuffled among the remaining places.
         """
+        self._check_seat(seat)
         other = self.clone()
         if self.phase == GAME_OVER:
             return other

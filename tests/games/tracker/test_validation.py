@@ -1,0 +1,96 @@
+"""Tracker's public boundary: hand-built actions and bad seats (regressions of issue 11)."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from campfire.core import IllegalActionError, NotationError, SeatError
+from campfire.games.tracker import GAME
+from campfire.games.tracker.actions import TrackerAction, parse_action
+from campfire.games.tracker.state import TrackerState
+
+
+def fresh() -> TrackerState:
+    state = GAME.new_game(3, seed=5)
+    assert isinstance(state, TrackerState)
+    return state
+
+
+def position(state: TrackerState) -> str:
+    return json.dumps(state.to_position(), sort_keys=True)
+
+
+@pytest.mark.parametrize(
+    "built",
+    [
+        TrackerAction("peek", -1, 0),  # used to show the card at position 59
+        TrackerAction("peek", 60, 60),  # used to raise IndexError
+        TrackerAction("track", 0, 239),  # used to start a capture with no trackers
+        TrackerAction("track", 4, 243),
+        TrackerAction("jump", 1, 1),
+        TrackerAction("peek", [1], 1),  # unhashable
+    ],
+)
+def test_hand_built_actions_outside_the_index_space_are_notation_errors(
+    built: TrackerAction,
+) -> None:
+    state = fresh()
+    before = position(state)
+    with pytest.raises(NotationError, match="not a Tracker action"):
+        state.apply(0, built)
+    assert position(state) == before
+    assert not state.is_legal(0, built)
+
+
+def test_a_hand_built_copy_of_a_legal_action_is_that_action() -> None:
+    state = fresh()
+    events = state.apply(0, TrackerAction("peek", 12, 999))  # the index is not compared
+    assert [e.type for e in events] == ["peek", "peek_card"]
+    assert state.peeked == [12]
+
+
+def test_a_hand_built_action_that_is_not_legal_now_names_the_rule() -> None:
+    state = fresh()
+    state.apply(0, "peek 12")
+    with pytest.raises(IllegalActionError, match=r"tracker §5\.1A \(D3\)"):
+        state.apply(0, TrackerAction("peek", 12, 0))
+
+
+@pytest.mark.parametrize("seat", [True, 1.0, "0", None, -1, 3])
+def test_apply_refuses_values_that_are_no_seat(seat: Any) -> None:
+    state = fresh()
+    before = position(state)
+    with pytest.raises(IllegalActionError) as info:
+        state.apply(seat, "peek 12")
+    assert info.value.rule == "seat"
+    assert position(state) == before
+
+
+def test_seat_true_is_not_seat_1() -> None:
+    state = fresh()
+    while state.seats_to_act() == (0,):
+        state.apply(0, state.legal_actions(0)[0])  # peeks
+    assert state.seats_to_act() == (1,)
+    with pytest.raises(IllegalActionError, match="got True"):
+        state.apply(True, "peek 1")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seat", [True, 1.0, "x", -1, 3])
+def test_views_determinisations_and_legal_actions_refuse_bad_seats(seat: Any) -> None:
+    state = fresh()
+    for call in (
+        lambda: state.view(seat),
+        lambda: state.render(seat),
+        lambda: state.legal_actions(seat),
+        lambda: state.determinize(seat, random.Random(0)),
+    ):
+        with pytest.raises(SeatError):
+            call()
+    with pytest.raises(SeatError, match="spectator"):
+        state.determinize(None, random.Random(0))  # type: ignore[arg-type]
+    assert state.view(None)["seat"] is None
+    assert parse_action("peek 1") in state.legal_actions(None)
