@@ -121,6 +121,23 @@ def selection_sizes(players: int, dealer: int) -> list[int]:
     return sizes
 
 
+def _hero_down(code: int, g: int, by: int, reason: str) -> Event:
+    """A ``hero_down`` event: hero ``code`` at ground ``g`` goes face down because of hero
+    ``by`` (manitou §5.2): ``beaten`` by it, a ``tie`` with it (same type), or a ``sacrifice``
+    (the attacker goes down with the hero it removed)."""
+    return Event(
+        "hero_down",
+        {
+            "seat": (code & 255) >> 4,
+            "card": CARD_NAMES[code & 15],
+            "ground": g + 1,
+            "by_seat": (by & 255) >> 4,
+            "by": CARD_NAMES[by & 15],
+            "reason": reason,
+        },
+    )
+
+
 def _seat_of(code: int) -> int:
     return (code & 255) >> 4
 
@@ -463,33 +480,35 @@ class ManitouState(State):
             d = up[0]
             dcard = d & 15
             if dcard == card:  # same type: both lose
-                self._turn_down(g, d, events)
+                self._turn_down(g, d, events, code, "tie")
                 table[-1] |= DOWN
                 up.clear()
-                events.append(Event("hero_down", {"seat": seat, "card": CARD_NAMES[card]}))
+                events.append(_hero_down(code, g, d, "tie"))
             elif beats[dcard]:
-                self._turn_down(g, d, events)
+                self._turn_down(g, d, events, code, "beaten")
                 up[0] = code
             else:
                 table[-1] |= DOWN
-                events.append(Event("hero_down", {"seat": seat, "card": CARD_NAMES[card]}))
+                events.append(_hero_down(code, g, d, "beaten"))
             return
         # sacrifice (manitou §5.2, M5): only the newer of two heroes can be attacked
         d2 = up[1]
         dcard = d2 & 15
         if dcard == card or beats[dcard]:
-            self._turn_down(g, d2, events)
+            self._turn_down(g, d2, events, code, "tie" if dcard == card else "beaten")
             up.pop()
+            events.append(_hero_down(code, g, d2, "sacrifice"))
+        else:
+            events.append(_hero_down(code, g, d2, "beaten"))
         table[-1] |= DOWN
-        events.append(Event("hero_down", {"seat": seat, "card": CARD_NAMES[card]}))
 
-    def _turn_down(self, g: int, code: int, events: list[Event]) -> None:
+    def _turn_down(self, g: int, code: int, events: list[Event], by: int, reason: str) -> None:
         table = self.table[g]
         for i in range(len(table) - 1, -1, -1):
             if table[i] == code:
                 table[i] = code | DOWN
                 break
-        events.append(Event("hero_down", {"seat": code >> 4, "card": CARD_NAMES[code & 15]}))
+        events.append(_hero_down(code, g, by, reason))
 
     def _to_horse(self, events: list[Event]) -> list[Event]:
         # manitou §5.7: the horse holder may move one of his hunters
@@ -736,7 +755,18 @@ class ManitouState(State):
         self.picks_left = 0
         self.c_taker = NO_SEAT
         self.turn = 0
-        events.append(Event("hunt_end", {"hunt": self.hunt + 1}))
+        standing = self.score()  # a summary of the hunt: the scores the tiles make so far
+        events.append(
+            Event(
+                "hunt_end",
+                {
+                    "hunt": self.hunt + 1,
+                    "tiles_owned": [self._tiles(p) for p in range(n)],
+                    "scores": list(standing.scores),
+                    "details": [dict(d) for d in standing.details],
+                },
+            )
+        )
         self.hunt += 1
         if self.hunt >= self.hunts:  # manitou §7
             self.phase = GAME_OVER
