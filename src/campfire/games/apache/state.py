@@ -171,6 +171,9 @@ class ApacheState(State):
         self.queue: list[Claim] = []
         self.resolved = 0
         self.tiebreak: tuple[int, ...] | None = None
+        #: the setup's seat orders for the windows still to break equal reaction times (§11.3),
+        #: used one per window with two or more claims; when none is left, ``rng`` draws them
+        self.tiebreaks: tuple[tuple[int, ...], ...] = ()
         self.choice_actions: list[ApacheAction] = []
 
     # ----- the protocol ----------------------------------------------------------------------
@@ -349,11 +352,15 @@ class ApacheState(State):
             queue = [c for c in self.answers if c is not None]
             if len(queue) > 1:
                 # apache §11.3: sort by reaction time, ties by a seeded permutation of the seats
-                perm = list(range(self.num_players))
-                if self._rng_shared:
-                    self.rng = self.rng.copy()
-                    self._rng_shared = False
-                self.rng.shuffle(perm)
+                if self.tiebreaks:  # the setup's order
+                    perm = list(self.tiebreaks[0])
+                    self.tiebreaks = self.tiebreaks[1:]
+                else:
+                    perm = list(range(self.num_players))
+                    if self._rng_shared:
+                        self.rng = self.rng.copy()
+                        self._rng_shared = False
+                    self.rng.shuffle(perm)
                 self.tiebreak = tuple(perm)
                 rank = {s: i for i, s in enumerate(perm)}
                 queue.sort(key=lambda c: (c.ms, rank[c.seat]))
@@ -636,6 +643,7 @@ class ApacheState(State):
         other.queue = self.queue[:]
         other.resolved = self.resolved
         other.tiebreak = self.tiebreak
+        other.tiebreaks = self.tiebreaks
         other.choice_actions = self.choice_actions[:]
         return other
 
@@ -665,6 +673,7 @@ class ApacheState(State):
                     other.answers[s] = Claim(s, t, legal, ms)
         other.rng = GameRng(rng.getrandbits(64))
         other._rng_shared = False
+        other.tiebreaks = ()  # future tie-breaks are hidden: drawn from the new generator
         return other
 
     # ----- positions ---------------------------------------------------------------------------
@@ -690,6 +699,7 @@ class ApacheState(State):
             "queue": [[c.seat, claim_notation(c), c.legal] for c in self.queue],
             "resolved": self.resolved,
             "tiebreak": None if self.tiebreak is None else list(self.tiebreak),
+            "tiebreaks": [list(order) for order in self.tiebreaks],
             "rng": self.rng.to_json(),
         }
         return out

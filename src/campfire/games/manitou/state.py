@@ -36,6 +36,7 @@ from campfire.core import (
     GameRng,
     IllegalActionError,
     Outcome,
+    SetupError,
     State,
 )
 
@@ -193,6 +194,14 @@ class ManitouState(State):
         self.chooser = NO_SEAT
         self.picks_left = 0
         self.c_taker = NO_SEAT
+        #: explicit deck orders of the coming deals (per seat a card list in draw order: the
+        #: seat's deck is its selected cards in that order), one per hunt; when none is left,
+        #: decks are shuffled by ``rng`` (manitou §5 H4, §8)
+        self.deals: list[tuple[tuple[int, ...], ...]] = []
+        #: explicit places in the bag (0: drawn next) for tiles going back with
+        #: ``leftover_tiles=bag``, consumed in order, each modulo the bag size + 1; when none is
+        #: left, ``rng`` draws them
+        self.returns: list[int] = []
         self._legal: list[Action] | None = None  # legal steps of _legal_seat, until an apply
         self._legal_seat = NO_SEAT
 
@@ -372,7 +381,12 @@ class ManitouState(State):
         for p in range(self.num_players):
             if picked[p] < sizes[p]:
                 return events
-        return self._deal(events)
+        try:
+            return self._deal(events)
+        except SetupError:  # the setup's deck order lacks a selected card: state unchanged
+            self.selected[seat][card] -= 1
+            self.picked[seat] -= 1
+            raise
 
     def _deal(self, events: list[Event]) -> list[Event]:
         # manitou §5 H4, §10: per seat from the first player clockwise
@@ -380,20 +394,35 @@ class ManitouState(State):
         rng = self.rng
         draw = self.options.draw_cards
         first = self.first_player
+        # the setup's deck orders, when it gives them (checked before anything changes)
+        orders = [self._setup_deck(p, self.deals[0][p]) for p in range(n)] if self.deals else []
+        if orders:
+            del self.deals[0]
         for i in range(n):
             p = (first + i) % n
-            if draw:
-                pool = self.pool[p]
-                cards = [c for c in _CARD_TYPES for _ in range(pool[c])]
+            deck: list[int]
+            if orders:
+                deck = orders[p]
                 sel = [0] * NUM_CARD_TYPES
-                for c in rng.sample(cards, self.sel_size[p]):
+                for c in deck:
                     sel[c] += 1
                 self.selected[p] = sel
-                self.picked[p] = self.sel_size[p]
-            sel = self.selected[p]
-            deck = [c for c in _CARD_TYPES for _ in range(sel[c])]
-            rng.shuffle(deck)
-            hand = [deck.pop() for _ in range(min(HAND_SIZE, len(deck)))]
+                self.picked[p] = len(deck)
+                hand = deck[:HAND_SIZE]
+                deck = deck[: HAND_SIZE - 1 : -1]  # the last card is drawn next
+            else:
+                if draw:
+                    pool = self.pool[p]
+                    cards = [c for c in _CARD_TYPES for _ in range(pool[c])]
+                    sel = [0] * NUM_CARD_TYPES
+                    for c in rng.sample(cards, self.sel_size[p]):
+                        sel[c] += 1
+                    self.selected[p] = sel
+                    self.picked[p] = self.sel_size[p]
+                sel = self.selected[p]
+                deck = [c for c in _CARD_TYPES for _ in range(sel[c])]
+                rng.shuffle(deck)
+                hand = [deck.pop() for _ in range(min(HAND_SIZE, len(deck)))]
             self.decks[p] = deck
             self.hands[p] = hand
             events.append(
@@ -404,6 +433,30 @@ class ManitouState(State):
         self.turn = 0
         self.seat = first
         return events
+
+    def _setup_deck(self, seat: int, order: tuple[int, ...]) -> list[int]:
+        """``seat``'s deck in draw order, taken from the setup's ``order`` (manitou §5 H4, §8).
+
+        The deck is the seat's selection in the order of ``order``; in the DRAW variant the
+        selection is the first cards of ``order`` still in the seat's available pool.
+        """
+        size = self.sel_size[seat]
+        need = list(self.pool[seat] if self.options.draw_cards else self.selected[seat])
+        deck: list[int] = []
+        for c in order:
+            if need[c] > 0 and len(deck) < size:
+                need[c] -= 1
+                deck.append(c)
+        if len(deck) < size:
+            missing = [CARD_NAMES[c] for c in _CARD_TYPES for _ in range(need[c])]
+            what = (
+                "available cards" if self.options.draw_cards else f"selected cards ({missing})"
+            )
+            raise SetupError(
+                f"the setup's deck order for hunt {self.hunt + 1}, seat {seat} "
+                f"({[CARD_NAMES[c] for c in order]}) does not hold the seat's {size} {what}"
+            )
+        return deck
 
     # ----- playing cards (manitou §5.1–§5.7) -------------------------------------------------
 
@@ -644,7 +697,13 @@ class ManitouState(State):
                 if self.options.leftover_tiles == "bag":
                     bag = self.bag
                     for t in tiles:
-                        bag.insert(self.rng.randrange(len(bag) + 1), t)
+                        returns = self.returns
+                        place = (
+                            returns.pop(0) % (len(bag) + 1)
+                            if returns
+                            else self.rng.randrange(len(bag) + 1)
+                        )
+                        bag.insert(place, t)
                     events.append(Event("tiles_to_bag", {"ground": g + 1, "tiles": names}))
                 else:
                     self.out_of_game.extend(tiles)
@@ -1001,6 +1060,8 @@ class ManitouState(State):
         other.chooser = self.chooser
         other.picks_left = self.picks_left
         other.c_taker = self.c_taker
+        other.deals = self.deals[:]
+        other.returns = self.returns[:]
         other._legal = None  # recomputed on demand (a determinisation may change the hands)
         other._legal_seat = NO_SEAT
         return other
@@ -1016,6 +1077,8 @@ class ManitouState(State):
         self._check_seat(seat)
         other = self.clone()
         other.rng = GameRng(rng.getrandbits(64))
+        other.deals = []  # future deck orders and bag returns are hidden: drawn from the new rng
+        other.returns = []
         if self.phase == GAME_OVER:
             return other
         # sorted first, so that the copy depends only on what the seat knows and on ``rng``
@@ -1087,6 +1150,8 @@ class ManitouState(State):
                 self.picks_left,
                 None if self.c_taker == NO_SEAT else self.c_taker,
             ],
+            "deals": [[[CARD_NAMES[c] for c in order] for order in deal] for deal in self.deals],
+            "returns": list(self.returns),
             "rng": self.rng.to_json(),
         }
         return out
