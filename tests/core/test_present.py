@@ -38,6 +38,7 @@ def _check_display(game: campfire.Game, display: Display, legal: list, seat: int
         assert choice.index == game.action_index(action, n)
         assert choice.label.strip()
         assert choice.target is None or choice.target in _targets(display), choice
+        assert choice.source is None or choice.source in _targets(display), choice
     ids = [c.id for z in display.zones for c in z.cards] + [z.id for z in display.zones]
     assert len(ids) == len(set(ids)), "card and zone ids must be unique"
     for zone in display.zones:

@@ -98,6 +98,8 @@ class ActionChoice:
     ``label`` says what it does (``"Peek at position 12"``); ``target`` is the id of the card or
     zone it acts on (pointing at that target chooses the action); ``group`` gathers actions of
     one kind (``"peek"``, ``"claim"``) and ``key`` is a short name a person may type.
+    ``source`` is the id of the card the action moves when that is not the target (a card
+    from the hand played onto the column ``target``: drag ``source`` onto ``target``).
     """
 
     index: int
@@ -106,6 +108,7 @@ class ActionChoice:
     target: str | None = None
     group: str = ""
     key: str = ""
+    source: str | None = None
 
 
 @dataclass(frozen=True)
@@ -242,10 +245,11 @@ class Presenter(ABC):
         *,
         group: str = "",
         key: str = "",
+        source: str | None = None,
     ) -> ActionChoice:
         """An :class:`ActionChoice` for ``action`` (its index and notation filled in)."""
         index = self.game.action_index(action, players)
-        return ActionChoice(index, str(action), label, target, group, key)
+        return ActionChoice(index, str(action), label, target, group, key, source)
 
     @staticmethod
     def name(names: Sequence[str], seat: int) -> str:
