@@ -7,6 +7,7 @@ shuffled from the game's seed.
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from collections.abc import Mapping
@@ -55,8 +56,10 @@ from .state import (
     OBLIGATIONS,
     OVER,
     PLAYING,
+    T_ADVANCE,
     T_BABY,
     T_DRAW,
+    T_END_STEP,
     T_JUNGLE,
     T_KEEP,
     T_SWAP,
@@ -142,6 +145,11 @@ class DudabGame(Game[DudabState]):
         s = data.get("state")
         if not isinstance(s, Mapping):
             raise PositionError("a Dudab position needs a 'state' object")
+        extra = sorted(str(k) for k in data if k not in _POSITION_FIELDS)
+        if extra:
+            raise PositionError(
+                f"unknown position field {extra[0]!r}; a position has {list(_POSITION_FIELDS)}"
+            )
         try:
             return _read_state(players, options, s)
         except PositionError:
@@ -211,6 +219,8 @@ def _check_cards(cards: list[int], expected: list[int], what: str, error: type[V
 
 # ----- reading positions strictly ----------------------------------------------------------------
 
+#: the fields of a position (its header and its state)
+_POSITION_FIELDS = ("game", "version", "players", "options", "state")
 #: the fields of a position's ``state`` object (see ``docs/notation/dudab.md``, "Position")
 _STATE_FIELDS = (
     "start_player",
@@ -344,7 +354,7 @@ def _read_report(
             f"last_round: the round's scores {report['scores']} (from its hands and piles) "
             "must be the last entries of scores"
         )
-    if dict(r) != report:
+    if json.dumps(r, sort_keys=True) != json.dumps(report, sort_keys=True):  # 1 is not True
         raise PositionError(
             "last_round must be the scoring of the last round as the engine writes it "
             "(faces sorted, scores and details computed from the hands and piles)"
@@ -375,6 +385,39 @@ def _read_task(item: Any, players: int) -> tuple[int, int, int]:
     return (typ, seat, arg)
 
 
+def _check_task_order(tasks: list[tuple[int, int, int]], actor: int) -> None:
+    """The stack as the rules build it (dudab §5.6–§5.7), bottom first.
+
+    Every step starts with its own end (``end_step``, later ``advance``) of the actor; a draw
+    sits on the trim (or the step's end) of the same seat; a five-card swap sits on the draw of
+    its seat, and keeping after a capture on the end of the capturer's step.
+    """
+    if not tasks:
+        return
+    typ, seat, _ = tasks[0]
+    if typ not in (T_END_STEP, T_ADVANCE) or seat != actor:
+        raise PositionError(
+            "tasks: the bottom task is the end of the actor's step ('end_step' or 'advance' "
+            f"of seat {actor})"
+        )
+    for i in range(1, len(tasks)):
+        typ, seat, _ = tasks[i]
+        below, below_seat, _ = tasks[i - 1]
+        if typ == T_DRAW:
+            ok = below in (T_TRIM, T_END_STEP) and below_seat == seat
+            need = "a 'trim' or 'end_step' of the same seat"
+        elif typ == T_SWAP:
+            ok = below == T_DRAW and below_seat == seat
+            need = "the 'draw' of the same seat"
+        elif typ == T_KEEP:
+            ok = below == T_END_STEP and below_seat == seat
+            need = "the 'end_step' of the same seat"
+        else:
+            continue
+        if not ok:
+            raise PositionError(f"tasks[{i}]: a '{TASKS[typ]}' task sits on {need}")
+
+
 def _read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> DudabState:
     """Read and check a position's ``state`` object (every problem is a :class:`PositionError`)."""
     _fields(s, "the position's state", _STATE_FIELDS)
@@ -395,8 +438,6 @@ def _read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> Du
             f"a finished game ends after round {players} (round is {state.round + 1})"
         )
     state.actor = _seat(s["actor"], players, "actor", none=not playing)
-    if playing and state.actor < 0:
-        raise PositionError("actor: a running game needs the seat whose step it is")
 
     # obligation (dudab §3)
     ob = s["obligation"]
@@ -490,6 +531,7 @@ def _read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> Du
         )
     if not playing and state.tasks:
         raise PositionError("tasks: a finished game has no pending tasks")
+    _check_task_order(state.tasks, state.actor)
     state.revealed = _seat(s["revealed"], players, "revealed", none=True)
     swapper = top[1] if top is not None and top[0] == T_SWAP else NO_SEAT
     if state.revealed != swapper:
@@ -513,12 +555,13 @@ def _read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> Du
         raise PositionError("kept: cards are kept only while a 'keep' task is pending")
     if len(state.kept) > KEEP_AFTER_CAPTURE:
         raise PositionError(f"kept: at most {KEEP_AFTER_CAPTURE} cards are kept (dudab §4.3)")
-    if playing and not state.tasks:
+    if playing:  # dudab §5.6, §5.7.3: a hand over 5 cards waits for its trim
+        trims = {seat for typ, seat, _ in state.tasks if typ in (T_TRIM, T_END_STEP)}
         for p in range(players):
-            if len(state.hands[p]) > MAX_HAND:
+            if len(state.hands[p]) > MAX_HAND and p not in trims:
                 raise PositionError(
-                    f"hands[{p}]: {len(state.hands[p])} cards; between steps a hand holds at most "
-                    f"{MAX_HAND} (dudab §5.6)"
+                    f"hands[{p}]: {len(state.hands[p])} cards; a hand holds at most {MAX_HAND} "
+                    f"unless a trim for seat {p} is pending (dudab §5.6)"
                 )
     if state.ob != OB_NONE:
         vis = state.vis[state.ob_col]

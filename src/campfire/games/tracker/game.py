@@ -115,6 +115,11 @@ class TrackerGame(Game[TrackerState]):
         s = data.get("state")
         if not isinstance(s, Mapping):
             raise PositionError("a Tracker position needs a 'state' object")
+        extra = sorted(str(k) for k in data if k not in _POSITION_FIELDS)
+        if extra:
+            raise PositionError(
+                f"unknown position field {extra[0]!r}; a position has {list(_POSITION_FIELDS)}"
+            )
         try:
             return _read_state(players, options, s)
         except PositionError:
@@ -166,6 +171,8 @@ def _read_tribes(raw: Any, players: int, error: type[ValueError]) -> list[int]:
 
 # ----- reading positions strictly ----------------------------------------------------------------
 
+#: the fields of a position (its header and its state)
+_POSITION_FIELDS = ("game", "version", "players", "options", "state")
 #: the fields of a position's ``state`` object (``docs/notation/tracker.md``, "Position")
 _STATE_FIELDS = (
     "tribes",
@@ -296,6 +303,10 @@ def _read_state(players: int, options: TrackerOptions, s: Mapping[str, Any]) -> 
         if step in (TURN_START, PEEKING) and hands[seat] == 0:
             raise PositionError(
                 f"trackers[{seat}]: a player without trackers takes no more turns (tracker §5.1)"
+            )
+        if step in (COLLECTING, RELOCATING, PLACING) and hands[seat] == TRACKERS_PER_PLAYER:
+            raise PositionError(
+                f"trackers[{seat}]: a capture turn begins by playing trackers (tracker §5.1B)"
             )
 
     # the turn in progress (tracker §5.1)

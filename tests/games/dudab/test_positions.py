@@ -1,0 +1,445 @@
+"""Dudab positions and setups: setups that hold every draw, and the strict position loader.
+
+Positions are built through the public format (``to_position`` / ``state_from_position``).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from campfire.core import GameRng, PositionError, Record, SetupError, replay
+from campfire.games.dudab import GAME, DudabState
+
+
+def _play(state: DudabState, rng: random.Random, steps: int) -> list[tuple[int, str]]:
+    log = []
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        seat = state.seats_to_act()[0]
+        action = rng.choice(state.legal_actions(seat))
+        state.apply(seat, action)
+        log.append((seat, str(action)))
+    return log
+
+
+# ----- setups that hold every draw --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"use_jungle": True}, {"use_baby": True}, {"use_jungle": True, "use_baby": True}],
+)
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_a_seeded_game_and_its_setup_without_the_seed_play_identically(
+    players: int, options: dict[str, Any]
+) -> None:
+    setup = GAME.random_setup(players, GAME.options(options), GameRng(11))
+    assert len(setup["decks"]) == players  # the deck of every round
+    seeded = GAME.new_game(players, options, seed=11)
+    typed = GAME.new_game(players, options, setup=json.loads(json.dumps(setup)))  # no seed
+    rng_a, rng_b = random.Random(4), random.Random(4)
+    while not seeded.is_terminal():
+        assert seeded.to_position() == typed.to_position()
+        assert _play(seeded, rng_a, 1) == _play(typed, rng_b, 1)
+    assert typed.is_terminal() and typed.outcome() == seeded.outcome()
+
+
+def test_a_setup_with_every_deck_uses_no_seed() -> None:
+    setup = GAME.random_setup(3, GAME.options({}), GameRng(5))
+    one = GAME.new_game(3, setup=setup, seed=1)
+    two = GAME.new_game(3, setup=setup, seed=2)
+    rng_a, rng_b = random.Random(0), random.Random(0)
+    while not one.is_terminal():
+        assert _play(one, rng_a, 1) == _play(two, rng_b, 1)
+    assert one.to_position() == two.to_position()
+
+
+def test_a_later_round_is_dealt_from_its_setup_deck() -> None:
+    setup = GAME.random_setup(2, GAME.options({}), GameRng(3))
+    state = GAME.new_game(2, setup=setup)
+    rng = random.Random(1)
+    while state.round == 0:
+        _play(state, rng, 1)
+    deck = setup["decks"][1]
+    start = state.round_start_player()  # one seat left of round 1's (dudab §2.2)
+    position = state.to_position()["state"]
+    assert start == (setup["start_player"] + 1) % 2
+    assert position["hands"][start] == [deck[0], deck[2], deck[4]]
+    assert position["hands"][1 - start] == [deck[1], deck[3], deck[5]]
+    assert [c["cards"] for c in position["columns"]] == [[deck[6]], [deck[7]]]
+    assert position["draw"] == deck[8:]
+
+
+def test_a_setup_with_the_first_decks_only_draws_the_others_from_the_seed() -> None:
+    setup = GAME.random_setup(3, GAME.options({}), GameRng(5))
+    setup["decks"] = setup["decks"][:1]  # the older form: later rounds from the seed
+    one = GAME.new_game(3, setup=setup, seed=1).to_position()["state"]["decks"]
+    two = GAME.new_game(3, setup=setup, seed=2).to_position()["state"]["decks"]
+    assert len(one) == len(two) == 2 and one != two
+
+
+def test_the_example_record_is_typed_in_without_a_seed() -> None:
+    path = Path(__file__).resolve().parents[3] / "examples/records/dudab-explicit-setup.json"
+    record = Record.load(path)
+    assert record.seed is None and record.setup is not None
+    assert len(record.setup["decks"]) == len(record.players)  # every round's deck
+    match = replay(record)
+    assert match.state.is_terminal() and match.state.outcome() == record.outcome
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda s: s.update(decks="N-red-fur-3"), "decks must list"),
+        (lambda s: s.update(decks=[]), "decks must list"),
+        (lambda s: s["decks"].append(s["decks"][0]), "decks must list"),
+        (lambda s: s["decks"][1].append("DUDAB-1"), r"deck 2: card DUDAB-1 appears 2 times"),
+        (lambda s: s["decks"][2].pop(), "deck 3: card .* is missing"),
+        (lambda s: s["decks"][1].__setitem__(0, 7), "unknown card 7"),
+        (lambda s: s.update(start_player=True), "start_player must be a seat"),
+        (lambda s: s.update(start_player=3), "start_player must be a seat 0–2"),
+        (lambda s: s.update(seed=3), "unknown setup field 'seed'"),
+    ],
+)
+def test_bad_setups_are_refused_with_the_field_named(change: Any, message: str) -> None:
+    setup = GAME.random_setup(3, GAME.options({}), GameRng(5))
+    change(setup)
+    with pytest.raises(SetupError, match=message):
+        GAME.new_game(3, setup=setup)
+
+
+def test_a_jungle_among_the_dealt_cards_of_a_later_deck_is_refused() -> None:
+    options = {"use_jungle": True}
+    setup = GAME.random_setup(2, GAME.options(options), GameRng(5))
+    deck = setup["decks"][1]
+    i = next(i for i, c in enumerate(deck) if c.startswith("JUNGLE"))
+    deck[0], deck[i] = deck[i], deck[0]
+    with pytest.raises(SetupError, match=r"deck 2: JUNGLE-\d is among the first 8 cards"):
+        GAME.new_game(2, options, setup=setup)
+
+
+# ----- the strict loader ------------------------------------------------------------------------
+
+
+def _position(players: int = 3, options: dict[str, Any] | None = None, steps: int = 12) -> Any:
+    state = GAME.new_game(players, options, seed=2)
+    _play(state, random.Random(2), steps)
+    return json.loads(json.dumps(state.to_position()))
+
+
+def _first(s: dict[str, Any], prefix: str) -> str:
+    """The first card id starting with ``prefix`` in the draw pile."""
+    return next(c for c in s["draw"] if c.startswith(prefix))
+
+
+def _move_draw_card(s: dict[str, Any], zone: str) -> None:
+    card = s["draw"].pop()
+    s[zone][0].append(card)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda s: s["draw"].append(s["draw"][0]), r"the cards of the round: card .* 2 times"),
+        (lambda s: s["draw"].pop(), r"the cards of the round: card .* is missing"),
+        (lambda s: s["piles"][1].append(s["hands"][0][0]), "appears 2 times"),
+        (lambda s: s["decks"][0].pop(), r"decks\[0\] \(round 2\): card .* is missing"),
+        (lambda s: s.update(decks=s["decks"][:1]), "decks must have 2 entries"),
+        (lambda s: s.update(round=0), "round must be 1–3"),
+        (lambda s: s.update(round=True), "round must be a whole number"),
+        (lambda s: s.update(round="1"), "round must be a whole number"),
+        (lambda s: s.update(phase="lunch"), "phase must be 'playing' or 'over'"),
+        (lambda s: s.update(actor=3), "actor must be 0–2"),
+        (lambda s: s.update(actor=None), r"actor must be a whole number 0–2 \(got None\)"),
+        (lambda s: s.update(start_player=-1), "start_player must be 0–2"),
+        (lambda s: s.update(revealed=1), "revealed is the seat"),
+        (lambda s: s.update(hands="abc"), "hands must be a JSON list"),
+        (lambda s: s.update(hands=s["hands"][:2]), "hands must have 3 entries"),
+        (lambda s: s["hands"][0].append("N-red-fur-9"), r"hands\[0\]: unknown card"),
+        (lambda s: s.update(scores=[[1], [], []]), r"scores\[0\] must have 0 entries"),
+        (lambda s: s.update(last_round={"round": 1}), "last_round must be null"),
+        (lambda s: s.update(kept=[s["draw"].pop()]), "kept: cards are kept only while"),
+        (lambda s: s.update(tasks=[{"task": "nap", "seat": 0}]), "a task is an object"),
+        (lambda s: s.update(tasks=[{"task": "trim", "seat": 5}]), "task 'trim': seat must be"),
+        (lambda s: s.update(tasks=[{"task": "draw", "seat": 0, "count": 1}]), "the top task"),
+        (lambda s: s.update(tasks=[{"task": "trim", "seat": 0}]), "the bottom task is the end"),
+        (
+            lambda s: s.update(
+                tasks=[{"task": "end_step", "seat": s["actor"]}, {"task": "trim", "seat": 0}]
+            ),
+            "a trim needs more than 5",
+        ),
+        (
+            lambda s: s.update(
+                tasks=[
+                    {"task": "end_step", "seat": s["actor"]},
+                    {"task": "trim", "seat": 0},
+                    {"task": "draw", "seat": 1, "count": 2},
+                    {"task": "baby", "seat": 1, "card": "BABY-1"},
+                ]
+            ),
+            r"tasks\[2\]: a 'draw' task sits on a 'trim' or 'end_step' of the same seat",
+        ),
+        (lambda s: s.update(obligation={"kind": "call", "column": 1}), "'call' is missing"),
+        (lambda s: s.update(obligation={"kind": "nap"}), "obligation is null or an object"),
+        (
+            lambda s: s.update(obligation={"kind": "call", "column": 1, "call": "pink"}),
+            "obligation.call must be one of",
+        ),
+        (lambda s: s["columns"][0].update(cards=[]), r"columns\[0\]\.cards: a column without"),
+        (lambda s: s["columns"][0].update(above=1), r"columns\[0\]: 'above' counts"),
+        (lambda s: s["columns"][0].update(colour="red"), r"columns\[0\]: unknown field"),
+        (lambda s: s["columns"].pop(), "columns must have 2 entries"),
+        (lambda s: s.update(draw=[]), "the cards of the round|the round ends when the draw"),
+        (lambda s: s.update(extra=1), "unknown field 'extra'"),
+        (lambda s: s.pop("discard"), "the field 'discard' is missing"),
+    ],
+)
+def test_impossible_positions_are_refused_with_the_field_named(change: Any, message: str) -> None:
+    position = _position()
+    change(position["state"])
+    with pytest.raises(PositionError, match=message):
+        GAME.state_from_position(position)
+
+
+def test_a_jungle_in_a_hand_is_refused() -> None:
+    position = _position(2, {"use_jungle": True})
+    s = position["state"]
+    card = _first(s, "JUNGLE")
+    s["draw"].remove(card)
+    s["hands"][0].append(card)
+    with pytest.raises(PositionError, match=r"hands\[0\]: JUNGLE-\d cannot be there"):
+        GAME.state_from_position(position)
+
+
+def test_a_baby_in_a_visible_column_is_refused() -> None:
+    position = _position(2, {"use_baby": True})
+    s = position["state"]
+    card = _first(s, "BABY")
+    s["draw"].remove(card)
+    s["columns"][0]["cards"].append(card)
+    with pytest.raises(PositionError, match=r"columns\[0\]\.cards: BABY-\d cannot be there"):
+        GAME.state_from_position(position)
+
+
+def test_more_cards_below_a_jungle_than_above_are_refused() -> None:
+    position = _position(2, {"use_jungle": True})
+    s = position["state"]
+    s["columns"][0]["jungle"] = card = _first(s, "JUNGLE")
+    s["draw"].remove(card)
+    s["columns"][0]["above"] = 0
+    with pytest.raises(PositionError, match="more below than above captures"):
+        GAME.state_from_position(position)
+
+
+def test_an_obligation_must_come_from_the_card_on_its_column() -> None:
+    position = _position()
+    s = position["state"]
+    s["obligation"] = {"kind": "shaman_reaction", "column": 1}
+    s["columns"][0]["cards"] = s["columns"][0]["cards"][:1]
+    s["draw"].extend(s["columns"][0]["cards"][1:])
+    card = next(c for c in s["draw"] if c.startswith("N-"))
+    s["draw"].remove(card)
+    s["discard"].extend(s["columns"][0]["cards"])
+    s["columns"][0]["cards"] = [card]
+    with pytest.raises(PositionError, match="column 1 must end with the Shaman"):
+        GAME.state_from_position(position)
+
+
+def test_a_later_deck_with_a_baby_dealt_is_refused() -> None:
+    position = _position(3, {"use_baby": True})
+    deck = position["state"]["decks"][0]
+    i = next(i for i, c in enumerate(deck) if c.startswith("BABY"))
+    deck[0], deck[i] = deck[i], deck[0]
+    with pytest.raises(PositionError, match=r"decks\[0\] \(round 2\): BABY-\d is among the first"):
+        GAME.state_from_position(position)
+
+
+def test_the_last_round_report_must_match_the_scores() -> None:
+    state = GAME.new_game(2, seed=4)
+    rng = random.Random(0)
+    while state.round == 0:
+        _play(state, rng, 1)
+    position = json.loads(json.dumps(state.to_position()))
+    assert GAME.state_from_position(position).to_position() == position
+    position["state"]["scores"][0][0] += 1
+    with pytest.raises(PositionError, match="last_round: the round's scores"):
+        GAME.state_from_position(position)
+    position = json.loads(json.dumps(state.to_position()))
+    position["state"]["last_round"]["details"][0]["total"] += 1
+    with pytest.raises(PositionError, match="last_round must be the scoring"):
+        GAME.state_from_position(position)
+
+
+def test_a_finished_game_has_nobody_to_act_and_no_decks() -> None:
+    state = GAME.new_game(2, seed=4)
+    _play(state, random.Random(0), 10_000)
+    position = json.loads(json.dumps(state.to_position()))
+    assert GAME.state_from_position(position).outcome() == state.outcome()
+    bad = copy.deepcopy(position)
+    bad["state"]["round"] = 1
+    with pytest.raises(PositionError, match="a finished game ends after round 2"):
+        GAME.state_from_position(bad)
+    bad = copy.deepcopy(position)
+    bad["state"]["tasks"] = [{"task": "trim", "seat": 0}]
+    with pytest.raises(PositionError, match="tasks"):
+        GAME.state_from_position(bad)
+
+
+def test_every_position_of_random_games_and_their_determinisations_loads() -> None:
+    for seed, players, options in [
+        (1, 2, {"use_jungle": True, "use_baby": True}),
+        (2, 4, {"use_baby": True}),
+        (3, 6, {"use_jungle": True, "use_baby": True}),
+    ]:
+        state = GAME.new_game(players, options, seed=seed)
+        rng = random.Random(seed)
+        while True:
+            position = json.loads(json.dumps(state.to_position()))
+            assert GAME.state_from_position(position).to_position() == position
+            if state.is_terminal():
+                break
+            seat = state.seats_to_act()[0]
+            GAME.state_from_position(state.determinize(seat, rng).to_position())
+            _play(state, rng, 1)
+
+
+# ----- property: random mutations are accepted and playable, or refused --------------------
+
+
+@cache
+def _positions() -> tuple[str, ...]:
+    found = []
+    for seed, players, options in [
+        (1, 2, {"use_jungle": True, "use_baby": True}),
+        (2, 3, {}),
+        (3, 5, {"use_jungle": True, "use_baby": True}),
+    ]:
+        state = GAME.new_game(players, options, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            s = state.to_position()["state"]
+            if rng.random() < 0.05 or s["tasks"] or s["obligation"] or s["revealed"] is not None:
+                found.append(json.dumps(state.to_position()))
+            _play(state, rng, 1)
+        found.append(json.dumps(state.to_position()))
+    return tuple(found)
+
+
+_VALUES: list[Any] = [
+    None,
+    True,
+    False,
+    0,
+    1,
+    2,
+    -1,
+    5,
+    99,
+    2.5,
+    "",
+    "x",
+    "playing",
+    "over",
+    "N-red-fur-3",
+    "DUDAB-1",
+    "SHAMAN-red-1",
+    "JUNGLE-1",
+    "BABY-1",
+    "red",
+    "trim",
+    "keep",
+    [],
+    [0],
+    ["DUDAB-1"],
+    {},
+    {"task": "trim", "seat": 0},
+    {"kind": "shaman_reaction", "column": 1},
+]
+
+
+def _mutate(data: Any, draw: Any) -> Any:
+    """One random change in ``data``: replace, change a number, delete, duplicate, swap or move."""
+    containers: list[Any] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, (dict, list)):
+            containers.append(node)
+            for child in node.values() if isinstance(node, dict) else node:
+                walk(child)
+
+    walk(data)
+    node = draw(st.sampled_from(containers))
+    keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+    kind = draw(
+        st.sampled_from(["replace", "number", "delete", "duplicate", "swap", "move", "add"])
+    )
+    if kind == "add" or not keys:
+        value = copy.deepcopy(draw(st.sampled_from(_VALUES)))  # never share the samples
+        if isinstance(node, dict):
+            node[draw(st.sampled_from(["extra", *keys]))] = value
+        else:
+            node.insert(draw(st.integers(0, len(node))), value)
+        return data
+    key = draw(st.sampled_from(keys))
+    if kind == "replace":
+        node[key] = copy.deepcopy(draw(st.sampled_from(_VALUES)))
+    elif kind == "number" and isinstance(node[key], int):
+        node[key] += draw(st.sampled_from([-1, 1, 4]))
+    elif kind == "delete":
+        del node[key]
+    elif kind == "duplicate" and isinstance(node, list):
+        node.insert(draw(st.integers(0, len(node))), copy.deepcopy(node[key]))
+    elif kind == "swap" and isinstance(node, list):
+        other = draw(st.sampled_from(keys))
+        node[key], node[other] = node[other], node[key]
+    elif kind == "move" and isinstance(node, list):  # a card (or number) into another list
+        lists = [c for c in containers if isinstance(c, list) and c is not node]
+        if lists and not isinstance(node[key], (dict, list)):
+            target = draw(st.sampled_from(lists))
+            target.insert(draw(st.integers(0, len(target))), node.pop(key))
+    else:
+        node[key] = copy.deepcopy(node[draw(st.sampled_from(keys))])
+    return data
+
+
+def _check_playable(state: DudabState, rng: random.Random) -> None:
+    position = state.to_position()
+    assert GAME.state_from_position(json.loads(json.dumps(position))).to_position() == position
+    for seat in (None, *range(state.num_players)):
+        json.dumps(state.view(seat))
+        state.render(seat)
+    if state.is_terminal():
+        state.outcome()
+        return
+    (seat,) = state.seats_to_act()
+    legal = state.legal_actions(seat)
+    assert legal, f"seat {seat} is to act but has no legal action"
+    json.dumps(state.determinize(seat, rng).to_position())
+    after = state.clone()
+    after.apply(seat, rng.choice(legal))
+    GAME.state_from_position(json.loads(json.dumps(after.to_position())))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_mutated_positions_are_playable_or_refused(data: st.DataObject) -> None:
+    positions = _positions()
+    position = json.loads(positions[data.draw(st.integers(0, len(positions) - 1))])
+    for _ in range(data.draw(st.integers(1, 3))):
+        position = _mutate(position, data.draw)
+    try:
+        state = GAME.state_from_position(position)
+    except PositionError:
+        return
+    _check_playable(state, random.Random(0))
