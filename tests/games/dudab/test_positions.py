@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -443,3 +444,44 @@ def test_mutated_positions_are_playable_or_refused(data: st.DataObject) -> None:
     except PositionError:
         return
     _check_playable(state, random.Random(0))
+
+
+# ----- the documented position format -------------------------------------------------------
+
+DOC = Path(__file__).resolve().parents[3] / "docs" / "notation" / "dudab.md"
+
+
+def _doc_section(title: str) -> str:
+    text = DOC.read_text(encoding="utf-8")
+    start = text.index(f"## {title}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start:end]
+
+
+def test_the_documented_fields_are_the_position_fields() -> None:
+    section = _doc_section("Position")
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    documented = {name for row in rows for name in re.findall(r"`(\w+)`", row.split("|")[1])}
+    position = GAME.new_game(3, seed=1).to_position()
+    assert documented == set(position["state"])
+
+
+def test_the_documented_example_is_the_engines_position() -> None:
+    block = _doc_section("Position").split("```json\n")[1].split("```")[0]
+    documented = json.loads(block)
+    state = GAME.new_game(2, seed=0)
+    for seat, action in [(1, "draw"), (0, "draw"), (1, "p dudab c1"), (0, "p shaman/yellow c2")]:
+        state.apply(seat, action)
+    state.apply(1, "penalty")
+    position = state.to_position()
+    shortened = ("draw", "decks")
+    assert {k: v for k, v in documented["state"].items() if k not in shortened} == {
+        k: v for k, v in position["state"].items() if k not in shortened
+    }
+    assert {k: v for k, v in documented.items() if k != "state"} == {
+        k: v for k, v in position.items() if k != "state"
+    }
+    assert documented["state"]["draw"][:2] == position["state"]["draw"][:2]
+    assert len(position["state"]["draw"]) == 64
+    assert documented["state"]["decks"][0][:2] == position["state"]["decks"][0][:2]
+    assert all(str(a).startswith("pile ") for a in state.legal_actions())

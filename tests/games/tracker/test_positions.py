@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -317,3 +318,30 @@ def test_mutated_positions_are_playable_or_refused(data: st.DataObject) -> None:
     except PositionError:
         return
     _check_playable(state, random.Random(0))
+
+
+# ----- the documented position format -------------------------------------------------------
+
+DOC = Path(__file__).resolve().parents[3] / "docs" / "notation" / "tracker.md"
+
+
+def _doc_position_section() -> str:
+    text = DOC.read_text(encoding="utf-8")
+    start = text.index("## Position\n")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end >= 0 else len(text)]
+
+
+def test_the_documented_fields_are_the_position_fields() -> None:
+    rows = [line for line in _doc_position_section().splitlines() if line.startswith("| `")]
+    documented = {name for row in rows for name in re.findall(r"`(\w+)`", row.split("|")[1])}
+    assert documented == set(new_state().to_position()["state"])
+
+
+def test_the_documented_example_is_the_engines_position() -> None:
+    block = _doc_position_section().split("```json\n")[1].split("```")[0]
+    state = GAME.new_game(2, seed=3)
+    play(state, 0, "peek 10", "peek 11")
+    play(state, 1, "track 2", "take 10", "take 11", "done", "lift 20")
+    assert json.loads(block) == state.to_position()
+    assert [str(a) for a in state.legal_actions()] == ["drop 10", "drop 11"]

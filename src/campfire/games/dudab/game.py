@@ -1,8 +1,9 @@
 """The Dudab game spec: setup, positions and action notation (dudab §2).
 
 An explicit setup (``docs/notation/dudab.md``, section "Setup") gives the round-1 start player
-and the deck order of one or more rounds, top card first; rounds without a given deck are
-shuffled from the game's seed.
+and the deck order of every round, top card first: all the random draws of a physical game, so
+a typed-in game needs no seed (rounds without a given deck are shuffled from the game's seed).
+Positions (section "Position") are read strictly: an impossible one raises ``PositionError``.
 """
 
 from __future__ import annotations
