@@ -124,7 +124,7 @@ def test_views_hide_cards_until_the_end() -> None:
     view = state.view(C)
     assert view["captured"][B] == ["S-T3-1"]
     assert view["board"][13] == card_name(state.board[13])
-    assert "WINNER" in state.render(None)
+    assert "wins with" in state.render(None)
 
 
 def test_determinize_reshuffles_face_down_cards_and_keeps_pins() -> None:
@@ -179,7 +179,8 @@ def test_render_marks_peeks_centre_and_empty() -> None:
     play(state, A, "track 1", "take 0", "done", "done")
     state.apply(B, "peek 5")
     text = state.render(B)
-    assert "*5" in text and "1T" in text and "·" in text and "(you, to act)" in text
+    assert "*5" in text and "1T" in text and "·" in text
+    assert "> Player 2 (" in text and "you)" in text  # seat 1 is to act and is the reader
 
 
 def test_heuristic_bots_always_finish() -> None:

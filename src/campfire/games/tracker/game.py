@@ -31,6 +31,7 @@ from .cards import (
     tribe_name,
 )
 from .options import TrackerOptions
+from .present import TrackerPresenter
 from .state import (
     COLLECTING,
     EMPTY,
@@ -147,6 +148,10 @@ class TrackerGame(Game[TrackerState]):
         from .bots import TrackerRollout
 
         return TrackerRollout(seat, belief)
+
+    def presenter(self) -> TrackerPresenter:
+        """Tracker's presenter (``present.py``): board, prompts, log lines, legend."""
+        return TrackerPresenter(self)
 
     def difficulty_levels(self) -> dict[str, str]:
         """Easy forgets much, medium forgets a little, hard searches with a perfect memory."""

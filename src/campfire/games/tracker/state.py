@@ -479,11 +479,16 @@ class TrackerState(State):
         return out
 
     def render(self, seat: int | None = None) -> str:
-        """The board and the players as text, as ``seat`` (``None``: a spectator) sees them."""
-        self._check_seat(seat, spectator=True)
-        from .render import render
+        """The board and the players as text, as ``seat`` (``None``: a spectator) sees them.
 
-        return render(self, seat)
+        It is the plain text of the presenter's display (``present.py``), so it shows exactly
+        what a user interface would.
+        """
+        self._check_seat(seat, spectator=True)
+        from campfire.core.present import render_text
+
+        legal = self.legal_actions(seat) if seat is not None else []
+        return render_text(self.game.presenter().display(self.view(seat), legal, ()))
 
     # ----- copies ------------------------------------------------------------------------------
 
