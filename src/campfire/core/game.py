@@ -229,10 +229,22 @@ class Game(ABC, Generic[S]):
 
     # ----- documentation -------------------------------------------------------------------
 
+    def rules_text(self) -> str:
+        """The game's complete rules, as Markdown (``docs/rules/<name>.md``).
+
+        The documents ship inside the package as ``campfire/rules/<name>.md``; in the source tree
+        ``src/campfire/rules`` is a link to ``docs/rules``, the one master copy.
+
+        >>> from campfire import get_game
+        >>> get_game("tracker").rules_text().splitlines()[0]
+        '# Tracker (Stopař) — the rules'
+        """
+        root = resources.files(__name__.partition(".")[0]).joinpath("rules")
+        return root.joinpath(f"{self.name}.md").read_text(encoding="utf-8")
+
     def rules_summary(self) -> str:
-        """A concise summary of the rules in our own words (the game's ``summary.md``)."""
-        package = type(self).__module__.rpartition(".")[0]
-        return resources.files(package).joinpath("summary.md").read_text(encoding="utf-8")
+        """The same as :meth:`rules_text` (the older name, kept for callers)."""
+        return self.rules_text()
 
     # ----- helpers for subclasses ----------------------------------------------------------
 
