@@ -19,7 +19,7 @@ from .core import CampfireError, Game, all_games, get
 from .core.records import replay_file, replay_text
 from .core.validate import MAX_JSON_BYTES, MAX_PLAYERS_ARG, int_arg, seed_arg
 
-__all__ = ["main"]
+__all__ = ["main", "rules_markdown"]
 
 EXIT_USAGE = 2
 
@@ -105,12 +105,37 @@ def _cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def rules_markdown(game: Game[Any]) -> str:
+    """The rules document of ``game`` (Markdown), then its options as typed after ``--option``.
+
+    >>> text = rules_markdown(get("tracker"))
+    >>> text.startswith("# Tracker") and "  peek_count=2  (2/3/4)" in text
+    True
+    """
+    return "\n".join(
+        [
+            game.rules_text().rstrip(),
+            "",
+            "**Options at a glance** (`campfire ... --option name=value`; "
+            "default, allowed values, meaning):",
+            "",
+            "```",
+            *_options_text(game),
+            "```",
+        ]
+    )
+
+
 def _cmd_rules(args: argparse.Namespace) -> int:
     game = get(args.game)
-    print(game.rules_summary().rstrip())
-    print()
-    print(f"Options of {game.title} (campfire ... --option name=value):")
-    print("\n".join(_options_text(game)))
+    text = rules_markdown(game)
+    if args.plain or not sys.stdout.isatty():
+        print(text)  # the Markdown source: plain text, no escape codes
+        return 0
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    Console().print(Markdown(text))
     return 0
 
 
@@ -215,8 +240,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the list as JSON")
     p.set_defaults(func=_cmd_games)
 
-    p = sub.add_parser("rules", help="print a concise rules summary of a game")
+    p = sub.add_parser(
+        "rules",
+        help="print the complete rules of a game (formatted in a terminal, Markdown when piped)",
+    )
     p.add_argument("game", metavar="GAME", help="the game's name (see 'campfire games')")
+    p.add_argument(
+        "--plain", action="store_true", help="print the Markdown source even in a terminal"
+    )
     p.set_defaults(func=_cmd_rules)
 
     p = sub.add_parser("replay", help="verify a game record and print its outcome")

@@ -24,9 +24,19 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, OptionList, Select, Static
+from textual.widgets import (
+    Button,
+    Checkbox,
+    Footer,
+    Input,
+    Label,
+    MarkdownViewer,
+    OptionList,
+    Select,
+    Static,
+)
 from textual.widgets.option_list import Option
 
 from campfire.core import (
@@ -173,23 +183,35 @@ class Status(_Text):
 
 
 class RulesScreen(ModalScreen[None]):
-    """A game's rules summary (``game.rules_summary()``)."""
+    """A game's complete rules (``game.rules_text()``, ``docs/rules/<game>.md``), scrollable.
+
+    The document is rendered as Markdown, followed by the options as typed on the start screen;
+    ``t`` shows or hides a table of contents.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss", "Back"),
         Binding("q", "dismiss", "Back", show=False),
+        Binding("t", "contents", "Contents"),
     ]
 
     def __init__(self, game: Game[Any]) -> None:
         super().__init__()
         self.game = game
 
+    def markdown(self) -> str:
+        """The document shown: the rules, then the options as typed on the start screen."""
+        return f"{self.game.rules_text().rstrip()}\n\n```{options_help(self.game)}\n```\n"
+
     def compose(self) -> ComposeResult:
         """Lay out the screen."""
-        with VerticalScroll(id="rules"):
-            yield Static(self.game.rules_summary().rstrip(), markup=False)
-            yield Static(options_help(self.game), markup=False)
+        yield MarkdownViewer(self.markdown(), id="rules", show_table_of_contents=False)
         yield Footer()
+
+    def action_contents(self) -> None:
+        """Show or hide the table of contents."""
+        viewer = self.query_one(MarkdownViewer)
+        viewer.show_table_of_contents = not viewer.show_table_of_contents
 
     def action_dismiss(self, result: None = None) -> None:  # type: ignore[override]
         self.dismiss(None)
@@ -281,7 +303,7 @@ class StartScreen(Screen[None]):
             self.app.exit()
 
     def action_rules(self) -> None:
-        """Show the rules summary."""
+        """Show the rules of the game."""
         self.app.push_screen(RulesScreen(self._game()))
 
     def config(self) -> PlayConfig:
@@ -740,7 +762,7 @@ class GameScreen(Screen[None]):
         self.pump()
 
     def action_rules(self) -> None:
-        """Show the rules summary."""
+        """Show the rules of the game."""
         self.app.push_screen(RulesScreen(self.session.game))
 
     def action_quit_game(self) -> None:
