@@ -1,8 +1,8 @@
-"""Apache options (apache §10, §11): the defaults are the base rules.
+"""Apache options (``docs/rules/apache.md`` §8): the defaults are the base rules.
 
-The three optional rules of §10 are independent switches, off by default. The two marriage
-flags settle the open points of §13 P9 (their defaults are the spec's decisions) and matter only
-with ``marriage`` on. ``claim_order`` chooses how a claim window's queue is ordered (§11).
+The three optional rules are independent switches, off by default. The two marriage flags settle
+the points the rulebook leaves open and matter only with ``marriage`` on. ``claim_order`` chooses
+how a claim window's queue is ordered.
 
 >>> ApacheOptions()  # doctest: +NORMALIZE_WHITESPACE
 ApacheOptions(war_tribute=False, marriage=False, marriage_chief_is_male=True,
@@ -25,29 +25,34 @@ ARRIVAL = "arrival"
 
 @dataclass(frozen=True)
 class ApacheOptions(Options):
-    """The variants of apache §10 and the claim-ordering model of §11."""
+    """The optional rules of Apache and the claim-ordering model (rules §8)."""
 
     war_tribute: bool = option(
-        False, help="war tribute: a warrior taking tomahawks collects buffalo from every opponent"
+        False,
+        help="war tribute: a Warrior taking tomahawks collects buffalo from every opponent "
+        "(rules §8.1)",
     )
     marriage: bool = option(
-        False, help="marriage: with a teepee face up, marry a face-up Indian of the other sex"
+        False,
+        help="marriage: with a teepee face up, marry a face-up Indian of the other sex "
+        "(rules §8.2)",
     )
     marriage_chief_is_male: bool = option(
-        True, help="marriage: a Chief counts as a male Indian (spec decision P9)"
+        True, help="marriage: a Chief counts as a male Indian (rules §8.2)"
     )
     marriage_allow_neutral_spouse: bool = option(
-        True, help="marriage: the spouse may be of a neutral colour (spec decision P9)"
+        True, help="marriage: the spouse may be of a neutral colour (rules §8.2)"
     )
     sharing: bool = option(
-        False, help="sharing: neutral Indians of the played type join a successful claim"
+        False,
+        help="sharing: neutral Indians of the played type join a successful claim (rules §8.3)",
     )
     claim_order: str = option(
         REACTION,
         choices=(REACTION, ARRIVAL),
         help=(
-            "how a window's claims are ordered: 'reaction' = simultaneous poll ordered by "
-            "reaction time and a seeded tie-break (§11.3); 'arrival' = the order in which the "
-            "claims are applied, as a real-time server logs them (§11.1)"
+            "how a window's claims are ordered: 'reaction' = a simultaneous secret poll "
+            "ordered by reaction time and a seeded tie-break; 'arrival' = the order in which the "
+            "claims arrive, as in real-time play (rules §8.4)"
         ),
     )

@@ -1,4 +1,4 @@
-"""Dudab options (dudab §8): the defaults are the base game as written.
+"""Dudab options (``docs/rules/dudab.md`` §9): the defaults are the base game as written.
 
 >>> DudabOptions()
 DudabOptions(use_jungle=False, use_baby=False, start_player=-1)
@@ -17,14 +17,14 @@ __all__ = ["DudabOptions"]
 
 @dataclass(frozen=True)
 class DudabOptions(Options):
-    """The switches of dudab §8 (D2: the two expansions are independent)."""
+    """The switches of Dudab (rules §9; the two expansions are independent)."""
 
-    use_jungle: bool = option(False, help="add the 8 Jungle cards (expansion 1)")
-    use_baby: bool = option(False, help="add the 8 Baby cards (expansion 2)")
+    use_jungle: bool = option(False, help="add the 8 Jungle cards (expansion 1, rules §6)")
+    use_baby: bool = option(False, help="add the 8 Baby cards (expansion 2, rules §7)")
     start_player: int = option(
         -1,
         choices=(-1, 0, 1, 2, 3, 4, 5),
-        help="round-1 start player: a seat 0–5, or -1 to draw it at random (D32)",
+        help="round-1 start player: a seat 0–5, or -1 to draw it at random (rules §9.3)",
         # not a rule switch: the conformance suite tries the random draw only
         sweep=(-1,),
     )
