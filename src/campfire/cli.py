@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from . import __version__
-from .core import CampfireError, Game, all_games, get
+from .core import CampfireError, Game, OptionError, all_games, get
 from .core.records import replay_file, replay_text
 from .core.validate import MAX_JSON_BYTES, MAX_PLAYERS_ARG, int_arg, seed_arg
 
@@ -186,6 +186,11 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _cmd_play(args: argparse.Namespace) -> int:
     from .tui.launch import play_config, run_play
 
+    if args.protect_me and (args.game is None or get(args.game).name != "apache"):
+        raise OptionError(
+            "--protect-me is for Apache only (it refuses claims that would be penalised); "
+            "start with 'campfire play apache --protect-me'"
+        )
     config = play_config(
         args.game,
         players=args.players,
@@ -322,11 +327,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _subcommand_parser(parser: argparse.ArgumentParser, command: str | None) -> Any:
+    """The parser of ``command`` (``parser`` itself when there is none)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            return action.choices[command]
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``campfire`` command; return its exit status."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # name the subcommand whose help lists what it accepts
+            sub = _subcommand_parser(parser, getattr(args, "command", None))
+            sub.error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:  # a usage error (already printed as one line), --help, --version
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     if args.command is None:

@@ -114,7 +114,12 @@ def add_arena_commands(sub: Any) -> None:
         default=None,
         help="write the statistics as JSON ('-': standard output)",
     )
-    p.add_argument("--plot", metavar="PATH", default=None, help="write a PNG of the statistics")
+    p.add_argument(
+        "--plot",
+        metavar="PATH",
+        default=None,
+        help="write a plot of the statistics (PATH ends in .png, .svg or .pdf)",
+    )
     p.add_argument("--records", metavar="DIR", default=None, help="save every game's record in DIR")
     p.set_defaults(func=cmd_sim)
 
@@ -130,6 +135,10 @@ def add_arena_commands(sub: Any) -> None:
     p.add_argument("--verify", action="store_true", help="replay every record before rating it")
     p.add_argument("--json", action="store_true", help="print the leaderboards as JSON")
     p.set_defaults(func=cmd_rate)
+
+
+#: the image formats ``--plot`` writes, by file name suffix
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
 @contextmanager
@@ -175,6 +184,11 @@ def cmd_sim(args: argparse.Namespace) -> int:
     from .stats import summarize
 
     options = parse_option_assignments(args.option)
+    if args.plot is not None and Path(args.plot).suffix.lower() not in PLOT_SUFFIXES:
+        raise OptionError(
+            f"--plot writes an image: give a file name ending in {', '.join(PLOT_SUFFIXES)} "
+            f"(got {args.plot!r})"
+        )
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     if args.address is not None and args.backend != "ray":
         raise OptionError("--address is for the Ray backend; add --backend ray")

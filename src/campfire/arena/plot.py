@@ -21,7 +21,7 @@ __all__ = ["plot_summary"]
 
 
 def plot_summary(summary: Summary, path: str | Path) -> None:
-    """Write the plot of ``summary`` to ``path`` as a PNG.
+    """Write the plot of ``summary`` to ``path`` (PNG, or SVG or PDF by the suffix).
 
     Raises :class:`~campfire.core.CampfireError` if matplotlib is missing or the file cannot be
     written.
@@ -80,6 +80,8 @@ def plot_summary(summary: Summary, path: str | Path) -> None:
         f"{get(cfg.game).title}, {cfg.players} players: {summary.completed} games (seed {cfg.seed})"
     )
     try:
-        fig.savefig(Path(path), format="png", dpi=100)
+        target = Path(path)
+        kind = target.suffix.lower().lstrip(".") or "png"
+        fig.savefig(target, format=kind if kind in ("png", "svg", "pdf") else "png", dpi=100)
     except OSError as exc:
         raise CampfireError(f"cannot write the plot {path}: {exc.strerror or exc}") from None

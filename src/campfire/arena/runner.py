@@ -446,9 +446,18 @@ def play_chunk(tasks: Sequence[GameTask]) -> list[GameResult]:
 
 
 def chunked(tasks: Sequence[GameTask], jobs: int) -> list[list[GameTask]]:
-    """Cut the tasks into chunks: about eight per job, at most 64 games each."""
-    size = max(1, min(64, math.ceil(len(tasks) / (jobs * 8))))
-    return [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
+    """Cut the tasks into chunks: about eight per job, at most 64 games each.
+
+    Each job's first chunk is a single game, so progress shows from the first finished game
+    even when games are slow.
+
+    >>> [len(c) for c in chunked(list(range(40)), 2)]  # type: ignore[arg-type]
+    [1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2]
+    """
+    first = [[t] for t in tasks[:jobs]]
+    rest = tasks[jobs:]
+    size = max(1, min(64, math.ceil(len(rest) / (jobs * 8)))) if rest else 1
+    return first + [list(rest[i : i + size]) for i in range(0, len(rest), size)]
 
 
 def record_name(index: int, games: int, failed: bool = False) -> str:

@@ -160,6 +160,12 @@ def _header_from_json(data: Mapping[str, Any]) -> Record:
     fmt = data.get("format", FORMAT)
     if fmt != FORMAT:
         raise RecordError(f"not a Campfire record (format={short_repr(fmt)})")
+    if not any(key in data for key in ("version", "game", "players", "actions")):
+        found = ", ".join(short_repr(k) for k in list(data)[:5]) or "nothing"
+        raise RecordError(
+            'this JSON is not a Campfire game record: a record holds "version", "game", '
+            f'"players", "seed" or "setup", and "actions" (found {found}); see docs/records.md'
+        )
     version = data.get("version")
     if type(version) is not int or version != FORMAT_VERSION:
         raise RecordError(
@@ -461,6 +467,26 @@ def _replay_action(match: Match, index: int, seat: int, text: str) -> None:
         raise RecordError(f"{short_repr(text)} by seat {seat}: {exc}", index=index) from None
 
 
+def _outcome_difference(recorded: Outcome, replayed: Outcome) -> str:
+    """One readable line naming what differs between two outcomes (at most three seats each)."""
+    parts = []
+    for name in ("scores", "ranks"):
+        a, b = list(getattr(recorded, name)), list(getattr(replayed, name))
+        if a == b:
+            continue
+        if len(a) != len(b):
+            parts.append(f"{name}: {short_repr(a)} recorded, {short_repr(b)} replayed")
+            continue
+        seats = [i for i in range(len(a)) if a[i] != b[i]]
+        shown = "; ".join(f"seat {i} {a[i]} recorded, {b[i]} replayed" for i in seats[:3])
+        parts.append(f"{name}: {shown}" + (f" (+{len(seats) - 3} more)" if len(seats) > 3 else ""))
+    if list(recorded.winners) != list(replayed.winners):
+        parts.append(
+            f"winners: {list(recorded.winners)} recorded, {list(replayed.winners)} replayed"
+        )
+    return " | ".join(parts) if parts else "the per-seat details differ"
+
+
 def _check_outcome(record: Record, match: Match) -> None:
     """Check the record's outcome (if it states one) against the replayed game."""
     if record.outcome is not None:
@@ -469,6 +495,6 @@ def _check_outcome(record: Record, match: Match) -> None:
         actual = match.state.outcome()
         if actual != record.outcome:
             raise RecordError(
-                f"the recorded outcome {record.outcome.to_json()} differs from the replayed "
-                f"outcome {actual.to_json()}"
+                "the recorded outcome differs from the replayed one: "
+                + _outcome_difference(record.outcome, actual)
             )
