@@ -114,7 +114,7 @@ def test_views_hide_other_hands_and_piles() -> None:
     text = json.dumps(state.view(B))
     assert "red/fur/3" not in text and "shaman/red" not in text
     assert state.view(B)["hand_sizes"][A] == 2 and state.view(B)["pile_sizes"][A] == 1
-    assert "red/fur/3" not in state.render(B) and "red/fur/3" in state.render(A)
+    assert "red fur 3" not in state.render(B) and "red fur 3" in state.render(A)
 
 
 def test_determinize_resamples_hidden_cards_only() -> None:

@@ -638,6 +638,7 @@ def test_s9_views_show_heap_sizes_not_contents() -> None:
         }
         text = _as_json(view) + state.render(seat)
         assert "red/mammoth/2" not in text and "yellow/hand/3" not in text
+        assert "red mammoth 2" not in text and "yellow hand 3" not in text  # as rendered
 
 
 def test_s9_public_events_carry_only_public_cards() -> None:

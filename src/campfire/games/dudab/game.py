@@ -44,6 +44,7 @@ from .cards import (
     parse_face,
 )
 from .options import DudabOptions
+from .present import DudabPresenter
 from .scoring import round_score
 from .state import (
     CAPTURE_AT,
@@ -177,6 +178,10 @@ class DudabGame(Game[DudabState]):
         from .rollout import DudabRollout
 
         return DudabRollout()
+
+    def presenter(self) -> DudabPresenter:
+        """Dudab's presenter (``present.py``): columns, prompts, log lines, legend."""
+        return DudabPresenter(self)
 
     def difficulty_levels(self) -> dict[str, str]:
         """Easy and medium are the heuristic bot (easy with random slips); hard searches.

@@ -919,11 +919,16 @@ class DudabState(State):
         return out
 
     def render(self, seat: int | None = None) -> str:
-        """The table as text, as ``seat`` (``None``: a spectator) sees it."""
-        self._check_seat(seat, spectator=True)
-        from .render import render
+        """The table as text, as ``seat`` (``None``: a spectator) sees it.
 
-        return render(self, seat)
+        It is the plain text of the presenter's display (``present.py``), so it shows exactly
+        what a user interface would.
+        """
+        self._check_seat(seat, spectator=True)
+        from campfire.core.present import render_text
+
+        legal = self.legal_actions(seat) if seat is not None else []
+        return render_text(self.game.presenter().display(self.view(seat), legal, ()))
 
     # ----- copies --------------------------------------------------------------------------------
 
