@@ -5,10 +5,10 @@ Every error a user can cause is a subclass of :class:`CampfireError`, which itse
 as they are.
 
 >>> try:
-...     raise IllegalActionError("tracker §5.1", "position 12 is empty")
+...     raise IllegalActionError("tracker rules §4.2", "position 12 is empty")
 ... except ValueError as exc:
 ...     print(exc)
-tracker §5.1: position 12 is empty
+tracker rules §4.2: position 12 is empty
 """
 
 from __future__ import annotations
@@ -45,7 +45,8 @@ class NotationError(CampfireError):
 class IllegalActionError(CampfireError):
     """An action that the rules do not allow in the current state.
 
-    ``rule`` names the rule broken (for example ``"tracker §5.1"``); the state is left unchanged.
+    ``rule`` names the rule broken (for example ``"tracker rules §4.2"``, a section of
+    ``docs/rules/tracker.md``); the state is left unchanged.
     """
 
     def __init__(self, rule: str, message: str) -> None:

@@ -56,7 +56,7 @@ def test_a_hand_built_copy_of_a_legal_action_is_that_action() -> None:
 def test_a_hand_built_action_that_is_not_legal_now_names_the_rule() -> None:
     state = fresh()
     state.apply(0, "peek 12")
-    with pytest.raises(IllegalActionError, match=r"tracker §5\.1A \(D3\)"):
+    with pytest.raises(IllegalActionError, match=r"tracker rules §4\.2"):
         state.apply(0, TrackerAction("peek", 12, 0))
 
 

@@ -1,7 +1,7 @@
 """Tracker (Stopař): peek at face-down scouts, remember them, capture them blind.
 
-The rules are in ``rules/tracker.md`` of the shared specs; ``campfire rules tracker`` prints a
-summary.
+The rules are in ``docs/rules/tracker.md`` (shipped as ``campfire/rules/tracker.md``);
+``campfire rules tracker`` prints them.
 """
 
 from campfire.core import register

@@ -258,7 +258,7 @@ def _read_state(players: int, options: TrackerOptions, s: Mapping[str, Any]) -> 
         if captured[p] and hands[p] == TRACKERS_PER_PLAYER:
             raise PositionError(
                 f"captured[{p}]: seat {p} has captured cards but still holds all its trackers "
-                "(a capture plays trackers, tracker §5.1B)"
+                "(a capture plays trackers, tracker rules §4.3)"
             )
     phase = _name(s["phase"], PHASES, "phase")
     step = _name(s["step"], STEPS, "step")
@@ -282,14 +282,15 @@ def _read_state(players: int, options: TrackerOptions, s: Mapping[str, Any]) -> 
         if others == 0:
             raise PositionError(
                 "trackers: with one player left holding trackers the final turns begin "
-                "(tracker §5.2); phase must be final_peek"
+                "(tracker rules §5.1); phase must be final_peek"
             )
     elif phase in (FINAL_PEEK, FINAL_CAPTURE):
         if last_player != seat:
             raise PositionError("last_player: the final turns are the last player's (seat)")
         if others:
             raise PositionError(
-                "trackers: in the final turns only the last player holds trackers (tracker §5.2)"
+                "trackers: in the final turns only the last player holds trackers "
+                "(tracker rules §5.1)"
             )
     allowed = {
         NORMAL: (TURN_START, PEEKING, COLLECTING, RELOCATING, PLACING),
@@ -304,20 +305,21 @@ def _read_state(players: int, options: TrackerOptions, s: Mapping[str, Any]) -> 
         )
     if not over:
         if occupied == 0:
-            raise PositionError("board: the game ends when the board is empty (tracker §5.1)")
+            raise PositionError("board: the game ends when the board is empty (tracker rules §5.2)")
         if step in (TURN_START, PEEKING) and hands[seat] == 0:
             raise PositionError(
-                f"trackers[{seat}]: a player without trackers takes no more turns (tracker §5.1)"
+                f"trackers[{seat}]: a player without trackers takes no more turns "
+                "(tracker rules §4.5)"
             )
         if step in (COLLECTING, RELOCATING, PLACING) and hands[seat] == TRACKERS_PER_PLAYER:
             raise PositionError(
-                f"trackers[{seat}]: a capture turn begins by playing trackers (tracker §5.1B)"
+                f"trackers[{seat}]: a capture turn begins by playing trackers (tracker rules §4.3)"
             )
 
     # the turn in progress (tracker §5.1)
     if step == PEEKING:
         if len(set(peeked)) != len(peeked) or any(board[p] == EMPTY for p in peeked):
-            raise PositionError("peeked: distinct occupied positions (tracker §5.1A)")
+            raise PositionError("peeked: distinct occupied positions (tracker rules §4.2)")
         if not 1 <= len(peeked) < min(options.peek_count, occupied):
             raise PositionError(
                 f"peeked: a peek turn in progress has looked at 1–"
@@ -327,7 +329,7 @@ def _read_state(players: int, options: TrackerOptions, s: Mapping[str, Any]) -> 
         raise PositionError("peeked: positions are listed only during a peek turn")
     if step in (RELOCATING, PLACING):
         if occupied == NUM_POSITIONS:
-            raise PositionError("step: relocation needs an empty position (tracker §5.1B.3)")
+            raise PositionError("step: relocation needs an empty position (tracker rules §4.4)")
     elif moves:
         raise PositionError("relocations: moves are counted only while relocating")
     if step == PLACING:

@@ -347,43 +347,43 @@ class TrackerState(State):
         if kind == "peek":
             if step == TURN_START and phase == FINAL_CAPTURE:
                 return IllegalActionError(
-                    "tracker §5.2",
+                    "tracker rules §5.1",
                     "the final turn is a capture with all trackers; play "
                     f"'track {self.hands[seat]}'",
                 )
             if step not in (TURN_START, PEEKING):
                 return IllegalActionError(
-                    "tracker §5.1 (D17)",
+                    "tracker rules §4.1",
                     "a turn is either a peek or a capture; this turn is a capture"
                     + self._allowed_hint(),
                 )
             if not occupied:
                 return IllegalActionError(
-                    "tracker §5.1A", f"position {arg} is empty; peek at an occupied position"
+                    "tracker rules §4.2", f"position {arg} is empty; peek at an occupied position"
                 )
             return IllegalActionError(
-                "tracker §5.1A (D3)",
+                "tracker rules §4.2",
                 f"position {arg} was already peeked this turn; choose a different card",
             )
         if kind == "track":
             hand = self.hands[seat]
             if step != TURN_START or phase == FINAL_PEEK:
                 return IllegalActionError(
-                    "tracker §5.1B",
+                    "tracker rules §4.3",
                     "trackers are played only at the start of a normal turn or of the final "
                     "capture" + self._allowed_hint(),
                 )
             if phase == FINAL_CAPTURE:
                 return IllegalActionError(
-                    "tracker §5.2",
+                    "tracker rules §5.1",
                     f"the final capture plays all remaining trackers: 'track {hand}'",
                 )
             return IllegalActionError(
-                "tracker §5.1B", f"seat {seat} has only {hand} tracker(s) left; play 1–{hand}"
+                "tracker rules §4.3", f"seat {seat} has only {hand} tracker(s) left; play 1–{hand}"
             )
         if kind == "decline":
             return IllegalActionError(
-                "tracker §5.2",
+                "tracker rules §5.1",
                 "only the last player may decline, at the start of the final peek turn"
                 + self._allowed_hint(),
             )
@@ -392,22 +392,23 @@ class TrackerState(State):
             return self._wrong_step(action)
         if kind == "take":
             return IllegalActionError(
-                "tracker §5.1B", f"position {arg} is empty; collect from an occupied position"
+                "tracker rules §4.3", f"position {arg} is empty; collect from an occupied position"
             )
         if kind == "lift":
             return IllegalActionError(
-                "tracker §5.1B.3", f"position {arg} is empty; relocate a card from an occupied one"
+                "tracker rules §4.4",
+                f"position {arg} is empty; relocate a card from an occupied one",
             )
         return IllegalActionError(  # drop
-            "tracker §5.1B.3", f"position {arg} is occupied; a moved card goes to an empty one"
+            "tracker rules §4.4", f"position {arg} is occupied; a moved card goes to an empty one"
         )
 
     def _wrong_step(self, action: TrackerAction) -> IllegalActionError:
         rules = {
-            "take": ("tracker §5.1B.2", "cards are collected only after playing trackers"),
-            "lift": ("tracker §5.1B.3", "cards are relocated only after the collection"),
-            "drop": ("tracker §5.1B.3", "'drop' places a card lifted with 'lift'"),
-            "done": ("tracker §5.1B", "'done' ends a collection or the relocations"),
+            "take": ("tracker rules §4.3", "cards are collected only after playing trackers"),
+            "lift": ("tracker rules §4.4", "cards are relocated only after the collection"),
+            "drop": ("tracker rules §4.4", "'drop' places a card lifted with 'lift'"),
+            "done": ("tracker rules §4.3", "'done' ends a collection or the relocations"),
         }
         rule, text = rules[action.kind]
         return IllegalActionError(rule, text + self._allowed_hint())
