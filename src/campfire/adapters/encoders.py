@@ -23,7 +23,7 @@ observer's left (slot 0 is the observer). :attr:`Encoder.slots` names each part 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -134,12 +134,28 @@ def _one_hot(out: Vector, offset: int, index: int | None) -> None:
         out[offset + index] = 1.0
 
 
+def _count_into(out: Vector, offset: int, items: Iterable[int], scale: float) -> None:
+    """Set ``out[offset + i]`` to ``scale`` × the number of times ``i`` occurs in ``items``.
+
+    One write per distinct value (a numpy item write is far cheaper than ``+=``); the slots
+    written must be zero before.
+    """
+    counts: dict[int, int] = {}
+    get = counts.get
+    for i in items:
+        counts[i] = get(i, 0) + 1
+    for i, count in counts.items():
+        out[offset + i] = count * scale
+
+
 # ----- Apache ---------------------------------------------------------------------------------
 
 _APACHE_COLOURS = ("red", "yellow", "purple", "green", "blue")
 _APACHE_TYPES = ("chief", "maiden", "warrior", "hunter")
 _APACHE_BOOTY = {"totem": 20, "necklace": 21, "tomahawk": 22, "buffalo": 23, "teepee": 24}
 _APACHE_PHASES = ("reveal", "claim", "choose", "over")
+_APACHE_TYPE = {t: i for i, t in enumerate(_APACHE_TYPES)}
+_APACHE_PHASE = {p: i for i, p in enumerate(_APACHE_PHASES)}
 
 
 class ApacheEncoder(Encoder):
@@ -156,6 +172,7 @@ class ApacheEncoder(Encoder):
             "0…N−1, then the neutral colours in view order; types chief, maiden, warrior, "
             "hunter), 20–23 totem, necklace, tomahawk, buffalo, 24 teepee"
         )
+        self._kind_cache: dict[tuple[int | str, ...], dict[str, int]] = {}
         self._common()
         self._o_phase = self._add("phase", (4,), "one-hot: reveal, claim, choose, over")
         self._o_revealer = self._add("revealer", (p,), "one-hot relative seat: the revealer")
@@ -183,46 +200,63 @@ class ApacheEncoder(Encoder):
             "protect_me", (4,), "per type: a claim would be legal now (only while answering)"
         )
 
-    def _kinds(self, view: dict[str, Any], seat: int) -> Callable[[str], int]:
+    def _kinds(self, view: dict[str, Any], seat: int) -> dict[str, int]:
+        """Every card name's relative kind for this view's colours and observer (cached)."""
+        colours, neutral = view["colours"], view["neutral_colours"]
+        key = (seat, *colours, "|", *neutral)
+        kind_of = self._kind_cache.get(key)
+        if kind_of is not None:
+            return kind_of
         n = self.players
-        slot_of: dict[str, int] = {}
-        for s, colour in enumerate(view["colours"]):
-            slot_of[colour] = (s - seat) % n
-        for i, colour in enumerate(view["neutral_colours"]):
+        slot_of = {colour: (s - seat) % n for s, colour in enumerate(colours)}
+        for i, colour in enumerate(neutral):
             slot_of[colour] = n + i
-
-        def kind(card: str) -> int:
-            booty = _APACHE_BOOTY.get(card)
-            if booty is not None:
-                return booty
-            colour, _, typ = card.partition("-")
-            return 4 * slot_of[colour] + _APACHE_TYPES.index(typ)
-
-        return kind
+        kind_of = dict(_APACHE_BOOTY)
+        for colour, c in slot_of.items():
+            for t, typ in enumerate(_APACHE_TYPES):
+                kind_of[f"{colour}-{typ}"] = 4 * c + t
+        if len(self._kind_cache) < 1024:
+            self._kind_cache[key] = kind_of
+        return kind_of
 
     def _encode(self, view: dict[str, Any], belief: Belief | None, out: Vector, seat: int) -> None:
-        kind = self._kinds(view, seat)
-        k = self.K
-        out[self._o_phase + _APACHE_PHASES.index(view["phase"])] = 1.0
-        out[self._o_revealer + self.rel(view["revealer"], seat)] = 1.0
-        out[self._o_progress] = view["window"] / 114
-        out[self._o_progress + 1] = view["deck_left"] / 114
-        out[self._o_progress + 2] = 1.0 if view["last_card"] else 0.0
+        kind_of = self._kinds(view, seat)
+        k, n = self.K, self.players
+        out[self._o_phase + _APACHE_PHASE[view["phase"]]] = 1.0
+        out[self._o_revealer + (view["revealer"] - seat) % n] = 1.0
+        o = self._o_progress
+        out[o] = view["window"] / 114
+        out[o + 1] = view["deck_left"] / 114
+        out[o + 2] = 1.0 if view["last_card"] else 0.0
+        # the card counts (table, piles, discarded) are counted here first, then written once
+        counts: dict[int, int] = {}
+        get = counts.get
         table = view["table"]
-        for card in table:
-            out[self._o_table + kind(card)] += 1 / 9
         if table:
-            out[self._o_last + kind(table[-1])] = 1.0
+            o = self._o_table
+            for card in table:
+                i = o + kind_of[card]
+                counts[i] = get(i, 0) + 1
+            out[self._o_last + kind_of[table[-1]]] = 1.0
+        o = self._o_piles
         for s, pile in enumerate(view["piles"]):
-            base = self._o_piles + self.rel(s, seat) * k
+            base = o + (s - seat) % n * k
             for card in pile:
-                out[base + kind(card)] += 1 / 9
-        for s, score in enumerate(view["scores"]):
-            out[self._o_scores + self.rel(s, seat)] = score / 40
+                i = base + kind_of[card]
+                counts[i] = get(i, 0) + 1
+        o = self._o_discard
         for card in view["discarded"]:
-            out[self._o_discard + kind(card)] += 1 / 9
+            i = o + kind_of[card]
+            counts[i] = get(i, 0) + 1
+        for i, count in counts.items():
+            out[i] = count / 9
+        o = self._o_scores
+        for s, score in enumerate(view["scores"]):
+            if score:
+                out[o + (s - seat) % n] = score / 40
+        o = self._o_answers
         for s, answer in enumerate(view["answers"]):
-            base = self._o_answers + self.rel(s, seat) * 7
+            base = o + (s - seat) % n * 7
             if answer is None:
                 out[base] = 1.0
             elif answer == "hidden":
@@ -231,17 +265,18 @@ class ApacheEncoder(Encoder):
                 out[base + 1] = out[base + 2] = 1.0
             else:
                 out[base + 1] = 1.0
-                out[base + 3 + _APACHE_TYPES.index(answer.split()[1])] = 1.0
+                out[base + 3 + _APACHE_TYPE[answer.split()[1]]] = 1.0
         resolved = view["resolved"]
+        o = self._o_queue
         for i, entry in enumerate(view["queue"]):
-            base = self._o_queue + self.rel(entry["seat"], seat) * 7
+            base = o + (entry["seat"] - seat) % n * 7
             out[base] = 1.0
-            out[base + 1 + _APACHE_TYPES.index(entry["type"])] = 1.0
+            out[base + 1 + _APACHE_TYPE[entry["type"]]] = 1.0
             out[base + 5] = 1.0 if entry["legal"] else 0.0
             out[base + 6] = 1.0 if i < resolved else 0.0
         for t, ok in (view.get("protect_me") or {}).items():
             if ok:
-                out[self._o_protect + _APACHE_TYPES.index(t)] = 1.0
+                out[self._o_protect + _APACHE_TYPE[t]] = 1.0
 
 
 # ----- Big Manitou ----------------------------------------------------------------------------
@@ -256,6 +291,7 @@ _MANITOU_TILES = (
 _MANITOU_TILE = {name: i for i, name in enumerate(_MANITOU_TILES)}
 _MANITOU_PHASES = ("select", "play", "totem", "horse", "thief", "take", "game_over")
 _MANITOU_STEPS = ("start", "hero", "best_hunter", "second_hunter")
+_MANITOU_PHASE = {name: i for i, name in enumerate(_MANITOU_PHASES)}
 
 
 class ManitouEncoder(Encoder):
@@ -315,48 +351,75 @@ class ManitouEncoder(Encoder):
 
     def _encode(self, view: dict[str, Any], belief: Belief | None, out: Vector, seat: int) -> None:
         c, t, p, n = self.C, self.T, self.max_players, self.players
-        rel = self.rel
-        out[self._o_phase + _MANITOU_PHASES.index(view["phase"])] = 1.0
-        out[self._o_seats + rel(view["dealer"], seat)] = 1.0
-        out[self._o_seats + p + rel(view["first_player"], seat)] = 1.0
-        out[self._o_progress] = view["hunt"] / max(1, view["hunts"])
-        out[self._o_progress + 1] = view["play_turn"] / (7 * n)
-        out[self._o_progress + 2] = view["bag_size"] / 60
+        rel = [(s - seat) % n for s in range(n)]  # relative slot of every seat
+        tile, card_of = _MANITOU_TILE, _MANITOU_CARD
+        out[self._o_phase + _MANITOU_PHASE[view["phase"]]] = 1.0
+        out[self._o_seats + rel[view["dealer"]]] = 1.0
+        out[self._o_seats + p + rel[view["first_player"]]] = 1.0
+        o = self._o_progress
+        out[o] = view["hunt"] / max(1, view["hunts"])
+        out[o + 1] = view["play_turn"] / (7 * n)
+        out[o + 2] = view["bag_size"] / 60
+        # every count slot is counted here first, then written once
+        counts: dict[int, int] = {}
+        get = counts.get
+        o_tiles, o_cards = self._o_ground_tiles, self._o_ground_cards
         for g, ground in enumerate(view["grounds"]):
-            for tile in ground["tiles"]:
-                out[self._o_ground_tiles + g * t + _MANITOU_TILE[tile]] += 1.0
+            base = o_tiles + g * t
+            for name in ground["tiles"]:
+                i = base + tile[name]
+                counts[i] = get(i, 0) + 1
             for owner, card, face_up in ground["cards"]:
-                base = self._o_ground_cards + (g * p + rel(owner, seat)) * (c + 1)
-                out[base + _MANITOU_CARD[card]] += 1.0
+                base = o_cards + (g * p + rel[owner]) * (c + 1)
+                i = base + card_of[card]
+                counts[i] = get(i, 0) + 1
                 if not face_up:
-                    out[base + c] += 1.0
+                    counts[base + c] = get(base + c, 0) + 1
+        o = self._o_owned
         for s, owned in enumerate(view["tiles_owned"]):
-            for tile in owned:
-                out[self._o_owned + rel(s, seat) * t + _MANITOU_TILE[tile]] += 1.0
-        for tile in view["out_of_game"]:
-            out[self._o_out + _MANITOU_TILE[tile]] += 1.0
+            base = o + rel[s] * t
+            for name in owned:
+                i = base + tile[name]
+                counts[i] = get(i, 0) + 1
+        o = self._o_out
+        for name in view["out_of_game"]:
+            i = o + tile[name]
+            counts[i] = get(i, 0) + 1
+        o = self._o_used
+        for s, used in enumerate(view["used_this_cycle"]):
+            base = o + rel[s] * c
+            for card in used:
+                i = base + card_of[card]
+                counts[i] = get(i, 0) + 1
+        you = view.get("you") or {}
+        o = self._o_own
+        for k, key in enumerate(("selection", "hand", "deck")):
+            base = o + k * c
+            for card in you.get(key, ()):
+                i = base + card_of[card]
+                counts[i] = get(i, 0) + 1
+        for i, count in counts.items():
+            out[i] = count
+        o = self._o_holders
         for i, key in enumerate(("totem_holder", "horse_holder")):
             holder = view[key]
-            out[self._o_holders + i * (p + 1) + (p if holder is None else rel(holder, seat))] = 1
-        for s, used in enumerate(view["used_this_cycle"]):
-            for card in used:
-                out[self._o_used + rel(s, seat) * c + _MANITOU_CARD[card]] += 1.0
+            out[o + i * (p + 1) + (p if holder is None else rel[holder])] = 1
+        o = self._o_counts
         for i, key in enumerate(("selection_sizes", "selected_counts", "hand_sizes", "deck_sizes")):
+            base = o + i * p
             for s, value in enumerate(view[key]):
-                out[self._o_counts + i * p + rel(s, seat)] = value / 10
-        you = view.get("you") or {}
-        for i, key in enumerate(("selection", "hand", "deck")):
-            for card in you.get(key, ()):
-                out[self._o_own + i * c + _MANITOU_CARD[card]] += 1.0
+                if value:
+                    out[base + rel[s]] = value / 10
         sharing = view.get("sharing")
         if sharing is not None:
-            out[self._o_sharing + sharing["ground"] - 1] = 1.0
-            out[self._o_sharing + 3 + _MANITOU_STEPS.index(sharing["step"])] = 1.0
+            o = self._o_sharing
+            out[o + sharing["ground"] - 1] = 1.0
+            out[o + 3 + _MANITOU_STEPS.index(sharing["step"])] = 1.0
             if sharing["chooser"] is not None:
-                out[self._o_sharing + 7 + rel(sharing["chooser"], seat)] = 1.0
-            out[self._o_sharing + 7 + p] = sharing["picks_left"] / 2
+                out[o + 7 + rel[sharing["chooser"]]] = 1.0
+            out[o + 7 + p] = sharing["picks_left"] / 2
         for s in view.get("thief_queue") or ():
-            out[self._o_thief + rel(s, seat)] = 1.0
+            out[self._o_thief + rel[s]] = 1.0
 
 
 # ----- Dudab ----------------------------------------------------------------------------------
@@ -392,6 +455,26 @@ def _dudab_face(face: str) -> int:
         return 65 + _DUDAB_COLOURS.index(rest)
     symbol, _, value = rest.partition("/")
     return _DUDAB_COLOURS.index(first) * 16 + _DUDAB_SYMBOLS.index(symbol) * 4 + int(value) - 1
+
+
+_DUDAB_PROMPT = {name: i for i, name in enumerate(_DUDAB_PROMPTS)}
+#: every face name's number (see :func:`_dudab_face`)
+_DUDAB_FACE = {
+    name: _dudab_face(name)
+    for name in (
+        *(
+            f"{colour}/{symbol}/{value}"
+            for colour in _DUDAB_COLOURS
+            for symbol in _DUDAB_SYMBOLS
+            for value in range(1, 5)
+        ),
+        "dudab",
+        *(f"shaman/{colour}" for colour in _DUDAB_COLOURS),
+        "jungle",
+        "baby",
+    )
+}
+assert sorted(_DUDAB_FACE.values()) == list(range(_DUDAB_FACES))
 
 
 class DudabEncoder(Encoder):
@@ -444,47 +527,65 @@ class DudabEncoder(Encoder):
         )
 
     def _encode(self, view: dict[str, Any], belief: Belief | None, out: Vector, seat: int) -> None:
-        f, p = self.F, self.max_players
-        rel = self.rel
-        out[self._o_prompt + _DUDAB_PROMPTS.index(view["prompt"])] = 1.0
+        f, p, n = self.F, self.max_players, self.players
+        face = _DUDAB_FACE.__getitem__
+        out[self._o_prompt + _DUDAB_PROMPT[view["prompt"]]] = 1.0
         if view["actor"] is not None:
-            out[self._o_seats + rel(view["actor"], seat)] = 1.0
-        out[self._o_seats + p + rel(view["round_start_player"], seat)] = 1.0
+            out[self._o_seats + (view["actor"] - seat) % n] = 1.0
+        out[self._o_seats + p + (view["round_start_player"] - seat) % n] = 1.0
         out[self._o_progress] = view["round"] / view["rounds"]
         out[self._o_progress + 1] = view["draw_pile"] / 96
         ob = view["obligation"]
+        o = self._o_obligation
         if ob is None:
-            out[self._o_obligation] = 1.0
+            out[o] = 1.0
         else:
-            out[self._o_obligation + (1 if ob["kind"] == "shaman_reaction" else 2)] = 1.0
-            out[self._o_obligation + 3 + ob["column"] - 1] = 1.0
+            out[o + (1 if ob["kind"] == "shaman_reaction" else 2)] = 1.0
+            out[o + 3 + ob["column"] - 1] = 1.0
             if ob.get("call") is not None:
-                out[self._o_obligation + 6 + _DUDAB_CALLS.index(str(ob["call"]))] = 1.0
+                out[o + 6 + _DUDAB_CALLS.index(str(ob["call"]))] = 1.0
+        # the cards by face (columns, own cards, a revealed hand) are counted here first, then
+        # written once
+        counts: dict[int, int] = {}
+        get = counts.get
         width = 4 + 2 * f
         for k, column in enumerate(view["columns"]):
             base = self._o_columns + k * width
             cards = column["cards"]
-            out[base] = len(cards) / 6
             out[base + 1] = 1.0 if column["jungle"] else 0.0
-            out[base + 2] = (column["above"] or 0) / 6
-            out[base + 3] = column["heap"] / 10
-            for card in cards:
-                out[base + 4 + _dudab_face(card)] += 1.0
+            if column["above"]:
+                out[base + 2] = column["above"] / 6
+            if column["heap"]:
+                out[base + 3] = column["heap"] / 10
             if cards:
-                out[base + 4 + f + _dudab_face(cards[-1])] = 1.0
-        for card in view["discard"]:
-            out[self._o_discard + _dudab_face(card)] += 0.25
-        for i, (key, scale) in enumerate((("hand_sizes", 10), ("pile_sizes", 30), ("totals", 100))):
-            for s, value in enumerate(view[key]):
-                out[self._o_counts + i * p + rel(s, seat)] = value / scale
-        for i, key in enumerate(("hand", "pile", "kept")):
+                out[base] = len(cards) / 6
+                for card in cards:
+                    i = base + 4 + face(card)
+                    counts[i] = get(i, 0) + 1
+                out[base + 4 + f + face(cards[-1])] = 1.0
+        o = self._o_own
+        for k, key in enumerate(("hand", "pile", "kept")):
+            base = o + k * f
             for card in view.get(key, ()):
-                out[self._o_own + i * f + _dudab_face(card)] += 1.0
+                i = base + face(card)
+                counts[i] = get(i, 0) + 1
         revealed = view["revealed"]
         if revealed is not None:
-            out[self._o_revealed + rel(revealed["seat"], seat)] = 1.0
+            out[self._o_revealed + (revealed["seat"] - seat) % n] = 1.0
+            base = self._o_revealed + p
             for card in revealed["cards"]:
-                out[self._o_revealed + p + _dudab_face(card)] += 1.0
+                i = base + face(card)
+                counts[i] = get(i, 0) + 1
+        for i, count in counts.items():
+            out[i] = count
+        if view["discard"]:
+            _count_into(out, self._o_discard, map(face, view["discard"]), 0.25)
+        o = self._o_counts
+        for i, (key, scale) in enumerate((("hand_sizes", 10), ("pile_sizes", 30), ("totals", 100))):
+            base = o + i * p
+            for s, value in enumerate(view[key]):
+                if value:
+                    out[base + (s - seat) % n] = value / scale
 
 
 # ----- Tracker --------------------------------------------------------------------------------
@@ -506,6 +607,11 @@ _TRACKER_CHANNELS = (
     "known_false_track",
     "interest",
 )
+
+
+_TRACKER_PHASE = {name: i for i, name in enumerate(_TRACKER_PHASES)}
+_TRACKER_STEP = {name: i for i, name in enumerate(_TRACKER_STEPS)}
+_TRACKER_INTEREST = (0.0, 1 / 3, 2 / 3)  # other seats' peeks / 3 (1 from 3 peeks on)
 
 
 class TrackerEncoder(Encoder):
@@ -546,15 +652,20 @@ class TrackerEncoder(Encoder):
 
     def _encode(self, view: dict[str, Any], belief: Belief | None, out: Vector, seat: int) -> None:
         p, n = self.max_players, self.players
-        rel = self.rel
-        out[self._o_phase + _TRACKER_PHASES.index(view["phase"])] = 1.0
-        out[self._o_step + _TRACKER_STEPS.index(view["step"])] = 1.0
+        out[self._o_phase + _TRACKER_PHASE[view["phase"]]] = 1.0
+        out[self._o_step + _TRACKER_STEP[view["step"]]] = 1.0
+        o = self._o_seats
         for i, key in enumerate(("start_player", "last_player")):
             who = view[key]
-            out[self._o_seats + i * (p + 1) + (p if who is None else rel(who, seat))] = 1.0
+            out[o + i * (p + 1) + (p if who is None else (who - seat) % n)] = 1.0
+        o = self._o_counts
+        trackers, captured = view["trackers"], view["captured_counts"]
         for s in range(n):
-            out[self._o_counts + rel(s, seat)] = view["trackers"][s] / 3
-            out[self._o_counts + p + rel(s, seat)] = view["captured_counts"][s] / 60
+            r = (s - seat) % n
+            if trackers[s]:
+                out[o + r] = trackers[s] / 3
+            if captured[s]:
+                out[o + p + r] = captured[s] / 60
         out[self._o_turn] = view["centre"] / 18
         out[self._o_turn + 1] = view["relocations_this_turn"] / 3
         width = len(_TRACKER_CHANNELS)
@@ -565,20 +676,18 @@ class TrackerEncoder(Encoder):
             out[board + pos * width + 1] = 1.0
         if view["lifted"] is not None:
             out[board + view["lifted"] * width + 2] = 1.0
-        known: dict[int, int] = getattr(belief, "known", {}) if belief is not None else {}
-        interest: dict[int, int] = getattr(belief, "interest", {}) if belief is not None else {}
+        known: dict[int, int] = getattr(belief, "known", None) or {} if belief else {}
+        interest: dict[int, int] = getattr(belief, "interest", None) or {} if belief else {}
         if known:
-            owner = {int(t[1:]): s for s, t in enumerate(view["tribes"])}
+            owner = {int(t[1:]): 4 + (s - seat) % n for s, t in enumerate(view["tribes"])}
+            get = owner.get
             for pos, card in known.items():
                 base = board + pos * width
                 out[base + 3] = 1.0
-                if card % 10 >= 3:
-                    out[base + 11] = 1.0
-                    continue
-                who = owner.get(card // 10)
-                out[base + (10 if who is None else 4 + rel(who, seat))] = 1.0
+                # a false track, or a scout of a tribe: a seat's (relative) or nobody's
+                out[base + (11 if card % 10 >= 3 else get(card // 10, 10))] = 1.0
         for pos, count in interest.items():
-            out[board + pos * width + 12] = min(1.0, count / 3)
+            out[board + pos * width + 12] = _TRACKER_INTEREST[count] if count < 3 else 1.0
 
 
 _ENCODERS: dict[str, type[Encoder]] = {

@@ -9,6 +9,9 @@ vectors from :mod:`campfire.adapters.encoders`, and zero-sum returns from the ou
 A session also enforces the adapter's move cap (:func:`default_max_moves`): a game that reaches
 it ends as a draw, marked :attr:`Session.truncated`.
 
+A session caches what it computes from the state (the seat to act, the legal indices, the
+observations) until the next :meth:`Session.apply`; change its state only through ``apply``.
+
 >>> session = Session("tracker", 2, seed=3)
 >>> session.current_seat(), len(session.legal(0)), session.observation(0).shape
 (0, 63, (829,))
@@ -23,6 +26,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Mapping
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -37,6 +41,31 @@ __all__ = ["Session", "default_max_moves", "win_share_returns"]
 
 _INDEX_CACHE: dict[tuple[str, int], dict[Action, int]] = {}
 _ID_CACHE: dict[tuple[str, int], dict[int, tuple[Action, int]]] = {}
+#: per game and player count: every action by index, and whether each carries its index as an
+#: ``index`` attribute (the built-in games' actions do), which spares the index look-up
+_ACTIONS: dict[tuple[str, int], tuple[tuple[Action, ...], bool]] = {}
+#: per game and player count: read-only action masks by the tuple of legal indices (a game
+#: offers the same legal sets again and again); cleared when it grows past _MASK_CACHE_SIZE
+_MASKS: dict[tuple[str, int], dict[tuple[int, ...], npt.NDArray[np.int8]]] = {}
+_MASK_CACHE_SIZE = 4096
+_INDEX = attrgetter("index")
+_UNKNOWN = -1  # the seat to act has not been computed since the last move
+
+
+def _action_table(game: Game[Any], players: int) -> tuple[tuple[Action, ...], bool]:
+    """Every action of ``game``'s index space, and whether ``action.index`` is its index."""
+    key = (game.name, players)
+    table = _ACTIONS.get(key)
+    if table is None:
+        actions = tuple(
+            game.action_from_index(i, players) for i in range(game.num_distinct_actions(players))
+        )
+        indexed = all(
+            getattr(a, "index", None).__class__ is int and a.index == i  # type: ignore[attr-defined]
+            for i, a in enumerate(actions)
+        )
+        table = _ACTIONS[key] = (actions, indexed)
+    return table
 
 
 def default_max_moves(game: str, players: int) -> int:
@@ -122,6 +151,18 @@ class Session:
         self._by_id = _ID_CACHE.setdefault(key, {})
         self._obs_cache: dict[int, npt.NDArray[np.float32]] = {}
         self._public = _public_scores(self.game.name)
+        self._actions, self._indexed = _action_table(self.game, players)
+        self._masks = _MASKS.setdefault(key, {})
+        # beliefs that remember something (the base Belief ignores every event)
+        self._listening = [b for b in self.beliefs if type(b).observe is not Belief.observe]
+        self._invalidate()
+
+    def _invalidate(self) -> None:
+        """Forget what was computed from the state (after a move or a new state)."""
+        self._obs_cache.clear()
+        self._turn: int | None = _UNKNOWN
+        self._legal_seat = _UNKNOWN
+        self._legal_ids: tuple[int, ...] = ()
 
     # ----- turn order and actions ----------------------------------------------------------
 
@@ -136,10 +177,15 @@ class Session:
 
     def current_seat(self) -> int | None:
         """The seat to act: the lowest of those that may act (``None`` when over)."""
-        if self.is_over():
-            return None
-        seats = self.state.seats_to_act()
-        return min(seats) if seats else None
+        turn = self._turn
+        if turn == _UNKNOWN:
+            if self.is_over():
+                turn = None
+            else:
+                seats = self.state.seats_to_act()
+                turn = min(seats) if seats else None
+            self._turn = turn
+        return turn
 
     def index_of(self, action: Action) -> int:
         """The index of ``action`` in the game's fixed index space."""
@@ -158,21 +204,40 @@ class Session:
 
     def action(self, index: int) -> Action:
         """The action with index ``index`` (raise a ``NotationError`` if out of range)."""
+        if index.__class__ is int and 0 <= index < self.num_actions:
+            return self._actions[index]
         return self.game.action_from_index(int(index), self.players)
+
+    def _legal_indices(self, seat: int) -> tuple[int, ...]:
+        """The legal indices of ``seat`` in the engine's order, cached until the next move."""
+        if seat != self._legal_seat:
+            if seat != self.current_seat():
+                return ()
+            actions = self.state.legal_actions(seat)
+            if self._indexed:
+                self._legal_ids = tuple(map(_INDEX, actions))
+            else:
+                self._legal_ids = tuple(map(self.index_of, actions))
+            self._legal_seat = seat
+        return self._legal_ids
 
     def legal(self, seat: int) -> list[int]:
         """The legal action indices of ``seat``, ascending (``[]`` unless it is to act)."""
-        if seat != self.current_seat():
-            return []
-        return sorted(self.index_of(a) for a in self.state.legal_actions(seat))
+        return sorted(self._legal_indices(seat))
 
     def legal_mask(self, seat: int) -> npt.NDArray[np.int8]:
-        """A 0/1 vector over the index space: the legal actions of ``seat``."""
-        mask = np.zeros(self.num_actions, dtype=np.int8)
-        legal = self.legal(seat)
-        if legal:
-            mask[legal] = 1
-        return mask
+        """A 0/1 vector over the index space: the legal actions of ``seat`` (a new array)."""
+        legal = self._legal_indices(seat)
+        mask = self._masks.get(legal)
+        if mask is None:
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+            if legal:
+                mask[list(legal)] = 1
+            mask.flags.writeable = False
+            if len(self._masks) >= _MASK_CACHE_SIZE:
+                self._masks.clear()
+            self._masks[legal] = mask
+        return mask.copy()
 
     def apply(self, seat: int, index: int) -> list[Event]:
         """Play the action with index ``index`` for ``seat`` (the seat to act); its events.
@@ -188,10 +253,16 @@ class Session:
             )
         events = self.state.apply(seat, self.action(index))
         self.moves += 1
-        self._obs_cache.clear()
-        for belief in self.beliefs:
-            b = belief.seat
-            belief.observe([e for e in events if e.to is None or b in e.to])
+        self._invalidate()
+        listening = self._listening
+        if listening:
+            if all(e.to is None for e in events):
+                for belief in listening:
+                    belief.observe(events)
+            else:
+                for belief in listening:
+                    b = belief.seat
+                    belief.observe([e for e in events if e.to is None or b in e.to])
         return events
 
     # ----- observations --------------------------------------------------------------------
@@ -250,7 +321,9 @@ class Session:
         other.__dict__.update(self.__dict__)
         other.state = self.state.clone()
         other.beliefs = [b.clone() for b in self.beliefs]
+        other._listening = [b for b in other.beliefs if type(b).observe is not Belief.observe]
         other._obs_cache = {}
+        other._invalidate()
         return other
 
     def determinize(self, seat: int, rng: random.Random) -> Session:
@@ -262,6 +335,7 @@ class Session:
         """
         other = self.clone()
         other.state = self.beliefs[seat].sample(self.state, rng)
+        other._invalidate()
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Session:
@@ -276,6 +350,8 @@ class Session:
         data["_index"] = None
         data["_by_id"] = None
         data["_public"] = None
+        data["_actions"] = None
+        data["_masks"] = None
         return data
 
     def __setstate__(self, data: dict[str, Any]) -> None:
@@ -285,3 +361,7 @@ class Session:
         self._index = _INDEX_CACHE.setdefault((self.game.name, self.players), {})
         self._by_id = _ID_CACHE.setdefault((self.game.name, self.players), {})
         self._public = _public_scores(self.game.name)
+        self._actions, self._indexed = _action_table(self.game, self.players)
+        self._masks = _MASKS.setdefault((self.game.name, self.players), {})
+        self._obs_cache = {}
+        self._invalidate()

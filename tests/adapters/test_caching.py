@@ -1,0 +1,92 @@
+"""The adapters' caches (seat to act, legal indices, masks, observations) never go stale."""
+
+import random
+
+import numpy as np
+import pytest
+
+import campfire
+from campfire.adapters.pettingzoo import env
+from campfire.adapters.session import Session
+
+from .conftest import GAMES
+
+
+def _fresh_legal(session, seat):
+    """The legal indices of ``seat`` computed from scratch (no cache of the session)."""
+    state = session.state
+    if session.is_over() or seat != min(state.seats_to_act()):
+        return []
+    return sorted(session.game.action_index(a, session.players) for a in state.legal_actions(seat))
+
+
+def _fresh_observation(session, seat):
+    return session.encoder.encode(session.state.view(seat), session.beliefs[seat])
+
+
+def _player_counts(game):
+    spec = campfire.get_game(game)
+    return sorted({spec.min_players, 3, spec.max_players})
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_mask_and_observation_after_every_step_equal_fresh_ones(game):
+    for players in _player_counts(game):
+        e = env(game, players=players)
+        e.reset(seed=players)
+        session = e.unwrapped.session
+        rng = random.Random(players)
+        for agent in e.agent_iter():
+            obs, _, terminated, truncated, _ = e.last()
+            for s, other in enumerate(e.possible_agents):
+                seen = obs if other == agent else e.observe(other)
+                legal = _fresh_legal(session, s)
+                assert np.flatnonzero(seen["action_mask"]).tolist() == legal
+                assert session.legal(s) == legal
+                assert np.array_equal(seen["observation"], _fresh_observation(session, s))
+            if terminated or truncated:
+                e.step(None)
+            else:
+                e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        assert session.is_over()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_copies_of_a_session_recompute_what_they_cached(game):
+    session = Session(game, 3, seed=11)
+    rng = random.Random(3)
+    for step in range(60):
+        seat = session.current_seat()
+        if seat is None:
+            break
+        session.legal_mask(seat)  # fill the caches before copying
+        session.observation(seat)
+        for copy in (session.clone(), session.determinize(seat, random.Random(step))):
+            assert copy.current_seat() == seat
+            for s in range(3):
+                assert copy.legal(s) == _fresh_legal(copy, s)
+                assert np.array_equal(copy.observation(s), _fresh_observation(copy, s))
+        session.apply(seat, rng.choice(session.legal(seat)))
+
+
+def test_a_returned_mask_or_observation_may_be_changed_by_its_caller():
+    e = env("apache", players=2)
+    e.reset(seed=0)
+    agent = e.agent_selection
+    first = e.observe(agent)
+    expected = {k: v.copy() for k, v in first.items()}
+    first["action_mask"][:] = 0
+    first["observation"][:] = 7.0
+    again = e.observe(agent)
+    assert np.array_equal(again["action_mask"], expected["action_mask"])
+    assert np.array_equal(again["observation"], expected["observation"])
+
+
+def test_the_wrapper_refuses_per_step_attributes_before_reset():
+    e = env("tracker", players=2)
+    for name in ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos"):
+        with pytest.raises(AttributeError, match="before reset"):
+            getattr(e, name)
+    e.reset(seed=1)
+    assert e.agents == ["player_0", "player_1"] and e.agent_selection in e.agents
+    assert str(e) == "campfire_tracker_v0"
