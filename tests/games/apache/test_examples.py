@@ -126,7 +126,7 @@ def test_ex_a5_one_hand_card_per_reveal() -> None:
     before = state.to_position()
     with pytest.raises(IllegalActionError) as info:
         state.apply(0, "claim warrior 100")
-    assert info.value.rule == "apache §5 (P15)"
+    assert info.value.rule == "apache rules §4.3"
     assert "one hand card per reveal" in str(info.value)
     assert state.to_position() == before  # rejected: not queued, no penalty
     assert state.seats_to_act() == (1, 2)

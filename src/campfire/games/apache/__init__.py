@@ -1,7 +1,8 @@
 """Apache: reveal prairie cards and race to claim the booty with your Indians.
 
-The rules are in ``rules/apache.md`` of the shared specs; ``campfire rules apache`` prints a
-summary. :mod:`.resolve` holds the window resolution shared with a real-time server.
+The rules are in ``docs/rules/apache.md`` (shipped as ``campfire/rules/apache.md``);
+``campfire rules apache`` prints them. :mod:`.resolve` holds the window resolution shared
+with a real-time server.
 """
 
 from campfire.core import register

@@ -247,7 +247,7 @@ def window_actions(
     is those claims in that order followed by a ``pass`` for every other seat, to be applied to
     a game with ``claim_order=arrival``. Replaying them resolves the window exactly as it was
     resolved live. A seat outside ``0 .. players - 1`` raises :class:`NotationError`, a seat
-    listed twice :class:`IllegalActionError` (one hand card per reveal, apache §5, P15).
+    listed twice :class:`IllegalActionError` (one hand card per reveal, apache rules §4.3).
     """
     out: list[tuple[int, ApacheAction]] = []
     seen: set[int] = set()
@@ -256,7 +256,7 @@ def window_actions(
             raise NotationError(f"a seat is 0–{players - 1} (got {seat!r})")
         if seat in seen:
             raise IllegalActionError(
-                "apache §5 (P15)",
+                "apache rules §4.3",
                 f"seat {seat} claims twice in one window: one hand card per reveal",
             )
         seen.add(seat)

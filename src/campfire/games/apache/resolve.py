@@ -369,7 +369,7 @@ def resolve_window(
             choice = asked
             if choice not in choices:
                 raise IllegalActionError(
-                    "apache §4",
+                    "apache rules §6.2",
                     f"{choice} is not available to the {TYPES[claim.type]} claim of seat "
                     f"{claim.seat}; choose one of: {', '.join(str(c) for c in choices)}",
                 )

@@ -481,47 +481,47 @@ class ApacheState(State):
         if kind == "claim" or kind == "pass":
             if phase != POLLING:
                 return IllegalActionError(
-                    "apache §6 (P6)",
+                    "apache rules §4.2",
                     "claims and passes are accepted only in the claim window after a reveal"
                     + self._allowed_hint(),
                 )
             if seat not in self.to_act:
                 return IllegalActionError(
-                    "apache §5 (P15)",
+                    "apache rules §4.3",
                     f"seat {seat} has answered this window already: one hand card per reveal; "
                     f"still to answer: {self._who()}",
                 )
             if self.arrival:
                 return IllegalActionError(
-                    "apache §11.1",
+                    "apache rules §8.4",
                     "this game orders claims by arrival: write 'claim <type>' without a "
                     "reaction time",
                 )
             return IllegalActionError(
-                "apache §11.3",
+                "apache rules §8.4",
                 "this game orders claims by reaction time: write 'claim <type> <ms>' with a "
                 f"multiple of {REACTION_STEP_MS} from 0 to {REACTION_MAX_MS}",
             )
         if kind == "reveal":
             if phase == POLLING:
                 return IllegalActionError(
-                    "apache §11.3",
+                    "apache rules §8.4",
                     "the claim poll of this reveal is open; every seat answers it (pass or "
                     f"claim) before the next reveal; still to answer: {self._who()}",
                 )
             if phase != REVEALING:
                 return self._not_now("reveal")
             return IllegalActionError(
-                "apache §5.3", f"seat {self.revealer} reveals the next card, not seat {seat}"
+                "apache rules §4.4", f"seat {self.revealer} reveals the next card, not seat {seat}"
             )
         if phase != CHOOSING:
             return self._not_now(kind)
         if seat not in self.to_act:
             return IllegalActionError(
-                "apache §7 (P13)", f"seat {self.to_act[0]} chooses now, not seat {seat}"
+                "apache rules §6.2", f"seat {self.to_act[0]} chooses now, not seat {seat}"
             )
         return IllegalActionError(
-            "apache §4",
+            "apache rules §6.2",
             f"'{action}' is not an option of this claim now; choose one of: "
             + ", ".join(str(a) for a in self.choice_actions),
         )
@@ -538,14 +538,14 @@ class ApacheState(State):
 
     def _not_now(self, kind: str) -> IllegalActionError:
         if self.phase == GAME_OVER:
-            return IllegalActionError("apache §9", "the game is over; no seat may act")
+            return IllegalActionError("apache rules §7.1", "the game is over; no seat may act")
         if kind == "reveal":
             return IllegalActionError(
-                "apache §6",
+                "apache rules §4.4",
                 "no card may be revealed while claims are resolved" + self._allowed_hint(),
             )
         return IllegalActionError(
-            "apache §7 (P13)",
+            "apache rules §6.2",
             f"'{kind}' answers a claimant's choice during resolution; no choice is asked now"
             + self._allowed_hint(),
         )
