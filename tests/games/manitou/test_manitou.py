@@ -414,11 +414,11 @@ def test_render_for_a_seat_and_a_spectator() -> None:
         table=[[up(0, "chief")], [], []],
         grounds=[["tipi3"], ["totem"], []],
     )
-    text = state.render(1)
-    assert "g1: tiles tipi3" in text and "seat 0: chief" in text
-    assert "your hand: h4 spy" in text
+    text = state.render(1)  # the presenter's display as text (test_present.py)
+    assert "Ground 1: tipi ×3" in text and "Ground 1 cards: seat 0's chief" in text
+    assert "Your hand: hunter 4, spy" in text
     assert "healer" not in text
-    assert "your hand" not in state.render(None)
+    assert "Your hand" not in state.render(None)
 
 
 def test_no_thief_when_nobody_played_a_hunter() -> None:

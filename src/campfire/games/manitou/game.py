@@ -29,6 +29,7 @@ from campfire.core import (
     RolloutPolicy,
     SetupError,
 )
+from campfire.core.present import Presenter
 
 from . import actions as _actions
 from .cards import (
@@ -202,6 +203,12 @@ class ManitouGame(Game[ManitouState]):
             "medium": "ismcts:iterations=30,rollout=heuristic",
             "hard": "ismcts:iterations=100,rollout=heuristic",
         }
+
+    def presenter(self) -> Presenter:
+        """Big Manitou's presenter: the grounds, the cards and the log in the game's words."""
+        from .present import ManitouPresenter
+
+        return ManitouPresenter(self)
 
 
 #: seeded setups draw each bag return place from 0 … this − 1 (taken modulo the bag size + 1)

@@ -123,9 +123,11 @@ def selection_sizes(players: int, dealer: int) -> list[int]:
 
 
 def _hero_down(code: int, g: int, by: int, reason: str) -> Event:
-    """A ``hero_down`` event: hero ``code`` at ground ``g`` goes face down because of hero
-    ``by`` (manitou §5.2): ``beaten`` by it, a ``tie`` with it (same type), or a ``sacrifice``
-    (the attacker goes down with the hero it removed)."""
+    """A ``hero_down`` event: hero ``code`` at ground ``g`` goes face down because of ``by``.
+
+    The reason (manitou §5.2) is ``beaten`` (by a hero that beats it), ``tie`` (same type) or
+    ``sacrifice`` (the attacker goes down with the hero it removed).
+    """
     return Event(
         "hero_down",
         {
@@ -992,6 +994,7 @@ class ManitouState(State):
             "play_turn": self.turn,
             "bag_size": len(self.bag),
             "out_of_game": [TILE_NAMES[t] for t in self.out_of_game],
+            "scores": list(self.score().scores),  # the points the tiles make now (§7)
         }
         if phase in (THIEF, SHARE):
             out["thief_queue"] = list(self.rob_queue)
@@ -1016,7 +1019,7 @@ class ManitouState(State):
     def render(self, seat: int | None = None) -> str:
         """The hunting grounds and the players as text, as ``seat`` (``None``: spectator) sees."""
         self._check_seat(seat, spectator=True)
-        from .render import render
+        from .present import render
 
         return render(self, seat)
 
