@@ -74,7 +74,7 @@ def test_expansion_positions_views_determinisations(players: int, options: dict[
                 continue
             with pytest.raises(IllegalActionError) as info:
                 state.apply(seat, action_from_index(index))
-            assert info.value.rule.startswith("dudab §")
+            assert info.value.rule.startswith("dudab rules §")
             assert _as_json(state.to_position()) == _as_json(position)
     if options.get("use_jungle"):
         assert "jungle" in prompts
@@ -217,12 +217,12 @@ def test_illegal_actions_name_the_rule() -> None:
         options={"use_jungle": True},
     )
     cases = {
-        "p red/fur/3 c1": "dudab §4.1",
-        "p blue/fur/3 c1": "dudab §5.3",
-        "p dudab c2 call=red": "dudab §4.2 (D37)",
-        "penalty": "dudab §5.4",
-        "keep dudab": "dudab §5.10",
-        "p red/fur/3 c3": "dudab §2.3",
+        "p red/fur/3 c1": "dudab rules §4.1",
+        "p blue/fur/3 c1": "dudab rules §5.2",
+        "p dudab c2 call=red": "dudab rules §6.2",
+        "penalty": "dudab rules §5.5",
+        "keep dudab": "dudab rules §5.1",
+        "p red/fur/3 c3": "dudab rules §2.4",
     }
     before = _as_json(state.to_position())
     for text, rule in cases.items():

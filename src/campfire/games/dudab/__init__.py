@@ -1,7 +1,7 @@
 """Dudab: a shedding game with columns, calls and Shaman chains (Jungle and Baby expansions).
 
-The rules are in ``rules/dudab.md`` of the shared specs; ``campfire rules dudab`` prints a
-summary.
+The rules are in ``docs/rules/dudab.md`` (shipped as ``campfire/rules/dudab.md``);
+``campfire rules dudab`` prints them.
 """
 
 from campfire.core import register

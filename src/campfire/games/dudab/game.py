@@ -203,7 +203,7 @@ def _check_head(deck: list[int], head: int, what: str, error: type[ValueError]) 
     if bad:
         raise error(
             f"{what}: {card_name(bad[0])} is among the first {head} cards (the deal and the "
-            "column starters); Jungle and Baby cards are set aside there (dudab §2.3 step 4), "
+            "column starters); Jungle and Baby cards are set aside there (dudab rules §3.2), "
             "so list them where they ended up in the draw pile"
         )
 
@@ -314,7 +314,7 @@ def _no_specials(cards: list[int], what: str) -> None:
         if KIND[c] in (JUNGLE, BABY):
             raise PositionError(
                 f"{what}: {card_name(c)} cannot be there during a round (a drawn Jungle or Baby "
-                "is laid at once, dudab §5.7.6–§5.7.7)"
+                "is laid at once, dudab rules §6.1, §7.1)"
             )
 
 
@@ -488,7 +488,7 @@ def _read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> Du
             if not 1 <= len(vis) < CAPTURE_AT:
                 raise PositionError(
                     f"{what}.cards: a column without a Jungle shows 1–{CAPTURE_AT - 1} cards "
-                    f"(the {CAPTURE_AT}th captures, dudab §4.3; got {len(vis)})"
+                    f"(the {CAPTURE_AT}th captures, dudab rules §4.4; got {len(vis)})"
                 )
         else:
             jungle = _card(col["jungle"], f"{what}.jungle")
@@ -500,7 +500,7 @@ def _read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> Du
             if len(vis) - above > above:
                 raise PositionError(
                     f"{what}: {len(vis) - above} cards below the Jungle and {above} above; "
-                    "more below than above captures (dudab §4.2)"
+                    "more below than above captures (dudab rules §6.3)"
                 )
         state.heap.append(heap)
         state.vis.append(vis)
@@ -560,14 +560,14 @@ def _read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> Du
     if state.kept and (top is None or top[0] != T_KEEP):
         raise PositionError("kept: cards are kept only while a 'keep' task is pending")
     if len(state.kept) > KEEP_AFTER_CAPTURE:
-        raise PositionError(f"kept: at most {KEEP_AFTER_CAPTURE} cards are kept (dudab §4.3)")
+        raise PositionError(f"kept: at most {KEEP_AFTER_CAPTURE} cards are kept (dudab rules §4.5)")
     if playing:  # dudab §5.6, §5.7.3: a hand over 5 cards waits for its trim
         trims = {seat for typ, seat, _ in state.tasks if typ in (T_TRIM, T_END_STEP)}
         for p in range(players):
             if len(state.hands[p]) > MAX_HAND and p not in trims:
                 raise PositionError(
                     f"hands[{p}]: {len(state.hands[p])} cards; a hand holds at most {MAX_HAND} "
-                    f"unless a trim for seat {p} is pending (dudab §5.6)"
+                    f"unless a trim for seat {p} is pending (dudab rules §5.6)"
                 )
     if state.ob != OB_NONE:
         vis = state.vis[state.ob_col]
@@ -580,7 +580,7 @@ def _read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> Du
     if not playing and state.ob != OB_NONE:
         raise PositionError("obligation: a finished game has none")
     if playing and not state.draw:
-        raise PositionError("draw: the round ends when the draw pile empties (dudab §5.8)")
+        raise PositionError("draw: the round ends when the draw pile empties (dudab rules §8.1)")
 
     # scores and the last round's report (dudab §7)
     finished = state.round + (not playing)

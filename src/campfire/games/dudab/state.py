@@ -752,14 +752,20 @@ class DudabState(State):
         allowed = ", ".join(str(a) for a in legal[:16]) + (", …" if len(legal) > 16 else "")
         hint = f"; allowed now: {allowed}"
         kind = action.kind
-        rule, text = "dudab §5.10", f"'{action}' is not a choice now ({prompt})"
+        rule, text = "dudab rules §5.1", f"'{action}' is not a choice now ({prompt})"
         decisions = {
-            "keep": ("dudab §4.3", "after a capture, keep 2 cards one at a time ('keep <card>')"),
-            "rest": ("dudab §4.3 (D29)", "send the other cards to one destination"),
-            "swap": ("dudab §5.3", "after revealing 5 cards, move one to the own pile"),
-            "trim": ("dudab §5.7.3", "trim the hand to 5 cards into the own pile"),
-            "jungle": ("dudab §5.7.6", "lay the drawn Jungle on an eligible column"),
-            "baby": ("dudab §5.7.7", "put the drawn Baby on a column other than the active one"),
+            "keep": (
+                "dudab rules §4.5",
+                "after a capture, keep 2 cards one at a time ('keep <card>')",
+            ),
+            "rest": ("dudab rules §4.5", "send the other cards to one destination"),
+            "swap": ("dudab rules §5.3", "after revealing 5 cards, move one to the own pile"),
+            "trim": ("dudab rules §5.6", "trim the hand to 5 cards into the own pile"),
+            "jungle": ("dudab rules §6.1", "lay the drawn Jungle on an eligible column"),
+            "baby": (
+                "dudab rules §7.1",
+                "put the drawn Baby on a column other than the active one",
+            ),
         }
         if prompt in decisions:
             rule, text = decisions[prompt]
@@ -768,62 +774,65 @@ class DudabState(State):
             elif kind in (K_JUNGLE, K_BABY) and action.col >= self.ncols:
                 text = f"there are only {self.ncols} columns"
             elif kind in (K_JUNGLE, K_BABY):
-                text += f"; column {action.col + 1} is not eligible (D19)"
+                text += f"; column {action.col + 1} is not eligible"
             return IllegalActionError(rule, text + hint)
         if kind in (K_KEEP, K_REST, K_PILE, K_JUNGLE, K_BABY):
             return IllegalActionError(rule, text + hint)
         if kind == K_PENALTY:
             return IllegalActionError(
-                "dudab §5.4", "the penalty is taken only in reaction to a Shaman" + hint
+                "dudab rules §5.5", "the penalty is taken only in reaction to a Shaman" + hint
             )
         if kind == K_DRAW:
             if prompt == "shaman_reaction":
                 return IllegalActionError(
-                    "dudab §5.4", "react with a Shaman or a Dudab, or take the penalty" + hint
+                    "dudab rules §5.5", "react with a Shaman or a Dudab, or take the penalty" + hint
                 )
             if prompt == "call_answer":
                 return IllegalActionError(
-                    "dudab §5.5 (D8)",
+                    "dudab rules §5.4",
                     "a player holding a card that matches the call must place it (or a Dudab)"
                     + hint,
                 )
             return IllegalActionError(
-                "dudab §5.3", "with 5 cards in hand a player who can place must place" + hint
+                "dudab rules §5.3", "with 5 cards in hand a player who can place must place" + hint
             )
         # a placement
         face = action.face
         if face not in _faces(self.hands[seat]):
             return IllegalActionError(
-                "dudab §5.3", f"there is no {FACE_NAMES[face]} in seat {seat}'s hand" + hint
+                "dudab rules §5.2", f"there is no {FACE_NAMES[face]} in seat {seat}'s hand" + hint
             )
         if action.col >= self.ncols:
             return IllegalActionError(
-                "dudab §2.3", f"this game has {self.ncols} columns (c1–c{self.ncols})" + hint
+                "dudab rules §2.4", f"this game has {self.ncols} columns (c1–c{self.ncols})" + hint
             )
         if prompt != "turn" and action.col != self.ob_col:
             return IllegalActionError(
-                "dudab §4.1",
+                "dudab rules §5.1",
                 f"during a {prompt.replace('_', ' ')} cards go only on column {self.ob_col + 1}"
                 + hint,
             )
         if face == FACE_DUDAB:
             return IllegalActionError(
-                "dudab §4.2 (D37)", "a Dudab placed in a Jungle column makes no call" + hint
+                "dudab rules §6.2", "a Dudab placed in a Jungle column makes no call" + hint
             )
         if prompt == "shaman_reaction":
             if face < 64:
                 return IllegalActionError(
-                    "dudab §5.4", "react with a Shaman or a Dudab, or take the penalty" + hint
+                    "dudab rules §5.5", "react with a Shaman or a Dudab, or take the penalty" + hint
                 )
             return IllegalActionError(
-                "dudab §4.2", "the Shaman does not fit the Jungle's mirror card" + hint
+                "dudab rules §6.2", "the Shaman does not fit the Jungle's mirror card" + hint
             )
         if prompt == "call_answer":
             return IllegalActionError(
-                "dudab §5.5",
+                "dudab rules §5.4",
                 f"{FACE_NAMES[face]} does not match the call {CALL_NAMES[self.ob_call]}" + hint,
             )
-        rule = "dudab §4.2" if self.above[action.col] >= 0 else "dudab §4.1"
+        if self.above[action.col] >= 0:  # a Jungle column: the mirror rule
+            rule = "dudab rules §6.2"
+        else:  # a Number card, or a Shaman (a Dudab fits any top card)
+            rule = "dudab rules §4.1" if face < FACE_DUDAB else "dudab rules §4.2"
         return IllegalActionError(
             rule, f"{FACE_NAMES[face]} cannot be placed on column {action.col + 1}" + hint
         )
