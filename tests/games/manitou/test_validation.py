@@ -58,7 +58,7 @@ def test_a_pick_beyond_the_pool_is_refused_with_the_rule() -> None:
     state.apply(0, "pick healer")  # one healer per seat
     with pytest.raises(IllegalActionError) as info:
         state.apply(0, ManitouAction(K_PICK, 14, -1, 14))
-    assert info.value.rule == "manitou §4"
+    assert info.value.rule == "manitou rules §4.4"
     assert "pick one of" in str(info.value)
 
 

@@ -1,7 +1,7 @@
 """Big Manitou: hunters and heroes compete for tiles at three hunting grounds.
 
-The rules are in ``rules/manitou.md`` of the shared specs; ``campfire rules manitou`` prints a
-summary.
+The rules are in ``docs/rules/manitou.md`` (shipped as ``campfire/rules/manitou.md``);
+``campfire rules manitou`` prints them.
 """
 
 from campfire.core import register

@@ -412,7 +412,8 @@ def _read_state(players: int, options: ManitouOptions, s: Mapping[str, Any]) -> 
             )
         if sum(u) and hunt % 2 == 0 and not over:
             raise PositionError(
-                f"used_this_cycle[{p}] must be empty in hunt {hunt + 1}, the first of a cycle (§4)"
+                f"used_this_cycle[{p}] must be empty in hunt {hunt + 1}, the first of a cycle "
+                "(manitou rules §4.4)"
             )
     state.pool = [[FULL_POOL[c] - u[c] for c in range(NUM_CARD_TYPES)] for u in used]
     state.sel_size = selection_sizes(n, dealer)
@@ -527,7 +528,7 @@ def _read_state(players: int, options: ManitouOptions, s: Mapping[str, Any]) -> 
         if not state.rob_queue or state.rob_queue[0] != seat:
             raise PositionError("in phase thief the seat is the first of thief_queue")
         if len(state._rob_choices(seat)) < 2:
-            raise PositionError(f"seat {seat} has no choice of tile to lose (§6.1)")
+            raise PositionError(f"seat {seat} has no choice of tile to lose (manitou rules §5.1)")
     elif state.rob_queue:
         raise PositionError("thief_queue must be empty outside the thief phase")
     tom = s["tomahawks_counted"]

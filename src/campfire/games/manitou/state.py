@@ -881,12 +881,12 @@ class ManitouState(State):
 
     def _wrong_step(self, seat: int, action: ManitouAction) -> IllegalActionError:
         rules = {
-            SELECT: ("manitou §5 H3", "every seat is selecting its cards"),
-            PLAY_PHASE: ("manitou §5.1", "it is a play turn"),
-            TOTEM_PHASE: ("manitou §5.6", "the totem holder may play an extra card or pass"),
-            HORSE_PHASE: ("manitou §5.7", "the horse holder may move a hunter or pass"),
-            THIEF: ("manitou §6.1", "the robbed seat gives up a tile"),
-            SHARE: ("manitou §6.2", "a seat takes a tile from the ground being shared"),
+            SELECT: ("manitou rules §4.3", "every seat is selecting its cards"),
+            PLAY_PHASE: ("manitou rules §4.5", "it is a play turn"),
+            TOTEM_PHASE: ("manitou rules §4.9", "the totem holder may play an extra card or pass"),
+            HORSE_PHASE: ("manitou rules §4.10", "the horse holder may move a hunter or pass"),
+            THIEF: ("manitou rules §5.1", "the robbed seat gives up a tile"),
+            SHARE: ("manitou rules §5.2", "a seat takes a tile from the ground being shared"),
         }
         rule, text = rules[self.phase]
         allowed = self._names(self.legal_actions(seat))
@@ -903,7 +903,7 @@ class ManitouState(State):
         phase, kind, arg, g = self.phase, action.kind, action.arg, action.ground
         if phase == SELECT and kind == K_PICK:
             return IllegalActionError(
-                "manitou §4",
+                "manitou rules §4.4",
                 f"no {CARD_NAMES[arg]} is left in seat {seat}'s available pool; "
                 f"pick one of {self._names(self.legal_actions(seat))}",
             )
@@ -911,17 +911,18 @@ class ManitouState(State):
             if arg not in self.hands[seat]:
                 hand = ", ".join(CARD_NAMES[c] for c in sorted(self.hands[seat])) or "nothing"
                 return IllegalActionError(
-                    "manitou §5.1", f"{CARD_NAMES[arg]} is not in seat {seat}'s hand (hand: {hand})"
+                    "manitou rules §4.5",
+                    f"{CARD_NAMES[arg]} is not in seat {seat}'s hand (hand: {hand})",
                 )
             what = "heroes" if self._count_down else "face-up heroes"
             return IllegalActionError(  # manitou §5.1 (M6): at most two heroes at a ground
-                "manitou §5.1",
+                "manitou rules §4.6",
                 f"seat {seat} already has two {what} at g{g + 1}; play the hero to another "
                 "ground or play a hunter",
             )
         if phase == PLAY_PHASE and kind == K_PASS:
             return IllegalActionError(
-                "manitou §5.1",
+                "manitou rules §4.5",
                 "a player must play a card every turn; "
                 f"play one of {self._names(self._plays(seat))}",
             )
@@ -929,20 +930,20 @@ class ManitouState(State):
             code = arg | seat << 4
             where = f"already lies at g{g + 1}" if code in self.table[g] else "is not on the table"
             return IllegalActionError(
-                "manitou §5.7",
+                "manitou rules §4.10",
                 f"seat {seat}'s {CARD_NAMES[arg]} {where}; the horse moves one of your "
                 f"hunters to another ground: {self._names(self.legal_actions(seat))}",
             )
         if phase == THIEF and kind == K_LOSE:
             return IllegalActionError(
-                "manitou §6.1",
+                "manitou rules §5.1",
                 "the thief takes a tipi or buffalo if the victim has one, else another "
                 f"tile; lose one of {', '.join(TILE_NAMES[t] for t in self._rob_choices(seat))}",
             )
         if phase == SHARE and kind == K_TAKE:
             tiles = self.grounds[self.ev_ground]
             return IllegalActionError(
-                "manitou §6.2",
+                "manitou rules §5.2",
                 f"no {TILE_NAMES[arg]} lies at ground g{self.ev_ground + 1}; take one of "
                 f"{', '.join(TILE_NAMES[t] for t in sorted(set(tiles)))}",
             )
