@@ -154,3 +154,93 @@ def test_a_table_continues_an_existing_match() -> None:
     second = Table(game, match=first.match, agents=agents_for("tracker", 2))
     second.run()
     assert second.match is first.match and second.state.is_terminal()
+
+
+# ----- taking back (undo) -----------------------------------------------------------------------
+
+
+def _undo_table(name: str, seed: int) -> Table:
+    game = get_game(name)
+
+    def factory(seat: int) -> Agent:
+        return make_agent("random", game, seat, 2, game.options(), seed=seat)
+
+    return Table(game, 2, seed=seed, agents=[None, factory(1)], agent_factory=factory)
+
+
+def _first_undoable(table: Table, rng: random.Random, limit: int = 2000) -> tuple[str, Action]:
+    """Play seat 0 at random (agents for seat 1) until seat 0 may take back its action."""
+    for _ in range(limit):
+        if table.state.is_terminal():
+            break
+        if table.step() is not None:
+            continue
+        before = table.state.to_position()
+        action = rng.choice(table.state.legal_actions(0))
+        table.play(0, action)
+        if table.can_undo(0):
+            return json_text(before), action
+    raise AssertionError("no undoable action found")
+
+
+def json_text(data: Any) -> str:
+    import json
+
+    return json.dumps(data, sort_keys=True)
+
+
+@pytest.mark.parametrize(("name", "seed"), [("tracker", 1), ("dudab", 2), ("manitou", 3)])
+def test_undo_takes_back_the_step_in_progress_and_restores_the_position(
+    name: str, seed: int
+) -> None:
+    table = _undo_table(name, seed)
+    before, action = _first_undoable(table, random.Random(seed))
+    count = len(table.match.actions)
+    assert table.undo(0) == action
+    assert len(table.match.actions) == count - 1
+    assert json_text(table.state.to_position()) == before
+    # the game goes on from there, and its record replays
+    table.play(0, table.state.legal_actions(0)[0])
+    assert replay(table.match.record()).state.to_position() == table.state.to_position()
+
+
+def test_undo_never_takes_back_revealed_information() -> None:
+    table = _undo_table("tracker", 1)
+    while table.step() is not None:
+        pass
+    peeks = [a for a in table.state.legal_actions(0) if str(a).startswith("peek")]
+    table.play(0, peeks[0])  # the peeked card was shown to seat 0 only
+    assert not table.can_undo(0)
+    with pytest.raises(IllegalActionError, match="revealed information"):
+        table.undo(0)
+
+
+def test_undo_never_crosses_another_players_move() -> None:
+    table = _undo_table("tracker", 1)
+    rng = random.Random(5)
+    _first_undoable(table, rng)
+    while 0 in table.state.seats_to_act() and not table.state.is_terminal():
+        table.play(0, rng.choice(table.state.legal_actions(0)))
+        if table.state.is_terminal():
+            break
+    table.step()  # seat 1 moves
+    assert not table.can_undo(0)
+    assert not table.can_undo(1)  # an agent's action is never taken back
+
+
+def test_undo_rebuilds_agents_from_the_remaining_events() -> None:
+    table = _undo_table("dudab", 2)
+    _first_undoable(table, random.Random(2))
+    old_agent = table.agents[1]
+    table.undo(0)
+    assert table.agents[1] is not old_agent
+
+
+def test_without_an_agent_factory_nothing_can_be_taken_back() -> None:
+    game = get_game("tracker")
+    table = Table(game, 2, seed=1, agents=[None, make_agent("random", game, 1, 2, seed=1)])
+    rng = random.Random(0)
+    for _ in range(50):
+        if table.step() is None and not table.state.is_terminal():
+            table.play(0, rng.choice(table.state.legal_actions(0)))
+        assert not table.can_undo(0)

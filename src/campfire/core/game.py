@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from types import ModuleType
@@ -18,6 +18,7 @@ from typing import Any, Generic, TypeVar
 from .actions import Action
 from .agent import Agent, Belief, RolloutPolicy
 from .errors import OptionError, PositionError, SetupError
+from .events import Event
 from .options import Options
 from .present import GenericPresenter, Presenter
 from .rng import GameRng
@@ -77,6 +78,12 @@ class Game(ABC, Generic[S]):
     #: A bound on the number of actions of a game played by random agents; the conformance
     #: suite checks that random playouts end within it.
     playout_bound: int = 100_000
+    #: How people play the game in a user interface, best first, as data (user interfaces know
+    #: these names, never a game's): ``"turns"`` (take turns; simultaneous steps answered one
+    #: seat after another), ``"timed-peek"`` (turns, and a card a seat is shown privately stays
+    #: on its screen for a few seconds only), ``"realtime-claims"`` (simultaneous steps are
+    #: timed windows answered against the clock, forced single moves play themselves).
+    play_modes: tuple[str, ...] = ("turns",)
 
     # ----- options and players --------------------------------------------------------------
 
@@ -219,6 +226,15 @@ class Game(ABC, Generic[S]):
             "medium": "ismcts:iterations=300",
             "hard": "ismcts:iterations=1500",
         }
+
+    def undoable(self, seat: int, action: Action, events: Sequence[Event]) -> bool:
+        """Whether a person may take back ``action`` of ``seat`` (with its ``events``).
+
+        :meth:`campfire.core.table.Table.can_undo` already refuses to take back anything past
+        another seat's action or past an action whose events were private to some seats
+        (information revealed); a game refines that here (default: nothing more is refused).
+        """
+        return True
 
     def presenter(self) -> Presenter:
         """How the game looks to a person (``campfire.core.present``); by default, plainly.

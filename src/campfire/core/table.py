@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from .actions import Action
 from .agent import Agent, Observation
-from .errors import CampfireError
+from .errors import CampfireError, IllegalActionError
 from .events import Event, visible_events
 from .options import Options
 from .outcome import Outcome
@@ -146,6 +146,8 @@ class Table:
     decision times (inject a fake one in tests). ``observation_rng`` draws the world each
     :class:`~campfire.core.agent.Observation` holds (default: seeded from the match's seed);
     agents' decisions never depend on it, it only makes the observation objects reproducible.
+    ``agent_factory`` makes a fresh agent for a seat; with it, :meth:`undo` can take back a
+    person's action in a game with agents.
     """
 
     def __init__(
@@ -163,6 +165,7 @@ class Table:
         policy: SeatPolicy = first_seat,
         clock: Callable[[], float] = time.perf_counter,
         observation_rng: random.Random | None = None,
+        agent_factory: Callable[[int], Agent] | None = None,
     ) -> None:
         if match is None:
             if num_players is None:
@@ -188,6 +191,10 @@ class Table:
         self._subscribers: dict[int | None, list[Callable[[list[Event]], None]]] = {}
         #: the step applied last (``None`` before the first)
         self.last_step: Step | None = None
+        #: makes a fresh agent for a seat (what :meth:`undo` needs to rebuild agents' memories)
+        self.agent_factory = agent_factory
+        #: the steps applied at this table, in order (what :meth:`undo` may take back)
+        self.steps: list[Step] = []
 
     # ----- what is going on ------------------------------------------------------------------
 
@@ -307,10 +314,70 @@ class Table:
                 )
         return self.state.outcome()
 
+    # ----- taking back ------------------------------------------------------------------------
+
+    def can_undo(self, seat: int) -> bool:
+        """Whether ``seat`` may take back its last action now.
+
+        Only a step in progress can be taken back: the seat is still to act, the last action at
+        this table is its own, none of that action's events was private to some seats (nothing
+        was revealed: a peek, a draw), the game does not refuse it (:meth:`Game.undoable`), and
+        agents' memories can be rebuilt (``agent_factory``, when agents play). Repeated undos
+        go back through the seat's consecutive actions, never past another seat's action.
+        """
+        step = self.steps[-1] if self.steps else None
+        if step is None or step.seat != seat or self.is_agent(seat):
+            return False
+        if self.state.is_terminal() or seat not in self.state.seats_to_act():
+            return False
+        if self.agents and self.agent_factory is None:
+            return False
+        if any(event.to is not None for event in step.events):
+            return False
+        return self.game.undoable(seat, step.action, step.events)
+
+    def undo(self, seat: int) -> Action:
+        """Take back the last action of ``seat``; return it.
+
+        The match is rebuilt from its record without that action, and every agent is made
+        afresh (``agent_factory``) and shown again the events of the remaining actions, so no
+        agent remembers what was taken back. Listeners and subscribers are not told (the
+        caller owns the table and says what happened). Raises :class:`IllegalActionError`
+        (nothing changed) when :meth:`can_undo` is false.
+        """
+        if not self.can_undo(seat):
+            raise IllegalActionError(
+                "undo",
+                "only your own last action of the step in progress can be taken back, never "
+                "one that revealed information or one before another player's move",
+            )
+        old = self.match
+        undone = self.steps.pop()
+        match = Match(
+            self.game,
+            old.state.num_players,
+            old.options,
+            seed=old.seed,
+            setup=old.setup,
+            names=[p.name for p in old.players],
+            agents=[p.agent for p in old.players],
+        )
+        replayed = [match.play(s, action) for s, action in old.actions[:-1]]
+        self.match = match
+        if self.agent_factory is not None:
+            for s in list(self.agents):
+                agent = self.agent_factory(s)
+                for events in replayed:
+                    agent.observe(visible_events(events, s))
+                self.agents[s] = agent
+        self.last_step = self.steps[-1] if self.steps else None
+        return undone.action
+
     # ----- routing ---------------------------------------------------------------------------
 
     def _route(self, step: Step) -> None:
         self.last_step = step
+        self.steps.append(step)
         events = list(step.events)
         for seat, agent in self.agents.items():
             try:
