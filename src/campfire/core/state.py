@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from .actions import Action
 from .errors import IllegalActionError, SeatError
 from .events import Event
+from .fields import Computed, StateField, install_fields, position_fields
 from .outcome import Outcome
 from .validate import short_repr
 
@@ -70,6 +71,15 @@ class State(ABC):
     game: Game[Any]
     num_players: int
     options: Options
+    #: the state's attributes, declared once (:mod:`campfire.core.fields`): a subclass that
+    #: declares them gets a generated :meth:`clone`, and :meth:`to_position` encodes them
+    FIELDS: ClassVar[tuple[StateField | Computed, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Derive ``clone`` from the class's own ``FIELDS`` declaration (if it has one)."""
+        super().__init_subclass__(**kwargs)
+        if "FIELDS" in cls.__dict__:
+            install_fields(cls, cls.FIELDS)
 
     @abstractmethod
     def seats_to_act(self) -> tuple[int, ...]:
@@ -102,9 +112,13 @@ class State(ABC):
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know now, as a JSON-ready dict (``None``: a spectator)."""
 
-    @abstractmethod
     def clone(self) -> Self:
-        """An independent copy: changing one never changes the other."""
+        """An independent copy: changing one never changes the other.
+
+        Generated from the class's ``FIELDS`` (each attribute copied as declared); a state
+        class without ``FIELDS`` must define its own.
+        """
+        raise NotImplementedError(f"{type(self).__name__} declares no FIELDS and no clone()")
 
     @abstractmethod
     def determinize(self, seat: int, rng: random.Random) -> Self:
@@ -115,12 +129,16 @@ class State(ABC):
         since the future draws are hidden too.
         """
 
-    @abstractmethod
     def to_position(self) -> dict[str, Any]:
         """The complete position as JSON (hidden information included), like FEN in chess.
 
-        ``game.state_from_position(state.to_position())`` is an equal, independent state.
+        ``game.state_from_position(state.to_position())`` is an equal, independent state. The
+        header names the game, the version, the player count and the options; ``"state"``
+        holds the fields of ``FIELDS`` that have a position key, encoded in declared order.
         """
+        out = self.game._position_header(self)
+        out["state"] = position_fields(self)
+        return out
 
     @abstractmethod
     def render(self, seat: int | None = None) -> str:

@@ -17,7 +17,7 @@ from campfire.core import (
     RolloutPolicy,
     SetupError,
 )
-from campfire.core.validate import short_repr
+from campfire.core.fields import ReadContext, read_fields
 
 from . import actions as _actions
 from .cards import (
@@ -27,7 +27,6 @@ from .cards import (
     TRACKERS_PER_PLAYER,
     card_name,
     parse_card,
-    parse_tribe,
     tribe_name,
 )
 from .options import TrackerOptions
@@ -47,6 +46,7 @@ from .state import (
     STEPS,
     TURN_START,
     TrackerState,
+    read_tribes,
 )
 
 __all__ = ["GAME", "TrackerGame"]
@@ -92,7 +92,7 @@ class TrackerGame(Game[TrackerState]):
             raise SetupError(
                 f"unknown setup field {extra[0]!r}; a Tracker setup has {sorted(known)}"
             )
-        tribes = _read_tribes(setup.get("tribes"), players, SetupError)
+        tribes = read_tribes(setup.get("tribes"), players, SetupError)
         start = setup.get("start_player", 0)
         if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < players:
             raise SetupError(f"start_player must be a seat 0–{players - 1} (got {start!r})")
@@ -162,116 +162,47 @@ class TrackerGame(Game[TrackerState]):
         }
 
 
-def _read_tribes(raw: Any, players: int, error: type[ValueError]) -> list[int]:
-    if not isinstance(raw, list) or len(raw) != players:
-        raise error(f"tribes must list one tribe per seat ({players} seats), e.g. ['T0', 'T3']")
-    try:
-        tribes = [parse_tribe(t) for t in raw]
-    except SetupError as exc:
-        raise error(f"tribes: {exc}") from None
-    if len(set(tribes)) != len(tribes):
-        raise error(f"each seat leads a different tribe (got {raw})")
-    return tribes
-
-
 # ----- reading positions strictly ----------------------------------------------------------------
 
 #: the fields of a position (its header and its state)
 _POSITION_FIELDS = ("game", "version", "players", "options", "state")
-#: the fields of a position's ``state`` object (``docs/notation/tracker.md``, "Position")
-_STATE_FIELDS = (
-    "tribes",
-    "start_player",
-    "board",
-    "trackers",
-    "captured",
-    "phase",
-    "step",
-    "seat",
-    "peeked",
-    "relocations",
-    "lifted",
-    "last_player",
-)
-
-
-def _int(value: Any, what: str, low: int, high: int) -> int:
-    """``value`` must be an ``int`` (not a ``bool``) from ``low`` to ``high``."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise PositionError(f"{what} must be a whole number {low}–{high} (got {short_repr(value)})")
-    if not low <= value <= high:
-        raise PositionError(f"{what} must be {low}–{high} (got {value})")
-    return value
-
-
-def _list(value: Any, what: str, length: int | None = None) -> list[Any]:
-    if not isinstance(value, list):
-        raise PositionError(f"{what} must be a JSON list (got {short_repr(value)})")
-    if length is not None and len(value) != length:
-        raise PositionError(f"{what} must have {length} entries (got {len(value)})")
-    return value
-
-
-def _card(value: Any, what: str) -> int:
-    try:
-        return parse_card(value)
-    except SetupError as exc:
-        raise PositionError(f"{what}: {exc}") from None
-
-
-def _name(value: Any, names: tuple[str, ...], what: str) -> int:
-    if not isinstance(value, str) or value not in names:
-        raise PositionError(f"{what} must be one of {', '.join(names)} (got {short_repr(value)})")
-    return names.index(value)
 
 
 def _read_state(players: int, options: TrackerOptions, s: Mapping[str, Any]) -> TrackerState:
-    """Read and check a position's ``state`` object (every problem is a :class:`PositionError`)."""
+    """Read and check a position's ``state`` object (every problem is a :class:`PositionError`).
+
+    :func:`~campfire.core.fields.read_fields` reads each field as ``TrackerState.FIELDS``
+    declares it (presence, no unknown field, types, ranges, card names); what follows are the
+    checks across fields.
+    """
     if not isinstance(s, Mapping):
         raise PositionError("a Tracker position needs a 'state' object")
-    missing = [f for f in _STATE_FIELDS if f not in s]
-    if missing:
-        raise PositionError(f"the position's state: the field {missing[0]!r} is missing")
-    extra = sorted(str(k) for k in s if k not in _STATE_FIELDS)
-    if extra:
-        raise PositionError(
-            f"the position's state: unknown field {extra[0]!r}; the fields are "
-            f"{list(_STATE_FIELDS)}"
-        )
+    v = read_fields(TrackerState, s, ReadContext(players, options))
     last = players - 1
-    tribes = _read_tribes(s["tribes"], players, PositionError)
-    start = _int(s["start_player"], "start_player", 0, last)
-    board = [
-        EMPTY if c is None else _card(c, f"board[{p}]")
-        for p, c in enumerate(_list(s["board"], "board", NUM_POSITIONS))
-    ]
-    captured = [
-        [_card(c, f"captured[{p}]") for c in _list(pile, f"captured[{p}]")]
-        for p, pile in enumerate(_list(s["captured"], "captured", players))
-    ]
+    tribes: list[int] = v["tribes"]
+    start: int = v["start_player"]
+    board: list[int] = v["board"]
+    captured: list[list[int]] = v["captured"]
     _check_cards(board + [c for pile in captured for c in pile], PositionError)
-    hands = [
-        _int(h, f"trackers[{p}]", 0, TRACKERS_PER_PLAYER)
-        for p, h in enumerate(_list(s["trackers"], "trackers", players))
-    ]
+    hands: list[int] = v["trackers"]
     for p in range(players):
         if captured[p] and hands[p] == TRACKERS_PER_PLAYER:
             raise PositionError(
                 f"captured[{p}]: seat {p} has captured cards but still holds all its trackers "
                 "(a capture plays trackers, tracker rules §4.3)"
             )
-    phase = _name(s["phase"], PHASES, "phase")
-    step = _name(s["step"], STEPS, "step")
+    phase: int = v["phase"]
+    step: int = v["step"]
     over = phase == GAME_OVER
-    seat = NO_SEAT if over and s["seat"] is None else _int(s["seat"], "seat", 0, last)
+    seat: int = v["seat"]
+    if not over and seat == NO_SEAT:
+        raise PositionError(f"seat must be a whole number 0–{last} (got None)")
     if over and seat != NO_SEAT:
         raise PositionError("seat: nobody is to act in a finished game (null)")
-    last_player = (
-        NO_SEAT if s["last_player"] is None else _int(s["last_player"], "last_player", 0, last)
-    )
-    peeked = [_int(p, "peeked", 0, NUM_POSITIONS - 1) for p in _list(s["peeked"], "peeked")]
-    moves = _int(s["relocations"], "relocations", 0, options.max_relocations - 1)
-    lifted = EMPTY if s["lifted"] is None else _int(s["lifted"], "lifted", 0, NUM_POSITIONS - 1)
+    last_player: int = v["last_player"]
+    peeked: list[int] = v["peeked"]
+    moves: int = v["relocations"]
+    lifted: int = v["lifted"]
     occupied = sum(1 for c in board if c != EMPTY)
 
     # the phase (tracker §4, §5.2) and the seat to act

@@ -29,7 +29,21 @@ from campfire.core import (
     Event,
     IllegalActionError,
     Outcome,
+    PositionError,
+    SetupError,
     State,
+)
+from campfire.core.fields import (
+    SEAT,
+    Copy,
+    Custom,
+    Int,
+    ListOf,
+    Names,
+    Nullable,
+    ReadContext,
+    Reset,
+    StateField,
 )
 
 from .actions import (
@@ -50,6 +64,8 @@ from .cards import (
     SCOUTS_PER_TRIBE,
     TRACKERS_PER_PLAYER,
     card_name,
+    parse_card,
+    parse_tribe,
     tribe_name,
 )
 from .options import TrackerOptions
@@ -73,6 +89,49 @@ _POSITIONS = range(NUM_POSITIONS)
 _INDEX = attrgetter("index")
 
 
+# ----- how the fields are written in a position (``TrackerState.FIELDS``) -------------------------
+
+
+def _read_card(raw: Any, what: str, ctx: ReadContext) -> int:
+    try:
+        return parse_card(raw)
+    except SetupError as exc:
+        raise PositionError(f"{what}: {exc}") from None
+
+
+def _tribe_names(tribes: list[int]) -> list[str]:
+    return [tribe_name(t) for t in tribes]
+
+
+def _read_tribe_field(raw: Any, what: str, ctx: ReadContext) -> list[int]:
+    return read_tribes(raw, ctx.players, PositionError)
+
+
+def _players(ctx: ReadContext) -> int:
+    return ctx.players
+
+
+def _last_move(ctx: ReadContext) -> int:
+    return int(ctx.options.max_relocations) - 1
+
+
+_CARD = Custom(card_name, _read_card)
+_TRACKERS = Int(0, TRACKERS_PER_PLAYER)
+
+
+def read_tribes(raw: Any, players: int, error: type[ValueError]) -> list[int]:
+    """One distinct tribe per seat, by name (a setup's or a position's ``tribes``)."""
+    if not isinstance(raw, list) or len(raw) != players:
+        raise error(f"tribes must list one tribe per seat ({players} seats), e.g. ['T0', 'T3']")
+    try:
+        tribes = [parse_tribe(t) for t in raw]
+    except SetupError as exc:
+        raise error(f"tribes: {exc}") from None
+    if len(set(tribes)) != len(tribes):
+        raise error(f"each seat leads a different tribe (got {raw})")
+    return tribes
+
+
 class TrackerState(State):
     """A Tracker position and its rules.
 
@@ -82,6 +141,31 @@ class TrackerState(State):
 
     game: TrackerGame
     options: TrackerOptions
+
+    #: every attribute, declared once: the generated ``clone`` copies them, ``to_position``
+    #: writes those with a position key in this order (``docs/notation/tracker.md``, "Position")
+    FIELDS = (
+        StateField("num_players", key=None),
+        StateField("options", key=None),
+        StateField("peek_count", key=None),
+        StateField("max_relocations", key=None),
+        StateField("tribes", Copy.LIST, codec=Custom(_tribe_names, _read_tribe_field)),
+        StateField("start_player", codec=SEAT),
+        StateField("board", Copy.LIST, codec=ListOf(Nullable(_CARD), length=NUM_POSITIONS)),
+        StateField("cards_left", key=None),  # follows from the board
+        StateField("hands", Copy.LIST, key="trackers", codec=ListOf(_TRACKERS, length=_players)),
+        StateField("captured", Copy.LISTS, codec=ListOf(ListOf(_CARD), length=_players)),
+        StateField("centre", key=None),  # follows from the hands
+        StateField("phase", codec=Names(PHASES)),
+        StateField("step", codec=Names(STEPS)),
+        StateField("seat", codec=Nullable(SEAT)),
+        StateField("peeked", Copy.LIST, codec=ListOf(Int(0, NUM_POSITIONS - 1))),
+        StateField("moves", key="relocations", codec=Int(0, _last_move)),
+        StateField("lifted", codec=Nullable(Int(0, NUM_POSITIONS - 1))),
+        StateField("last_player", codec=Nullable(SEAT)),
+        # the legal steps, recomputed on demand (a determinisation may change the board)
+        StateField("_legal", Reset(None), key=None),
+    )
 
     def __init__(
         self,
@@ -492,30 +576,7 @@ class TrackerState(State):
         return render_text(self.game.presenter().display(self.view(seat), legal, ()))
 
     # ----- copies ------------------------------------------------------------------------------
-
-    def clone(self) -> Self:
-        """An independent copy."""
-        other = object.__new__(type(self))
-        other.num_players = self.num_players
-        other.options = self.options
-        other.peek_count = self.peek_count
-        other.max_relocations = self.max_relocations
-        other.tribes = self.tribes[:]
-        other.board = self.board[:]
-        other.cards_left = self.cards_left
-        other.hands = self.hands[:]
-        other.captured = [pile[:] for pile in self.captured]
-        other.centre = self.centre
-        other.phase = self.phase
-        other.step = self.step
-        other.seat = self.seat
-        other.start_player = self.start_player
-        other.peeked = self.peeked[:]
-        other.moves = self.moves
-        other.lifted = self.lifted
-        other.last_player = self.last_player
-        other._legal = None  # recomputed on demand (a determinisation may change the board)
-        return other
+    # ``clone`` is generated from ``FIELDS`` (below the class)
 
     def determinize(
         self, seat: int, rng: random.Random, known: Mapping[int, int] | None = None
@@ -560,24 +621,3 @@ class TrackerState(State):
             else:
                 captured[owner][idx] = card
         return other
-
-    # ----- positions ---------------------------------------------------------------------------
-
-    def to_position(self) -> dict[str, Any]:
-        """The complete position as JSON (``game.state_from_position`` reads it back)."""
-        out = self.game._position_header(self)
-        out["state"] = {
-            "tribes": [tribe_name(t) for t in self.tribes],
-            "start_player": self.start_player,
-            "board": [card_name(c) if c != EMPTY else None for c in self.board],
-            "trackers": list(self.hands),
-            "captured": [[card_name(c) for c in pile] for pile in self.captured],
-            "phase": PHASES[self.phase],
-            "step": STEPS[self.step],
-            "seat": None if self.seat == NO_SEAT else self.seat,
-            "peeked": list(self.peeked),
-            "relocations": self.moves,
-            "lifted": None if self.lifted == EMPTY else self.lifted,
-            "last_player": None if self.last_player == NO_SEAT else self.last_player,
-        }
-        return out

@@ -1,0 +1,250 @@
+"""State fields declared once (``campfire.core.fields``): generated clone, positions, reading."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import campfire
+from campfire.core import PositionError, State
+from campfire.core.fields import (
+    RAW,
+    SEAT,
+    Computed,
+    Copy,
+    Custom,
+    Int,
+    ListOf,
+    Names,
+    Nullable,
+    ReadContext,
+    Reset,
+    StateField,
+    install_fields,
+    position_fields,
+    read_fields,
+)
+
+
+class _Box:
+    def __init__(self, items: list[int]) -> None:
+        self.items = items
+
+    def clone(self) -> _Box:
+        return _Box(self.items[:])
+
+
+class _Toy:
+    FIELDS = (
+        StateField("value", key="v", codec=Int(0, 9, offset=1)),
+        StateField("flat", Copy.LIST, codec=ListOf(Int(0, 9), length=2)),
+        StateField("nested", Copy.LISTS, codec=ListOf(ListOf(RAW))),
+        StateField("box", Copy.CLONE, key=None),
+        StateField("table", Copy.COPY, key=None),
+        StateField("pair", lambda p: (p[0], p[1]), key=None),
+        StateField("phase", codec=Names(("a", "b"))),
+        StateField("seat", codec=Nullable(SEAT), default=None),
+        StateField("_cache", Reset(None), key=None),
+        Computed("total", lambda s: s.value + sum(s.flat)),
+    )
+
+
+install_fields(_Toy, _Toy.FIELDS)
+_CTX = ReadContext(3, None)
+
+
+def _toy() -> Any:
+    toy: Any = _Toy()
+    toy.value, toy.flat, toy.nested = 2, [1, 2], [[1], [2, 3]]
+    toy.box, toy.table, toy.pair = _Box([4]), {"k": 1}, (5, 6)
+    toy.phase, toy.seat, toy._cache = 1, -1, "cached"
+    return toy
+
+
+def test_the_generated_clone_copies_each_field_as_its_kind_says() -> None:
+    toy = _toy()
+    other = toy.clone()
+    assert other.__class__ is _Toy
+    assert (other.value, other.flat, other.nested, other.box.items) == (
+        2,
+        [1, 2],
+        [[1], [2, 3]],
+        [4],
+    )
+    assert other.flat is not toy.flat
+    assert other.nested is not toy.nested
+    assert all(a is not b for a, b in zip(other.nested, toy.nested, strict=True))
+    assert other.box is not toy.box and other.table == toy.table and other.table is not toy.table
+    assert other.pair == (5, 6)
+    assert other._cache is None  # a reset cache is not copied
+    other.flat.append(3)
+    other.nested[0].append(9)
+    other.box.items.append(9)
+    assert toy.flat == [1, 2] and toy.nested == [[1], [2, 3]] and toy.box.items == [4]
+
+
+def test_the_clone_calls_after_clone_when_the_class_has_it() -> None:
+    class Shared:
+        FIELDS = (StateField("x"),)
+        shared = False
+
+        def _after_clone(self, other: Any) -> None:
+            self.shared = other.shared = True
+
+    install_fields(Shared, Shared.FIELDS)
+    one: Any = Shared()
+    one.x = 1
+    two = one.clone()
+    assert one.shared and two.shared and two.x == 1
+
+
+def test_a_class_with_its_own_clone_keeps_it() -> None:
+    def own(self: Any) -> str:
+        return "own"
+
+    class Own:
+        FIELDS = (StateField("x"),)
+        clone = own
+
+    install_fields(Own, Own.FIELDS)
+    assert Own().clone() == "own"
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        (StateField("x"), StateField("x", key="y")),
+        (StateField("x"), StateField("y", key="x")),
+        (StateField("x"), Computed("x", lambda s: 0)),
+    ],
+)
+def test_a_field_declared_twice_is_refused(fields: tuple[Any, ...]) -> None:
+    class Twice:
+        pass
+
+    with pytest.raises(TypeError, match="twice"):
+        install_fields(Twice, fields)
+
+
+def test_the_position_encodes_the_keyed_fields_in_declared_order() -> None:
+    assert position_fields(_toy()) == {
+        "v": 3,
+        "flat": [1, 2],
+        "nested": [[1], [2, 3]],
+        "phase": "b",
+        "seat": None,
+        "total": 5,
+    }
+    assert list(position_fields(_toy())) == ["v", "flat", "nested", "phase", "seat", "total"]
+
+
+def test_reading_decodes_every_field_and_reads_back_what_was_written() -> None:
+    written = position_fields(_toy())
+    read = read_fields(_Toy, written, _CTX)
+    assert read == {
+        "v": 2,
+        "flat": [1, 2],
+        "nested": [[1], [2, 3]],
+        "phase": 1,
+        "seat": -1,
+        "total": 5,
+    }
+    del written["seat"]  # optional: its default is read
+    assert read_fields(_Toy, written, _CTX)["seat"] == -1
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"v": True}, r"v must be a whole number 0–9 \(got True\)"),
+        ({"v": 11}, r"v must be 0–9 \(got 11\)"),
+        ({"flat": "ab"}, r"flat must be a JSON list \(got 'ab'\)"),
+        ({"flat": [1]}, r"flat must have 2 entries \(got 1\)"),
+        ({"flat": [1, "x"]}, r"flat\[1\] must be a whole number 0–9"),
+        ({"nested": [[1], 2]}, r"nested\[1\] must be a JSON list"),
+        ({"phase": "c"}, r"phase must be one of a, b \(got 'c'\)"),
+        ({"seat": 3}, r"seat must be 0–2 \(got 3\)"),
+        ({"colour": "red"}, "unknown field 'colour'"),
+    ],
+)
+def test_reading_names_the_field_that_is_wrong(change: dict[str, Any], message: str) -> None:
+    data = position_fields(_toy()) | change
+    with pytest.raises(PositionError, match=message):
+        read_fields(_Toy, data, _CTX)
+
+
+def test_reading_refuses_a_missing_field_and_a_state_that_is_no_object() -> None:
+    data = position_fields(_toy())
+    del data["flat"]
+    with pytest.raises(PositionError, match="the field 'flat' is missing"):
+        read_fields(_Toy, data, _CTX)
+    with pytest.raises(PositionError, match="must be a JSON object"):
+        read_fields(_Toy, [1, 2], _CTX)
+
+
+def test_bounds_may_depend_on_the_player_count() -> None:
+    codec = ListOf(SEAT, length=lambda c: c.players)
+    assert codec.decode([2, 0, 1], "order", ReadContext(3, None)) == [2, 0, 1]
+    with pytest.raises(PositionError, match="order must have 2 entries"):
+        codec.decode([2, 0, 1], "order", ReadContext(2, None))
+
+
+def test_a_custom_codec_reads_through_its_function() -> None:
+    def read(raw: Any, what: str, ctx: ReadContext) -> int:
+        if raw not in ("one", "two"):
+            raise PositionError(f"{what}: unknown number {raw!r}")
+        return 1 if raw == "one" else 2
+
+    codec = Custom(lambda v: "one" if v == 1 else "two", read)
+    assert codec.decode(codec.encode(2), "n", _CTX) == 2
+    with pytest.raises(PositionError, match="n: unknown number 'three'"):
+        codec.decode("three", "n", _CTX)
+
+
+def test_a_state_class_without_fields_gets_no_generated_clone() -> None:
+    class Bare(State):
+        pass
+
+    assert Bare.clone is State.clone
+    with pytest.raises(NotImplementedError, match="declares no FIELDS and no clone"):
+        State.clone(_toy())
+
+
+# ----- every game declares its state once -------------------------------------------------------
+
+
+_GAMES = ["tracker"]
+
+
+def _mid_game(name: str, players: int, seed: int) -> State:
+    game = campfire.get_game(name)
+    state = game.new_game(players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        seat = rng.choice(state.seats_to_act())
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    state.legal_actions()  # fill the caches, which are attributes too
+    return state
+
+
+@pytest.mark.parametrize("name", _GAMES)
+def test_every_attribute_of_a_game_state_is_declared_in_its_fields(name: str) -> None:
+    """A new attribute not declared would be silently missing from every clone."""
+    state = _mid_game(name, 3, 5)
+    declared = {f.name for f in type(state).FIELDS if isinstance(f, StateField)}
+    assert set(vars(state)) == declared
+    assert "generated from ``FIELDS``" in (type(state).clone.__doc__ or "")
+    assert set(vars(state.clone())) == declared
+
+
+@pytest.mark.parametrize("name", _GAMES)
+def test_every_game_position_is_the_encoding_of_its_fields(name: str) -> None:
+    state = _mid_game(name, 4, 2)
+    position = state.to_position()
+    assert position["state"] == position_fields(state)
+    keys = [f.key for f in type(state).FIELDS if f.key is not None]
+    assert list(position["state"]) == keys
