@@ -339,6 +339,12 @@ def _zone_lines(zone: Zone) -> list[str]:
         for start in range(0, len(cells), zone.columns):
             row = cells[start : start + zone.columns]
             lines.append("    " + " ".join(c.rjust(width) for c in row))
+    elif zone.kind == "stack":
+        n = zone.count if zone.count is not None else len(zone.cards)
+        text = f"{n} card{'' if n == 1 else 's'}"
+        if zone.cards:
+            text += f", top: {_card_text(zone.cards[-1])}"
+        lines = [f"  {label}: {text}"]
     else:
         text = ", ".join(_card_text(c) for c in zone.cards) or "—"
         if zone.count is not None and zone.count != len(zone.cards):

@@ -401,7 +401,8 @@ def test_position_round_trip_in_a_choose_step() -> None:
     assert restored.legal_actions(0) == state.legal_actions(0)
     assert restored.view(0) == state.view(0)
     text = state.render(0)
-    assert "choices: booty, teepees" in text and "red-hunter" in text
+    assert "Take all the buffalo (1)" in text and "Take all the teepees (1)" in text
+    assert "red hunter" in text
 
 
 # ----- every option set: positions, views and determinisations at every step ----------------

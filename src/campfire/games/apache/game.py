@@ -29,6 +29,7 @@ from campfire.core import (
     PositionError,
     SetupError,
 )
+from campfire.core.present import Presenter
 
 from . import actions as _actions
 from .cards import (
@@ -155,6 +156,12 @@ class ApacheGame(Game[ApacheState]):
         from .bots import LEVEL_SPECS
 
         return dict(LEVEL_SPECS)
+
+    def presenter(self) -> Presenter:
+        """Apache's presenter: the table, the claims and the log in the game's words."""
+        from .present import ApachePresenter
+
+        return ApachePresenter(self)
 
 
 def _seat(value: Any, players: int) -> int:

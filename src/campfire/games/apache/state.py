@@ -606,7 +606,7 @@ class ApacheState(State):
     def render(self, seat: int | None = None) -> str:
         """The table, the piles and the claim window as text, as ``seat`` sees them."""
         self._check_seat(seat, spectator=True)
-        from .render import render
+        from .present import render
 
         return render(self, seat)
 
