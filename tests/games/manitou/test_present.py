@@ -73,6 +73,7 @@ def test_play_prompt_labels_target_the_grounds() -> None:
     assert d.prompt == "Play a card from your hand face up at one of the three grounds."
     choice = next(a for a in d.actions if a.notation == "play spy g2")
     assert (choice.label, choice.target, choice.key) == ("Play the spy at ground 2", "g2", "spy g2")
+    assert choice.source == "hand:1"  # the hand card it moves
     assert [c.label for c in d.zone("hand").cards] == ["hunter 4", "spy"]
     assert show(state, 0).prompt == "Wait for Bob to play a card."
 
@@ -102,6 +103,7 @@ def test_totem_horse_thief_and_sharing_prompts() -> None:
     assert d.prompt == "You hold the horse: move one of your hunters to another ground, or pass."
     move = next(a for a in d.actions if a.notation == "move h6 g3")
     assert (move.label, move.target) == ("Move your hunter 6 from ground 1 to ground 3", "g3")
+    assert move.source == "g1:c0"
 
     # a thief who robs seat 0, which has a tipi and a buffalo: seat 0 chooses
     state, _ = evaluate(

@@ -495,6 +495,7 @@ class ManitouPresenter(Presenter):
             )
         if kind == K_PLAY:
             card = CARD_NAMES[action.arg]
+            hand = list((view.get("you") or {}).get("hand", ()))
             g = action.ground + 1
             extra = " as the totem's extra card" if view["phase"] == "totem" else ""
             return self.choice(
@@ -504,21 +505,22 @@ class ManitouPresenter(Presenter):
                 f"g{g}",
                 group=f"play {card}",
                 key=f"{card} g{g}",
+                source=f"hand:{hand.index(card)}" if card in hand else None,
             )
         if kind == K_MOVE:
             card = CARD_NAMES[action.arg]
             g = action.ground + 1
             seat = view.get("seat")
-            source = next(
+            found = next(
                 (
-                    i
+                    (i, j)
                     for i, ground in enumerate(view["grounds"], 1)
-                    for owner, c, _ in ground["cards"]
+                    for j, (owner, c, _) in enumerate(ground["cards"])
                     if owner == seat and c == card
                 ),
                 None,
             )
-            came = f" from ground {source}" if source is not None else ""
+            came = f" from ground {found[0]}" if found is not None else ""
             return self.choice(
                 action,
                 n,
@@ -526,6 +528,7 @@ class ManitouPresenter(Presenter):
                 f"g{g}",
                 group=f"move {card}",
                 key=f"{card} g{g}",
+                source=f"g{found[0]}:c{found[1]}" if found is not None else None,
             )
         if kind in (K_TAKE, K_LOSE):
             tile = TILE_NAMES[action.arg]
