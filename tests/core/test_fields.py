@@ -85,17 +85,13 @@ def test_the_generated_clone_copies_each_field_as_its_kind_says() -> None:
     assert toy.flat == [1, 2] and toy.nested == [[1], [2, 3]] and toy.box.items == [4]
 
 
-def test_the_clone_calls_after_clone_when_the_class_has_it() -> None:
+def test_a_copy_on_write_flag_is_set_on_both_copies() -> None:
     class Shared:
-        FIELDS = (StateField("x"),)
-        shared = False
-
-        def _after_clone(self, other: Any) -> None:
-            self.shared = other.shared = True
+        FIELDS = (StateField("x"), StateField("shared", Reset(True, both=True)))
 
     install_fields(Shared, Shared.FIELDS)
     one: Any = Shared()
-    one.x = 1
+    one.x, one.shared = 1, False
     two = one.clone()
     assert one.shared and two.shared and two.x == 1
 
@@ -215,7 +211,7 @@ def test_a_state_class_without_fields_gets_no_generated_clone() -> None:
 # ----- every game declares its state once -------------------------------------------------------
 
 
-_GAMES = ["tracker"]
+_GAMES = ["apache", "tracker"]
 
 
 def _mid_game(name: str, players: int, seed: int) -> State:

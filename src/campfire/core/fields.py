@@ -90,9 +90,14 @@ class Copy(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Reset:
-    """Not copied: the clone gets ``value`` (a cache recomputed on demand), shared as is."""
+    """Not copied: the clone gets ``value`` (a cache recomputed on demand), shared as is.
+
+    With ``both=True`` the original gets it too: a copy-on-write flag (after a clone, both
+    copies share an object, and whichever changes it first must copy it).
+    """
 
     value: Any
+    both: bool = False
 
 
 #: what a field's ``copy`` may be: a :class:`Copy` kind, a :class:`Reset`, or a function of the
@@ -248,18 +253,22 @@ class Names(Codec):
 
 @dataclass(frozen=True, slots=True)
 class Custom(Codec):
-    """A codec of two functions: ``write(value)`` and ``read(raw, what, ctx)`` (which checks)."""
+    """A codec of two functions: ``write(value)`` and ``read(raw, what, ctx)`` (which checks).
+
+    Without ``read`` the JSON is passed on unread: the game's reader reads it (with a function
+    it shares with its setup reader, say).
+    """
 
     write: Callable[[Any], Any]
-    read: Callable[[Any, str, ReadContext], Any]
+    read: Callable[[Any, str, ReadContext], Any] | None = None
 
     def encode(self, value: Any) -> Any:
         """``write(value)``."""
         return self.write(value)
 
     def decode(self, raw: Any, what: str, ctx: ReadContext) -> Any:
-        """``read(raw, what, ctx)``."""
-        return self.read(raw, what, ctx)
+        """``read(raw, what, ctx)``, or ``raw`` itself."""
+        return raw if self.read is None else self.read(raw, what, ctx)
 
 
 # ----- declarations -------------------------------------------------------------------------------
@@ -316,24 +325,18 @@ def _copy_source(f: StateField, i: int, env: dict[str, Any]) -> str:
         return kind.value.format(src=src)
     if isinstance(kind, Reset):
         env[f"_reset{i}"] = kind.value
-        return f"_reset{i}"
+        return f"{src} = _reset{i}" if kind.both else f"_reset{i}"
     env[f"_copy{i}"] = kind
     return f"_copy{i}({src})"
 
 
 def make_clone(cls: type, fields: Sequence[Field]) -> Callable[[Any], Any]:
-    """Compile ``cls``'s ``clone``: one assignment per declared attribute, no loop.
-
-    If the class defines ``_after_clone(self, other)`` it is called last (for a copy-on-write
-    flag that both copies must set).
-    """
+    """Compile ``cls``'s ``clone``: one assignment per declared attribute, no loop."""
     env: dict[str, Any] = {"_new": object.__new__}
     lines = ["def clone(s):", "    o = _new(s.__class__)"]
     for i, f in enumerate(fields):
         if isinstance(f, StateField):
             lines.append(f"    o.{f.name} = {_copy_source(f, i, env)}")
-    if hasattr(cls, "_after_clone"):
-        lines.append("    s._after_clone(o)")
     lines.append("    return o")
     exec("\n".join(lines), env)  # our own declarations, compiled as dataclasses does
     clone: Callable[[Any], Any] = env["clone"]

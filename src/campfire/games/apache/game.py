@@ -29,6 +29,7 @@ from campfire.core import (
     PositionError,
     SetupError,
 )
+from campfire.core.fields import ReadContext, read_fields
 from campfire.core.present import Presenter
 
 from . import actions as _actions
@@ -44,7 +45,7 @@ from .cards import (
 )
 from .options import ARRIVAL, ApacheOptions
 from .resolve import Claim, claim_choices, claim_is_legal, table_counts
-from .state import CHOOSING, GAME_OVER, PHASES, POLLING, REVEALING, ApacheState, choice_action
+from .state import CHOOSING, GAME_OVER, POLLING, REVEALING, ApacheState, choice_action
 
 __all__ = ["GAME", "ApacheGame"]
 
@@ -170,41 +171,29 @@ def _seat(value: Any, players: int) -> int:
     return value
 
 
-_STATE_FIELDS = (
-    *("colours", "start_player", "deck", "window", "phase", "revealer", "table", "piles"),
-    *("discard", "answers", "arrival", "queue", "resolved", "tiebreak", "rng"),
-)
-
-
 def _read_state(players: int, options: ApacheOptions, s: Mapping[str, Any]) -> ApacheState:
-    """Read and check a position's ``state`` object (raise :class:`PositionError`)."""
+    """Read and check a position's ``state`` object (raise :class:`PositionError`).
+
+    :func:`~campfire.core.fields.read_fields` reads each field as ``ApacheState.FIELDS``
+    declares it (presence, no unknown field, seats, card ids); what follows are the checks
+    across fields.
+    """
     n = players
-    missing = [k for k in _STATE_FIELDS if k not in s]
-    if missing:
-        raise PositionError(f"the position's state lacks the field {missing[0]!r}")
-    extra = sorted(str(k) for k in s if k not in _STATE_FIELDS and k != "tiebreaks")
-    if extra:
-        raise PositionError(f"unknown state field {extra[0]!r}")
-    colours = _read_colours(s["colours"], n, PositionError)
-    deck = _cards(s["deck"], "deck")
-    table = _cards(s["table"], "table")
-    piles = s["piles"]
-    if not isinstance(piles, list) or len(piles) != n:
-        raise PositionError(f"piles must hold one victory pile per seat ({n})")
-    piles = [_cards(p, f"piles[{i}]") for i, p in enumerate(piles)]
-    discard = _cards(s["discard"], "discard")
+    v = read_fields(ApacheState, s, ReadContext(players, options))
+    colours = _read_colours(v["colours"], n, PositionError)
+    deck: list[int] = v["deck"]
+    table: list[int] = v["table"]
+    piles: list[list[int]] = v["piles"]
+    discard: list[int] = v["discard"]
     _check_cards(deck + table + [k for p in piles for k in p] + discard, PositionError)
-    phase_name = s["phase"]
-    if not isinstance(phase_name, str) or phase_name not in PHASES:
-        raise PositionError(f"phase must be one of {', '.join(PHASES)} (got {phase_name!r})")
-    phase = PHASES.index(phase_name)
-    start = _seat(s["start_player"], n)
-    state = ApacheState(options, colours, deck, start, GameRng.from_json(s["rng"]))
+    phase: int = v["phase"]
+    start: int = v["start_player"]
+    state = ApacheState(options, colours, deck, start, GameRng.from_json(v["rng"]))
     state.table = table
     state.counts = table_counts(table)
     state.piles = piles
     state.discard = discard
-    window = s["window"]
+    window = v["window"]
     revealed = len(PRAIRIE_DECK) - len(deck)
     if type(window) is not int or window != revealed:
         raise PositionError(
@@ -212,11 +201,11 @@ def _read_state(players: int, options: ApacheOptions, s: Mapping[str, Any]) -> A
         )
     state.window = window
     state.phase = phase
-    state.revealer = _seat(s["revealer"], n)
-    state.tiebreaks = _read_tiebreaks(s.get("tiebreaks", []), n, options, PositionError)
+    state.revealer = v["revealer"]
+    state.tiebreaks = _read_tiebreaks(v["tiebreaks"], n, options, PositionError)
 
     # the poll (apache §11.3): one answer per seat, null until given
-    answers = s["answers"]
+    answers = v["answers"]
     if not isinstance(answers, list) or len(answers) != n:
         raise PositionError(f"answers must hold one entry per seat ({n}): null, 'pass' or a claim")
     for seat, text in enumerate(answers):
@@ -233,7 +222,7 @@ def _read_state(players: int, options: ApacheOptions, s: Mapping[str, Any]) -> A
         raise PositionError("answers: a claim poll with every answer in is closed already")
     if window == 0 and any(state.answered):
         raise PositionError("answers: no card is revealed yet, so nobody has answered")
-    arrival = s["arrival"]
+    arrival = v["arrival"]
     if not isinstance(arrival, list):
         raise PositionError("arrival must list the seats whose claims arrived, in order")
     by_seat = {c.seat: c for c in state.answers if c is not None}
@@ -247,7 +236,7 @@ def _read_state(players: int, options: ApacheOptions, s: Mapping[str, Any]) -> A
     state.arrived = [by_seat[x] for x in order]
 
     # the window's queue being resolved (apache §7)
-    raw_queue = s["queue"]
+    raw_queue = v["queue"]
     if not isinstance(raw_queue, list):
         raise PositionError("queue must list the window's claims as [seat, claim, legal]")
     queue = []
@@ -260,11 +249,11 @@ def _read_state(players: int, options: ApacheOptions, s: Mapping[str, Any]) -> A
     if len({c.seat for c in queue}) != len(queue):
         raise PositionError("queue names a seat twice (one claim per seat and window)")
     state.queue = queue
-    resolved = s["resolved"]
+    resolved = v["resolved"]
     if type(resolved) is not int or not 0 <= resolved <= len(queue):
         raise PositionError(f"resolved must be 0–{len(queue)}, the claims of the queue resolved")
     state.resolved = resolved
-    tb = s["tiebreak"]
+    tb = v["tiebreak"]
     if tb is not None and (
         not isinstance(tb, list)
         or sorted(x if type(x) is int else -1 for x in tb) != list(range(n))

@@ -39,7 +39,18 @@ from campfire.core import (
     IllegalActionError,
     NotationError,
     Outcome,
+    PositionError,
     State,
+)
+from campfire.core.fields import (
+    Computed,
+    Copy,
+    Custom,
+    ListOf,
+    Names,
+    ReadContext,
+    Reset,
+    StateField,
 )
 
 from .actions import (
@@ -60,7 +71,7 @@ from .actions import (
     canonical_action,
     parse_action,
 )
-from .cards import BUFFALO, COLOURS, NUM_TYPES, TYPES, card_name, parse_type
+from .cards import BUFFALO, COLOURS, NUM_TYPES, TYPES, card_name, parse_card, parse_type
 from .options import ARRIVAL, ApacheOptions
 from .resolve import (
     MARRIAGE,
@@ -117,6 +128,60 @@ def claim_notation(claim: Claim) -> str:
     return base if claim.ms < 0 else f"{base} {claim.ms}"
 
 
+# ----- how the fields are written in a position (``ApacheState.FIELDS``) --------------------------
+
+
+def _card_names(cards: Sequence[int]) -> list[str]:
+    return [card_name(k) for k in cards]
+
+
+def _read_cards(raw: Any, what: str, ctx: ReadContext) -> list[int]:
+    if not isinstance(raw, list):
+        raise PositionError(f"{what} must be a list of card ids (got {type(raw).__name__})")
+    return [parse_card(k, PositionError) for k in raw]
+
+
+def _read_seat(raw: Any, what: str, ctx: ReadContext) -> int:
+    if raw.__class__ is not int or not 0 <= raw < ctx.players:
+        raise PositionError(f"{what}: a seat is 0–{ctx.players - 1} (got {raw!r})")
+    return int(raw)
+
+
+def _players(ctx: ReadContext) -> int:
+    return ctx.players
+
+
+def _deck_left(state: ApacheState) -> tuple[int, ...]:
+    return state.deck[state.deck_pos :]
+
+
+def _answers(state: ApacheState) -> list[str | None]:
+    return [
+        None if not state.answered[s] else ("pass" if c is None else claim_notation(c))
+        for s, c in enumerate(state.answers)
+    ]
+
+
+def _arrival(state: ApacheState) -> list[int]:
+    return [c.seat for c in state.arrived]
+
+
+def _queue(state: ApacheState) -> list[list[Any]]:
+    return [[c.seat, claim_notation(c), c.legal] for c in state.queue]
+
+
+def _order(order: tuple[int, ...] | None) -> list[int] | None:
+    return None if order is None else list(order)
+
+
+def _orders(orders: tuple[tuple[int, ...], ...]) -> list[list[int]]:
+    return [list(order) for order in orders]
+
+
+_CARDS = Custom(_card_names, _read_cards)
+_SEAT = Custom(int, _read_seat)
+
+
 class ApacheState(State):
     """An Apache position and its rules.
 
@@ -127,6 +192,43 @@ class ApacheState(State):
 
     game: ApacheGame
     options: ApacheOptions
+
+    #: every attribute, declared once: the generated ``clone`` copies them (the deck tuple
+    #: and the claims are immutable and shared; the generator is shared until either copy draws
+    #: from it, copy-on-write), ``to_position`` writes those with a key in this order
+    #: (``docs/notation/apache.md``, "Position")
+    FIELDS = (
+        StateField("num_players", key=None),
+        StateField("options", key=None),
+        StateField("arrival", key=None),  # from the options
+        StateField("rules", key=None),  # from the options and the colours
+        StateField("colours", codec=Custom(lambda cs: [COLOURS[c] for c in cs])),
+        StateField("start_player", codec=_SEAT),
+        StateField("deck", key=None),
+        StateField("deck_pos", key=None),
+        Computed("deck", _deck_left, _CARDS),  # the face-down cards in reveal order
+        StateField("window"),
+        StateField("phase", codec=Names(PHASES)),
+        StateField("revealer", codec=_SEAT),
+        StateField("table", Copy.LIST, codec=_CARDS),
+        StateField("counts", Copy.LIST, key=None),  # follows from the table
+        StateField("piles", Copy.LISTS, codec=ListOf(_CARDS, length=_players)),
+        StateField("discard", Copy.LIST, codec=_CARDS),
+        StateField("answered", Copy.LIST, key=None),
+        StateField("answers", Copy.LIST, key=None),
+        Computed("answers", _answers),  # null, "pass" or a claim's notation
+        StateField("arrived", Copy.LIST, key=None),
+        Computed("arrival", _arrival),
+        StateField("to_act", key=None),  # follows from the phase
+        StateField("queue", Copy.LIST, key=None),
+        Computed("queue", _queue),  # [seat, claim, legal]
+        StateField("resolved"),
+        StateField("tiebreak", codec=Custom(_order)),
+        StateField("tiebreaks", codec=Custom(_orders), default=[]),
+        StateField("rng", codec=Custom(GameRng.to_json)),
+        StateField("_rng_shared", Reset(True, both=True), key=None),
+        StateField("choice_actions", Copy.LIST, key=None),  # follows from the queue
+    )
 
     def __init__(
         self,
@@ -612,40 +714,7 @@ class ApacheState(State):
 
     # ----- copies ------------------------------------------------------------------------------
 
-    def clone(self) -> Self:
-        """An independent copy.
-
-        The deck tuple and the claims are immutable and shared; the generator is shared until
-        either copy draws from it (copy-on-write).
-        """
-        other = object.__new__(type(self))
-        other.num_players = self.num_players
-        other.options = self.options
-        other.arrival = self.arrival
-        other.rules = self.rules
-        other.colours = self.colours
-        other.deck = self.deck
-        other.deck_pos = self.deck_pos
-        other.start_player = self.start_player
-        other.rng = self.rng
-        other._rng_shared = self._rng_shared = True
-        other.table = self.table[:]
-        other.counts = self.counts[:]
-        other.piles = [p[:] for p in self.piles]
-        other.discard = self.discard[:]
-        other.phase = self.phase
-        other.revealer = self.revealer
-        other.window = self.window
-        other.answered = self.answered[:]
-        other.answers = self.answers[:]
-        other.arrived = self.arrived[:]
-        other.to_act = self.to_act
-        other.queue = self.queue[:]
-        other.resolved = self.resolved
-        other.tiebreak = self.tiebreak
-        other.tiebreaks = self.tiebreaks
-        other.choice_actions = self.choice_actions[:]
-        return other
+    # ``clone`` is generated from ``FIELDS``
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
         """A copy with what ``seat`` cannot know re-sampled (apache §11.5).
@@ -675,31 +744,3 @@ class ApacheState(State):
         other._rng_shared = False
         other.tiebreaks = ()  # future tie-breaks are hidden: drawn from the new generator
         return other
-
-    # ----- positions ---------------------------------------------------------------------------
-
-    def to_position(self) -> dict[str, Any]:
-        """The complete position as JSON (``game.state_from_position`` reads it back)."""
-        out = self.game._position_header(self)
-        out["state"] = {
-            "colours": [COLOURS[c] for c in self.colours],
-            "start_player": self.start_player,
-            "deck": [card_name(k) for k in self.deck[self.deck_pos :]],
-            "window": self.window,
-            "phase": PHASES[self.phase],
-            "revealer": self.revealer,
-            "table": [card_name(k) for k in self.table],
-            "piles": [[card_name(k) for k in p] for p in self.piles],
-            "discard": [card_name(k) for k in self.discard],
-            "answers": [
-                None if not self.answered[s] else ("pass" if c is None else claim_notation(c))
-                for s, c in enumerate(self.answers)
-            ],
-            "arrival": [c.seat for c in self.arrived],
-            "queue": [[c.seat, claim_notation(c), c.legal] for c in self.queue],
-            "resolved": self.resolved,
-            "tiebreak": None if self.tiebreak is None else list(self.tiebreak),
-            "tiebreaks": [list(order) for order in self.tiebreaks],
-            "rng": self.rng.to_json(),
-        }
-        return out
