@@ -66,6 +66,8 @@ class ApacheGame(Game[ApacheState]):
     action_space = ActionSpace.from_module(_actions)
     # 114 reveals, each followed by one poll of N answers and at most N choices: 114 × 11
     playout_bound = 114 * 11 + 1
+    #: reveals on a timer and claim windows against the clock, or turns (docs/play.md)
+    play_modes = ("realtime-claims", "turns")
 
     def random_setup(self, players: int, options: Options, rng: random.Random) -> dict[str, Any]:
         """Draw colours, the start player, the deck order (apache §3) and the tie-breaks.

@@ -69,6 +69,8 @@ class TrackerGame(Game[TrackerState]):
     action_space = ActionSpace.from_module(_actions)
     # random playouts end long before this (peeking forever is legal, so no rule bounds a game)
     playout_bound = 20_000
+    #: turns, and a peeked card shows for a few seconds only (docs/play.md, campfire.tui.modes)
+    play_modes = ("timed-peek", "turns")
 
     def random_setup(self, players: int, options: Options, rng: random.Random) -> dict[str, Any]:
         """Draw tribes, shuffle all 60 cards onto the board, draw the start player (§3)."""
