@@ -466,7 +466,7 @@ def test_cli_lists_the_game_and_replays_the_explicit_setup_record(
     out = capsys.readouterr().out
     assert "150 actions verified" in out and "Béla (seat 1): 8  winner" in out
     assert main(["rules", "manitou"]) == 0
-    assert "tipi–buffalo pair" in capsys.readouterr().out
+    assert "tipis and buffalo score in pairs" in capsys.readouterr().out
     # a record whose last action was tampered with is rejected with the rule broken
     record = Record.load(DATA / "manitou-explicit-setup.json")
     record.actions[-1] = (record.actions[-1][0], "pass")
