@@ -66,6 +66,7 @@ __all__ = [
     "StateField",
     "install_fields",
     "position_fields",
+    "position_keys",
     "read_fields",
 ]
 
@@ -372,6 +373,11 @@ def position_fields(state: Any) -> dict[str, Any]:
         value = f.get(state) if isinstance(f, Computed) else getattr(state, f.name)
         out[f.key] = f.codec.encode(value)
     return out
+
+
+def position_keys(cls: Any) -> tuple[str, ...]:
+    """The keys of ``cls``'s position ``"state"`` object, in order (from ``cls.FIELDS``)."""
+    return tuple(f.key for f in cls.FIELDS if f.key is not None)
 
 
 def read_fields(cls: Any, data: Any, ctx: ReadContext) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from campfire.core import (
     RolloutPolicy,
     SetupError,
 )
+from campfire.core.fields import position_keys
 from campfire.core.validate import short_repr
 
 from . import actions as _actions
@@ -228,24 +229,8 @@ def _check_cards(cards: list[int], expected: list[int], what: str, error: type[V
 #: the fields of a position (its header and its state)
 _POSITION_FIELDS = ("game", "version", "players", "options", "state")
 #: the fields of a position's ``state`` object (see ``docs/notation/dudab.md``, "Position")
-_STATE_FIELDS = (
-    "start_player",
-    "round",
-    "phase",
-    "actor",
-    "obligation",
-    "tasks",
-    "revealed",
-    "draw",
-    "discard",
-    "columns",
-    "hands",
-    "piles",
-    "kept",
-    "scores",
-    "last_round",
-    "decks",
-)
+#: the fields of a position's ``state`` object, as ``DudabState.FIELDS`` declares them
+_STATE_FIELDS = position_keys(DudabState)
 _COLUMN_FIELDS = ("heap", "cards", "jungle", "above")
 _REPORT_FIELDS = ("round", "hands", "piles", "scores", "details")
 #: a round score is far inside this range (the worst hand is 8 Dudabs, the best pile 8 Babies)

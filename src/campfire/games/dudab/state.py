@@ -28,6 +28,18 @@ from campfire.core import (
     Outcome,
     State,
 )
+from campfire.core.fields import (
+    SEAT,
+    Computed,
+    Copy,
+    Custom,
+    Int,
+    ListOf,
+    Names,
+    Nullable,
+    ReadContext,
+    StateField,
+)
 
 from .actions import (
     ACTIONS,
@@ -136,6 +148,40 @@ def random_deck(cards: Sequence[int], head: int, rng: random.Random) -> list[int
     return normal[:head] + rest
 
 
+# ----- how the fields are written in a position (``DudabState.FIELDS``) ---------------------------
+
+
+def _players(ctx: ReadContext) -> int:
+    return ctx.players
+
+
+def _top_first(draw: list[int]) -> list[str]:
+    return _names(draw[::-1])
+
+
+def _tasks_json(tasks: list[tuple[int, int, int]]) -> list[dict[str, Any]]:
+    return [_task_json(t) for t in tasks]
+
+
+def _obligation(state: DudabState) -> dict[str, Any] | None:
+    return state.obligation()
+
+
+def _columns(state: DudabState) -> list[dict[str, Any]]:
+    return [
+        {
+            "heap": _names(state.heap[c]),
+            "cards": _names(state.vis[c]),
+            "jungle": None if state.jungle[c] < 0 else card_name(state.jungle[c]),
+            "above": None if state.above[c] < 0 else state.above[c],
+        }
+        for c in range(state.ncols)
+    ]
+
+
+_NAMES = Custom(lambda cards: _names(cards))
+
+
 class DudabState(State):
     """A Dudab position and its rules.
 
@@ -148,6 +194,40 @@ class DudabState(State):
 
     game: DudabGame
     options: DudabOptions
+
+    #: every attribute, declared once: the generated ``clone`` copies them, ``to_position``
+    #: writes those with a key in this order (``docs/notation/dudab.md``, "Position")
+    FIELDS = (
+        StateField("num_players", key=None),
+        StateField("options", key=None),
+        StateField("ncols", key=None),  # from the player count
+        StateField("start_player"),
+        StateField("round", codec=Int(1, _players, offset=1)),
+        StateField("phase", codec=Names(("playing", "over"))),
+        StateField("actor", codec=Nullable(SEAT)),
+        StateField("ob", key=None),
+        StateField("ob_col", key=None),
+        StateField("ob_call", key=None),
+        Computed("obligation", _obligation),
+        StateField("tasks", Copy.LIST, codec=Custom(_tasks_json)),  # tuples, shared
+        StateField("revealed", codec=Nullable(SEAT)),
+        StateField("draw", Copy.LIST, codec=Custom(_top_first)),
+        StateField("discard", Copy.LIST, codec=_NAMES),
+        StateField("heap", Copy.LISTS, key=None),
+        StateField("vis", Copy.LISTS, key=None),
+        StateField("jungle", Copy.LIST, key=None),
+        StateField("above", Copy.LIST, key=None),
+        Computed("columns", _columns),  # heap, cards, jungle and above of each column
+        StateField("hands", Copy.LISTS, codec=ListOf(_NAMES)),
+        StateField("piles", Copy.LISTS, codec=ListOf(_NAMES)),
+        StateField("kept", Copy.LIST, codec=_NAMES),
+        StateField("scores", Copy.LISTS, codec=ListOf(ListOf())),
+        StateField("report", key="last_round"),  # never mutated, only replaced
+        StateField("decks", Copy.LISTS, codec=ListOf(_NAMES)),
+        # the legal steps and their indices: shared, since apply replaces them, never changes
+        StateField("_legal", key=None),
+        StateField("_legal_idx", key=None),
+    )
 
     def __init__(
         self, options: DudabOptions, players: int, start_player: int, decks: Sequence[list[int]]
@@ -941,36 +1021,7 @@ class DudabState(State):
 
     # ----- copies --------------------------------------------------------------------------------
 
-    def clone(self) -> Self:
-        """An independent copy."""
-        other = object.__new__(type(self))
-        other.num_players = self.num_players
-        other.options = self.options
-        other.ncols = self.ncols
-        other.start_player = self.start_player
-        other.round = self.round
-        other.phase = self.phase
-        other.decks = [d[:] for d in self.decks]
-        other.draw = self.draw[:]
-        other.discard = self.discard[:]
-        other.heap = [h[:] for h in self.heap]
-        other.vis = [v[:] for v in self.vis]
-        other.jungle = self.jungle[:]
-        other.above = self.above[:]
-        other.hands = [h[:] for h in self.hands]
-        other.piles = [p[:] for p in self.piles]
-        other.kept = self.kept[:]
-        other.scores = [s[:] for s in self.scores]
-        other.ob = self.ob
-        other.ob_col = self.ob_col
-        other.ob_call = self.ob_call
-        other.actor = self.actor
-        other.tasks = self.tasks[:]
-        other.revealed = self.revealed
-        other.report = self.report  # never mutated, only replaced
-        other._legal = self._legal
-        other._legal_idx = self._legal_idx
-        return other
+    # ``clone`` is generated from ``FIELDS``
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
         """A copy with everything ``seat`` cannot see re-dealt at random (dudab §9).
@@ -1013,39 +1064,6 @@ class DudabState(State):
         other.decks = [random_deck(deck, head, rng) for _ in self.decks]
         other._legal = None
         return other
-
-    # ----- positions -----------------------------------------------------------------------------
-
-    def to_position(self) -> dict[str, Any]:
-        """The complete position as JSON (``game.state_from_position`` reads it back)."""
-        out = self.game._position_header(self)
-        out["state"] = {
-            "start_player": self.start_player,
-            "round": self.round + 1,
-            "phase": "over" if self.phase == OVER else "playing",
-            "actor": None if self.actor < 0 else self.actor,
-            "obligation": self.obligation(),
-            "tasks": [_task_json(t) for t in self.tasks],
-            "revealed": None if self.revealed < 0 else self.revealed,
-            "draw": _names(self.draw[::-1]),
-            "discard": _names(self.discard),
-            "columns": [
-                {
-                    "heap": _names(self.heap[c]),
-                    "cards": _names(self.vis[c]),
-                    "jungle": None if self.jungle[c] < 0 else card_name(self.jungle[c]),
-                    "above": None if self.above[c] < 0 else self.above[c],
-                }
-                for c in range(self.ncols)
-            ],
-            "hands": [_names(h) for h in self.hands],
-            "piles": [_names(p) for p in self.piles],
-            "kept": _names(self.kept),
-            "scores": [list(s) for s in self.scores],
-            "last_round": self.report,
-            "decks": [_names(d) for d in self.decks],
-        }
-        return out
 
 
 # ----- helpers ------------------------------------------------------------------------------------
