@@ -211,7 +211,7 @@ def test_a_state_class_without_fields_gets_no_generated_clone() -> None:
 # ----- every game declares its state once -------------------------------------------------------
 
 
-_GAMES = ["apache", "dudab", "tracker"]
+_GAMES = [g.name for g in campfire.all_games()]
 
 
 def _mid_game(name: str, players: int, seed: int) -> State:

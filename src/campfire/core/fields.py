@@ -375,9 +375,16 @@ def position_fields(state: Any) -> dict[str, Any]:
     return out
 
 
-def position_keys(cls: Any) -> tuple[str, ...]:
-    """The keys of ``cls``'s position ``"state"`` object, in order (from ``cls.FIELDS``)."""
-    return tuple(f.key for f in cls.FIELDS if f.key is not None)
+def position_keys(cls: Any, *, optional: bool | None = None) -> tuple[str, ...]:
+    """The keys of ``cls``'s position ``"state"`` object, in order (from ``cls.FIELDS``).
+
+    ``optional=False``: only those a position must have; ``True``: only those with a default.
+    """
+    return tuple(
+        f.key
+        for f in cls.FIELDS
+        if f.key is not None and (optional is None or optional == (f.default is not _ABSENT))
+    )
 
 
 def read_fields(cls: Any, data: Any, ctx: ReadContext) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from campfire.core import (
     RolloutPolicy,
     SetupError,
 )
+from campfire.core.fields import position_keys
 from campfire.core.present import Presenter
 
 from . import actions as _actions
@@ -214,12 +215,9 @@ class ManitouGame(Game[ManitouState]):
 #: seeded setups draw each bag return place from 0 … this − 1 (taken modulo the bag size + 1)
 _RETURN_RANGE = 2**31
 
-_STATE_FIELDS = (
-    *("hunt", "dealer", "phase", "seat", "bag", "grounds", "out_of_game", "tiles_owned"),
-    *("totem_holder", "horse_holder", "used_this_cycle", "selected", "hands", "decks", "table"),
-    *("play_turn", "thief_queue", "tomahawks_counted", "sharing", "rng"),
-)
-_OPTIONAL_FIELDS = ("deals", "returns")
+#: the fields of a position's ``state`` object, as ``ManitouState.FIELDS`` declares them
+_STATE_FIELDS = position_keys(ManitouState, optional=False)
+_OPTIONAL_FIELDS = position_keys(ManitouState, optional=True)
 
 
 def _per_ground(players: int) -> int:

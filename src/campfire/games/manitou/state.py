@@ -39,6 +39,18 @@ from campfire.core import (
     SetupError,
     State,
 )
+from campfire.core.fields import (
+    RAW,
+    Computed,
+    Copy,
+    Custom,
+    Int,
+    ListOf,
+    Names,
+    Nullable,
+    Reset,
+    StateField,
+)
 
 from .actions import (
     K_LOSE,
@@ -145,6 +157,55 @@ def _seat_of(code: int) -> int:
     return (code & 255) >> 4
 
 
+# ----- how the fields are written in a position (``ManitouState.FIELDS``) -------------------------
+
+
+def _tile_names(tiles: list[int]) -> list[str]:
+    return [TILE_NAMES[t] for t in tiles]
+
+
+def _card_names(cards: list[int]) -> list[str]:
+    return [CARD_NAMES[c] for c in cards]
+
+
+def _deals_json(deals: list[tuple[tuple[int, ...], ...]]) -> list[list[list[str]]]:
+    return [[_card_names(list(order)) for order in deal] for deal in deals]
+
+
+def _tiles_owned(state: ManitouState) -> list[list[str]]:
+    return [state._tiles(p) for p in range(state.num_players)]
+
+
+def _used_this_cycle(state: ManitouState) -> list[list[str]]:
+    return [state._used(p) for p in range(state.num_players)]
+
+
+def _selected(state: ManitouState) -> list[list[str]]:
+    return [[CARD_NAMES[c] for c in _CARD_TYPES for _ in range(s[c])] for s in state.selected]
+
+
+def _table(state: ManitouState) -> list[list[list[Any]]]:
+    return [
+        [[_seat_of(code), CARD_NAMES[code & 15], not code & DOWN] for code in t]
+        for t in state.table
+    ]
+
+
+def _sharing(state: ManitouState) -> list[Any]:
+    return [
+        state.ev_ground + 1,
+        EV_STEPS[state.ev_step],
+        None if state.chooser == NO_SEAT else state.chooser,
+        state.picks_left,
+        None if state.c_taker == NO_SEAT else state.c_taker,
+    ]
+
+
+_TILES = Custom(_tile_names)
+_CARDS = Custom(_card_names)
+_SEAT_OR_NULL = Nullable(RAW)
+
+
 class ManitouState(State):
     """A Big Manitou position and its rules.
 
@@ -155,6 +216,52 @@ class ManitouState(State):
 
     game: ManitouGame
     options: ManitouOptions
+
+    #: every attribute, declared once: the generated ``clone`` copies them, ``to_position``
+    #: writes those with a key in this order (``docs/notation/manitou.md``, "Position")
+    FIELDS = (
+        StateField("num_players", key=None),
+        StateField("options", key=None),
+        StateField("rng", Copy.COPY, key=None),  # written last
+        # from the options
+        *(StateField(n, key=None) for n in ("_beats", "_per_player", "_live", "_count_down")),
+        StateField("hunts", key=None),
+        StateField("per_ground", key=None),
+        StateField("hunt", codec=Int(1, 99, offset=1)),
+        StateField("dealer"),
+        StateField("phase", codec=Names(PHASES)),
+        StateField("seat", codec=_SEAT_OR_NULL),
+        StateField("bag", Copy.LIST, codec=_TILES),
+        StateField("grounds", Copy.LISTS, codec=ListOf(_TILES)),
+        StateField("out_of_game", Copy.LIST, codec=_TILES),
+        StateField("owned", Copy.LISTS, key=None),
+        Computed("tiles_owned", _tiles_owned),
+        StateField("totem_holder", codec=_SEAT_OR_NULL),
+        StateField("horse_holder", codec=_SEAT_OR_NULL),
+        StateField("pool", Copy.LISTS, key=None),
+        Computed("used_this_cycle", _used_this_cycle),
+        StateField("sel_size", Copy.LIST, key=None),
+        StateField("selected", Copy.LISTS, key=None),
+        Computed("selected", _selected),
+        StateField("picked", Copy.LIST, key=None),
+        StateField("hands", Copy.LISTS, codec=ListOf(_CARDS)),
+        StateField("decks", Copy.LISTS, codec=ListOf(_CARDS)),
+        StateField("table", Copy.LISTS, key=None),
+        Computed("table", _table),  # [seat, card, face up]
+        StateField("up", Copy.LISTS, key=None),
+        StateField("turn", key="play_turn"),
+        StateField("rob_queue", Copy.LIST, key="thief_queue", codec=ListOf()),
+        StateField("tom", Copy.LIST, key="tomahawks_counted", codec=ListOf()),
+        *(StateField(n, key=None) for n in ("ev_ground", "ev_step", "chooser", "picks_left")),
+        StateField("c_taker", key=None),
+        Computed("sharing", _sharing),
+        StateField("deals", Copy.LIST, codec=Custom(_deals_json), default=[]),
+        StateField("returns", Copy.LIST, codec=ListOf(), default=[]),
+        Computed("rng", lambda state: state.rng.to_json()),
+        # the legal steps, recomputed on demand (a determinisation may change the hands)
+        StateField("_legal", Reset(None), key=None),
+        StateField("_legal_seat", Reset(NO_SEAT), key=None),
+    )
 
     def __init__(
         self, options: ManitouOptions, players: int, dealer: int, bag: list[int], rng: GameRng
@@ -451,9 +558,7 @@ class ManitouState(State):
                 deck.append(c)
         if len(deck) < size:
             missing = [CARD_NAMES[c] for c in _CARD_TYPES for _ in range(need[c])]
-            what = (
-                "available cards" if self.options.draw_cards else f"selected cards ({missing})"
-            )
+            what = "available cards" if self.options.draw_cards else f"selected cards ({missing})"
             raise SetupError(
                 f"the setup's deck order for hunt {self.hunt + 1}, seat {seat} "
                 f"({[CARD_NAMES[c] for c in order]}) does not hold the seat's {size} {what}"
@@ -1026,49 +1131,7 @@ class ManitouState(State):
 
     # ----- copies ------------------------------------------------------------------------------
 
-    def clone(self) -> Self:
-        """An independent copy."""
-        other = object.__new__(type(self))
-        other.num_players = self.num_players
-        other.options = self.options
-        other.rng = self.rng.copy()
-        other._beats = self._beats
-        other._per_player = self._per_player
-        other._live = self._live
-        other._count_down = self._count_down
-        other.hunts = self.hunts
-        other.per_ground = self.per_ground
-        other.hunt = self.hunt
-        other.dealer = self.dealer
-        other.phase = self.phase
-        other.seat = self.seat
-        other.bag = self.bag[:]
-        other.grounds = [t[:] for t in self.grounds]
-        other.out_of_game = self.out_of_game[:]
-        other.owned = [o[:] for o in self.owned]
-        other.totem_holder = self.totem_holder
-        other.horse_holder = self.horse_holder
-        other.pool = [p[:] for p in self.pool]
-        other.sel_size = self.sel_size[:]
-        other.selected = [s[:] for s in self.selected]
-        other.picked = self.picked[:]
-        other.hands = [h[:] for h in self.hands]
-        other.decks = [d[:] for d in self.decks]
-        other.table = [t[:] for t in self.table]
-        other.up = [u[:] for u in self.up]
-        other.turn = self.turn
-        other.rob_queue = self.rob_queue[:]
-        other.tom = self.tom[:]
-        other.ev_ground = self.ev_ground
-        other.ev_step = self.ev_step
-        other.chooser = self.chooser
-        other.picks_left = self.picks_left
-        other.c_taker = self.c_taker
-        other.deals = self.deals[:]
-        other.returns = self.returns[:]
-        other._legal = None  # recomputed on demand (a determinisation may change the hands)
-        other._legal_seat = NO_SEAT
-        return other
+    # ``clone`` is generated from ``FIELDS``
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
         """A copy with what ``seat`` cannot know re-sampled (manitou §9).
@@ -1116,46 +1179,3 @@ class ManitouState(State):
                 other.hands[p] = sample[:h]
                 other.decks[p] = sample[h:]
         return other
-
-    # ----- positions ---------------------------------------------------------------------------
-
-    def to_position(self) -> dict[str, Any]:
-        """The complete position as JSON (``game.state_from_position`` reads it back)."""
-        out = self.game._position_header(self)
-        n = self.num_players
-        out["state"] = {
-            "hunt": self.hunt + 1,
-            "dealer": self.dealer,
-            "phase": PHASES[self.phase],
-            "seat": None if self.seat == NO_SEAT else self.seat,
-            "bag": [TILE_NAMES[t] for t in self.bag],
-            "grounds": [[TILE_NAMES[t] for t in tiles] for tiles in self.grounds],
-            "out_of_game": [TILE_NAMES[t] for t in self.out_of_game],
-            "tiles_owned": [self._tiles(p) for p in range(n)],
-            "totem_holder": None if self.totem_holder == NO_SEAT else self.totem_holder,
-            "horse_holder": None if self.horse_holder == NO_SEAT else self.horse_holder,
-            "used_this_cycle": [self._used(p) for p in range(n)],
-            "selected": [
-                [CARD_NAMES[c] for c in _CARD_TYPES for _ in range(s[c])] for s in self.selected
-            ],
-            "hands": [[CARD_NAMES[c] for c in h] for h in self.hands],
-            "decks": [[CARD_NAMES[c] for c in d] for d in self.decks],
-            "table": [
-                [[_seat_of(code), CARD_NAMES[code & 15], not code & DOWN] for code in t]
-                for t in self.table
-            ],
-            "play_turn": self.turn,
-            "thief_queue": list(self.rob_queue),
-            "tomahawks_counted": list(self.tom),
-            "sharing": [
-                self.ev_ground + 1,
-                EV_STEPS[self.ev_step],
-                None if self.chooser == NO_SEAT else self.chooser,
-                self.picks_left,
-                None if self.c_taker == NO_SEAT else self.c_taker,
-            ],
-            "deals": [[[CARD_NAMES[c] for c in order] for order in deal] for deal in self.deals],
-            "returns": list(self.returns),
-            "rng": self.rng.to_json(),
-        }
-        return out
