@@ -23,7 +23,7 @@ observer's left (slot 0 is the observer). :attr:`Encoder.slots` names each part 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,7 +104,7 @@ class Encoder:
     def _build(self) -> None:
         raise NotImplementedError
 
-    def encode(self, view: dict[str, Any], belief: Belief | None) -> Vector:
+    def encode(self, view: Mapping[str, Any], belief: Belief | None) -> Vector:
         """The encoding of ``view`` (a seat's view) and the seat's memory ``belief``."""
         out = np.zeros(self.size, dtype=np.float32)
         seat = view["seat"]
@@ -121,7 +121,9 @@ class Encoder:
         )
         self._o_to_act = self._add("to_act", (self.max_players,), "relative seats that may act now")
 
-    def _encode(self, view: dict[str, Any], belief: Belief | None, out: Vector, seat: int) -> None:
+    def _encode(
+        self, view: Mapping[str, Any], belief: Belief | None, out: Vector, seat: int
+    ) -> None:
         raise NotImplementedError
 
     def rel(self, s: int, seat: int) -> int:
@@ -200,7 +202,7 @@ class ApacheEncoder(Encoder):
             "protect_me", (4,), "per type: a claim would be legal now (only while answering)"
         )
 
-    def _kinds(self, view: dict[str, Any], seat: int) -> dict[str, int]:
+    def _kinds(self, view: Mapping[str, Any], seat: int) -> dict[str, int]:
         """Every card name's relative kind for this view's colours and observer (cached)."""
         colours, neutral = view["colours"], view["neutral_colours"]
         key = (seat, *colours, "|", *neutral)
@@ -219,7 +221,9 @@ class ApacheEncoder(Encoder):
             self._kind_cache[key] = kind_of
         return kind_of
 
-    def _encode(self, view: dict[str, Any], belief: Belief | None, out: Vector, seat: int) -> None:
+    def _encode(
+        self, view: Mapping[str, Any], belief: Belief | None, out: Vector, seat: int
+    ) -> None:
         kind_of = self._kinds(view, seat)
         k, n = self.K, self.players
         out[self._o_phase + _APACHE_PHASE[view["phase"]]] = 1.0
@@ -349,7 +353,9 @@ class ManitouEncoder(Encoder):
         )
         self._o_thief = self._add("thief_queue", (p,), "relative seats the thief has yet to rob")
 
-    def _encode(self, view: dict[str, Any], belief: Belief | None, out: Vector, seat: int) -> None:
+    def _encode(
+        self, view: Mapping[str, Any], belief: Belief | None, out: Vector, seat: int
+    ) -> None:
         c, t, p, n = self.C, self.T, self.max_players, self.players
         rel = [(s - seat) % n for s in range(n)]  # relative slot of every seat
         tile, card_of = _MANITOU_TILE, _MANITOU_CARD
@@ -526,7 +532,9 @@ class DudabEncoder(Encoder):
             "a revealed five-card hand waiting for its pile choice: one-hot relative seat, faces",
         )
 
-    def _encode(self, view: dict[str, Any], belief: Belief | None, out: Vector, seat: int) -> None:
+    def _encode(
+        self, view: Mapping[str, Any], belief: Belief | None, out: Vector, seat: int
+    ) -> None:
         f, p, n = self.F, self.max_players, self.players
         face = _DUDAB_FACE.__getitem__
         out[self._o_prompt + _DUDAB_PROMPT[view["prompt"]]] = 1.0
@@ -650,7 +658,9 @@ class TrackerEncoder(Encoder):
             "plays; known false track; other seats' peeks there / 3 (capped at 1)",
         )
 
-    def _encode(self, view: dict[str, Any], belief: Belief | None, out: Vector, seat: int) -> None:
+    def _encode(
+        self, view: Mapping[str, Any], belief: Belief | None, out: Vector, seat: int
+    ) -> None:
         p, n = self.max_players, self.players
         out[self._o_phase + _TRACKER_PHASE[view["phase"]]] = 1.0
         out[self._o_step + _TRACKER_STEP[view["step"]]] = 1.0

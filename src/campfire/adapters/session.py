@@ -101,7 +101,7 @@ def win_share_returns(winners: tuple[int, ...], players: int) -> list[float]:
     return [n / (n - 1) * ((share if s in winners else 0.0) - 1.0 / n) for s in range(n)]
 
 
-def _public_scores(game: str) -> Callable[[dict[str, Any]], list[float]] | None:
+def _public_scores(game: str) -> Callable[[Mapping[str, Any]], list[float]] | None:
     """Scores every seat can see during the game, higher is better (``None``: none)."""
     if game == "apache":
         return lambda v: [float(x) for x in v["scores"]]

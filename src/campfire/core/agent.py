@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -111,7 +111,7 @@ class Observation:
         self.belief = belief if belief is not None else Belief(seat)
         self._legal: list[Action] = list(state.legal_actions(seat))
         self._world: State | None = None
-        self._view: dict[str, Any] | None = None
+        self._view: Mapping[str, Any] | None = None
         if not world:
             return
         drawn = self.belief.sample(state, rng if rng is not None else random.Random())
@@ -170,8 +170,13 @@ class Observation:
         return self._world
 
     @property
-    def view(self) -> dict[str, Any]:
-        """The seat's view (computed on first use)."""
+    def view(self) -> Mapping[str, Any]:
+        """The seat's view (computed on first use): read it through the game's view type.
+
+        Each game declares its view as a ``TypedDict`` (``campfire.games.<name>.types``); an
+        agent of that game casts once, ``cast(TrackerView, obs.view)``, so every key it reads
+        is checked.
+        """
         if self._view is None:
             self._view = self._drawn().view(self.seat)
         return self._view

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from .actions import Action
@@ -109,8 +110,12 @@ class State(ABC):
         """The outcome of a finished game (raises :class:`ValueError` while it is running)."""
 
     @abstractmethod
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know now, as a JSON-ready dict (``None``: a spectator)."""
+    def view(self, seat: int | None) -> Mapping[str, Any]:
+        """What ``seat`` may know now, as a JSON-ready dict (``None``: a spectator).
+
+        Each game narrows the return type to its own ``TypedDict`` (the view's every key and
+        value type, ``campfire.games.<name>.types``); the view is a plain ``dict`` at run time.
+        """
 
     def clone(self) -> Self:
         """An independent copy: changing one never changes the other.

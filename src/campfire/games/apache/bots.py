@@ -41,6 +41,7 @@ slow enough for a human to beat it to a claim.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -162,7 +163,7 @@ class ApacheHeuristic(Agent):
             return self._poll(view, obs)
         return self._choose(view, legal)
 
-    def _rules_of(self, view: dict[str, Any]) -> Rules:
+    def _rules_of(self, view: Mapping[str, Any]) -> Rules:
         colours = tuple(parse_colour(c) for c in view["colours"])
         if self._rules is None or self._rules.colours != colours:
             opts = self.options
@@ -178,7 +179,7 @@ class ApacheHeuristic(Agent):
             )
         return self._rules
 
-    def _poll(self, view: dict[str, Any], obs: Observation) -> Action:
+    def _poll(self, view: Mapping[str, Any], obs: Observation) -> Action:
         self.last_reaction_ms = None
         protect: dict[str, bool] = view.get("protect_me", {})
         rules = self._rules_of(view)
@@ -206,7 +207,7 @@ class ApacheHeuristic(Agent):
 
     def _should_claim(
         self,
-        view: dict[str, Any],
+        view: Mapping[str, Any],
         table: list[int],
         rules: Rules,
         type_: int,
@@ -241,7 +242,7 @@ class ApacheHeuristic(Agent):
                         return True
         return False
 
-    def _choose(self, view: dict[str, Any], legal: list[ApacheAction]) -> Action:
+    def _choose(self, view: Mapping[str, Any], legal: list[ApacheAction]) -> Action:
         rules = self._rules_of(view)
         table = [parse_card(k) for k in view["table"]]
         piles = [[parse_card(k) for k in p] for p in view["piles"]]

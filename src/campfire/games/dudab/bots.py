@@ -36,7 +36,7 @@ action with that probability (the easy level).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -179,7 +179,7 @@ class DudabHeuristic(Agent):
 
     # ----- placing, drawing, the penalty -----------------------------------------------------
 
-    def _play(self, view: dict[str, Any], legal: list[DudabAction]) -> Action:
+    def _play(self, view: Mapping[str, Any], legal: list[DudabAction]) -> Action:
         hand = [parse_face(f) for f in view["hand"]]
         pile = [parse_face(f) for f in view["pile"]]
         best: DudabAction = legal[0]
@@ -198,7 +198,7 @@ class DudabHeuristic(Agent):
                 best, best_value = a, value
         return best
 
-    def _draw_value(self, view: dict[str, Any], hand: list[int]) -> float:
+    def _draw_value(self, view: Mapping[str, Any], hand: list[int]) -> float:
         if view["prompt"] == "call_answer":
             # a failed answer: reveal, draw one (with 5 cards, one card to the own pile first)
             return -_DRAW_STEP - (1.0 if len(hand) >= 5 else 0.0)
@@ -209,7 +209,7 @@ class DudabHeuristic(Agent):
         overflow = max(0.0, len(hand) + 2.5 - 5)
         return -2.5 * _DRAW_STEP - overflow * _PILE_EXCESS
 
-    def _dudab_keep(self, view: dict[str, Any]) -> float:
+    def _dudab_keep(self, view: Mapping[str, Any]) -> float:
         """What keeping a Dudab is worth now: less as the draw pile runs out (+5 in hand)."""
         left = view["draw_pile"]
         players = view["players"]
@@ -221,7 +221,7 @@ class DudabHeuristic(Agent):
 
     def _place_value(
         self,
-        view: dict[str, Any],
+        view: Mapping[str, Any],
         hand: list[int],
         pile: list[int],
         a: DudabAction,
@@ -262,7 +262,7 @@ class DudabHeuristic(Agent):
             value += 0.5  # a 5-card column is a trap for the others
         return value
 
-    def _call_value(self, view: dict[str, Any], hand: list[int], call: int) -> float:
+    def _call_value(self, view: Mapping[str, Any], hand: list[int], call: int) -> float:
         """How good a call is: few matching cards left unseen, and one in the own hand."""
         match = MATCH[call]
         seen = 0
@@ -290,13 +290,13 @@ class DudabHeuristic(Agent):
 
     # ----- after a capture, swaps and trims ---------------------------------------------------
 
-    def _rest(self, view: dict[str, Any], legal: list[DudabAction]) -> Action:
+    def _rest(self, view: Mapping[str, Any], legal: list[DudabAction]) -> Action:
         pile = [parse_face(f) for f in view["pile"]]
         rest = [parse_face(f) for f in view["hand"]]
         to_pile = face_cost(pile, rest) < 0
         return next((a for a in legal if bool(a.call) == to_pile), legal[0])
 
-    def _pile_cost(self, pile: list[int], face: int, view: dict[str, Any]) -> float:
+    def _pile_cost(self, pile: list[int], face: int, view: Mapping[str, Any]) -> float:
         cost = float(face_cost(pile, [face]))
         if face == FACE_DUDAB:
             cost += 5.0 + self._dudab_keep(view)  # a joker is worth keeping

@@ -9,6 +9,7 @@ the thief the least valuable tile (manitou §12 M10: the loss that least reduces
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from campfire.core import Action, Agent, Observation
@@ -113,7 +114,7 @@ class ManitouHeuristic(Agent):
         return float(_vp(after) - _vp(owned)) - 0.01 * tile_value(tile)
 
     def _ground(
-        self, view: dict[str, Any], g: int
+        self, view: Mapping[str, Any], g: int
     ) -> tuple[list[int], list[tuple[int, int, bool]]]:
         ground = view["grounds"][g]
         tiles = [parse_tile(t) for t in ground["tiles"]]
@@ -150,7 +151,9 @@ class ManitouHeuristic(Agent):
             return -1, []
         return up[0][0], [c for _, c in up]
 
-    def _play_value(self, view: dict[str, Any], card: int, g: int, owned: list[list[int]]) -> float:
+    def _play_value(
+        self, view: Mapping[str, Any], card: int, g: int, owned: list[list[int]]
+    ) -> float:
         tiles, cards = self._ground(view, g)
         if not tiles:
             return -0.5 - 0.05 * card  # nothing to win: dump a weak card
@@ -178,7 +181,7 @@ class ManitouHeuristic(Agent):
         return after - before - 0.04 * card
 
     def _play(
-        self, view: dict[str, Any], legal: list[ManitouAction], owned: list[list[int]]
+        self, view: Mapping[str, Any], legal: list[ManitouAction], owned: list[list[int]]
     ) -> Action:
         plays = [a for a in legal if a.kind == K_PLAY]
         if not plays:
@@ -190,7 +193,7 @@ class ManitouHeuristic(Agent):
         return best
 
     def _horse(
-        self, view: dict[str, Any], legal: list[ManitouAction], owned: list[list[int]]
+        self, view: Mapping[str, Any], legal: list[ManitouAction], owned: list[list[int]]
     ) -> Action:
         grounds = [self._ground(view, g) for g in range(3)]
 

@@ -1,0 +1,124 @@
+"""A small run-time checker of JSON values against the games' declared ``TypedDict`` shapes.
+
+Used by each game's ``test_types.py``: a view (or an event's data) must hold exactly the keys
+its ``TypedDict`` declares — every required key, optional keys only where declared — with values
+of the declared types (``int``, ``str``, ``bool``, ``None``, ``Literal``, unions, ``list``,
+``dict``, nested ``TypedDict``).
+"""
+
+from __future__ import annotations
+
+import random
+import types
+import typing
+from collections.abc import Callable, Iterator
+from typing import Any, Literal, NotRequired, Required, Union, get_args, get_origin
+
+from campfire.core import Event, Game, State
+
+
+def _is_typeddict(tp: object) -> bool:
+    return typing.is_typeddict(tp)
+
+
+def problems(value: object, tp: Any, path: str = "view") -> list[str]:
+    """What is wrong with ``value`` as a ``tp`` (``[]``: nothing), each naming its path."""
+    origin = get_origin(tp)
+    if origin in (NotRequired, Required):
+        return problems(value, get_args(tp)[0], path)
+    if tp is Any:
+        return []
+    if tp is None or tp is type(None):
+        return [] if value is None else [f"{path}: {value!r} is not None"]
+    if origin is Literal:
+        return [] if value in get_args(tp) else [f"{path}: {value!r} is none of {get_args(tp)}"]
+    if origin in (Union, types.UnionType):
+        for option in get_args(tp):
+            if not problems(value, option, path):
+                return []
+        return [f"{path}: {value!r} matches no member of {tp}"]
+    if _is_typeddict(tp):
+        if not isinstance(value, dict):
+            return [f"{path}: {type(value).__name__} is not a {tp.__name__} dict"]
+        hints = typing.get_type_hints(tp, include_extras=True)
+        out = [f"{path}: {k!r} is not declared by {tp.__name__}" for k in value if k not in hints]
+        required = [k for k, hint in hints.items() if get_origin(hint) is not NotRequired]
+        out += [f"{path}: {tp.__name__} key {k!r} is missing" for k in required if k not in value]
+        for key, hint in hints.items():
+            if key in value:
+                out += problems(value[key], hint, f"{path}[{key!r}]")
+        return out
+    if origin is list:
+        if not isinstance(value, list):
+            return [f"{path}: {type(value).__name__} is not a list"]
+        (item,) = get_args(tp)
+        return [p for i, x in enumerate(value) for p in problems(x, item, f"{path}[{i}]")]
+    if origin is dict:
+        if not isinstance(value, dict):
+            return [f"{path}: {type(value).__name__} is not a dict"]
+        key_tp, value_tp = get_args(tp)
+        out = []
+        for k, x in value.items():
+            out += problems(k, key_tp, f"{path} key")
+            out += problems(x, value_tp, f"{path}[{k!r}]")
+        return out
+    if tp is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+        return [] if ok else [f"{path}: {value!r} is not an int"]
+    if tp in (str, bool, float):
+        return [] if isinstance(value, tp) else [f"{path}: {value!r} is not a {tp.__name__}"]
+    raise TypeError(f"{path}: the checker does not know {tp!r}")
+
+
+def random_states(
+    game: Game[Any], players: int, *, games: int, seed: int, max_steps: int = 400
+) -> Iterator[tuple[State, list[Event]]]:
+    """Random games for every option combination: each state with the events that led to it."""
+    rng = random.Random(seed)
+    for options in game.options_type.combinations():
+        for _ in range(games):
+            state = game.new_game(players, options, seed=rng.randrange(2**32))
+            events: list[Event] = []
+            yield state, events
+            for _step in range(max_steps):
+                if state.is_terminal():
+                    break
+                seat = rng.choice(state.seats_to_act())
+                events = state.apply(seat, rng.choice(state.legal_actions(seat)))
+                yield state, events
+            while not state.is_terminal():  # play on to the end, so that the end is checked
+                seat = rng.choice(state.seats_to_act())
+                events = state.apply(seat, rng.choice(state.legal_actions(seat)))
+            yield state, events
+
+
+def check_game(
+    game: Game[Any],
+    view_type: type,
+    event_data: dict[str, type],
+    players: int,
+    *,
+    games: int = 2,
+    seed: int = 0,
+    extra: Callable[[State], None] | None = None,
+) -> tuple[set[str], set[str]]:
+    """Check every view (each seat and the spectator) and every event against the declarations.
+
+    Returns the event types met and the view keys met, so a test can check coverage too.
+    """
+    met_events: set[str] = set()
+    met_keys: set[str] = set()
+    for state, events in random_states(game, players, games=games, seed=seed):
+        for seat in (None, *range(players)):
+            view = state.view(seat)
+            met_keys.update(view)
+            found = problems(view, view_type, f"view({seat})")
+            assert not found, found[:5]
+        for event in events:
+            met_events.add(event.type)
+            assert event.type in event_data, f"event {event.type!r} has no declared data type"
+            found = problems(event.data, event_data[event.type], f"{event.type} data")
+            assert not found, found[:5]
+        if extra is not None:
+            extra(state)
+    return met_events, met_keys
