@@ -22,6 +22,7 @@ notation       meaning                                                     index
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from campfire.core import Action, NotationError
 from campfire.core.validate import short_repr
@@ -38,6 +39,7 @@ __all__ = [
     "TAKE",
     "TRACK",
     "TrackerAction",
+    "TrackerKind",
     "action_from_index",
     "action_index",
     "canonical_action",
@@ -45,30 +47,47 @@ __all__ = [
 ]
 
 
+class TrackerKind(StrEnum):
+    """The kinds of Tracker steps; each member is its notation keyword (``PEEK == "peek"``).
+
+    Every game's action has such a ``kind`` (a ``str`` enum), so code that reads kinds reads
+    them the same way in every game.
+    """
+
+    PEEK = "peek"
+    TAKE = "take"
+    LIFT = "lift"
+    DROP = "drop"
+    TRACK = "track"
+    DONE = "done"
+    DECLINE = "decline"
+
+
 @dataclass(frozen=True, slots=True)
 class TrackerAction(Action):
     """One step of a Tracker turn: a kind and its argument (a position, a count, or -1)."""
 
-    kind: str
+    kind: TrackerKind
     arg: int
     index: int = field(compare=False)
 
     def notation(self) -> str:
         """The text notation, e.g. ``peek 12`` or ``done``."""
-        return self.kind if self.arg < 0 else f"{self.kind} {self.arg}"
+        return str(self.kind) if self.arg < 0 else f"{self.kind} {self.arg}"
 
     def __repr__(self) -> str:
         return f"TrackerAction({self.notation()!r})"
 
 
-PEEK = tuple(TrackerAction("peek", p, p) for p in range(NUM_POSITIONS))
-TAKE = tuple(TrackerAction("take", p, 60 + p) for p in range(NUM_POSITIONS))
-LIFT = tuple(TrackerAction("lift", p, 120 + p) for p in range(NUM_POSITIONS))
-DROP = tuple(TrackerAction("drop", p, 180 + p) for p in range(NUM_POSITIONS))
+_K = TrackerKind
+PEEK = tuple(TrackerAction(_K.PEEK, p, p) for p in range(NUM_POSITIONS))
+TAKE = tuple(TrackerAction(_K.TAKE, p, 60 + p) for p in range(NUM_POSITIONS))
+LIFT = tuple(TrackerAction(_K.LIFT, p, 120 + p) for p in range(NUM_POSITIONS))
+DROP = tuple(TrackerAction(_K.DROP, p, 180 + p) for p in range(NUM_POSITIONS))
 #: ``TRACK[m - 1]`` plays m trackers.
-TRACK = tuple(TrackerAction("track", m, 239 + m) for m in range(1, TRACKERS_PER_PLAYER + 1))
-DONE = TrackerAction("done", -1, 243)
-DECLINE = TrackerAction("decline", -1, 244)
+TRACK = tuple(TrackerAction(_K.TRACK, m, 239 + m) for m in range(1, TRACKERS_PER_PLAYER + 1))
+DONE = TrackerAction(_K.DONE, -1, 243)
+DECLINE = TrackerAction(_K.DECLINE, -1, 244)
 
 _ALL: tuple[TrackerAction, ...] = (*PEEK, *TAKE, *LIFT, *DROP, *TRACK, DONE, DECLINE)
 NUM_ACTIONS = len(_ALL)

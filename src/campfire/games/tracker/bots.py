@@ -26,7 +26,7 @@ import random
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from campfire.core import (
     Action,
@@ -42,10 +42,11 @@ from campfire.core import (
     option,
 )
 
-from .actions import DECLINE, DONE, DROP, LIFT, PEEK, TAKE, TRACK, TrackerAction
-from .cards import is_scout, parse_card, parse_tribe, tribe_of
+from .actions import DECLINE, DONE, DROP, LIFT, PEEK, TAKE, TRACK, TrackerAction, TrackerKind
+from .cards import BOARD_POSITIONS, is_enemy_scout, is_scout, parse_card, parse_tribe, tribe_of
 from .state import (
     COLLECTING,
+    EMPTY,
     FINAL_CAPTURE,
     FINAL_PEEK,
     NORMAL,
@@ -54,6 +55,7 @@ from .state import (
     TURN_START,
     TrackerState,
 )
+from .types import PeekCardData, PeekData, RelocateData, TrackersPlayedData, TrackerView
 
 __all__ = [
     "DEFAULT_PATIENCE",
@@ -67,6 +69,9 @@ __all__ = [
 
 #: Peeking turns in a row after which a bot (and the search) captures anyway.
 DEFAULT_PATIENCE = 12
+
+_PEEK, _TAKE, _TRACK = TrackerKind.PEEK, TrackerKind.TAKE, TrackerKind.TRACK
+_ENDS_OR_TRACKS = frozenset((TrackerKind.TRACK, TrackerKind.DONE, TrackerKind.DECLINE))
 
 
 def parse_memory(text: str) -> tuple[int, float]:
@@ -140,22 +145,27 @@ class TrackerMemory(Belief):
         for e in events:
             t = e.type
             data = e.data
-            if t == "peek_card" and data["seat"] == self.seat:
-                self.remember(data["pos"], parse_card(data["card"]))
+            if t == "peek_card":
+                seen = cast(PeekCardData, data)
+                if seen["seat"] == self.seat:
+                    self.remember(seen["pos"], parse_card(seen["card"]))
             elif t == "peek":
-                if data["seat"] != self.seat:
-                    self.interest[data["pos"]] = self.interest.get(data["pos"], 0) + 1
+                peek = cast(PeekData, data)
+                if peek["seat"] != self.seat:
+                    self.interest[peek["pos"]] = self.interest.get(peek["pos"], 0) + 1
                 elif not self._peeking:  # the first peek of one of this seat's turns
                     self.peek_turns += 1
-            elif t == "trackers_played" and data["seat"] == self.seat:
+            elif t == "trackers_played" and cast(TrackersPlayedData, data)["seat"] == self.seat:
                 self.peek_turns = 0
             elif t == "take":
-                card = self.known.pop(data["pos"], None)
+                take = cast(PeekData, data)
+                card = self.known.pop(take["pos"], None)
                 if card is not None and self.capacity == 0 and self.decay == 0:
-                    self.in_piles.setdefault(data["seat"], []).append(card)
-                self.interest.pop(data["pos"], None)
+                    self.in_piles.setdefault(take["seat"], []).append(card)
+                self.interest.pop(take["pos"], None)
             elif t == "relocate":
-                src, dst = data["from"], data["to"]
+                move = cast(RelocateData, data)
+                src, dst = move["from"], move["to"]
                 if src in self.known:
                     self.known[dst] = self.known.pop(src)
                 if src in self.interest:
@@ -196,7 +206,7 @@ class TrackerMemory(Belief):
         board, piles = world.board, world.captured
         where: dict[int, tuple[int, int]] = {}  # card → (owner or -1 for the board, index)
         for pos, card in enumerate(board):
-            if card >= 0:
+            if card != EMPTY:
                 where[card] = (-1, pos)
         for owner, pile in enumerate(piles):
             for i, card in enumerate(pile):
@@ -264,7 +274,7 @@ class TrackerHeuristic(Agent):
 
     def act(self, obs: Observation) -> Action:
         """Choose the next step of the turn."""
-        v = obs.view
+        v = cast(TrackerView, obs.view)
         legal = obs.legal_actions
         if len(legal) == 1:
             return legal[0]
@@ -302,10 +312,10 @@ class TrackerHeuristic(Agent):
         if step == "relocating":
             return self._relocate(v, known, my_tribe)
         # placing: any empty position
-        empty = [p for p in range(60) if p not in occupied]
+        empty = [p for p in BOARD_POSITIONS if p not in occupied]
         return DROP[rng.choice(empty)]
 
-    def _should_capture(self, v: dict[str, Any], enemies: list[int]) -> bool:
+    def _should_capture(self, v: TrackerView, enemies: list[int]) -> bool:
         mem = self.belief
         patience = self.config.patience
         waited = mem.peek_turns
@@ -326,7 +336,7 @@ class TrackerHeuristic(Agent):
         # the game is closing: few trackers left elsewhere, or few cards left to learn about
         return others <= 2 or len(v["occupied"]) <= 12
 
-    def _relocate(self, v: dict[str, Any], known: dict[int, int], my_tribe: int) -> Action:
+    def _relocate(self, v: TrackerView, known: dict[int, int], my_tribe: int) -> Action:
         if v["relocations_this_turn"] >= v["max_relocations"]:
             return DONE
         if v["relocations_this_turn"] == 0:
@@ -345,8 +355,10 @@ class TrackerHeuristic(Agent):
         """Remember peeks and follow this seat's own moves (not to move a card twice)."""
         super().observe(events)
         for e in events:
-            if e.type == "relocate" and e.data["seat"] == self.seat:
-                self._moved.add(e.data["to"])
+            if e.type == "relocate":
+                move = cast(RelocateData, e.data)
+                if move["seat"] == self.seat:
+                    self._moved.add(move["to"])
 
 
 class TrackerRollout(RolloutPolicy):
@@ -378,7 +390,7 @@ class TrackerRollout(RolloutPolicy):
             self.known[self.seat] = set(belief.known.values())
             board = state.board
             for pos in belief.interest:
-                if board[pos] >= 0:
+                if board[pos] != EMPTY:
                     for other in range(state.num_players):
                         if other != self.seat:
                             self.known[other].add(board[pos])
@@ -388,7 +400,7 @@ class TrackerRollout(RolloutPolicy):
         assert isinstance(state, TrackerState) and isinstance(action, TrackerAction)
         if not self.known:
             self._start(state)
-        if action.kind == "peek":
+        if action.kind == _PEEK:
             self.known[seat].add(state.board[action.arg])
 
     def act(self, state: State, seat: int, rng: random.Random) -> Action:
@@ -403,9 +415,7 @@ class TrackerRollout(RolloutPolicy):
         if step == COLLECTING or (step == TURN_START and phase == NORMAL):
             tribe = state.tribes[seat]
             targets = [
-                p
-                for p in range(60)
-                if board[p] in known and board[p] % 10 < 3 and board[p] // 10 != tribe
+                p for p in BOARD_POSITIONS if board[p] in known and is_enemy_scout(board[p], tribe)
             ]
             if step == COLLECTING:
                 return TAKE[targets[0]] if targets else DONE
@@ -417,7 +427,9 @@ class TrackerRollout(RolloutPolicy):
         if step in (TURN_START, PEEKING):
             peeked = state.peeked
             fresh = [
-                p for p in range(60) if board[p] >= 0 and board[p] not in known and p not in peeked
+                p
+                for p in BOARD_POSITIONS
+                if board[p] != EMPTY and board[p] not in known and p not in peeked
             ]
             if fresh:
                 return PEEK[fresh[rng.randrange(len(fresh))]]
@@ -425,11 +437,11 @@ class TrackerRollout(RolloutPolicy):
                 return DECLINE
             if step == TURN_START and phase == NORMAL:
                 return TRACK[0]  # nothing left to learn
-            any_card = [p for p in range(60) if board[p] >= 0 and p not in peeked]
+            any_card = [p for p in BOARD_POSITIONS if board[p] != EMPTY and p not in peeked]
             return PEEK[any_card[rng.randrange(len(any_card))]]
         if step == RELOCATING:
             return DONE
-        empty = [p for p in range(60) if board[p] < 0]
+        empty = [p for p in BOARD_POSITIONS if board[p] == EMPTY]
         return DROP[empty[rng.randrange(len(empty))]]
 
     def prune(
@@ -454,7 +466,7 @@ class TrackerRollout(RolloutPolicy):
                 and belief.peek_turns >= DEFAULT_PATIENCE
             ):
                 captures: list[Action] = [
-                    a for a in actions if isinstance(a, TrackerAction) and a.kind == "track"
+                    a for a in actions if isinstance(a, TrackerAction) and a.kind == _TRACK
                 ]
                 if captures:
                     return captures
@@ -467,12 +479,12 @@ class TrackerRollout(RolloutPolicy):
         for a in actions:
             assert isinstance(a, TrackerAction)
             kind = a.kind
-            if kind in ("track", "done", "decline"):
+            if kind in _ENDS_OR_TRACKS:
                 keep.append(a)
-            elif kind in ("peek", "take"):
+            elif kind in (_PEEK, _TAKE):
                 card = board[a.arg]
                 if card in known:
-                    if kind == "take" and card % 10 < 3 and card // 10 != tribe:
+                    if kind == _TAKE and is_enemy_scout(card, tribe):
                         keep.append(a)  # a remembered enemy scout
                 else:
                     unknown.append(a)
@@ -501,7 +513,7 @@ class TrackerRollout(RolloutPolicy):
                 continue
             tribe = state.tribes[seat]
             known = self.known[seat]
-            gain = sum(1 for c in board if c in known and c % 10 < 3 and c // 10 != tribe)
+            gain = sum(1 for c in board if c in known and is_enemy_scout(c, tribe))
             scores[seat] += 3 * gain
             enemies[seat] += gain
         return Outcome.from_scores(scores, tiebreak=enemies)

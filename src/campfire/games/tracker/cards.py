@@ -17,6 +17,7 @@ from campfire.core import SetupError
 
 __all__ = [
     "ALL_CARDS",
+    "BOARD_POSITIONS",
     "CENTRE",
     "NUM_CARDS",
     "NUM_POSITIONS",
@@ -25,6 +26,7 @@ __all__ = [
     "SCOUTS_PER_TRIBE",
     "TRACKERS_PER_PLAYER",
     "card_name",
+    "is_enemy_scout",
     "is_scout",
     "parse_card",
     "parse_tribe",
@@ -38,6 +40,8 @@ FALSE_TRACKS_PER_TRIBE = 7
 CARDS_PER_TRIBE = SCOUTS_PER_TRIBE + FALSE_TRACKS_PER_TRIBE
 NUM_CARDS = NUM_TRIBES * CARDS_PER_TRIBE
 NUM_POSITIONS = 60
+#: every board position, 0–59
+BOARD_POSITIONS = range(NUM_POSITIONS)
 TRACKERS_PER_PLAYER = 3
 ALL_CARDS = tuple(range(NUM_CARDS))
 
@@ -49,8 +53,10 @@ POSITION_CELLS: tuple[tuple[int, int], ...] = tuple(
 assert len(POSITION_CELLS) == NUM_POSITIONS
 
 _NAMES = tuple(
-    f"S-T{c // 10}-{c % 10 + 1}" if c % 10 < 3 else f"F-T{c // 10}-{c % 10 - 2}"
-    for c in range(NUM_CARDS)
+    f"S-T{c // CARDS_PER_TRIBE}-{c % CARDS_PER_TRIBE + 1}"
+    if c % CARDS_PER_TRIBE < SCOUTS_PER_TRIBE
+    else f"F-T{c // CARDS_PER_TRIBE}-{c % CARDS_PER_TRIBE - SCOUTS_PER_TRIBE + 1}"
+    for c in ALL_CARDS
 )
 _BY_NAME = {name: c for c, name in enumerate(_NAMES)}
 
@@ -79,6 +85,11 @@ def tribe_of(card: int) -> int:
 def is_scout(card: int) -> bool:
     """Whether a card is a scout (as opposed to a false track)."""
     return card % CARDS_PER_TRIBE < SCOUTS_PER_TRIBE
+
+
+def is_enemy_scout(card: int, tribe: int) -> bool:
+    """Whether a card is a scout of a tribe other than ``tribe`` (worth capturing, tracker §7)."""
+    return card % CARDS_PER_TRIBE < SCOUTS_PER_TRIBE and card // CARDS_PER_TRIBE != tribe
 
 
 def tribe_name(tribe: int) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from campfire.core import Action, Event
 from campfire.core.present import (
@@ -39,7 +39,8 @@ from campfire.core.present import (
 )
 
 from .actions import TrackerAction
-from .cards import CENTRE, POSITION_CELLS, parse_card
+from .cards import CENTRE, POSITION_CELLS, is_scout, parse_card, parse_tribe, tribe_of
+from .types import GameOverData, TrackerOutcome, TrackerView
 
 __all__ = ["MESSAGES", "TRIBE_COLOURS", "TRIBE_LETTERS", "TrackerPresenter", "card_label"]
 
@@ -199,17 +200,17 @@ def _message(message_id: str, **params: Any) -> Message:
 def card_label(name: str) -> str:
     """The plain-words name of a play card: ``S-T3-1`` → ``green scout (S-T3-1)``."""
     card = parse_card(name)
-    tribe = card // 10
-    key = "tracker.card.scout" if card % 10 < 3 else "tracker.card.false"
+    tribe = tribe_of(card)
+    key = "tracker.card.scout" if is_scout(card) else "tracker.card.false"
     return _text(key, colour=TRIBE_COLOURS[tribe], card=name.upper())
 
 
 def _face(card_id: str, name: str, marks: tuple[str, ...] = ()) -> CardFace:
     """A face-up play card: ``S:G`` for a scout of the green tribe, ``f`` for a false track."""
     card = parse_card(name)
-    tribe = card // 10
+    tribe = tribe_of(card)
     letter = TRIBE_LETTERS[tribe]
-    short = f"S:{letter}" if card % 10 < 3 else "f"
+    short = f"S:{letter}" if is_scout(card) else "f"
     return CardFace(
         card_id,
         card_label(name),
@@ -220,8 +221,8 @@ def _face(card_id: str, name: str, marks: tuple[str, ...] = ()) -> CardFace:
     )
 
 
-def _tribe(view: Mapping[str, Any], seat: int) -> int:
-    return int(str(view["tribes"][seat])[1])
+def _tribe(view: TrackerView, seat: int) -> int:
+    return parse_tribe(view["tribes"][seat])
 
 
 class TrackerPresenter(Presenter):
@@ -236,6 +237,9 @@ class TrackerPresenter(Presenter):
         names: Sequence[str],
     ) -> Display:
         """The board (an 8 × 8 grid round the centre), piles, players, prompt and actions."""
+        return self._display(cast(TrackerView, view), legal, names)
+
+    def _display(self, view: TrackerView, legal: Sequence[Action], names: Sequence[str]) -> Display:
         seat = view.get("seat")
         seat = seat if isinstance(seat, int) else None
         n = int(view["players"])
@@ -288,7 +292,7 @@ class TrackerPresenter(Presenter):
         )
         return replace(display, zones=zones)
 
-    def _board(self, view: Mapping[str, Any]) -> Zone:
+    def _board(self, view: TrackerView) -> Zone:
         over = view["phase"] == "game_over"
         occupied = set(view["occupied"])
         peeked = set(view["peeked_this_turn"])
@@ -298,8 +302,8 @@ class TrackerPresenter(Presenter):
             card_id = f"pos:{pos}"
             if pos not in occupied:
                 faces[cell] = CardFace(card_id, empty=True)
-            elif over:
-                faces[cell] = _face(card_id, view["board"][pos])
+            elif over and (name := view["board"][pos]) is not None:
+                faces[cell] = _face(card_id, name)
             elif pos == lifted:
                 faces[cell] = CardFace(
                     card_id, short=f"^{pos}", face_up=False, marks=(_text("tracker.mark.lifted"),)
@@ -322,10 +326,10 @@ class TrackerPresenter(Presenter):
                     cells.append(faces[(r, c)])
         return Zone("board", _text("tracker.zone.board"), "grid", tuple(cells), columns=8)
 
-    def _centre(self, view: Mapping[str, Any]) -> Zone:
+    def _centre(self, view: TrackerView) -> Zone:
         return Zone("centre", _text("tracker.zone.centre"), "counter", count=int(view["centre"]))
 
-    def _pile(self, view: Mapping[str, Any], seat: int, names: Sequence[str]) -> Zone:
+    def _pile(self, view: TrackerView, seat: int, names: Sequence[str]) -> Zone:
         label = _text("tracker.zone.pile", player=self.name(names, seat))
         count = int(view["captured_counts"][seat])
         zone_id = f"pile:{seat}"
@@ -338,7 +342,7 @@ class TrackerPresenter(Presenter):
         return Zone(zone_id, label, "hidden", owner=seat, count=count, note=note)
 
     def _panel(
-        self, view: Mapping[str, Any], seat: int, names: Sequence[str], you: int | None
+        self, view: TrackerView, seat: int, names: Sequence[str], you: int | None
     ) -> PlayerPanel:
         tribe = _tribe(view, seat)
         trackers = int(view["trackers"][seat])
@@ -372,16 +376,16 @@ class TrackerPresenter(Presenter):
         )
 
     @staticmethod
-    def _status(view: Mapping[str, Any]) -> str:
+    def _status(view: TrackerView) -> str:
         phase = str(view["phase"])
         return _text(f"tracker.status.{phase}", cards=len(view["occupied"]), centre=view["centre"])
 
     @staticmethod
-    def _peeks(view: Mapping[str, Any]) -> int:
+    def _peeks(view: TrackerView) -> int:
         """How many cards a peek turn shows (tracker §5.1A: ``min(peek_count, occupied)``)."""
         return min(int(view["peek_count"]), len(view["occupied"]))
 
-    def _prompt(self, view: Mapping[str, Any], seat: int | None, names: Sequence[str]) -> str:
+    def _prompt(self, view: TrackerView, seat: int | None, names: Sequence[str]) -> str:
         phase, step = view["phase"], view["step"]
         if phase == "game_over":
             return _text("tracker.over")
@@ -412,7 +416,7 @@ class TrackerPresenter(Presenter):
             return _text("tracker.prompt.placing", position=view["lifted"])
         return _text("tracker.prompt.peeking")
 
-    def _progress(self, view: Mapping[str, Any]) -> str:
+    def _progress(self, view: TrackerView) -> str:
         step = view["step"]
         if step == "peeking":
             done = len(view["peeked_this_turn"])
@@ -425,7 +429,7 @@ class TrackerPresenter(Presenter):
             )
         return ""
 
-    def _choice(self, view: Mapping[str, Any], action: TrackerAction, players: int) -> ActionChoice:
+    def _choice(self, view: TrackerView, action: TrackerAction, players: int) -> ActionChoice:
         kind, arg = action.kind, action.arg
         if kind in ("peek", "take", "lift", "drop"):
             label = _text(f"tracker.action.{kind}", position=arg)
@@ -448,9 +452,8 @@ class TrackerPresenter(Presenter):
 
     # ----- scores ------------------------------------------------------------------------------
 
-    def _score_lines(self, view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    def _score_lines(self, outcome: TrackerOutcome, names: Sequence[str]) -> list[str]:
         """One line per player: the score and how it was made (tracker §6)."""
-        outcome = view["outcome"]
         lines = []
         for seat, (points, d) in enumerate(zip(outcome["scores"], outcome["details"], strict=True)):
             parts = []
@@ -475,16 +478,16 @@ class TrackerPresenter(Presenter):
             )
         return lines
 
-    def _winners(self, outcome: Mapping[str, Any], names: Sequence[str]) -> str:
+    def _winners(self, outcome: TrackerOutcome, names: Sequence[str]) -> str:
         return " and ".join(self.name(names, int(w)) for w in outcome["winners"])
 
-    def _result(self, view: Mapping[str, Any], names: Sequence[str]) -> tuple[str, ...]:
+    def _result(self, view: TrackerView, names: Sequence[str]) -> tuple[str, ...]:
         outcome = view["outcome"]
         winners = outcome["winners"]
         key = "tracker.result.win" if len(winners) == 1 else "tracker.result.shared"
         points = outcome["scores"][int(winners[0])]
         last = _text(key, winners=self._winners(outcome, names), points=points)
-        return (*self._score_lines(view, names), last)
+        return (*self._score_lines(outcome, names), last)
 
     # ----- log lines ---------------------------------------------------------------------------
 
@@ -524,8 +527,8 @@ class TrackerPresenter(Presenter):
         return None  # ``lift``: the move is one line, when the card is put down
 
     def _game_over(self, data: Mapping[str, Any], names: Sequence[str]) -> Message:
-        outcome = data["outcome"]
-        scores = "; ".join(self._score_lines({"outcome": outcome}, names))
+        outcome = cast(GameOverData, data)["outcome"]
+        scores = "; ".join(self._score_lines(outcome, names))
         winners = self._winners(outcome, names)
         key = "tracker.game_over" if len(outcome["winners"]) == 1 else "tracker.game_over.shared"
         # the outcome goes with the text as data (the breakdown), for other languages

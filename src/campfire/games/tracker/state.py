@@ -22,7 +22,7 @@ import random
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, cast
 
 from campfire.core import (
     Action,
@@ -69,9 +69,11 @@ from .cards import (
     tribe_name,
 )
 from .options import TrackerOptions
+from .types import Phase, Step
 
 if TYPE_CHECKING:
     from .game import TrackerGame
+    from .types import TrackerOutcome, TrackerView
 
 __all__ = ["PHASES", "STEPS", "TrackerState"]
 
@@ -80,10 +82,10 @@ NO_SEAT = -1
 
 # phases (tracker §4)
 NORMAL, FINAL_PEEK, FINAL_CAPTURE, GAME_OVER = range(4)
-PHASES = ("normal", "final_peek", "final_capture", "game_over")
+PHASES: tuple[Phase, ...] = ("normal", "final_peek", "final_capture", "game_over")
 # steps within a turn
 TURN_START, PEEKING, COLLECTING, RELOCATING, PLACING = range(5)
-STEPS = ("turn_start", "peeking", "collecting", "relocating", "placing")
+STEPS: tuple[Step, ...] = ("turn_start", "peeking", "collecting", "relocating", "placing")
 
 _POSITIONS = range(NUM_POSITIONS)
 _INDEX = attrgetter("index")
@@ -533,11 +535,14 @@ class TrackerState(State):
 
     # ----- views -------------------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know (tracker §8). No memory of earlier peeks: that is the game."""
+    def view(self, seat: int | None) -> TrackerView:
+        """What ``seat`` may know (tracker §8). No memory of earlier peeks: that is the game.
+
+        Its keys and value types are :class:`~campfire.games.tracker.types.TrackerView`.
+        """
         self._check_seat(seat, spectator=True)
         over = self.phase == GAME_OVER
-        out: dict[str, Any] = {
+        out: TrackerView = {
             "game": "tracker",
             "seat": seat,
             "players": self.num_players,
@@ -560,7 +565,7 @@ class TrackerState(State):
         if over:  # tracker §6: everything is turned face up
             out["board"] = [card_name(c) if c != EMPTY else None for c in self.board]
             out["captured"] = [[card_name(c) for c in pile] for pile in self.captured]
-            out["outcome"] = self.score().to_json()
+            out["outcome"] = cast("TrackerOutcome", self.score().to_json())
         return out
 
     def render(self, seat: int | None = None) -> str:
