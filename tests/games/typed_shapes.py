@@ -8,6 +8,7 @@ of the declared types (``int``, ``str``, ``bool``, ``None``, ``Literal``, unions
 
 from __future__ import annotations
 
+import functools
 import random
 import types
 import typing
@@ -21,8 +22,18 @@ def _is_typeddict(tp: object) -> bool:
     return typing.is_typeddict(tp)
 
 
+@functools.cache
+def _hints(tp: type) -> tuple[dict[str, Any], list[str]]:
+    """A TypedDict's declared keys with their types, and its required keys."""
+    hints = typing.get_type_hints(tp, include_extras=True)
+    return hints, [k for k, hint in hints.items() if get_origin(hint) is not NotRequired]
+
+
 def problems(value: object, tp: Any, path: str = "view") -> list[str]:
     """What is wrong with ``value`` as a ``tp`` (``[]``: nothing), each naming its path."""
+    if tp is int or tp is str:  # the common cases first: the checker runs on every step
+        ok = value.__class__ is tp or (isinstance(value, tp) and not isinstance(value, bool))
+        return [] if ok else [f"{path}: {value!r} is not of type {tp.__name__}"]
     origin = get_origin(tp)
     if origin in (NotRequired, Required):
         return problems(value, get_args(tp)[0], path)
@@ -40,9 +51,8 @@ def problems(value: object, tp: Any, path: str = "view") -> list[str]:
     if _is_typeddict(tp):
         if not isinstance(value, dict):
             return [f"{path}: {type(value).__name__} is not a {tp.__name__} dict"]
-        hints = typing.get_type_hints(tp, include_extras=True)
+        hints, required = _hints(tp)
         out = [f"{path}: {k!r} is not declared by {tp.__name__}" for k in value if k not in hints]
-        required = [k for k, hint in hints.items() if get_origin(hint) is not NotRequired]
         out += [f"{path}: {tp.__name__} key {k!r} is missing" for k in required if k not in value]
         for key, hint in hints.items():
             if key in value:
@@ -52,6 +62,8 @@ def problems(value: object, tp: Any, path: str = "view") -> list[str]:
         if not isinstance(value, list):
             return [f"{path}: {type(value).__name__} is not a list"]
         (item,) = get_args(tp)
+        if (item is int or item is str) and all(x.__class__ is item for x in value):
+            return []
         return [p for i, x in enumerate(value) for p in problems(x, item, f"{path}[{i}]")]
     if origin is dict:
         if not isinstance(value, dict):
@@ -62,11 +74,8 @@ def problems(value: object, tp: Any, path: str = "view") -> list[str]:
             out += problems(k, key_tp, f"{path} key")
             out += problems(x, value_tp, f"{path}[{k!r}]")
         return out
-    if tp is int:
-        ok = isinstance(value, int) and not isinstance(value, bool)
-        return [] if ok else [f"{path}: {value!r} is not an int"]
-    if tp in (str, bool, float):
-        return [] if isinstance(value, tp) else [f"{path}: {value!r} is not a {tp.__name__}"]
+    if tp in (bool, float):
+        return [] if isinstance(value, tp) else [f"{path}: {value!r} is not of type {tp.__name__}"]
     raise TypeError(f"{path}: the checker does not know {tp!r}")
 
 

@@ -91,7 +91,7 @@ def _edit(state: ApacheState, **fields: Any) -> dict[str, Any]:
         ({"resolved": 1}, "resolved"),
         ({"tiebreak": [0, 0, 1]}, "tiebreak"),
         ({"tiebreaks": [[0, 1]]}, "tiebreaks"),
-        ({"phase": "over"}, "every card"),
+        ({"phase": "game_over"}, "every card"),
         ({"phase": 2}, "phase"),
         ({"colours": ["red", "red", "blue"]}, "different colour"),
         ({"extra": 1}, "unknown state field"),

@@ -30,6 +30,6 @@ def test_checker_finds_an_undeclared_key_and_a_wrong_type() -> None:
     view["centre"] = "three"
     found = problems(view, TrackerView)
     assert any("'extra' is not declared" in p for p in found)
-    assert any("['centre']" in p and "not an int" in p for p in found)
+    assert any("['centre']" in p and "not of type int" in p for p in found)
     del view["phase"]
     assert any("'phase' is missing" in p for p in problems(view, TrackerView))

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from campfire.core import Action, IllegalActionError, NotationError
 
@@ -43,6 +44,7 @@ from .cards import (
     WARRIOR,
     card_name,
     indian,
+    is_indian,
     is_male,
     parse_card,
     parse_type,
@@ -62,6 +64,7 @@ __all__ = [
     "REVEAL",
     "TEEPEES",
     "ApacheAction",
+    "ApacheKind",
     "action_from_index",
     "action_index",
     "canonical_action",
@@ -78,11 +81,27 @@ REACTION_VALUES = REACTION_MAX_MS // REACTION_STEP_MS + 1
 NO = -1
 
 
+class ApacheKind(StrEnum):
+    """The kinds of Apache actions; each member is its notation keyword (``CLAIM == "claim"``).
+
+    Every game's action has such a ``kind`` (a ``str`` enum), so code that reads kinds reads
+    them the same way in every game.
+    """
+
+    REVEAL = "reveal"
+    PASS = "pass"
+    CLAIM = "claim"
+    BOOTY = "booty"
+    TEEPEES = "teepees"
+    PRISONER = "prisoner"
+    MARRY = "marry"
+
+
 @dataclass(frozen=True, slots=True)
 class ApacheAction(Action):
     """One Apache action: a kind with its type, reaction time and card (``-1`` when unused)."""
 
-    kind: str
+    kind: ApacheKind
     type: int = NO
     ms: int = NO
     card: int = NO
@@ -95,38 +114,39 @@ class ApacheAction(Action):
             return base if self.ms < 0 else f"{base} {self.ms}"
         if self.card >= 0:
             return f"{self.kind} {card_name(self.card)}"
-        return self.kind
+        return str(self.kind)
 
     def __repr__(self) -> str:
         return f"ApacheAction({self.notation()!r})"
 
 
-REVEAL = ApacheAction("reveal", index=0)
-PASS = ApacheAction("pass", index=1)
+_K = ApacheKind
+REVEAL = ApacheAction(_K.REVEAL, index=0)
+PASS = ApacheAction(_K.PASS, index=1)
 #: ``CLAIM[t]``: an arrival-ordered claim with type t (apache §11.1).
-CLAIM = tuple(ApacheAction("claim", t, index=2 + t) for t in range(NUM_TYPES))
+CLAIM = tuple(ApacheAction(_K.CLAIM, t, index=2 + t) for t in range(NUM_TYPES))
 #: ``CLAIM_MS[t][i]``: a poll claim with type t and reaction time ``i * REACTION_STEP_MS``.
 CLAIM_MS = tuple(
     tuple(
-        ApacheAction("claim", t, i * REACTION_STEP_MS, index=6 + REACTION_VALUES * t + i)
+        ApacheAction(_K.CLAIM, t, i * REACTION_STEP_MS, index=6 + REACTION_VALUES * t + i)
         for i in range(REACTION_VALUES)
     )
     for t in range(NUM_TYPES)
 )
 _CHOICE_BASE = 6 + REACTION_VALUES * NUM_TYPES
-BOOTY = ApacheAction("booty", index=_CHOICE_BASE)
-TEEPEES = ApacheAction("teepees", index=_CHOICE_BASE + 1)
+BOOTY = ApacheAction(_K.BOOTY, index=_CHOICE_BASE)
+TEEPEES = ApacheAction(_K.TEEPEES, index=_CHOICE_BASE + 1)
 #: ``PRISONER[kind]`` for a hunter or warrior kind: the Chief takes that prisoner.
 PRISONER: dict[int, ApacheAction] = {
     indian(c, t): ApacheAction(
-        "prisoner", card=indian(c, t), index=_CHOICE_BASE + 2 + 2 * c + (t - WARRIOR)
+        _K.PRISONER, card=indian(c, t), index=_CHOICE_BASE + 2 + 2 * c + (t - WARRIOR)
     )
     for c in range(NUM_COLOURS)
     for t in (WARRIOR, HUNTER)
 }
 #: ``MARRY[kind]`` for an Indian kind: marriage (apache §10.2) with that partner.
 MARRY = tuple(
-    ApacheAction("marry", card=k, index=_CHOICE_BASE + 12 + k) for k in range(NUM_COLOURS * 4)
+    ApacheAction(_K.MARRY, card=k, index=_CHOICE_BASE + 12 + k) for k in range(NUM_COLOURS * 4)
 )
 
 _ALL: tuple[ApacheAction, ...] = (
@@ -176,7 +196,7 @@ def parse_action(text: str) -> ApacheAction:
         return CLAIM_MS[t][ms // REACTION_STEP_MS]
     if len(words) == 2 and words[0] in ("prisoner", "marry"):
         kind = parse_card(words[1], NotationError)
-        if words[0] == "marry" and kind < 20:
+        if words[0] == "marry" and is_indian(kind):
             return MARRY[kind]
         if words[0] == "prisoner" and is_male(kind):
             return PRISONER[kind]

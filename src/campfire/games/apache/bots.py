@@ -41,18 +41,26 @@ slow enough for a human to beat it to a claim.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from campfire.core import Action, Agent, AgentConfig, Observation, OptionError, option
 
-from .actions import CLAIM, CLAIM_MS, PASS, REACTION_MAX_MS, REACTION_STEP_MS, ApacheAction
+from .actions import (
+    CLAIM,
+    CLAIM_MS,
+    PASS,
+    REACTION_MAX_MS,
+    REACTION_STEP_MS,
+    ApacheAction,
+    ApacheKind,
+)
 from .cards import (
     CHIEF,
     NUM_TYPES,
     TEEPEE,
     TYPES,
+    booty_of,
     colour_of,
     indian,
     parse_card,
@@ -71,6 +79,7 @@ from .resolve import (
     claim_is_legal,
     table_counts,
 )
+from .types import ApacheView
 
 __all__ = ["LEVEL_SPECS", "ApacheHeuristic", "ApacheHeuristicConfig", "round_reaction"]
 
@@ -158,12 +167,12 @@ class ApacheHeuristic(Agent):
         legal = [a for a in obs.legal_actions if isinstance(a, ApacheAction)]
         if len(legal) == 1:
             return legal[0]
-        view = obs.view
+        view = cast(ApacheView, obs.view)
         if view["phase"] == "claim":
             return self._poll(view, obs)
         return self._choose(view, legal)
 
-    def _rules_of(self, view: Mapping[str, Any]) -> Rules:
+    def _rules_of(self, view: ApacheView) -> Rules:
         colours = tuple(parse_colour(c) for c in view["colours"])
         if self._rules is None or self._rules.colours != colours:
             opts = self.options
@@ -179,21 +188,21 @@ class ApacheHeuristic(Agent):
             )
         return self._rules
 
-    def _poll(self, view: Mapping[str, Any], obs: Observation) -> Action:
+    def _poll(self, view: ApacheView, obs: Observation) -> Action:
         self.last_reaction_ms = None
-        protect: dict[str, bool] = view.get("protect_me", {})
+        protect = view.get("protect_me")
         rules = self._rules_of(view)
         table = [parse_card(k) for k in view["table"]]
         piles = [[parse_card(k) for k in p] for p in view["piles"]]
         best_type, best_value, best_kinds = -1, 0, frozenset[int]()
         for t in range(NUM_TYPES):
-            if not protect.get(TYPES[t], False):
+            if protect is None or not protect[TYPES[t]]:
                 continue  # apache §8: never place an illegal claim
             claim = Claim(self.seat, t, True)
             for choice in claim_choices(table, self.seat, t, rules):
                 value = choice_size(choice, claim, table, piles, rules)
                 if value > best_value:
-                    kinds = {20 + t if choice.option == NORMAL else TEEPEE}
+                    kinds = {booty_of(t) if choice.option == NORMAL else TEEPEE}
                     best_type, best_value, best_kinds = t, value, frozenset(kinds)
         if best_type < 0:
             return PASS
@@ -207,7 +216,7 @@ class ApacheHeuristic(Agent):
 
     def _should_claim(
         self,
-        view: Mapping[str, Any],
+        view: ApacheView,
         table: list[int],
         rules: Rules,
         type_: int,
@@ -237,12 +246,12 @@ class ApacheHeuristic(Agent):
                 if not claim_is_legal(table, seat, t, rules, counts):
                     continue
                 for choice in claim_choices(table, seat, t, rules):
-                    taken = 20 + t if choice.option == NORMAL else TEEPEE
+                    taken = booty_of(t) if choice.option == NORMAL else TEEPEE
                     if taken in kinds or choice.card == own:
                         return True
         return False
 
-    def _choose(self, view: Mapping[str, Any], legal: list[ApacheAction]) -> Action:
+    def _choose(self, view: ApacheView, legal: list[ApacheAction]) -> Action:
         rules = self._rules_of(view)
         table = [parse_card(k) for k in view["table"]]
         piles = [[parse_card(k) for k in p] for p in view["piles"]]
@@ -264,7 +273,7 @@ class ApacheHeuristic(Agent):
     ) -> float:
         """How much a choice hurts the other seats (a tie-break between equal sizes)."""
         counts = table_counts(table)
-        taken = 20 + type_ if choice.option == NORMAL else TEEPEE
+        taken = booty_of(type_) if choice.option == NORMAL else TEEPEE
         others = [s for s in range(len(rules.colours)) if s != self.seat]
         lead = max((scores[s] for s in others), default=0)
         hurt = 0.0
@@ -273,14 +282,14 @@ class ApacheHeuristic(Agent):
             for t in range(NUM_TYPES):
                 if not counts[indian(colour, t)]:
                     continue
-                if taken == TEEPEE or taken == 20 + t:
+                if taken in (TEEPEE, booty_of(t)):
                     hurt += 1.0  # this seat could have claimed the booty taken
         card = choice.card
         if card >= 0:
             owner = next((s for s in others if rules.colours[s] == colour_of(card)), -1)
             if owner >= 0:
                 hurt += 1.0 + (0.5 if scores[owner] == lead else 0.0)
-                if counts[20 + type_of(card)] or counts[TEEPEE]:
+                if counts[booty_of(type_of(card))] or counts[TEEPEE]:
                     hurt += 1.0  # its owner could have claimed with it
             if choice.option == MARRIAGE and colour_of(card) == rules.colours[self.seat]:
                 hurt -= 0.5
@@ -288,10 +297,10 @@ class ApacheHeuristic(Agent):
 
 
 def _choice_of(action: ApacheAction) -> Choice:
-    if action.kind == "teepees":
+    if action.kind == ApacheKind.TEEPEES:
         return Choice(TEEPEES)
-    if action.kind == "marry":
+    if action.kind == ApacheKind.MARRY:
         return Choice(MARRIAGE, action.card)
-    if action.kind == "prisoner":
+    if action.kind == ApacheKind.PRISONER:
         return Choice(NORMAL, action.card)
     return Choice(NORMAL)

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from campfire.core import SetupError
 
+from .types import TypeName
+
 __all__ = [
     "BLUE",
     "BOOTY_KINDS",
@@ -64,7 +66,7 @@ RED, YELLOW, PURPLE, GREEN, BLUE = range(5)
 NUM_COLOURS = 5
 
 # apache §1.1: the four types of Indians (the four hand cards of a colour)
-TYPES = ("chief", "maiden", "warrior", "hunter")
+TYPES: tuple[TypeName, ...] = ("chief", "maiden", "warrior", "hunter")
 TYPE_CODES = ("C", "M", "W", "H")
 CHIEF, MAIDEN, WARRIOR, HUNTER = range(4)
 NUM_TYPES = 4

@@ -17,7 +17,7 @@ reaction poll the other seats' answers stay hidden: the display says only that t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from campfire.core import Action, Event
 from campfire.core.present import (
@@ -34,6 +34,7 @@ from campfire.core.present import (
 
 from .actions import ApacheAction
 from .cards import COLOUR_CODES, COLOURS, TYPE_CODES, TYPES, card_name
+from .types import ApacheView
 
 if TYPE_CHECKING:
     from .state import ApacheState
@@ -166,10 +167,13 @@ class ApachePresenter(Presenter):
         names: Sequence[str],
     ) -> Display:
         """The table, the hand cards, the piles, the Pow-Wow board and the labelled actions."""
+        return self._display(cast(ApacheView, view), legal, names)
+
+    def _display(self, view: ApacheView, legal: Sequence[Action], names: Sequence[str]) -> Display:
         seat = view.get("seat")
         me = seat if isinstance(seat, int) else None
         n = int(view["players"])
-        over = view["phase"] == "over"
+        over = view["phase"] == "game_over"
         table_ids = self._table_ids(view)
         actions = tuple(
             self._choice(a, view, n, table_ids) for a in legal if isinstance(a, ApacheAction)
@@ -189,15 +193,15 @@ class ApachePresenter(Presenter):
         )
 
     @staticmethod
-    def _table_ids(view: Mapping[str, Any]) -> dict[str, str]:
+    def _table_ids(view: ApacheView) -> dict[str, str]:
         """The id of the first table card of each kind (what a choice points at)."""
         ids: dict[str, str] = {}
         for i, card in enumerate(view["table"]):
             ids.setdefault(card, f"table:{i}")
         return ids
 
-    def _status(self, view: Mapping[str, Any]) -> str:
-        if view["phase"] == "over":
+    def _status(self, view: ApacheView) -> str:
+        if view["phase"] == "game_over":
             return "Game over"
         if view["window"] == 0:
             return "Apache — 114 cards face down"
@@ -206,9 +210,7 @@ class ApachePresenter(Presenter):
             return f"Card {view['window']} — the last card is up: the final claim"
         return f"Card {view['window']} — {_cards(left)} still face down"
 
-    def _zones(
-        self, view: Mapping[str, Any], me: int | None, names: Sequence[str]
-    ) -> tuple[Zone, ...]:
+    def _zones(self, view: ApacheView, me: int | None, names: Sequence[str]) -> tuple[Zone, ...]:
         colours = list(view["colours"])
         mine = colours[me] if me is not None else None
         neutral = set(view["neutral_colours"])
@@ -239,12 +241,12 @@ class ApachePresenter(Presenter):
             Zone("table", "Table", "row", tuple(table), note=note),
         ]
         if me is not None:
-            protect = view.get("protect_me") or {}
+            protect = view.get("protect_me")
             hand = []
             for t in TYPES:
                 card = f"{mine}-{t}"
                 hand_marks: tuple[str, ...] = ()
-                if t in protect:
+                if protect is not None:
                     hand_marks = ("can claim",) if protect[t] else ("penalty if played",)
                 hand.append(
                     CardFace(
@@ -291,7 +293,7 @@ class ApachePresenter(Presenter):
         )
         return tuple(zones)
 
-    def _board(self, view: Mapping[str, Any], names: Sequence[str]) -> Zone:
+    def _board(self, view: ApacheView, names: Sequence[str]) -> Zone:
         """The Pow-Wow board: the claims of the window (public ones only)."""
         faces = []
         colours = view["colours"]
@@ -334,10 +336,10 @@ class ApachePresenter(Presenter):
         return Zone("board", "Pow-Wow board", "row", tuple(faces))
 
     def _players(
-        self, view: Mapping[str, Any], me: int | None, names: Sequence[str]
+        self, view: ApacheView, me: int | None, names: Sequence[str]
     ) -> tuple[PlayerPanel, ...]:
         to_act = set(view["to_act"])
-        outcome = view.get("outcome") or {}
+        winners = view["outcome"]["winners"] if "outcome" in view else []
         panels = []
         for s, pile in enumerate(view["piles"]):
             facts: list[tuple[str, str]] = []
@@ -353,7 +355,7 @@ class ApachePresenter(Presenter):
             if view["phase"] == "reveal" and s == view["revealer"]:
                 facts.append(("role", "turns up the next card"))
             score = _cards(int(view["scores"][s]))
-            if s in outcome.get("winners", ()):
+            if s in winners:
                 score += ", winner"
             colour = view["colours"][s]
             panels.append(
@@ -370,7 +372,7 @@ class ApachePresenter(Presenter):
             )
         return tuple(panels)
 
-    def _progress(self, view: Mapping[str, Any]) -> str:
+    def _progress(self, view: ApacheView) -> str:
         if view["phase"] == "claim":
             answered = sum(a is not None for a in view["answers"])
             return f"{answered} of {view['players']} players have answered"
@@ -378,11 +380,11 @@ class ApachePresenter(Presenter):
             return f"claim {int(view['resolved']) + 1} of {len(view['queue'])}"
         return ""
 
-    def _prompt(self, view: Mapping[str, Any], me: int | None, names: Sequence[str]) -> str:
+    def _prompt(self, view: ApacheView, me: int | None, names: Sequence[str]) -> str:
         phase = view["phase"]
         to_act = [int(s) for s in view["to_act"]]
         who = _and([self.name(names, s) for s in to_act])
-        if phase == "over":
+        if phase == "game_over":
             return "The game is over."
         if phase == "reveal":
             if me in to_act:
@@ -399,11 +401,11 @@ class ApachePresenter(Presenter):
             return f"Choose what your {claim['type']} takes."
         return f"Wait for {who} to choose what the {claim['type']} takes."
 
-    def _result(self, view: Mapping[str, Any], names: Sequence[str]) -> tuple[str, ...]:
-        outcome = view.get("outcome") or {}
+    def _result(self, view: ApacheView, names: Sequence[str]) -> tuple[str, ...]:
+        winners = view["outcome"]["winners"] if "outcome" in view else []
         lines = []
         for s, pile in enumerate(view["piles"]):
-            win = " — winner" if s in outcome.get("winners", ()) else ""
+            win = " — winner" if s in winners else ""
             lines.append(
                 f"{self.name(names, s)} ({view['colours'][s]}): {_cards(len(pile))} "
                 f"({cards_text(pile)}){win}"
@@ -412,7 +414,7 @@ class ApachePresenter(Presenter):
         return tuple(lines)
 
     def _choice(
-        self, action: ApacheAction, view: Mapping[str, Any], n: int, table: Mapping[str, str]
+        self, action: ApacheAction, view: ApacheView, n: int, table: Mapping[str, str]
     ) -> ActionChoice:
         kind = action.kind
         if kind == "reveal":
@@ -424,12 +426,12 @@ class ApachePresenter(Presenter):
         if kind == "claim":
             t = TYPES[action.type]
             label = f"Claim with your {t}"
-            key = t
+            key: str = t
             if action.ms >= 0:
                 label += f" after {action.ms} ms"
                 key = f"{t} {action.ms}"
-            protect = view.get("protect_me") or {}
-            if protect.get(t) is False:
+            protect = view.get("protect_me")
+            if protect is not None and not protect[t]:
                 label += " (not allowed now: a penalty)"
             return self.choice(action, n, label, f"hand:{t}", group=f"claim {t}", key=key)
         claim = view["queue"][int(view["resolved"])] if view["queue"] else {"type": "hunter"}

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, cast
 
 from campfire.core import (
     Action,
@@ -86,6 +86,7 @@ from .resolve import (
     resolve_window,
     table_counts,
 )
+from .types import ApacheOutcome, ApacheView, ClaimJson, ClaimOrder, Phase, ProtectMe
 
 if TYPE_CHECKING:
     from .game import ApacheGame
@@ -94,7 +95,7 @@ __all__ = ["PHASES", "ApacheState", "choice_action"]
 
 # phases (apache §6)
 REVEALING, POLLING, CHOOSING, GAME_OVER = range(4)
-PHASES = ("reveal", "claim", "choose", "over")
+PHASES: tuple[Phase, ...] = ("reveal", "claim", "choose", "game_over")
 
 _POLL_REACTION: tuple[Action, ...] = (PASS, *(a for row in CLAIM_MS for a in row))
 _POLL_ARRIVAL: tuple[Action, ...] = (PASS, *CLAIM)
@@ -549,7 +550,7 @@ class ApacheState(State):
     # ----- events and errors ---------------------------------------------------------------------
 
     @staticmethod
-    def _claim_json(claim: Claim) -> dict[str, Any]:
+    def _claim_json(claim: Claim) -> ClaimJson:
         return {
             "seat": claim.seat,
             "type": TYPES[claim.type],
@@ -654,11 +655,12 @@ class ApacheState(State):
 
     # ----- views -------------------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> ApacheView:
         """What ``seat`` may know (apache §11.5).
 
         Everything but the order of the face-down cards and, while a reaction poll is open, the
-        answers of the other seats.
+        answers of the other seats. Its keys and value types are
+        :class:`~campfire.games.apache.types.ApacheView`.
         """
         self._check_seat(seat, spectator=True)
         polling = self.phase == POLLING
@@ -672,13 +674,13 @@ class ApacheState(State):
                 answers.append("pass" if claim is None else claim_notation(claim))
             else:
                 answers.append("hidden")
-        out: dict[str, Any] = {
+        out: ApacheView = {
             "game": "apache",
             "seat": seat,
             "players": self.num_players,
             "colours": [COLOURS[c] for c in self.colours],
             "neutral_colours": [COLOURS[c] for c in range(5) if self.rules.neutral[c]],
-            "claim_order": self.options.claim_order,
+            "claim_order": cast(ClaimOrder, self.options.claim_order),
             "phase": PHASES[self.phase],
             "to_act": list(self.to_act),
             "start_player": self.start_player,
@@ -697,12 +699,15 @@ class ApacheState(State):
             "choices": [str(a) for a in self.choice_actions],
         }
         if seat is not None and self.phase == POLLING and seat in self.to_act:
-            out["protect_me"] = {
-                TYPES[t]: claim_is_legal(self.table, seat, t, self.rules, self.counts)
-                for t in range(NUM_TYPES)
-            }
+            out["protect_me"] = cast(
+                ProtectMe,
+                {
+                    TYPES[t]: claim_is_legal(self.table, seat, t, self.rules, self.counts)
+                    for t in range(NUM_TYPES)
+                },
+            )
         if self.phase == GAME_OVER:
-            out["outcome"] = self.score().to_json()
+            out["outcome"] = cast(ApacheOutcome, self.score().to_json())
         return out
 
     def render(self, seat: int | None = None) -> str:
