@@ -324,6 +324,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .arena.cli import add_arena_commands
 
     add_arena_commands(sub)  # sim, rate
+
+    from .server.cli import add_serve_command
+
+    add_serve_command(sub)  # serve (needs the server extra only to run)
     return parser
 
 

@@ -1,0 +1,255 @@
+"""The ASGI application: ``create_app(database_url=...)``.
+
+At start (the ASGI lifespan) the database is migrated to the newest schema and every unfinished
+table is rebuilt from its action log; ``GET /healthz`` answers 200 from then on. The lobby is
+in :mod:`.lobby`, the table protocol at ``/ws/tables/{id}`` here; ``docs/protocol.md``
+describes both.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from . import protocol
+from .db import default_database_url, make_engine, migrate, session_factory
+from .lobby import routes as lobby_routes
+from .tables import Connection, LiveTable, LobbyError, TableManager
+
+__all__ = ["RateLimit", "create_app"]
+
+log = logging.getLogger(__name__)
+
+
+class RateLimit:
+    """A token bucket: ``rate`` messages a second on average, bursts of up to ``burst``.
+
+    :meth:`take` answers ``"ok"``, ``"refuse"`` (the message is dropped with an error frame) or
+    ``"close"`` (the client went on sending after ``burst`` refusals: flooding).
+
+    >>> now = [0.0]
+    >>> bucket = RateLimit(1.0, 2, clock=lambda: now[0])
+    >>> [bucket.take() for _ in range(5)]
+    ['ok', 'ok', 'refuse', 'refuse', 'close']
+    >>> now[0] = 10.0
+    >>> bucket.take()
+    'ok'
+    """
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic):
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self.tokens = float(burst)
+        self.last = clock()
+
+    def take(self) -> str:
+        """Spend one message's worth."""
+        now = self.clock()
+        self.tokens = min(float(self.burst), self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        self.tokens -= 1
+        if self.tokens >= 0:
+            return "ok"
+        return "refuse" if self.tokens > -self.burst else "close"
+
+
+def create_app(
+    database_url: str | None = None,
+    *,
+    seeds: Callable[[], int] | None = None,
+    rate: float = 20.0,
+    burst: int = 40,
+    clock: Callable[[], float] = time.monotonic,
+    bot_workers: int = 2,
+) -> Starlette:
+    """The Campfire server as an ASGI application.
+
+    ``database_url`` defaults to the SQLite file in the user data directory. ``seeds`` draws
+    each new game's seed (default: a secret random one; tests pass a seeded generator).
+    ``rate`` and ``burst`` limit the messages of one WebSocket connection (``clock`` measures
+    for that limit), ``bot_workers`` is the number of threads bots think in.
+    """
+    url = database_url or default_database_url()
+    engine = make_engine(url)
+    sessions = session_factory(engine)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await asyncio.to_thread(migrate, engine)
+        manager = TableManager(sessions, bot_workers=bot_workers)
+        app.state.manager = manager
+        recovered = manager.recover()
+        log.info("campfire serve: database ready, %d unfinished tables rebuilt", recovered)
+        app.state.ready = True
+        try:
+            yield
+        finally:
+            app.state.ready = False
+            await manager.close()
+            engine.dispose()
+
+    async def healthz(request: Request) -> Response:
+        if getattr(request.app.state, "ready", False):
+            return JSONResponse({"status": "ok"})
+        return JSONResponse({"status": "starting"}, status_code=503)
+
+    async def table_socket(websocket: WebSocket) -> None:
+        await _serve_socket(websocket, RateLimit(rate, burst, clock))
+
+    app = Starlette(
+        routes=[
+            Route("/healthz", healthz, methods=["GET"]),
+            *lobby_routes(),
+            WebSocketRoute("/ws/tables/{table_id}", table_socket),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.ready = False
+    app.state.database_url = url
+    app.state.next_seed = seeds if seeds is not None else lambda: secrets.randbits(63)
+    return app
+
+
+async def _close(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
+    await websocket.send_text(json.dumps(protocol.error_frame(code, message)))
+    await websocket.close(close_code)
+
+
+def _since(raw: str | None) -> int | None:
+    if raw is None or not raw.isascii() or not raw.isdigit() or len(raw) > 9:
+        return None
+    return int(raw)
+
+
+async def _serve_socket(websocket: WebSocket, limit: RateLimit) -> None:
+    """One client at one table: snapshot, then its messages in and the table's frames out."""
+    await websocket.accept()
+    manager: TableManager = websocket.app.state.manager
+    raw_id = websocket.path_params["table_id"]
+    live: LiveTable | None = None
+    if raw_id.isascii() and raw_id.isdigit() and len(raw_id) <= 12:
+        live = manager.load(int(raw_id))
+    if live is None:
+        await _close(
+            websocket,
+            "unknown_table",
+            f"there is no table {raw_id[:20]!r}",
+            protocol.CLOSE_UNKNOWN_TABLE,
+        )
+        return
+    token = websocket.query_params.get("token")
+    seat = live.seat_of(token) if token else None
+    if token and seat is None:
+        await _close(
+            websocket,
+            "bad_token",
+            "this seat token belongs to no seat of the table; connect without one to watch",
+            protocol.CLOSE_BAD_TOKEN,
+        )
+        return
+    conn = Connection(seat)
+    async with live.lock:  # no step can slip between the snapshot and the first delta
+        live.connections.add(conn)
+        conn.push(live.snapshot(seat, _since(websocket.query_params.get("since"))))
+    writer = asyncio.get_running_loop().create_task(_write(websocket, conn))
+    code: int | None = None
+    try:
+        code = await _read(websocket, conn, live, manager, limit)
+    finally:
+        live.connections.discard(conn)
+        conn.close()
+        with contextlib.suppress(Exception):
+            await writer  # what is queued (an error frame) goes out before the close frame
+    if code is not None and websocket.application_state != WebSocketState.DISCONNECTED:
+        with contextlib.suppress(Exception):
+            await websocket.close(code)
+
+
+async def _write(websocket: WebSocket, conn: Connection) -> None:
+    while True:
+        frame = await conn.queue.get()
+        if frame is None:
+            return
+        try:
+            await websocket.send_text(json.dumps(frame, ensure_ascii=False))
+        except Exception:  # the client went away
+            return
+
+
+async def _read(
+    websocket: WebSocket,
+    conn: Connection,
+    live: LiveTable,
+    manager: TableManager,
+    limit: RateLimit,
+) -> int | None:
+    """Handle the client's messages until it leaves (``None``) or must go (a close code)."""
+    while True:
+        try:
+            message = await websocket.receive()
+        except WebSocketDisconnect:
+            return None
+        if message["type"] == "websocket.disconnect":
+            return None
+        text: str | bytes | None = message.get("text")
+        if text is None:
+            text = message.get("bytes") or b""
+        if conn.overflowed:
+            return protocol.CLOSE_FLOODING
+        verdict = limit.take()
+        if verdict == "close":
+            conn.push(protocol.error_frame("rate_limited", "too many messages: goodbye"))
+            return protocol.CLOSE_FLOODING
+        if verdict == "refuse":
+            conn.push(
+                protocol.error_frame(
+                    "rate_limited",
+                    f"at most {limit.rate:g} messages a second (bursts of {limit.burst}): "
+                    "this one was dropped",
+                )
+            )
+            continue
+        if len(text) > protocol.MAX_MESSAGE_CHARS:
+            conn.push(
+                protocol.error_frame(
+                    "too_large",
+                    f"a message may hold at most {protocol.MAX_MESSAGE_CHARS} characters",
+                )
+            )
+            return protocol.CLOSE_TOO_LARGE
+        try:
+            await _handle(text, conn, live, manager)
+        except protocol.ProtocolError as exc:
+            conn.push(protocol.error_frame(exc.code, str(exc), live.seq))
+        except LobbyError as exc:  # pragma: no cover - defensive
+            conn.push(protocol.error_frame("bad_message", str(exc), live.seq))
+        except Exception:  # never let one message take the server down
+            log.exception("table %s: a message failed", live.id)
+            conn.push(protocol.error_frame("internal", "the server could not handle that message"))
+
+
+async def _handle(
+    text: str | bytes, conn: Connection, live: LiveTable, manager: TableManager
+) -> None:
+    message: dict[str, Any] = protocol.parse_client_message(text)
+    kind = message["type"]
+    if kind == "ping":
+        conn.push({"type": "pong"})
+    elif kind == "sync":
+        async with live.lock:
+            conn.push(live.snapshot(conn.seat, message.get("since")))
+    else:
+        await manager.act(live, conn.seat, message)

@@ -1,0 +1,87 @@
+"""The database: its URL, the engine, migrations at start, sessions.
+
+The default database is an SQLite file in the user data directory
+(``platformdirs.user_data_dir("campfire")/campfire.db``), created on first start; any
+SQLAlchemy URL works, for PostgreSQL ``postgresql+psycopg://user@host/dbname``. The schema is
+created and upgraded with the Alembic migrations shipped in this package (``migrations/``),
+applied by :func:`migrate` every time the server starts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.orm import Session, sessionmaker
+
+from campfire.core import OptionError
+
+__all__ = ["MIGRATIONS", "default_database_url", "make_engine", "migrate", "session_factory"]
+
+#: The Alembic script directory shipped in the package.
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+def default_database_url() -> str:
+    """The SQLite file in the user data directory (the directory is created if missing)."""
+    folder = Path(platformdirs.user_data_dir("campfire"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'campfire.db'}"
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; raises :class:`OptionError` for a URL SQLAlchemy cannot read.
+
+    SQLite files run in WAL mode with ``synchronous=NORMAL``: a committed action survives the
+    server process being killed (not a power cut), and readers never wait for the writer.
+    """
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise OptionError(
+            f"not a database URL: {url!r}; use sqlite:///PATH or "
+            "postgresql+psycopg://USER@HOST:PORT/DBNAME"
+        ) from None
+    kwargs: dict[str, Any] = {}
+    sqlite = parsed.get_backend_name() == "sqlite"
+    if sqlite:
+        kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        if parsed.database:
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    else:
+        kwargs["pool_pre_ping"] = True
+    try:
+        engine = create_engine(parsed, **kwargs)
+    except (ImportError, ArgumentError) as exc:
+        raise OptionError(f"cannot use the database URL {url!r}: {exc}") from None
+    if sqlite:
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+    return engine
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema up to the newest migration (Alembic's ``upgrade head``)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def session_factory(engine: Engine) -> sessionmaker[Session]:
+    """Sessions on ``engine`` whose objects stay readable after a commit."""
+    return sessionmaker(engine, expire_on_commit=False)

@@ -1,0 +1,198 @@
+"""The lobby over HTTP (JSON): games, tables, seats, start, rematch, records.
+
+Every error is ``{"error": {"code", "message"}}`` with an HTTP status that says what went
+wrong: 400 (a request that is not allowed as written), 401 (no or a wrong seat token), 404
+(no such table or record), 409 (not allowed in the table's current state: full, started, not
+finished), 413 (a body over :data:`MAX_BODY_BYTES`). ``docs/protocol.md`` lists the routes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from campfire.core import all_games
+
+from .tables import LiveTable, LobbyError, TableManager
+
+__all__ = ["MAX_BODY_BYTES", "error_response", "routes"]
+
+#: The largest request body the lobby reads.
+MAX_BODY_BYTES = 64 * 1024
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def error_response(status: int, code: str, message: str) -> JSONResponse:
+    """The JSON error answer."""
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _manager(request: Request) -> TableManager:
+    manager: TableManager = request.app.state.manager
+    return manager
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    data = b""
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > MAX_BODY_BYTES:
+            raise LobbyError(
+                413, "too_large", f"a request body holds at most {MAX_BODY_BYTES} bytes"
+            )
+    if not data.strip():
+        return {}
+    try:
+        body = json.loads(data)
+    except (ValueError, RecursionError):
+        raise LobbyError(400, "bad_json", "the request body is one JSON object") from None
+    if not isinstance(body, dict):
+        raise LobbyError(400, "bad_json", "the request body is a JSON object")
+    return body
+
+
+def _token(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def _table_id(request: Request) -> int:
+    raw = request.path_params["table_id"]
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 12:
+        raise LobbyError(404, "unknown_table", f"there is no table {raw[:20]!r}")
+    return int(raw)
+
+
+def _live(request: Request) -> LiveTable:
+    return _manager(request).get(_table_id(request))
+
+
+def _guarded(handler: Handler) -> Handler:
+    async def run(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except LobbyError as exc:
+            return error_response(exc.status, exc.code, str(exc))
+
+    run.__name__ = handler.__name__
+    run.__doc__ = handler.__doc__
+    return run
+
+
+async def games(request: Request) -> Response:
+    """``GET /api/games``: the games, their player ranges and options with defaults."""
+    return JSONResponse(
+        [
+            {
+                "name": g.name,
+                "title": g.title,
+                "min_players": g.min_players,
+                "max_players": g.max_players,
+                "options": [
+                    {
+                        "name": i.name,
+                        "default": i.default,
+                        "choices": list(i.choices) if i.choices is not None else None,
+                        "help": i.help,
+                    }
+                    for i in g.options_type.infos()
+                ],
+            }
+            for g in all_games()
+        ]
+    )
+
+
+async def list_tables(request: Request) -> Response:
+    """``GET /api/tables[?status=open,running]``: the tables, open and running by default."""
+    raw = request.query_params.get("status", "open,running")
+    statuses = [s for s in raw.split(",") if s]
+    bad = [s for s in statuses if s not in ("open", "running", "finished")]
+    if bad or not statuses:
+        raise LobbyError(400, "bad_request", "status is a list of open, running, finished")
+    return JSONResponse({"tables": _manager(request).listing(statuses)})
+
+
+async def create_table(request: Request) -> Response:
+    """``POST /api/tables``: a new table; the answer holds the reserved seats' tokens."""
+    manager = _manager(request)
+    live, tokens = manager.create(await _body(request))
+    return JSONResponse(
+        {"table": live.public(), "tokens": {str(k): v for k, v in tokens.items()}},
+        status_code=201,
+    )
+
+
+async def show_table(request: Request) -> Response:
+    """``GET /api/tables/{id}``: one table."""
+    return JSONResponse({"table": _live(request).public()})
+
+
+async def join(request: Request) -> Response:
+    """``POST /api/tables/{id}/join``: take a seat; the answer holds the secret seat token."""
+    live = _live(request)
+    body = await _body(request)
+    async with live.lock:
+        seat, token = _manager(request).join(live, body)
+    return JSONResponse({"table": live.public(), "seat": seat, "token": token}, status_code=201)
+
+
+async def leave(request: Request) -> Response:
+    """``POST /api/tables/{id}/leave``: give a seat back before the game starts."""
+    live = _live(request)
+    async with live.lock:
+        seat = _manager(request).leave(live, _token(request))
+    return JSONResponse({"table": live.public(), "seat": seat})
+
+
+async def start(request: Request) -> Response:
+    """``POST /api/tables/{id}/start``: start the game once every seat is taken."""
+    live = _live(request)
+    manager = _manager(request)
+    async with live.lock:
+        manager.start(live, _token(request), request.app.state.next_seed())
+    return JSONResponse({"table": live.public()})
+
+
+async def rematch(request: Request) -> Response:
+    """``POST /api/tables/{id}/rematch``: the next game at a finished table, same seats."""
+    live = _live(request)
+    manager = _manager(request)
+    async with live.lock:
+        manager.rematch(live, _token(request), request.app.state.next_seed())
+    return JSONResponse({"table": live.public()})
+
+
+async def record(request: Request) -> Response:
+    """``GET /api/tables/{id}/record[?game=N]``: a finished game's record (replayable)."""
+    live = _live(request)
+    raw = request.query_params.get("game")
+    number = None
+    if raw is not None:
+        if not raw.isascii() or not raw.isdigit() or len(raw) > 9:
+            raise LobbyError(400, "bad_request", "game is the number of a game at the table")
+        number = int(raw)
+    text = _manager(request).record(live, number)
+    return Response(text, media_type="application/json")
+
+
+def routes() -> list[Route]:
+    """The lobby's routes."""
+    return [
+        Route("/api/games", _guarded(games), methods=["GET"]),
+        Route("/api/tables", _guarded(list_tables), methods=["GET"]),
+        Route("/api/tables", _guarded(create_table), methods=["POST"]),
+        Route("/api/tables/{table_id}", _guarded(show_table), methods=["GET"]),
+        Route("/api/tables/{table_id}/join", _guarded(join), methods=["POST"]),
+        Route("/api/tables/{table_id}/leave", _guarded(leave), methods=["POST"]),
+        Route("/api/tables/{table_id}/start", _guarded(start), methods=["POST"]),
+        Route("/api/tables/{table_id}/rematch", _guarded(rematch), methods=["POST"]),
+        Route("/api/tables/{table_id}/record", _guarded(record), methods=["GET"]),
+    ]

@@ -1,0 +1,108 @@
+"""The server's database tables (SQLAlchemy 2 typed ORM).
+
+- :class:`TableRow` — a game table: game, options, player count, status, the current game's
+  number (a rematch starts the next) and its seed (secret: it decides every hidden card);
+- :class:`SeatRow` — one seat of a table: open, a person (nickname, the hash of the seat's
+  token) or a bot (difficulty level);
+- :class:`ActionRow` — the append-only action log: one row per accepted action, with its
+  sequence number, seat, notation and the server's receive time;
+- :class:`RecordRow` — the JSON record (``docs/records.md``) of each finished game.
+
+The schema is created and upgraded by the Alembic migrations in ``migrations/``.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = ["ActionRow", "Base", "RecordRow", "SeatRow", "TableRow", "utcnow"]
+
+#: Constraint names, so that migrations name them the same on every database.
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime.datetime:
+    """The current time in UTC (what every timestamp column holds)."""
+    return datetime.datetime.now(datetime.UTC)
+
+
+class Base(DeclarativeBase):
+    """The declarative base of the server's tables."""
+
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class TableRow(Base):
+    """A game table: what is played, by how many, and how far it is."""
+
+    __tablename__ = "game_tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    players: Mapped[int] = mapped_column(Integer)
+    #: ``open`` (seats to fill), ``running`` or ``finished``
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+    #: the number of the current game at this table (1 = the first; a rematch adds one)
+    game_number: Mapped[int] = mapped_column(Integer, default=0)
+    #: the current game's seed (never sent to clients before the game's record)
+    seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+
+
+class SeatRow(Base):
+    """One seat of a table."""
+
+    __tablename__ = "seats"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: ``open``, ``human`` or ``bot``
+    kind: Mapped[str] = mapped_column(String(8))
+    #: a bot's difficulty level (``easy``, ``medium``, ``hard``)
+    level: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    nickname: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: SHA-256 of the seat token (the token itself is only ever in the client's hands)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+
+
+class ActionRow(Base):
+    """One accepted action: the append-only log a table is rebuilt from."""
+
+    __tablename__ = "actions"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    game_number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    notation: Mapped[str] = mapped_column(String(200))
+    received: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RecordRow(Base):
+    """The record of a finished game (``Match.record()``, the JSON of ``docs/records.md``)."""
+
+    __tablename__ = "records"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    game_number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    record: Mapped[str] = mapped_column(Text)
+    finished: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))

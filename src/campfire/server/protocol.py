@@ -1,0 +1,425 @@
+"""The table protocol over WebSocket: message types, their JSON Schemas, reading and building.
+
+``docs/protocol.md`` documents every message; the schemas here are the same ones (the tests
+validate every frame the server sends against them with ``jsonschema``). A frame for a seat is
+built only from that seat's view, its legal actions and the events it may see
+(:func:`seat_frame_parts`), never from a state.
+
+Reading a client's message never raises anything but :class:`ProtocolError`, whose ``code``
+and message go back to the client in an ``error`` frame:
+
+>>> parse_client_message('{"type": "action", "seq": 3, "action": "peek 12"}')
+{'type': 'action', 'seq': 3, 'action': 'peek 12'}
+>>> parse_client_message('{"type": "dance"}')
+Traceback (most recent call last):
+...
+campfire.server.protocol.ProtocolError: unknown message type 'dance'; types: action, ping, sync
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeGuard
+
+from campfire.core import Action, CampfireError, Event, Game
+from campfire.core.validate import short_repr
+
+__all__ = [
+    "CLIENT_SCHEMAS",
+    "CLOSE_BAD_TOKEN",
+    "CLOSE_FLOODING",
+    "CLOSE_TOO_LARGE",
+    "CLOSE_UNKNOWN_TABLE",
+    "MAX_MESSAGE_CHARS",
+    "PROTOCOL_VERSION",
+    "SERVER_SCHEMAS",
+    "ProtocolError",
+    "delta_frame",
+    "error_frame",
+    "legal_json",
+    "parse_client_message",
+    "read_action",
+    "snapshot_frame",
+    "step_json",
+]
+
+#: The protocol's version; every snapshot carries it. A change that breaks a client adds one.
+PROTOCOL_VERSION = 1
+#: The longest client message the server reads (characters of JSON text).
+MAX_MESSAGE_CHARS = 4096
+#: The longest action notation a client may send.
+MAX_NOTATION = 200
+
+#: Close codes (RFC 6455 and the application range 4000–4999).
+CLOSE_FLOODING = 1008  # policy violation: too many messages
+CLOSE_TOO_LARGE = 1009  # message too big
+CLOSE_BAD_TOKEN = 4401  # the seat token matches no seat of the table
+CLOSE_UNKNOWN_TABLE = 4404  # no such table
+
+
+class ProtocolError(CampfireError):
+    """A client message the server refuses; ``code`` names the kind (see ``docs/protocol.md``)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+# ----- schemas ----------------------------------------------------------------------------------
+
+_SEQ = {"type": "integer", "minimum": 0}
+_SEAT = {"type": "integer", "minimum": 0}
+_SEAT_OR_NULL = {"type": ["integer", "null"], "minimum": 0}
+_EVENT = {
+    "type": "object",
+    "required": ["type", "data"],
+    "properties": {
+        "type": {"type": "string", "minLength": 1},
+        "data": {"type": "object"},
+        "to": {"type": "array", "items": _SEAT},
+    },
+    "additionalProperties": False,
+}
+_MESSAGE = {
+    "type": "object",
+    "required": ["id", "params", "text"],
+    "properties": {
+        "id": {"type": "string"},
+        "params": {"type": "object"},
+        "text": {"type": "string"},
+    },
+    "additionalProperties": False,
+}
+_LEGAL = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "required": ["index", "notation"],
+        "properties": {"index": {"type": "integer", "minimum": 0}, "notation": {"type": "string"}},
+        "additionalProperties": False,
+    },
+}
+_STEP = {
+    "type": "object",
+    "required": ["seq", "seat", "events", "messages"],
+    "properties": {
+        "seq": _SEQ,
+        "seat": _SEAT,
+        "events": {"type": "array", "items": _EVENT},
+        "messages": {"type": "array", "items": _MESSAGE},
+    },
+    "additionalProperties": False,
+}
+_SEAT_INFO = {
+    "type": "object",
+    "required": ["seat", "kind", "nickname", "level"],
+    "properties": {
+        "seat": _SEAT,
+        "kind": {"enum": ["open", "human", "bot"]},
+        "nickname": {"type": ["string", "null"]},
+        "level": {"type": ["string", "null"]},
+    },
+    "additionalProperties": False,
+}
+_OUTCOME = {
+    "type": ["object", "null"],
+    "required": ["scores", "ranks", "winners"],
+    "properties": {
+        "scores": {"type": "array", "items": {"type": "number"}},
+        "ranks": {"type": "array", "items": {"type": "integer"}},
+        "winners": {"type": "array", "items": _SEAT},
+        "details": {"type": "array", "items": {"type": "object"}},
+    },
+}
+_DISPLAY = {"type": ["object", "null"], "required": ["game", "prompt", "zones", "actions"]}
+
+
+def _message(type_: str, required: Sequence[str], properties: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "required": ["type", *required],
+        "properties": {"type": {"const": type_}, **properties},
+        "additionalProperties": False,
+    }
+
+
+#: JSON Schemas of the messages a client sends, by type.
+CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
+    "action": _message(
+        "action",
+        ["seq", "action"],
+        {
+            "seq": _SEQ,
+            "action": {
+                "oneOf": [
+                    {"type": "string", "minLength": 1, "maxLength": MAX_NOTATION},
+                    {"type": "integer", "minimum": 0},
+                ]
+            },
+            "seat": _SEAT,
+        },
+    ),
+    "ping": _message("ping", [], {}),
+    "sync": _message("sync", [], {"since": _SEQ}),
+}
+
+_TABLE_FIELDS: dict[str, Any] = {
+    "table": {"type": "integer", "minimum": 1},
+    "game_number": {"type": "integer", "minimum": 0},
+    "seq": _SEQ,
+}
+
+#: JSON Schemas of the messages the server sends, by type.
+SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
+    "snapshot": _message(
+        "snapshot",
+        [
+            "version",
+            "table",
+            "game",
+            "status",
+            "game_number",
+            "seq",
+            "seat",
+            "seats",
+            "view",
+            "display",
+            "legal",
+            "missed",
+            "outcome",
+        ],
+        {
+            "version": {"const": PROTOCOL_VERSION},
+            "game": {"type": "string"},
+            "status": {"enum": ["open", "running", "finished"]},
+            **_TABLE_FIELDS,
+            "seat": _SEAT_OR_NULL,
+            "seats": {"type": "array", "items": _SEAT_INFO},
+            "view": {"type": ["object", "null"]},
+            "display": _DISPLAY,
+            "legal": _LEGAL,
+            "missed": {"type": "array", "items": _STEP},
+            "outcome": _OUTCOME,
+        },
+    ),
+    "delta": _message(
+        "delta",
+        [
+            "table",
+            "game_number",
+            "seq",
+            "step",
+            "view",
+            "display",
+            "legal",
+            "outcome",
+        ],
+        {
+            **_TABLE_FIELDS,
+            "step": _STEP,
+            "view": {"type": "object"},
+            "display": _DISPLAY,
+            "legal": _LEGAL,
+            "outcome": _OUTCOME,
+        },
+    ),
+    "error": _message(
+        "error",
+        ["code", "message"],
+        {
+            "code": {
+                "enum": [
+                    "bad_json",
+                    "bad_message",
+                    "unknown_type",
+                    "too_large",
+                    "rate_limited",
+                    "not_seated",
+                    "wrong_seat",
+                    "not_running",
+                    "stale",
+                    "illegal",
+                    "bad_token",
+                    "unknown_table",
+                    "internal",
+                ]
+            },
+            "message": {"type": "string"},
+            "seq": _SEQ,
+        },
+    ),
+    "pong": _message("pong", [], {}),
+}
+
+
+# ----- reading ----------------------------------------------------------------------------------
+
+
+def _is_int(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse_client_message(text: str | bytes) -> dict[str, Any]:
+    """Read and check one client message; raise :class:`ProtocolError` if it is refused.
+
+    The checks are those of :data:`CLIENT_SCHEMAS` (plus the size limit), with messages that
+    say what is allowed.
+    """
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise ProtocolError(
+            "too_large", f"a message may hold at most {MAX_MESSAGE_CHARS} characters"
+        )
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("bad_json", "a message is one JSON object") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", f"a message is a JSON object (got {short_repr(data)})")
+    kind = data.get("type")
+    if kind not in CLIENT_SCHEMAS:
+        raise ProtocolError(
+            "unknown_type",
+            f"unknown message type {short_repr(kind)}; types: {', '.join(CLIENT_SCHEMAS)}",
+        )
+    allowed = set(CLIENT_SCHEMAS[kind]["properties"])
+    extra = sorted(str(k) for k in set(data) - allowed)
+    if extra:
+        raise ProtocolError(
+            "bad_message",
+            f"a {kind} message holds only {', '.join(sorted(allowed))} "
+            f"(got {short_repr(', '.join(extra))})",
+        )
+    if kind == "action":
+        seq, action = data.get("seq"), data.get("action")
+        if not _is_int(seq) or seq < 0:
+            raise ProtocolError(
+                "bad_message",
+                f'"seq" is the sequence number the action answers, an integer ≥ 0 '
+                f"(got {short_repr(seq)})",
+            )
+        if isinstance(action, str):
+            if not 1 <= len(action) <= MAX_NOTATION:
+                raise ProtocolError(
+                    "bad_message", f'"action" notation has 1–{MAX_NOTATION} characters'
+                )
+        elif not _is_int(action) or action < 0:
+            raise ProtocolError(
+                "bad_message",
+                f'"action" is the action\'s notation or its index ≥ 0 (got {short_repr(action)})',
+            )
+        if "seat" in data and (not _is_int(data["seat"]) or data["seat"] < 0):
+            raise ProtocolError(
+                "bad_message", f'"seat" is a seat number (got {short_repr(data["seat"])})'
+            )
+    elif kind == "sync" and "since" in data:
+        since = data["since"]
+        if not _is_int(since) or since < 0:
+            raise ProtocolError(
+                "bad_message", f'"since" is a sequence number ≥ 0 (got {short_repr(since)})'
+            )
+    return data
+
+
+def read_action(game: Game[Any], players: int, action: str | int) -> Action:
+    """The action a client named by notation or index; raise :class:`ProtocolError` if none."""
+    try:
+        if isinstance(action, str):
+            return game.parse_action(action)
+        size = game.num_distinct_actions(players)
+        if action >= size:
+            raise ProtocolError(
+                "illegal", f"an action index is 0–{size - 1} in {game.title} for {players}"
+            )
+        return game.action_from_index(action, players)
+    except ProtocolError:
+        raise
+    except CampfireError as exc:
+        raise ProtocolError("illegal", str(exc)) from None
+
+
+# ----- building ---------------------------------------------------------------------------------
+
+
+def legal_json(game: Game[Any], players: int, legal: Sequence[Action]) -> list[dict[str, Any]]:
+    """The legal actions as ``{"index", "notation"}`` objects."""
+    return [{"index": game.action_index(a, players), "notation": str(a)} for a in legal]
+
+
+def step_json(
+    seq: int, seat: int, events: Sequence[Event], messages: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """One step as a seat sees it: ``seq`` is the sequence number after the step."""
+    return {
+        "seq": seq,
+        "seat": seat,
+        "events": [e.to_json() for e in events],
+        "messages": [dict(m) for m in messages],
+    }
+
+
+def snapshot_frame(
+    *,
+    table: int,
+    game: str,
+    status: str,
+    game_number: int,
+    seq: int,
+    seat: int | None,
+    seats: Sequence[Mapping[str, Any]],
+    view: Mapping[str, Any] | None,
+    display: Mapping[str, Any] | None,
+    legal: Sequence[Mapping[str, Any]],
+    missed: Sequence[Mapping[str, Any]] = (),
+    outcome: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A ``snapshot`` frame: everything a seat (or a spectator) may know now."""
+    return {
+        "type": "snapshot",
+        "version": PROTOCOL_VERSION,
+        "table": table,
+        "game": game,
+        "status": status,
+        "game_number": game_number,
+        "seq": seq,
+        "seat": seat,
+        "seats": [dict(s) for s in seats],
+        "view": dict(view) if view is not None else None,
+        "display": dict(display) if display is not None else None,
+        "legal": [dict(a) for a in legal],
+        "missed": [dict(m) for m in missed],
+        "outcome": dict(outcome) if outcome is not None else None,
+    }
+
+
+def delta_frame(
+    *,
+    table: int,
+    game_number: int,
+    step: Mapping[str, Any],
+    view: Mapping[str, Any],
+    display: Mapping[str, Any] | None,
+    legal: Sequence[Mapping[str, Any]],
+    outcome: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A ``delta`` frame: one step as a seat sees it, and its new view and display model."""
+    return {
+        "type": "delta",
+        "table": table,
+        "game_number": game_number,
+        "seq": step["seq"],
+        "step": dict(step),
+        "view": dict(view),
+        "display": dict(display) if display is not None else None,
+        "legal": [dict(a) for a in legal],
+        "outcome": dict(outcome) if outcome is not None else None,
+    }
+
+
+def error_frame(code: str, message: str, seq: int | None = None) -> dict[str, Any]:
+    """An ``error`` frame (``seq``: the table's sequence number, when it helps the client)."""
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if seq is not None:
+        out["seq"] = seq
+    return out

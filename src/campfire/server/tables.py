@@ -1,0 +1,831 @@
+"""Live tables: lobby operations, the accept → store → broadcast path, bots, restart recovery.
+
+Every game runs through :class:`campfire.core.table.Table`. A :class:`LiveTable` subscribes to
+each seat's events (``Table.subscribe``) and adds two listeners: :class:`StoreListener`
+commits each step to the action log (and the record, when the game ends), then
+:class:`BroadcastListener` builds each connection's ``delta`` frame from that seat's view,
+legal actions and visible events. The frames go out only after the step was committed. A
+restart rebuilds each unfinished table by replaying its log through a new ``Table``
+(:meth:`TableManager.load`).
+
+Bots are agents seated at the ``Table``; they decide in a thread pool (:attr:`TableManager.pool`)
+so that a long search never blocks the event loop or other tables, and their actions take the
+same path as a person's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import random
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from campfire.agents import LEVELS, make_agent
+from campfire.core import (
+    Action,
+    Agent,
+    CampfireError,
+    Event,
+    Game,
+    IllegalActionError,
+)
+from campfire.core import get as get_game
+from campfire.core.table import AgentError, Step, Table
+
+from . import protocol
+from .models import ActionRow, RecordRow, SeatRow, TableRow, utcnow
+
+__all__ = [
+    "Connection",
+    "LiveTable",
+    "LobbyError",
+    "SeatInfo",
+    "TableManager",
+    "hash_token",
+]
+
+log = logging.getLogger(__name__)
+
+#: The longest nickname.
+MAX_NICKNAME = 32
+
+
+class LobbyError(CampfireError):
+    """A lobby request that is refused: ``status`` is the HTTP status, ``code`` the kind."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 of a seat token (what the database keeps)."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+@dataclass
+class SeatInfo:
+    """One seat as the lobby knows it."""
+
+    seat: int
+    kind: str = "open"  # open, human or bot
+    level: str | None = None
+    nickname: str | None = None
+    token_hash: str | None = None
+
+    def public(self) -> dict[str, Any]:
+        """What every client may know of the seat (never the token's hash)."""
+        return {
+            "seat": self.seat,
+            "kind": self.kind,
+            "nickname": self.nickname,
+            "level": self.level,
+        }
+
+    def name(self) -> str:
+        """The seat's name in displays and records."""
+        if self.kind == "bot":
+            return f"Bot {self.seat + 1} ({self.level})"
+        return self.nickname or f"Seat {self.seat + 1}"
+
+
+class Connection:
+    """One client connected to a table: its seat (``None``: a spectator) and its outbox.
+
+    Frames are put on a bounded queue that the connection's writer sends; a client that does
+    not keep up is dropped (:attr:`overflowed`) rather than slowing the table down.
+    """
+
+    def __init__(self, seat: int | None, limit: int = 1000) -> None:
+        self.seat = seat
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(limit)
+        self.overflowed = False
+
+    def push(self, frame: dict[str, Any]) -> None:
+        """Queue ``frame`` for sending (from the event loop's thread)."""
+        try:
+            self.queue.put_nowait(frame)
+        except asyncio.QueueFull:
+            self.overflowed = True
+
+    def close(self) -> None:
+        """Ask the writer to stop."""
+        try:
+            self.queue.put_nowait(None)
+        except asyncio.QueueFull:
+            self.overflowed = True
+
+
+# ----- the database ---------------------------------------------------------------------------
+
+
+class Store:
+    """The server's reads and writes (synchronous; each call is one transaction)."""
+
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self.sessions = sessions
+
+    def create(
+        self, game: str, options: Mapping[str, Any], players: int, seats: Sequence[SeatInfo]
+    ) -> int:
+        """Store a new open table and its seats; return its id."""
+        with self.sessions.begin() as session:
+            row = TableRow(
+                game=game,
+                options=dict(options),
+                players=players,
+                status="open",
+                created=utcnow(),
+                game_number=0,
+                seed=None,
+            )
+            session.add(row)
+            session.flush()
+            for s in seats:
+                session.add(_seat_row(row.id, s))
+            return row.id
+
+    def save_seat(self, table_id: int, seat: SeatInfo) -> None:
+        """Store the new state of one seat."""
+        with self.sessions.begin() as session:
+            session.merge(_seat_row(table_id, seat))
+
+    def start(self, table_id: int, game_number: int, seed: int) -> None:
+        """Mark a table running its game ``game_number`` with ``seed``."""
+        with self.sessions.begin() as session:
+            row = session.get_one(TableRow, table_id)
+            row.status, row.game_number, row.seed = "running", game_number, seed
+
+    def append(
+        self,
+        table_id: int,
+        game_number: int,
+        seq: int,
+        seat: int,
+        notation: str,
+        record: str | None,
+    ) -> None:
+        """Append one action to the log (and the record, if the game ended) in one commit."""
+        with self.sessions.begin() as session:
+            session.add(
+                ActionRow(
+                    table_id=table_id,
+                    game_number=game_number,
+                    seq=seq,
+                    seat=seat,
+                    notation=notation,
+                    received=utcnow(),
+                )
+            )
+            if record is not None:
+                session.add(
+                    RecordRow(
+                        table_id=table_id,
+                        game_number=game_number,
+                        record=record,
+                        finished=utcnow(),
+                    )
+                )
+                session.get_one(TableRow, table_id).status = "finished"
+
+    def table(self, table_id: int) -> tuple[TableRow, list[SeatInfo]] | None:
+        """A table and its seats (``None`` if there is no such table)."""
+        with self.sessions() as session:
+            row = session.get(TableRow, table_id)
+            if row is None:
+                return None
+            seats = session.scalars(
+                select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
+            ).all()
+            return row, [SeatInfo(s.seat, s.kind, s.level, s.nickname, s.token_hash) for s in seats]
+
+    def table_ids(self, statuses: Sequence[str]) -> list[int]:
+        """The ids of the tables whose status is one of ``statuses``, oldest first."""
+        with self.sessions() as session:
+            return list(
+                session.scalars(
+                    select(TableRow.id).where(TableRow.status.in_(statuses)).order_by(TableRow.id)
+                )
+            )
+
+    def actions(self, table_id: int, game_number: int) -> list[tuple[int, str]]:
+        """The logged actions of one game, in order."""
+        with self.sessions() as session:
+            rows = session.scalars(
+                select(ActionRow)
+                .where(ActionRow.table_id == table_id, ActionRow.game_number == game_number)
+                .order_by(ActionRow.seq)
+            ).all()
+            return [(r.seat, r.notation) for r in rows]
+
+    def record(self, table_id: int, game_number: int) -> str | None:
+        """The record of a finished game (``None`` if that game has not finished)."""
+        with self.sessions() as session:
+            row = session.get(RecordRow, (table_id, game_number))
+            return str(row.record) if row is not None else None
+
+
+def _seat_row(table_id: int, s: SeatInfo) -> SeatRow:
+    return SeatRow(
+        table_id=table_id,
+        seat=s.seat,
+        kind=s.kind,
+        level=s.level,
+        nickname=s.nickname,
+        token_hash=s.token_hash,
+    )
+
+
+# ----- listeners --------------------------------------------------------------------------------
+
+
+class StoreListener:
+    """Commits every step to the action log; the game's record with its last step."""
+
+    def __init__(self, live: LiveTable) -> None:
+        self.live = live
+
+    def on_step(self, table: Table, step: Step) -> None:
+        """Append ``step`` to the log (one commit)."""
+        record = None
+        if table.state.is_terminal():
+            record = table.match.record({"table": self.live.id, "game_number": self.live.number})
+        self.live.store.append(
+            self.live.id,
+            self.live.number,
+            step.index,
+            step.seat,
+            str(step.action),
+            record.dumps() if record is not None else None,
+        )
+        if record is not None:
+            self.live.status = "finished"
+
+
+class BroadcastListener:
+    """Builds each connection's ``delta`` frame from what its seat may see of a step.
+
+    The events come from the table's per-seat subscriptions (:meth:`LiveTable.seen`); the frames
+    are sent by :meth:`LiveTable.flush` once the step is committed.
+    """
+
+    def __init__(self, live: LiveTable) -> None:
+        self.live = live
+
+    def on_step(self, table: Table, step: Step) -> None:
+        """Prepare the frames of ``step`` for every connection."""
+        live = self.live
+        cache: dict[int | None, dict[str, Any]] = {}
+        for conn in list(live.connections):
+            if conn.seat not in cache:
+                cache[conn.seat] = live.delta(conn.seat, step)
+            live.outbox.append((conn, cache[conn.seat]))
+
+
+# ----- a live table -----------------------------------------------------------------------------
+
+
+@dataclass
+class LiveTable:
+    """One table in memory: its lobby state, its ``Table`` (once started), its connections."""
+
+    id: int
+    game: Game[Any]
+    options: dict[str, Any]
+    players: int
+    seats: list[SeatInfo]
+    store: Store
+    status: str = "open"
+    number: int = 0
+    seed: int | None = None
+    table: Table | None = None
+    connections: set[Connection] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    outbox: list[tuple[Connection, dict[str, Any]]] = field(default_factory=list)
+    #: what each seat (``None``: spectators) saw of the last step, from ``Table.subscribe``
+    seen: dict[int | None, list[Event]] = field(default_factory=dict)
+    bot_task: asyncio.Task[None] | None = None
+
+    # ----- building the game ------------------------------------------------------------------
+
+    def names(self) -> list[str]:
+        """The seats' names."""
+        return [s.name() for s in self.seats]
+
+    def build(self, actions: Sequence[tuple[int, str]] = ()) -> None:
+        """Make the ``Table`` of the current game and replay ``actions`` (the log) through it."""
+        assert self.seed is not None
+        agents: list[Agent | None] = []
+        for s in self.seats:
+            if s.kind == "bot":
+                seed = random.Random(f"{self.seed}/{s.seat}").getrandbits(62)
+                agents.append(
+                    make_agent(
+                        s.level or "easy", self.game, s.seat, self.players, self.options, seed
+                    )
+                )
+            else:
+                agents.append(None)
+        table = Table(
+            self.game,
+            self.players,
+            self.options,
+            seed=self.seed,
+            names=self.names(),
+            agents=agents,
+        )
+        for seat, notation in actions:  # the log: replayed, verified, routed to the agents
+            table.play(seat, notation)
+        for seat in [*range(self.players), None]:
+            table.subscribe(seat, self._seen_by(seat))
+        table.listeners.append(StoreListener(self))
+        table.listeners.append(BroadcastListener(self))
+        self.table = table
+
+    def _seen_by(self, seat: int | None) -> Callable[[list[Event]], None]:
+        def take(events: list[Event]) -> None:
+            self.seen[seat] = events
+
+        return take
+
+    @property
+    def seq(self) -> int:
+        """The sequence number: the number of actions of the current game."""
+        return len(self.table.match.actions) if self.table is not None else 0
+
+    # ----- frames (from a seat's view, legal actions and visible events only) -----------------
+
+    def _seat_parts(
+        self, seat: int | None
+    ) -> tuple[Mapping[str, Any], dict[str, Any], list[dict[str, Any]]]:
+        assert self.table is not None
+        state = self.table.state
+        view = state.view(seat)
+        legal: list[Action] = (
+            state.legal_actions(seat)
+            if seat is not None and seat in state.seats_to_act() and seat not in self.table.agents
+            else []
+        )
+        display = self.game.presenter().display(view, legal, self.names()).to_json()
+        return view, display, protocol.legal_json(self.game, self.players, legal)
+
+    def _outcome(self) -> dict[str, Any] | None:
+        assert self.table is not None
+        state = self.table.state
+        return state.outcome().to_json() if state.is_terminal() else None
+
+    def _step_for(self, seat: int | None, step: Step, events: Sequence[Event]) -> dict[str, Any]:
+        messages = self.game.presenter().messages(events, self.names(), seat)
+        return protocol.step_json(
+            step.index + 1, step.seat, events, [m.to_json() for m in messages]
+        )
+
+    def delta(self, seat: int | None, step: Step) -> dict[str, Any]:
+        """The ``delta`` frame of ``step`` for ``seat``."""
+        view, display, legal = self._seat_parts(seat)
+        return protocol.delta_frame(
+            table=self.id,
+            game_number=self.number,
+            step=self._step_for(seat, step, self.seen.get(seat, [])),
+            view=view,
+            display=display,
+            legal=legal,
+            outcome=self._outcome(),
+        )
+
+    def snapshot(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
+        """The ``snapshot`` frame for ``seat``, with the steps it missed after ``since``."""
+        if self.table is None:
+            view: Mapping[str, Any] | None = None
+            display: dict[str, Any] | None = None
+            legal: list[dict[str, Any]] = []
+            outcome = None
+            missed: list[dict[str, Any]] = []
+        else:
+            view, display, legal = self._seat_parts(seat)
+            outcome = self._outcome()
+            steps = self.table.steps[since:] if since is not None and since <= self.seq else []
+            missed = [
+                self._step_for(seat, s, [e for e in s.events if e.visible_to(seat)]) for s in steps
+            ]
+        return protocol.snapshot_frame(
+            table=self.id,
+            game=self.game.name,
+            status=self.status,
+            game_number=self.number,
+            seq=self.seq,
+            seat=seat,
+            seats=[s.public() for s in self.seats],
+            view=view,
+            display=display,
+            legal=legal,
+            missed=missed,
+            outcome=outcome,
+        )
+
+    def flush(self) -> None:
+        """Send the frames the last step prepared."""
+        outbox, self.outbox = self.outbox, []
+        for conn, frame in outbox:
+            conn.push(frame)
+
+    def push_snapshots(self) -> None:
+        """Send every connection a fresh snapshot (after a lobby change)."""
+        for conn in list(self.connections):
+            conn.push(self.snapshot(conn.seat))
+
+    # ----- seats ------------------------------------------------------------------------------
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token is ``token`` (``None``: no seat)."""
+        digest = hash_token(token)
+        for s in self.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                return s.seat
+        return None
+
+    def public(self) -> dict[str, Any]:
+        """The table as the lobby lists it."""
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "options": dict(self.options),
+            "players": self.players,
+            "status": self.status,
+            "game_number": self.number,
+            "seq": self.seq,
+            "seats": [s.public() for s in self.seats],
+        }
+
+
+# ----- the manager ------------------------------------------------------------------------------
+
+
+def _check_nickname(nickname: Any) -> str:
+    if not isinstance(nickname, str) or not nickname.strip():
+        raise LobbyError(400, "bad_request", '"nickname" is a non-empty string')
+    text: str = nickname.strip()
+    if len(text) > MAX_NICKNAME or not text.isprintable():
+        raise LobbyError(
+            400, "bad_request", f"a nickname has 1–{MAX_NICKNAME} printable characters"
+        )
+    return text
+
+
+class TableManager:
+    """All tables of the server: lobby operations, actions, bots, recovery."""
+
+    def __init__(self, sessions: sessionmaker[Session], bot_workers: int = 2) -> None:
+        self.store = Store(sessions)
+        self.tables: dict[int, LiveTable] = {}
+        #: where bots think (threads: a search never blocks the event loop or other tables)
+        self.pool = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="campfire-bot")
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # ----- loading ----------------------------------------------------------------------------
+
+    def load(self, table_id: int) -> LiveTable | None:
+        """The live table ``table_id``, rebuilt from the database if not in memory."""
+        live = self.tables.get(table_id)
+        if live is not None:
+            return live
+        found = self.store.table(table_id)
+        if found is None:
+            return None
+        row, seats = found
+        live = LiveTable(
+            id=row.id,
+            game=get_game(row.game),
+            options=dict(row.options),
+            players=row.players,
+            seats=seats,
+            store=self.store,
+            status=row.status,
+            number=row.game_number,
+            seed=row.seed,
+        )
+        if row.game_number > 0 and row.seed is not None:
+            live.build(self.store.actions(row.id, row.game_number))
+        self.tables[table_id] = live
+        return live
+
+    def recover(self) -> int:
+        """Rebuild every unfinished table from its log and let its bots go on; return how many."""
+        ids = self.store.table_ids(["running"])
+        for table_id in ids:
+            live = self.load(table_id)
+            if live is not None:
+                self.kick(live)
+        return len(ids)
+
+    def get(self, table_id: int) -> LiveTable:
+        """The live table ``table_id`` (:class:`LobbyError` 404 if there is none)."""
+        live = self.load(table_id)
+        if live is None:
+            raise LobbyError(404, "unknown_table", f"there is no table {table_id}")
+        return live
+
+    def listing(self, statuses: Sequence[str]) -> list[dict[str, Any]]:
+        """The tables whose status is one of ``statuses``."""
+        return [self.get(i).public() for i in self.store.table_ids(statuses)]
+
+    # ----- lobby ------------------------------------------------------------------------------
+
+    def create(self, request: Mapping[str, Any]) -> tuple[LiveTable, dict[int, str]]:
+        """Create a table from a lobby request; return it and the tokens of reserved seats."""
+        allowed = {"game", "players", "options", "seats"}
+        extra = sorted(set(request) - allowed)
+        if extra:
+            raise LobbyError(
+                400,
+                "bad_request",
+                f"a new table takes {', '.join(sorted(allowed))} (got {', '.join(extra)})",
+            )
+        name = request.get("game")
+        if not isinstance(name, str):
+            raise LobbyError(400, "bad_request", '"game" names the game, e.g. "tracker"')
+        try:
+            game = get_game(name)
+        except CampfireError as exc:
+            raise LobbyError(400, "bad_request", str(exc)) from None
+        players = request.get("players", game.min_players)
+        if (
+            not isinstance(players, int)
+            or isinstance(players, bool)
+            or not game.min_players <= players <= game.max_players
+        ):
+            raise LobbyError(
+                400,
+                "bad_request",
+                f'"players": {game.title} is played by {game.min_players}–{game.max_players}',
+            )
+        raw_options = request.get("options", {})
+        if not isinstance(raw_options, dict):
+            raise LobbyError(400, "bad_request", '"options" is an object of option values')
+        try:
+            options = game.options(raw_options).non_default()
+        except (CampfireError, TypeError) as exc:
+            raise LobbyError(400, "bad_request", str(exc)) from None
+        raw_seats = request.get("seats", [{"kind": "open"}] * players)
+        if not isinstance(raw_seats, list) or len(raw_seats) != players:
+            raise LobbyError(
+                400, "bad_request", f'"seats" is a list of {players} seats, one per player'
+            )
+        seats: list[SeatInfo] = []
+        tokens: dict[int, str] = {}
+        for i, raw in enumerate(raw_seats):
+            seat, token = self._seat_request(i, raw)
+            seats.append(seat)
+            if token is not None:
+                tokens[i] = token
+        table_id = self.store.create(game.name, options, players, seats)
+        live = LiveTable(table_id, game, options, players, seats, self.store)
+        self.tables[table_id] = live
+        return live, tokens
+
+    @staticmethod
+    def _seat_request(i: int, raw: Any) -> tuple[SeatInfo, str | None]:
+        shape = (
+            f'seat {i}: a seat is {{"kind": "open"}}, {{"kind": "bot", "level": '
+            f'"easy|medium|hard"}} or {{"kind": "reserved", "nickname": NAME}}'
+        )
+        if not isinstance(raw, dict) or set(raw) - {"kind", "level", "nickname"}:
+            raise LobbyError(400, "bad_request", shape)
+        kind = raw.get("kind")
+        if kind == "open" and set(raw) == {"kind"}:
+            return SeatInfo(i), None
+        if kind == "bot" and set(raw) <= {"kind", "level"}:
+            level = raw.get("level", "easy")
+            if level not in LEVELS:
+                raise LobbyError(
+                    400, "bad_request", f"seat {i}: a bot's level is one of {', '.join(LEVELS)}"
+                )
+            return SeatInfo(i, "bot", level=level), None
+        if kind == "reserved" and set(raw) <= {"kind", "nickname"}:
+            token = secrets.token_urlsafe(24)
+            nickname = _check_nickname(raw.get("nickname"))
+            return SeatInfo(i, "human", nickname=nickname, token_hash=hash_token(token)), token
+        raise LobbyError(400, "bad_request", shape)
+
+    def join(self, live: LiveTable, request: Mapping[str, Any]) -> tuple[int, str]:
+        """Seat a person at an open seat (the one asked for, or the first); return seat, token."""
+        if set(request) - {"nickname", "seat"}:
+            raise LobbyError(400, "bad_request", "joining takes a nickname and optionally a seat")
+        nickname = _check_nickname(request.get("nickname"))
+        if live.status != "open":
+            raise LobbyError(409, "not_open", f"table {live.id} has started: no seat can be taken")
+        wanted = request.get("seat")
+        free = [s for s in live.seats if s.kind == "open"]
+        if wanted is not None:
+            if not isinstance(wanted, int) or isinstance(wanted, bool):
+                raise LobbyError(400, "bad_request", '"seat" is a seat number')
+            free = [s for s in free if s.seat == wanted]
+            if not free:
+                raise LobbyError(
+                    409,
+                    "seat_taken",
+                    f"seat {wanted} is not open; open seats: "
+                    + (", ".join(str(s.seat) for s in live.seats if s.kind == "open") or "none"),
+                )
+        if not free:
+            raise LobbyError(409, "table_full", f"table {live.id} has no open seat")
+        seat = free[0]
+        token = secrets.token_urlsafe(24)
+        seat.kind, seat.nickname, seat.token_hash = "human", nickname, hash_token(token)
+        self.store.save_seat(live.id, seat)
+        live.push_snapshots()
+        return seat.seat, token
+
+    def seat_for(self, live: LiveTable, token: str | None) -> int:
+        """The seat of ``token`` at ``live`` (:class:`LobbyError` 401 if none)."""
+        seat = live.seat_of(token) if token else None
+        if seat is None:
+            raise LobbyError(
+                401, "bad_token", "send the seat token this table gave you: Bearer TOKEN"
+            )
+        return seat
+
+    def leave(self, live: LiveTable, token: str | None) -> int:
+        """Free the seat of ``token`` before the game starts; return the seat."""
+        seat = self.seat_for(live, token)
+        if live.status != "open":
+            raise LobbyError(
+                409,
+                "not_open",
+                "a seat can be left only before the game starts (bots taking over a seat come "
+                "with clocks)",
+            )
+        info = live.seats[seat]
+        info.kind, info.nickname, info.token_hash = "open", None, None
+        self.store.save_seat(live.id, info)
+        live.push_snapshots()
+        return seat
+
+    def start(self, live: LiveTable, token: str | None, seed: int | None = None) -> None:
+        """Start the first game once every seat is taken."""
+        if any(s.kind == "human" for s in live.seats):
+            self.seat_for(live, token)
+        if live.status != "open":
+            raise LobbyError(409, "not_open", f"table {live.id} has already started")
+        waiting = [str(s.seat) for s in live.seats if s.kind == "open"]
+        if waiting:
+            raise LobbyError(
+                409, "seats_open", f"seats {', '.join(waiting)} are still open: join or fill them"
+            )
+        self._new_game(live, seed)
+
+    def rematch(self, live: LiveTable, token: str | None, seed: int | None = None) -> None:
+        """Start the next game at a finished table, with the same seats."""
+        if any(s.kind == "human" for s in live.seats):
+            self.seat_for(live, token)
+        if live.status != "finished":
+            raise LobbyError(
+                409, "not_finished", "a rematch starts once the current game has finished"
+            )
+        self._new_game(live, seed)
+
+    def _new_game(self, live: LiveTable, seed: int | None) -> None:
+        live.seed = seed if seed is not None else secrets.randbits(63)
+        live.number += 1
+        live.status = "running"
+        self.store.start(live.id, live.number, live.seed)
+        live.build()
+        live.push_snapshots()
+        self.kick(live)
+
+    def record(self, live: LiveTable, number: int | None) -> str:
+        """The record of game ``number`` (default: the last finished) of a table."""
+        if number is None:
+            number = live.number if live.status == "finished" else live.number - 1
+        text = self.store.record(live.id, number) if number >= 1 else None
+        if text is None:
+            raise LobbyError(
+                409 if number == live.number else 404,
+                "no_record",
+                f"table {live.id} has no finished game {number}; records exist once a game ends",
+            )
+        return text
+
+    # ----- actions ----------------------------------------------------------------------------
+
+    async def act(self, live: LiveTable, seat: int | None, message: Mapping[str, Any]) -> None:
+        """Apply a client's ``action`` message for ``seat``; raise :class:`ProtocolError`."""
+        if seat is None:
+            raise protocol.ProtocolError("not_seated", "spectators cannot act: join a seat")
+        if "seat" in message and message["seat"] != seat:
+            raise protocol.ProtocolError(
+                "wrong_seat", f"this connection plays seat {seat} only (got seat {message['seat']})"
+            )
+        async with live.lock:
+            table = live.table
+            if table is None or live.status != "running":
+                raise protocol.ProtocolError(
+                    "not_running", f"table {live.id} is {live.status}: no game is being played"
+                )
+            if message["seq"] != live.seq:
+                raise protocol.ProtocolError(
+                    "stale",
+                    f"the action answers sequence number {message['seq']}, but the table is at "
+                    f"{live.seq}: look at the latest frame and choose again",
+                )
+            action = protocol.read_action(live.game, live.players, message["action"])
+            try:
+                table.state._check_turn(seat)
+                if not table.state.is_legal(seat, action):
+                    legal = table.state.legal_actions(seat)
+                    shown = ", ".join(str(a) for a in legal[:8]) + (
+                        ", ..." if len(legal) > 8 else ""
+                    )
+                    raise IllegalActionError(
+                        "rules", f"{action} is not legal now; legal: {shown or 'none'}"
+                    )
+            except CampfireError as exc:
+                raise protocol.ProtocolError("illegal", str(exc)) from None
+            await self._apply(live, seat, action, None, None)
+        self.kick(live)
+
+    async def _apply(
+        self,
+        live: LiveTable,
+        seat: int,
+        action: Action,
+        seconds: float | None,
+        choices: int | None,
+    ) -> None:
+        """Accept → store → broadcast, with the table's lock held."""
+        assert live.table is not None
+        table = live.table
+        try:
+            await asyncio.to_thread(table.play, seat, action, seconds=seconds, choices=choices)
+        except Exception:
+            # nothing was broadcast; if the step was applied but not stored, the log is the
+            # truth: rebuild the table from it
+            live.outbox.clear()
+            log.exception(
+                "table %s: an action could not be stored; rebuilding from the log", live.id
+            )
+            self._rebuild(live)
+            raise
+        live.flush()
+
+    def _rebuild(self, live: LiveTable) -> None:
+        found = self.store.table(live.id)
+        if found is not None:
+            row, _ = found
+            live.status = row.status
+            live.build(self.store.actions(live.id, live.number))
+
+    # ----- bots -------------------------------------------------------------------------------
+
+    def kick(self, live: LiveTable) -> None:
+        """Let the table's bots play, if one is to act and none is already thinking."""
+        if live.bot_task is not None and not live.bot_task.done():
+            return
+        if live.table is None or live.status != "running" or live.table.agent_to_act() is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._drive(live))
+        live.bot_task = task
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _drive(self, live: LiveTable) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            async with live.lock:
+                table = live.table
+                if table is None or live.status != "running":
+                    return
+                seat = table.agent_to_act()
+                if seat is None:
+                    return
+                try:
+                    action, spent, choices = await loop.run_in_executor(
+                        self.pool, table.decide, seat
+                    )
+                except AgentError as exc:
+                    log.error("table %s: the bot of seat %s failed: %s", live.id, seat, exc)
+                    return
+                if table is not live.table:  # pragma: no cover - rebuilt meanwhile
+                    continue
+                await self._apply(live, seat, action, spent, choices)
+            await asyncio.sleep(0)  # let people's actions in between bots' moves
+
+    async def close(self) -> None:
+        """Stop the bots (at shutdown)."""
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.pool.shutdown(wait=False, cancel_futures=True)

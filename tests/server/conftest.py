@@ -1,0 +1,72 @@
+"""Fixtures of the server tests: databases (an SQLite file, a PostgreSQL schema) and apps.
+
+PostgreSQL is the real server at 127.0.0.1:5432 (database ``test``, user ``postgres``, trust
+authentication); each test run works in a schema of its own, dropped at the end. ``.ci/run``
+checks that the server is up before ``make test``.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the server tests need the server extra")
+
+PG_DSN = os.environ.get("CAMPFIRE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+@pytest.fixture(scope="session")
+def pg_schema() -> Iterator[str]:
+    """A fresh PostgreSQL schema for this test run (dropped afterwards)."""
+    import psycopg
+
+    schema = f"campfire_test_{os.getpid()}_{secrets.token_hex(4)}"
+    try:
+        conn = psycopg.connect(PG_DSN, autocommit=True, connect_timeout=5)
+    except psycopg.OperationalError as exc:
+        pytest.fail(
+            f"PostgreSQL is not reachable at {PG_DSN} ({exc}); start it, or point "
+            "CAMPFIRE_TEST_POSTGRES at one (the persistence tests run against it)"
+        )
+    with conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+        try:
+            yield schema
+        finally:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+def pg_url(schema: str) -> str:
+    """The SQLAlchemy URL of ``schema`` in the test database."""
+    base = PG_DSN.replace("postgresql://", "postgresql+psycopg://", 1)
+    return f"{base}?options=-csearch_path%3D{schema}"
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    """A fresh SQLite file."""
+    return f"sqlite:///{tmp_path / 'campfire.db'}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Each database in turn: an SQLite file, then a fresh PostgreSQL schema."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'campfire.db'}"
+        return
+    schema = request.getfixturevalue("pg_schema")
+    # one schema per test: the tables of one test never meet another's
+    import psycopg
+
+    sub = f"{schema}_{secrets.token_hex(3)}"
+    with psycopg.connect(PG_DSN, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{sub}"')
+    try:
+        yield pg_url(sub)
+    finally:
+        with psycopg.connect(PG_DSN, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{sub}" CASCADE')

@@ -1,0 +1,138 @@
+"""Helpers of the server tests: apps, tables, and clients that check every frame they get."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import jsonschema
+from starlette.testclient import TestClient
+
+from campfire.server.app import create_app
+from campfire.server.protocol import CLIENT_SCHEMAS, SERVER_SCHEMAS
+
+VALIDATORS = {k: jsonschema.Draft202012Validator(s) for k, s in SERVER_SCHEMAS.items()}
+CLIENT_VALIDATORS = {k: jsonschema.Draft202012Validator(s) for k, s in CLIENT_SCHEMAS.items()}
+
+
+def check_frame(frame: Any) -> dict[str, Any]:
+    """Validate a server frame against its schema; return it."""
+    assert isinstance(frame, dict) and frame.get("type") in VALIDATORS, frame
+    VALIDATORS[frame["type"]].validate(frame)
+    return frame
+
+
+@contextmanager
+def app_client(url: str, seed: int = 1, **kwargs: Any) -> Iterator[TestClient]:
+    """A test client of an app on ``url``, started (lifespan run) and stopped afterwards."""
+    seeds = itertools.count(seed)
+    kwargs.setdefault("rate", 10_000.0)
+    kwargs.setdefault("burst", 10_000)
+    with TestClient(create_app(url, seeds=lambda: next(seeds), **kwargs)) as client:
+        yield client
+
+
+def new_table(
+    client: TestClient,
+    game: str,
+    players: int,
+    seats: list[dict[str, Any]] | None = None,
+    options: dict[str, Any] | None = None,
+    start: bool = True,
+) -> tuple[int, dict[int, str]]:
+    """Create a table (every seat reserved by default) and start it; return id and tokens."""
+    if seats is None:
+        seats = [{"kind": "reserved", "nickname": f"P{i}"} for i in range(players)]
+    body = {"game": game, "players": players, "seats": seats, "options": options or {}}
+    answer = client.post("/api/tables", json=body)
+    assert answer.status_code == 201, answer.text
+    data = answer.json()
+    tokens = {int(k): v for k, v in data["tokens"].items()}
+    if start:
+        first = next(iter(tokens.values()), None)
+        headers = {"Authorization": f"Bearer {first}"} if first else {}
+        started = client.post(f"/api/tables/{data['table']['id']}/start", headers=headers)
+        assert started.status_code == 200, started.text
+    return data["table"]["id"], tokens
+
+
+class Seat:
+    """A WebSocket client of one seat (``None``: a spectator) that keeps every frame."""
+
+    def __init__(self, ws: Any, seat: int | None, check_every: int = 1) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.frames: list[dict[str, Any]] = []
+        #: validate every n-th frame against its schema (every frame by default)
+        self.check_every = check_every
+
+    @property
+    def last(self) -> dict[str, Any]:
+        """The last frame that was not an error or a pong."""
+        return next(f for f in reversed(self.frames) if f["type"] in ("snapshot", "delta"))
+
+    def receive(self) -> dict[str, Any]:
+        """The next frame, checked against its schema."""
+        frame = self.ws.receive_json()
+        if len(self.frames) % self.check_every == 0 or frame.get("type") != "delta":
+            check_frame(frame)
+        self.frames.append(frame)
+        return frame
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Send a message (valid ones are checked against the client schemas first)."""
+        kind = message.get("type")
+        if kind in CLIENT_VALIDATORS:
+            CLIENT_VALIDATORS[kind].validate(message)
+        self.ws.send_text(json.dumps(message))
+
+    def act(self, action: str | int) -> None:
+        """Send an action answering the last frame."""
+        self.send({"type": "action", "seq": self.last["seq"], "action": action})
+
+
+@contextmanager
+def seats(
+    client: TestClient,
+    table: int,
+    tokens: dict[int, str],
+    spectator: bool = True,
+    check_every: int = 1,
+) -> Iterator[list[Seat]]:
+    """One connected client per token (in seat order), plus a spectator last; snapshots read."""
+    with contextlib.ExitStack() as stack:
+        out = []
+        for seat in sorted(tokens):
+            ws = stack.enter_context(
+                client.websocket_connect(f"/ws/tables/{table}?token={tokens[seat]}")
+            )
+            out.append(Seat(ws, seat, check_every))
+        if spectator:
+            ws = stack.enter_context(client.websocket_connect(f"/ws/tables/{table}"))
+            out.append(Seat(ws, None, check_every))
+        for s in out:
+            assert s.receive()["type"] == "snapshot"
+        yield out
+
+
+def play_out(clients: list[Seat], choose: Any, max_steps: int = 5000) -> int:
+    """Play until the game ends: the seat ``choose`` picks acts, every client reads the delta.
+
+    ``choose(clients_to_act) -> (client, action)``. Returns the number of steps.
+    """
+    steps = 0
+    while clients[0].last["outcome"] is None:
+        to_act = [c for c in clients if c.last["legal"]]
+        assert to_act, "nobody may act, yet the game is not over"
+        client, action = choose(to_act)
+        client.act(action)
+        for c in clients:
+            frame = c.receive()
+            assert frame["type"] == "delta", frame
+        steps += 1
+        assert steps < max_steps
+    return steps
