@@ -25,12 +25,26 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast, get_args
 
 import numpy as np
 import numpy.typing as npt
 
 from campfire.core import Belief, UnknownGameError
+from campfire.games.apache.cards import BOOTY_KINDS, KIND_NAMES
+from campfire.games.apache.types import ApacheView
+from campfire.games.apache.types import Phase as ApachePhase
+from campfire.games.tracker.cards import (
+    NUM_CARDS,
+    NUM_POSITIONS,
+    TRACKERS_PER_PLAYER,
+    is_scout,
+    parse_tribe,
+    tribe_of,
+)
+from campfire.games.tracker.types import Phase as TrackerPhase
+from campfire.games.tracker.types import Step as TrackerStep
+from campfire.games.tracker.types import TrackerView
 
 __all__ = ["Encoder", "Slot", "encoder_for"]
 
@@ -154,8 +168,8 @@ def _count_into(out: Vector, offset: int, items: Iterable[int], scale: float) ->
 
 _APACHE_COLOURS = ("red", "yellow", "purple", "green", "blue")
 _APACHE_TYPES = ("chief", "maiden", "warrior", "hunter")
-_APACHE_BOOTY = {"totem": 20, "necklace": 21, "tomahawk": 22, "buffalo": 23, "teepee": 24}
-_APACHE_PHASES = ("reveal", "claim", "choose", "over")
+_APACHE_BOOTY = {KIND_NAMES[k]: k for k in BOOTY_KINDS}
+_APACHE_PHASES: tuple[str, ...] = get_args(ApachePhase)
 _APACHE_TYPE = {t: i for i, t in enumerate(_APACHE_TYPES)}
 _APACHE_PHASE = {p: i for i, p in enumerate(_APACHE_PHASES)}
 
@@ -176,7 +190,7 @@ class ApacheEncoder(Encoder):
         )
         self._kind_cache: dict[tuple[int | str, ...], dict[str, int]] = {}
         self._common()
-        self._o_phase = self._add("phase", (4,), "one-hot: reveal, claim, choose, over")
+        self._o_phase = self._add("phase", (4,), "one-hot: reveal, claim, choose, game_over")
         self._o_revealer = self._add("revealer", (p,), "one-hot relative seat: the revealer")
         self._o_progress = self._add(
             "progress", (3,), "window / 114, face-down cards / 114, last card (0/1)"
@@ -224,6 +238,7 @@ class ApacheEncoder(Encoder):
     def _encode(
         self, view: Mapping[str, Any], belief: Belief | None, out: Vector, seat: int
     ) -> None:
+        view = cast(ApacheView, view)
         kind_of = self._kinds(view, seat)
         k, n = self.K, self.players
         out[self._o_phase + _APACHE_PHASE[view["phase"]]] = 1.0
@@ -598,8 +613,8 @@ class DudabEncoder(Encoder):
 
 # ----- Tracker --------------------------------------------------------------------------------
 
-_TRACKER_PHASES = ("normal", "final_peek", "final_capture", "game_over")
-_TRACKER_STEPS = ("turn_start", "peeking", "collecting", "relocating", "placing")
+_TRACKER_PHASES: tuple[str, ...] = get_args(TrackerPhase)
+_TRACKER_STEPS: tuple[str, ...] = get_args(TrackerStep)
 _TRACKER_CHANNELS = (
     "occupied",
     "peeked_this_turn",
@@ -627,7 +642,7 @@ class TrackerEncoder(Encoder):
 
     game = "tracker"
     max_players = 6
-    POSITIONS = 60
+    POSITIONS = NUM_POSITIONS
 
     def _build(self) -> None:
         p = self.max_players
@@ -661,21 +676,21 @@ class TrackerEncoder(Encoder):
     def _encode(
         self, view: Mapping[str, Any], belief: Belief | None, out: Vector, seat: int
     ) -> None:
+        view = cast(TrackerView, view)
         p, n = self.max_players, self.players
         out[self._o_phase + _TRACKER_PHASE[view["phase"]]] = 1.0
         out[self._o_step + _TRACKER_STEP[view["step"]]] = 1.0
         o = self._o_seats
-        for i, key in enumerate(("start_player", "last_player")):
-            who = view[key]
+        for i, who in enumerate((view["start_player"], view["last_player"])):
             out[o + i * (p + 1) + (p if who is None else (who - seat) % n)] = 1.0
         o = self._o_counts
         trackers, captured = view["trackers"], view["captured_counts"]
         for s in range(n):
             r = (s - seat) % n
             if trackers[s]:
-                out[o + r] = trackers[s] / 3
+                out[o + r] = trackers[s] / TRACKERS_PER_PLAYER
             if captured[s]:
-                out[o + p + r] = captured[s] / 60
+                out[o + p + r] = captured[s] / NUM_CARDS
         out[self._o_turn] = view["centre"] / 18
         out[self._o_turn + 1] = view["relocations_this_turn"] / 3
         width = len(_TRACKER_CHANNELS)
@@ -689,13 +704,13 @@ class TrackerEncoder(Encoder):
         known: dict[int, int] = getattr(belief, "known", None) or {} if belief else {}
         interest: dict[int, int] = getattr(belief, "interest", None) or {} if belief else {}
         if known:
-            owner = {int(t[1:]): 4 + (s - seat) % n for s, t in enumerate(view["tribes"])}
+            owner = {parse_tribe(t): 4 + (s - seat) % n for s, t in enumerate(view["tribes"])}
             get = owner.get
             for pos, card in known.items():
                 base = board + pos * width
                 out[base + 3] = 1.0
                 # a false track, or a scout of a tribe: a seat's (relative) or nobody's
-                out[base + (11 if card % 10 >= 3 else get(card // 10, 10))] = 1.0
+                out[base + (get(tribe_of(card), 10) if is_scout(card) else 11)] = 1.0
         for pos, count in interest.items():
             out[board + pos * width + 12] = _TRACKER_INTEREST[count] if count < 3 else 1.0
 
