@@ -100,3 +100,45 @@ def test_a_game_importing_another_game_is_caught(monkeypatch: pytest.MonkeyPatch
 
     monkeypatch.setitem(globals(), "campfire_imports", fake)
     assert violations("games") == ["campfire.games.tracker.bots imports campfire.games.dudab.cards"]
+
+
+# ----- the terminal app knows no game ---------------------------------------------------------
+
+
+def test_the_terminal_app_never_imports_a_game() -> None:
+    found = []
+    for path in sorted((PACKAGE / "tui").rglob("*.py")):
+        found.extend(f"{_module_name(path)} imports {t}" for t in sorted(campfire_imports(path)))
+    assert [f for f in found if _layer(f.rpartition(" ")[2]) == "games"] == []
+    allowed = {"core", "agents", "tui"}
+    assert [f for f in found if _layer(f.rpartition(" ")[2]) not in allowed] == []
+
+
+def _game_names() -> set[str]:
+    return {p.name for p in (PACKAGE / "games").iterdir() if (p / "__init__.py").exists()}
+
+
+def test_the_terminal_app_names_no_game_in_its_code() -> None:
+    # docstrings and comments may give examples; code (strings and names) may not branch on one
+    names = _game_names()
+    assert {"apache", "tracker"} <= names
+    hits = []
+    for path in sorted((PACKAGE / "tui").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            text = None
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                text = None if id(node) in docstrings else node.value
+            elif isinstance(node, ast.Name | ast.Attribute):
+                text = node.id if isinstance(node, ast.Name) else node.attr
+            if text and any(name in text.lower() for name in names):
+                hits.append(f"{path.name}:{node.lineno}: {text!r}")
+    assert hits == []

@@ -191,6 +191,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
             "--protect-me is for Apache only (it refuses claims that would be penalised); "
             "start with 'campfire play apache --protect-me'"
         )
+    if args.resume is not None:
+        from .tui.launch import resume_config
+
+        if args.game is not None or args.players is not None or args.opponents or args.option:
+            raise OptionError(
+                "--resume continues a saved game as it was: give no GAME, --players, "
+                "--opponents or --option with it"
+            )
+        return run_play(resume_config(args.resume or None, save=args.save))
     config = play_config(
         args.game,
         players=args.players,
@@ -289,6 +298,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="seed of the deal, 0 … 2**63 - 1 (default: random)",
     )
     p.add_argument("--save", metavar="PATH", default=None, help="where to save the record")
+    p.add_argument(
+        "--resume",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="PATH",
+        help="continue an unfinished game (saved on Ctrl+Q or when the terminal closed): "
+        "the newest one, or the record at PATH",
+    )
     p.add_argument(
         "--protect-me", action="store_true", help="Apache: refuse claims that would be penalised"
     )

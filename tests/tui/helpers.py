@@ -1,18 +1,24 @@
-"""Shared helpers of the terminal UI tests: drive an app through its keys to the end."""
+"""Shared helpers of the terminal UI tests: drive an app to the end by pointing and typing only."""
 
 from __future__ import annotations
 
+import random
+from collections import deque
 from pathlib import Path
 from typing import Any
 
+from textual.keys import _character_to_key
 from textual.pilot import Pilot
-from textual.widgets import OptionList
 
+from campfire.core.present import ActionChoice
 from campfire.tui.app import CampfireApp, GameScreen, PlayConfig, PrivacyScreen, ScoreScreen
 from campfire.tui.clock import FakeClock
+from campfire.tui.modes import RealtimeClaimsMode, answer_name
 from campfire.tui.session import SeatSpec
+from campfire.tui.widgets import Board
 
 SIZE = (80, 24)
+BIG = (120, 40)
 
 
 def seats(*agents: str | None) -> list[SeatSpec]:
@@ -33,53 +39,127 @@ def make_app(
 ) -> tuple[CampfireApp, FakeClock]:
     """An app straight into a game, with a fake clock and no bot delay."""
     clock = FakeClock()
+    kwargs.setdefault("bot_delay", 0)
     config = PlayConfig(
-        game, players, options or {}, seed=seed, save=tmp_path / "game.json", bot_delay=0, **kwargs
+        game,
+        players,
+        options or {},
+        seed=seed,
+        save=tmp_path / "game.json",
+        unfinished_dir=tmp_path / "unfinished",
+        **kwargs,
     )
     return CampfireApp(config, clock=clock), clock
 
 
 def offered(screen: GameScreen) -> list[str]:
-    """The labels of the choices on the game screen."""
-    options = screen.query_one("#actions", OptionList)
-    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+    """The notations of the choices on the game screen."""
+    return [c.notation for c in screen.offered]
+
+
+def keys_of(text: str) -> list[str]:
+    """The key presses that type ``text``."""
+    return [_character_to_key(ch) for ch in text]
+
+
+async def type_text(pilot: Pilot[None], text: str, enter: bool = True) -> None:
+    """Type ``text`` into the focused field (and press Enter)."""
+    await pilot.press(*keys_of(text), *(["enter"] if enter else []))
+
+
+async def point_at(pilot: Pilot[None], screen: GameScreen, target: str) -> None:
+    """Move the pointer with the arrow keys onto ``target`` (a shortest way), then press Enter."""
+    board = screen.query_one("#board", Board)
+    ids = [s.id for s in board.spots]
+    assert target in ids, (target, ids)
+    start = screen.cursor if screen.cursor in ids else ids[0]
+    paths: dict[str, list[str]] = {start: []}
+    queue = deque([start])
+    while queue and target not in paths:
+        here = queue.popleft()
+        for direction in ("up", "down", "left", "right"):
+            there = board.move(here, direction)
+            if there is not None and there not in paths:
+                paths[there] = [*paths[here], direction]
+                queue.append(there)
+    await pilot.press(*paths[target])
+    assert screen.cursor == target
+    await pilot.press("enter")
+
+
+async def choose(pilot: Pilot[None], screen: GameScreen, choice: ActionChoice, how: str) -> None:
+    """Choose ``choice`` by pointing at its source and target (``point``) or typing its key."""
+    if how == "point" and choice.target is not None:
+        if choice.source is not None:
+            await point_at(pilot, screen, choice.source)
+        await point_at(pilot, screen, choice.target)
+        if len(screen.offered) > 1 and choice in screen.offered:  # several moves there
+            await type_text(pilot, choice.key or choice.notation)
+        return
+    await type_text(pilot, choice.key or choice.notation)
 
 
 async def play_to_end(
-    app: CampfireApp, clock: FakeClock, pilot: Pilot[None], limit: int = 5000
+    app: CampfireApp,
+    clock: FakeClock,
+    pilot: Pilot[None],
+    limit: int = 6000,
+    seed: int = 0,
+    names: tuple[str, ...] = ("Ann", "Bob", "Cy"),
 ) -> dict[str, int]:
-    """Press keys until the score screen shows; check every offered choice is legal.
+    """Point and type until the score screen shows; check every offered choice is legal.
 
-    Turn-based games: the first choice (key ``1``). Real-time Apache: the clock moves to the
-    reveal, the human claims with a key (``c``/``m``/``w``/``h`` in turn) or passes, and
-    the clock moves past the window. Hot seat: Enter on each privacy screen.
+    Turn-based games: a random offered choice, pointed at (arrows + Enter) or typed (its key
+    + Enter), in turn. Real-time play: the clock moves on, the human answers a claim window by
+    typing an answer's key. Hot seat: each player types a name on the first privacy screen.
     """
-    counts = {"moves": 0, "privacy": 0, "claims": 0}
-    keys = "cmwh"
+    rng = random.Random(seed)
+    counts = {"moves": 0, "privacy": 0, "claims": 0, "pointed": 0, "typed": 0}
+    typed_names = iter(names)
     for _ in range(limit):
         screen = app.screen
         if isinstance(screen, ScoreScreen):
             return counts
         if isinstance(screen, PrivacyScreen):
             counts["privacy"] += 1
+            if screen.ask_name:
+                await type_text(pilot, next(typed_names, ""), enter=False)
             await pilot.press("enter")
             continue
         assert isinstance(screen, GameScreen)
-        if screen.seat is not None:
-            legal = [str(a) for a in screen.session.legal_actions(screen.seat)]
-            for label in offered(screen):
-                assert label.split(". ", 1)[-1].strip() in legal
-        if screen.realtime is not None:
-            clock.advance(screen.config.reveal_delay)
-            screen._tick()
-            if screen.realtime.phase() == "claim":
-                await pilot.press(keys[counts["claims"] % 4])
-                counts["claims"] += 1
-                clock.advance(screen.config.window)
-                screen._tick()
+        if screen.seat is None or screen.thinking is not None:
             await pilot.pause()
-            if screen.realtime.phase() != "choose":
+            continue
+        mode = screen.mode
+        if isinstance(mode, RealtimeClaimsMode):
+            legal = {answer_name(str(a)) for a in screen.session.legal_actions(screen.seat)}
+            assert {c.notation for c in screen.offered} <= legal
+            if mode.window_open() and screen.offered:
+                if screen.seat in screen.session.state.seats_to_act():
+                    choice = rng.choice(screen.offered)
+                    clock.advance(rng.uniform(0, mode.settings.window / 2))
+                    await type_text(pilot, choice.key or choice.notation, enter=False)
+                    counts["claims"] += 1
+                clock.advance(mode.settings.window)
+                screen._tick()
+                await pilot.pause()
                 continue
-        await pilot.press("1")
+            if not screen.offered or len(screen.session.legal_actions(screen.seat)) == 1:
+                clock.advance(mode.settings.reveal_delay)
+                screen._tick()
+                await pilot.pause()
+                continue
+        else:
+            legal = {str(a) for a in screen.session.legal_actions(screen.seat)}
+            assert set(offered(screen)) <= legal
+            if not screen.offered:
+                clock.advance(10)  # a peek on show holds the screen in hot seat
+                screen._tick()
+                await pilot.pause()
+                continue
+        choice = rng.choice(screen.offered)
+        how = "point" if counts["moves"] % 2 == 0 and choice.target else "type"
+        await choose(pilot, screen, choice, how)
         counts["moves"] += 1
+        counts["pointed" if how == "point" else "typed"] += 1
     raise AssertionError("the game did not end")

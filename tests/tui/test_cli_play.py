@@ -43,8 +43,8 @@ def test_play_without_a_game_opens_the_start_screen(launched: list[object]) -> N
         (["play", "chess"], "unknown game 'chess'"),
         (["play", "tracker", "--players", "7"], "2–6 players"),
         (["play", "tracker", "--opponents", "genius"], "unknown agent 'genius'"),
+        (["play", "tracker", "--resume"], "--resume continues a saved game as it was"),
         (["play", "tracker", "--option", "peek_count=9"], "peek_count"),
-        (["play", "apache", "--opponents", "human"], "one human"),
         (["replay", "missing.json", "--watch"], "cannot read missing.json"),
         (["replay", "-", "--watch"], "--watch needs a record FILE"),
     ],
@@ -69,3 +69,21 @@ def test_replay_watch_verifies_then_opens(launched: list[object], tmp_path: Path
     path.write_text(text)
     assert main(["replay", str(path), "--watch"]) == 2
     assert len(launched) == 1
+
+
+def test_resume_continues_the_newest_unfinished_game(
+    launched: list[object], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CAMPFIRE_DATA_DIR", str(tmp_path))
+    assert main(["play", "--resume"]) == 2  # none yet: one line
+    from campfire.tui.session import PlaySession, SeatSpec
+
+    session = PlaySession(get("tracker"), [SeatSpec("Ann"), SeatSpec("Bot", "easy")], seed=2)
+    while session.human_to_act() is None:
+        session.bot_step()
+    session.play(0, session.legal_actions(0)[0])
+    session.save(tmp_path / "unfinished" / "tracker-1.json")
+    assert main(["play", "--resume"]) == 0
+    (config,) = launched
+    assert isinstance(config, PlayConfig) and config.resume is not None
+    assert config.resume.players[0].name == "Ann"

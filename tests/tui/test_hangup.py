@@ -18,6 +18,7 @@ import signal
 import struct
 import subprocess
 import sys
+import tempfile
 import termios
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -26,6 +27,7 @@ from pathlib import Path
 
 import pytest
 
+from campfire.core import Record
 from campfire.tui.app import GameScreen
 from campfire.tui.terminal import HANG_UP_STATUS, _GuardedFile, terminal_gone
 
@@ -107,6 +109,8 @@ def terminal(command: Sequence[str], leader: str = LEADER) -> Iterator[Terminal]
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", SIZE[1], SIZE[0], 0, 0))
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24"}
+    # an unfinished game is saved on leaving: never into the real user data directory
+    env["CAMPFIRE_DATA_DIR"] = tempfile.mkdtemp(prefix="campfire-hangup-")
     env.pop("TEXTUAL", None)
     process = subprocess.Popen(
         [sys.executable, "-c", leader, *command],
@@ -142,7 +146,7 @@ def test_closing_the_terminal_ends_the_app_when_nobody_passes_the_hang_up_on(
         term.read_until(b"Apache")
         term.close()
         assert term.wait() == HANG_UP_STATUS
-    assert not save.exists()  # as Ctrl+Q: an unfinished game is not saved
+    assert not save.exists()  # an unfinished game goes to <data>/unfinished, not --save
 
 
 def test_closing_the_terminal_ends_the_app_leading_the_session() -> None:
@@ -219,12 +223,15 @@ def test_hang_up_in_a_game_leaves_as_quit_does(tmp_path: Path) -> None:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             assert isinstance(app.screen, GameScreen)
+            await pilot.press("5", "enter")  # a move, so that there is something to keep
             app.hang_up()
             await pilot.pause()
 
     asyncio.run(run())
     assert app.return_code == HANG_UP_STATUS
-    assert not (tmp_path / "game.json").exists()  # an unfinished game is not saved, as Ctrl+Q
+    assert not (tmp_path / "game.json").exists()  # not finished: no record of a finished game
+    (saved,) = (tmp_path / "unfinished").glob("tracker-*.json")  # saved to resume, as Ctrl+Q
+    assert Record.load(saved).outcome is None
 
 
 @pytest.mark.slow

@@ -16,12 +16,10 @@ from campfire.core import (
     replay,
     visible_events,
 )
-from campfire.tui.clock import FakeClock
+from campfire.core.present import ActionChoice
 from campfire.tui.launch import play_config
-from campfire.tui.realtime import RealtimeApache
+from campfire.tui.modes import mode_for, timed_answer
 from campfire.tui.session import PlaySession, SeatSpec, default_record_path, parse_opponents
-from campfire.tui.views import render_view
-from campfire.tui.words import describe
 
 
 def _play_out(session: PlaySession) -> None:
@@ -40,10 +38,13 @@ def test_a_seat_log_holds_exactly_the_events_it_may_see(game: str) -> None:
     session.listeners.append(lambda seat, events: seen.extend(events))
     _play_out(session)
     names = session.names
-    assert session.log(0) == [describe(game, e, names) for e in visible_events(seen, 0)][-500:]
-    assert (
-        session.log(None) == [describe(game, e, names) for e in visible_events(seen, None)][-500:]
-    )
+    presenter = get(game).presenter()
+
+    def lines(seat: int | None) -> list[str]:
+        return [m.text for m in presenter.messages(visible_events(seen, seat), names, seat)]
+
+    assert session.log(0) == lines(0)[-500:]
+    assert session.log(None) == lines(None)[-500:]
     assert session.log(1) == []  # a bot seat has no screen
     assert any(e.to is not None and 0 not in e.to for e in seen) or game == "tracker"
 
@@ -96,114 +97,60 @@ def test_a_seat_that_may_not_act_is_refused() -> None:
 def test_opponents_and_play_config() -> None:
     assert [s.agent for s in parse_opponents([], 3)] == [None, "easy", "easy"]
     config = play_config("apache", opponents=["hard", "easy"])
-    assert config.options == {"claim_order": "arrival"} and len(config.seats) == 3
+    assert config.options == {} and len(config.seats) == 3  # claim_order=reaction, the default
     config = play_config("tracker", opponents=["human"])
     assert [s.name for s in config.seats] == ["Player 1", "Player 2"]
     assert play_config(None).seats == []
     with pytest.raises(OptionError, match="--opponents: unknown agent"):
         play_config("dudab", opponents=["genius"])
-    with pytest.raises(CampfireError, match="one human"):
-        play_config("apache", opponents=["human"])
+    assert play_config("apache", opponents=["human"]).seats[1].human  # hot seat: turns
     with pytest.raises(CampfireError, match="need a GAME"):
         play_config(None, players=3)
 
 
-# ----- real-time Apache ----------------------------------------------------------------------
+# ----- resuming ------------------------------------------------------------------------------
 
 
-def _realtime(seed: int = 3, protect_me: bool = False) -> tuple[RealtimeApache, FakeClock]:
-    session = PlaySession(
-        get("apache"),
-        [SeatSpec("You"), SeatSpec("Bot", "random")],
-        {"claim_order": "arrival"},
-        seed=seed,
-    )
-    clock = FakeClock()
-    rt = RealtimeApache(session, clock, reveal_delay=1.0, window=3.0, protect_me=protect_me)
-    hunter = get("apache").parse_action("claim hunter")
-    for bot in rt.bots.values():
-        bot.decide = lambda obs: (hunter, 0.5)  # type: ignore[method-assign]
-    return rt, clock
+def test_an_unfinished_game_resumes_with_its_seats_bots_and_logs() -> None:
+    seats = [SeatSpec("Ann"), SeatSpec("Bot", "easy")]
+    session = PlaySession(get("dudab"), seats, seed=4)
+    for _ in range(12):
+        human = session.human_to_act()
+        if human is not None:
+            session.play(human, session.legal_actions(human)[0])
+        else:
+            session.bot_step()
+    record = Record.loads(session.record().dumps())
+    again = PlaySession.resume(record)
+    assert again.names == ["Ann", "Bot"] and again.bot_seed == session.bot_seed
+    assert again.state.to_position() == session.state.to_position()
+    assert again.log(0) == session.log(0)
+    _play_out(again)
+    assert again.is_over()
 
 
-def test_the_next_card_is_revealed_on_the_timer() -> None:
-    rt, clock = _realtime()
-    rt.tick()
-    assert rt.phase() == "reveal" and rt.seconds_left() == 1.0
-    clock.advance(0.9)
-    rt.tick()
-    assert rt.phase() == "reveal"
-    clock.advance(0.1)
-    rt.tick()
-    assert rt.phase() == "claim" and rt.seconds_left() == 3.0
+def test_a_finished_game_does_not_resume() -> None:
+    session = PlaySession(get("tracker"), [SeatSpec("You"), SeatSpec("Bot", "random")], seed=3)
+    _play_out(session)
+    with pytest.raises(CampfireError, match="finished"):
+        PlaySession.resume(session.record())
 
 
-def test_the_human_who_claims_first_is_first_in_the_queue() -> None:
-    rt, clock = _realtime()
-    rt.tick()
-    clock.advance(1.0)
-    rt.tick()
-    clock.advance(0.2)
-    rt.claim(0, "chief")  # before the bot's 0.5 s
-    clock.advance(0.4)
-    rt.tick()
-    closed = [e for e in rt.session.log(0) if e.startswith("The window closes")]
-    assert closed == ["The window closes: You (chief), Bot (hunter)."]
+def test_rename_changes_the_record() -> None:
+    session = PlaySession(get("tracker"), [SeatSpec("Player 1"), SeatSpec("Player 2")], seed=3)
+    session.rename(1, "  Bob   the  Tracker ")
+    assert session.record().players[1].name == "Bob the Tracker"
 
 
-def test_a_faster_bot_is_first_in_the_queue_and_silence_is_a_pass() -> None:
-    rt, clock = _realtime()
-    rt.tick()
-    clock.advance(1.0)
-    rt.tick()
-    clock.advance(0.5)
-    rt.tick()
-    assert rt.session.view(0)["answers"] == [None, "claim hunter"]
-    with pytest.raises(CampfireError):
-        rt.pass_(1)  # the bot has answered already
-    clock.advance(2.5)  # the window closes: the human passes
-    rt.tick()
-    log = rt.session.log(0)
-    assert "You pass." in log
-    assert "The window closes: Bot (hunter)." in log
+def test_modes_come_from_the_game_declaration() -> None:
+    human_and_bot = [SeatSpec("You"), SeatSpec("Bot", "easy")]
+    assert mode_for(get("apache"), human_and_bot).name == "realtime-claims"
+    assert mode_for(get("apache"), [SeatSpec("A"), SeatSpec("B")]).name == "turns"
+    assert mode_for(get("tracker"), human_and_bot).name == "timed-peek"
+    assert mode_for(get("dudab"), human_and_bot).name == "turns"
 
 
-def test_protect_me_refuses_a_claim_that_would_be_penalised() -> None:
-    rt, clock = _realtime(protect_me=True)
-    rt.tick()
-    clock.advance(1.0)
-    rt.tick()
-    protect = rt.session.view(0)["protect_me"]
-    refused = [t for t, ok in protect.items() if not ok]
-    assert refused
-    with pytest.raises(CampfireError, match="protect me"):
-        rt.claim(0, refused[0])
-    assert rt.session.view(0)["answers"][0] is None
-
-
-def test_real_time_needs_arrival_order() -> None:
-    session = PlaySession(get("apache"), [SeatSpec("You"), SeatSpec("Bot", "random")], seed=1)
-    with pytest.raises(OptionError, match="claim_order=arrival"):
-        RealtimeApache(session, FakeClock())
-
-
-# ----- texts ---------------------------------------------------------------------------------
-
-
-def test_views_show_only_the_view() -> None:
-    state = get("dudab").new_game(2, seed=1)
-    mine = render_view(state.view(0), ["Ann", "Bob"])
-    assert "your hand: " + " ".join(state.view(0)["hand"]) in mine
-    assert "your hand" not in render_view(state.view(None), ["Ann", "Bob"])
-
-
-def test_tracker_board_shows_a_peek_and_learning_marks() -> None:
-    view = get("tracker").new_game(2, seed=1).view(0)
-    text = render_view(view, ["Ann", "Bob"], shown={5: "S-T3-1"}, marked={7})
-    assert "S:T3" in text and "+7" in text and " 5 " not in text
-
-
-def test_unknown_events_are_still_described() -> None:
-    assert describe("tracker", Event("odd_thing", {"seat": 1, "x": 2}), ["A", "B"]) == (
-        "odd thing: seat B, x 2."
-    )
+def test_timed_answer_picks_the_nearest_reaction_time() -> None:
+    choices = [ActionChoice(i, f"claim chief {t}", "") for i, t in enumerate(range(0, 2001, 50))]
+    assert timed_answer(choices, 349).notation == "claim chief 350"
+    assert timed_answer(choices, 99999).notation == "claim chief 2000"

@@ -1,10 +1,11 @@
 """Play in the terminal: the Textual app behind ``campfire play`` and ``campfire replay --watch``.
 
-The package is layered: :mod:`~campfire.tui.session` (a match with human and bot seats, logs,
-records), :mod:`~campfire.tui.realtime` (Apache on a clock), :mod:`~campfire.tui.views` and
-:mod:`~campfire.tui.words` (text from views and events only), :mod:`~campfire.tui.app` (the
-Textual screens) and :mod:`~campfire.tui.terminal` (leaving cleanly when the terminal goes away).
-Screens are built only from a seat's view and the events it may see.
+The package is layered: :mod:`~campfire.tui.session` (a match with human and bot seats, logs
+made by the game's presenter, records, resuming), :mod:`~campfire.tui.modes` (the play modes a
+game declares: turns, timed peek, real-time claims), :mod:`~campfire.tui.widgets` (board,
+players, choices, log, move field: drawn from display models only), :mod:`~campfire.tui.app`
+(the Textual screens, laid out by ``app.tcss``) and :mod:`~campfire.tui.terminal` (leaving
+cleanly when the terminal goes away). Nothing here imports a game or asks which game it plays.
 """
 
 from .clock import Clock, FakeClock, MonotonicClock

@@ -1,10 +1,10 @@
 """The Textual app: start screen, one game screen for every game, privacy and score screens.
 
 ``campfire play`` runs :class:`CampfireApp`; ``campfire replay FILE --watch`` runs
-:class:`WatchApp`. A game screen shows exactly what one human seat may see: the text picture of
-its view (:mod:`campfire.tui.views`), its event log in plain words (:mod:`campfire.tui.words`)
-and its legal actions as numbered, clickable choices. Nothing on a screen comes from the state
-directly.
+:class:`WatchApp`. A game screen shows exactly what one human seat may see, drawn only from the
+game's presenter (``Game.presenter()``: display models, log messages) through the play mode the
+game declares (:mod:`campfire.tui.modes`); the app never asks which game it plays, so a new game
+with a presenter (or none: the generic one) plays here unchanged.
 
 >>> from campfire.tui.session import SeatSpec
 >>> config = PlayConfig("tracker", [SeatSpec("You"), SeatSpec("Bot", "easy")], seed=1)
@@ -15,16 +15,17 @@ directly.
 
 from __future__ import annotations
 
+import datetime
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import (
     Button,
@@ -37,10 +38,8 @@ from textual.widgets import (
     Select,
     Static,
 )
-from textual.widgets.option_list import Option
 
 from campfire.core import (
-    Action,
     CampfireError,
     Event,
     Game,
@@ -52,26 +51,36 @@ from campfire.core import (
     parse_option_assignments,
     visible_events,
 )
+from campfire.core.present import ActionChoice, Display
 
 from .clock import Clock, MonotonicClock
-from .realtime import RealtimeApache
-from .session import PlaySession, SeatSpec
+from .modes import Mode, ModeSettings, mode_for
+from .session import PlaySession, SeatSpec, data_dir
 from .terminal import TerminalApp
-from .views import render_view
-from .words import describe
+from .widgets import SPINNER, Board, Choices, GameLog, MoveInput, Players, StatusBar
 
 __all__ = [
+    "MIN_SIZE",
     "CampfireApp",
+    "ConfirmQuit",
     "GameScreen",
     "PlayConfig",
+    "PrivacyScreen",
+    "RulesScreen",
+    "ScoreScreen",
     "StartScreen",
     "WatchApp",
+    "WatchScreen",
     "check_seats",
     "game_options",
     "options_help",
+    "outcome_text",
 ]
 
 LEVEL_CHOICES = ("easy", "medium", "hard", "human")
+
+#: The smallest terminal the game screen is laid out for (columns, rows).
+MIN_SIZE = (80, 24)
 
 
 @dataclass
@@ -80,10 +89,11 @@ class PlayConfig:
 
     ``seats`` lists the players (``SeatSpec(name)`` for a human, ``SeatSpec(name, level)`` for
     a bot). ``save`` is where the record goes (default: the user data directory; ``record_dir``
-    overrides that folder). ``bot_delay`` is the pause before each bot move (0 in tests),
-    ``peek_seconds`` how long a peeked Tracker card stays visible, ``learning`` marks positions
-    the seat has peeked at, ``protect_me`` refuses Apache claims that would be penalised, and
-    ``reveal_delay`` / ``window`` time real-time Apache.
+    overrides that folder, ``unfinished_dir`` the folder of unfinished games). ``bot_delay``
+    is the least time a bot move takes on screen (0 in tests), ``peek_seconds`` how long a
+    privately shown card stays visible, ``learning`` marks positions the seat has seen,
+    ``protect_me`` refuses claims that would be penalised, and ``reveal_delay`` / ``window``
+    time real-time play. ``resume`` is a record of an unfinished game to continue.
     """
 
     game: str
@@ -92,26 +102,26 @@ class PlayConfig:
     seed: int | None = None
     save: Path | None = None
     record_dir: Path | None = None
+    unfinished_dir: Path | None = None
     bot_delay: float = 0.6
     peek_seconds: float = 3.0
     learning: bool = False
     protect_me: bool = False
     reveal_delay: float = 1.5
     window: float = 3.0
+    resume: Record | None = None
+    resumed_from: Path | None = None
 
 
 def game_options(game: Game[Any], values: Mapping[str, Any]) -> dict[str, Any]:
-    """The options to play ``game`` with: ``values`` validated, real-time Apache by default.
+    """The options to play ``game`` with: ``values`` validated (non-default ones kept).
 
     >>> game_options(get("apache"), {})
-    {'claim_order': 'arrival'}
+    {}
     >>> game_options(get("tracker"), {"peek_count": "3"})
     {'peek_count': 3}
     """
-    opts = dict(values)
-    if game.name == "apache":
-        opts.setdefault("claim_order", "arrival")
-    return game.options(opts).non_default()
+    return game.options(dict(values)).non_default()
 
 
 def options_help(game: Game[Any]) -> str:
@@ -141,45 +151,16 @@ def check_seats(game: Game[Any], seats: Sequence[SeatSpec], options: Mapping[str
     game.check_players(len(seats))
     if not any(s.human for s in seats):
         raise CampfireError("at least one seat must be played by a human")
-    realtime = game.name == "apache" and options.get("claim_order") == "arrival"
-    if realtime and sum(s.human for s in seats) > 1:
-        raise CampfireError(
-            "real-time Apache is for one human at the keyboard; for hot seat Apache use "
-            "--option claim_order=reaction"
-        )
 
 
-# ----- small widgets -------------------------------------------------------------------------
+def unfinished_path(game: str, directory: Path | None = None) -> Path:
+    """Where an unfinished game is saved: ``<data>/unfinished/<game>-<date>.json``."""
+    folder = directory if directory is not None else data_dir() / "unfinished"
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%d-%H%M%S")
+    return folder / f"{game}-{stamp}.json"
 
 
-class _Text(Static):
-    """A static text that redraws only when its text changes."""
-
-    def __init__(self, *, id: str) -> None:
-        super().__init__("", id=id, markup=False)
-        #: the text on show
-        self.current = ""
-
-    def show(self, text: str, style: str = "") -> None:
-        """Show ``text`` (nothing is redrawn if it is unchanged)."""
-        if text != self.current:
-            self.current = text
-            self.update(Text(text, style=style))
-
-
-class Board(_Text):
-    """The text picture of a seat's view."""
-
-
-class EventLog(_Text):
-    """The last lines of a seat's event log."""
-
-
-class Status(_Text):
-    """One line: the game, whose turn it is, timers and messages."""
-
-
-# ----- the start screen ----------------------------------------------------------------------
+# ----- rules and start screens ---------------------------------------------------------------
 
 
 class RulesScreen(ModalScreen[None]):
@@ -214,11 +195,12 @@ class RulesScreen(ModalScreen[None]):
         viewer.show_table_of_contents = not viewer.show_table_of_contents
 
     def action_dismiss(self, result: None = None) -> None:  # type: ignore[override]
+        """Back to the screen before."""
         self.dismiss(None)
 
 
 class StartScreen(Screen[None]):
-    """Pick the game, the players, the opponents per seat and the options."""
+    """Pick the game, the players, the opponents per seat, the names and the options."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+r", "rules", "Rules"),
@@ -248,7 +230,7 @@ class StartScreen(Screen[None]):
                 compact=True,
                 id="players",
             )
-        yield Label("Opponents (seats 2–6):")
+        yield Label("Other seats:", id="seats-label")
         with Horizontal(classes="row"):
             for i in range(1, 6):
                 yield Select(
@@ -259,11 +241,13 @@ class StartScreen(Screen[None]):
                     id=f"seat{i}",
                     classes="seat",
                 )
+        yield Label("Names of the people playing (comma separated, in seat order):")
+        yield Input(placeholder="e.g. Ann, Bob", id="names")
         yield Label("Options (key=value, space separated; see Rules):")
-        yield Input(placeholder="e.g. peek_count=3", id="options")
+        yield Input(placeholder="", id="options")
         with Horizontal(classes="row"):
-            yield Checkbox("protect me (Apache)", id="protect")
-            yield Checkbox("learning mode (Tracker)", id="learning")
+            yield Checkbox("protect me (refuse claims that would be penalised)", id="protect")
+            yield Checkbox("learning mode (mark the cards you have seen)", id="learning")
         yield Static("", id="error")
         with Horizontal(classes="row"):
             yield Button("Play", id="play", variant="primary")
@@ -287,6 +271,20 @@ class StartScreen(Screen[None]):
             players = int(str(players_sel.value))
         for i in range(1, 6):
             self.query_one(f"#seat{i}", Select).display = i < players
+        modes = getattr(game, "play_modes", ())
+        self.query_one("#protect", Checkbox).display = "realtime-claims" in modes
+        self.query_one("#learning", Checkbox).display = "timed-peek" in modes
+        self.query_one("#seats-label", Label).update(
+            f"Other seats (2–{players}): a level, or human for a friend at this keyboard"
+        )
+        infos = list(game.options_type.infos())
+        example = " ".join(
+            f"{i.name}={str(i.default).lower() if isinstance(i.default, bool) else i.default}"
+            for i in infos[:2]
+        )
+        self.query_one("#options", Input).placeholder = (
+            f"e.g. {example}" if example else f"{game.title} has no options"
+        )
 
     def on_select_changed(self, event: Select.Changed) -> None:
         """Keep the seat pickers in line with the game and player count."""
@@ -320,6 +318,13 @@ class StartScreen(Screen[None]):
             )
         if sum(s.human for s in seats) > 1:
             seats[0] = SeatSpec("Player 1")
+        typed = [n.strip() for n in self.query_one("#names", Input).value.split(",")]
+        names = iter(n for n in typed if n)
+        for i, spec in enumerate(seats):
+            if spec.human:
+                name = next(names, "")
+                if name:
+                    seats[i] = SeatSpec(" ".join(name.split())[:24])
         raw = self.query_one("#options", Input).value.split()
         options = game_options(game, parse_option_assignments(raw))
         check_seats(game, seats, options)
@@ -331,6 +336,7 @@ class StartScreen(Screen[None]):
             seed=base.seed if base else None,
             save=base.save if base else None,
             record_dir=base.record_dir if base else None,
+            unfinished_dir=base.unfinished_dir if base else None,
             bot_delay=base.bot_delay if base else 0.6,
             protect_me=self.query_one("#protect", Checkbox).value,
             learning=self.query_one("#learning", Checkbox).value,
@@ -341,23 +347,24 @@ class StartScreen(Screen[None]):
         try:
             config = self.config()
         except CampfireError as exc:
-            self.query_one("#error", Static).update(Text(f"error: {exc}", style="bold red"))
+            self.query_one("#error", Static).update(Content(f"error: {exc}"))
             return
         assert isinstance(self.app, CampfireApp)
         self.app.start_game(config)
 
 
-# ----- privacy and score screens -------------------------------------------------------------
+# ----- modal screens --------------------------------------------------------------------------
 
 
-class PrivacyScreen(ModalScreen[None]):
-    """Covers the table between two human seats of a hot-seat game."""
+class PrivacyScreen(ModalScreen[str]):
+    """Covers the table between two human seats of a hot-seat game; asks a name the first time."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "I am ready")]
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, ask_name: bool = False) -> None:
         super().__init__()
         self.player = name
+        self.ask_name = ask_name
 
     def compose(self) -> ComposeResult:
         """Lay out the screen."""
@@ -367,7 +374,10 @@ class PrivacyScreen(ModalScreen[None]):
                 "Everybody else, look away.\n\n"
                 f"{self.player}: press Enter when you are ready.",
                 id="privacy-text",
+                markup=False,
             )
+            if self.ask_name:
+                yield Input(placeholder=f"your name (Enter keeps '{self.player}')", id="name")
             yield Button("I am ready", id="ready", variant="primary")
         yield Footer()
 
@@ -375,12 +385,47 @@ class PrivacyScreen(ModalScreen[None]):
         """Handle the buttons."""
         self.action_ready()
 
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the name field."""
+        self.action_ready()
+
     def action_ready(self) -> None:
-        self.dismiss(None)
+        """Done: back to the table (with the name typed, if any)."""
+        name = self.query_one("#name", Input).value.strip() if self.ask_name else ""
+        self.dismiss(name)
+
+
+class ConfirmQuit(ModalScreen[bool]):
+    """``Ctrl+Q`` asks first: leave (the unfinished game is saved to resume) or stay."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Leave"),
+        Binding("n,escape", "answer(False)", "Stay"),
+    ]
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        """Lay out the screen."""
+        with Vertical(id="confirm"):
+            yield Static(self.text, id="confirm-text", markup=False)
+            with Horizontal(classes="row"):
+                yield Button("Leave (y)", id="leave", variant="error")
+                yield Button("Stay (n)", id="stay", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Handle the buttons."""
+        self.dismiss(event.button.id == "leave")
+
+    def action_answer(self, leave: bool) -> None:
+        """Leave or stay."""
+        self.dismiss(leave)
 
 
 def outcome_text(title: str, outcome: Outcome, names: Sequence[str]) -> str:
-    """The final scores, best first, with the winners marked.
+    """The final scores, best first, with the winners marked (for games without a summary).
 
     >>> print(outcome_text("Tracker", Outcome.from_scores([3, 5]), ["Ann", "Bob"]))
     Tracker — final scores
@@ -395,38 +440,31 @@ def outcome_text(title: str, outcome: Outcome, names: Sequence[str]) -> str:
         lines.append(
             f"  {outcome.ranks[seat]}. {names[seat]:<{width}}  {outcome.scores[seat]:g}{mark}"
         )
-        details = outcome.details[seat] if seat < len(outcome.details) else {}
-        parts = [
-            f"{str(k).replace('_', ' ')} {v}"
-            for k, v in details.items()
-            if isinstance(v, int | float | str) and not isinstance(v, bool)
-        ]
-        if parts:
-            lines.append("       " + ", ".join(parts))
     return "\n".join(lines)
 
 
 class ScoreScreen(Screen[None]):
-    """The final scores and where the record was saved."""
+    """The final scores (the presenter's summary) and where the record was saved."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new", "New game"),
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, title: str, outcome: Outcome, names: Sequence[str], note: str) -> None:
+    def __init__(self, text: str, note: str) -> None:
         super().__init__()
-        self.text = outcome_text(title, outcome, names)
+        self.text = text
         self.note = note
 
     def compose(self) -> ComposeResult:
         """Lay out the screen."""
-        with Vertical(id="score"):
+        with VerticalScroll(id="score"):
             yield Static(self.text, id="score-table", markup=False)
             yield Static(self.note, id="score-note", markup=False)
         yield Footer()
 
     def action_new(self) -> None:
+        """Back to the start screen."""
         assert isinstance(self.app, CampfireApp)
         self.app.new_game()
 
@@ -438,15 +476,17 @@ class GameScreen(Screen[None]):
     """One game as seen by one human seat at a time (the seat to act, in hot seat)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1", "pick(1)", "Choose", key_display="1-9"),
-        *[Binding(str(n), f"pick({n})", show=False) for n in range(2, 10)],
-        Binding("c", "claim('chief')", "Chief", show=False),
-        Binding("m", "claim('maiden')", "Maiden", show=False),
-        Binding("w", "claim('warrior')", "Warrior", show=False),
-        Binding("h", "claim('hunter')", "Hunter", show=False),
-        Binding("p", "pass_window", "Pass", show=False),
-        Binding("question_mark", "rules", "Rules"),
-        Binding("ctrl+q", "quit_game", "Quit"),
+        Binding("up", "point('up')", "Point", priority=True, show=False),
+        Binding("down", "point('down')", "Point", priority=True, show=False),
+        Binding("left", "point('left')", "Point", priority=True, show=False),
+        Binding("right", "point('right')", "Point", priority=True, show=False),
+        Binding("tab", "complete", "Complete", priority=True, show=False),
+        Binding("ctrl+z", "undo", "Undo"),
+        Binding("escape", "cancel", "Cancel", show=False),
+        Binding("pageup", "scroll_log(-1)", "Log ↑", show=False),
+        Binding("pagedown", "scroll_log(1)", "Log ↓", show=False),
+        Binding("f1", "rules", "Rules"),
+        Binding("ctrl+q", "quit_game", "Quit", priority=True),
     ]
 
     def __init__(self, session: PlaySession, config: PlayConfig, clock: Clock) -> None:
@@ -457,83 +497,88 @@ class GameScreen(Screen[None]):
         self.hot_seat = len(session.humans) > 1
         #: the human seat whose screen this is (``None``: nobody's yet, in hot seat)
         self.seat: int | None = None if self.hot_seat else session.humans[0]
-        self.realtime: RealtimeApache | None = None
-        if (
-            session.game.name == "apache"
-            and session.match.options.to_dict().get("claim_order") == "arrival"
-        ):
-            self.realtime = RealtimeApache(
-                session,
-                clock,
-                reveal_delay=config.reveal_delay,
-                window=config.window,
-                protect_me=config.protect_me,
-            )
-        self._shown: dict[int, dict[int, tuple[str, float]]] = {}
-        self._marked: dict[int, set[int]] = {s: set() for s in session.humans}
-        self._message = ""
-        self._bot_pending = False
-        self._awaiting_peek = False
-        self._window = 0
+        settings = ModeSettings(
+            peek_seconds=config.peek_seconds,
+            learning=config.learning,
+            protect_me=config.protect_me,
+            reveal_delay=config.reveal_delay,
+            window=config.window,
+        )
+        self.mode: Mode = mode_for(session.game, session.seats)(session, clock, settings)
+        session.listeners.append(self._on_events)
+        self.message = ""
+        self.display_model: Display | None = None
+        #: the choices offered now (all of them, or those at the place pointed at)
+        self.offered: list[ActionChoice] = []
+        self._all: list[ActionChoice] = []
+        self.cursor: str | None = None
+        self.selected: str | None = None
+        self.thinking: int | None = None
+        self._spin = 0
         self._waiting_privacy = False
         self._finished = False
-        self._actions: list[Action] = []
-        session.listeners.append(self._on_events)
+        self._named: set[int] = set()
+        self._log_seat: int | None = -1
+        self._log_count = 0
 
     # ----- layout ------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         """Lay out the screen."""
-        yield Status(id="status")
+        yield StatusBar(id="status")
         with Horizontal(id="main"):
-            yield Board(id="board")
-            yield OptionList(id="actions")
-        yield EventLog(id="log")
+            with VerticalScroll(id="board-box"):
+                yield Board(id="board")
+            with Vertical(id="side"):
+                yield Players(id="players")
+                yield Choices(id="actions")
+        yield GameLog(id="log")
+        yield MoveInput(id="move")
+        yield Static("", id="too-small")
         yield Footer()
 
     def on_mount(self) -> None:
         """Start when the screen or app is shown."""
         self.set_interval(0.1, self._tick)
+        self.query_one("#move", MoveInput).focus()
+        self._check_size()
+        if self.mode.drives_bots:
+            self.mode.tick()  # start the mode's timers now
         self.pump()
+
+    def on_resize(self) -> None:
+        """Check the terminal size."""
+        self._check_size()
+
+    def _check_size(self) -> None:
+        width, height = self.app.size
+        need_w, need_h = MIN_SIZE
+        small = width < need_w or height < need_h
+        self.set_class(small, "too-small")
+        self.query_one("#too-small", Static).update(
+            f"Terminal too small: this game needs {need_w}×{need_h}, and it is {width}×{height}."
+            "\nEnlarge the window (the game waits)."
+            if small
+            else ""
+        )
 
     # ----- events from the session -------------------------------------------------------
 
     def _on_events(self, seat: int, events: list[Event]) -> None:
-        if self.session.game.name != "tracker":
-            return
-        now = self.clock.now()
-        for human in self.session.humans:
-            for event in visible_events(events, human):
-                data = event.data
-                if event.type == "peek_card" and data.get("seat") == human:
-                    # tracker §5.1: the card shows for a few seconds, then it is hidden again
-                    shown = self._shown.setdefault(human, {})
-                    shown[data["pos"]] = (str(data["card"]), now + self.config.peek_seconds)
-                    self._marked[human].add(data["pos"])
-                elif event.type == "relocate":
-                    marks = self._marked[human]
-                    if data["from"] in marks:
-                        marks.discard(data["from"])
-                        marks.add(data["to"])
-                elif event.type == "take":
-                    self._marked[human].discard(data["pos"])
+        self.mode.on_events(seat, events)
 
     # ----- the loop ----------------------------------------------------------------------
 
     def _tick(self) -> None:
         if self._finished:
             return
-        if self.realtime is not None:
+        self._spin = (self._spin + 1) % len(SPINNER)
+        if self.mode.drives_bots:
             try:
-                self.realtime.tick()
+                self.mode.tick()
             except CampfireError as exc:  # pragma: no cover - engine errors are bugs
-                self._message = str(exc)
-            self.pump()
-        elif self._awaiting_peek:
-            self._awaiting_peek = False
-            self.pump()
-        else:
-            self.refresh_view()
+                self.message = str(exc)
+        self.pump()
 
     def pump(self) -> None:
         """Move the game on: bots play, the screen follows the human to act, the end is shown."""
@@ -543,18 +588,11 @@ class GameScreen(Screen[None]):
         if session.is_over():
             self._finish()
             return
-        if self.realtime is not None:
-            self.realtime.tick()
-            if session.is_over():
-                self._finish()
-                return
-        else:
-            while session.bot_to_act() is not None:
+        if not self.mode.drives_bots:
+            while self.thinking is None and session.bot_to_act() is not None:
                 if self.config.bot_delay > 0:
-                    if not self._bot_pending:
-                        self._start_bot(session.bot_to_act())
-                    self.refresh_view()
-                    return
+                    self._start_bot(session.bot_to_act())
+                    break
                 session.bot_step()
             if session.is_over():
                 self._finish()
@@ -562,10 +600,8 @@ class GameScreen(Screen[None]):
         human = session.human_to_act()
         if human is not None and human != self.seat:
             if self.hot_seat:
-                if self._peek_time_left() > 0:
-                    # let the player who peeked see the card for its full time first
-                    self._awaiting_peek = True
-                    self.refresh_view()
+                if self.seat is not None and self.mode.holds(self.seat):
+                    self.refresh_view()  # the seat still looks at a card it was shown
                     return
                 self._switch_seat(human)
                 return
@@ -575,45 +611,43 @@ class GameScreen(Screen[None]):
     def _start_bot(self, seat: int | None) -> None:
         """Let the bot of ``seat`` think in a thread, so the screen stays alive meanwhile.
 
-        Nothing changes the state while it thinks: human input waits (``_bot_pending``).
+        Nothing changes the state while it thinks: typed input waits in the move field.
         """
         if seat is None:
             return
-        self._bot_pending = True
+        self.thinking = seat
         delay = self.config.bot_delay
 
         def think() -> None:
             started = time.monotonic()
             action = self.session.decide(seat)
             time.sleep(max(0.0, delay - (time.monotonic() - started)))  # pacing only
-            self.app.call_from_thread(self._bot_done, seat, action)
+            self.app.call_from_thread(self._bot_done, seat, str(action))
 
         self.run_worker(think, thread=True, group="bot", exit_on_error=True)
 
-    def _peek_time_left(self) -> float:
-        if self.seat is None:
-            return 0.0
-        now = self.clock.now()
-        return max([until - now for _, until in self._shown.get(self.seat, {}).values()] + [0.0])
-
-    def _bot_done(self, seat: int, action: Action) -> None:
-        self._bot_pending = False
+    def _bot_done(self, seat: int, action: str) -> None:
+        self.thinking = None
         if not self._finished and seat in self.session.state.seats_to_act():
             self.session.play(seat, action)
         self.pump()
 
     def _switch_seat(self, seat: int) -> None:
         self._waiting_privacy = True
-        self._shown.clear()
         self.seat = None  # nobody's screen while the keyboard changes hands
         self.refresh_view()
+        ask = seat not in self._named and self.session.names[seat].startswith("Player ")
+        self._named.add(seat)
 
-        def done(_: None = None) -> None:
+        def done(name: str | None = None) -> None:
+            if name:
+                self.session.rename(seat, name)
             self._waiting_privacy = False
             self.seat = seat
+            self.cursor = self.selected = None
             self.pump()
 
-        self.app.push_screen(PrivacyScreen(self.session.names[seat]), done)
+        self.app.push_screen(PrivacyScreen(self.session.names[seat], ask), done)
 
     def _finish(self) -> None:
         self._finished = True
@@ -621,144 +655,263 @@ class GameScreen(Screen[None]):
         try:
             path = session.save(self.config.save, self.config.record_dir)
             note = f"Record saved to {path}"
+            if self.config.resumed_from is not None:
+                self.config.resumed_from.unlink(missing_ok=True)
         except CampfireError as exc:
             note = f"The record could not be saved: {exc}"
+        display = session.display(session.humans[0], actions=False)
+        lines = [display.status, "", *display.result]
+        if not display.result:
+            lines = [outcome_text(session.game.title, session.outcome(), session.names)]
         assert isinstance(self.app, CampfireApp)
-        self.app.show_scores(session.game.title, session.outcome(), session.names, note)
+        self.app.show_scores("\n".join(lines), note)
 
     # ----- drawing -----------------------------------------------------------------------
 
     def refresh_view(self) -> None:
-        """Redraw the board, the choices, the log and the status line for the current seat."""
+        """Redraw the board, players, choices, log and status for the current seat."""
         session = self.session
         seat = self.seat
-        view = session.view(seat)
-        now = self.clock.now()
+        board = self.query_one("#board", Board)
         if seat is None:
-            self.query_one("#board", Board).show(render_view(view, session.names))
-            self.query_one("#log", EventLog).show("")
-            self._set_actions([])
-            self.query_one("#status", Status).show(f"{session.game.title} — hot seat")
+            display = session.display(None)
+            board.show(display)
+            self.query_one("#players", Players).show(display.players)
+            self.query_one("#actions", Choices).show([])
+            self._sync_log(None)
+            self.query_one("#status", StatusBar).show(display.status, "Hot seat: please wait.")
             return
-        shown = {
-            pos: card for pos, (card, until) in self._shown.get(seat, {}).items() if until > now
-        }
-        marked = self._marked.get(seat, set()) if self.config.learning else set()
-        self.query_one("#board", Board).show(
-            render_view(view, session.names, shown=shown, marked=marked)
-        )
-        lines = session.log(seat)[-5:]
-        self.query_one("#log", EventLog).show("\n".join(lines))
-        self._refresh_actions()
-        self.query_one("#status", Status).show(self._status_text(view))
+        waiting = self.thinking is not None
+        display = session.display(seat, actions=not waiting)
+        display = self.mode.decorate(display, seat)
+        self.display_model = display
+        self._all = [] if waiting else self.mode.choices(display)
+        pointable = self._pointable()
+        if self.cursor not in pointable:
+            self.cursor = next(iter(pointable), None)
+        if self.selected not in pointable:
+            self.selected = None
+        if not self.selected and not self._narrowed():
+            self.offered = list(self._all)
+        self.offered = [c for c in self.offered if c in self._all] or list(self._all)
+        board.show(display, pointable, self.cursor, self.selected)
+        self.query_one("#players", Players).show(display.players)
+        self.query_one("#actions", Choices).show(self.offered)
+        keys = [c.key or c.notation for c in self._all]
+        self.query_one("#move", MoveInput).set_keys(keys)
+        self._sync_log(seat)
+        self.query_one("#status", StatusBar).show(*self._status(display))
 
-    def _refresh_actions(self) -> None:
-        assert self.seat is not None
-        actions = self.session.legal_actions(self.seat)
-        if self.realtime is not None and self.config.protect_me and actions:
-            protect = self.session.view(self.seat).get("protect_me") or {}
-            actions = [a for a in actions if protect.get(str(a).partition(" ")[2], True)]
-        self._set_actions(actions)
+    def _narrowed(self) -> bool:
+        return 0 < len(self.offered) < len(self._all)
 
-    def _set_actions(self, actions: list[Action]) -> None:
-        if actions == self._actions:
-            return
-        self._actions = actions
-        option_list = self.query_one("#actions", OptionList)
-        option_list.clear_options()
-        option_list.add_options(
-            [
-                Option(f"{i}. {a}" if i <= 9 else f"   {a}", id=str(i - 1))
-                for i, a in enumerate(actions, 1)
-            ]
-        )
-        if actions:
-            option_list.highlighted = 0
+    def _pointable(self) -> list[str]:
+        display = self.display_model
+        if display is None:
+            return []
+        ids: set[str] = set()
+        for choice in self._all:
+            if choice.target:
+                ids.add(choice.target)
+            if choice.source:
+                ids.add(choice.source)
+        order = []
+        for zone in display.zones:
+            if zone.id in ids:
+                order.append(zone.id)
+            order.extend(c.id for c in zone.cards if c.id in ids)
+        return order
 
-    def _status_text(self, view: Mapping[str, Any]) -> str:
+    def _sync_log(self, seat: int | None) -> None:
+        log = self.query_one("#log", GameLog)
+        lines = self.session.log(seat)
+        total = self.session.log_total(seat)
+        if seat != self._log_seat:
+            self._log_seat = seat
+            log.reset(lines)
+        elif total > self._log_count:
+            log.add(lines[-min(total - self._log_count, len(lines)) :])
+        self._log_count = total
+
+    def _status(self, display: Display) -> tuple[str, str]:
         session = self.session
-        assert self.seat is not None
-        name = session.names[self.seat]
-        if self.realtime is not None:
-            phase = view["phase"]
-            if view["window"] != self._window:  # a new card: yesterday's message is stale
-                self._window = view["window"]
-                self._message = ""
-            left = self.realtime.seconds_left()
-            timer = f" {left:.1f}s" if left is not None else ""
-            if phase == "claim":
-                head = f"CLAIM NOW{timer}: c chief, m maiden, w warrior, h hunter, p pass"
-            elif phase == "reveal":
-                head = f"next card in{timer}"
-            else:
-                who = ", ".join(session.names[s] for s in view["to_act"])
-                head = f"{who} to choose"
-            if self.config.protect_me:
-                head += " [protect me]"
+        head = display.status
+        if display.progress:
+            head += f" · {display.progress}"
+        timer = self.mode.status(self.seat)
+        if timer:
+            head += f" · {timer}"
+        if self.thinking is not None:
+            name = session.names[self.thinking]
+            prompt = f"{SPINNER[self._spin]} {name} is thinking…"
+            if self.query_one("#move", MoveInput).value:
+                prompt += " (what you typed waits: press Enter when it is your turn)"
         else:
-            to_act = session.state.seats_to_act()
-            if self._awaiting_peek:
-                head = f"{name}: remember it! The next player comes in a moment"
-            elif self.seat in to_act:
-                head = f"{name}: your move (1–9, arrows + Enter, or click)"
-            else:
-                head = "waiting for " + ", ".join(session.names[s] for s in to_act)
-        if self._message:
-            head += " — " + self._message
-        return head
+            prompt = display.prompt
+            if self.selected:
+                prompt += " Now point at where it goes (Esc: cancel)."
+            elif self._narrowed():
+                prompt += " Pick one of the moves on the right (Esc: all moves)."
+        message = self.message or self.mode.message
+        if message:
+            prompt = f"{prompt} — {message}"
+        return head, prompt
 
     # ----- input -------------------------------------------------------------------------
 
+    def action_point(self, direction: str) -> None:
+        """Arrows: move the pointer over the board (or the list / the typed text)."""
+        focused = self.focused
+        actions = self.query_one("#actions", Choices)
+        if focused is actions and direction in ("up", "down"):
+            (actions.action_cursor_up if direction == "up" else actions.action_cursor_down)()
+            return
+        move = self.query_one("#move", MoveInput)
+        if focused is move and move.value and direction in ("left", "right"):
+            (move.action_cursor_left if direction == "left" else move.action_cursor_right)()
+            return
+        self.cursor = self.query_one("#board", Board).move(self.cursor, direction)
+        self.refresh_view()
+
+    def action_complete(self) -> None:
+        """Tab: complete the typed move, or move the focus on."""
+        move = self.query_one("#move", MoveInput)
+        if self.focused is move and move.complete():
+            return
+        self.focus_next()
+
+    def action_cancel(self) -> None:
+        """Escape: forget the card picked and the narrowed list."""
+        self.selected = None
+        self.offered = list(self._all)
+        self.message = ""
+        self.refresh_view()
+
+    def action_scroll_log(self, direction: int) -> None:
+        """Page the log up or down."""
+        log = self.query_one("#log", GameLog)
+        (log.scroll_page_up if direction < 0 else log.scroll_page_down)()
+
+    def point(self, target: str) -> None:
+        """Choose by pointing at ``target`` (a card or zone id): click, or Enter on the pointer."""
+        if not self._ready():
+            return
+        self.cursor = target
+        sources = {c.source for c in self._all if c.source}
+        on_target = [c for c in self._all if c.target == target]
+        if self.selected is not None:
+            on_target = [c for c in on_target if c.source == self.selected]
+        if target in sources and not on_target:
+            self.selected = None if self.selected == target else target
+            self.offered = [c for c in self._all if c.source == self.selected] or list(self._all)
+            self.refresh_view()
+            return
+        if not on_target:
+            self.message = "nothing to do there now"
+            self.refresh_view()
+            return
+        if len(on_target) == 1:
+            self._play(on_target[0])
+            return
+        self.offered = on_target
+        self.message = f"{len(on_target)} moves there"
+        self.refresh_view()
+
+    def action_point_at(self, target: str) -> None:
+        """A click on the board."""
+        self.point(target)
+
+    def _ready(self) -> bool:
+        if self._finished or self.seat is None:
+            return False
+        if self.thinking is not None:
+            name = self.session.names[self.thinking]
+            self.message = f"{name} is still thinking; your move waits"
+            self.refresh_view()
+            return False
+        return True
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the move field: the move typed, or what the pointer points at."""
+        if event.input.id != "move":
+            return
+        text = event.value.strip()
+        if not self._ready():
+            return  # the text stays in the field
+        if not text:
+            if self.cursor is not None:
+                self.point(self.cursor)
+            return
+        choice = self._match(text)
+        if choice is None:
+            self.message = f"no move {text!r} now: type a key from the list (Tab completes)"
+            self.refresh_view()
+            return
+        event.input.value = ""
+        self._play(choice)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """In a claim window a key answers at once (the time counts)."""
+        if event.input.id != "move" or not self.mode.drives_bots:
+            return
+        text = event.value.strip().lower()
+        if not text or self.seat is None or self.thinking is not None:
+            return
+        hits = [c for c in self._all if (c.key or c.notation).lower().startswith(text)]
+        window = getattr(self.mode, "window_open", lambda: False)()
+        if window and len(hits) == 1:
+            event.input.value = ""
+            self._play(hits[0])
+
+    def _match(self, text: str) -> ActionChoice | None:
+        low = text.lower()
+        pool = self._all
+        for name in ("key", "notation", "label"):
+            hits = [c for c in pool if (getattr(c, name) or c.notation).lower() == low]
+            if len(hits) == 1:
+                return hits[0]
+        if low.isdigit() and 1 <= int(low) <= len(self.offered):
+            return self.offered[int(low) - 1]
+        hits = [c for c in pool if (c.key or c.notation).lower().startswith(low)]
+        return hits[0] if len(hits) == 1 else None
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        """Play the choice clicked or chosen with Enter."""
-        if event.option.id is not None:
-            self._play_index(int(event.option.id))
+        """Play the choice clicked or chosen with Enter in the list."""
+        if event.option.id is not None and self._ready():
+            index = int(event.option.id)
+            if 0 <= index < len(self.offered):
+                self._play(self.offered[index])
 
-    def action_pick(self, number: int) -> None:
-        """Play the ``number``-th choice (1-based)."""
-        self._play_index(number - 1)
-
-    def _play_index(self, index: int) -> None:
+    def _play(self, choice: ActionChoice) -> None:
         seat = self.seat
-        if self._finished or self._bot_pending or seat is None:
+        if seat is None or not self._ready():
             return
-        if not 0 <= index < len(self._actions):
-            return
-        action = self._actions[index]
-        if action not in self.session.legal_actions(seat):
-            return
-        self._message = ""
-        text = str(action)
-        if self.realtime is not None and self.session.view(None)["phase"] == "claim":
-            if text == "pass":
-                self.action_pass_window()
-            else:
-                self.action_claim(text.partition(" ")[2])
-            return
-        self.session.play(seat, action)
-        self._actions = []
+        self.message = ""
+        try:
+            self.mode.play(seat, choice)
+        except CampfireError as exc:
+            self.message = str(exc)
+            self.session.note(seat, f"! {exc}")
+        self.selected = None
+        self.offered = []
         self.pump()
 
-    def action_claim(self, kind: str) -> None:
-        """Real-time Apache: claim with the Indian of type ``kind``."""
-        if self.realtime is None or self._finished or self.seat is None:
+    def action_undo(self) -> None:
+        """Take back your last move of the step in progress, if the rules allow it."""
+        seat = self.seat
+        if seat is None or not self._ready():
             return
-        try:
-            self.realtime.claim(self.seat, kind)
-            self._message = f"you claimed with the {kind}"
-        except CampfireError as exc:
-            self._message = str(exc)
-        self.pump()
-
-    def action_pass_window(self) -> None:
-        """Real-time Apache: pass in the open window."""
-        if self.realtime is None or self._finished or self.seat is None:
-            return
-        try:
-            self.realtime.pass_(self.seat)
-            self._message = "you passed"
-        except CampfireError as exc:
-            self._message = str(exc)
+        if not self.session.can_undo(seat):
+            self.message = (
+                "nothing to take back: only your own moves of this step, before anything "
+                "was revealed or another player moved"
+            )
+        else:
+            action = self.session.undo(seat)
+            self.session.note(seat, f"↶ You take back: {action}")
+            self.message = f"took back {action}"
+        self.selected = None
+        self.offered = []
         self.pump()
 
     def action_rules(self) -> None:
@@ -766,77 +919,118 @@ class GameScreen(Screen[None]):
         self.app.push_screen(RulesScreen(self.session.game))
 
     def action_quit_game(self) -> None:
-        """Leave the game (an unfinished game is not saved)."""
-        self.app.exit()
+        """Ctrl+Q: ask, then leave (an unfinished game is saved to resume)."""
+
+        def answer(leave: bool | None) -> None:
+            if leave:
+                assert isinstance(self.app, CampfireApp)
+                self.app.leave()
+
+        where = "campfire play --resume"
+        self.app.push_screen(
+            ConfirmQuit(
+                f"Leave the game?\n\nIt is saved, and\n  {where}\ncontinues it where you left."
+            ),
+            answer,
+        )
 
 
 # ----- the apps ------------------------------------------------------------------------------
 
 
-CSS = """
-#title { text-style: bold; padding: 0 1; }
-.row { height: auto; }
-.label { padding: 0 0; }
-#game { width: 34; }
-#players { width: 10; }
-.seat { width: 14; }
-#error { height: 1; }
-#status { height: 1; background: $boost; text-style: bold; }
-#main { height: 1fr; }
-#board { width: 1fr; }
-#actions { width: 30; }
-#log { height: 5; border-top: solid $primary; }
-#privacy, #score { align: center middle; padding: 1 2; }
-#rules { padding: 0 1; }
-"""
-
-
 class CampfireApp(TerminalApp):
     """``campfire play``: the start screen (no config) or straight into a game.
 
-    When its terminal goes away (closed window, ``SIGHUP``, ``SIGTERM``) it leaves as ``Ctrl+Q``
-    does (:mod:`campfire.tui.terminal`).
+    When its terminal goes away (closed window, ``SIGHUP``, ``SIGTERM``) it saves an unfinished
+    game and leaves (:mod:`campfire.tui.terminal`).
     """
 
-    CSS = CSS
+    CSS_PATH = "app.tcss"
     TITLE = "Campfire"
     ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "request_quit", "Quit", priority=True, show=False),
+    ]
 
     def __init__(self, config: PlayConfig | None = None, clock: Clock | None = None) -> None:
         super().__init__()
         self.config = config
         self.clock: Clock = clock if clock is not None else MonotonicClock()
         self.session: PlaySession | None = None
+        #: where the unfinished game was saved on leaving (``None``: nothing saved)
+        self.unfinished: Path | None = None
 
     def on_mount(self) -> None:
         """Start when the screen or app is shown."""
         self.watch_terminal()
-        if self.config is not None and self.config.seats:
+        if self.config is not None and (self.config.seats or self.config.resume):
             self.start_game(self.config)
         else:
             self.push_screen(StartScreen())
 
     def start_game(self, config: PlayConfig) -> None:
-        """Start a game with ``config`` on a fresh game screen."""
-        game = get(config.game)
-        check_seats(game, config.seats, config.options)
+        """Start a game with ``config`` (or continue ``config.resume``) on a game screen."""
+        if config.resume is not None:
+            self.session = PlaySession.resume(config.resume)
+            config = replace(config, game=self.session.game.name, seats=self.session.seats)
+        else:
+            game = get(config.game)
+            check_seats(game, config.seats, config.options)
+            self.session = PlaySession(game, config.seats, config.options, seed=config.seed)
         self.config = config
-        self.session = PlaySession(game, config.seats, config.options, seed=config.seed)
         self.push_screen(GameScreen(self.session, config, self.clock))
 
-    def show_scores(self, title: str, outcome: Outcome, names: Sequence[str], note: str) -> None:
+    def show_scores(self, text: str, note: str) -> None:
         """Replace the game screen by the final scores."""
-        self.switch_screen(ScoreScreen(title, outcome, names, note))
+        self.switch_screen(ScoreScreen(text, note))
 
     def new_game(self) -> None:
         """Back to the start screen for another game."""
         if self.config is not None:
-            self.config = replace(self.config, seats=[], seed=None)
+            self.config = replace(self.config, seats=[], seed=None, resume=None)
         self.switch_screen(StartScreen())
+
+    def save_unfinished(self) -> Path | None:
+        """Save the game in progress to resume it later (``None``: nothing to save)."""
+        session = self.session
+        if session is None or session.is_over() or not session.match.actions:
+            return None
+        config = self.config
+        target = (
+            config.resumed_from
+            if config is not None and config.resumed_from is not None
+            else unfinished_path(session.game.name, config.unfinished_dir if config else None)
+        )
+        try:
+            self.unfinished = session.save(target)
+        except CampfireError:
+            return None
+        return self.unfinished
+
+    def action_request_quit(self) -> None:
+        """Ctrl+Q: in a game, ask first (the game screen's confirmation); elsewhere leave."""
+        if isinstance(self.screen, ConfirmQuit):
+            return
+        game = next((s for s in self.screen_stack if isinstance(s, GameScreen)), None)
+        if game is not None and not game._finished:
+            game.action_quit_game()
+        else:
+            self.exit()
+
+    def leave(self) -> None:
+        """Save an unfinished game and exit."""
+        self.save_unfinished()
+        self.exit()
+
+    def hang_up(self, status: int = 129) -> None:
+        """The terminal went away: save an unfinished game, then leave."""
+        if not self._hung_up:
+            self.save_unfinished()
+        super().hang_up(status)
 
 
 class WatchScreen(Screen[None]):
-    """Steps through a record in the spectator's view of the same game screen."""
+    """Steps through a record in the spectator's view, drawn by the game's presenter."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,space,n", "step(1)", "Next", priority=True),
@@ -850,29 +1044,35 @@ class WatchScreen(Screen[None]):
         super().__init__()
         self.record = record
         self.game = get(record.game)
+        self.presenter = self.game.presenter()
         self.names = [p.name for p in record.players]
         self.match = Match(
             self.game, len(record.players), record.options, seed=record.seed, setup=record.setup
         )
-        self.views: list[dict[str, Any]] = [self.match.state.view(None)]
-        self.logs: list[list[str]] = [[]]
-        log: list[str] = []
+        self.displays: list[Display] = [self._display()]
+        self.logs: list[int] = [0]
+        self.lines: list[str] = []
         for seat, text in record.actions:
             events = self.match.play(seat, text)
-            log = log + [
-                describe(self.game.name, e, self.names) for e in visible_events(events, None)
-            ]
-            self.views.append(self.match.state.view(None))
-            self.logs.append(log[-5:])
+            seen = visible_events(events, None)
+            self.lines.extend(m.text for m in self.presenter.messages(seen, self.names, None))
+            self.displays.append(self._display())
+            self.logs.append(len(self.lines))
         self.index = 0
+
+    def _display(self) -> Display:
+        return self.presenter.display(self.match.state.view(None), [], self.names)
 
     def compose(self) -> ComposeResult:
         """Lay out the screen."""
-        yield Status(id="status")
+        yield StatusBar(id="status")
         with Horizontal(id="main"):
-            yield Board(id="board")
-            yield OptionList(id="actions")
-        yield EventLog(id="log")
+            with VerticalScroll(id="board-box"):
+                yield Board(id="board")
+            with Vertical(id="side"):
+                yield Players(id="players")
+                yield OptionList(id="actions")
+        yield GameLog(id="log")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -882,9 +1082,10 @@ class WatchScreen(Screen[None]):
     def draw(self) -> None:
         """Draw the position after :attr:`index` actions."""
         total = len(self.record.actions)
-        view = self.views[self.index]
-        self.query_one("#board", Board).show(render_view(view, self.names))
-        self.query_one("#log", EventLog).show("\n".join(self.logs[self.index]))
+        display = self.displays[self.index]
+        self.query_one("#board", Board).show(display)
+        self.query_one("#players", Players).show(display.players)
+        self.query_one("#log", GameLog).reset(self.lines[: self.logs[self.index]])
         status = f"{self.game.title} replay — action {self.index}/{total}"
         if self.index:
             seat, text = self.record.actions[self.index - 1]
@@ -893,11 +1094,11 @@ class WatchScreen(Screen[None]):
         if self.index == total and outcome is not None:
             winners = ", ".join(self.names[s] for s in outcome.winners)
             status += f" — over, won by {winners}"
-        self.query_one("#status", Status).show(status)
+        self.query_one("#status", StatusBar).show(status, display.status)
         options = self.query_one("#actions", OptionList)
         options.clear_options()
         upcoming = self.record.actions[self.index : self.index + 9]
-        options.add_options([f"{self.names[s]}: {t}" for s, t in upcoming])
+        options.add_options([Content(f"{self.names[s]}: {t}") for s, t in upcoming])
 
     def action_step(self, delta: int) -> None:
         """Move ``delta`` actions forward or back."""
@@ -913,7 +1114,7 @@ class WatchScreen(Screen[None]):
 class WatchApp(TerminalApp):
     """``campfire replay FILE --watch``: step through a (verified) record."""
 
-    CSS = CSS
+    CSS_PATH = "app.tcss"
     TITLE = "Campfire replay"
     ENABLE_COMMAND_PALETTE = False
 

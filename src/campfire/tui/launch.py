@@ -21,9 +21,9 @@ from campfire.agents import make_agent
 from campfire.core import CampfireError, OptionError, Record, get, parse_option_assignments, replay
 
 from .app import CampfireApp, PlayConfig, WatchApp, check_seats, game_options
-from .session import parse_opponents
+from .session import PlaySession, newest_unfinished, parse_opponents
 
-__all__ = ["play_config", "run_play", "run_watch"]
+__all__ = ["play_config", "resume_config", "run_play", "run_watch"]
 
 
 def play_config(
@@ -69,6 +69,31 @@ def play_config(
         save=save_path,
         protect_me=protect_me,
         learning=learning,
+    )
+
+
+def resume_config(
+    path: str | Path | None = None,
+    *,
+    save: str | Path | None = None,
+    directory: Path | None = None,
+) -> PlayConfig:
+    """The configuration that continues an unfinished game (``path``, or the newest saved).
+
+    The record is read and replayed before the terminal is taken over: a bad or finished record
+    ends with a one-line :class:`CampfireError`.
+    """
+    source = Path(path) if path is not None else newest_unfinished(directory)
+    record = Record.load(source)
+    session = PlaySession.resume(record)  # checks that it replays and is unfinished
+    return PlayConfig(
+        session.game.name,
+        session.seats,
+        record.options,
+        seed=record.seed,
+        save=Path(save) if save is not None else None,
+        resume=record,
+        resumed_from=source,
     )
 
 

@@ -1,8 +1,9 @@
 """A game being played in the terminal: the match, the seats (humans and bots), the logs.
 
 :class:`PlaySession` holds everything the screens need and nothing they must not show: a human
-seat's screen reads only :meth:`PlaySession.view` and :meth:`PlaySession.log` of that seat, and
-bots decide through :class:`campfire.core.Observation` and the events their seat may see; a
+seat's screen reads only :meth:`PlaySession.display` and :meth:`PlaySession.log` of that seat
+(made by the game's presenter from that seat's view and events), and bots decide through
+:class:`campfire.core.Observation` and the events their seat may see; a
 :class:`campfire.core.table.Table` drives the match and routes each seat's events.
 
 >>> from campfire import get_game
@@ -35,13 +36,22 @@ from campfire.core import (
     OptionError,
     Outcome,
     Record,
+    RecordError,
     State,
+    get,
 )
+from campfire.core.present import Display, Presenter
+from campfire.core.records import Player
 from campfire.core.table import Step, Table
 
-from .words import describe
-
-__all__ = ["PlaySession", "SeatSpec", "default_record_path", "parse_opponents"]
+__all__ = [
+    "PlaySession",
+    "SeatSpec",
+    "data_dir",
+    "default_record_path",
+    "newest_unfinished",
+    "parse_opponents",
+]
 
 #: The most log lines kept per seat.
 LOG_LIMIT = 500
@@ -93,23 +103,47 @@ def parse_opponents(levels: Sequence[str], players: int) -> list[SeatSpec]:
     return specs
 
 
+def data_dir() -> Path:
+    """Campfire's user data directory (``platformdirs.user_data_dir("campfire")``).
+
+    The environment variable ``CAMPFIRE_DATA_DIR`` overrides it (tests, portable setups).
+    """
+    import os
+
+    import platformdirs
+
+    override = os.environ.get("CAMPFIRE_DATA_DIR")
+    return Path(override) if override else Path(platformdirs.user_data_dir("campfire"))
+
+
 def default_record_path(game: str, seed: int | None, directory: Path | None = None) -> Path:
     """Where a finished game is saved by default: the user data directory of Campfire.
 
-    ``directory`` overrides the folder (``platformdirs.user_data_dir("campfire")/records``).
+    ``directory`` overrides the folder (``<data>/records``).
     """
     if directory is None:
-        import platformdirs
-
-        directory = Path(platformdirs.user_data_dir("campfire")) / "records"
+        directory = data_dir() / "records"
     stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%d-%H%M%S")
     return directory / f"{game}-{stamp}-{seed if seed is not None else 'setup'}.json"
+
+
+def newest_unfinished(directory: Path | None = None) -> Path:
+    """The newest unfinished game saved in ``directory`` (default ``<data>/unfinished``).
+
+    Raises :class:`CampfireError` when there is none.
+    """
+    folder = directory if directory is not None else data_dir() / "unfinished"
+    found = sorted(folder.glob("*.json"), key=lambda p: (p.stat().st_mtime, p.name))
+    if not found:
+        raise CampfireError(f"no unfinished game to resume in {folder}")
+    return found[-1]
 
 
 class PlaySession:
     """A match with its seats: humans act through :meth:`play`, bots through :meth:`bot_step`.
 
     ``bot_seed`` seeds the bots (default: the game's seed), so a session is reproducible.
+    ``setup`` starts from an explicit setup instead of a seed (a resumed game's).
     """
 
     def __init__(
@@ -119,6 +153,7 @@ class PlaySession:
         options: Mapping[str, Any] | None = None,
         *,
         seed: int | None = None,
+        setup: Mapping[str, Any] | None = None,
         bot_seed: int | None = None,
     ) -> None:
         self.game = game
@@ -129,25 +164,29 @@ class PlaySession:
             len(seats),
             options,
             seed=seed,
+            setup=setup,
             names=[s.name for s in seats],
             agents=[s.agent for s in seats],
         )
-        base = bot_seed if bot_seed is not None else (match.seed or 0)
-        self.agents: dict[int, Agent] = {}
-        for i, spec in enumerate(self.seats):
-            if spec.agent is not None:
-                self.agents[i] = make_agent(
-                    spec.agent, game, i, len(seats), match.options, seed=base * 31 + i
-                )
+        self.bot_seed = bot_seed if bot_seed is not None else (match.seed or 0)
+        self._options = match.options
+        self.agents: dict[int, Agent] = {
+            i: self._make_agent(i) for i, spec in enumerate(self.seats) if spec.agent is not None
+        }
         #: the table that drives the match: it routes each seat's events and asks the bots
         self.table = Table(
-            game, match=match, agents=[self.agents.get(i) for i in range(len(seats))]
+            game,
+            match=match,
+            agents=[self.agents.get(i) for i in range(len(seats))],
+            agent_factory=self._make_agent,
         )
         self.table.listeners.append(self)
+        self.presenter: Presenter = game.presenter()
         self.names = [s.name for s in self.seats]
         self.humans = tuple(i for i, s in enumerate(self.seats) if s.human)
         self._logs: dict[int | None, list[str]] = {seat: [] for seat in self.humans}
         self._logs[None] = []
+        self._totals: dict[int | None, int] = {seat: 0 for seat in self._logs}
         for log_seat in self._logs:
             self.table.subscribe(log_seat, self._logger(log_seat))
         self.saved_to: Path | None = None
@@ -155,15 +194,38 @@ class PlaySession:
         #: listener filters what its seat may see with ``visible_events``).
         self.listeners: list[Callable[[int, list[Event]], None]] = []
 
+    def _make_agent(self, seat: int) -> Agent:
+        spec = self.seats[seat].agent
+        assert spec is not None
+        n = len(self.seats)
+        options = self.table.match.options if hasattr(self, "table") else self._options
+        return make_agent(spec, self.game, seat, n, options, seed=self.bot_seed * 31 + seat)
+
+    def options_dict(self) -> dict[str, Any]:
+        """The options of the match (non-default values)."""
+        return self.table.match.options.non_default()
+
     def _logger(self, seat: int | None) -> Callable[[list[Event]], None]:
         lines = self._logs[seat]
 
         def log(events: list[Event]) -> None:
-            for event in events:
-                lines.append(describe(self.game.name, event, self.names))
+            for message in self.presenter.messages(events, self.names, seat):
+                lines.append(message.text)
+                self._totals[seat] += 1
             del lines[:-LOG_LIMIT]
 
         return log
+
+    def note(self, seat: int | None, text: str) -> None:
+        """Add a line of the app's own to the log of ``seat`` (an undo, a refusal)."""
+        lines = self._logs.setdefault(seat, [])
+        lines.append(text)
+        del lines[:-LOG_LIMIT]
+        self._totals[seat] = self._totals.get(seat, 0) + 1
+
+    def log_total(self, seat: int | None) -> int:
+        """How many lines the log of ``seat`` has had in all (the log keeps the newest)."""
+        return self._totals.get(seat, 0)
 
     def on_step(self, table: Table, step: Step) -> None:
         """Table listener: pass every step on to this session's listeners."""
@@ -175,11 +237,20 @@ class PlaySession:
         """The match being played (with its history)."""
         return self.table.match
 
+    def rename(self, seat: int, name: str) -> None:
+        """Call the player of ``seat`` ``name`` (on screen, in the log and in the record)."""
+        name = " ".join(name.split())[:24]
+        if not name:
+            return
+        self.names[seat] = name
+        self.seats[seat] = SeatSpec(name, self.seats[seat].agent)
+        self.match.players[seat] = Player(name, self.seats[seat].agent)
+
     # ----- what a seat may see ---------------------------------------------------------------
 
     @property
     def state(self) -> State:
-        """The true state (for the session's own bookkeeping; screens use :meth:`view`)."""
+        """The true state (for the session's own bookkeeping; screens use :meth:`display`)."""
         return self.match.state
 
     @property
@@ -187,7 +258,7 @@ class PlaySession:
         """The game's seed."""
         return self.match.seed
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> Mapping[str, Any]:
         """The view of ``seat`` (``None``: a spectator)."""
         return self.state.view(seat)
 
@@ -197,8 +268,13 @@ class PlaySession:
             return []
         return self.state.legal_actions(seat)
 
+    def display(self, seat: int | None, *, actions: bool = True) -> Display:
+        """The presenter's display of ``seat`` (with its legal actions unless ``actions``)."""
+        legal = self.legal_actions(seat) if seat is not None and actions else []
+        return self.presenter.display(self.view(seat), legal, self.names)
+
     def log(self, seat: int | None) -> list[str]:
-        """The event log, in plain words, of a human ``seat`` (``None``: a spectator)."""
+        """The log lines of a human ``seat`` (``None``: a spectator)."""
         return self._logs.get(seat, [])
 
     def is_over(self) -> bool:
@@ -237,9 +313,19 @@ class PlaySession:
             raise IllegalActionError("turn order", f"{self.names[seat]} may not act now")
         return self.table.play(seat, parsed)
 
+    def can_undo(self, seat: int) -> bool:
+        """Whether ``seat`` may take back its last action (``Table.can_undo``)."""
+        return self.table.can_undo(seat)
+
+    def undo(self, seat: int) -> Action:
+        """Take back the last action of ``seat`` (``Table.undo``); the bots are rebuilt."""
+        action = self.table.undo(seat)
+        self.agents = dict(self.table.agents)
+        return action
+
     def decide(self, seat: int) -> Action:
         """What the bot of ``seat`` would play now (nothing is applied)."""
-        return self.agents[seat].act(self.table.observation(seat))
+        return self.table.agents[seat].act(self.table.observation(seat))
 
     def bot_step(self) -> tuple[int, Action] | None:
         """Let one bot that may act play; return its seat and action (``None``: no bot to act)."""
@@ -253,8 +339,8 @@ class PlaySession:
     # ----- records -----------------------------------------------------------------------------
 
     def record(self) -> Record:
-        """The record of the game so far."""
-        return self.match.record({"client": "campfire play"})
+        """The record of the game so far (its meta holds what :meth:`resume` needs)."""
+        return self.match.record({"client": "campfire play", "bot_seed": self.bot_seed})
 
     def save(self, path: str | Path | None = None, directory: Path | None = None) -> Path:
         """Save the record to ``path`` (default: :func:`default_record_path`); return the path."""
@@ -272,3 +358,31 @@ class PlaySession:
             ) from None
         self.saved_to = target
         return target
+
+    @classmethod
+    def resume(cls, record: Record) -> PlaySession:
+        """Continue the unfinished game of ``record``: seats, bots and logs as they were.
+
+        Every recorded action is played again through the table, so bots remember what they
+        saw and every seat's log is complete. Raises :class:`RecordError` for a record that
+        does not replay, or one of a finished game.
+        """
+        game = get(record.game)
+        seats = [SeatSpec(p.name, p.agent) for p in record.players]
+        bot_seed = record.meta.get("bot_seed")
+        session = cls(
+            game,
+            seats,
+            record.options,
+            seed=record.seed,
+            setup=record.setup,
+            bot_seed=bot_seed if isinstance(bot_seed, int) else None,
+        )
+        for index, (seat, text) in enumerate(record.actions):
+            try:
+                session.table.play(seat, text)
+            except CampfireError as exc:
+                raise RecordError(f"cannot resume: {exc}", index) from None
+        if session.is_over():
+            raise RecordError("this game is finished: replay it with 'campfire replay --watch'")
+        return session

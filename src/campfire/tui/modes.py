@@ -1,0 +1,426 @@
+"""Play modes: how the terminal app runs a game, chosen from what the game declares as data.
+
+A game lists the modes it is played in, best first, in ``Game.play_modes``; the app takes the
+first one registered here that fits the seats (:func:`mode_for`). The app never asks which game
+it plays: everything game-specific comes from the presenter's displays and messages and from
+the mode.
+
+- ``turns`` (:class:`TurnsMode`): bots move at once (or after a short pause), people choose
+  from the display's actions; simultaneous steps are answered one seat after another.
+- ``timed-peek`` (:class:`TimedPeekMode`): turns, and a card shown privately to a seat (an
+  event only that seat sees, whose data holds a ``pos`` and a ``card``) stays on that seat's
+  screen for a few seconds (``PlayConfig.peek_seconds``) through the presenter's optional
+  ``reveal(display, shown, marked)``; then it is gone, as at the table. With *learning* the
+  positions the seat has seen are marked (the marks follow ``from``/``to`` moves).
+- ``realtime-claims`` (:class:`RealtimeClaimsMode`, one person at the keyboard): a forced move
+  (one seat to act with one legal action) plays itself after ``reveal_delay`` seconds; a
+  simultaneous step is a claim window open for ``window`` seconds: bots answer after their
+  reaction times, the person answers with a key, and whoever has not answered when it closes
+  plays ``pass``. An answer whose notation ends in a number (a reaction time in ms, as
+  ``claim hunter 350``) is chosen to match the time the person took, measured from the
+  window's opening, so the record holds each measured time.
+
+Register a new mode with :func:`register_mode`.
+
+>>> from campfire import get_game
+>>> from campfire.tui.session import SeatSpec
+>>> mode_for(get_game("dudab"), [SeatSpec("You"), SeatSpec("Bot", "easy")]).name
+'turns'
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from campfire.core import Action, Agent, CampfireError, Event, Game, Observation, visible_events
+from campfire.core.present import ActionChoice, Display
+
+from .clock import Clock
+from .session import PlaySession, SeatSpec
+
+__all__ = [
+    "MODES",
+    "REACTION_RANGES",
+    "Mode",
+    "ReactionBot",
+    "RealtimeClaimsMode",
+    "TimedPeekMode",
+    "TurnsMode",
+    "mode_for",
+    "register_mode",
+    "timed_answer",
+]
+
+
+@dataclass
+class ModeSettings:
+    """The timings and switches a mode reads (from ``PlayConfig``)."""
+
+    peek_seconds: float = 3.0
+    learning: bool = False
+    protect_me: bool = False
+    reveal_delay: float = 1.5
+    window: float = 3.0
+
+
+class Mode:
+    """The turn-based mode, and the hooks every mode may override."""
+
+    name: ClassVar[str] = "turns"
+    #: whether the mode plays the bots itself (on :meth:`tick`) instead of the screen
+    drives_bots: ClassVar[bool] = False
+
+    def __init__(self, session: PlaySession, clock: Clock, settings: ModeSettings) -> None:
+        self.session = session
+        self.clock = clock
+        self.settings = settings
+        #: the last message of the mode for the person (a refusal, a claim made)
+        self.message = ""
+
+    @classmethod
+    def fits(cls, game: Game[Any], seats: Sequence[SeatSpec]) -> bool:
+        """Whether the mode can play ``game`` with these seats."""
+        return True
+
+    def on_events(self, seat: int, events: list[Event]) -> None:
+        """Every action applied (all its events: filter with ``visible_events``)."""
+
+    def tick(self) -> None:
+        """Do what is due by now (called several times a second)."""
+
+    def decorate(self, display: Display, seat: int) -> Display:
+        """The display of ``seat`` as the mode shows it (with overlays)."""
+        return display
+
+    def holds(self, seat: int) -> bool:
+        """Whether the screen must stay with ``seat`` a moment longer (hot seat)."""
+        return False
+
+    def choices(self, display: Display) -> list[ActionChoice]:
+        """The choices to offer from ``display`` (a mode may merge variants)."""
+        return list(display.actions)
+
+    def play(self, seat: int, choice: ActionChoice) -> None:
+        """Play ``choice`` for ``seat`` (raise :class:`CampfireError` if it cannot be)."""
+        self.session.play(seat, choice.notation)
+
+    def status(self, seat: int | None) -> str:
+        """A short note for the status line (timers), or ``""``."""
+        return ""
+
+
+class TurnsMode(Mode):
+    """Take turns: bots move when it is theirs, people choose from the offered actions."""
+
+
+class TimedPeekMode(Mode):
+    """Turns, and a privately shown card stays on screen for a few seconds only."""
+
+    name: ClassVar[str] = "timed-peek"
+
+    def __init__(self, session: PlaySession, clock: Clock, settings: ModeSettings) -> None:
+        super().__init__(session, clock, settings)
+        self.shown: dict[int, dict[int, tuple[str, float]]] = {}
+        self.marked: dict[int, set[int]] = {s: set() for s in session.humans}
+
+    def on_events(self, seat: int, events: list[Event]) -> None:
+        """Remember the cards shown to each human seat, with the time they disappear."""
+        now = self.clock.now()
+        for human in self.session.humans:
+            for event in visible_events(events, human):
+                data = event.data
+                pos, card = data.get("pos"), data.get("card")
+                if event.to == frozenset({human}) and isinstance(pos, int) and card is not None:
+                    shown = self.shown.setdefault(human, {})
+                    shown[pos] = (str(card), now + self.settings.peek_seconds)
+                    self.marked[human].add(pos)
+                elif isinstance(data.get("from"), int) and isinstance(data.get("to"), int):
+                    marks = self.marked[human]
+                    if data["from"] in marks:
+                        marks.discard(data["from"])
+                        marks.add(data["to"])
+
+    def showing(self, seat: int) -> dict[int, str]:
+        """The cards ``seat`` is looking at now, by position."""
+        now = self.clock.now()
+        return {p: c for p, (c, until) in self.shown.get(seat, {}).items() if until > now}
+
+    def holds(self, seat: int) -> bool:
+        """Stay with ``seat`` while a card it was shown is still on its screen."""
+        return bool(self.showing(seat))
+
+    def decorate(self, display: Display, seat: int) -> Display:
+        """Overlay the cards on show (and the learning marks) through the presenter."""
+        reveal = getattr(self.session.presenter, "reveal", None)
+        if reveal is None:
+            return display
+        marked = self.marked.get(seat, set()) if self.settings.learning else set()
+        empty = {
+            int(c.id.rpartition(":")[2])
+            for z in display.zones
+            for c in z.cards
+            if c.empty and c.id.rpartition(":")[2].isdigit()
+        }
+        marked -= empty  # a card taken away takes its mark with it
+        shown = self.showing(seat)
+        if not shown and not marked:
+            return display
+        result = reveal(display, shown, marked)
+        return result if isinstance(result, Display) else display
+
+
+_TIMED = re.compile(r"^(.*\S)\s+(\d+)$")
+
+
+def timed_answer(choices: Sequence[ActionChoice], ms: float) -> ActionChoice:
+    """The variant of one answer whose time (the notation's last number) is nearest ``ms``.
+
+    >>> a = [ActionChoice(i, f"claim hunter {t}", "") for i, t in enumerate((0, 50, 100))]
+    >>> timed_answer(a, 62).notation, timed_answer(a, 5000).notation
+    ('claim hunter 50', 'claim hunter 100')
+    """
+
+    def time_of(choice: ActionChoice) -> int:
+        match = _TIMED.match(choice.notation)
+        return int(match.group(2)) if match else 0
+
+    return min(choices, key=lambda c: (abs(time_of(c) - ms), time_of(c)))
+
+
+def answer_name(notation: str) -> str:
+    """An answer's notation without its reaction time (``claim hunter 350`` → ``claim hunter``)."""
+    match = _TIMED.match(notation)
+    return match.group(1) if match else notation
+
+
+#: Reaction times in seconds (low, high) per difficulty level; other specs use ``medium``.
+REACTION_RANGES: dict[str, tuple[float, float]] = {
+    "easy": (1.2, 2.2),
+    "medium": (0.8, 1.6),
+    "hard": (0.45, 1.0),
+}
+
+
+class ReactionBot:
+    """Adapter: asks any agent for its answer and finds a reaction time for it.
+
+    An answer that carries its own time (``claim hunter 350``) is made after that time; an
+    agent with its own reaction times (``last_reaction_ms`` after ``act``, or
+    ``reaction_time()`` in ms) is timed by them; any other agent gets a time drawn uniformly
+    from :data:`REACTION_RANGES` of the seat's level.
+    """
+
+    def __init__(self, agent: Agent, level: str, seed: int) -> None:
+        self.agent = agent
+        self.range = REACTION_RANGES.get(level, REACTION_RANGES["medium"])
+        self.rng = random.Random(seed)
+
+    def decide(self, obs: Observation) -> tuple[Action, float]:
+        """The agent's answer for this window and its reaction time in seconds."""
+        action = self.agent.act(obs)
+        timed = _TIMED.match(str(action))
+        own_ms = getattr(self.agent, "last_reaction_ms", None)
+        draw_ms = getattr(self.agent, "reaction_time", None)
+        if timed:
+            seconds = int(timed.group(2)) / 1000
+        elif isinstance(own_ms, int | float):
+            seconds = own_ms / 1000
+        elif callable(draw_ms):
+            seconds = float(draw_ms()) / 1000
+        else:
+            seconds = self.rng.uniform(*self.range)
+        return action, max(0.0, seconds)
+
+
+@dataclass
+class _Pending:
+    due: float
+    seat: int
+    action: Action
+
+
+class RealtimeClaimsMode(Mode):
+    """Forced moves on a timer, simultaneous steps as timed claim windows (one person)."""
+
+    name: ClassVar[str] = "realtime-claims"
+    drives_bots: ClassVar[bool] = True
+
+    def __init__(self, session: PlaySession, clock: Clock, settings: ModeSettings) -> None:
+        super().__init__(session, clock, settings)
+        self._forced_at: float | None = None
+        self._opened: float | None = None
+        self._close_at: float | None = None
+        self._window: set[int] = set()
+        self._answered: set[int] = set()
+        self._pending: list[_Pending] = []
+        self._bots: dict[int, ReactionBot] = {}
+
+    @classmethod
+    def fits(cls, game: Game[Any], seats: Sequence[SeatSpec]) -> bool:
+        """Only one person may race the clock at one keyboard."""
+        return sum(s.human for s in seats) == 1
+
+    def _bot(self, seat: int) -> ReactionBot:
+        agent = self.session.table.agents[seat]
+        bot = self._bots.get(seat)
+        if bot is None or bot.agent is not agent:  # new, or rebuilt by an undo
+            level = self.session.seats[seat].agent or "medium"
+            bot = self._bots[seat] = ReactionBot(agent, level, seed=seat * 7919 + 1)
+        return bot
+
+    # ----- what the screen shows -----------------------------------------------------------
+
+    def window_open(self) -> bool:
+        """Whether a claim window is open."""
+        return self._close_at is not None
+
+    def seconds_left(self) -> float | None:
+        """Seconds until the window closes or the forced move plays (``None``: neither)."""
+        now = self.clock.now()
+        for at in (self._close_at, self._forced_at):
+            if at is not None:
+                return max(0.0, at - now)
+        return None
+
+    def status(self, seat: int | None) -> str:
+        """The timer."""
+        left = self.seconds_left()
+        if left is None:
+            return ""
+        if self._close_at is not None:
+            return f"answer within {left:.1f} s"
+        return f"next in {left:.1f} s"
+
+    def choices(self, display: Display) -> list[ActionChoice]:
+        """One choice per answer: timed variants merged (the time is measured)."""
+        out: dict[str, ActionChoice] = {}
+        for choice in display.actions:
+            name = answer_name(choice.notation)
+            if name not in out:
+                key = answer_name(choice.key) if choice.key else name
+                label = re.sub(r" after \d+ ms", "", choice.label)
+                out[name] = replace(choice, notation=name, key=key, label=label)
+        return list(out.values())
+
+    # ----- the person's answers ---------------------------------------------------------
+
+    def play(self, seat: int, choice: ActionChoice) -> None:
+        """Answer with ``choice`` now (its variant for the time taken, when it has times)."""
+        legal = self.session.legal_actions(seat)
+        variants = [a for a in legal if answer_name(str(a)) == answer_name(choice.notation)]
+        if not variants:
+            raise CampfireError(f"{choice.label or choice.notation} is not possible now")
+        word = answer_name(choice.notation).rpartition(" ")[2]
+        safe = self.session.view(seat).get("protect_me")
+        if self.settings.protect_me and isinstance(safe, dict) and safe.get(word) is False:
+            raise CampfireError(
+                f"protect me: a {word} claim would be penalised now, so it was not made"
+            )
+        if len(variants) > 1 and self._opened is not None:
+            ms = (self.clock.now() - self._opened) * 1000
+            answer = ActionChoice(0, "", "")
+            pick = timed_answer([replace(answer, notation=str(a)) for a in variants], ms)
+            action = str(pick.notation)
+        else:
+            action = str(variants[0])
+        self.session.play(seat, action)
+        self._answered.add(seat)
+        self.message = f"you answered: {action}"
+        self.tick()
+
+    # ----- the timer -------------------------------------------------------------------------
+
+    def tick(self) -> None:
+        """Do everything due by now: forced moves, bot answers, closing the window, turns."""
+        session = self.session
+        for _ in range(10_000):  # every pass of the loop acts or returns
+            if session.is_over():
+                self._forced_at = self._close_at = None
+                self._pending.clear()
+                return
+            now = self.clock.now()
+            to_act = list(session.state.seats_to_act())
+            if self._close_at is not None and not (set(to_act) <= self._window - self._answered):
+                self._close_window()
+            if self._close_at is None and len(to_act) > 1:
+                self._open_window(to_act)
+            if self._close_at is not None:
+                due = [p for p in self._pending if p.due <= now]
+                if due:
+                    first = min(due, key=lambda p: (p.due, p.seat))
+                    self._pending.remove(first)
+                    if first.seat in session.state.seats_to_act():
+                        session.play(first.seat, first.action)
+                        self._answered.add(first.seat)
+                    continue
+                if now < self._close_at:
+                    return
+                seat = to_act[0]  # the window closes: whoever has not answered passes
+                self._pending = [p for p in self._pending if p.seat != seat]
+                legal = session.state.legal_actions(seat)
+                passing = [a for a in legal if str(a) == "pass"] or legal[:1]
+                session.play(seat, passing[0])
+                self._answered.add(seat)
+                continue
+            seat = to_act[0]
+            if len(session.state.legal_actions(seat)) == 1:
+                if self._forced_at is None:
+                    self._forced_at = now + self.settings.reveal_delay
+                if now < self._forced_at:
+                    return
+                self._forced_at = None
+                session.play(seat, session.state.legal_actions(seat)[0])
+                continue
+            self._forced_at = None
+            if seat in session.agents:
+                session.bot_step()
+                continue
+            return
+
+    def _open_window(self, to_act: list[int]) -> None:
+        now = self.clock.now()
+        self._opened = now
+        self._close_at = now + self.settings.window
+        self._window = set(to_act)
+        self._answered = set()
+        self._pending = []
+        self._forced_at = None
+        self.message = ""
+        for seat in to_act:
+            if seat in self.session.agents:
+                action, seconds = self._bot(seat).decide(self.session.table.observation(seat))
+                due = now + min(seconds, self.settings.window)
+                self._pending.append(_Pending(due, seat, action))
+
+    def _close_window(self) -> None:
+        self._close_at = self._opened = None
+        self._window = set()
+        self._answered = set()
+        self._pending = []
+
+
+#: The registered modes by name.
+MODES: dict[str, type[Mode]] = {}
+
+
+def register_mode(cls: type[Mode]) -> type[Mode]:
+    """Register a mode under its ``name`` (usable as a class decorator)."""
+    MODES[cls.name] = cls
+    return cls
+
+
+for _mode in (TurnsMode, TimedPeekMode, RealtimeClaimsMode):
+    register_mode(_mode)
+
+
+def mode_for(game: Game[Any], seats: Sequence[SeatSpec]) -> type[Mode]:
+    """The first of ``game.play_modes`` that is registered and fits the seats (else turns)."""
+    for name in getattr(game, "play_modes", ("turns",)):
+        cls = MODES.get(name)
+        if cls is not None and cls.fits(game, seats):
+            return cls
+    return TurnsMode
