@@ -32,6 +32,7 @@ DudabAction('p red/fur/3 c2')
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from campfire.core import Action, NotationError
 
@@ -53,6 +54,7 @@ __all__ = [
     "REST_DISCARD",
     "REST_PILE",
     "DudabAction",
+    "DudabKind",
     "action_from_index",
     "action_index",
     "parse_action",
@@ -60,8 +62,32 @@ __all__ = [
 
 MAX_COLUMNS = 3
 
-# action kinds
-K_PLACE, K_DRAW, K_PENALTY, K_KEEP, K_REST, K_PILE, K_JUNGLE, K_BABY = range(8)
+
+class DudabKind(StrEnum):
+    """The kinds of Dudab steps; each member is its notation keyword (``PLACE == "p"``).
+
+    Every game's action has such a ``kind`` (a ``str`` enum), so code that reads kinds reads
+    them the same way in every game.
+    """
+
+    PLACE = "p"
+    DRAW = "draw"
+    PENALTY = "penalty"
+    KEEP = "keep"
+    REST = "rest"
+    PILE = "pile"
+    JUNGLE = "jungle"
+    BABY = "baby"
+
+
+# the kinds as module constants (a module global is read faster than an enum attribute)
+K_PLACE, K_DRAW, K_PENALTY, K_KEEP = (
+    DudabKind.PLACE,
+    DudabKind.DRAW,
+    DudabKind.PENALTY,
+    DudabKind.KEEP,
+)
+K_REST, K_PILE, K_JUNGLE, K_BABY = DudabKind.REST, DudabKind.PILE, DudabKind.JUNGLE, DudabKind.BABY
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +99,7 @@ class DudabAction(Action):
     """
 
     index: int
-    kind: int = field(compare=False)
+    kind: DudabKind = field(compare=False)
     face: int = field(compare=False, default=-1)
     col: int = field(compare=False, default=-1)
     call: int = field(compare=False, default=0)

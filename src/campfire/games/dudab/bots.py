@@ -36,9 +36,9 @@ action with that probability (the easy level).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from campfire.core import Action, Agent, AgentConfig, Event, Observation, OptionError, option
 
@@ -62,9 +62,12 @@ from .cards import (
     MATCH,
     SYMBOL,
     VALUE,
+    is_number_face,
     parse_face,
 )
 from .scoring import round_score
+from .state import CAPTURE_AT, KEEP_AFTER_CAPTURE, MAX_HAND
+from .types import CardsData, ColumnJson, DudabView
 
 __all__ = ["DudabHeuristic", "DudabHeuristicConfig", "face_cost", "pile_points"]
 
@@ -77,7 +80,7 @@ _CARD_OF_FACE: tuple[int, ...] = (
     88,  # baby
 )
 #: the points a card is expected to cost if it stays in the hand until the round ends (§7.1)
-_STUCK = tuple(VALUE[f] if f < 64 else 5 for f in range(FACE_BABY + 1))
+_STUCK = tuple(VALUE[f] if is_number_face(f) else 5 for f in range(FACE_BABY + 1))
 #: what drawing one card costs in a step: little, as most cards drawn are shed later (tuned in
 #: heuristic-against-heuristic games: drawing beats spending a Dudab or capturing)
 _DRAW_STEP = 0.3
@@ -149,10 +152,9 @@ class DudabHeuristic(Agent):
         super().observe(events)
         for e in events:
             if e.type == "reveal_hand":
-                seat = e.data.get("seat")
-                cards = e.data.get("cards")
-                if isinstance(seat, int) and isinstance(cards, list) and seat != self.seat:
-                    self._revealed[seat] = [_face(c) for c in cards]
+                shown = cast(CardsData, e.data)
+                if shown["seat"] != self.seat:
+                    self._revealed[shown["seat"]] = [_face(c) for c in shown["cards"]]
             elif e.type in ("round_start", "round_end", "deal"):
                 self._revealed.clear()
 
@@ -163,14 +165,14 @@ class DudabHeuristic(Agent):
             return legal[0]
         if self.config.noise > 0 and self.rng.random() < self.config.noise:
             return legal[self.rng.randrange(len(legal))]
-        view = obs.view
+        view = cast(DudabView, obs.view)
         kind = legal[0].kind
         if kind == K_KEEP:
             return max(legal, key=lambda a: _keep_value(a.face))
         if kind == K_REST:
             return self._rest(view, legal)
         if kind == K_PILE:
-            pile = [parse_face(f) for f in view["pile"]]
+            pile = [parse_face(f) for f in view.get("pile", ())]
             return min(legal, key=lambda a: (self._pile_cost(pile, a.face, view), a.index))
         if kind in (K_JUNGLE, K_BABY):
             cols = view["columns"]
@@ -179,9 +181,9 @@ class DudabHeuristic(Agent):
 
     # ----- placing, drawing, the penalty -----------------------------------------------------
 
-    def _play(self, view: Mapping[str, Any], legal: list[DudabAction]) -> Action:
-        hand = [parse_face(f) for f in view["hand"]]
-        pile = [parse_face(f) for f in view["pile"]]
+    def _play(self, view: DudabView, legal: list[DudabAction]) -> Action:
+        hand = [parse_face(f) for f in view.get("hand", ())]
+        pile = [parse_face(f) for f in view.get("pile", ())]
         best: DudabAction = legal[0]
         best_value = float("-inf")
         calls: dict[int, float] = {}
@@ -198,18 +200,18 @@ class DudabHeuristic(Agent):
                 best, best_value = a, value
         return best
 
-    def _draw_value(self, view: Mapping[str, Any], hand: list[int]) -> float:
+    def _draw_value(self, view: DudabView, hand: list[int]) -> float:
         if view["prompt"] == "call_answer":
             # a failed answer: reveal, draw one (with 5 cards, one card to the own pile first)
-            return -_DRAW_STEP - (1.0 if len(hand) >= 5 else 0.0)
+            return -_DRAW_STEP - (1.0 if len(hand) >= MAX_HAND else 0.0)
         return -_DRAW_STEP
 
     def _penalty_value(self, hand: list[int]) -> float:
         """The Shaman penalty (§5.4): 2.5 cards on average, the excess over 5 to the own pile."""
-        overflow = max(0.0, len(hand) + 2.5 - 5)
+        overflow = max(0.0, len(hand) + 2.5 - MAX_HAND)
         return -2.5 * _DRAW_STEP - overflow * _PILE_EXCESS
 
-    def _dudab_keep(self, view: Mapping[str, Any]) -> float:
+    def _dudab_keep(self, view: DudabView) -> float:
         """What keeping a Dudab is worth now: less as the draw pile runs out (+5 in hand)."""
         left = view["draw_pile"]
         players = view["players"]
@@ -221,13 +223,13 @@ class DudabHeuristic(Agent):
 
     def _place_value(
         self,
-        view: Mapping[str, Any],
+        view: DudabView,
         hand: list[int],
         pile: list[int],
         a: DudabAction,
         calls: dict[int, float],
     ) -> float:
-        col = view["columns"][a.col]
+        col: ColumnJson = view["columns"][a.col]
         visible = [parse_face(f) for f in col["cards"]]
         face = a.face
         # a Dudab can always be shed later: placing it costs the joker (worth less, and at
@@ -237,32 +239,33 @@ class DudabHeuristic(Agent):
             value += 1.5  # the next player must react (§5.4)
         # the capture rules (§4.2, §4.3)
         captured: list[int] | None = None
-        above = col["above"]
-        if col["jungle"]:
+        above = col["above"]  # None: no Jungle on the column
+        if above is not None:
             below = len(visible) - above
             if below + 1 > above:
                 captured = [*visible, FACE_JUNGLE]  # the whole column, Jungle included
-        elif len(visible) + 1 >= 6:
-            captured = visible[-5:] if len(visible) >= 5 else visible
+        elif len(visible) + 1 >= CAPTURE_AT:
+            captured = visible[-(CAPTURE_AT - 1) :]
         if captured is not None:
             rest = list(hand)
             rest.remove(face)
             value -= face_cost(pile, captured) + _HEAP_CARD * col["heap"]
-            if len(rest) > 2:
+            if len(rest) > KEEP_AFTER_CAPTURE:
                 # discard down to 2 (§4.3): the costliest cards may go to the discard pile
-                shed = sorted((_STUCK[f] for f in rest), reverse=True)[: len(rest) - 2]
+                shed = sorted((_STUCK[f] for f in rest), reverse=True)
+                shed = shed[: len(rest) - KEEP_AFTER_CAPTURE]
                 value += 0.6 * sum(shed)
         elif face == FACE_DUDAB and a.call:
             if a.call not in calls:
                 calls[a.call] = self._call_value(view, hand, a.call)
             value += calls[a.call]
-            if len(visible) + 1 == 5 and not col["jungle"]:
+            if len(visible) + 1 == CAPTURE_AT - 1 and not col["jungle"]:
                 value += 4.0  # the next player must place the 6th card (and capture) or draw
-        if view["prompt"] == "turn" and not col["jungle"] and len(visible) + 1 == 5:
+        if view["prompt"] == "turn" and not col["jungle"] and len(visible) + 1 == CAPTURE_AT - 1:
             value += 0.5  # a 5-card column is a trap for the others
         return value
 
-    def _call_value(self, view: Mapping[str, Any], hand: list[int], call: int) -> float:
+    def _call_value(self, view: DudabView, hand: list[int], call: int) -> float:
         """How good a call is: few matching cards left unseen, and one in the own hand."""
         match = MATCH[call]
         seen = 0
@@ -270,7 +273,7 @@ class DudabHeuristic(Agent):
         for col in view["columns"]:
             faces.extend(parse_face(f) for f in col["cards"])
         faces.extend(parse_face(f) for f in view["discard"])
-        faces.extend(parse_face(f) for f in view["pile"])
+        faces.extend(parse_face(f) for f in view.get("pile", ()))
         faces.extend(hand)
         for f in faces:
             if f < FACE_JUNGLE and match[_CARD_OF_FACE[f]]:
@@ -290,17 +293,17 @@ class DudabHeuristic(Agent):
 
     # ----- after a capture, swaps and trims ---------------------------------------------------
 
-    def _rest(self, view: Mapping[str, Any], legal: list[DudabAction]) -> Action:
-        pile = [parse_face(f) for f in view["pile"]]
-        rest = [parse_face(f) for f in view["hand"]]
+    def _rest(self, view: DudabView, legal: list[DudabAction]) -> Action:
+        pile = [parse_face(f) for f in view.get("pile", ())]
+        rest = [parse_face(f) for f in view.get("hand", ())]
         to_pile = face_cost(pile, rest) < 0
         return next((a for a in legal if bool(a.call) == to_pile), legal[0])
 
-    def _pile_cost(self, pile: list[int], face: int, view: Mapping[str, Any]) -> float:
+    def _pile_cost(self, pile: list[int], face: int, view: DudabView) -> float:
         cost = float(face_cost(pile, [face]))
         if face == FACE_DUDAB:
             cost += 5.0 + self._dudab_keep(view)  # a joker is worth keeping
-        elif face < 64:
+        elif is_number_face(face):
             cost -= 0.1 * _flexibility(face)
         return cost
 

@@ -54,6 +54,7 @@ __all__ = [
     "card_name",
     "cards_in_use",
     "face_name",
+    "is_number_face",
     "number_card",
     "parse_call",
     "parse_card",
@@ -75,6 +76,11 @@ FACE_JUNGLE = 69
 FACE_BABY = 70
 #: the faces a card in hand can have during play (Jungle and Baby never stay in a hand)
 HAND_FACES = 69
+
+
+def is_number_face(face: int) -> bool:
+    """Whether a face is a Number card's (0–63), as opposed to a Dudab, Shaman, Jungle, Baby."""
+    return face < FACE_DUDAB
 
 
 def number_card(colour: int, symbol: int, value: int) -> int:

@@ -12,7 +12,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from campfire.core import (
     ActionSpace,
@@ -73,6 +73,7 @@ from .state import (
     random_deck,
     sorted_faces,
 )
+from .types import RoundDetail, RoundEndData
 
 __all__ = ["GAME", "DudabGame"]
 
@@ -322,7 +323,7 @@ def _face_cards(value: Any, what: str, players: int) -> list[list[int]]:
 
 def _read_report(
     value: Any, players: int, finished: int, scores: list[list[int]]
-) -> dict[str, Any] | None:
+) -> RoundEndData | None:
     """The last round's public scoring (``None`` before the first round ends)."""
     if finished == 0:
         if value is not None:
@@ -332,8 +333,10 @@ def _read_report(
     _int(r["round"], "last_round.round", finished, finished)
     hands = _face_cards(r["hands"], "last_round.hands", players)
     piles = _face_cards(r["piles"], "last_round.piles", players)
-    details = [round_score(h, p).to_json() for h, p in zip(hands, piles, strict=True)]
-    report = {
+    details = [
+        cast(RoundDetail, round_score(h, p).to_json()) for h, p in zip(hands, piles, strict=True)
+    ]
+    report: RoundEndData = {
         "round": finished,
         "hands": [sorted_faces(h) for h in hands],
         "piles": [sorted_faces(p) for p in piles],
@@ -420,8 +423,8 @@ def _read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> Du
     state.start_player = _seat(s["start_player"], players, "start_player")
     state.round = _int(s["round"], "round", 1, players) - 1
     phase = s["phase"]
-    if phase not in ("playing", "over"):
-        raise PositionError(f"phase must be 'playing' or 'over' (got {short_repr(phase)})")
+    if phase not in ("playing", "game_over"):
+        raise PositionError(f"phase must be 'playing' or 'game_over' (got {short_repr(phase)})")
     playing = phase == "playing"
     state.phase = PLAYING if playing else OVER
     if not playing and state.round != players - 1:

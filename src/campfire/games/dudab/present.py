@@ -24,7 +24,7 @@ says so.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from campfire.core import Action, Event
 from campfire.core.present import (
@@ -48,6 +48,7 @@ from .cards import (
     FACE_SHAMAN,
     SYMBOLS,
 )
+from .types import DudabView
 
 __all__ = ["COLOUR_LETTERS", "MESSAGES", "SYMBOL_LETTERS", "DudabPresenter", "face_label"]
 
@@ -332,11 +333,14 @@ class DudabPresenter(Presenter):
         names: Sequence[str],
     ) -> Display:
         """The columns, the discard and draw piles, hands, own piles, players and actions."""
+        return self._display(cast(DudabView, view), legal, names)
+
+    def _display(self, view: DudabView, legal: Sequence[Action], names: Sequence[str]) -> Display:
         seat = view.get("seat")
         seat = seat if isinstance(seat, int) else None
         n = int(view["players"])
         to_act = tuple(int(s) for s in view["to_act"])
-        over = view["phase"] == "over"
+        over = view["phase"] == "game_over"
         zones: list[Zone] = [self._column(view, k) for k in range(len(view["columns"]))]
         zones.append(self._discard(view))
         zones.append(Zone("draw", _text("dudab.zone.draw"), "hidden", count=view["draw_pile"]))
@@ -360,7 +364,7 @@ class DudabPresenter(Presenter):
             result=self._result(view, names) if over else (),
         )
 
-    def _column(self, view: Mapping[str, Any], k: int) -> Zone:
+    def _column(self, view: DudabView, k: int) -> Zone:
         column = view["columns"][k]
         zone_id = f"col:{k + 1}"
         names = list(column["cards"])
@@ -369,10 +373,10 @@ class DudabPresenter(Presenter):
         notes = []
         if column["heap"]:
             notes.append(_text("dudab.note.heap", count=column["heap"]))
-        if column["jungle"]:
+        above = column["above"]  # the cards above a Jungle (None: no Jungle)
+        if above is not None:
             # dudab §4.2: the Jungle lies on the cards above it; with no card below it yet, the
             # Jungle itself is the top card
-            above = int(column["above"])
             below = len(names) - above
             marks = () if below else top
             cards.insert(
@@ -382,7 +386,7 @@ class DudabPresenter(Presenter):
                 notes.append(_text("dudab.note.mirror", card=_phrase(names[above - below - 1])))
             else:
                 notes.append(_text("dudab.note.jungle_capture"))
-        if names and not (column["jungle"] and len(names) == int(column["above"])):
+        if names and len(names) != above:
             cards[-1] = card_face(cards[-1].id, names[-1], top)
         if not column["jungle"] and len(names) == 5:  # dudab §4.3: the 6th card captures
             notes.append(_text("dudab.note.capture"))
@@ -396,13 +400,13 @@ class DudabPresenter(Presenter):
         return Zone(zone_id, label, "row", tuple(cards), note="; ".join(notes))
 
     @staticmethod
-    def _discard(view: Mapping[str, Any]) -> Zone:
+    def _discard(view: DudabView) -> Zone:
         cards = tuple(card_face(f"discard:{i}", c) for i, c in enumerate(view["discard"]))
         label = _text("dudab.zone.discard")
         return Zone("discard", label, "stack", cards, count=len(cards))
 
     def _seat_zones(
-        self, view: Mapping[str, Any], s: int, names: Sequence[str], seat: int | None
+        self, view: DudabView, s: int, names: Sequence[str], seat: int | None
     ) -> list[Zone]:
         player = self.name(names, s)
         hand_id, pile_id = f"hand:{s}", f"pile:{s}"
@@ -440,7 +444,7 @@ class DudabPresenter(Presenter):
         return zones
 
     @staticmethod
-    def _hand_ids(view: Mapping[str, Any], seat: int | None) -> dict[str, str]:
+    def _hand_ids(view: DudabView, seat: int | None) -> dict[str, str]:
         """The display id of one card of each face in the seat's hand."""
         if seat is None or "hand" not in view:
             return {}
@@ -450,7 +454,7 @@ class DudabPresenter(Presenter):
         return ids
 
     def _panel(
-        self, view: Mapping[str, Any], s: int, names: Sequence[str], seat: int | None
+        self, view: DudabView, s: int, names: Sequence[str], seat: int | None
     ) -> PlayerPanel:
         facts = [
             (_text("dudab.fact.hand"), str(view["hand_sizes"][s])),
@@ -459,7 +463,7 @@ class DudabPresenter(Presenter):
         rounds = view["scores"][s]
         if rounds:
             facts.append((_text("dudab.fact.rounds"), ", ".join(str(r) for r in rounds)))
-        if view["phase"] != "over" and view["round_start_player"] == s:
+        if view["phase"] != "game_over" and view["round_start_player"] == s:
             facts.append((_text("dudab.fact.starts"), _text("dudab.fact.starts.value")))
         return PlayerPanel(
             s,
@@ -471,8 +475,8 @@ class DudabPresenter(Presenter):
         )
 
     @staticmethod
-    def _status(view: Mapping[str, Any]) -> str:
-        if view["phase"] == "over":
+    def _status(view: DudabView) -> str:
+        if view["phase"] == "game_over":
             return _text("dudab.status.over", rounds=view["rounds"])
         return _text(
             "dudab.status", round=view["round"], rounds=view["rounds"], draw=view["draw_pile"]
@@ -480,7 +484,7 @@ class DudabPresenter(Presenter):
 
     def _prompt(
         self,
-        view: Mapping[str, Any],
+        view: DudabView,
         seat: int | None,
         legal: Sequence[Action],
         names: Sequence[str],
@@ -488,9 +492,9 @@ class DudabPresenter(Presenter):
         prompt = str(view["prompt"])
         if prompt == "game_over":
             return _text("dudab.over")
-        ob = view["obligation"] or {}
-        column = ob.get("column")
-        call = _call(str(ob["call"])) if "call" in ob else ""
+        ob = view["obligation"]
+        column = None if ob is None else ob["column"]
+        call = _call(ob["call"]) if ob is not None and "call" in ob else ""
         actor = int(view["to_act"][0])
         if seat != actor:
             return _text(
@@ -515,7 +519,7 @@ class DudabPresenter(Presenter):
         return _text(f"dudab.prompt.{prompt}", count=hand)
 
     @staticmethod
-    def _progress(view: Mapping[str, Any]) -> str:
+    def _progress(view: DudabView) -> str:
         prompt = view["prompt"]
         if prompt == "keep":
             return _text("dudab.progress.keep", done=view["kept_count"])
@@ -526,7 +530,7 @@ class DudabPresenter(Presenter):
 
     def _choice(
         self,
-        view: Mapping[str, Any],
+        view: DudabView,
         action: DudabAction,
         players: int,
         hand_ids: Mapping[str, str],
@@ -578,7 +582,7 @@ class DudabPresenter(Presenter):
         key = "pile" if to_pile else "discard"
         return self.choice(action, players, label, target, group="rest", key=key)
 
-    def _result(self, view: Mapping[str, Any], names: Sequence[str]) -> tuple[str, ...]:
+    def _result(self, view: DudabView, names: Sequence[str]) -> tuple[str, ...]:
         lines = [
             _text(
                 "dudab.total",

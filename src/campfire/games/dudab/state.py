@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, cast
 
 from campfire.core import (
     Action,
@@ -86,14 +86,25 @@ from .cards import (
 )
 from .options import DudabOptions
 from .scoring import round_score
+from .types import (
+    DudabOutcome,
+    DudabView,
+    ObligationJson,
+    PendingJson,
+    Phase,
+    Prompt,
+    RoundDetail,
+    RoundEndData,
+)
 
 if TYPE_CHECKING:
     from .game import DudabGame
 
-__all__ = ["OBLIGATIONS", "PROMPTS", "TASKS", "DudabState", "random_deck"]
+__all__ = ["OBLIGATIONS", "PHASES", "PROMPTS", "TASKS", "DudabState", "random_deck"]
 
 NO_SEAT = -1
 PLAYING, OVER = 0, 1
+PHASES: tuple[Phase, ...] = ("playing", "game_over")
 
 # obligations (dudab §3); the kind of the next step is the obligation's number (§5.2)
 OB_NONE, OB_SHAMAN, OB_CALL = range(3)
@@ -105,7 +116,7 @@ T_END_STEP, T_ADVANCE, T_REFILL, T_TRIM, T_DRAW, T_KEEP, T_SWAP, T_JUNGLE, T_BAB
 TASKS = ("end_step", "advance", "refill", "trim", "draw", "keep", "swap", "jungle", "baby")
 _DECISIONS = frozenset((T_TRIM, T_KEEP, T_SWAP, T_JUNGLE, T_BABY))
 
-PROMPTS = (
+PROMPTS: tuple[Prompt, ...] = (
     "turn",
     "shaman_reaction",
     "call_answer",
@@ -163,7 +174,7 @@ def _tasks_json(tasks: list[tuple[int, int, int]]) -> list[dict[str, Any]]:
     return [_task_json(t) for t in tasks]
 
 
-def _obligation(state: DudabState) -> dict[str, Any] | None:
+def _obligation(state: DudabState) -> ObligationJson | None:
     return state.obligation()
 
 
@@ -203,7 +214,7 @@ class DudabState(State):
         StateField("ncols", key=None),  # from the player count
         StateField("start_player"),
         StateField("round", codec=Int(1, _players, offset=1)),
-        StateField("phase", codec=Names(("playing", "over"))),
+        StateField("phase", codec=Names(PHASES)),
         StateField("actor", codec=Nullable(SEAT)),
         StateField("ob", key=None),
         StateField("ob_col", key=None),
@@ -256,7 +267,7 @@ class DudabState(State):
         self.actor = start_player
         self.tasks: list[tuple[int, int, int]] = []
         self.revealed = NO_SEAT
-        self.report: dict[str, Any] | None = None
+        self.report: RoundEndData | None = None
         self._legal: list[DudabAction] | None = None
         self._legal_idx: frozenset[int] = frozenset()
         self._setup_round(list(decks[0]), [])
@@ -321,11 +332,11 @@ class DudabState(State):
         self.tasks = []
         self.ob, self.ob_col, self.ob_call = OB_NONE, -1, 0
         self.revealed = NO_SEAT
-        details = []
+        details: list[RoundDetail] = []
         for seat in range(self.num_players):
             result = round_score(self.hands[seat], self.piles[seat])
             self.scores[seat].append(result.total)
-            details.append(result.to_json())
+            details.append(cast(RoundDetail, result.to_json()))
         self.report = {
             "round": self.round + 1,
             "hands": [sorted_faces(h) for h in self.hands],
@@ -815,7 +826,7 @@ class DudabState(State):
 
     # ----- errors --------------------------------------------------------------------------------
 
-    def prompt(self) -> str:
+    def prompt(self) -> Prompt:
         """What is being decided now: one of :data:`PROMPTS`."""
         if self.phase == OVER:
             return "game_over"
@@ -823,7 +834,7 @@ class DudabState(State):
             typ = self.tasks[-1][0]
             if typ == T_KEEP:
                 return "keep" if len(self.kept) < KEEP_AFTER_CAPTURE else "rest"
-            return TASKS[typ]
+            return cast(Prompt, TASKS[typ])  # a decision task: trim, swap, jungle or baby
         return PROMPTS[self.ob]
 
     def _illegal(self, seat: int, action: DudabAction) -> IllegalActionError:
@@ -936,33 +947,39 @@ class DudabState(State):
 
     # ----- views ---------------------------------------------------------------------------------
 
-    def obligation(self) -> dict[str, Any] | None:
+    def obligation(self) -> ObligationJson | None:
         """The pending obligation as JSON (``None`` if none)."""
         if self.ob == OB_NONE:
             return None
-        out: dict[str, Any] = {"kind": OBLIGATIONS[self.ob], "column": self.ob_col + 1}
+        out: ObligationJson = {
+            "kind": "call" if self.ob == OB_CALL else "shaman_reaction",  # OBLIGATIONS[self.ob]
+            "column": self.ob_col + 1,
+        }
         if self.ob == OB_CALL:
             out["call"] = CALL_NAMES[self.ob_call]
         return out
 
-    def _pending(self) -> list[dict[str, Any]]:
+    def _pending(self) -> list[PendingJson]:
         out = []
         for typ, seat, arg in reversed(self.tasks):
-            item: dict[str, Any] = {"task": TASKS[typ], "seat": seat}
+            item: PendingJson = {"task": TASKS[typ], "seat": seat}
             if typ == T_DRAW:
                 item["count"] = arg
             out.append(item)
         return out
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know (dudab §9): its own hand and pile, and the public table."""
+    def view(self, seat: int | None) -> DudabView:
+        """What ``seat`` may know (dudab §9): its own hand and pile, and the public table.
+
+        Its keys and value types are :class:`~campfire.games.dudab.types.DudabView`.
+        """
         self._check_seat(seat, spectator=True)
         n = self.num_players
         capturer = self.tasks[-1][1] if self.tasks and self.tasks[-1][0] == T_KEEP else NO_SEAT
         hand_sizes = [len(h) for h in self.hands]
         if capturer >= 0:
             hand_sizes[capturer] += len(self.kept)
-        out: dict[str, Any] = {
+        out: DudabView = {
             "game": "dudab",
             "seat": seat,
             "players": n,
@@ -972,7 +989,7 @@ class DudabState(State):
             "rounds": n,
             "start_player": self.start_player,
             "round_start_player": self.round_start_player(),
-            "phase": "over" if self.phase == OVER else "playing",
+            "phase": PHASES[self.phase],
             "prompt": self.prompt(),
             "to_act": list(self.seats_to_act()),
             "actor": None if self.phase == OVER else self.actor,
@@ -1004,7 +1021,7 @@ class DudabState(State):
             out["pile"] = sorted_faces(self.piles[seat])
             out["kept"] = sorted_faces(self.kept) if seat == capturer else []
         if self.phase == OVER:
-            out["outcome"] = self.outcome().to_json()
+            out["outcome"] = cast(DudabOutcome, self.outcome().to_json())
         return out
 
     def render(self, seat: int | None = None) -> str:
