@@ -16,6 +16,7 @@ machine and asks its seat. Everything is plain data, so positions are complete J
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Self, cast
@@ -1049,6 +1050,8 @@ class DudabState(State):
         """
         self._check_seat(seat)
         other = self.clone()
+        # a determinisation goes to agents: it must share nothing mutable with the true state
+        other.report = copy.deepcopy(self.report)
         if self.phase == OVER:
             return other
         n = self.num_players
