@@ -231,10 +231,11 @@ class Game(ABC, Generic[S]):
         """Whether a person may take back ``action`` of ``seat`` (with its ``events``).
 
         :meth:`campfire.core.table.Table.can_undo` already refuses to take back anything past
-        another seat's action or past an action whose events were private to some seats
-        (information revealed); a game refines that here (default: nothing more is refused).
+        another seat's action. By default an action is refused when any of its events was private
+        to some seats: information was revealed (a peek, a draw). A game whose private events
+        can reveal nothing new (a secret choice from the seat's own cards) says so here.
         """
-        return True
+        return all(event.to is None for event in events)
 
     def presenter(self) -> Presenter:
         """How the game looks to a person (``campfire.core.present``); by default, plainly.

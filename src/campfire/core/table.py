@@ -320,10 +320,11 @@ class Table:
         """Whether ``seat`` may take back its last action now.
 
         Only a step in progress can be taken back: the seat is still to act, the last action at
-        this table is its own, none of that action's events was private to some seats (nothing
-        was revealed: a peek, a draw), the game does not refuse it (:meth:`Game.undoable`), and
-        agents' memories can be rebuilt (``agent_factory``, when agents play). Repeated undos
-        go back through the seat's consecutive actions, never past another seat's action.
+        this table is its own, the game allows it (:meth:`Game.undoable`: by default, none of
+        that action's events was private to some seats — nothing was revealed, such as a peek or
+        a draw), and agents' memories can be rebuilt (``agent_factory``, when agents play).
+        Repeated undos go back through the seat's consecutive actions, never past another seat's
+        action.
         """
         step = self.steps[-1] if self.steps else None
         if step is None or step.seat != seat or self.is_agent(seat):
@@ -331,8 +332,6 @@ class Table:
         if self.state.is_terminal() or seat not in self.state.seats_to_act():
             return False
         if self.agents and self.agent_factory is None:
-            return False
-        if any(event.to is not None for event in step.events):
             return False
         return self.game.undoable(seat, step.action, step.events)
 

@@ -14,14 +14,16 @@ generator.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from campfire.core import (
+    Action,
     ActionSpace,
     Agent,
     Belief,
     CampfireError,
+    Event,
     Game,
     GameRng,
     Options,
@@ -204,6 +206,13 @@ class ManitouGame(Game[ManitouState]):
             "medium": "ismcts:iterations=30,rollout=heuristic",
             "hard": "ismcts:iterations=100,rollout=heuristic",
         }
+
+    def undoable(self, seat: int, action: Action, events: Sequence[Event]) -> bool:
+        """A secret pick may be taken back: its private line names a card of the seat's own pool.
+
+        Anything else that was private (a dealt or drawn card) revealed something: refused.
+        """
+        return all(e.to is None or e.type == "pick_card" for e in events)
 
     def presenter(self) -> Presenter:
         """Big Manitou's presenter: the grounds, the cards and the log in the game's words."""
