@@ -59,7 +59,7 @@ def test_parse_agent_spec_and_errors() -> None:
         make_agent("ismcts:depth=3", game, 0, 2)
     with pytest.raises(OptionError, match="must be one of auto, random, policy, heuristic"):
         make_agent("ismcts:rollout=smart", game, 0, 2)
-    with pytest.raises(OptionError, match="iterations. must be an integer from 1"):
+    with pytest.raises(OptionError, match="'iterations' must be an integer from 1"):
         make_agent("ismcts:iterations=0", game, 0, 2)
     with pytest.raises(OptionError, match="takes no parameters"):
         make_agent("hard:x=1", game, 0, 2)
