@@ -3,7 +3,7 @@
 Used by each game's ``test_types.py``: a view (or an event's data) must hold exactly the keys
 its ``TypedDict`` declares — every required key, optional keys only where declared — with values
 of the declared types (``int``, ``str``, ``bool``, ``None``, ``Literal``, unions, ``list``,
-``dict``, nested ``TypedDict``).
+``dict``, nested ``TypedDict``, and ``tuple`` for a fixed-shape JSON array).
 """
 
 from __future__ import annotations
@@ -65,6 +65,11 @@ def problems(value: object, tp: Any, path: str = "view") -> list[str]:
         if (item is int or item is str) and all(x.__class__ is item for x in value):
             return []
         return [p for i, x in enumerate(value) for p in problems(x, item, f"{path}[{i}]")]
+    if origin is tuple:  # a fixed-shape JSON array, declared as the tuple it is read as
+        shape = get_args(tp)
+        if not isinstance(value, list | tuple) or len(value) != len(shape):
+            return [f"{path}: {value!r} is not an array of {len(shape)} items"]
+        return [p for i, x in enumerate(value) for p in problems(x, shape[i], f"{path}[{i}]")]
     if origin is dict:
         if not isinstance(value, dict):
             return [f"{path}: {type(value).__name__} is not a dict"]

@@ -239,8 +239,10 @@ def _safe_repr(action: object) -> str:
         try:
             return repr(action)
         except (IndexError, TypeError):  # a type or card out of range
+            kind = action.kind
+            plain_kind = str(kind) if isinstance(kind, ApacheKind) else kind
             return (
-                f"ApacheAction(kind={action.kind!r}, type={action.type!r}, ms={action.ms!r}, "
+                f"ApacheAction(kind={plain_kind!r}, type={action.type!r}, ms={action.ms!r}, "
                 f"card={action.card!r})"
             )
     return repr(action)

@@ -29,6 +29,7 @@ C is a card type (``h1`` … ``h10``, ``chief``, ``squaw``, ``shaman``, ``spy``,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from campfire.core import Action, NotationError
 from campfire.core.validate import short_repr
@@ -45,6 +46,7 @@ __all__ = [
     "PLAY",
     "TAKE",
     "ManitouAction",
+    "ManitouKind",
     "action_from_index",
     "action_index",
     "canonical_action",
@@ -53,16 +55,34 @@ __all__ = [
 
 NUM_GROUNDS = 3
 
-# action kinds (small ints for a fast dispatch)
-K_PICK, K_PLAY, K_MOVE, K_TAKE, K_LOSE, K_PASS = range(6)
-KIND_NAMES = ("pick", "play", "move", "take", "lose", "pass")
+
+class ManitouKind(StrEnum):
+    """The kinds of Big Manitou steps; each member is its notation keyword (``PLAY == "play"``).
+
+    Every game's action has such a ``kind`` (a ``str`` enum), so code that reads kinds reads
+    them the same way in every game.
+    """
+
+    PICK = "pick"
+    PLAY = "play"
+    MOVE = "move"
+    TAKE = "take"
+    LOSE = "lose"
+    PASS = "pass"
+
+
+# the kinds as module constants (a module global is read faster than an enum attribute)
+K_PICK, K_PLAY, K_MOVE = ManitouKind.PICK, ManitouKind.PLAY, ManitouKind.MOVE
+K_TAKE, K_LOSE, K_PASS = ManitouKind.TAKE, ManitouKind.LOSE, ManitouKind.PASS
+#: each kind's name (the kind itself: kept for the readers that index it by kind)
+KIND_NAMES: dict[ManitouKind, str] = {k: str(k) for k in ManitouKind}
 
 
 @dataclass(frozen=True, slots=True)
 class ManitouAction(Action):
     """One Big Manitou step: a kind, its argument (card or tile type) and a ground (or -1)."""
 
-    kind: int
+    kind: ManitouKind
     arg: int
     ground: int
     index: int = field(compare=False)
@@ -73,10 +93,10 @@ class ManitouAction(Action):
         if kind == K_PASS:
             return "pass"
         if kind in (K_TAKE, K_LOSE):
-            return f"{KIND_NAMES[kind]} {TILE_NAMES[self.arg]}"
+            return f"{kind} {TILE_NAMES[self.arg]}"
         if kind == K_PICK:
             return f"pick {CARD_NAMES[self.arg]}"
-        return f"{KIND_NAMES[kind]} {CARD_NAMES[self.arg]} g{self.ground + 1}"
+        return f"{kind} {CARD_NAMES[self.arg]} g{self.ground + 1}"
 
     def __repr__(self) -> str:
         return f"ManitouAction({self.notation()!r})"
@@ -139,7 +159,7 @@ def canonical_action(action: object) -> ManitouAction:
     >>> canonical_action(ManitouAction(K_PICK, -1, -1, 0))
     Traceback (most recent call last):
     ...
-    campfire.core.errors.NotationError: ManitouAction(kind=0, arg=-1, ground=-1, index=0) is ...
+    campfire.core.errors.NotationError: ManitouAction(kind='pick', arg=-1, ground=-1, index=0) ...
     """
     if action.__class__ is ManitouAction:
         index = action.index
@@ -152,8 +172,9 @@ def canonical_action(action: object) -> ManitouAction:
             found = None
         if found is not None:
             return found
+        plain_kind = str(action.kind) if isinstance(action.kind, ManitouKind) else action.kind
         kind, arg, ground, num = (
-            short_repr(v, 20) for v in (action.kind, action.arg, action.ground, action.index)
+            short_repr(v, 20) for v in (plain_kind, action.arg, action.ground, action.index)
         )
         shown = f"ManitouAction(kind={kind}, arg={arg}, ground={ground}, index={num})"
     else:

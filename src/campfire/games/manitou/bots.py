@@ -9,12 +9,11 @@ the thief the least valuable tile (manitou §12 M10: the loss that least reduces
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from campfire.core import Action, Agent, Observation
 
-from .actions import K_LOSE, K_MOVE, K_PASS, K_PICK, K_PLAY, K_TAKE, ManitouAction
+from .actions import K_LOSE, K_MOVE, K_PASS, K_PICK, K_PLAY, K_TAKE, NUM_GROUNDS, ManitouAction
 from .cards import (
     HORSE,
     MAX_MULTIPLIER,
@@ -28,11 +27,18 @@ from .cards import (
     parse_tile,
     tile_value,
 )
+from .types import ManitouView
 
 __all__ = ["ManitouHeuristic", "tile_points"]
 
 #: Selection preference: strong hunters first, the heroes that win most contests early.
-_PICK_ORDER = (9, 8, 13, 7, 10, 6, 11, 12, 5, 14, 4, 3, 2, 1, 0)
+_PICK_ORDER = tuple(
+    parse_card(name)
+    for name in (
+        *("h10", "h9", "spy", "h8", "chief", "h7", "squaw", "shaman", "h6", "healer"),
+        *("h5", "h4", "h3", "h2", "h1"),
+    )
+)
 _PICK_RANK = {c: i for i, c in enumerate(_PICK_ORDER)}
 
 
@@ -88,7 +94,7 @@ class ManitouHeuristic(Agent):
         legal = [a for a in obs.legal_actions if isinstance(a, ManitouAction)]
         if len(legal) == 1:
             return legal[0]
-        view = obs.view
+        view = cast(ManitouView, obs.view)
         kind = legal[0].kind
         if kind == K_PICK:
             return min(legal, key=lambda a: _PICK_RANK[a.arg])
@@ -113,12 +119,10 @@ class ManitouHeuristic(Agent):
         after[tile] -= 1
         return float(_vp(after) - _vp(owned)) - 0.01 * tile_value(tile)
 
-    def _ground(
-        self, view: Mapping[str, Any], g: int
-    ) -> tuple[list[int], list[tuple[int, int, bool]]]:
+    def _ground(self, view: ManitouView, g: int) -> tuple[list[int], list[tuple[int, int, bool]]]:
         ground = view["grounds"][g]
         tiles = [parse_tile(t) for t in ground["tiles"]]
-        cards = [(int(s), parse_card(c), bool(u)) for s, c, u in ground["cards"]]
+        cards = [(int(s), parse_card(str(c)), bool(u)) for s, c, u in ground["cards"]]
         return tiles, cards
 
     def _hunter_share(
@@ -133,6 +137,7 @@ class ManitouHeuristic(Agent):
         values = sorted((tile_points(mine, t) for t in tiles), reverse=True)
         if has_hero_claim and values:
             values = values[1:]
+        # a hunter's strength is its card type + 1, plus its owner's tomahawks
         entries = [(c + 1 + owned[s][TOMAHAWK], s) for s, c, _ in cards if c < NUM_HUNTERS]
         counts: dict[int, int] = {}
         for v, _ in entries:
@@ -151,9 +156,7 @@ class ManitouHeuristic(Agent):
             return -1, []
         return up[0][0], [c for _, c in up]
 
-    def _play_value(
-        self, view: Mapping[str, Any], card: int, g: int, owned: list[list[int]]
-    ) -> float:
+    def _play_value(self, view: ManitouView, card: int, g: int, owned: list[list[int]]) -> float:
         tiles, cards = self._ground(view, g)
         if not tiles:
             return -0.5 - 0.05 * card  # nothing to win: dump a weak card
@@ -181,7 +184,7 @@ class ManitouHeuristic(Agent):
         return after - before - 0.04 * card
 
     def _play(
-        self, view: Mapping[str, Any], legal: list[ManitouAction], owned: list[list[int]]
+        self, view: ManitouView, legal: list[ManitouAction], owned: list[list[int]]
     ) -> Action:
         plays = [a for a in legal if a.kind == K_PLAY]
         if not plays:
@@ -193,9 +196,9 @@ class ManitouHeuristic(Agent):
         return best
 
     def _horse(
-        self, view: Mapping[str, Any], legal: list[ManitouAction], owned: list[list[int]]
+        self, view: ManitouView, legal: list[ManitouAction], owned: list[list[int]]
     ) -> Action:
-        grounds = [self._ground(view, g) for g in range(3)]
+        grounds = [self._ground(view, g) for g in range(NUM_GROUNDS)]
 
         def total(layout: list[tuple[list[int], list[tuple[int, int, bool]]]]) -> float:
             value = 0.0

@@ -17,7 +17,7 @@ present``). Cards are named in the game's words: ``hunter 7``, ``chief``; tiles 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from campfire.core import Action, Event
 from campfire.core.present import (
@@ -34,6 +34,7 @@ from campfire.core.present import (
 
 from .actions import K_LOSE, K_MOVE, K_PASS, K_PICK, K_PLAY, K_TAKE, ManitouAction
 from .cards import CARD_NAMES, FULL_POOL, TILE_NAMES
+from .types import ManitouView
 
 if TYPE_CHECKING:
     from .state import ManitouState
@@ -248,6 +249,9 @@ class ManitouPresenter(Presenter):
         names: Sequence[str],
     ) -> Display:
         """The grounds, the seat's cards, the players and the labelled legal actions."""
+        return self._display(cast(ManitouView, view), legal, names)
+
+    def _display(self, view: ManitouView, legal: Sequence[Action], names: Sequence[str]) -> Display:
         seat = view.get("seat")
         me = seat if isinstance(seat, int) else None
         n = int(view["players"])
@@ -270,7 +274,7 @@ class ManitouPresenter(Presenter):
             result=self._result(view, names) if over else (),
         )
 
-    def _status(self, view: Mapping[str, Any]) -> str:
+    def _status(self, view: ManitouView) -> str:
         phase = str(view["phase"])
         if phase == "game_over":
             return f"Game over after {view['hunts']} hunts"
@@ -282,17 +286,16 @@ class ManitouPresenter(Presenter):
             words = f"sharing ground {view['sharing']['ground']}"
         return f"Hunt {view['hunt']} of {view['hunts']} — {words}"
 
-    def _zones(
-        self, view: Mapping[str, Any], me: int | None, names: Sequence[str]
-    ) -> tuple[Zone, ...]:
+    def _zones(self, view: ManitouView, me: int | None, names: Sequence[str]) -> tuple[Zone, ...]:
         zones: list[Zone] = []
-        sharing = view.get("sharing") or {}
+        sharing = view.get("sharing")
+        shared = sharing["ground"] if sharing is not None else None
         for g, ground in enumerate(view["grounds"], 1):
             tiles = tuple(
                 CardFace(f"g{g}:t{i}", tile_label(t), tile_short(t))
                 for i, t in enumerate(ground["tiles"])
             )
-            note = "being shared" if sharing.get("ground") == g and view["phase"] == "take" else ""
+            note = "being shared" if shared == g and view["phase"] == "take" else ""
             zones.append(Zone(f"g{g}", f"Ground {g}", "row", tiles, note=note))
             cards = []
             for i, (owner, card, up) in enumerate(ground["cards"]):
@@ -351,7 +354,7 @@ class ManitouPresenter(Presenter):
         )
         return tuple(zones)
 
-    def _pool(self, view: Mapping[str, Any], me: int, you: Mapping[str, Any]) -> Zone:
+    def _pool(self, view: ManitouView, me: int, you: Mapping[str, Any]) -> Zone:
         """The cards ``me`` may still choose (manitou §4): not used this cycle, not chosen."""
         left = dict(zip(CARD_NAMES, FULL_POOL, strict=True))
         for c in [*view["used_this_cycle"][me], *you["selection"]]:
@@ -365,7 +368,7 @@ class ManitouPresenter(Presenter):
         return Zone("pool", "Cards you may choose", "row", tuple(faces), owner=me)
 
     def _players(
-        self, view: Mapping[str, Any], me: int | None, names: Sequence[str]
+        self, view: ManitouView, me: int | None, names: Sequence[str]
     ) -> tuple[PlayerPanel, ...]:
         n = int(view["players"])
         to_act = set(view["to_act"])
@@ -413,7 +416,7 @@ class ManitouPresenter(Presenter):
             )
         return tuple(panels)
 
-    def _progress(self, view: Mapping[str, Any], me: int | None) -> str:
+    def _progress(self, view: ManitouView, me: int | None) -> str:
         phase = view["phase"]
         if phase == "select" and me is not None:
             return f"chosen {view['selected_counts'][me]} of {view['selection_sizes'][me]}"
@@ -424,7 +427,7 @@ class ManitouPresenter(Presenter):
 
     def _prompt(
         self,
-        view: Mapping[str, Any],
+        view: ManitouView,
         me: int | None,
         legal: Sequence[Action],
         names: Sequence[str],
@@ -463,21 +466,23 @@ class ManitouPresenter(Presenter):
             return "You hold the horse: move one of your hunters to another ground, or pass."
         if phase == "thief":
             return "The thief robs you: choose the tile you give up."
-        sharing = view.get("sharing") or {}
-        reason = _STEP_WORDS.get(str(sharing.get("step")), "it is your share")
-        left = int(sharing.get("picks_left", 1))
-        return f"At ground {sharing.get('ground')} {reason}: choose the tile to take" + (
+        sharing = view.get("sharing")
+        step = sharing["step"] if sharing is not None else None
+        reason = _STEP_WORDS.get(str(step), "it is your share")
+        left = sharing["picks_left"] if sharing is not None else 1
+        ground = sharing["ground"] if sharing is not None else None
+        return f"At ground {ground} {reason}: choose the tile to take" + (
             f" ({left} to take)." if left > 1 else "."
         )
 
-    def _result(self, view: Mapping[str, Any], names: Sequence[str]) -> tuple[str, ...]:
+    def _result(self, view: ManitouView, names: Sequence[str]) -> tuple[str, ...]:
         outcome = view.get("outcome")
         if not outcome:
             return ()
         lines = []
-        details = outcome.get("details") or [{} for _ in outcome["scores"]]
+        details = outcome["details"]
         for s, score in enumerate(outcome["scores"]):
-            win = " — winner" if s in outcome.get("winners", ()) else ""
+            win = " — winner" if s in outcome["winners"] else ""
             lines.append(
                 f"{self.name(names, s)}: {_points(score)} ({breakdown(details[s], score)}){win}"
             )
@@ -486,7 +491,7 @@ class ManitouPresenter(Presenter):
         )
         return tuple(lines)
 
-    def _choice(self, action: ManitouAction, view: Mapping[str, Any], n: int) -> ActionChoice:
+    def _choice(self, action: ManitouAction, view: ManitouView, n: int) -> ActionChoice:
         kind = action.kind
         if kind == K_PICK:
             card = CARD_NAMES[action.arg]
@@ -495,7 +500,8 @@ class ManitouPresenter(Presenter):
             )
         if kind == K_PLAY:
             card = CARD_NAMES[action.arg]
-            hand = list((view.get("you") or {}).get("hand", ()))
+            you = view.get("you")
+            hand = you["hand"] if you is not None else []
             g = action.ground + 1
             extra = " as the totem's extra card" if view["phase"] == "totem" else ""
             return self.choice(
@@ -534,13 +540,14 @@ class ManitouPresenter(Presenter):
             tile = TILE_NAMES[action.arg]
             target = None
             if kind == K_TAKE:
-                g = int((view.get("sharing") or {}).get("ground", 0))
+                sharing = view.get("sharing")
+                g = sharing["ground"] if sharing is not None else 0
                 tiles = view["grounds"][g - 1]["tiles"] if g else []
                 if tile in tiles:
                     target = f"g{g}:t{tiles.index(tile)}"
                 label = f"Take the {tile_label(tile)}"
             else:
-                seat = int(view["seat"])
+                seat = view["seat"] or 0  # only a seat loses tiles to the thief
                 owned = view["tiles_owned"][seat]
                 if tile in owned:
                     target = f"tiles:{seat}:{owned.index(tile)}"

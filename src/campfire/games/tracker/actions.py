@@ -137,7 +137,8 @@ def canonical_action(action: object) -> TrackerAction:
         if found is not None:
             return found
     if isinstance(action, TrackerAction):
-        kind, arg, num = (short_repr(v, 20) for v in (action.kind, action.arg, action.index))
+        plain_kind = str(action.kind) if isinstance(action.kind, TrackerKind) else action.kind
+        kind, arg, num = (short_repr(v, 20) for v in (plain_kind, action.arg, action.index))
         shown = f"TrackerAction(kind={kind}, arg={arg}, index={num})"
     else:
         shown = f"a {type(action).__name__} object"
