@@ -211,6 +211,9 @@ MESSAGES: dict[str, str] = {
     "dudab.zone.hand": "{player}'s hand",
     "dudab.zone.kept": "{player}'s kept cards",
     "dudab.zone.pile": "{player}'s own pile",
+    "dudab.zone.hand.you": "Your hand",
+    "dudab.zone.kept.you": "Your kept cards",
+    "dudab.zone.pile.you": "Your own pile",
     "dudab.note.heap": "{count} cards buried under a Baby",
     "dudab.note.call": "the Dudab on top calls for {call}",
     "dudab.note.shaman": "the Shaman on top must be answered",
@@ -409,9 +412,10 @@ class DudabPresenter(Presenter):
         self, view: DudabView, s: int, names: Sequence[str], seat: int | None
     ) -> list[Zone]:
         player = self.name(names, s)
+        you = ".you" if s == seat else ""
         hand_id, pile_id = f"hand:{s}", f"pile:{s}"
-        hand_label = _text("dudab.zone.hand", player=player)
-        pile_label = _text("dudab.zone.pile", player=player)
+        hand_label = _text("dudab.zone.hand" + you, player=player)
+        pile_label = _text("dudab.zone.pile" + you, player=player)
         revealed = view["revealed"]
         pending = view["pending"]
         kept_note = ""
@@ -426,7 +430,7 @@ class DudabPresenter(Presenter):
                 kept_cards = tuple(
                     card_face(f"kept:{s}:{i}", c) for i, c in enumerate(view["kept"])
                 )
-                label = _text("dudab.zone.kept", player=player)
+                label = _text("dudab.zone.kept" + you, player=player)
                 zones.append(Zone(f"kept:{s}", label, "row", kept_cards, owner=s))
             pile = tuple(card_face(f"{pile_id}:{i}", c) for i, c in enumerate(view["pile"]))
             zones.append(Zone(pile_id, pile_label, "row", pile, owner=s, count=len(pile)))

@@ -172,6 +172,7 @@ MESSAGES: dict[str, str] = {
     "tracker.zone.board": "Board",
     "tracker.zone.centre": "Centre (trackers played)",
     "tracker.zone.pile": "{player}'s captured cards",
+    "tracker.zone.pile.you": "Your captured cards",
     "tracker.zone.pile.note": "face down until the end of the game",
     "tracker.fact.tribe": "tribe",
     "tracker.fact.tribe.value": "{colour} ({tribe})",
@@ -320,8 +321,9 @@ class TrackerPresenter(Presenter):
             for c in range(8):
                 if (r, c) in CENTRE:
                     i = centre_cells.index((r, c))
-                    short = f"{view['centre']}T" if i == 0 else ""
-                    cells.append(CardFace(f"centre:{i}", short=short))
+                    short = f"{view['centre']}T" if i == 0 else "··"
+                    label = _text("tracker.zone.centre")
+                    cells.append(CardFace(f"centre:{i}", label=label, short=short, empty=True))
                 else:
                     cells.append(faces[(r, c)])
         return Zone("board", _text("tracker.zone.board"), "grid", tuple(cells), columns=8)
@@ -330,7 +332,8 @@ class TrackerPresenter(Presenter):
         return Zone("centre", _text("tracker.zone.centre"), "counter", count=int(view["centre"]))
 
     def _pile(self, view: TrackerView, seat: int, names: Sequence[str]) -> Zone:
-        label = _text("tracker.zone.pile", player=self.name(names, seat))
+        mine = view["seat"] == seat
+        label = _text("tracker.zone.pile" + (".you" if mine else ""), player=self.name(names, seat))
         count = int(view["captured_counts"][seat])
         zone_id = f"pile:{seat}"
         if view["phase"] == "game_over":
