@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import campfire
-from campfire.core import PositionError, State
+from campfire.core import GameRng, PositionError, State
 from campfire.core.fields import (
     RAW,
     SEAT,
@@ -19,12 +19,15 @@ from campfire.core.fields import (
     ListOf,
     Names,
     Nullable,
+    Read,
     ReadContext,
     Reset,
     StateField,
+    copy_on_write,
     install_fields,
     position_fields,
     read_fields,
+    unshare,
 )
 
 
@@ -94,6 +97,50 @@ def test_a_copy_on_write_flag_is_set_on_both_copies() -> None:
     one.x, one.shared = 1, False
     two = one.clone()
     assert one.shared and two.shared and two.x == 1
+
+
+class _Dice:
+    FIELDS = (StateField("rolls", Copy.LIST), *copy_on_write("rng", key=None))
+
+    def __init__(self, seed: int) -> None:
+        self.rolls: list[int] = []
+        self.rng = GameRng(seed)
+        self._rng_shared = False
+
+    def roll(self) -> int:
+        roll: int = unshare(self, "rng").randrange(6)
+        self.rolls.append(roll)
+        return roll
+
+
+install_fields(_Dice, _Dice.FIELDS)
+
+
+def test_a_copy_on_write_attribute_is_shared_by_clones_until_one_changes_it() -> None:
+    dice: Any = _Dice(3)
+    clone = dice.clone()
+    assert clone.rng is dice.rng and clone._rng_shared and dice._rng_shared
+    clone.roll()
+    assert clone.rng is not dice.rng and not clone._rng_shared
+    own = clone.rng
+    clone.roll()
+    assert clone.rng is own  # copied once, not at every change
+
+
+def test_a_clone_and_its_original_draw_independently_from_a_shared_generator() -> None:
+    """Drawing in one never changes the other's future draws, whichever draws first."""
+    alone = _Dice(5)
+    expected = [alone.roll() for _ in range(20)]
+    for first in ("clone", "original"):
+        dice: Any = _Dice(5)
+        clone = dice.clone()
+        one, other = (clone, dice) if first == "clone" else (dice, clone)
+        for _ in range(7):
+            one.roll()
+        assert [other.roll() for _ in range(20)] == expected
+        for _ in range(13):
+            one.roll()
+        assert one.rolls == expected
 
 
 def test_a_class_with_its_own_clone_keeps_it() -> None:
@@ -197,6 +244,19 @@ def test_a_custom_codec_reads_through_its_function() -> None:
     assert codec.decode(codec.encode(2), "n", _CTX) == 2
     with pytest.raises(PositionError, match="n: unknown number 'three'"):
         codec.decode("three", "n", _CTX)
+
+
+def test_a_read_codec_writes_json_as_it_is_and_reads_it_through_its_function() -> None:
+    def read(raw: Any, what: str, ctx: ReadContext) -> tuple[int, int]:
+        if not isinstance(raw, list) or len(raw) != 2:
+            raise PositionError(f"{what} must be [a, b]")
+        return (raw[0], raw[1])
+
+    codec = Read(read)
+    assert codec.encode([1, 2]) == [1, 2]
+    assert codec.decode([1, 2], "pair", _CTX) == (1, 2)
+    with pytest.raises(PositionError, match=r"pair must be \[a, b\]"):
+        codec.decode([1], "pair", _CTX)
 
 
 def test_a_state_class_without_fields_gets_no_generated_clone() -> None:

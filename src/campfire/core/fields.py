@@ -61,13 +61,16 @@ __all__ = [
     "ListOf",
     "Names",
     "Nullable",
+    "Read",
     "ReadContext",
     "Reset",
     "StateField",
+    "copy_on_write",
     "install_fields",
     "position_fields",
     "position_keys",
     "read_fields",
+    "unshare",
 ]
 
 
@@ -272,6 +275,21 @@ class Custom(Codec):
         return raw if self.read is None else self.read(raw, what, ctx)
 
 
+@dataclass(frozen=True, slots=True)
+class Read(Codec):
+    """JSON written as it is, read back by a function.
+
+    For a :class:`Computed` entry, whose ``get`` makes the JSON itself: ``read(raw, what, ctx)``
+    checks it and returns what the game's reader needs.
+    """
+
+    read: Callable[[Any, str, ReadContext], Any]
+
+    def decode(self, raw: Any, what: str, ctx: ReadContext) -> Any:
+        """``read(raw, what, ctx)``."""
+        return self.read(raw, what, ctx)
+
+
 # ----- declarations -------------------------------------------------------------------------------
 
 _NAME: Final = "<name>"
@@ -314,6 +332,48 @@ class Computed:
 
 
 Field = StateField | Computed
+
+
+def copy_on_write(
+    name: str, *, key: str | None = _NAME, codec: Codec = RAW
+) -> tuple[StateField, StateField]:
+    """Declare an attribute that a state and its clones share until one of them changes it.
+
+    Two declarations: the attribute itself (``clone`` shares it) and its flag ``_<name>_shared``
+    (``Reset(True, both=True)``: after a clone both copies know they share it). Whoever changes
+    it first takes its own copy with :func:`unshare`, so a clone costs nothing for an object
+    that is rarely changed (a random generator, drawn from a few times a game, whose copy costs
+    more than the rest of the state):
+
+    >>> from campfire.core.rng import GameRng
+    >>> class Dice:
+    ...     FIELDS = (*copy_on_write("rng", key=None),)
+    >>> install_fields(Dice, Dice.FIELDS)
+    >>> one = Dice()
+    >>> one.rng, one._rng_shared = GameRng(1), False
+    >>> two = one.clone()
+    >>> two.rng is one.rng, one._rng_shared
+    (True, True)
+    >>> unshare(two, "rng").random() == unshare(one, "rng").random(), two.rng is one.rng
+    (True, False)
+    """
+    return (
+        StateField(name, Copy.VALUE, key=key, codec=codec),
+        StateField(f"_{name}_shared", Reset(True, both=True), key=None),
+    )
+
+
+def unshare(state: Any, name: str) -> Any:
+    """``state``'s own copy of the :func:`copy_on_write` attribute ``name``, to change it.
+
+    Copied (with its ``copy()``) only while it is still shared with a clone; every change of
+    the attribute goes through this function.
+    """
+    flag = f"_{name}_shared"
+    if getattr(state, flag):
+        setattr(state, name, getattr(state, name).copy())
+        setattr(state, flag, False)
+    return getattr(state, name)
 
 
 # ----- what the core derives ----------------------------------------------------------------------

@@ -14,7 +14,7 @@ generator.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from campfire.core import (
@@ -31,7 +31,7 @@ from campfire.core import (
     RolloutPolicy,
     SetupError,
 )
-from campfire.core.fields import position_keys
+from campfire.core.fields import ReadContext, read_fields
 from campfire.core.present import Presenter
 
 from . import actions as _actions
@@ -50,7 +50,6 @@ from .options import ManitouOptions
 from .state import (
     DOWN,
     EV_START,
-    EV_STEPS,
     GAME_OVER,
     HORSE_PHASE,
     HUNTS,
@@ -63,6 +62,7 @@ from .state import (
     THIEF,
     TOTEM_PHASE,
     ManitouState,
+    read_names,
     selection_sizes,
 )
 
@@ -156,8 +156,6 @@ class ManitouGame(Game[ManitouState]):
             )
         if len(raw) > MAX_BAG_TILES:
             raise SetupError(f"the bag holds at most {MAX_BAG_TILES} tiles (got {len(raw)})")
-        if len(raw) > MAX_BAG_TILES:
-            raise SetupError(f"the bag holds at most {MAX_BAG_TILES} tiles (got {len(raw)})")
         bag = [parse_tile(name) for name in raw]
         deals = _read_deals(setup.get("decks", []), players, options, dealer, 0, SetupError)
         returns = _read_returns(setup.get("returns", []), options, SetupError)
@@ -224,10 +222,6 @@ class ManitouGame(Game[ManitouState]):
 #: seeded setups draw each bag return place from 0 … this − 1 (taken modulo the bag size + 1)
 _RETURN_RANGE = 2**31
 
-#: the fields of a position's ``state`` object, as ``ManitouState.FIELDS`` declares them
-_STATE_FIELDS = position_keys(ManitouState, optional=False)
-_OPTIONAL_FIELDS = position_keys(ManitouState, optional=True)
-
 
 def _per_ground(players: int) -> int:
     from .state import TILES_PER_GROUND
@@ -285,27 +279,7 @@ def _read_returns(raw: Any, options: ManitouOptions, error: type[CampfireError])
 
 
 def _cards(raw: Any, field: str, error: type[CampfireError] = PositionError) -> list[int]:
-    return _names(raw, field, parse_card, error)
-
-
-def _tiles(raw: Any, field: str) -> list[int]:
-    return _names(raw, field, parse_tile, PositionError)
-
-
-def _names(
-    raw: Any, field: str, parse: Callable[[str], int], error: type[CampfireError]
-) -> list[int]:
-    if not isinstance(raw, list):
-        raise error(f"{field} must be a list of names (got {type(raw).__name__})")
-    out = []
-    for name in raw:
-        if not isinstance(name, str):
-            raise error(f"{field} must hold names (got {name!r})")
-        try:
-            out.append(parse(name))
-        except CampfireError as exc:
-            raise error(f"{field}: {exc}") from None
-    return out
+    return read_names(raw, field, parse_card, error)
 
 
 def _count(codes: list[int], size: int) -> list[int]:
@@ -327,87 +301,52 @@ def _check_counts(
             raise error(f"{field} holds {have} {CARD_NAMES[c]} but {what} {most}")
 
 
-def _int(raw: Any, field: str, low: int, high: int) -> int:
-    if type(raw) is not int or not low <= raw <= high:
-        raise PositionError(f"{field} must be a whole number {low}–{high} (got {raw!r})")
-    return raw
-
-
-def _seat(raw: Any, players: int, field: str, optional: bool = True) -> int:
-    if raw is None and optional:
-        return NO_SEAT
-    if type(raw) is not int or not 0 <= raw < players:
-        nothing = " or null" if optional else ""
-        raise PositionError(f"{field} must be a seat 0–{players - 1}{nothing} (got {raw!r})")
-    return raw
-
-
-def _per_seat(raw: Any, players: int, field: str) -> list[Any]:
-    if not isinstance(raw, list) or len(raw) != players:
-        raise PositionError(f"{field} must hold one entry per seat ({players})")
-    return raw
-
-
 def _read_state(players: int, options: ManitouOptions, s: Mapping[str, Any]) -> ManitouState:
-    """Read and check a position's ``state`` object (raise :class:`PositionError`)."""
+    """Read and check a position's ``state`` object (raise :class:`PositionError`).
+
+    :func:`~campfire.core.fields.read_fields` reads each field as ``ManitouState.FIELDS``
+    declares it (presence, no unknown field, types, ranges, seats, card and tile names, the
+    generator); what follows are the checks across fields.
+    """
     n = players
-    missing = [k for k in _STATE_FIELDS if k not in s]
-    if missing:
-        raise PositionError(f"the position's state lacks the field {missing[0]!r}")
-    extra = sorted(str(k) for k in s if k not in _STATE_FIELDS and k not in _OPTIONAL_FIELDS)
-    if extra:
-        raise PositionError(f"unknown state field {extra[0]!r}")
+    v = read_fields(ManitouState, s, ReadContext(players, options))
     hunts = HUNTS[n]
-    phase_name = s["phase"]
-    if not isinstance(phase_name, str) or phase_name not in PHASES:
-        raise PositionError(f"phase must be one of {', '.join(PHASES)} (got {phase_name!r})")
-    phase = PHASES.index(phase_name)
+    phase: int = v["phase"]
+    phase_name = PHASES[phase]
     over = phase == GAME_OVER
-    hunt = _int(s["hunt"], "hunt", 1, hunts + 1) - 1
+    hunt: int = v["hunt"]
     if over != (hunt == hunts):
         raise PositionError(
             f"hunt must be 1–{hunts} during the game and {hunts + 1} once it is over (got "
             f"{hunt + 1} in phase {phase_name})"
         )
-    dealer = _seat(s["dealer"], n, "dealer", optional=False)
-    seat = _seat(s["seat"], n, "seat")
+    dealer: int = v["dealer"]
+    seat: int = v["seat"]
     if (seat == NO_SEAT) != (phase in (SELECT, GAME_OVER)):
         raise PositionError(
             f"seat must be null in the phases select and game_over and a seat otherwise "
-            f"(got {s['seat']!r} in phase {phase_name})"
+            f"(got {None if seat == NO_SEAT else seat} in phase {phase_name})"
         )
     if phase == SELECT and options.draw_cards:
         raise PositionError("there is no select phase in the DRAW variant (draw_cards)")
-    bag = _tiles(s["bag"], "bag")
-    if len(bag) > MAX_BAG_TILES:
-        raise PositionError(f"the bag holds at most {MAX_BAG_TILES} tiles (got {len(bag)})")
-    state = ManitouState(options, n, dealer, bag, GameRng.from_json(s["rng"]))
+    state = ManitouState(options, n, dealer, v["bag"], v["rng"])
     state.hunt = hunt
     state.phase = phase
     state.seat = seat
 
     # tiles: where they lie (a typed-in bag may hold any tiles, so there is no fixed total)
     k = state.per_ground
-    grounds = s["grounds"]
-    if not isinstance(grounds, list) or len(grounds) != 3:
-        raise PositionError("grounds must hold the tiles of the 3 hunting grounds")
-    state.grounds = [_tiles(g, f"grounds[{i}]") for i, g in enumerate(grounds)]
+    state.grounds = v["grounds"]
     for i, laid in enumerate(state.grounds):
         if len(laid) > k:
             raise PositionError(f"grounds[{i}] holds {len(laid)} tiles; a ground gets at most {k}")
-    state.out_of_game = _tiles(s["out_of_game"], "out_of_game")
-    state.owned = [
-        _count(_tiles(o, f"tiles_owned[{p}]"), NUM_TILE_TYPES)
-        for p, o in enumerate(_per_seat(s["tiles_owned"], n, "tiles_owned"))
-    ]
-    state.totem_holder = _seat(s["totem_holder"], n, "totem_holder")
-    state.horse_holder = _seat(s["horse_holder"], n, "horse_holder")
+    state.out_of_game = v["out_of_game"]
+    state.owned = [_count(tiles, NUM_TILE_TYPES) for tiles in v["tiles_owned"]]
+    state.totem_holder = v["totem_holder"]
+    state.horse_holder = v["horse_holder"]
 
     # cards: each seat's 17 cards, each in one place (manitou §1.1, §4)
-    used = [
-        _count(_cards(u, f"used_this_cycle[{p}]"), NUM_CARD_TYPES)
-        for p, u in enumerate(_per_seat(s["used_this_cycle"], n, "used_this_cycle"))
-    ]
+    used = [_count(cards, NUM_CARD_TYPES) for cards in v["used_this_cycle"]]
     for p, u in enumerate(used):
         _check_counts(u, FULL_POOL, f"used_this_cycle[{p}]", "a deck has")
         most = (PLAYS_PER_HUNT + 1) * (2 if over else 1)  # over: both hunts of the last cycle
@@ -424,37 +363,22 @@ def _read_state(players: int, options: ManitouOptions, s: Mapping[str, Any]) -> 
             )
     state.pool = [[FULL_POOL[c] - u[c] for c in range(NUM_CARD_TYPES)] for u in used]
     state.sel_size = selection_sizes(n, dealer)
-    selected = [
-        _count(_cards(x, f"selected[{p}]"), NUM_CARD_TYPES)
-        for p, x in enumerate(_per_seat(s["selected"], n, "selected"))
-    ]
-    state.hands = [
-        _cards(h, f"hands[{p}]") for p, h in enumerate(_per_seat(s["hands"], n, "hands"))
-    ]
-    state.decks = [
-        _cards(d, f"decks[{p}]") for p, d in enumerate(_per_seat(s["decks"], n, "decks"))
-    ]
-    table = s["table"]
-    if not isinstance(table, list) or len(table) != 3:
-        raise PositionError("table must hold the cards of the 3 hunting grounds")
+    selected = [_count(cards, NUM_CARD_TYPES) for cards in v["selected"]]
+    state.hands = v["hands"]
+    state.decks = v["decks"]
     on_table = [[0] * NUM_CARD_TYPES for _ in range(n)]
-    for g, cards in enumerate(table):
-        if not isinstance(cards, list):
-            raise PositionError(f"table[{g}] must be a list of [seat, card, face_up]")
-        codes = []
+    table: list[list[int]] = v["table"]
+    for g, codes in enumerate(table):
         heroes = [0] * n
-        for item in cards:
-            if not isinstance(item, list) or len(item) != 3 or type(item[2]) is not bool:
-                raise PositionError(f"table[{g}] holds {item!r}; a card is [seat, card, face_up]")
-            p = _seat(item[0], n, f"table[{g}]: a card's seat", optional=False)
-            card = _cards([item[1]], f"table[{g}]")[0]
-            up = item[2]
+        for code in codes:
+            p, card, up = (code & 255) >> 4, code & 15, not code & DOWN
             if not up and card < NUM_HUNTERS:
-                raise PositionError(f"table[{g}]: hunters are never face down (got {item!r})")
+                raise PositionError(
+                    f"table[{g}]: hunters are never face down (got {CARD_NAMES[card]} face down)"
+                )
             if card >= NUM_HUNTERS and (up or options.hero_limit_counts_face_down):
                 heroes[p] += 1
             on_table[p][card] += 1
-            codes.append(card | p << 4 | (0 if up else DOWN))
         if max(heroes) > 2:  # manitou §5.1 (M6)
             raise PositionError(f"table[{g}]: a seat has at most two heroes at a ground")
         state.table[g] = codes
@@ -507,7 +431,7 @@ def _read_state(players: int, options: ManitouOptions, s: Mapping[str, Any]) -> 
 
     # the phase and whose turn it is
     turns = PLAYS_PER_HUNT * n
-    state.turn = turn = _int(s["play_turn"], "play_turn", 0, turns)
+    state.turn = turn = v["play_turn"]
     if phase in (SELECT, GAME_OVER) and turn:
         raise PositionError(f"play_turn must be 0 in phase {phase_name}")
     if phase == PLAY_PHASE:
@@ -525,10 +449,7 @@ def _read_state(players: int, options: ManitouOptions, s: Mapping[str, Any]) -> 
         raise PositionError("in phase horse the seat is the horse holder")
 
     # the evaluation (manitou §6)
-    queue = s["thief_queue"]
-    if not isinstance(queue, list):
-        raise PositionError("thief_queue must be a list of seats")
-    state.rob_queue = [_seat(p, n, "thief_queue", optional=False) for p in queue]
+    state.rob_queue = v["thief_queue"]
     if len(set(state.rob_queue)) != len(state.rob_queue):
         raise PositionError("thief_queue names a seat twice")
     if phase == THIEF:
@@ -538,22 +459,12 @@ def _read_state(players: int, options: ManitouOptions, s: Mapping[str, Any]) -> 
             raise PositionError(f"seat {seat} has no choice of tile to lose (manitou rules §5.1)")
     elif state.rob_queue:
         raise PositionError("thief_queue must be empty outside the thief phase")
-    tom = s["tomahawks_counted"]
-    if not isinstance(tom, list) or len(tom) not in ((n,) if phase == SHARE else (0,)):
+    state.tom = v["tomahawks_counted"]
+    if len(state.tom) != (n if phase == SHARE else 0):
         size = f"{n} numbers (one per seat)" if phase == SHARE else "empty"
         raise PositionError(f"tomahawks_counted must be {size} in phase {phase_name}")
-    state.tom = [_int(x, "tomahawks_counted", 0, 99) for x in tom]
-    sharing = s["sharing"]
-    if not isinstance(sharing, list) or len(sharing) != 5:
-        raise PositionError("sharing must be [ground, step, chooser, picks_left, second_taker]")
-    ground, step, chooser, picks, c_taker = sharing
-    state.ev_ground = _int(ground, "sharing: ground", 1, 3) - 1
-    if not isinstance(step, str) or step not in EV_STEPS:
-        raise PositionError(f"sharing: step must be one of {', '.join(EV_STEPS)} (got {step!r})")
-    state.ev_step = EV_STEPS.index(step)
-    state.chooser = _seat(chooser, n, "sharing: chooser")
-    state.picks_left = _int(picks, "sharing: picks_left", 0, k)
-    state.c_taker = _seat(c_taker, n, "sharing: second_taker")
+    sharing: tuple[int, int, int, int, int] = v["sharing"]
+    state.ev_ground, state.ev_step, state.chooser, state.picks_left, state.c_taker = sharing
     if phase == SHARE:
         tiles = state.grounds[state.ev_ground]
         if state.ev_step == EV_START or state.chooser != seat or not state.picks_left or not tiles:
@@ -562,21 +473,15 @@ def _read_state(players: int, options: ManitouOptions, s: Mapping[str, Any]) -> 
             )
         if any(state.grounds[g] for g in range(state.ev_ground)):
             raise PositionError("grounds shared already must be empty")
-    elif [state.ev_ground, state.ev_step, state.chooser, state.picks_left, state.c_taker] != [
-        0,
-        EV_START,
-        NO_SEAT,
-        0,
-        NO_SEAT,
-    ]:
+    elif sharing != (0, EV_START, NO_SEAT, 0, NO_SEAT):
         raise PositionError(f"sharing must be [1, 'start', null, 0, null] in phase {phase_name}")
 
     # the draws to come
     dealt = phase != SELECT and not over  # the deals to come: from this hunt's or the next's
     state.deals = _read_deals(
-        s.get("deals", []), n, options, (dealer + dealt) % n, hunt + dealt, PositionError
+        v["deals"], n, options, (dealer + dealt) % n, hunt + dealt, PositionError
     )
-    state.returns = _read_returns(s.get("returns", []), options, PositionError)
+    state.returns = _read_returns(v["returns"], options, PositionError)
     return state
 
 

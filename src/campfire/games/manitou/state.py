@@ -27,20 +27,23 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
+from collections.abc import Callable
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Self
 
 from campfire.core import (
     Action,
+    CampfireError,
     Event,
     GameRng,
     IllegalActionError,
     Outcome,
+    PositionError,
     SetupError,
     State,
 )
 from campfire.core.fields import (
-    RAW,
+    SEAT,
     Computed,
     Copy,
     Custom,
@@ -48,9 +51,14 @@ from campfire.core.fields import (
     ListOf,
     Names,
     Nullable,
+    Read,
+    ReadContext,
     Reset,
     StateField,
+    copy_on_write,
+    unshare,
 )
+from campfire.core.validate import short_repr
 
 from .actions import (
     K_LOSE,
@@ -74,6 +82,7 @@ from .cards import (
     CARD_NAMES,
     FULL_POOL,
     HORSE,
+    MAX_BAG_TILES,
     MAX_MULTIPLIER,
     NUM_CARD_TYPES,
     NUM_HUNTERS,
@@ -83,6 +92,8 @@ from .cards import (
     TOMAHAWK,
     TOTEM,
     beat_table,
+    parse_card,
+    parse_tile,
     tile_value,
 )
 from .options import ManitouOptions
@@ -97,6 +108,7 @@ __all__ = [
     "PHASES",
     "TILES_PER_GROUND",
     "ManitouState",
+    "read_names",
     "selection_sizes",
 ]
 
@@ -201,9 +213,96 @@ def _sharing(state: ManitouState) -> list[Any]:
     ]
 
 
-_TILES = Custom(_tile_names)
-_CARDS = Custom(_card_names)
-_SEAT_OR_NULL = Nullable(RAW)
+# ... and how they are read back: the JSON types and shapes of each field, and the names decoded
+# (each problem a PositionError naming the field); the checks across fields are the game's reader's
+
+
+def read_names(
+    raw: Any, what: str, parse: Callable[[str], int], error: type[CampfireError] = PositionError
+) -> list[int]:
+    """A JSON list of card or tile names (``parse`` reads one) → their numbers."""
+    if not isinstance(raw, list):
+        raise error(f"{what} must be a list of names (got {type(raw).__name__})")
+    out = []
+    for name in raw:
+        if not isinstance(name, str):
+            raise error(f"{what} must hold names (got {short_repr(name)})")
+        try:
+            out.append(parse(name))
+        except CampfireError as exc:
+            raise error(f"{what}: {exc}") from None
+    return out
+
+
+def _read_tiles(raw: Any, what: str, ctx: ReadContext) -> list[int]:
+    return read_names(raw, what, parse_tile)
+
+
+def _read_cards(raw: Any, what: str, ctx: ReadContext) -> list[int]:
+    return read_names(raw, what, parse_card)
+
+
+def _read_bag(raw: Any, what: str, ctx: ReadContext) -> list[int]:
+    bag = _read_tiles(raw, what, ctx)
+    if len(bag) > MAX_BAG_TILES:
+        raise PositionError(f"the bag holds at most {MAX_BAG_TILES} tiles (got {len(bag)})")
+    return bag
+
+
+def _read_table_card(raw: Any, what: str, ctx: ReadContext) -> int:
+    """``[seat, card, face_up]`` → the card's code on the table (``card | seat << 4``, + DOWN)."""
+    if not isinstance(raw, list) or len(raw) != 3 or type(raw[2]) is not bool:
+        raise PositionError(f"{what} must be a card [seat, card, face_up] (got {short_repr(raw)})")
+    seat: int = SEAT.decode(raw[0], f"{what}: the card's seat", ctx)
+    card = read_names(raw[1:2], what, parse_card)[0]
+    return card | seat << 4 | (0 if raw[2] else DOWN)
+
+
+def _per_ground(ctx: ReadContext) -> int:
+    return int(ctx.options.tiles_per_ground) or TILES_PER_GROUND[ctx.players]
+
+
+_GROUND = Int(1, NUM_GROUNDS, offset=1)
+_STEP = Names(EV_STEPS)
+_PICKS = Int(0, _per_ground)
+
+
+def _read_sharing(raw: Any, what: str, ctx: ReadContext) -> tuple[int, int, int, int, int]:
+    """``[ground, step, chooser, picks_left, second_taker]`` → the five attributes."""
+    if not isinstance(raw, list) or len(raw) != 5:
+        raise PositionError(f"{what} must be [ground, step, chooser, picks_left, second_taker]")
+    ground, step, chooser, picks, taker = raw
+    return (
+        _GROUND.decode(ground, f"{what}: ground", ctx),
+        _STEP.decode(step, f"{what}: step", ctx),
+        _SEAT_OR_NULL.decode(chooser, f"{what}: chooser", ctx),
+        _PICKS.decode(picks, f"{what}: picks_left", ctx),
+        _SEAT_OR_NULL.decode(taker, f"{what}: second_taker", ctx),
+    )
+
+
+def _read_rng(raw: Any, what: str, ctx: ReadContext) -> GameRng:
+    return GameRng.from_json(raw)
+
+
+def _players(ctx: ReadContext) -> int:
+    return ctx.players
+
+
+def _last_hunt(ctx: ReadContext) -> int:
+    return HUNTS[ctx.players] + 1  # the hunt after the last, once the game is over
+
+
+def _plays(ctx: ReadContext) -> int:
+    return PLAYS_PER_HUNT * ctx.players
+
+
+_TILES = Custom(_tile_names, _read_tiles)
+_CARDS = Custom(_card_names, _read_cards)
+_SEAT_OR_NULL = Nullable(SEAT)
+#: per seat, names written by a computed entry (already JSON), read back as numbers
+_SEATS_CARDS = ListOf(Read(_read_cards), length=_players)
+_SEATS_TILES = ListOf(Read(_read_tiles), length=_players)
 
 
 class ManitouState(State):
@@ -217,47 +316,50 @@ class ManitouState(State):
     game: ManitouGame
     options: ManitouOptions
 
-    #: every attribute, declared once: the generated ``clone`` copies them, ``to_position``
-    #: writes those with a key in this order (``docs/notation/manitou.md``, "Position")
+    #: every attribute, declared once: the generated ``clone`` copies them (the generator is
+    #: shared until either copy draws from it, copy-on-write), ``to_position`` writes those with
+    #: a key in this order (``docs/notation/manitou.md``, "Position") and ``read_fields`` reads
+    #: them back (types, shapes, names); the checks across fields are ``game._read_state``'s
     FIELDS = (
         StateField("num_players", key=None),
         StateField("options", key=None),
-        StateField("rng", Copy.COPY, key=None),  # written last
         # from the options
         *(StateField(n, key=None) for n in ("_beats", "_per_player", "_live", "_count_down")),
         StateField("hunts", key=None),
         StateField("per_ground", key=None),
-        StateField("hunt", codec=Int(1, 99, offset=1)),
-        StateField("dealer"),
+        StateField("hunt", codec=Int(1, _last_hunt, offset=1)),
+        StateField("dealer", codec=SEAT),
         StateField("phase", codec=Names(PHASES)),
         StateField("seat", codec=_SEAT_OR_NULL),
-        StateField("bag", Copy.LIST, codec=_TILES),
-        StateField("grounds", Copy.LISTS, codec=ListOf(_TILES)),
+        StateField("bag", Copy.LIST, codec=Custom(_tile_names, _read_bag)),
+        StateField("grounds", Copy.LISTS, codec=ListOf(_TILES, length=NUM_GROUNDS)),
         StateField("out_of_game", Copy.LIST, codec=_TILES),
         StateField("owned", Copy.LISTS, key=None),
-        Computed("tiles_owned", _tiles_owned),
+        Computed("tiles_owned", _tiles_owned, _SEATS_TILES),
         StateField("totem_holder", codec=_SEAT_OR_NULL),
         StateField("horse_holder", codec=_SEAT_OR_NULL),
         StateField("pool", Copy.LISTS, key=None),
-        Computed("used_this_cycle", _used_this_cycle),
+        Computed("used_this_cycle", _used_this_cycle, _SEATS_CARDS),
         StateField("sel_size", Copy.LIST, key=None),
         StateField("selected", Copy.LISTS, key=None),
-        Computed("selected", _selected),
+        Computed("selected", _selected, _SEATS_CARDS),
         StateField("picked", Copy.LIST, key=None),
-        StateField("hands", Copy.LISTS, codec=ListOf(_CARDS)),
-        StateField("decks", Copy.LISTS, codec=ListOf(_CARDS)),
+        StateField("hands", Copy.LISTS, codec=ListOf(_CARDS, length=_players)),
+        StateField("decks", Copy.LISTS, codec=ListOf(_CARDS, length=_players)),
         StateField("table", Copy.LISTS, key=None),
-        Computed("table", _table),  # [seat, card, face up]
+        # [seat, card, face up], read back as codes
+        Computed("table", _table, ListOf(ListOf(Read(_read_table_card)), length=NUM_GROUNDS)),
         StateField("up", Copy.LISTS, key=None),
-        StateField("turn", key="play_turn"),
-        StateField("rob_queue", Copy.LIST, key="thief_queue", codec=ListOf()),
-        StateField("tom", Copy.LIST, key="tomahawks_counted", codec=ListOf()),
+        StateField("turn", key="play_turn", codec=Int(0, _plays)),
+        StateField("rob_queue", Copy.LIST, key="thief_queue", codec=ListOf(SEAT)),
+        StateField("tom", Copy.LIST, key="tomahawks_counted", codec=ListOf(Int(0, 99))),
         *(StateField(n, key=None) for n in ("ev_ground", "ev_step", "chooser", "picks_left")),
         StateField("c_taker", key=None),
-        Computed("sharing", _sharing),
+        Computed("sharing", _sharing, Read(_read_sharing)),
+        # read by the game's reader with the setup's own functions
         StateField("deals", Copy.LIST, codec=Custom(_deals_json), default=[]),
         StateField("returns", Copy.LIST, codec=ListOf(), default=[]),
-        Computed("rng", lambda state: state.rng.to_json()),
+        *copy_on_write("rng", codec=Custom(GameRng.to_json, _read_rng)),  # written last
         # the legal steps, recomputed on demand (a determinisation may change the hands)
         StateField("_legal", Reset(None), key=None),
         StateField("_legal_seat", Reset(NO_SEAT), key=None),
@@ -271,6 +373,7 @@ class ManitouState(State):
         self.num_players = n
         self.options = options
         self.rng = rng
+        self._rng_shared = False  # copy-on-write: clones share the generator until one draws
         self._beats = beat_table(options.hero_chart)
         self._per_player = options.hunter_ranking == "per_player"
         self._live = options.tomahawk_timing == "live"
@@ -500,7 +603,6 @@ class ManitouState(State):
     def _deal(self, events: list[Event]) -> list[Event]:
         # manitou §5 H4, §10: per seat from the first player clockwise
         n = self.num_players
-        rng = self.rng
         draw = self.options.draw_cards
         first = self.first_player
         # the setup's deck orders, when it gives them (checked before anything changes)
@@ -520,6 +622,7 @@ class ManitouState(State):
                 hand = deck[:HAND_SIZE]
                 deck = deck[: HAND_SIZE - 1 : -1]  # the last card is drawn next
             else:
+                rng = unshare(self, "rng")  # the first draw of a clone copies the generator
                 if draw:
                     pool = self.pool[p]
                     cards = [c for c in _CARD_TYPES for _ in range(pool[c])]
@@ -808,7 +911,7 @@ class ManitouState(State):
                         place = (
                             returns.pop(0) % (len(bag) + 1)
                             if returns
-                            else self.rng.randrange(len(bag) + 1)
+                            else unshare(self, "rng").randrange(len(bag) + 1)
                         )
                         bag.insert(place, t)
                     events.append(Event("tiles_to_bag", {"ground": g + 1, "tiles": names}))
@@ -1144,6 +1247,7 @@ class ManitouState(State):
         self._check_seat(seat)
         other = self.clone()
         other.rng = GameRng(rng.getrandbits(64))
+        other._rng_shared = False
         other.deals = []  # future deck orders and bag returns are hidden: drawn from the new rng
         other.returns = []
         if self.phase == GAME_OVER:
