@@ -92,3 +92,26 @@ def test_message_templates_fill_their_placeholders() -> None:
     assert message.text == "1 and two" and message.template == "{a} and {b}"
     fields = {f for _, f, _, _ in string.Formatter().parse(message.template) if f}
     assert fields == set(message.params)
+
+
+@pytest.mark.parametrize("name", ["tracker", "dudab"])
+def test_presenters_speak_the_language_in_force(name: str) -> None:
+    # every string a presenter makes goes through core.present.text, so a translator sees it
+    from campfire.core.present import translation
+
+    game = campfire.get_game(name)
+    state = game.new_game(2, seed=1)
+    seat = state.current_seat()
+    seen: list[str] = []
+
+    def shout(message_id: str, template: str, params: dict) -> str:
+        seen.append(message_id)
+        return template.format(**params).upper()
+
+    presenter = game.presenter()
+    with translation(shout):
+        display = presenter.display(state.view(seat), state.legal_actions(seat), ["a", "b"])
+    assert display.prompt == display.prompt.upper() and seen
+    assert all(i.startswith(name + ".") for i in seen)
+    english = presenter.display(state.view(seat), state.legal_actions(seat), ["a", "b"])
+    assert english.prompt != english.prompt.upper()

@@ -23,7 +23,9 @@ is given: it never reads a state, so it cannot leak what the seat may not know.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -190,12 +192,59 @@ class Message:
 
     @classmethod
     def make(cls, message_id: str, template: str, **params: Any) -> Message:
-        """A message whose text is ``template`` filled with ``params``."""
-        return cls(message_id, dict(params), template.format(**params), template)
+        """A message whose text is ``template`` filled with ``params`` (in the current language).
+
+        The text is :func:`text` of the id: the translation in force (:func:`translation`), or
+        the English ``template`` itself.
+        """
+        return cls(message_id, dict(params), text(message_id, template, **params), template)
 
     def to_json(self) -> dict[str, Any]:
         """The message as a JSON-ready dict (``id``, ``params``, ``text``)."""
         return {"id": self.id, "params": dict(self.params), "text": self.text}
+
+
+#: translates ``(message id, English template, parameters)`` into the text to show
+Translator = Callable[[str, str, Mapping[str, Any]], str]
+
+_TRANSLATOR: ContextVar[Translator | None] = ContextVar("campfire_translator", default=None)
+
+
+def text(message_id: str, template: str, **params: Any) -> str:
+    """The text of message ``message_id`` in the language in force (English: ``template``).
+
+    Presenters make every string a person reads through this function (or :meth:`Message.make`),
+    with a stable id and the English template, so that a translation can replace it by id.
+
+    >>> text("x.hello", "Hello, {name}!", name="Ann")
+    'Hello, Ann!'
+    >>> with translation(lambda mid, tpl, p: "Szia, {name}!".format(**p)):
+    ...     text("x.hello", "Hello, {name}!", name="Ann")
+    'Szia, Ann!'
+    """
+    translate = _TRANSLATOR.get()
+    if translate is None:
+        return template.format(**params)
+    return translate(message_id, template, params)
+
+
+@contextmanager
+def translation(translate: Translator | None) -> Iterator[None]:
+    """Make ``translate`` the translator in force within the block (``None``: English).
+
+    The translator is a context variable: each thread and each asyncio task (a server's
+    connection) has its own, so players in different languages can share a process.
+    """
+    token = _TRANSLATOR.set(translate)
+    try:
+        yield
+    finally:
+        _TRANSLATOR.reset(token)
+
+
+def set_translator(translate: Translator | None) -> None:
+    """Make ``translate`` the translator of the current context from now on (an app's language)."""
+    _TRANSLATOR.set(translate)
 
 
 class Presenter(ABC):

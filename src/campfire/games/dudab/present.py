@@ -36,6 +36,7 @@ from campfire.core.present import (
     PlayerPanel,
     Presenter,
     Zone,
+    text,
 )
 
 from .actions import K_BABY, K_DRAW, K_JUNGLE, K_KEEP, K_PENALTY, K_PILE, K_PLACE, DudabAction
@@ -246,7 +247,7 @@ _FACES = {name: face for face, name in enumerate(FACE_NAMES)}
 
 
 def _text(message_id: str, **params: Any) -> str:
-    return MESSAGES[message_id].format(**params)
+    return text(message_id, MESSAGES[message_id], **params)
 
 
 def _message(message_id: str, **params: Any) -> Message:

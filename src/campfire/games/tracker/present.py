@@ -36,6 +36,7 @@ from campfire.core.present import (
     PlayerPanel,
     Presenter,
     Zone,
+    text,
 )
 
 from .actions import TrackerAction
@@ -191,7 +192,7 @@ MESSAGES: dict[str, str] = {
 
 
 def _text(message_id: str, **params: Any) -> str:
-    return MESSAGES[message_id].format(**params)
+    return text(message_id, MESSAGES[message_id], **params)
 
 
 def _message(message_id: str, **params: Any) -> Message:
