@@ -142,3 +142,23 @@ def test_the_terminal_app_names_no_game_in_its_code() -> None:
             if text and any(name in text.lower() for name in names):
                 hits.append(f"{path.name}:{node.lineno}: {text!r}")
     assert hits == []
+
+
+def test_the_server_sits_on_top() -> None:
+    # nothing below the server imports it; the server itself needs only the core and agents
+    below = ["core", "agents", "games", "arena"]
+    upward = [
+        f"{_module_name(path)} imports {target}"
+        for layer in below
+        for path in sorted((PACKAGE / layer).rglob("*.py"))
+        for target in sorted(campfire_imports(path))
+        if _layer(target) == "server"
+    ]
+    assert upward == []
+    server = [
+        f"{_module_name(path)} imports {target}"
+        for path in sorted((PACKAGE / "server").rglob("*.py"))
+        for target in sorted(campfire_imports(path))
+        if _layer(target) not in ("core", "agents", "server")
+    ]
+    assert server == []

@@ -63,15 +63,15 @@ class RateLimit:
         self.tokens -= 1
         if self.tokens >= 0:
             return "ok"
-        return "refuse" if self.tokens > -self.burst else "close"
+        return "refuse" if self.tokens >= -self.burst else "close"
 
 
 def create_app(
     database_url: str | None = None,
     *,
     seeds: Callable[[], int] | None = None,
-    rate: float = 20.0,
-    burst: int = 40,
+    rate: float = 50.0,
+    burst: int = 100,
     clock: Callable[[], float] = time.monotonic,
     bot_workers: int = 2,
 ) -> Starlette:
