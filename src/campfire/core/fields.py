@@ -70,6 +70,7 @@ __all__ = [
     "position_fields",
     "position_keys",
     "read_fields",
+    "read_object",
     "unshare",
 ]
 
@@ -273,6 +274,25 @@ class Custom(Codec):
     def decode(self, raw: Any, what: str, ctx: ReadContext) -> Any:
         """``read(raw, what, ctx)``, or ``raw`` itself."""
         return raw if self.read is None else self.read(raw, what, ctx)
+
+
+def read_object(raw: Any, what: str, keys: Sequence[str]) -> Mapping[str, Any]:
+    """``raw``, which must be a JSON object with exactly ``keys`` (a field's nested object).
+
+    >>> read_object({"a": 1}, "pair", ("a", "b"))
+    Traceback (most recent call last):
+        ...
+    campfire.core.errors.PositionError: pair: the field 'b' is missing
+    """
+    if not isinstance(raw, Mapping):
+        raise PositionError(f"{what} must be a JSON object with the fields {', '.join(keys)}")
+    missing = [k for k in keys if k not in raw]
+    if missing:
+        raise PositionError(f"{what}: the field {missing[0]!r} is missing")
+    extra = sorted(str(k) for k in raw if k not in keys)
+    if extra:
+        raise PositionError(f"{what}: unknown field {extra[0]!r}; the fields are {list(keys)}")
+    return raw
 
 
 @dataclass(frozen=True, slots=True)

@@ -203,6 +203,16 @@ def _move_draw_card(s: dict[str, Any], zone: str) -> None:
         (lambda s: s["columns"].pop(), "columns must have 2 entries"),
         (lambda s: s.update(draw=[]), "the cards of the round|the round ends when the draw"),
         (lambda s: s.update(extra=1), "unknown field 'extra'"),
+        (
+            lambda s: s.update(obligation={"kind": "shaman_reaction", "column": 3}),
+            r"obligation\.column must be 1–2 \(got 3\)",
+        ),
+        (lambda s: s.update(scores=[["7"], [], []]), r"scores\[0\]\[0\] must be a whole number"),
+        (
+            lambda s: s.update(tasks=[{"task": "end_step", "seat": 0}] * 129),
+            "tasks: 129 pending tasks; a round never has more than 128",
+        ),
+        (lambda s: s["columns"][1].update(jungle="N-red-fur-3"), "must be a Jungle card"),
         (lambda s: s.pop("discard"), "the field 'discard' is missing"),
     ],
 )

@@ -26,13 +26,12 @@ from campfire.core import (
     RolloutPolicy,
     SetupError,
 )
-from campfire.core.fields import position_keys
+from campfire.core.fields import ReadContext, read_fields, read_object
 from campfire.core.validate import short_repr
 
 from . import actions as _actions
 from .cards import (
     BABY,
-    CALL_NAMES,
     DUDAB,
     FACE,
     JUNGLE,
@@ -53,11 +52,8 @@ from .state import (
     KEEP_AFTER_CAPTURE,
     MAX_HAND,
     NO_SEAT,
-    OB_CALL,
     OB_NONE,
     OB_SHAMAN,
-    OBLIGATIONS,
-    OVER,
     PLAYING,
     T_ADVANCE,
     T_BABY,
@@ -229,35 +225,11 @@ def _check_cards(cards: list[int], expected: list[int], what: str, error: type[V
 
 #: the fields of a position (its header and its state)
 _POSITION_FIELDS = ("game", "version", "players", "options", "state")
-#: the fields of a position's ``state`` object (see ``docs/notation/dudab.md``, "Position")
-#: the fields of a position's ``state`` object, as ``DudabState.FIELDS`` declares them
-_STATE_FIELDS = position_keys(DudabState)
-_COLUMN_FIELDS = ("heap", "cards", "jungle", "above")
 _REPORT_FIELDS = ("round", "hands", "piles", "scores", "details")
-#: a round score is far inside this range (the worst hand is 8 Dudabs, the best pile 8 Babies)
-_SCORE_LIMIT = 1000
-#: the most cards one draw task can still have to draw (a Number card's value, dudab §5.4)
-_MAX_DRAW = 4
 #: a card of each face, to score the faces of the last round's report
 _FACE_CARD = {FACE[c]: c for c in reversed(range(NUM_CARDS))}
-#: more pending tasks than any round can stack (each Baby whose cover is a Number card adds two
-#: per other player, dudab §5.7.7: at most 8 × 10, plus a few of the step)
-_MAX_TASKS = 128
 #: the pending tasks that wait for a choice (only these may be on top of the stack)
 _CHOICES = (T_TRIM, T_KEEP, T_SWAP, T_JUNGLE, T_BABY)
-
-
-def _fields(value: Any, what: str, fields: tuple[str, ...]) -> Mapping[str, Any]:
-    """``value`` must be a JSON object with exactly ``fields``."""
-    if not isinstance(value, Mapping):
-        raise PositionError(f"{what} must be a JSON object with the fields {', '.join(fields)}")
-    missing = [f for f in fields if f not in value]
-    if missing:
-        raise PositionError(f"{what}: the field {missing[0]!r} is missing")
-    extra = sorted(str(k) for k in value if k not in fields)
-    if extra:
-        raise PositionError(f"{what}: unknown field {extra[0]!r}; the fields are {list(fields)}")
-    return value
 
 
 def _int(value: Any, what: str, low: int, high: int) -> int:
@@ -269,30 +241,12 @@ def _int(value: Any, what: str, low: int, high: int) -> int:
     return value
 
 
-def _seat(value: Any, players: int, what: str, *, none: bool = False) -> int:
-    """A seat ``0 … players-1`` (``None`` → ``NO_SEAT`` where ``none`` allows it)."""
-    if value is None and none:
-        return NO_SEAT
-    return _int(value, what, 0, players - 1)
-
-
 def _list(value: Any, what: str, length: int | None = None) -> list[Any]:
     if not isinstance(value, list):
         raise PositionError(f"{what} must be a JSON list (got {short_repr(value)})")
     if length is not None and len(value) != length:
         raise PositionError(f"{what} must have {length} entries (got {len(value)})")
     return value
-
-
-def _card(value: Any, what: str) -> int:
-    try:
-        return parse_card(value)
-    except SetupError as exc:
-        raise PositionError(f"{what}: {exc}") from None
-
-
-def _cards(value: Any, what: str) -> list[int]:
-    return [_card(c, what) for c in _list(value, what)]
 
 
 def _no_specials(cards: list[int], what: str) -> None:
@@ -329,7 +283,7 @@ def _read_report(
         if value is not None:
             raise PositionError("last_round must be null before the first round has ended")
         return None
-    r = _fields(value, "last_round", _REPORT_FIELDS)
+    r = read_object(value, "last_round", _REPORT_FIELDS)
     _int(r["round"], "last_round.round", finished, finished)
     hands = _face_cards(r["hands"], "last_round.hands", players)
     piles = _face_cards(r["piles"], "last_round.piles", players)
@@ -354,29 +308,6 @@ def _read_report(
             "(faces sorted, scores and details computed from the hands and piles)"
         )
     return report
-
-
-def _read_task(item: Any, players: int) -> tuple[int, int, int]:
-    what = "a task"
-    if not isinstance(item, Mapping) or item.get("task") not in TASKS:
-        raise PositionError(f"{what} is an object with 'task' one of {list(TASKS)}")
-    typ = TASKS.index(item["task"])
-    what = f"task {item['task']!r}"
-    extra: tuple[str, ...] = ()
-    if typ == T_DRAW:
-        extra = ("count",)
-    elif typ in (T_JUNGLE, T_BABY):
-        extra = ("card",)
-    _fields(item, what, ("task", "seat", *extra))
-    seat = _seat(item["seat"], players, f"{what}: seat")
-    arg = 0
-    if typ == T_DRAW:
-        arg = _int(item["count"], f"{what}: count", 1, _MAX_DRAW)
-    elif typ in (T_JUNGLE, T_BABY):
-        arg = _card(item["card"], f"{what}: card")
-        if KIND[arg] != (JUNGLE if typ == T_JUNGLE else BABY):
-            raise PositionError(f"{what}: card must be a {item['task'].title()} card")
-    return (typ, seat, arg)
 
 
 def _check_task_order(tasks: list[tuple[int, int, int]], actor: int) -> None:
@@ -413,106 +344,64 @@ def _check_task_order(tasks: list[tuple[int, int, int]], actor: int) -> None:
 
 
 def _read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> DudabState:
-    """Read and check a position's ``state`` object (every problem is a :class:`PositionError`)."""
-    _fields(s, "the position's state", _STATE_FIELDS)
+    """Read and check a position's ``state`` object (every problem is a :class:`PositionError`).
+
+    :func:`~campfire.core.fields.read_fields` reads each field as ``DudabState.FIELDS``
+    declares it (presence, no unknown field, types, ranges, seats, card ids, the shapes of the
+    obligation, the tasks and the columns); what follows are the checks across fields.
+    """
+    v = read_fields(DudabState, s, ReadContext(players, options))
     state = object.__new__(DudabState)
     ncols = columns_for(players)
     state.num_players = players
     state.options = options
     state.ncols = ncols
-    state.start_player = _seat(s["start_player"], players, "start_player")
-    state.round = _int(s["round"], "round", 1, players) - 1
-    phase = s["phase"]
-    if phase not in ("playing", "game_over"):
-        raise PositionError(f"phase must be 'playing' or 'game_over' (got {short_repr(phase)})")
-    playing = phase == "playing"
-    state.phase = PLAYING if playing else OVER
+    state.start_player = v["start_player"]
+    state.round = v["round"]
+    state.phase = v["phase"]
+    playing = state.phase == PLAYING
     if not playing and state.round != players - 1:
         raise PositionError(
             f"a finished game ends after round {players} (round is {state.round + 1})"
         )
-    state.actor = _seat(s["actor"], players, "actor", none=not playing)
-
-    # obligation (dudab §3)
-    ob = s["obligation"]
-    state.ob, state.ob_col, state.ob_call = OB_NONE, -1, 0
-    if ob is not None:
-        if not isinstance(ob, Mapping) or ob.get("kind") not in OBLIGATIONS[1:]:
-            raise PositionError(
-                "obligation is null or an object with 'kind' 'shaman_reaction' or 'call'"
-            )
-        kind = OBLIGATIONS.index(ob["kind"])
-        fields = ("kind", "column", "call") if kind == OB_CALL else ("kind", "column")
-        _fields(ob, "obligation", fields)
-        state.ob = kind
-        state.ob_col = _int(ob["column"], "obligation.column", 1, ncols) - 1
-        if kind == OB_CALL:
-            call = ob["call"]
-            if call not in CALL_NAMES[1:]:
-                raise PositionError(
-                    f"obligation.call must be one of {', '.join(CALL_NAMES[1:])} "
-                    f"(got {short_repr(call)})"
-                )
-            state.ob_call = CALL_NAMES.index(call)
+    state.actor = v["actor"]
+    if playing and state.actor == NO_SEAT:
+        raise PositionError(f"actor must be a whole number 0–{players - 1} (got None)")
+    state.ob, state.ob_col, state.ob_call = v["obligation"]  # dudab §3
 
     # the card zones
-    state.draw = _cards(s["draw"], "draw")[::-1]
-    state.discard = _cards(s["discard"], "discard")
-    cols = _list(s["columns"], "columns", ncols)
+    state.draw = v["draw"]
+    state.discard = v["discard"]
     state.heap, state.vis, state.jungle, state.above = [], [], [], []
-    for c, raw in enumerate(cols):
+    for c, (heap, vis, jungle, above) in enumerate(v["columns"]):
         what = f"columns[{c}]"
-        col = _fields(raw, what, _COLUMN_FIELDS)
-        heap = _cards(col["heap"], f"{what}.heap")
-        vis = _cards(col["cards"], f"{what}.cards")
         if playing:  # the cover that empties the pile stays, whatever it is (dudab §5.7.7)
             _no_specials(vis, f"{what}.cards")
-        if col["jungle"] is None:
-            jungle = above = -1
-            if col["above"] is not None:
-                raise PositionError(
-                    f"{what}: 'above' counts the cards above a Jungle (null without)"
-                )
+        if jungle < 0:
             if not 1 <= len(vis) < CAPTURE_AT:
                 raise PositionError(
                     f"{what}.cards: a column without a Jungle shows 1–{CAPTURE_AT - 1} cards "
                     f"(the {CAPTURE_AT}th captures, dudab rules §4.4; got {len(vis)})"
                 )
-        else:
-            jungle = _card(col["jungle"], f"{what}.jungle")
-            if KIND[jungle] != JUNGLE:
-                raise PositionError(
-                    f"{what}.jungle must be a Jungle card (got {card_name(jungle)})"
-                )
-            above = _int(col["above"], f"{what}.above", 0, len(vis))
-            if len(vis) - above > above:
-                raise PositionError(
-                    f"{what}: {len(vis) - above} cards below the Jungle and {above} above; "
-                    "more below than above captures (dudab rules §6.3)"
-                )
+        elif len(vis) - above > above:
+            raise PositionError(
+                f"{what}: {len(vis) - above} cards below the Jungle and {above} above; "
+                "more below than above captures (dudab rules §6.3)"
+            )
         state.heap.append(heap)
         state.vis.append(vis)
         state.jungle.append(jungle)
         state.above.append(above)
-    state.hands = [
-        _cards(h, f"hands[{p}]") for p, h in enumerate(_list(s["hands"], "hands", players))
-    ]
-    state.piles = [
-        _cards(h, f"piles[{p}]") for p, h in enumerate(_list(s["piles"], "piles", players))
-    ]
-    state.kept = _cards(s["kept"], "kept")
+    state.hands = v["hands"]
+    state.piles = v["piles"]
+    state.kept = v["kept"]
     if playing:
         for p in range(players):
             _no_specials(state.hands[p], f"hands[{p}]")
         _no_specials(state.kept, "kept")
 
     # pending tasks, bottom of the stack first (dudab §5.6–§5.7)
-    raw_tasks = _list(s["tasks"], "tasks")
-    if len(raw_tasks) > _MAX_TASKS:
-        raise PositionError(
-            f"tasks: {len(raw_tasks)} pending tasks; a round never has more than {_MAX_TASKS}"
-        )
-    state.tasks = [_read_task(item, players) for item in raw_tasks]
+    state.tasks = v["tasks"]
     limbo = [arg for typ, _, arg in state.tasks if typ in (T_JUNGLE, T_BABY)]
     top = state.tasks[-1] if state.tasks else None
     for i, (typ, _, _) in enumerate(state.tasks[:-1]):
@@ -526,7 +415,7 @@ def _read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> Du
     if not playing and state.tasks:
         raise PositionError("tasks: a finished game has no pending tasks")
     _check_task_order(state.tasks, state.actor)
-    state.revealed = _seat(s["revealed"], players, "revealed", none=True)
+    state.revealed = v["revealed"]
     swapper = top[1] if top is not None and top[0] == T_SWAP else NO_SEAT
     if state.revealed != swapper:
         raise PositionError(
@@ -572,15 +461,11 @@ def _read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> Du
 
     # scores and the last round's report (dudab §7)
     finished = state.round + (not playing)
-    rows = _list(s["scores"], "scores", players)
-    state.scores = [
-        [
-            _int(x, f"scores[{p}]", -_SCORE_LIMIT, _SCORE_LIMIT)
-            for x in _list(row, f"scores[{p}]", finished)
-        ]
-        for p, row in enumerate(rows)
-    ]
-    state.report = _read_report(s["last_round"], players, finished, state.scores)
+    state.scores = v["scores"]
+    for p, row in enumerate(state.scores):
+        if len(row) != finished:
+            raise PositionError(f"scores[{p}] must have {finished} entries (got {len(row)})")
+    state.report = _read_report(v["last_round"], players, finished, state.scores)
     if not playing and state.report is not None:
         for p in range(players):
             if state.report["hands"][p] != sorted_faces(state.hands[p]) or state.report["piles"][
@@ -593,14 +478,15 @@ def _read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> Du
     # conservation: every card in use exactly once, in this round and in each later deck
     expected = cards_in_use(options.use_jungle, options.use_baby)
     head = HAND_DEAL * players + ncols
-    decks = _list(s["decks"], "decks", players - state.round - 1 if playing else 0)
-    state.decks = []
-    for r, deck in enumerate(decks):
+    decks: list[list[int]] = v["decks"]
+    later = players - state.round - 1 if playing else 0
+    if len(decks) != later:
+        raise PositionError(f"decks must have {later} entries (got {len(decks)})")
+    for r, ids in enumerate(decks):
         what = f"decks[{r}] (round {state.round + r + 2})"
-        ids = _cards(deck, what)
         _check_cards(ids, expected, what, PositionError)
         _check_head(ids, head, what, PositionError)
-        state.decks.append(ids)
+    state.decks = decks
     everything = state.draw + state.discard + state.kept + limbo
     for c in range(ncols):
         everything += state.heap[c] + state.vis[c]

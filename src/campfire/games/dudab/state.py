@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self, cast
 
 from campfire.core import (
@@ -27,6 +27,8 @@ from campfire.core import (
     IllegalActionError,
     NotationError,
     Outcome,
+    PositionError,
+    SetupError,
     State,
 )
 from campfire.core.fields import (
@@ -36,11 +38,13 @@ from campfire.core.fields import (
     Custom,
     Int,
     ListOf,
-    Names,
     Nullable,
+    Read,
     ReadContext,
     StateField,
+    read_object,
 )
+from campfire.core.validate import short_repr
 
 from .actions import (
     ACTIONS,
@@ -84,6 +88,7 @@ from .cards import (
     VALUE,
     card_name,
     cards_in_use,
+    parse_card,
 )
 from .options import DudabOptions
 from .scoring import round_score
@@ -191,7 +196,124 @@ def _columns(state: DudabState) -> list[dict[str, Any]]:
     ]
 
 
-_NAMES = Custom(lambda cards: _names(cards))
+# ... and how they are read back: the JSON types and shapes of each field, card ids decoded (each
+# problem a PositionError naming the field); the checks across fields are game._read_state's
+
+#: more pending tasks than any round can stack (each Baby whose cover is a Number card adds two
+#: per other player, dudab §5.7.7: at most 8 × 10, plus a few of the step)
+_MAX_TASKS = 128
+#: the most cards one draw task can still have to draw (a Number card's value, dudab §5.4)
+_MAX_DRAW = 4
+#: a round score is far inside this range (the worst hand is 8 Dudabs, the best pile 8 Babies)
+_SCORE_LIMIT = 1000
+_COLUMN_FIELDS = ("heap", "cards", "jungle", "above")
+
+
+def _columns_of(ctx: ReadContext) -> int:
+    return columns_for(ctx.players)
+
+
+def _read_card(raw: Any, what: str) -> int:
+    try:
+        return parse_card(raw)
+    except SetupError as exc:
+        raise PositionError(f"{what}: {exc}") from None
+
+
+def _read_cards(raw: Any, what: str, ctx: ReadContext) -> list[int]:
+    if not isinstance(raw, list):
+        raise PositionError(f"{what} must be a JSON list (got {short_repr(raw)})")
+    return [_read_card(c, what) for c in raw]
+
+
+def _read_draw(raw: Any, what: str, ctx: ReadContext) -> list[int]:
+    return _read_cards(raw, what, ctx)[::-1]  # written top card first; the top is last here
+
+
+def _read_phase(raw: Any, what: str, ctx: ReadContext) -> int:
+    if not isinstance(raw, str) or raw not in PHASES:
+        allowed = " or ".join(repr(p) for p in PHASES)
+        raise PositionError(f"{what} must be {allowed} (got {short_repr(raw)})")
+    return PHASES.index(raw)
+
+
+def _read_obligation(raw: Any, what: str, ctx: ReadContext) -> tuple[int, int, int]:
+    """``null`` or ``{"kind", "column"[, "call"]}`` → ``(ob, ob_col, ob_call)``."""
+    if raw is None:
+        return (OB_NONE, -1, 0)
+    if not isinstance(raw, Mapping) or raw.get("kind") not in OBLIGATIONS[1:]:
+        raise PositionError(f"{what} is null or an object with 'kind' 'shaman_reaction' or 'call'")
+    kind = OBLIGATIONS.index(raw["kind"])
+    read_object(raw, what, ("kind", "column", "call") if kind == OB_CALL else ("kind", "column"))
+    column: int = Int(1, _columns_of, offset=1).decode(raw["column"], f"{what}.column", ctx)
+    call = 0
+    if kind == OB_CALL:
+        name = raw["call"]
+        if not isinstance(name, str) or name not in CALL_NAMES[1:]:
+            raise PositionError(
+                f"{what}.call must be one of {', '.join(CALL_NAMES[1:])} (got {short_repr(name)})"
+            )
+        call = CALL_NAMES.index(name)
+    return (kind, column, call)
+
+
+def _read_task(raw: Any, what: str, ctx: ReadContext) -> tuple[int, int, int]:
+    """``{"task", "seat"}`` (+ ``count`` or ``card``) → ``(type, seat, arg)``."""
+    if not isinstance(raw, Mapping) or raw.get("task") not in TASKS:
+        raise PositionError(f"a task is an object with 'task' one of {list(TASKS)}")
+    typ = TASKS.index(raw["task"])
+    what = f"task {raw['task']!r}"
+    extra: tuple[str, ...] = ()
+    if typ == T_DRAW:
+        extra = ("count",)
+    elif typ in (T_JUNGLE, T_BABY):
+        extra = ("card",)
+    read_object(raw, what, ("task", "seat", *extra))
+    seat: int = SEAT.decode(raw["seat"], f"{what}: seat", ctx)
+    arg = 0
+    if typ == T_DRAW:
+        arg = Int(1, _MAX_DRAW).decode(raw["count"], f"{what}: count", ctx)
+    elif typ in (T_JUNGLE, T_BABY):
+        arg = _read_card(raw["card"], f"{what}: card")
+        if KIND[arg] != (JUNGLE if typ == T_JUNGLE else BABY):
+            raise PositionError(f"{what}: card must be a {raw['task'].title()} card")
+    return (typ, seat, arg)
+
+
+def _read_tasks(raw: Any, what: str, ctx: ReadContext) -> list[tuple[int, int, int]]:
+    if not isinstance(raw, list):
+        raise PositionError(f"{what} must be a JSON list (got {short_repr(raw)})")
+    if len(raw) > _MAX_TASKS:
+        raise PositionError(
+            f"{what}: {len(raw)} pending tasks; a round never has more than {_MAX_TASKS}"
+        )
+    return [_read_task(item, what, ctx) for item in raw]
+
+
+def _read_column(raw: Any, what: str, ctx: ReadContext) -> tuple[list[int], list[int], int, int]:
+    """A column → ``(heap, cards, jungle, above)`` (``-1`` for no Jungle and no count)."""
+    col = read_object(raw, what, _COLUMN_FIELDS)
+    heap = _read_cards(col["heap"], f"{what}.heap", ctx)
+    vis = _read_cards(col["cards"], f"{what}.cards", ctx)
+    if col["jungle"] is None:
+        if col["above"] is not None:
+            raise PositionError(f"{what}: 'above' counts the cards above a Jungle (null without)")
+        return (heap, vis, -1, -1)
+    jungle = _read_card(col["jungle"], f"{what}.jungle")
+    if KIND[jungle] != JUNGLE:
+        raise PositionError(f"{what}.jungle must be a Jungle card (got {card_name(jungle)})")
+    above: int = Int(0, len(vis)).decode(col["above"], f"{what}.above", ctx)
+    return (heap, vis, jungle, above)
+
+
+def _read_report(raw: Any, what: str, ctx: ReadContext) -> Any:
+    """``null`` or an object: what it must hold depends on the round (the game's reader)."""
+    if raw is not None and not isinstance(raw, Mapping):
+        raise PositionError(f"{what} must be null or a JSON object (got {short_repr(raw)})")
+    return raw
+
+
+_NAMES = Custom(lambda cards: _names(cards), _read_cards)
 
 
 class DudabState(State):
@@ -213,28 +335,34 @@ class DudabState(State):
         StateField("num_players", key=None),
         StateField("options", key=None),
         StateField("ncols", key=None),  # from the player count
-        StateField("start_player"),
+        StateField("start_player", codec=SEAT),
         StateField("round", codec=Int(1, _players, offset=1)),
-        StateField("phase", codec=Names(PHASES)),
+        StateField("phase", codec=Custom(PHASES.__getitem__, _read_phase)),
         StateField("actor", codec=Nullable(SEAT)),
         StateField("ob", key=None),
         StateField("ob_col", key=None),
         StateField("ob_call", key=None),
-        Computed("obligation", _obligation),
-        StateField("tasks", Copy.LIST, codec=Custom(_tasks_json)),  # tuples, shared
+        Computed("obligation", _obligation, Read(_read_obligation)),  # read as (ob, col, call)
+        StateField("tasks", Copy.LIST, codec=Custom(_tasks_json, _read_tasks)),  # tuples, shared
         StateField("revealed", codec=Nullable(SEAT)),
-        StateField("draw", Copy.LIST, codec=Custom(_top_first)),
+        StateField("draw", Copy.LIST, codec=Custom(_top_first, _read_draw)),
         StateField("discard", Copy.LIST, codec=_NAMES),
         StateField("heap", Copy.LISTS, key=None),
         StateField("vis", Copy.LISTS, key=None),
         StateField("jungle", Copy.LIST, key=None),
         StateField("above", Copy.LIST, key=None),
-        Computed("columns", _columns),  # heap, cards, jungle and above of each column
-        StateField("hands", Copy.LISTS, codec=ListOf(_NAMES)),
-        StateField("piles", Copy.LISTS, codec=ListOf(_NAMES)),
+        # heap, cards, jungle and above of each column, read as (heap, vis, jungle, above)
+        Computed("columns", _columns, ListOf(Read(_read_column), length=_columns_of)),
+        StateField("hands", Copy.LISTS, codec=ListOf(_NAMES, length=_players)),
+        StateField("piles", Copy.LISTS, codec=ListOf(_NAMES, length=_players)),
         StateField("kept", Copy.LIST, codec=_NAMES),
-        StateField("scores", Copy.LISTS, codec=ListOf(ListOf())),
-        StateField("report", key="last_round"),  # never mutated, only replaced
+        StateField(
+            "scores",
+            Copy.LISTS,
+            codec=ListOf(ListOf(Int(-_SCORE_LIMIT, _SCORE_LIMIT)), length=_players),
+        ),
+        # never mutated, only replaced; read by the game's reader (it depends on the round)
+        StateField("report", key="last_round", codec=Read(_read_report)),
         StateField("decks", Copy.LISTS, codec=ListOf(_NAMES)),
         # the legal steps and their indices: shared, since apply replaces them, never changes
         StateField("_legal", key=None),
