@@ -29,7 +29,7 @@ import random
 from bisect import bisect_left
 from collections.abc import Callable
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, cast
 
 from campfire.core import (
     Action,
@@ -97,6 +97,7 @@ from .cards import (
     tile_value,
 )
 from .options import ManitouOptions
+from .types import GroundCard, ManitouOutcome, ManitouView, Phase, SharingStep
 
 if TYPE_CHECKING:
     from .game import ManitouGame
@@ -125,10 +126,10 @@ PLAYS_PER_HUNT = 7
 NUM_GROUNDS = 3
 
 SELECT, PLAY_PHASE, TOTEM_PHASE, HORSE_PHASE, THIEF, SHARE, GAME_OVER = range(7)
-PHASES = ("select", "play", "totem", "horse", "thief", "take", "game_over")
+PHASES: tuple[Phase, ...] = ("select", "play", "totem", "horse", "thief", "take", "game_over")
 # steps of the distribution of one ground (manitou §6.2)
 EV_START, EV_HERO, EV_FIRST, EV_SECOND = range(4)
-EV_STEPS = ("start", "hero", "best_hunter", "second_hunter")
+EV_STEPS: tuple[SharingStep, ...] = ("start", "hero", "best_hunter", "second_hunter")
 
 _GROUNDS = range(NUM_GROUNDS)
 _INDEX = attrgetter("index")
@@ -1167,12 +1168,15 @@ class ManitouState(State):
         owned = self.owned[seat]
         return [TILE_NAMES[t] for t in _TILE_TYPES for _ in range(owned[t])]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know (manitou §9): never another seat's selection, hand or deck."""
+    def view(self, seat: int | None) -> ManitouView:
+        """What ``seat`` may know (manitou §9): never another seat's selection, hand or deck.
+
+        Its keys and value types are :class:`~campfire.games.manitou.types.ManitouView`.
+        """
         self._check_seat(seat, spectator=True)
         n = self.num_players
         phase = self.phase
-        out: dict[str, Any] = {
+        out: ManitouView = {
             "game": "manitou",
             "seat": seat,
             "players": n,
@@ -1185,8 +1189,8 @@ class ManitouState(State):
             "grounds": [
                 {
                     "tiles": [TILE_NAMES[t] for t in self.grounds[g]],
-                    "cards": [
-                        [_seat_of(code), CARD_NAMES[code & 15], not code & DOWN]
+                    "cards": [  # JSON arrays [seat, card, face_up], read as GroundCard tuples
+                        cast(GroundCard, [_seat_of(code), CARD_NAMES[code & 15], not code & DOWN])
                         for code in self.table[g]
                     ],
                 }
@@ -1203,7 +1207,8 @@ class ManitouState(State):
             "play_turn": self.turn,
             "bag_size": len(self.bag),
             "out_of_game": [TILE_NAMES[t] for t in self.out_of_game],
-            "scores": list(self.score().scores),  # the points the tiles make now (§7)
+            # the points the tiles make now (§7): whole numbers
+            "scores": cast(list[int], list(self.score().scores)),
         }
         if phase in (THIEF, SHARE):
             out["thief_queue"] = list(self.rob_queue)
@@ -1222,7 +1227,7 @@ class ManitouState(State):
                 "deck": [CARD_NAMES[c] for c in sorted(self.decks[seat])],
             }
         if phase == GAME_OVER:
-            out["outcome"] = self.score().to_json()
+            out["outcome"] = cast(ManitouOutcome, self.score().to_json())
         return out
 
     def render(self, seat: int | None = None) -> str:

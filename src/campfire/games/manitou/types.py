@@ -38,6 +38,7 @@ __all__ = [
     "ScoreDetail",
     "SeatData",
     "SharingJson",
+    "SharingStep",
     "TakeData",
     "ThiefData",
     "TilesData",
@@ -59,12 +60,16 @@ class GroundJson(TypedDict):
     cards: list[GroundCard]
 
 
+#: The step of a ground's sharing (manitou §6): before it, the hero, the best hunter, the second.
+SharingStep = Literal["start", "hero", "best_hunter", "second_hunter"]
+
+
 class SharingJson(TypedDict):
     """The sharing of a ground's tiles (manitou §6) under way."""
 
     #: the ground being shared, 1-based
     ground: int
-    step: Literal["start", "hero", "best_hunter", "second_hunter"]
+    step: SharingStep
     #: the seat choosing tiles now (None: nobody yet)
     chooser: int | None
     picks_left: int
