@@ -10,6 +10,7 @@ honest sample does, and never the true state itself or any part of it.
 
 from __future__ import annotations
 
+import enum
 import gc
 import pickle
 import random
@@ -24,7 +25,16 @@ from campfire.core import Action, Agent, Belief, Game, Observation, State, visib
 from campfire.games.tracker.cards import is_scout, parse_card, tribe_of
 
 GAMES = campfire.all_games()
-_SKIP = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.CodeType)
+#: code and constants, not data: classes, modules, functions, and enum members (the action
+#: kinds, singletons of the game's code like its classes)
+_SKIP = (
+    type,
+    types.ModuleType,
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.CodeType,
+    enum.Enum,
+)
 
 
 def reachable(root: object) -> dict[int, object]:

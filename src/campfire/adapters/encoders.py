@@ -34,6 +34,9 @@ from campfire.core import Belief, UnknownGameError
 from campfire.games.apache.cards import BOOTY_KINDS, KIND_NAMES
 from campfire.games.apache.types import ApacheView
 from campfire.games.apache.types import Phase as ApachePhase
+from campfire.games.manitou.state import PLAYS_PER_HUNT
+from campfire.games.manitou.types import Phase as ManitouPhase
+from campfire.games.manitou.types import SharingStep
 from campfire.games.tracker.cards import (
     NUM_CARDS,
     NUM_POSITIONS,
@@ -308,8 +311,8 @@ _MANITOU_TILES = (
     + ("horse", "totem", "tomahawk")
 )
 _MANITOU_TILE = {name: i for i, name in enumerate(_MANITOU_TILES)}
-_MANITOU_PHASES = ("select", "play", "totem", "horse", "thief", "take", "game_over")
-_MANITOU_STEPS = ("start", "hero", "best_hunter", "second_hunter")
+_MANITOU_PHASES: tuple[str, ...] = get_args(ManitouPhase)
+_MANITOU_STEPS: tuple[str, ...] = get_args(SharingStep)
 _MANITOU_PHASE = {name: i for i, name in enumerate(_MANITOU_PHASES)}
 
 
@@ -379,7 +382,7 @@ class ManitouEncoder(Encoder):
         out[self._o_seats + p + rel[view["first_player"]]] = 1.0
         o = self._o_progress
         out[o] = view["hunt"] / max(1, view["hunts"])
-        out[o + 1] = view["play_turn"] / (7 * n)
+        out[o + 1] = view["play_turn"] / (PLAYS_PER_HUNT * n)
         out[o + 2] = view["bag_size"] / 60
         # every count slot is counted here first, then written once
         counts: dict[int, int] = {}
