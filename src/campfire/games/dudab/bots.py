@@ -55,11 +55,13 @@ from .actions import (
 )
 from .cards import (
     COLOUR,
+    FACE,
     FACE_BABY,
     FACE_DUDAB,
     FACE_JUNGLE,
     FACE_SHAMAN,
     MATCH,
+    NUM_CARDS,
     SYMBOL,
     VALUE,
     is_number_face,
@@ -72,12 +74,8 @@ from .types import CardsData, ColumnJson, DudabView
 __all__ = ["DudabHeuristic", "DudabHeuristicConfig", "face_cost", "pile_points"]
 
 #: a card id standing for each face (copies of a Dudab or a Shaman colour score alike)
-_CARD_OF_FACE: tuple[int, ...] = (
-    *range(64),
-    64,  # dudab
-    *(72 + 2 * c for c in range(4)),  # shamans
-    80,  # jungle
-    88,  # baby
+_CARD_OF_FACE: tuple[int, ...] = tuple(
+    min(c for c in range(NUM_CARDS) if FACE[c] == f) for f in range(FACE_BABY + 1)
 )
 #: the points a card is expected to cost if it stays in the hand until the round ends (§7.1)
 _STUCK = tuple(VALUE[f] if is_number_face(f) else 5 for f in range(FACE_BABY + 1))
