@@ -49,8 +49,9 @@ from campfire.core.fields import (
     ListOf,
     Names,
     ReadContext,
-    Reset,
     StateField,
+    copy_on_write,
+    unshare,
 )
 
 from .actions import (
@@ -226,8 +227,7 @@ class ApacheState(State):
         StateField("resolved"),
         StateField("tiebreak", codec=Custom(_order)),
         StateField("tiebreaks", codec=Custom(_orders), default=[]),
-        StateField("rng", codec=Custom(GameRng.to_json)),
-        StateField("_rng_shared", Reset(True, both=True), key=None),
+        *copy_on_write("rng", codec=Custom(GameRng.to_json)),  # and its flag _rng_shared
         StateField("choice_actions", Copy.LIST, key=None),  # follows from the queue
     )
 
@@ -460,10 +460,7 @@ class ApacheState(State):
                     self.tiebreaks = self.tiebreaks[1:]
                 else:
                     perm = list(range(self.num_players))
-                    if self._rng_shared:
-                        self.rng = self.rng.copy()
-                        self._rng_shared = False
-                    self.rng.shuffle(perm)
+                    unshare(self, "rng").shuffle(perm)  # a clone's first draw copies it
                 self.tiebreak = tuple(perm)
                 rank = {s: i for i, s in enumerate(perm)}
                 queue.sort(key=lambda c: (c.ms, rank[c.seat]))

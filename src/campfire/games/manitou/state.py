@@ -255,7 +255,13 @@ def _read_table_card(raw: Any, what: str, ctx: ReadContext) -> int:
     if not isinstance(raw, list) or len(raw) != 3 or type(raw[2]) is not bool:
         raise PositionError(f"{what} must be a card [seat, card, face_up] (got {short_repr(raw)})")
     seat: int = SEAT.decode(raw[0], f"{what}: the card's seat", ctx)
-    card = read_names(raw[1:2], what, parse_card)[0]
+    name = raw[1]
+    if not isinstance(name, str):
+        raise PositionError(f"{what}: the card must be a card name (got {short_repr(name)})")
+    try:
+        card = parse_card(name)
+    except CampfireError as exc:
+        raise PositionError(f"{what}: {exc}") from None
     return card | seat << 4 | (0 if raw[2] else DOWN)
 
 
