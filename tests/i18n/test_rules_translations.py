@@ -24,7 +24,7 @@ GAMES = [g.name for g in all_games()]
 #: the translation languages; English is the unsuffixed master document
 LANGUAGES = ("hu", "cs")
 #: the languages whose documents must exist for every game
-REQUIRED_LANGUAGES = ("hu",)
+REQUIRED_LANGUAGES = ("hu", "cs")
 
 #: headings "## 4. A turn" and "### 4.2 Peeking" (as in tests/test_rules_docs.py)
 HEADING = re.compile(r"^(#{2,3}) (\d+)\.(\d+)?\s+\S")
