@@ -20,7 +20,8 @@ ALLOWED: dict[str, set[str]] = {
     "core": set(),
     "agents": {"core"},
     "games": {"core"},
-    "arena": {"core", "agents"},
+    "arena": {"core", "agents", "i18n"},
+    "i18n": {"core"},
 }
 
 

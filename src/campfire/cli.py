@@ -2,6 +2,9 @@
 
 Bad input (an unknown game, a bad option, a malformed or illegal record) ends with a one-line
 message on standard error and exit status 2, never a traceback.
+
+Everything the command says is in the chosen language (``--lang``, then ``CAMPFIRE_LANG``, then
+the system locale, then English; :mod:`campfire.i18n`).
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ from . import __version__
 from .core import CampfireError, Game, OptionError, all_games, get
 from .core.records import replay_file, replay_text
 from .core.validate import MAX_JSON_BYTES, MAX_PLAYERS_ARG, int_arg, seed_arg
+from .i18n import LANGUAGES, _, check_language, current, ngettext, resolve_language, use_language
+from .i18n.argparse_strings import argparse_language
+from .i18n.rules import missing_note, option_help, rules_document
 
 __all__ = ["main", "rules_markdown"]
 
@@ -28,7 +34,10 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line, naming what is allowed."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        text = _("{prog}: error: {message} (see '{prog} --help')").format(
+            prog=self.prog, message=current().error(message)
+        )
+        self.exit(EXIT_USAGE, text + "\n")
 
 
 def _seconds_arg(text: str) -> float:
@@ -38,7 +47,9 @@ def _seconds_arg(text: str) -> float:
         value = math.nan
     if not 0 < value <= MAX_BENCH_SECONDS:
         raise argparse.ArgumentTypeError(
-            f"a number of seconds above 0 and at most {MAX_BENCH_SECONDS} (got {text[:40]!r})"
+            _("a number of seconds above 0 and at most {most} (got {got})").format(
+                most=MAX_BENCH_SECONDS, got=repr(text[:40])
+            )
         )
     return value
 
@@ -54,10 +65,17 @@ def _fmt_value(value: Any) -> str:
     return str(value)
 
 
+def _language_arg(text: str) -> str:
+    try:
+        return check_language(text)
+    except OptionError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _options_text(game: Game[Any]) -> list[str]:
     infos = game.options_type.infos()
     if not infos:
-        return ["  (no options)"]
+        return ["  " + _("(no options)")]
     lines = []
     for info in infos:
         allowed = (
@@ -65,13 +83,15 @@ def _options_text(game: Game[Any]) -> list[str]:
             if info.choices is not None
             else ("true/false" if info.type is bool else info.type.__name__)
         )
-        lines.append(f"  {info.name}={_fmt_value(info.default)}  ({allowed})  {info.help}".rstrip())
+        help_text = option_help(game, info.name, info.help)
+        lines.append(f"  {info.name}={_fmt_value(info.default)}  ({allowed})  {help_text}".rstrip())
     return lines
 
 
 def games_table() -> str:
     """The table printed by ``campfire games``."""
-    lines = [f"{'game':<10} {'title':<14} {'players':<8} options (default)"]
+    header = (_("game").ljust(10), _("title").ljust(14), _("players").ljust(8))
+    lines = [" ".join((*header, _("options (default)")))]
     for game in all_games():
         opts = ", ".join(f"{i.name}={_fmt_value(i.default)}" for i in game.options_type.infos())
         players = f"{game.min_players}–{game.max_players}"
@@ -105,19 +125,28 @@ def _cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
-def rules_markdown(game: Game[Any]) -> str:
+def rules_markdown(game: Game[Any], language: str | None = None) -> str:
     """The rules document of ``game`` (Markdown), then its options as typed after ``--option``.
+
+    In ``language`` (default: the current one) when the document is written in it
+    (``docs/rules/<game>.<language>.md``); otherwise the English one, after a one-line note.
 
     >>> text = rules_markdown(get("tracker"))
     >>> text.startswith("# Tracker") and "  peek_count=2  (2/3/4)" in text
     True
     """
+    wanted = language or current().language
+    text, written_in = rules_document(game, wanted)
+    note = [missing_note(game), ""] if written_in != wanted else []
     return "\n".join(
         [
-            game.rules_text().rstrip(),
+            *note,
+            text.rstrip(),
             "",
-            "**Options at a glance** (`campfire ... --option name=value`; "
-            "default, allowed values, meaning):",
+            _(
+                "**Options at a glance** (`campfire ... --option name=value`; "
+                "default, allowed values, meaning):"
+            ),
             "",
             "```",
             *_options_text(game),
@@ -143,7 +172,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     if args.watch:
         if args.file == "-" or args.json:
             raise CampfireError(
-                "--watch needs a record FILE (not '-') and cannot be used with --json"
+                _("--watch needs a record FILE (not '-') and cannot be used with --json")
             )
         from .tui.launch import run_watch
 
@@ -152,9 +181,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         stream = getattr(sys.stdin, "buffer", None)
         if stream is None:  # a text stream stands in for standard input (tests, embedding)
             text = sys.stdin.read(MAX_JSON_BYTES + 1)
-            record, match = replay_text(text, source="standard input")
+            record, match = replay_text(text, source=_("standard input"))
         else:
-            record, match = replay_file(stream, name="standard input")
+            record, match = replay_file(stream, name=_("standard input"))
     else:
         record, match = replay_file(args.file)
     state = match.state
@@ -171,15 +200,20 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
     names = [p.name for p in record.players]
-    print(f"{match.game.title}, {len(names)} players; {len(record.actions)} actions verified.")
+    players = ngettext("{count} player", "{count} players", len(names)).format(count=len(names))
+    actions = ngettext(
+        "{count} action verified.", "{count} actions verified.", len(record.actions)
+    ).format(count=len(record.actions))
+    print(f"{match.game.title}, {players}; {actions}")
     if outcome is None:
-        print("The game is not finished.")
+        print(_("The game is not finished."))
         return 0
     for seat in sorted(range(len(names)), key=lambda s: outcome.ranks[s]):
-        mark = "  winner" if seat in outcome.winners else ""
-        print(
-            f"  {outcome.ranks[seat]}. {names[seat]} (seat {seat}): {outcome.scores[seat]:g}{mark}"
+        mark = "  " + _("winner") if seat in outcome.winners else ""
+        line = _("{rank}. {name} (seat {seat}): {score}").format(
+            rank=outcome.ranks[seat], name=names[seat], seat=seat, score=f"{outcome.scores[seat]:g}"
         )
+        print(f"  {line}{mark}")
     return 0
 
 
@@ -188,16 +222,20 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
     if args.protect_me and (args.game is None or get(args.game).name != "apache"):
         raise OptionError(
-            "--protect-me is for Apache only (it refuses claims that would be penalised); "
-            "start with 'campfire play apache --protect-me'"
+            _(
+                "--protect-me is for Apache only (it refuses claims that would be penalised); "
+                "start with 'campfire play apache --protect-me'"
+            )
         )
     if args.resume is not None:
         from .tui.launch import resume_config
 
         if args.game is not None or args.players is not None or args.opponents or args.option:
             raise OptionError(
-                "--resume continues a saved game as it was: give no GAME, --players, "
-                "--opponents or --option with it"
+                _(
+                    "--resume continues a saved game as it was: give no GAME, --players, "
+                    "--opponents or --option with it"
+                )
             )
         return run_play(resume_config(args.resume or None, save=args.save))
     config = play_config(
@@ -223,18 +261,24 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     results = []
     for game in games:
         if not args.json:
-            print(f"benchmarking {game.name} for {args.seconds:g} s ...", file=sys.stderr)
+            print(
+                _("benchmarking {game} for {seconds} s ...").format(
+                    game=game.name, seconds=f"{args.seconds:g}"
+                ),
+                file=sys.stderr,
+            )
         results.append(bench_game(game, args.seconds, players=args.players, runs=args.runs))
     if args.json:
         print(json.dumps([r.to_json() for r in results], indent=2))
         return 0
-    print(f"{'game':<10} {'players':>7} {'actions/s':>12} {'games/s':>10} {'actions/game':>13}")
+    heads = (_("game").ljust(10), _("players").rjust(7), _("actions/s").rjust(12))
+    print(" ".join((*heads, _("games/s").rjust(10), _("actions/game").rjust(13))))
     for r in results:
         print(
             f"{r.game:<10} {r.players:>7} {r.actions_per_second:>12,.0f} "
             f"{r.games_per_second:>10,.1f} {r.actions_per_game:>13,.1f}"
         )
-    print(f"(random legal actions, one process; median of {args.runs} runs)")
+    print(_("(random legal actions, one process; median of {runs} runs)").format(runs=args.runs))
     return 0
 
 
@@ -242,101 +286,109 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``campfire`` command."""
     parser = _Parser(
         prog="campfire",
-        description=(
+        description=_(
             "Campfire: play, learn, replay and simulate the card games "
             "Apache, Big Manitou, Dudab and Tracker."
         ),
     )
-    parser.add_argument("--version", action="version", version=f"campfire {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"campfire {__version__}",
+        help=_("show program's version number and exit"),
+    )
+    _add_lang(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    p = sub.add_parser("games", help="list the games, their player ranges and options")
-    p.add_argument("--json", action="store_true", help="print the list as JSON")
+    p = sub.add_parser("games", help=_("list the games, their player ranges and options"))
+    p.add_argument("--json", action="store_true", help=_("print the list as JSON"))
     p.set_defaults(func=_cmd_games)
 
     p = sub.add_parser(
         "rules",
-        help="print the complete rules of a game (formatted in a terminal, Markdown when piped)",
+        help=_("print the complete rules of a game (formatted in a terminal, Markdown when piped)"),
     )
-    p.add_argument("game", metavar="GAME", help="the game's name (see 'campfire games')")
+    p.add_argument("game", metavar="GAME", help=_("the game's name (see 'campfire games')"))
     p.add_argument(
-        "--plain", action="store_true", help="print the Markdown source even in a terminal"
+        "--plain", action="store_true", help=_("print the Markdown source even in a terminal")
     )
     p.set_defaults(func=_cmd_rules)
 
-    p = sub.add_parser("replay", help="verify a game record and print its outcome")
-    p.add_argument("file", metavar="FILE", help="a JSON game record ('-' for standard input)")
+    p = sub.add_parser("replay", help=_("verify a game record and print its outcome"))
+    p.add_argument("file", metavar="FILE", help=_("a JSON game record ('-' for standard input)"))
     p.add_argument(
-        "--json", action="store_true", help="print the final spectator view and outcome as JSON"
+        "--json", action="store_true", help=_("print the final spectator view and outcome as JSON")
     )
     p.add_argument(
-        "--watch", action="store_true", help="step through the record in the terminal UI"
+        "--watch", action="store_true", help=_("step through the record in the terminal UI")
     )
     p.set_defaults(func=_cmd_replay)
 
-    p = sub.add_parser("play", help="play a game in the terminal against bots or friends")
-    p.add_argument("game", metavar="GAME", nargs="?", help="the game (default: a start screen)")
+    p = sub.add_parser("play", help=_("play a game in the terminal against bots or friends"))
+    p.add_argument("game", metavar="GAME", nargs="?", help=_("the game (default: a start screen)"))
     p.add_argument(
         "--players",
         type=int_arg("the player count", 0, MAX_PLAYERS_ARG),
         default=None,
-        help="number of players",
+        help=_("number of players"),
     )
     p.add_argument(
         "--opponents",
         nargs="+",
         metavar="LEVEL",
-        help="per opponent seat: easy, medium, hard, human (hot seat) or an agent spec",
+        help=_("per opponent seat: easy, medium, hard, human (hot seat) or an agent spec"),
     )
     p.add_argument(
-        "--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)"
+        "--option", action="append", metavar="KEY=VALUE", help=_("a game option (repeatable)")
     )
     p.add_argument(
         "--seed",
         type=seed_arg,
         default=None,
-        help="seed of the deal, 0 … 2**63 - 1 (default: random)",
+        help=_("seed of the deal, 0 … 2**63 - 1 (default: random)"),
     )
-    p.add_argument("--save", metavar="PATH", default=None, help="where to save the record")
+    p.add_argument("--save", metavar="PATH", default=None, help=_("where to save the record"))
     p.add_argument(
         "--resume",
         nargs="?",
         const="",
         default=None,
         metavar="PATH",
-        help="continue an unfinished game (saved on Ctrl+Q or when the terminal closed): "
-        "the newest one, or the record at PATH",
+        help=_(
+            "continue an unfinished game (saved on Ctrl+Q or when the terminal closed): "
+            "the newest one, or the record at PATH"
+        ),
     )
     p.add_argument(
-        "--protect-me", action="store_true", help="Apache: refuse claims that would be penalised"
+        "--protect-me", action="store_true", help=_("Apache: refuse claims that would be penalised")
     )
     p.add_argument(
-        "--learning", action="store_true", help="Tracker: mark the positions you have peeked at"
+        "--learning", action="store_true", help=_("Tracker: mark the positions you have peeked at")
     )
     p.set_defaults(func=_cmd_play)
 
-    p = sub.add_parser("bench", help="measure engine throughput with random games")
-    p.add_argument("game", metavar="GAME", nargs="?", help="one game (default: all games)")
+    p = sub.add_parser("bench", help=_("measure engine throughput with random games"))
+    p.add_argument("game", metavar="GAME", nargs="?", help=_("one game (default: all games)"))
     p.add_argument(
         "--seconds",
         type=_seconds_arg,
         default=5.0,
-        help=f"time per game, at most {MAX_BENCH_SECONDS} (default 5)",
+        help=_("time per game, at most {most} (default 5)").format(most=MAX_BENCH_SECONDS),
     )
     p.add_argument(
         "--players",
         type=int_arg("the player count", 0, MAX_PLAYERS_ARG),
         default=None,
-        help="player count (default 4 or nearest)",
+        help=_("player count (default 4 or nearest)"),
     )
     p.add_argument(
         "--runs",
         type=int_arg("the number of runs", 1, 50),
         default=5,
         metavar="RUNS",
-        help="runs to take the median of, 1–50 (default 5)",
+        help=_("runs to take the median of, 1–50 (default 5)"),
     )
-    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.add_argument("--json", action="store_true", help=_("print the figures as JSON"))
     p.set_defaults(func=_cmd_bench)
 
     from .arena.cli import add_arena_commands
@@ -346,7 +398,45 @@ def build_parser() -> argparse.ArgumentParser:
     from .server.cli import add_serve_command
 
     add_serve_command(sub)  # serve (needs the server extra only to run)
+    for command in sub.choices.values():  # --lang after any command too ('rules GAME --lang hu')
+        _add_lang(command)
     return parser
+
+
+def _add_lang(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lang",
+        type=_language_arg,
+        default=argparse.SUPPRESS,
+        metavar="LANG",
+        help=_("the language: {languages} (default: $CAMPFIRE_LANG, then the system's)").format(
+            languages=", ".join(LANGUAGES)
+        ),
+    )
+
+
+def _language_in(argv: Sequence[str]) -> str | None:
+    """The value of ``--lang`` in ``argv`` (read before the parser, whose texts it chooses)."""
+    for i, item in enumerate(argv):
+        if item == "--":
+            break
+        if item == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if item.startswith("--lang="):
+            return item.partition("=")[2]
+    return None
+
+
+def _language(argv: Sequence[str]) -> str:
+    """The language of this run: ``--lang``, then ``CAMPFIRE_LANG``, the locale, English.
+
+    A ``--lang`` that names no language Campfire speaks is left for the parser to refuse, in
+    the language chosen without it.
+    """
+    try:
+        return resolve_language(_language_in(argv))
+    except OptionError:
+        return resolve_language(None)
 
 
 def _subcommand_parser(parser: argparse.ArgumentParser, command: str | None) -> Any:
@@ -359,6 +449,12 @@ def _subcommand_parser(parser: argparse.ArgumentParser, command: str | None) -> 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``campfire`` command; return its exit status."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    with use_language(_language(args_list)) as tr, argparse_language(tr):
+        return _main(args_list)
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser()
     try:
         args, extra = parser.parse_known_args(argv)
@@ -370,18 +466,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         print()
-        print("Games:")
+        print(_("Games:"))
         print(games_table())
         return 0
     try:
         result: int = args.func(args)
     except CampfireError as exc:
-        print(f"campfire: error: {exc}", file=sys.stderr)
+        print(
+            _("campfire: error: {message}").format(message=current().error(str(exc))),
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     except BrokenPipeError:  # e.g. 'campfire games | head'
         return 0
     except KeyboardInterrupt:
-        print("campfire: interrupted", file=sys.stderr)
+        print(_("campfire: interrupted"), file=sys.stderr)
         return 130
     return result
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from campfire.core import CampfireError, OptionError, Record, parse_option_assignments
 from campfire.core.validate import MAX_PLAYERS_ARG, int_arg, seed_arg
+from campfire.i18n import _, current, ngettext
 
 __all__ = ["MAX_GAMES", "MAX_JOBS", "add_arena_commands", "split_agents"]
 
@@ -53,26 +54,26 @@ def add_arena_commands(sub: Any) -> None:
     """Add ``sim`` and ``rate`` to the ``campfire`` command's subparsers."""
     p = sub.add_parser(
         "sim",
-        help="simulate many games between agents and print statistics",
-        description=(
+        help=_("simulate many games between agents and print statistics"),
+        description=_(
             "Play GAMES games of GAME between agents, in parallel, and print per-agent and "
             "per-seat statistics. Seats rotate every game; the results depend only on the "
             "seed, not on --jobs or --backend. See docs/arena.md."
         ),
     )
-    p.add_argument("game", metavar="GAME", help="the game's name (see 'campfire games')")
+    p.add_argument("game", metavar="GAME", help=_("the game's name (see 'campfire games')"))
     p.add_argument(
         "--players",
         type=int_arg("the player count", 0, MAX_PLAYERS_ARG),
         required=True,
-        help="number of players",
+        help=_("number of players"),
     )
     p.add_argument(
         "--agents",
         action="append",
         required=True,
         metavar="AGENT[,AGENT...]",
-        help=(
+        help=_(
             "agents with optional parameters (e.g. ismcts:iterations=500,random) or levels "
             "easy/medium/hard; the list repeats to fill the seats"
         ),
@@ -81,59 +82,61 @@ def add_arena_commands(sub: Any) -> None:
         "--games",
         type=int_arg("the number of games", 1, MAX_GAMES),
         required=True,
-        help=f"number of games, at most {MAX_GAMES:,}",
+        help=_("number of games, at most {most}").format(most=current().number(MAX_GAMES)),
     )
     p.add_argument(
-        "--seed", type=seed_arg, default=None, help="run seed (default: random, printed)"
+        "--seed", type=seed_arg, default=None, help=_("run seed (default: random, printed)")
     )
     p.add_argument(
         "--jobs",
         type=int_arg("the number of jobs", 1, MAX_JOBS),
         default=None,
-        help="worker processes (default: all cores)",
+        help=_("worker processes (default: all cores)"),
     )
     p.add_argument(
         "--option",
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="a game option (repeatable; see 'campfire rules GAME')",
+        help=_("a game option (repeatable; see 'campfire rules GAME')"),
     )
     p.add_argument(
         "--backend",
         choices=("process", "ray"),
         default="process",
-        help="local worker processes (default) or a Ray cluster",
+        help=_("local worker processes (default) or a Ray cluster"),
     )
     p.add_argument(
-        "--address", default=None, help="address of an existing Ray cluster (with --backend ray)"
+        "--address", default=None, help=_("address of an existing Ray cluster (with --backend ray)")
     )
     p.add_argument(
         "--json",
         metavar="PATH",
         default=None,
-        help="write the statistics as JSON ('-': standard output)",
+        help=_("write the statistics as JSON ('-': standard output)"),
     )
     p.add_argument(
         "--plot",
         metavar="PATH",
         default=None,
-        help="write a plot of the statistics (PATH ends in .png, .svg or .pdf)",
+        help=_("write a plot of the statistics (PATH ends in .png, .svg or .pdf)"),
     )
-    p.add_argument("--records", metavar="DIR", default=None, help="save every game's record in DIR")
+    p.add_argument(
+        "--records", metavar="DIR", default=None, help=_("save every game's record in DIR")
+    )
     p.set_defaults(func=cmd_sim)
 
     p = sub.add_parser(
         "rate",
-        help="rate agents from saved game records (openskill)",
-        description=(
+        help=_("rate agents from saved game records (openskill)"),
+        description=_(
             "Rate the players of the finished game records in DIR (for example written by "
             "'campfire sim --records DIR') with openskill and print a leaderboard per game."
         ),
     )
-    p.add_argument("dir", metavar="DIR", help="a folder of JSON game records")
-    p.add_argument("--verify", action="store_true", help="replay every record before rating it")
-    p.add_argument("--json", action="store_true", help="print the leaderboards as JSON")
+    p.add_argument("dir", metavar="DIR", help=_("a folder of JSON game records"))
+    p.add_argument("--verify", action="store_true", help=_("replay every record before rating it"))
+    p.add_argument("--json", action="store_true", help=_("print the leaderboards as JSON"))
     p.set_defaults(func=cmd_rate)
 
 
@@ -161,11 +164,11 @@ def _progress_bar(enabled: bool, total: int) -> Iterator[Callable[[int, int], No
         yield None
         return
     with Progress(
-        TextColumn("games"),
+        TextColumn(_("games")),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        TextColumn("ETA"),
+        TextColumn(_("ETA")),
         TimeRemainingColumn(),
         console=console,
         transient=True,
@@ -186,14 +189,15 @@ def cmd_sim(args: argparse.Namespace) -> int:
     options = parse_option_assignments(args.option)
     if args.plot is not None and Path(args.plot).suffix.lower() not in PLOT_SUFFIXES:
         raise OptionError(
-            f"--plot writes an image: give a file name ending in {', '.join(PLOT_SUFFIXES)} "
-            f"(got {args.plot!r})"
+            _("--plot writes an image: give a file name ending in {suffixes} (got {got})").format(
+                suffixes=", ".join(PLOT_SUFFIXES), got=repr(args.plot)
+            )
         )
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     if args.address is not None and args.backend != "ray":
-        raise OptionError("--address is for the Ray backend; add --backend ray")
+        raise OptionError(_("--address is for the Ray backend; add --backend ray"))
     if args.jobs is not None and args.jobs < 1:
-        raise OptionError(f"--jobs must be at least 1 (got {args.jobs})")
+        raise OptionError(_("--jobs must be at least 1 (got {got})").format(got=args.jobs))
     config = prepare(
         args.game,
         args.players,
@@ -235,9 +239,15 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if not to_stdout:
         print(summary.to_text())
     if summary.failures:
+        failed = len(summary.failures)
         print(
-            f"campfire: {len(summary.failures)} game(s) failed; their partial records are in "
-            f"{failure_dir} (replay one with 'campfire replay FILE')",
+            ngettext(
+                "campfire: {count} game(s) failed; their partial records are in {folder} "
+                "(replay one with 'campfire replay FILE')",
+                "campfire: {count} game(s) failed; their partial records are in {folder} "
+                "(replay one with 'campfire replay FILE')",
+                failed,
+            ).format(count=failed, folder=failure_dir),
             file=sys.stderr,
         )
         return 1
@@ -248,7 +258,9 @@ def _write_text(path: Path, text: str) -> None:
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise CampfireError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise CampfireError(
+            _("cannot write {path}: {reason}").format(path=path, reason=exc.strerror or exc)
+        ) from None
 
 
 def cmd_rate(args: argparse.Namespace) -> int:
@@ -258,8 +270,10 @@ def cmd_rate(args: argparse.Namespace) -> int:
     records, skipped = load_records(args.dir)
     if not records:
         raise CampfireError(
-            f"no finished game records in {args.dir} (write some with 'campfire sim ... "
-            "--records DIR')"
+            _(
+                "no finished game records in {folder} (write some with 'campfire sim ... "
+                "--records DIR')"
+            ).format(folder=args.dir)
         )
     boards = rate_records(records, verify=args.verify)
     if args.json:
@@ -267,10 +281,20 @@ def cmd_rate(args: argparse.Namespace) -> int:
         return 0
     print("\n\n".join(b.to_text() for b in boards))
     notes = []
-    if skipped["unfinished"]:
-        notes.append(f"{skipped['unfinished']} unfinished record(s)")
-    if skipped["not_a_record"]:
-        notes.append(f"{skipped['not_a_record']} file(s) that are not game records")
+    if n := skipped["unfinished"]:
+        notes.append(
+            ngettext("{count} unfinished record(s)", "{count} unfinished record(s)", n).format(
+                count=n
+            )
+        )
+    if n := skipped["not_a_record"]:
+        notes.append(
+            ngettext(
+                "{count} file(s) that are not game records",
+                "{count} file(s) that are not game records",
+                n,
+            ).format(count=n)
+        )
     if notes:
-        print("left out: " + ", ".join(notes))
+        print(_("left out: {notes}").format(notes=", ".join(notes)))
     return 0

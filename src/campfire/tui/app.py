@@ -20,10 +20,10 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import ActiveBinding, Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
@@ -52,10 +52,20 @@ from campfire.core import (
     visible_events,
 )
 from campfire.core.present import ActionChoice, Display
+from campfire.i18n import N_, _, current, ngettext, translate
+from campfire.i18n.rules import missing_note, option_help, rules_document
 
 from .clock import Clock, MonotonicClock
 from .modes import Mode, ModeSettings, mode_for
-from .session import PlaySession, SeatSpec, data_dir
+from .session import (
+    PlaySession,
+    SeatSpec,
+    bot_name,
+    data_dir,
+    is_default_name,
+    level_name,
+    player_name,
+)
 from .terminal import TerminalApp
 from .widgets import SPINNER, Board, Choices, GameLog, MoveInput, Players, StatusBar
 
@@ -130,7 +140,9 @@ def options_help(game: Game[Any]) -> str:
     >>> print(options_help(get("tracker")).splitlines()[2])
       peek_count=2  (2/3/4)  cards shown by one peek ...
     """
-    lines = [f"\nOptions of {game.title} (type key=value on the start screen):"]
+    lines = [
+        "\n" + _("Options of {game} (type key=value on the start screen):").format(game=game.title)
+    ]
     for info in game.options_type.infos():
 
         def fmt(value: Any) -> str:
@@ -140,9 +152,10 @@ def options_help(game: Game[Any]) -> str:
             allowed = "/".join(fmt(c) for c in info.choices)
         else:
             allowed = "true/false" if info.type is bool else info.type.__name__
-        lines.append(f"  {info.name}={fmt(info.default)}  ({allowed})  {info.help}".rstrip())
+        help_text = option_help(game, info.name, info.help)
+        lines.append(f"  {info.name}={fmt(info.default)}  ({allowed})  {help_text}".rstrip())
     if len(lines) == 1:
-        lines.append("  (no options)")
+        lines.append("  " + _("(no options)"))
     return "\n".join(lines)
 
 
@@ -150,7 +163,7 @@ def check_seats(game: Game[Any], seats: Sequence[SeatSpec], options: Mapping[str
     """Raise :class:`CampfireError` unless the seats can play ``game`` in the terminal."""
     game.check_players(len(seats))
     if not any(s.human for s in seats):
-        raise CampfireError("at least one seat must be played by a human")
+        raise CampfireError(_("at least one seat must be played by a human"))
 
 
 def unfinished_path(game: str, directory: Path | None = None) -> Path:
@@ -163,7 +176,31 @@ def unfinished_path(game: str, directory: Path | None = None) -> Path:
 # ----- rules and start screens ---------------------------------------------------------------
 
 
-class RulesScreen(ModalScreen[None]):
+if TYPE_CHECKING:
+    _ScreenBase = Screen[Any]
+else:
+    _ScreenBase = object
+
+
+class Translated(_ScreenBase):
+    """A screen whose footer names its keys in the current language.
+
+    Bindings are declared in English with ``N_`` (so that extraction finds them) and translated
+    when the footer asks for them.
+    """
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """The screen's active bindings, with descriptions in the current language."""
+        return {
+            key: active._replace(
+                binding=replace(active.binding, description=_(active.binding.description))
+            )
+            for key, active in super().active_bindings.items()
+        }
+
+
+class RulesScreen(Translated, ModalScreen[None]):
     """A game's complete rules (``game.rules_text()``, ``docs/rules/<game>.md``), scrollable.
 
     The document is rendered as Markdown, followed by the options as typed on the start screen;
@@ -171,9 +208,9 @@ class RulesScreen(ModalScreen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "dismiss", "Back"),
-        Binding("q", "dismiss", "Back", show=False),
-        Binding("t", "contents", "Contents"),
+        Binding("escape", "dismiss", N_("Back")),
+        Binding("q", "dismiss", N_("Back"), show=False),
+        Binding("t", "contents", N_("Contents")),
     ]
 
     def __init__(self, game: Game[Any]) -> None:
@@ -181,8 +218,15 @@ class RulesScreen(ModalScreen[None]):
         self.game = game
 
     def markdown(self) -> str:
-        """The document shown: the rules, then the options as typed on the start screen."""
-        return f"{self.game.rules_text().rstrip()}\n\n```{options_help(self.game)}\n```\n"
+        """The document shown: the rules, then the options as typed on the start screen.
+
+        The rules are in the current language when they are written in it (else in English,
+        after a one-line note).
+        """
+        wanted = current().language
+        text, written_in = rules_document(self.game, wanted)
+        note = f"{missing_note(self.game)}\n\n" if written_in != wanted else ""
+        return f"{note}{text.rstrip()}\n\n```{options_help(self.game)}\n```\n"
 
     def compose(self) -> ComposeResult:
         """Lay out the screen."""
@@ -199,22 +243,22 @@ class RulesScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class StartScreen(Screen[None]):
+class StartScreen(Translated, Screen[None]):
     """Pick the game, the players, the opponents per seat, the names and the options."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+r", "rules", "Rules"),
-        Binding("ctrl+g", "play", "Play"),
-        Binding("escape", "app.quit", "Quit"),
+        Binding("ctrl+r", "rules", N_("Rules")),
+        Binding("ctrl+g", "play", N_("Play")),
+        Binding("escape", "app.quit", N_("Quit")),
     ]
 
     def compose(self) -> ComposeResult:
         """Lay out the screen."""
         games = all_games()
         first = games[0]
-        yield Static("Campfire — pick a game", id="title")
+        yield Static(_("Campfire — pick a game"), id="title")
         with Horizontal(classes="row"):
-            yield Label("Game ", classes="label")
+            yield Label(_("Game") + " ", classes="label")
             yield Select(
                 [(f"{g.title} ({g.min_players}–{g.max_players})", g.name) for g in games],
                 value=first.name,
@@ -222,7 +266,7 @@ class StartScreen(Screen[None]):
                 compact=True,
                 id="game",
             )
-            yield Label(" Players ", classes="label")
+            yield Label(" " + _("Players") + " ", classes="label")
             yield Select(
                 [(str(n), n) for n in range(2, 7)],
                 value=2,
@@ -230,29 +274,29 @@ class StartScreen(Screen[None]):
                 compact=True,
                 id="players",
             )
-        yield Label("Other seats:", id="seats-label")
+        yield Label(_("Other seats:"), id="seats-label")
         with Horizontal(classes="row"):
             for i in range(1, 6):
                 yield Select(
-                    [(lv, lv) for lv in LEVEL_CHOICES],
+                    [(level_name(lv), lv) for lv in LEVEL_CHOICES],
                     value="easy",
                     allow_blank=False,
                     compact=True,
                     id=f"seat{i}",
                     classes="seat",
                 )
-        yield Label("Names of the people playing (comma separated, in seat order):")
-        yield Input(placeholder="e.g. Ann, Bob", id="names")
-        yield Label("Options (key=value, space separated; see Rules):")
+        yield Label(_("Names of the people playing (comma separated, in seat order):"))
+        yield Input(placeholder=_("e.g. Ann, Bob"), id="names")
+        yield Label(_("Options (key=value, space separated; see Rules):"))
         yield Input(placeholder="", id="options")
         with Horizontal(classes="row"):
-            yield Checkbox("protect me (refuse claims that would be penalised)", id="protect")
-            yield Checkbox("learning mode (mark the cards you have seen)", id="learning")
+            yield Checkbox(_("protect me (refuse claims that would be penalised)"), id="protect")
+            yield Checkbox(_("learning mode (mark the cards you have seen)"), id="learning")
         yield Static("", id="error")
         with Horizontal(classes="row"):
-            yield Button("Play", id="play", variant="primary")
-            yield Button("Rules", id="rules")
-            yield Button("Quit", id="quit")
+            yield Button(_("Play"), id="play", variant="primary")
+            yield Button(_("Rules"), id="rules")
+            yield Button(_("Quit"), id="quit")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -275,7 +319,9 @@ class StartScreen(Screen[None]):
         self.query_one("#protect", Checkbox).display = "realtime-claims" in modes
         self.query_one("#learning", Checkbox).display = "timed-peek" in modes
         self.query_one("#seats-label", Label).update(
-            f"Other seats (2–{players}): a level, or human for a friend at this keyboard"
+            _("Other seats (2–{players}): a level, or human for a friend at this keyboard").format(
+                players=players
+            )
         )
         infos = list(game.options_type.infos())
         example = " ".join(
@@ -283,7 +329,9 @@ class StartScreen(Screen[None]):
             for i in infos[:2]
         )
         self.query_one("#options", Input).placeholder = (
-            f"e.g. {example}" if example else f"{game.title} has no options"
+            _("e.g. {example}").format(example=example)
+            if example
+            else _("{game} has no options").format(game=game.title)
         )
 
     def on_select_changed(self, event: Select.Changed) -> None:
@@ -309,15 +357,15 @@ class StartScreen(Screen[None]):
         game = self._game()
         players = int(str(self.query_one("#players", Select).value))
         levels = [str(self.query_one(f"#seat{i}", Select).value) for i in range(1, players)]
-        seats = [SeatSpec("You")]
+        seats = [SeatSpec(_("You"))]
         for i, level in enumerate(levels, 2):
             seats.append(
-                SeatSpec(f"Player {i}")
+                SeatSpec(player_name(i))
                 if level == "human"
-                else SeatSpec(f"Bot {i} ({level})", level)
+                else SeatSpec(bot_name(i, level), level)
             )
         if sum(s.human for s in seats) > 1:
-            seats[0] = SeatSpec("Player 1")
+            seats[0] = SeatSpec(player_name(1))
         typed = [n.strip() for n in self.query_one("#names", Input).value.split(",")]
         names = iter(n for n in typed if n)
         for i, spec in enumerate(seats):
@@ -347,7 +395,10 @@ class StartScreen(Screen[None]):
         try:
             config = self.config()
         except CampfireError as exc:
-            self.query_one("#error", Static).update(Content(f"error: {exc}"))
+            message = current().error(str(exc))
+            self.query_one("#error", Static).update(
+                Content(_("error: {message}").format(message=message))
+            )
             return
         assert isinstance(self.app, CampfireApp)
         self.app.start_game(config)
@@ -356,10 +407,10 @@ class StartScreen(Screen[None]):
 # ----- modal screens --------------------------------------------------------------------------
 
 
-class PrivacyScreen(ModalScreen[str]):
+class PrivacyScreen(Translated, ModalScreen[str]):
     """Covers the table between two human seats of a hot-seat game; asks a name the first time."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "I am ready")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", N_("I am ready"))]
 
     def __init__(self, name: str, ask_name: bool = False) -> None:
         super().__init__()
@@ -370,15 +421,20 @@ class PrivacyScreen(ModalScreen[str]):
         """Lay out the screen."""
         with Vertical(id="privacy"):
             yield Static(
-                f"Pass the keyboard to {self.player}.\n\n"
-                "Everybody else, look away.\n\n"
-                f"{self.player}: press Enter when you are ready.",
+                _(
+                    "Pass the keyboard to {name}.\n\n"
+                    "Everybody else, look away.\n\n"
+                    "{name}: press Enter when you are ready."
+                ).format(name=self.player),
                 id="privacy-text",
                 markup=False,
             )
             if self.ask_name:
-                yield Input(placeholder=f"your name (Enter keeps '{self.player}')", id="name")
-            yield Button("I am ready", id="ready", variant="primary")
+                yield Input(
+                    placeholder=_("your name (Enter keeps '{name}')").format(name=self.player),
+                    id="name",
+                )
+            yield Button(_("I am ready"), id="ready", variant="primary")
         yield Footer()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -395,12 +451,12 @@ class PrivacyScreen(ModalScreen[str]):
         self.dismiss(name)
 
 
-class ConfirmQuit(ModalScreen[bool]):
+class ConfirmQuit(Translated, ModalScreen[bool]):
     """``Ctrl+Q`` asks first: leave (the unfinished game is saved to resume) or stay."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Leave"),
-        Binding("n,escape", "answer(False)", "Stay"),
+        Binding("y", "answer(True)", N_("Leave")),
+        Binding("n,escape", "answer(False)", N_("Stay")),
     ]
 
     def __init__(self, text: str) -> None:
@@ -412,8 +468,8 @@ class ConfirmQuit(ModalScreen[bool]):
         with Vertical(id="confirm"):
             yield Static(self.text, id="confirm-text", markup=False)
             with Horizontal(classes="row"):
-                yield Button("Leave (y)", id="leave", variant="error")
-                yield Button("Stay (n)", id="stay", variant="primary")
+                yield Button(_("Leave (y)"), id="leave", variant="error")
+                yield Button(_("Stay (n)"), id="stay", variant="primary")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Handle the buttons."""
@@ -433,22 +489,22 @@ def outcome_text(title: str, outcome: Outcome, names: Sequence[str]) -> str:
       1. Bob  5  winner
       2. Ann  3
     """
-    lines = [f"{title} — final scores", ""]
+    lines = [_("{game} — final scores").format(game=title), ""]
     width = max(len(n) for n in names)
     for seat in sorted(range(len(names)), key=lambda s: (outcome.ranks[s], s)):
-        mark = "  winner" if seat in outcome.winners else ""
+        mark = "  " + _("winner") if seat in outcome.winners else ""
         lines.append(
             f"  {outcome.ranks[seat]}. {names[seat]:<{width}}  {outcome.scores[seat]:g}{mark}"
         )
     return "\n".join(lines)
 
 
-class ScoreScreen(Screen[None]):
+class ScoreScreen(Translated, Screen[None]):
     """The final scores (the presenter's summary) and where the record was saved."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "new", "New game"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("n", "new", N_("New game")),
+        Binding("q", "app.quit", N_("Quit")),
     ]
 
     def __init__(self, text: str, note: str) -> None:
@@ -472,21 +528,21 @@ class ScoreScreen(Screen[None]):
 # ----- the game screen -----------------------------------------------------------------------
 
 
-class GameScreen(Screen[None]):
+class GameScreen(Translated, Screen[None]):
     """One game as seen by one human seat at a time (the seat to act, in hot seat)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "point('up')", "Point", priority=True, show=False),
-        Binding("down", "point('down')", "Point", priority=True, show=False),
-        Binding("left", "point('left')", "Point", priority=True, show=False),
-        Binding("right", "point('right')", "Point", priority=True, show=False),
-        Binding("tab", "complete", "Complete", priority=True, show=False),
-        Binding("ctrl+z", "undo", "Undo"),
-        Binding("escape", "cancel", "Cancel", show=False),
-        Binding("pageup", "scroll_log(-1)", "Log ↑", show=False),
-        Binding("pagedown", "scroll_log(1)", "Log ↓", show=False),
-        Binding("f1", "rules", "Rules"),
-        Binding("ctrl+q", "quit_game", "Quit", priority=True),
+        Binding("up", "point('up')", N_("Point"), priority=True, show=False),
+        Binding("down", "point('down')", N_("Point"), priority=True, show=False),
+        Binding("left", "point('left')", N_("Point"), priority=True, show=False),
+        Binding("right", "point('right')", N_("Point"), priority=True, show=False),
+        Binding("tab", "complete", N_("Complete"), priority=True, show=False),
+        Binding("ctrl+z", "undo", N_("Undo")),
+        Binding("escape", "cancel", N_("Cancel"), show=False),
+        Binding("pageup", "scroll_log(-1)", N_("Log ↑"), show=False),
+        Binding("pagedown", "scroll_log(1)", N_("Log ↓"), show=False),
+        Binding("f1", "rules", N_("Rules")),
+        Binding("ctrl+q", "quit_game", N_("Quit"), priority=True),
     ]
 
     def __init__(self, session: PlaySession, config: PlayConfig, clock: Clock) -> None:
@@ -556,8 +612,10 @@ class GameScreen(Screen[None]):
         small = width < need_w or height < need_h
         self.set_class(small, "too-small")
         self.query_one("#too-small", Static).update(
-            f"Terminal too small: this game needs {need_w}×{need_h}, and it is {width}×{height}."
-            "\nEnlarge the window (the game waits)."
+            _(
+                "Terminal too small: this game needs {need}, and it is {size}.\n"
+                "Enlarge the window (the game waits)."
+            ).format(need=f"{need_w}×{need_h}", size=f"{width}×{height}")
             if small
             else ""
         )
@@ -577,7 +635,7 @@ class GameScreen(Screen[None]):
             try:
                 self.mode.tick()
             except CampfireError as exc:  # pragma: no cover - engine errors are bugs
-                self.message = str(exc)
+                self.message = current().error(str(exc))
         self.pump()
 
     def pump(self) -> None:
@@ -636,7 +694,7 @@ class GameScreen(Screen[None]):
         self._waiting_privacy = True
         self.seat = None  # nobody's screen while the keyboard changes hands
         self.refresh_view()
-        ask = seat not in self._named and self.session.names[seat].startswith("Player ")
+        ask = seat not in self._named and is_default_name(self.session.names[seat])
         self._named.add(seat)
 
         def done(name: str | None = None) -> None:
@@ -654,11 +712,11 @@ class GameScreen(Screen[None]):
         session = self.session
         try:
             path = session.save(self.config.save, self.config.record_dir)
-            note = f"Record saved to {path}"
+            note = _("Record saved to {path}").format(path=path)
             if self.config.resumed_from is not None:
                 self.config.resumed_from.unlink(missing_ok=True)
         except CampfireError as exc:
-            note = f"The record could not be saved: {exc}"
+            note = _("The record could not be saved: {reason}").format(reason=exc)
         display = session.display(session.humans[0], actions=False)
         lines = [display.status, "", *display.result]
         if not display.result:
@@ -679,7 +737,7 @@ class GameScreen(Screen[None]):
             self.query_one("#players", Players).show(display.players)
             self.query_one("#actions", Choices).show([])
             self._sync_log(None)
-            self.query_one("#status", StatusBar).show(display.status, "Hot seat: please wait.")
+            self.query_one("#status", StatusBar).show(display.status, _("Hot seat: please wait."))
             return
         waiting = self.thinking is not None
         display = session.display(seat, actions=not waiting)
@@ -743,15 +801,15 @@ class GameScreen(Screen[None]):
             head += f" · {timer}"
         if self.thinking is not None:
             name = session.names[self.thinking]
-            prompt = f"{SPINNER[self._spin]} {name} is thinking…"
+            prompt = f"{SPINNER[self._spin]} " + _("{name} is thinking…").format(name=name)
             if self.query_one("#move", MoveInput).value:
-                prompt += " (what you typed waits: press Enter when it is your turn)"
+                prompt += " " + _("(what you typed waits: press Enter when it is your turn)")
         else:
             prompt = display.prompt
             if self.selected:
-                prompt += " Now point at where it goes (Esc: cancel)."
+                prompt += " " + _("Now point at where it goes (Esc: cancel).")
             elif self._narrowed():
-                prompt += " Pick one of the moves on the right (Esc: all moves)."
+                prompt += " " + _("Pick one of the moves on the right (Esc: all moves).")
         message = self.message or self.mode.message
         if message:
             prompt = f"{prompt} — {message}"
@@ -807,14 +865,16 @@ class GameScreen(Screen[None]):
             self.refresh_view()
             return
         if not on_target:
-            self.message = "nothing to do there now"
+            self.message = _("nothing to do there now")
             self.refresh_view()
             return
         if len(on_target) == 1:
             self._play(on_target[0])
             return
         self.offered = on_target
-        self.message = f"{len(on_target)} moves there"
+        self.message = ngettext("{count} move there", "{count} moves there", len(on_target)).format(
+            count=len(on_target)
+        )
         self.refresh_view()
 
     def action_point_at(self, target: str) -> None:
@@ -826,7 +886,7 @@ class GameScreen(Screen[None]):
             return False
         if self.thinking is not None:
             name = self.session.names[self.thinking]
-            self.message = f"{name} is still thinking; your move waits"
+            self.message = _("{name} is still thinking; your move waits").format(name=name)
             self.refresh_view()
             return False
         return True
@@ -844,7 +904,9 @@ class GameScreen(Screen[None]):
             return
         choice = self._match(text)
         if choice is None:
-            self.message = f"no move {text!r} now: type a key from the list (Tab completes)"
+            self.message = _("no move {text} now: type a key from the list (Tab completes)").format(
+                text=repr(text)
+            )
             self.refresh_view()
             return
         event.input.value = ""
@@ -890,8 +952,8 @@ class GameScreen(Screen[None]):
         try:
             self.mode.play(seat, choice)
         except CampfireError as exc:
-            self.message = str(exc)
-            self.session.note(seat, f"! {exc}")
+            self.message = current().error(str(exc))
+            self.session.note(seat, f"! {self.message}")
         self.selected = None
         self.offered = []
         self.pump()
@@ -902,14 +964,14 @@ class GameScreen(Screen[None]):
         if seat is None or not self._ready():
             return
         if not self.session.can_undo(seat):
-            self.message = (
+            self.message = _(
                 "nothing to take back: only your own moves of this step, before anything "
                 "was revealed or another player moved"
             )
         else:
             action = self.session.undo(seat)
-            self.session.note(seat, f"↶ You take back: {action}")
-            self.message = f"took back {action}"
+            self.session.note(seat, "↶ " + _("You take back: {action}").format(action=action))
+            self.message = _("took back {action}").format(action=action)
         self.selected = None
         self.offered = []
         self.pump()
@@ -929,7 +991,9 @@ class GameScreen(Screen[None]):
         where = "campfire play --resume"
         self.app.push_screen(
             ConfirmQuit(
-                f"Leave the game?\n\nIt is saved, and\n  {where}\ncontinues it where you left."
+                _(
+                    "Leave the game?\n\nIt is saved, and\n  {command}\ncontinues it where you left."
+                ).format(command=where)
             ),
             answer,
         )
@@ -949,7 +1013,7 @@ class CampfireApp(TerminalApp):
     TITLE = "Campfire"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "request_quit", "Quit", priority=True, show=False),
+        Binding("ctrl+q", "request_quit", N_("Quit"), priority=True, show=False),
     ]
 
     def __init__(self, config: PlayConfig | None = None, clock: Clock | None = None) -> None:
@@ -1029,15 +1093,15 @@ class CampfireApp(TerminalApp):
         super().hang_up(status)
 
 
-class WatchScreen(Screen[None]):
+class WatchScreen(Translated, Screen[None]):
     """Steps through a record in the spectator's view, drawn by the game's presenter."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,space,n", "step(1)", "Next", priority=True),
-        Binding("left,b", "step(-1)", "Back", priority=True),
-        Binding("home", "jump(0)", "Start", priority=True),
-        Binding("end", "jump(-1)", "End", priority=True),
-        Binding("q,escape", "app.quit", "Quit"),
+        Binding("right,space,n", "step(1)", N_("Next"), priority=True),
+        Binding("left,b", "step(-1)", N_("Back"), priority=True),
+        Binding("home", "jump(0)", N_("Start"), priority=True),
+        Binding("end", "jump(-1)", N_("End"), priority=True),
+        Binding("q,escape", "app.quit", N_("Quit")),
     ]
 
     def __init__(self, record: Record) -> None:
@@ -1055,7 +1119,7 @@ class WatchScreen(Screen[None]):
         for seat, text in record.actions:
             events = self.match.play(seat, text)
             seen = visible_events(events, None)
-            self.lines.extend(m.text for m in self.presenter.messages(seen, self.names, None))
+            self.lines.extend(translate(m) for m in self.presenter.messages(seen, self.names, None))
             self.displays.append(self._display())
             self.logs.append(len(self.lines))
         self.index = 0
@@ -1086,14 +1150,16 @@ class WatchScreen(Screen[None]):
         self.query_one("#board", Board).show(display)
         self.query_one("#players", Players).show(display.players)
         self.query_one("#log", GameLog).reset(self.lines[: self.logs[self.index]])
-        status = f"{self.game.title} replay — action {self.index}/{total}"
+        status = _("{game} replay — action {index}/{total}").format(
+            game=self.game.title, index=self.index, total=total
+        )
         if self.index:
             seat, text = self.record.actions[self.index - 1]
             status += f": {self.names[seat]} {text}"
         outcome = self.match.state.outcome() if self.match.state.is_terminal() else None
         if self.index == total and outcome is not None:
             winners = ", ".join(self.names[s] for s in outcome.winners)
-            status += f" — over, won by {winners}"
+            status += " — " + _("over, won by {winners}").format(winners=winners)
         self.query_one("#status", StatusBar).show(status, display.status)
         options = self.query_one("#actions", OptionList)
         options.clear_options()

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from campfire.agents import make_agent
 from campfire.core import CampfireError, OptionError, Record, get, parse_option_assignments, replay
+from campfire.i18n import _
 
 from .app import CampfireApp, PlayConfig, WatchApp, check_seats, game_options
 from .session import PlaySession, newest_unfinished, parse_opponents
@@ -44,10 +45,12 @@ def play_config(
     """
     save_path = Path(save) if save is not None else None
     if save_path is not None and save_path.is_dir():
-        raise CampfireError(f"--save wants a file name, and {save_path} is a folder")
+        raise CampfireError(
+            _("--save wants a file name, and {path} is a folder").format(path=save_path)
+        )
     if game is None:
         if players is not None or opponents or options:
-            raise CampfireError("--players, --opponents and --option need a GAME")
+            raise CampfireError(_("--players, --opponents and --option need a GAME"))
         return PlayConfig("", [], seed=seed, save=save_path)
     g = get(game)
     count = players if players is not None else max(g.min_players, len(opponents) + 1)

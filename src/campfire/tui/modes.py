@@ -38,6 +38,7 @@ from typing import Any, ClassVar
 
 from campfire.core import Action, Agent, CampfireError, Event, Game, Observation, visible_events
 from campfire.core.present import ActionChoice, Display
+from campfire.i18n import _, current
 
 from .clock import Clock
 from .session import PlaySession, SeatSpec
@@ -291,9 +292,10 @@ class RealtimeClaimsMode(Mode):
         left = self.seconds_left()
         if left is None:
             return ""
+        seconds = current().number(left, 1)
         if self._close_at is not None:
-            return f"answer within {left:.1f} s"
-        return f"next in {left:.1f} s"
+            return _("answer within {seconds} s").format(seconds=seconds)
+        return _("next in {seconds} s").format(seconds=seconds)
 
     def choices(self, display: Display) -> list[ActionChoice]:
         """One choice per answer: timed variants merged (the time is measured)."""
@@ -313,12 +315,16 @@ class RealtimeClaimsMode(Mode):
         legal = self.session.legal_actions(seat)
         variants = [a for a in legal if answer_name(str(a)) == answer_name(choice.notation)]
         if not variants:
-            raise CampfireError(f"{choice.label or choice.notation} is not possible now")
+            raise CampfireError(
+                _("{move} is not possible now").format(move=choice.label or choice.notation)
+            )
         word = answer_name(choice.notation).rpartition(" ")[2]
         safe = self.session.view(seat).get("protect_me")
         if self.settings.protect_me and isinstance(safe, dict) and safe.get(word) is False:
             raise CampfireError(
-                f"protect me: a {word} claim would be penalised now, so it was not made"
+                _("protect me: a {word} claim would be penalised now, so it was not made").format(
+                    word=word
+                )
             )
         if len(variants) > 1 and self._opened is not None:
             ms = (self.clock.now() - self._opened) * 1000
@@ -329,7 +335,7 @@ class RealtimeClaimsMode(Mode):
             action = str(variants[0])
         self.session.play(seat, action)
         self._answered.add(seat)
-        self.message = f"you answered: {action}"
+        self.message = _("you answered: {action}").format(action=action)
         self.tick()
 
     # ----- the timer -------------------------------------------------------------------------
@@ -337,7 +343,7 @@ class RealtimeClaimsMode(Mode):
     def tick(self) -> None:
         """Do everything due by now: forced moves, bot answers, closing the window, turns."""
         session = self.session
-        for _ in range(10_000):  # every pass of the loop acts or returns
+        for _pass in range(10_000):  # every pass of the loop acts or returns
             if session.is_over():
                 self._forced_at = self._close_at = None
                 self._pending.clear()

@@ -43,14 +43,19 @@ from campfire.core import (
 from campfire.core.present import Display, Presenter
 from campfire.core.records import Player
 from campfire.core.table import Step, Table
+from campfire.i18n import N_, _, current, translate
 
 __all__ = [
     "PlaySession",
     "SeatSpec",
+    "bot_name",
     "data_dir",
     "default_record_path",
+    "is_default_name",
+    "level_name",
     "newest_unfinished",
     "parse_opponents",
+    "player_name",
 ]
 
 #: The most log lines kept per seat.
@@ -88,19 +93,42 @@ def parse_opponents(levels: Sequence[str], players: int) -> list[SeatSpec]:
     """
     if len(levels) > players - 1:
         raise OptionError(
-            f"{len(levels)} opponents given for {players} players (at most {players - 1})"
+            _("{count} opponents given for {players} players (at most {most})").format(
+                count=len(levels), players=players, most=players - 1
+            )
         )
-    specs = [SeatSpec("You")]
+    specs = [SeatSpec(_("You"))]
     wanted = list(levels) or ["easy"]
     for i in range(1, players):
         level = wanted[min(i - 1, len(wanted) - 1)].strip().lower()
         if level == "human":
-            specs.append(SeatSpec(f"Player {i + 1}"))
+            specs.append(SeatSpec(player_name(i + 1)))
         else:
-            specs.append(SeatSpec(f"Bot {i + 1} ({level})", level))
+            specs.append(SeatSpec(bot_name(i + 1, level), level))
     if sum(s.human for s in specs) > 1:
-        specs[0] = SeatSpec("Player 1")
+        specs[0] = SeatSpec(player_name(1))
     return specs
+
+
+def player_name(number: int) -> str:
+    """The name of a person who gave none: ``Player 2`` (in the current language)."""
+    return _("Player {number}").format(number=number)
+
+
+def is_default_name(name: str) -> bool:
+    """Whether ``name`` is a :func:`player_name` (the person may still type theirs)."""
+    return any(name == player_name(n) for n in range(1, 10))
+
+
+def level_name(level: str) -> str:
+    """A difficulty level as shown: ``easy``, ``medium``, ``hard``, ``human`` translated."""
+    names = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"), "human": N_("human")}
+    return _(names[level]) if level in names else level
+
+
+def bot_name(number: int, level: str) -> str:
+    """The name of a bot seat: ``Bot 2 (easy)``."""
+    return _("Bot {number} ({level})").format(number=number, level=level_name(level))
 
 
 def data_dir() -> Path:
@@ -135,7 +163,7 @@ def newest_unfinished(directory: Path | None = None) -> Path:
     folder = directory if directory is not None else data_dir() / "unfinished"
     found = sorted(folder.glob("*.json"), key=lambda p: (p.stat().st_mtime, p.name))
     if not found:
-        raise CampfireError(f"no unfinished game to resume in {folder}")
+        raise CampfireError(_("no unfinished game to resume in {folder}").format(folder=folder))
     return found[-1]
 
 
@@ -210,7 +238,7 @@ class PlaySession:
 
         def log(events: list[Event]) -> None:
             for message in self.presenter.messages(events, self.names, seat):
-                lines.append(message.text)
+                lines.append(translate(message))
                 self._totals[seat] += 1
             del lines[:-LOG_LIMIT]
 
@@ -310,7 +338,9 @@ class PlaySession:
         """
         parsed = self.game.parse_action(action) if isinstance(action, str) else action
         if seat not in self.state.seats_to_act():
-            raise IllegalActionError("turn order", f"{self.names[seat]} may not act now")
+            raise IllegalActionError(
+                _("turn order"), _("{name} may not act now").format(name=self.names[seat])
+            )
         return self.table.play(seat, parsed)
 
     def can_undo(self, seat: int) -> bool:
@@ -354,7 +384,9 @@ class PlaySession:
             self.record().save(target)
         except OSError as exc:
             raise CampfireError(
-                f"cannot save the record to {target}: {exc.strerror or exc}"
+                _("cannot save the record to {path}: {reason}").format(
+                    path=target, reason=exc.strerror or exc
+                )
             ) from None
         self.saved_to = target
         return target
@@ -382,7 +414,9 @@ class PlaySession:
             try:
                 session.table.play(seat, text)
             except CampfireError as exc:
-                raise RecordError(f"cannot resume: {exc}", index) from None
+                raise RecordError(
+                    _("cannot resume: {reason}").format(reason=current().error(str(exc))), index
+                ) from None
         if session.is_over():
-            raise RecordError("this game is finished: replay it with 'campfire replay --watch'")
+            raise RecordError(_("this game is finished: replay it with 'campfire replay --watch'"))
         return session

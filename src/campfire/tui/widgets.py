@@ -24,6 +24,7 @@ from textual.widgets import Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from campfire.core.present import ActionChoice, CardFace, Display, PlayerPanel, Zone
+from campfire.i18n import _
 
 __all__ = [
     "SPINNER",
@@ -157,7 +158,7 @@ class Board(Static):
         count = zone.count if zone.count is not None else len(zone.cards)
         note = f" — {escape(zone.note)}" if zone.note else ""
         if zone.kind == "counter" or (zone.kind == "hidden" and not zone.cards):
-            suffix = " face down" if zone.kind == "hidden" else ""
+            suffix = " " + _("face down") if zone.kind == "hidden" else ""
             lines.append(f"{head}: {count}{suffix}{note}")
             plain.append(f"{zone.label}: {count}{suffix}")
             return
@@ -181,7 +182,7 @@ class Board(Static):
             lines.append(f"{head}: —{note}")
             plain.append(f"{zone.label}: —")
             return
-        more = f" ({count} in all)" if count != len(zone.cards) else ""
+        more = " " + _("({count} in all)").format(count=count) if count != len(zone.cards) else ""
         cells = []
         for col, card in enumerate(zone.cards):
             cells.append(self._card(card, can, cursor, selected))
@@ -225,7 +226,7 @@ class Players(Static):
                 name = f"[{style}]{name}[/]"
             if p.you:
                 name = f"[bold]{name}[/]"
-            extra = " (out)" if p.out else ""
+            extra = " " + _("(out)") if p.out else ""
             score = f" {escape(p.score)}" if p.score else ""
             lines.append(f"{mark}{name}{extra}{score}")
         self.update(Content.from_markup("\n".join(lines)))
@@ -289,7 +290,7 @@ class MoveInput(Input):
 
     def __init__(self, *, id: str) -> None:
         super().__init__(
-            placeholder="type a move (Tab completes) · arrows point · Enter chooses",
+            placeholder=_("type a move (Tab completes) · arrows point · Enter chooses"),
             id=id,
             compact=True,
             suggester=SuggestFromList([], case_sensitive=False),
