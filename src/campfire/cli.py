@@ -460,7 +460,7 @@ def _main(argv: list[str]) -> int:
         args, extra = parser.parse_known_args(argv)
         if extra:  # name the subcommand whose help lists what it accepts
             sub = _subcommand_parser(parser, getattr(args, "command", None))
-            sub.error(f"unrecognized arguments: {' '.join(extra)}")
+            sub.error(_("unrecognized arguments: %s") % " ".join(extra))
     except SystemExit as exc:  # a usage error (already printed as one line), --help, --version
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     if args.command is None:

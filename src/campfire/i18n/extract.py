@@ -146,11 +146,11 @@ def update(languages: tuple[str, ...] = LANGUAGES[1:]) -> list[Path]:
         path = LOCALE / language / "LC_MESSAGES" / f"{DOMAIN}.po"
         if path.exists():
             catalog = _read(path, language)
-            catalog.update(template, update_header_comment=False)
+            catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
             catalog.obsolete.clear()
         else:
             catalog = _new_catalog(language)
-            catalog.update(template)
+            catalog.update(template, no_fuzzy_matching=True)
             catalog.obsolete.clear()
         catalog.revision_date = _DATE
         path.parent.mkdir(parents=True, exist_ok=True)
