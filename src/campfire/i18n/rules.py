@@ -1,0 +1,43 @@
+"""A game's rules document in the chosen language (``docs/rules/<game>.<lang>.md``)."""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any
+
+from campfire.core.game import Game
+
+from . import _, current
+
+__all__ = ["missing_note", "option_help", "rules_document"]
+
+
+def rules_document(game: Game[Any], language: str) -> tuple[str, str]:
+    """The rules of ``game`` as Markdown and the language they are written in.
+
+    ``campfire/rules/<game>.<language>.md`` when it exists (the rules documents ship in the
+    package; ``src/campfire/rules`` is a link to ``docs/rules``), else the English document.
+
+    >>> from campfire.core import get
+    >>> text, language = rules_document(get("tracker"), "en")
+    >>> language, text.startswith("# Tracker")
+    ('en', True)
+    """
+    root = resources.files(__name__.partition(".")[0]).joinpath("rules")
+    path = root.joinpath(f"{game.name}.{language}.md")
+    if path.is_file():
+        return path.read_text(encoding="utf-8"), language
+    return game.rules_text(), "en"
+
+
+def missing_note(game: Game[Any]) -> str:
+    """The one line said when the rules are not written in the chosen language."""
+    return _(
+        "(The rules of {game} are not yet written in this language; here they are in English.)"
+    ).format(game=game.title)
+
+
+def option_help(game: Game[Any], name: str, help_text: str) -> str:
+    """The help text of ``game``'s option ``name`` in the current language."""
+    context = f"{game.name}.option.{name}"  # extracted from the options themselves
+    return current().pgettext(context, help_text) if help_text else help_text
