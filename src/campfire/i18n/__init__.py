@@ -26,7 +26,7 @@ it from the page's switcher, then the ``Accept-Language`` header (:func:`negotia
 'en'
 >>> negotiate("de-DE,cs;q=0.8,en;q=0.5")
 'cs'
->>> from campfire.core import Message
+>>> from campfire.core.present import Message
 >>> translator("en").message(Message.make("demo.hi", "Hello, {name}.", name="Ann"))
 'Hello, Ann.'
 """
@@ -265,18 +265,35 @@ class Translator:
         english = message.template.format(**params) if nested else message.text
         if self.catalog is None or not message.template:
             return english
-        base, singular = plural_base(message.id)
-        found = self.catalog.by_context.get(base) or self.catalog.by_context.get(message.id)
+        return self._by_id(message.id, message.template, params, english)
+
+    def text(self, message_id: str, template: str, params: Mapping[str, Any]) -> str:
+        """The text of message ``message_id`` (English ``template``) filled with ``params``.
+
+        The signature of the core's presentation translator (``campfire.core.present``): a
+        presenter asks for each text by id while it builds a display.
+        """
+        english = template.format(**params)
+        if self.catalog is None:
+            return english
+        return self._by_id(message_id, template, params, english)
+
+    def _by_id(
+        self, message_id: str, template: str, params: Mapping[str, Any], english: str
+    ) -> str:
+        assert self.catalog is not None
+        base, singular = plural_base(message_id)
+        found = self.catalog.by_context.get(base) or self.catalog.by_context.get(message_id)
         if found is None:
             return english
         msgid, forms = found
         if isinstance(msgid, tuple):
-            if message.template not in msgid:
+            if template not in msgid:
                 return english
             count = params.get("count", 1 if singular else 2)
             n = count if isinstance(count, int) else (1 if singular else 2)
             text = forms[self._plural_index(n)]
-        elif msgid == message.template:
+        elif msgid == template:
             text = forms[0]
         else:
             return english
@@ -313,10 +330,25 @@ def get_language() -> str:
     return current().language
 
 
+def _core_hook(tr: Translator | None) -> Any:
+    """What the core's presentation translator should be for ``tr`` (``None``: English)."""
+    return None if tr is None or tr.catalog is None else tr.text
+
+
+def _install(tr: Translator | None) -> None:
+    """Hand ``tr`` to the core's presenters too, where the core has that hook."""
+    from campfire.core import present
+
+    hook = getattr(present, "set_translator", None)
+    if hook is not None:
+        hook(_core_hook(tr))
+
+
 def set_language(language: str) -> Translator:
     """Make ``language`` the current language of this process; return its translator."""
     tr = translator(language)
     _current[:] = [tr]
+    _install(tr)
     return tr
 
 
@@ -325,10 +357,12 @@ def use_language(language: str) -> Iterator[Translator]:
     """Speak ``language`` inside a ``with`` block (tests, a request), then the previous one."""
     saved = list(_current)
     _current[:] = [translator(language)]
+    _install(_current[-1])
     try:
         yield _current[-1]
     finally:
         _current[:] = saved
+        _install(saved[-1] if saved else None)
 
 
 def _(msgid: str) -> str:

@@ -2,15 +2,16 @@
 
 ``extract`` writes ``src/campfire/locale/campfire.pot``, the template of every catalog, from
 
-- every registered game's presenter catalogue ``MESSAGES`` (context: the message id, msgid:
-  the English template; a ``<id>.one`` / ``<id>`` pair becomes one plural entry whose context
-  is ``<id>``),
+- the core's ``campfire.core.present.MESSAGES`` and every registered game's presenter
+  catalogue ``MESSAGES`` (context: the message id, msgid: the English template; a ``<id>.one``
+  / ``<id>`` pair becomes one plural entry whose context is ``<id>``),
 - every game option's help text (context ``<game>.option.<name>``),
 - the strings marked with ``_``, ``N_``, ``ngettext``, ``pgettext`` and ``npgettext`` in the
   command line, the terminal app, the arena's commands, the server and this package.
 
-``update`` merges the template into each language's ``campfire.po`` (new entries empty, changed
-ones marked fuzzy, as Babel's ``update`` does); ``check`` fails when the template is out of date.
+``update`` merges the template into each language's ``campfire.po`` (new and changed entries
+come in empty, with no guessed "fuzzy" text; entries gone from the template stay as obsolete
+``#~`` lines); ``check`` fails when the template is out of date.
 The output is deterministic (no line numbers, a fixed date), so the committed template can be
 compared with a fresh extraction.
 """
@@ -70,12 +71,18 @@ def _at(path: str) -> list[Any]:
 
 
 def _presenter_messages() -> list[tuple[str, dict[str, str]]]:
+    """The catalogues ``MESSAGES`` of the core's presentation and of every game's presenter."""
     importlib.import_module("campfire.games")
     from campfire.core import all_games
 
-    out = []
+    names = ["campfire.core.present"]
     for game in sorted(all_games(), key=lambda g: g.name):
-        module = importlib.import_module(type(game.presenter()).__module__)
+        name = type(game.presenter()).__module__
+        if name not in names:
+            names.append(name)
+    out = []
+    for name in names:
+        module = importlib.import_module(name)
         messages = getattr(module, "MESSAGES", None)
         if isinstance(messages, dict):
             path = Path(str(module.__file__)).resolve().relative_to(SRC.parent).as_posix()
@@ -146,8 +153,8 @@ def update(languages: tuple[str, ...] = LANGUAGES[1:]) -> list[Path]:
         path = LOCALE / language / "LC_MESSAGES" / f"{DOMAIN}.po"
         if path.exists():
             catalog = _read(path, language)
+            # entries no longer in the template are kept as obsolete (#~), so no translation is lost
             catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
-            catalog.obsolete.clear()
         else:
             catalog = _new_catalog(language)
             catalog.update(template, no_fuzzy_matching=True)
