@@ -43,11 +43,16 @@ def new_table(
     seats: list[dict[str, Any]] | None = None,
     options: dict[str, Any] | None = None,
     start: bool = True,
+    **settings: Any,
 ) -> tuple[int, dict[int, str]]:
-    """Create a table (every seat reserved by default) and start it; return id and tokens."""
+    """Create a table (every seat reserved by default) and start it; return id and tokens.
+
+    ``settings`` go into the request as they are (``clock``, ``bot_after_leave``).
+    """
     if seats is None:
         seats = [{"kind": "reserved", "nickname": f"P{i}"} for i in range(players)]
     body = {"game": game, "players": players, "seats": seats, "options": options or {}}
+    body.update(settings)
     answer = client.post("/api/tables", json=body)
     assert answer.status_code == 201, answer.text
     data = answer.json()

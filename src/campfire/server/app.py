@@ -79,8 +79,9 @@ def create_app(
 
     ``database_url`` defaults to the SQLite file in the user data directory. ``seeds`` draws
     each new game's seed (default: a secret random one; tests pass a seeded generator).
-    ``rate`` and ``burst`` limit the messages of one WebSocket connection (``clock`` measures
-    for that limit), ``bot_workers`` is the number of threads bots think in.
+    ``rate`` and ``burst`` limit the messages of one WebSocket connection; ``clock`` measures
+    for that limit and the tables' clocks (monotonic seconds); ``bot_workers`` is the number
+    of threads bots think in.
     """
     url = database_url or default_database_url()
     engine = make_engine(url)
@@ -89,7 +90,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await asyncio.to_thread(migrate, engine)
-        manager = TableManager(sessions, bot_workers=bot_workers)
+        manager = TableManager(sessions, bot_workers=bot_workers, clock=clock)
         app.state.manager = manager
         recovered = manager.recover()
         log.info("campfire serve: database ready, %d unfinished tables rebuilt", recovered)
@@ -163,6 +164,8 @@ async def _serve_socket(websocket: WebSocket, limit: RateLimit) -> None:
     conn = Connection(seat)
     async with live.lock:  # no step can slip between the snapshot and the first delta
         live.connections.add(conn)
+        if seat is not None:
+            manager.hand_back(live, seat)  # a person who returns takes their seat back
         conn.push(live.snapshot(seat, _since(websocket.query_params.get("since"))))
     writer = asyncio.get_running_loop().create_task(_write(websocket, conn))
     code: int | None = None
@@ -171,6 +174,8 @@ async def _serve_socket(websocket: WebSocket, limit: RateLimit) -> None:
     finally:
         live.connections.discard(conn)
         conn.close()
+        if seat is not None and live.status == "running":
+            manager.left(live, seat)
         with contextlib.suppress(Exception):
             await writer  # what is queued (an error frame) goes out before the close frame
     if code is not None and websocket.application_state != WebSocketState.DISCONNECTED:
@@ -246,6 +251,9 @@ async def _handle(
 ) -> None:
     message: dict[str, Any] = protocol.parse_client_message(text)
     kind = message["type"]
+    if conn.seat is not None and live.seats[conn.seat].takeover:
+        async with live.lock:  # any message says the person is back
+            manager.hand_back(live, conn.seat)
     if kind == "ping":
         conn.push({"type": "pong"})
     elif kind == "sync":

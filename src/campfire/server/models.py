@@ -5,7 +5,8 @@
 - :class:`SeatRow` — one seat of a table: open, a person (nickname, the hash of the seat's
   token) or a bot (difficulty level);
 - :class:`ActionRow` — the append-only action log: one row per accepted action, with its
-  sequence number, seat, notation and the server's receive time;
+  sequence number, seat, notation, the server's receive time, why it was played (a
+  time-out, a bot taking over) and the clocks after it;
 - :class:`RecordRow` — the JSON record (``docs/records.md``) of each finished game.
 
 The schema is created and upgraded by the Alembic migrations in ``migrations/``.
@@ -66,6 +67,8 @@ class TableRow(Base):
     game_number: Mapped[int] = mapped_column(Integer, default=0)
     #: the current game's seed (never sent to clients before the game's record)
     seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    #: the table's settings: ``clock`` (the time control) and ``bot_after_leave`` (seconds)
+    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class SeatRow(Base):
@@ -95,6 +98,12 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     notation: Mapped[str] = mapped_column(String(200))
     received: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+    #: why the action was played for its seat: ``None`` (the seat chose it), ``timeout``
+    #: (a random action on time-out), ``timeout-bot`` or ``takeover`` (a bot playing for a
+    #: person who ran out of time or left)
+    cause: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: every seat's time left after the action, in seconds (``None``: no clock)
+    clocks: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
 
 
 class RecordRow(Base):

@@ -26,6 +26,7 @@ from campfire.core import Action, CampfireError, Event, Game
 from campfire.core.validate import short_repr
 
 __all__ = [
+    "CAUSES",
     "CLIENT_SCHEMAS",
     "CLOSE_BAD_TOKEN",
     "CLOSE_FLOODING",
@@ -45,7 +46,7 @@ __all__ = [
 ]
 
 #: The protocol's version; every snapshot carries it. A change that breaks a client adds one.
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 #: The longest client message the server reads (characters of JSON text).
 MAX_MESSAGE_CHARS = 4096
 #: The longest action notation a client may send.
@@ -56,6 +57,11 @@ CLOSE_FLOODING = 1008  # policy violation: too many messages
 CLOSE_TOO_LARGE = 1009  # message too big
 CLOSE_BAD_TOKEN = 4401  # the seat token matches no seat of the table
 CLOSE_UNKNOWN_TABLE = 4404  # no such table
+
+#: Why a step was played for its seat (a step's ``cause``; absent: the seat chose it):
+#: ``timeout`` a random legal action on time-out, ``timeout-bot`` a bot's first action after
+#: it took over on time-out, ``takeover`` a bot playing for a person who ran out of time or left.
+CAUSES = ("timeout", "timeout-bot", "takeover")
 
 
 class ProtocolError(CampfireError):
@@ -108,17 +114,19 @@ _STEP = {
         "seat": _SEAT,
         "events": {"type": "array", "items": _EVENT},
         "messages": {"type": "array", "items": _MESSAGE},
+        "cause": {"enum": list(CAUSES)},
     },
     "additionalProperties": False,
 }
 _SEAT_INFO = {
     "type": "object",
-    "required": ["seat", "kind", "nickname", "level"],
+    "required": ["seat", "kind", "nickname", "level", "takeover"],
     "properties": {
         "seat": _SEAT,
         "kind": {"enum": ["open", "human", "bot"]},
         "nickname": {"type": ["string", "null"]},
         "level": {"type": ["string", "null"]},
+        "takeover": {"type": "boolean"},
     },
     "additionalProperties": False,
 }
@@ -131,6 +139,26 @@ _OUTCOME = {
         "winners": {"type": "array", "items": _SEAT},
         "details": {"type": "array", "items": {"type": "object"}},
     },
+}
+_CLOCKS = {
+    "type": ["object", "null"],
+    "required": ["control", "remaining_ms", "running"],
+    "properties": {
+        "control": {
+            "type": "object",
+            "required": ["kind", "seconds", "on_timeout"],
+            "properties": {
+                "kind": {"enum": ["move", "game"]},
+                "seconds": {"type": "number", "exclusiveMinimum": 0},
+                "increment": {"type": "number", "minimum": 0},
+                "on_timeout": {"enum": ["bot", "random", "loss"]},
+            },
+            "additionalProperties": False,
+        },
+        "remaining_ms": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+        "running": {"type": "array", "items": _SEAT},
+    },
+    "additionalProperties": False,
 }
 _DISPLAY = {"type": ["object", "null"], "required": ["game", "prompt", "zones", "actions"]}
 
@@ -189,6 +217,7 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
             "legal",
             "missed",
             "outcome",
+            "clocks",
         ],
         {
             "version": {"const": PROTOCOL_VERSION},
@@ -202,6 +231,7 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
             "legal": _LEGAL,
             "missed": {"type": "array", "items": _STEP},
             "outcome": _OUTCOME,
+            "clocks": _CLOCKS,
         },
     ),
     "delta": _message(
@@ -215,6 +245,7 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
             "display",
             "legal",
             "outcome",
+            "clocks",
         ],
         {
             **_TABLE_FIELDS,
@@ -223,6 +254,7 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
             "display": _DISPLAY,
             "legal": _LEGAL,
             "outcome": _OUTCOME,
+            "clocks": _CLOCKS,
         },
     ),
     "error": _message(
@@ -348,15 +380,22 @@ def legal_json(game: Game[Any], players: int, legal: Sequence[Action]) -> list[d
 
 
 def step_json(
-    seq: int, seat: int, events: Sequence[Event], messages: Sequence[Mapping[str, Any]]
+    seq: int,
+    seat: int,
+    events: Sequence[Event],
+    messages: Sequence[Mapping[str, Any]],
+    cause: str | None = None,
 ) -> dict[str, Any]:
     """One step as a seat sees it: ``seq`` is the sequence number after the step."""
-    return {
+    out: dict[str, Any] = {
         "seq": seq,
         "seat": seat,
         "events": [e.to_json() for e in events],
         "messages": [dict(m) for m in messages],
     }
+    if cause is not None:
+        out["cause"] = cause
+    return out
 
 
 def snapshot_frame(
@@ -373,6 +412,7 @@ def snapshot_frame(
     legal: Sequence[Mapping[str, Any]],
     missed: Sequence[Mapping[str, Any]] = (),
     outcome: Mapping[str, Any] | None = None,
+    clocks: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A ``snapshot`` frame: everything a seat (or a spectator) may know now."""
     return {
@@ -390,6 +430,7 @@ def snapshot_frame(
         "legal": [dict(a) for a in legal],
         "missed": [dict(m) for m in missed],
         "outcome": dict(outcome) if outcome is not None else None,
+        "clocks": dict(clocks) if clocks is not None else None,
     }
 
 
@@ -402,6 +443,7 @@ def delta_frame(
     display: Mapping[str, Any] | None,
     legal: Sequence[Mapping[str, Any]],
     outcome: Mapping[str, Any] | None = None,
+    clocks: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A ``delta`` frame: one step as a seat sees it, and its new view and display model."""
     return {
@@ -414,6 +456,7 @@ def delta_frame(
         "display": dict(display) if display is not None else None,
         "legal": [dict(a) for a in legal],
         "outcome": dict(outcome) if outcome is not None else None,
+        "clocks": dict(clocks) if clocks is not None else None,
     }
 
 

@@ -19,13 +19,15 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import json
 import logging
 import random
 import secrets
+import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
@@ -38,11 +40,14 @@ from campfire.core import (
     Event,
     Game,
     IllegalActionError,
+    Outcome,
 )
 from campfire.core import get as get_game
+from campfire.core.events import visible_events
 from campfire.core.table import AgentError, Step, Table
 
 from . import protocol
+from .clocks import Clocks, TimeControl
 from .models import ActionRow, RecordRow, SeatRow, TableRow, utcnow
 
 __all__ = [
@@ -58,6 +63,8 @@ log = logging.getLogger(__name__)
 
 #: The longest nickname.
 MAX_NICKNAME = 32
+#: The level of a bot that takes over a person's seat.
+TAKEOVER_LEVEL = "easy"
 
 
 class LobbyError(CampfireError):
@@ -83,6 +90,8 @@ class SeatInfo:
     level: str | None = None
     nickname: str | None = None
     token_hash: str | None = None
+    #: a bot plays this person's seat now (they ran out of time or left; in memory only)
+    takeover: bool = False
 
     def public(self) -> dict[str, Any]:
         """What every client may know of the seat (never the token's hash)."""
@@ -91,6 +100,7 @@ class SeatInfo:
             "kind": self.kind,
             "nickname": self.nickname,
             "level": self.level,
+            "takeover": self.takeover,
         }
 
     def name(self) -> str:
@@ -130,6 +140,15 @@ class Connection:
 # ----- the database ---------------------------------------------------------------------------
 
 
+class LogEntry(NamedTuple):
+    """One row of the action log as the server reads it back."""
+
+    seat: int
+    notation: str
+    cause: str | None = None
+    clocks: list[float] | None = None
+
+
 class Store:
     """The server's reads and writes (synchronous; each call is one transaction)."""
 
@@ -137,7 +156,12 @@ class Store:
         self.sessions = sessions
 
     def create(
-        self, game: str, options: Mapping[str, Any], players: int, seats: Sequence[SeatInfo]
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        players: int,
+        seats: Sequence[SeatInfo],
+        settings: Mapping[str, Any] | None = None,
     ) -> int:
         """Store a new open table and its seats; return its id."""
         with self.sessions.begin() as session:
@@ -149,6 +173,7 @@ class Store:
                 created=utcnow(),
                 game_number=0,
                 seed=None,
+                settings=dict(settings) if settings else None,
             )
             session.add(row)
             session.flush()
@@ -175,6 +200,8 @@ class Store:
         seat: int,
         notation: str,
         record: str | None,
+        cause: str | None = None,
+        clocks: list[float] | None = None,
     ) -> None:
         """Append one action to the log (and the record, if the game ended) in one commit."""
         with self.sessions.begin() as session:
@@ -186,6 +213,8 @@ class Store:
                     seat=seat,
                     notation=notation,
                     received=utcnow(),
+                    cause=cause,
+                    clocks=clocks,
                 )
             )
             if record is not None:
@@ -198,6 +227,16 @@ class Store:
                     )
                 )
                 session.get_one(TableRow, table_id).status = "finished"
+
+    def finish(self, table_id: int, game_number: int, record: str) -> None:
+        """End a game without an action (a loss on time): store its record, mark it finished."""
+        with self.sessions.begin() as session:
+            session.add(
+                RecordRow(
+                    table_id=table_id, game_number=game_number, record=record, finished=utcnow()
+                )
+            )
+            session.get_one(TableRow, table_id).status = "finished"
 
     def table(self, table_id: int) -> tuple[TableRow, list[SeatInfo]] | None:
         """A table and its seats (``None`` if there is no such table)."""
@@ -219,7 +258,7 @@ class Store:
                 )
             )
 
-    def actions(self, table_id: int, game_number: int) -> list[tuple[int, str]]:
+    def actions(self, table_id: int, game_number: int) -> list[LogEntry]:
         """The logged actions of one game, in order."""
         with self.sessions() as session:
             rows = session.scalars(
@@ -227,7 +266,7 @@ class Store:
                 .where(ActionRow.table_id == table_id, ActionRow.game_number == game_number)
                 .order_by(ActionRow.seq)
             ).all()
-            return [(r.seat, r.notation) for r in rows]
+            return [LogEntry(r.seat, r.notation, r.cause, r.clocks) for r in rows]
 
     def record(self, table_id: int, game_number: int) -> str | None:
         """The record of a finished game (``None`` if that game has not finished)."""
@@ -250,6 +289,26 @@ def _seat_row(table_id: int, s: SeatInfo) -> SeatRow:
 # ----- listeners --------------------------------------------------------------------------------
 
 
+class ClockListener:
+    """Notes why a step was played (its cause) and runs the clocks of the seats to act next."""
+
+    def __init__(self, live: LiveTable) -> None:
+        self.live = live
+
+    def on_step(self, table: Table, step: Step) -> None:
+        """Stop the mover's clock, start those of the seats to act now."""
+        live = self.live
+        cause = live.next_cause.pop(step.seat, None)
+        if cause is None and live.seats[step.seat].takeover:
+            cause = "takeover"
+        if cause is not None:
+            live.causes[step.index] = cause
+        if live.clocks is not None:
+            now = live.now()
+            live.clocks.moved(step.seat, now)
+            live.clocks.sync(live.people_to_act(), now)
+
+
 class StoreListener:
     """Commits every step to the action log; the game's record with its last step."""
 
@@ -258,16 +317,19 @@ class StoreListener:
 
     def on_step(self, table: Table, step: Step) -> None:
         """Append ``step`` to the log (one commit)."""
+        live = self.live
         record = None
         if table.state.is_terminal():
-            record = table.match.record({"table": self.live.id, "game_number": self.live.number})
-        self.live.store.append(
-            self.live.id,
-            self.live.number,
+            record = table.match.record(live.record_meta())
+        live.store.append(
+            live.id,
+            live.number,
             step.index,
             step.seat,
             str(step.action),
             record.dumps() if record is not None else None,
+            live.causes.get(step.index),
+            live.clocks.left(live.now()) if live.clocks is not None else None,
         )
         if record is not None:
             self.live.status = "finished"
@@ -316,6 +378,22 @@ class LiveTable:
     #: what each seat (``None``: spectators) saw of the last step, from ``Table.subscribe``
     seen: dict[int | None, list[Event]] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
+    #: the time control and the seats' clocks (``None`` before the game starts)
+    control: TimeControl = field(default_factory=TimeControl)
+    clocks: Clocks | None = None
+    #: seconds after a person's last connection closes before a bot takes the seat over
+    #: (``None``: never)
+    bot_after_leave: float | None = None
+    #: the clock the time control is measured with (monotonic seconds)
+    now: Callable[[], float] = time.monotonic
+    #: why steps were played for their seats (step index -> ``protocol.CAUSES``)
+    causes: dict[int, str] = field(default_factory=dict)
+    #: the cause of a seat's next step (set just before a time-out's action)
+    next_cause: dict[int, str] = field(default_factory=dict)
+    #: the outcome of a game lost on time (the engine's game did not end)
+    forfeit: dict[str, Any] | None = None
+    clock_task: asyncio.Task[None] | None = None
+    leave_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
 
     # ----- building the game ------------------------------------------------------------------
 
@@ -323,9 +401,17 @@ class LiveTable:
         """The seats' names."""
         return [s.name() for s in self.seats]
 
-    def build(self, actions: Sequence[tuple[int, str]] = ()) -> None:
+    def settings(self) -> dict[str, Any]:
+        """The table's stored settings."""
+        return {"clock": self.control.to_json(), "bot_after_leave": self.bot_after_leave}
+
+    def build(self, actions: Sequence[LogEntry] = ()) -> None:
         """Make the ``Table`` of the current game and replay ``actions`` (the log) through it."""
         assert self.seed is not None
+        for s in self.seats:
+            s.takeover = False
+        self.causes = {i: e.cause for i, e in enumerate(actions) if e.cause is not None}
+        self.next_cause = {}
         agents: list[Agent | None] = []
         for s in self.seats:
             if s.kind == "bot":
@@ -345,13 +431,43 @@ class LiveTable:
             names=self.names(),
             agents=agents,
         )
-        for seat, notation in actions:  # the log: replayed, verified, routed to the agents
-            table.play(seat, notation)
+        for entry in actions:  # the log: replayed, verified, routed to the agents
+            table.play(entry.seat, entry.notation)
         for seat in [*range(self.players), None]:
             table.subscribe(seat, self._seen_by(seat))
+        table.listeners.append(ClockListener(self))
         table.listeners.append(StoreListener(self))
         table.listeners.append(BroadcastListener(self))
         self.table = table
+        last = actions[-1].clocks if actions else None
+        self.clocks = Clocks(self.control, self.players, last)
+        self.clocks.sync(self.people_to_act(), self.now())
+
+    def people_to_act(self) -> list[int]:
+        """The seats to act now that people play (their clocks run)."""
+        table = self.table
+        if table is None or self.status != "running" or table.state.is_terminal():
+            return []
+        return [s for s in table.state.seats_to_act() if s not in table.agents]
+
+    def record_meta(self) -> dict[str, Any]:
+        """What the server adds to a record: the table, the clock, time-outs and takeovers."""
+        meta: dict[str, Any] = {"table": self.id, "game_number": self.number}
+        if self.control.kind != "none":
+            meta["clock"] = self.control.to_json()
+        assert self.table is not None
+        steps = self.table.match.actions
+        if self.causes:
+            meta["causes"] = [
+                {"seq": i, "seat": steps[i][0], "cause": c} for i, c in sorted(self.causes.items())
+            ]
+        if self.forfeit is not None:
+            meta["forfeit"] = self.forfeit
+        return meta
+
+    def clocks_json(self) -> dict[str, Any] | None:
+        """The clocks as frames carry them."""
+        return self.clocks.to_json(self.now()) if self.clocks is not None else None
 
     def _seen_by(self, seat: int | None) -> Callable[[list[Event]], None]:
         def take(events: list[Event]) -> None:
@@ -374,7 +490,10 @@ class LiveTable:
         view = state.view(seat)
         legal: list[Action] = (
             state.legal_actions(seat)
-            if seat is not None and seat in state.seats_to_act() and seat not in self.table.agents
+            if seat is not None
+            and self.status == "running"
+            and seat in state.seats_to_act()
+            and seat not in self.table.agents
             else []
         )
         display = self.game.presenter().display(view, legal, self.names()).to_json()
@@ -383,12 +502,19 @@ class LiveTable:
     def _outcome(self) -> dict[str, Any] | None:
         assert self.table is not None
         state = self.table.state
+        if self.forfeit is not None:
+            outcome: dict[str, Any] = self.forfeit["outcome"]
+            return outcome
         return state.outcome().to_json() if state.is_terminal() else None
 
     def _step_for(self, seat: int | None, step: Step, events: Sequence[Event]) -> dict[str, Any]:
         messages = self.game.presenter().messages(events, self.names(), seat)
         return protocol.step_json(
-            step.index + 1, step.seat, events, [m.to_json() for m in messages]
+            step.index + 1,
+            step.seat,
+            events,
+            [m.to_json() for m in messages],
+            self.causes.get(step.index),
         )
 
     def delta(self, seat: int | None, step: Step) -> dict[str, Any]:
@@ -402,6 +528,7 @@ class LiveTable:
             display=display,
             legal=legal,
             outcome=self._outcome(),
+            clocks=self.clocks_json(),
         )
 
     def snapshot(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
@@ -432,6 +559,7 @@ class LiveTable:
             legal=legal,
             missed=missed,
             outcome=outcome,
+            clocks=self.clocks_json() if self.table is not None else None,
         )
 
     def flush(self) -> None:
@@ -486,8 +614,15 @@ def _check_nickname(nickname: Any) -> str:
 class TableManager:
     """All tables of the server: lobby operations, actions, bots, recovery."""
 
-    def __init__(self, sessions: sessionmaker[Session], bot_workers: int = 2) -> None:
+    def __init__(
+        self,
+        sessions: sessionmaker[Session],
+        bot_workers: int = 2,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.store = Store(sessions)
+        #: what clocks are measured with (monotonic seconds)
+        self.clock = clock
         self.tables: dict[int, LiveTable] = {}
         #: where bots think (threads: a search never blocks the event loop or other tables)
         self.pool = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="campfire-bot")
@@ -514,9 +649,18 @@ class TableManager:
             status=row.status,
             number=row.game_number,
             seed=row.seed,
+            now=self.clock,
         )
+        settings = row.settings or {}
+        live.control = TimeControl.read(settings.get("clock"))
+        live.bot_after_leave = settings.get("bot_after_leave")
         if row.game_number > 0 and row.seed is not None:
             live.build(self.store.actions(row.id, row.game_number))
+            assert live.table is not None
+            if live.status == "finished" and not live.table.state.is_terminal():
+                text = self.store.record(row.id, row.game_number)
+                meta = json.loads(text).get("meta", {}) if text else {}
+                live.forfeit = meta.get("forfeit")
         self.tables[table_id] = live
         return live
 
@@ -527,7 +671,15 @@ class TableManager:
             live = self.load(table_id)
             if live is not None:
                 self.kick(live)
+                self.arm(live)
+                self._absent(live)  # nobody is connected yet: as if everyone had left
         return len(ids)
+
+    def _absent(self, live: LiveTable) -> None:
+        """Treat the people not connected to a running table as gone (:meth:`left`)."""
+        for seat in live.seats:
+            if seat.kind == "human":
+                self.left(live, seat.seat)
 
     def get(self, table_id: int) -> LiveTable:
         """The live table ``table_id`` (:class:`LobbyError` 404 if there is none)."""
@@ -544,7 +696,7 @@ class TableManager:
 
     def create(self, request: Mapping[str, Any]) -> tuple[LiveTable, dict[int, str]]:
         """Create a table from a lobby request; return it and the tokens of reserved seats."""
-        allowed = {"game", "players", "options", "seats"}
+        allowed = {"game", "players", "options", "seats", "clock", "bot_after_leave"}
         extra = sorted(set(request) - allowed)
         if extra:
             raise LobbyError(
@@ -582,6 +734,20 @@ class TableManager:
             raise LobbyError(
                 400, "bad_request", f'"seats" is a list of {players} seats, one per player'
             )
+        try:
+            control = TimeControl.read(request.get("clock"))
+        except CampfireError as exc:
+            raise LobbyError(400, "bad_request", str(exc)) from None
+        after = request.get("bot_after_leave")
+        if after is not None and (
+            isinstance(after, bool) or not isinstance(after, int | float) or not 0 <= after <= 3600
+        ):
+            raise LobbyError(
+                400,
+                "bad_request",
+                '"bot_after_leave" is the seconds (0–3600) a bot waits before it takes over the '
+                "seat of a person who left, or null (never)",
+            )
         seats: list[SeatInfo] = []
         tokens: dict[int, str] = {}
         for i, raw in enumerate(raw_seats):
@@ -589,9 +755,11 @@ class TableManager:
             seats.append(seat)
             if token is not None:
                 tokens[i] = token
-        table_id = self.store.create(game.name, options, players, seats)
-        live = LiveTable(table_id, game, options, players, seats, self.store)
-        self.tables[table_id] = live
+        live = LiveTable(0, game, options, players, seats, self.store, now=self.clock)
+        live.control = control
+        live.bot_after_leave = float(after) if after is not None else None
+        live.id = self.store.create(game.name, options, players, seats, live.settings())
+        self.tables[live.id] = live
         return live, tokens
 
     @staticmethod
@@ -663,8 +831,8 @@ class TableManager:
             raise LobbyError(
                 409,
                 "not_open",
-                "a seat can be left only before the game starts (bots taking over a seat come "
-                "with clocks)",
+                "a seat can be left only before the game starts; during a game, close the "
+                "connection (a bot takes over if the table has bot_after_leave)",
             )
         info = live.seats[seat]
         info.kind, info.nickname, info.token_hash = "open", None, None
@@ -699,10 +867,13 @@ class TableManager:
         live.seed = seed if seed is not None else secrets.randbits(63)
         live.number += 1
         live.status = "running"
+        live.forfeit = None
         self.store.start(live.id, live.number, live.seed)
         live.build()
         live.push_snapshots()
         self.kick(live)
+        self.arm(live)
+        self._absent(live)
 
     def record(self, live: LiveTable, number: int | None) -> str:
         """The record of game ``number`` (default: the last finished) of a table."""
@@ -778,6 +949,7 @@ class TableManager:
             self._rebuild(live)
             raise
         live.flush()
+        self.arm(live)
 
     def _rebuild(self, live: LiveTable) -> None:
         found = self.store.table(live.id)
@@ -785,6 +957,123 @@ class TableManager:
             row, _ = found
             live.status = row.status
             live.build(self.store.actions(live.id, live.number))
+
+    # ----- clocks -----------------------------------------------------------------------------
+
+    def arm(self, live: LiveTable) -> None:
+        """(Re)start the timer of the table's earliest running clock (nothing if none runs)."""
+        task = live.clock_task
+        if task is not None and not task.done():
+            if task is asyncio.current_task():
+                return  # the timer itself acted: its loop looks at the clocks again
+            task.cancel()
+        live.clock_task = None
+        if live.clocks is None or live.clocks.deadline() is None or live.status != "running":
+            return
+        task = asyncio.get_running_loop().create_task(self._clock_loop(live))
+        live.clock_task = task
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _clock_loop(self, live: LiveTable) -> None:
+        """Sleep until the earliest deadline; apply the time-out rule to whoever reached it."""
+        for _ in range(100_000):  # bounded: each round is a time-out or a clock change
+            clocks = live.clocks
+            deadline = clocks.deadline() if clocks is not None else None
+            if clocks is None or deadline is None or live.status != "running":
+                return
+            await asyncio.sleep(max(0.0, deadline[0] - self.clock()))
+            async with live.lock:
+                if live.clocks is not clocks or live.status != "running":
+                    return
+                expired = clocks.expired(self.clock())
+                if expired:
+                    await self._time_out(live, expired[0])
+            self.kick(live)
+
+    async def _time_out(self, live: LiveTable, seat: int) -> None:
+        """``seat`` ran out of time: the table's rule applies (the lock is held)."""
+        assert live.table is not None and live.clocks is not None
+        table, rule = live.table, live.control.on_timeout
+        live.clocks.timed_out(seat, self.clock())
+        log.info("table %s: seat %s ran out of time (%s)", live.id, seat, rule)
+        if rule == "loss":
+            scores = [0.0 if s == seat else 1.0 for s in range(live.players)]
+            outcome = Outcome.from_scores(
+                scores, details=[{"lost_on_time": s == seat} for s in range(live.players)]
+            )
+            live.forfeit = {"seat": seat, "seq": live.seq, "reason": "time", "outcome": {}}
+            live.forfeit["outcome"] = outcome.to_json()
+            record = table.match.record(live.record_meta())
+            self.store.finish(live.id, live.number, record.dumps())
+            live.status = "finished"
+            live.clocks.sync([], self.clock())
+            live.push_snapshots()
+        elif rule == "bot":
+            live.next_cause[seat] = "timeout-bot"
+            self.take_over(live, seat)
+        else:
+            legal = table.state.legal_actions(seat)
+            rng = random.Random(f"{live.seed}/timeout/{live.number}/{live.seq}/{seat}")
+            live.next_cause[seat] = "timeout"
+            await self._apply(live, seat, rng.choice(legal), None, None)
+
+    # ----- bots taking over a person's seat ----------------------------------------------------
+
+    def take_over(self, live: LiveTable, seat: int) -> None:
+        """Seat a bot for the person of ``seat`` (out of time or gone) until they return."""
+        table, info = live.table, live.seats[seat]
+        if table is None or info.kind != "human" or info.takeover or live.status != "running":
+            return
+        seed = random.Random(f"{live.seed}/{seat}/takeover/{live.seq}").getrandbits(62)
+        agent = make_agent(TAKEOVER_LEVEL, live.game, seat, live.players, live.options, seed)
+        for step in table.steps:  # the bot learns the game so far as the seat saw it
+            agent.observe(visible_events(list(step.events), seat))
+        table.agents[seat] = agent
+        info.takeover = True
+        if live.clocks is not None:
+            live.clocks.sync(live.people_to_act(), self.clock())
+        live.push_snapshots()
+        self.kick(live)
+        self.arm(live)
+
+    def hand_back(self, live: LiveTable, seat: int) -> None:
+        """The person of ``seat`` is back: the bot leaves their seat (the lock is held)."""
+        info = live.seats[seat]
+        task = live.leave_tasks.pop(seat, None)
+        if task is not None:
+            task.cancel()
+        if not info.takeover or live.table is None:
+            return
+        live.table.agents.pop(seat, None)
+        info.takeover = False
+        live.next_cause.pop(seat, None)
+        if live.clocks is not None:
+            if live.control.kind == "game" and live.clocks.remaining(seat, self.clock()) <= 0:
+                # back with no time left: a game clock gets one increment (or a second) to act
+                live.clocks.remaining_set(seat, max(1.0, live.control.increment))
+            live.clocks.sync(live.people_to_act(), self.clock())
+        live.push_snapshots()
+        self.arm(live)
+
+    def left(self, live: LiveTable, seat: int) -> None:
+        """A person's last connection to ``seat`` closed: a bot takes over after the grace."""
+        if live.bot_after_leave is None or live.seats[seat].kind != "human":
+            return
+        if any(c.seat == seat for c in live.connections) or seat in live.leave_tasks:
+            return
+        task = asyncio.get_running_loop().create_task(self._take_over_later(live, seat))
+        live.leave_tasks[seat] = task
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _take_over_later(self, live: LiveTable, seat: int) -> None:
+        assert live.bot_after_leave is not None
+        await asyncio.sleep(live.bot_after_leave)
+        async with live.lock:
+            live.leave_tasks.pop(seat, None)
+            if not any(c.seat == seat for c in live.connections):
+                self.take_over(live, seat)
 
     # ----- bots -------------------------------------------------------------------------------
 

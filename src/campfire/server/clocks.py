@@ -1,0 +1,217 @@
+"""Clock rules: a table's time control and its seats' clocks, with the time passed in.
+
+This module does no I/O and reads no clock: every method takes ``now`` (seconds on any
+monotonic scale), so the rules are tested with a fake clock and the server drives them with
+``time.monotonic`` and asyncio timers (:mod:`.tables`).
+
+- :class:`TimeControl` — what a table plays with: ``none``, ``move`` (``seconds`` for each
+  move, the clock starts afresh every time the seat is to act) or ``game`` (``seconds`` for
+  the whole game plus ``increment`` after each of the seat's moves, as on Board Game Arena),
+  and the rule on time-out: ``bot`` (a bot takes the seat over until its player returns),
+  ``random`` (a random legal action is played for the seat) or ``loss`` (the seat loses).
+- :class:`Clocks` — each seat's remaining time and which clocks run.
+
+>>> control = TimeControl.read({"kind": "game", "seconds": 60, "increment": 5})
+>>> clocks = Clocks(control, 2)
+>>> clocks.sync([0], now=100.0)        # seat 0 is to act: its clock runs from t=100
+>>> clocks.remaining(0, now=130.0)
+30.0
+>>> clocks.moved(0, now=130.0)         # it moved after 30 s: 60 - 30 + 5
+>>> clocks.remaining(0, now=999.0)
+35.0
+>>> clocks.sync([1], now=130.0)
+>>> clocks.deadline()
+(190.0, 1)
+>>> clocks.expired(now=190.0)
+[1]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+from campfire.core import OptionError
+
+__all__ = ["KINDS", "ON_TIMEOUT", "Clocks", "TimeControl"]
+
+#: The kinds of time control.
+KINDS = ("none", "move", "game")
+#: The rules on time-out.
+ON_TIMEOUT = ("bot", "random", "loss")
+#: The longest time control (seconds): one day.
+MAX_SECONDS = 86_400.0
+
+Kind = Literal["none", "move", "game"]
+Rule = Literal["bot", "random", "loss"]
+
+
+def _seconds(raw: Mapping[str, Any], key: str, low: float, default: float | None) -> float:
+    value = raw.get(key, default)
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or not low <= value <= MAX_SECONDS
+    ):
+        raise OptionError(
+            f'clock: "{key}" is a number of seconds from {low:g} to {MAX_SECONDS:g} '
+            f"(got {value!r:.40})"
+        )
+    return float(value)
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """A table's time control and its time-out rule (see the module's documentation)."""
+
+    kind: Kind = "none"
+    #: per move: each move's time; game: the whole game's time
+    seconds: float = 0.0
+    #: game clock only: added after each of the seat's moves
+    increment: float = 0.0
+    on_timeout: Rule = "random"
+
+    @classmethod
+    def read(cls, raw: Any) -> TimeControl:
+        """Read a lobby request's ``clock`` (``None``: no time control); :class:`OptionError`.
+
+        >>> TimeControl.read({"kind": "move", "seconds": 30, "on_timeout": "bot"})
+        TimeControl(kind='move', seconds=30.0, increment=0.0, on_timeout='bot')
+        >>> TimeControl.read({"kind": "fischer"})
+        Traceback (most recent call last):
+        ...
+        campfire.core.errors.OptionError: clock: "kind" is one of none, move, game (got 'fischer')
+        """
+        if raw is None:
+            return cls()
+        if not isinstance(raw, Mapping):
+            raise OptionError(
+                'clock: an object such as {"kind": "game", "seconds": 300, "increment": 5, '
+                '"on_timeout": "bot"}'
+            )
+        allowed = {"kind", "seconds", "increment", "on_timeout"}
+        extra = sorted(str(k) for k in set(raw) - allowed)
+        if extra:
+            raise OptionError(f"clock: takes {', '.join(sorted(allowed))} (got {', '.join(extra)})")
+        kind = raw.get("kind", "none")
+        if kind not in KINDS:
+            raise OptionError(f'clock: "kind" is one of {", ".join(KINDS)} (got {kind!r:.40})')
+        rule = raw.get("on_timeout", "random")
+        if rule not in ON_TIMEOUT:
+            raise OptionError(
+                f'clock: "on_timeout" is one of {", ".join(ON_TIMEOUT)} (got {rule!r:.40})'
+            )
+        if kind == "none":
+            if set(raw) - {"kind"}:
+                raise OptionError('clock: "kind": "none" takes no other field')
+            return cls()
+        seconds = _seconds(raw, "seconds", 0.1, None)
+        increment = 0.0
+        if kind == "game":
+            increment = _seconds(raw, "increment", 0.0, 0.0)
+        elif "increment" in raw:
+            raise OptionError('clock: "increment" belongs to a game clock ("kind": "game")')
+        return cls(cast(Kind, kind), seconds, increment, cast(Rule, rule))
+
+    def to_json(self) -> dict[str, Any] | None:
+        """The control as the lobby and frames show it (``None``: no time control)."""
+        if self.kind == "none":
+            return None
+        out: dict[str, Any] = {"kind": self.kind, "seconds": self.seconds}
+        if self.kind == "game":
+            out["increment"] = self.increment
+        out["on_timeout"] = self.on_timeout
+        return out
+
+
+class Clocks:
+    """Each seat's clock under a :class:`TimeControl`.
+
+    A clock runs while its seat is to act (:meth:`sync`) and a person plays it; the table's
+    owner says which seats that is. ``remaining`` holds each seat's time when its clock was last
+    stopped (a per-move clock starts from ``seconds`` every time).
+    """
+
+    def __init__(
+        self, control: TimeControl, players: int, remaining: Sequence[float] | None = None
+    ) -> None:
+        self.control = control
+        self.players = players
+        self._left = list(remaining) if remaining is not None else [control.seconds] * players
+        #: the seats whose clocks run, and since when
+        self.running: dict[int, float] = {}
+
+    @property
+    def enabled(self) -> bool:
+        """Whether the table plays with a clock at all."""
+        return self.control.kind != "none"
+
+    def remaining(self, seat: int, now: float) -> float:
+        """The seat's time left at ``now`` (never below zero)."""
+        left = self._left[seat]
+        if seat in self.running:
+            left -= now - self.running[seat]
+        return max(0.0, left)
+
+    def _stop(self, seat: int, now: float) -> None:
+        if seat in self.running:
+            self._left[seat] = self.remaining(seat, now)
+            del self.running[seat]
+
+    def sync(self, to_act: Iterable[int], now: float) -> None:
+        """Run exactly the clocks of ``to_act``: stop the others, start the new ones."""
+        if not self.enabled:
+            return
+        wanted = set(to_act)
+        for seat in [s for s in self.running if s not in wanted]:
+            self._stop(seat, now)
+        for seat in sorted(wanted - set(self.running)):
+            if self.control.kind == "move":
+                self._left[seat] = self.control.seconds
+            self.running[seat] = now
+
+    def moved(self, seat: int, now: float) -> None:
+        """``seat`` acted at ``now``: stop its clock and add the increment (game clock)."""
+        if not self.enabled:
+            return
+        running = seat in self.running
+        self._stop(seat, now)
+        if running and self.control.kind == "game":
+            self._left[seat] = min(MAX_SECONDS, self._left[seat] + self.control.increment)
+
+    def timed_out(self, seat: int, now: float) -> None:
+        """``seat`` ran out of time: its clock stops at zero."""
+        self.running.pop(seat, None)
+        self._left[seat] = 0.0
+
+    def remaining_set(self, seat: int, seconds: float) -> None:
+        """Give a stopped clock ``seconds`` (a person back after a bot's takeover)."""
+        if seat not in self.running:
+            self._left[seat] = max(0.0, seconds)
+
+    def deadline(self) -> tuple[float, int] | None:
+        """The earliest moment a running clock reaches zero, and its seat (``None``: none runs)."""
+        ends = [(start + self._left[s], s) for s, start in self.running.items()]
+        return min(ends) if ends else None
+
+    def expired(self, now: float) -> list[int]:
+        """The seats whose running clocks have reached zero at ``now``, lowest first."""
+        return sorted(s for s in self.running if self.remaining(s, now) <= 0.0)
+
+    def left(self, now: float) -> list[float]:
+        """Every seat's time left at ``now`` (what is stored with each action)."""
+        return [self.remaining(s, now) for s in range(self.players)]
+
+    def to_json(self, now: float) -> dict[str, Any] | None:
+        """The clocks as frames carry them (``None``: no time control)."""
+        control = self.control.to_json()
+        if control is None:
+            return None
+        return {
+            "control": control,
+            "remaining_ms": [round(t * 1000) for t in self.left(now)],
+            "running": sorted(self.running),
+        }
