@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 __all__ = [
+    "MESSAGES",
     "ActionChoice",
     "CardFace",
     "Display",
@@ -45,8 +46,38 @@ __all__ = [
     "PlayerPanel",
     "Presenter",
     "Zone",
+    "and_list",
     "render_text",
+    "set_translator",
+    "text",
+    "translation",
 ]
+
+#: The core's own texts (the plain-text display, the generic presenter, a seat with no name):
+#: message id → English template, translated by id like a game's ``MESSAGES``.
+MESSAGES: dict[str, str] = {
+    "core.player": "Player {number}",
+    "core.player.you": "you",
+    "core.player.out": "out",
+    "core.card.face_down": "face down",
+    "core.zone.face_down": "{count} face down",
+    "core.zone.cards": "{count} cards",
+    "core.zone.cards.one": "1 card",
+    "core.zone.top": "{cards}, top: {card}",
+    "core.zone.in_all": "{cards} ({count} in all)",
+    "core.moves": "Moves: {moves}",
+    "core.and": "{first} and {last}",
+    "core.colour.red": "red",
+    "core.colour.blue": "blue",
+    "core.colour.yellow": "yellow",
+    "core.colour.green": "green",
+    "core.colour.purple": "purple",
+    "core.colour.orange": "orange",
+    "core.generic.zone": "Table",
+    "core.generic.prompt": "Choose your move.",
+    "core.generic.over": "The game is over.",
+    "core.generic.wait": "Wait.",
+}
 
 
 @dataclass(frozen=True)
@@ -307,7 +338,7 @@ class Presenter(ABC):
         A message about the reader's own action uses its own id (``"tracker.peek.you"``), so that
         every language can word it ("You peek", not "You peeks").
         """
-        return names[seat] if 0 <= seat < len(names) else f"Player {seat + 1}"
+        return names[seat] if 0 <= seat < len(names) else _core("core.player", number=seat + 1)
 
 
 class GenericPresenter(Presenter):
@@ -337,7 +368,8 @@ class GenericPresenter(Presenter):
         n = len(players)
         actions = tuple(self.choice(a, n, str(a), key=str(a)) for a in legal)
         over = not to_act
-        prompt = "Choose your move." if legal else ("The game is over." if over else "Wait.")
+        key = "prompt" if legal else ("over" if over else "wait")
+        prompt = _core(f"core.generic.{key}")
         return Display(
             game=self.game.name,
             seat=seat if isinstance(seat, int) else None,
@@ -345,7 +377,7 @@ class GenericPresenter(Presenter):
             prompt=prompt,
             to_act=to_act,
             players=players,
-            zones=(Zone("view", "Table", "row", facts),),
+            zones=(Zone("view", _core("core.generic.zone"), "row", facts),),
             actions=actions,
             over=over,
         )
@@ -360,14 +392,30 @@ class GenericPresenter(Presenter):
         return []
 
 
+def _core(message_id: str, **params: Any) -> str:
+    """The core's text ``message_id`` (a key of :data:`MESSAGES`) in the language in force."""
+    return text(message_id, MESSAGES[message_id], **params)
+
+
+def and_list(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``: a list in a sentence, its "and" in the language in force.
+
+    >>> and_list(["Ann"]), and_list(["Ann", "Bob", "Cid"])
+    ('Ann', 'Ann, Bob and Cid')
+    """
+    if len(items) <= 1:
+        return "".join(items)
+    return _core("core.and", first=", ".join(items[:-1]), last=items[-1])
+
+
 # ----- plain text ---------------------------------------------------------------------------
 
 
 def _card_text(card: CardFace, compact: bool = False) -> str:
-    if card.empty:
-        text = "·"
+    if card.empty:  # an empty place, or one that shows only its code (Tracker's centre)
+        text = card.short or "·"
     elif not card.face_up and not card.label:
-        text = card.short or "face down"
+        text = card.short or _core("core.card.face_down")
     else:
         text = (card.short or card.label) if compact else (card.label or card.short)
     if card.marks and not compact:
@@ -380,7 +428,7 @@ def _zone_lines(zone: Zone) -> list[str]:
     if zone.kind == "counter":
         lines = [f"  {label}: {zone.count if zone.count is not None else len(zone.cards)}"]
     elif zone.kind == "hidden" and not zone.cards:
-        lines = [f"  {label}: {zone.count or 0} face down"]
+        lines = [f"  {label}: {_core('core.zone.face_down', count=zone.count or 0)}"]
     elif zone.kind == "grid" and zone.columns:
         cells = [_card_text(c, compact=True) for c in zone.cards]
         width = max((len(c) for c in cells), default=1)
@@ -390,14 +438,14 @@ def _zone_lines(zone: Zone) -> list[str]:
             lines.append("    " + " ".join(c.rjust(width) for c in row))
     elif zone.kind == "stack":
         n = zone.count if zone.count is not None else len(zone.cards)
-        text = f"{n} card{'' if n == 1 else 's'}"
+        text = _core("core.zone.cards.one") if n == 1 else _core("core.zone.cards", count=n)
         if zone.cards:
-            text += f", top: {_card_text(zone.cards[-1])}"
+            text = _core("core.zone.top", cards=text, card=_card_text(zone.cards[-1]))
         lines = [f"  {label}: {text}"]
     else:
         text = ", ".join(_card_text(c) for c in zone.cards) or "—"
         if zone.count is not None and zone.count != len(zone.cards):
-            text += f" ({zone.count} in all)"
+            text = _core("core.zone.in_all", cards=text, count=zone.count)
         lines = [f"  {label}: {text}"]
     if zone.note:
         lines.append(f"    {zone.note}")
@@ -405,9 +453,11 @@ def _zone_lines(zone: Zone) -> list[str]:
 
 
 def _player_line(player: PlayerPanel) -> str:
-    tags = [t for t, on in (("you", player.you), ("out", player.out)) if on]
+    tags = [_core(f"core.player.{t}") for t, on in (("you", player.you), ("out", player.out)) if on]
     if player.colour:
-        tags.insert(0, player.colour + (f" {player.symbol}" if player.symbol else ""))
+        key = f"core.colour.{player.colour}"
+        colour = _core(key) if key in MESSAGES else player.colour
+        tags.insert(0, colour + (f" {player.symbol}" if player.symbol else ""))
     text = ("> " if player.to_act else "  ") + player.name
     if tags:
         text += f" ({', '.join(tags)})"
@@ -439,8 +489,7 @@ def render_text(display: Display, *, actions: bool = False) -> str:
         lines.append(f"({display.progress})")
     lines.append(display.prompt)
     if actions and display.actions:
-        lines.append(
-            "Moves: " + "; ".join(f"{a.key or a.notation}: {a.label}" for a in display.actions)
-        )
+        moves = "; ".join(f"{a.key or a.notation}: {a.label}" for a in display.actions)
+        lines.append(_core("core.moves", moves=moves))
     lines.extend(display.result)
     return "\n".join(lines)

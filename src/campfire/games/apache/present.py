@@ -4,6 +4,8 @@ Built only from a seat's view, its legal actions and the events it may see (``ca
 present``). Cards are named in plain words (``red hunter``, ``buffalo``); each colour has a
 palette name and a letter (R, Y, P, G, B), so it reads without seeing colours. During a
 reaction poll the other seats' answers stay hidden: the display says only that they answered.
+Every word shown, the card names and colours inserted into sentences too, is a text of
+:data:`MESSAGES` made in the language in force (:func:`campfire.core.present.text`).
 
 >>> import campfire
 >>> game = campfire.get_game("apache")
@@ -29,7 +31,9 @@ from campfire.core.present import (
     PlayerPanel,
     Presenter,
     Zone,
+    and_list,
     render_text,
+    text,
 )
 
 from .actions import ApacheAction
@@ -87,6 +91,132 @@ MESSAGES: dict[str, str] = {
     "apache.revealer": "{player} is next to turn up a card.",
     "apache.revealer.you": "You are next to turn up a card.",
     "apache.game_over": "The game is over: {winners} with {score}. Piles: {standings}.",
+    # words inserted into the sentences: colours, types, cards, counted booty (apache §1)
+    "apache.colour.red": "red",
+    "apache.colour.yellow": "yellow",
+    "apache.colour.purple": "purple",
+    "apache.colour.green": "green",
+    "apache.colour.blue": "blue",
+    "apache.type.chief": "chief",
+    "apache.type.maiden": "maiden",
+    "apache.type.warrior": "warrior",
+    "apache.type.hunter": "hunter",
+    "apache.card.indian": "{colour} {type}",
+    "apache.card.totem": "totem pole",
+    "apache.card.necklace": "necklace",
+    "apache.card.tomahawk": "tomahawk",
+    "apache.card.buffalo": "buffalo",
+    "apache.card.teepee": "teepee",
+    "apache.card.the": "the {card}",
+    "apache.count.totem": "{count} totem poles",
+    "apache.count.totem.one": "1 totem pole",
+    "apache.count.necklace": "{count} necklaces",
+    "apache.count.necklace.one": "1 necklace",
+    "apache.count.tomahawk": "{count} tomahawks",
+    "apache.count.tomahawk.one": "1 tomahawk",
+    "apache.count.buffalo": "{count} buffalo",
+    "apache.count.buffalo.one": "1 buffalo",
+    "apache.count.teepee": "{count} teepees",
+    "apache.count.teepee.one": "1 teepee",
+    "apache.cards.none": "nothing",
+    "apache.cards": "{count} cards",
+    "apache.cards.one": "1 card",
+    "apache.claimer": "{player}'s {type}",
+    "apache.claimer.ms": "{claim} ({ms} ms)",
+    "apache.tribute": "{count} buffalo from {player}",
+    "apache.tribute.one": "1 buffalo from {player}",
+    "apache.winners": "{players} wins",
+    "apache.winners.shared": "{players} share the win",
+    "apache.standing": "{player} {score}",
+    "apache.standing.buffalo": "{player} {score} ({count} buffalo)",
+    "apache.standing.buffalo.one": "{player} {score} (1 buffalo)",
+    # status lines
+    "apache.status.start": "Apache — {count} cards face down",
+    "apache.status.window": "Card {window} — {count} cards still face down",
+    "apache.status.window.one": "Card {window} — 1 card still face down",
+    "apache.status.last": "Card {window} — the last card is up: the final claim",
+    "apache.status.over": "Game over",
+    # zones, notes, marks and facts
+    "apache.zone.deck": "Face-down prairie cards",
+    "apache.zone.table": "Table",
+    "apache.zone.hand": "Your hand cards",
+    "apache.zone.pile": "{player}'s victory pile",
+    "apache.zone.pile.you": "Your victory pile",
+    "apache.zone.discarded": "Out of the game (penalties)",
+    "apache.zone.board": "Pow-Wow board",
+    "apache.note.neutral": "neutral colours: {colours}",
+    "apache.hand.card": "your {type}",
+    "apache.mark.yours": "yours",
+    "apache.mark.neutral": "neutral",
+    "apache.mark.owner": "{player}'s",
+    "apache.mark.can_claim": "can claim",
+    "apache.mark.penalty": "penalty if played",
+    "apache.mark.resolved": "resolved",
+    "apache.mark.choosing": "choosing",
+    "apache.mark.waiting": "waiting",
+    "apache.mark.ms": "{ms} ms",
+    "apache.mark.not_allowed": "not allowed",
+    "apache.fact.top": "top of pile",
+    "apache.fact.poll": "poll",
+    "apache.fact.poll.answered": "answered",
+    "apache.fact.poll.pass": "passes",
+    "apache.fact.poll.claim": "claims with the {type}",
+    "apache.fact.role": "role",
+    "apache.fact.role.revealer": "turns up the next card",
+    "apache.score.winner": "{score}, winner",
+    # progress
+    "apache.progress.answers": "{answered} of {players} players have answered",
+    "apache.progress.claim": "claim {number} of {count}",
+    # prompts
+    "apache.prompt.over": "The game is over.",
+    "apache.prompt.reveal": "Turn up the next prairie card.",
+    "apache.prompt.claim": "The {card} is up: claim with one of your hand cards, or pass.",
+    "apache.prompt.claim.reaction": (
+        "The {card} is up: claim with one of your hand cards and how fast, or pass."
+    ),
+    "apache.prompt.choose": "Choose what your {type} takes.",
+    "apache.wait.reveal": "Wait for {players} to turn up the next card.",
+    "apache.wait.answer": "Wait for {players} to answer.",
+    "apache.wait": "Wait.",
+    "apache.wait.choose": "Wait for {players} to choose what the {type} takes.",
+    # the result
+    "apache.result": "{player} ({colour}): {score} ({cards})",
+    "apache.result.winner": "{player} ({colour}): {score} ({cards}) — winner",
+    "apache.result.rule": (
+        "Every card in the pile is a point; the most cards win, ties share the win."
+    ),
+    # action labels
+    "apache.action.reveal": "Turn up the next prairie card",
+    "apache.action.pass": "Pass: claim nothing this time",
+    "apache.action.claim": "Claim with your {type}",
+    "apache.action.claim.penalty": "Claim with your {type} (not allowed now: a penalty)",
+    "apache.action.claim.ms": "Claim with your {type} after {ms} ms",
+    "apache.action.claim.ms.penalty": (
+        "Claim with your {type} after {ms} ms (not allowed now: a penalty)"
+    ),
+    "apache.action.booty.totem": "Take all the totem poles ({count})",
+    "apache.action.booty.necklace": "Take all the necklaces ({count})",
+    "apache.action.booty.tomahawk": "Take all the tomahawks ({count})",
+    "apache.action.booty.buffalo": "Take all the buffalo ({count})",
+    "apache.action.teepees": "Take all the teepees ({count})",
+    "apache.action.prisoner": "Take the totem poles and the {card} as prisoner",
+    "apache.action.marry": "Marry the {card} and take the teepees",
+    # the legend
+    "apache.legend.colour": "the {colour} tribe's colour",
+    "apache.legend.chief": "a chief of colour ? (claims the totem poles and a prisoner)",
+    "apache.legend.maiden": "a maiden of colour ? (claims the necklaces)",
+    "apache.legend.warrior": "a warrior of colour ? (claims the tomahawks)",
+    "apache.legend.hunter": "a hunter of colour ? (claims the buffalo)",
+    "apache.legend.buffalo": "buffalo (a hunter's booty)",
+    "apache.legend.necklace": "necklace (a maiden's booty)",
+    "apache.legend.tomahawk": "tomahawk (a warrior's booty)",
+    "apache.legend.totem": "totem pole (a chief's booty)",
+    "apache.legend.teepee": "teepee (any Indian may take all of them instead)",
+    "apache.legend.yours": "an Indian of your colour: you may claim with its type",
+    "apache.legend.neutral": "an Indian of a colour nobody plays",
+    "apache.legend.penalty": "a claim with this card now costs two pile cards",
+    "apache.legend.ms": "reaction time of a claim: the fastest claim is resolved first",
+    "apache.legend.to_act": "the player to act",
 }
 
 _PALETTE = dict(zip(COLOURS, COLOUR_CODES, strict=True))
@@ -97,20 +227,37 @@ _BOOTY_SHORT = {
     "buffalo": "BUF",
     "teepee": "TEE",
 }
-_PLURAL = {
-    "totem": "totem poles",
-    "necklace": "necklaces",
-    "tomahawk": "tomahawks",
-    "buffalo": "buffalo",
-    "teepee": "teepees",
-}
-_SINGULAR = {"totem": "totem pole"}
 _BOOTY_OF = {"chief": "totem", "maiden": "necklace", "warrior": "tomahawk", "hunter": "buffalo"}
+
+
+def _text(message_id: str, **params: Any) -> str:
+    """The text ``message_id`` (a key of :data:`MESSAGES`) in the language in force."""
+    return text(message_id, MESSAGES[message_id], **params)
+
+
+def _counted(message_id: str, count: int, **params: Any) -> str:
+    """A counted text: ``<id>.one`` for one, ``<id>`` with ``count`` otherwise."""
+    if count == 1:
+        return _text(message_id + ".one", **params)
+    return _text(message_id, count=count, **params)
+
+
+def colour_label(colour: str) -> str:
+    """A colour in words (``red``), in the language in force."""
+    return _text(f"apache.colour.{colour}")
+
+
+def type_label(kind: str) -> str:
+    """An Indian type in words (``hunter``), in the language in force."""
+    return _text(f"apache.type.{kind}")
 
 
 def card_label(card: str) -> str:
     """A card in plain words: ``red-hunter`` → ``red hunter``, ``totem`` → ``totem pole``."""
-    return card.replace("-", " ") if "-" in card else _SINGULAR.get(card, card)
+    if "-" in card:
+        colour, kind = card.split("-", 1)
+        return _text("apache.card.indian", colour=colour_label(colour), type=type_label(kind))
+    return _text(f"apache.card.{card}")
 
 
 def card_short(card: str) -> str:
@@ -135,24 +282,18 @@ def cards_text(cards: Sequence[str]) -> str:
     'red hunter, 2 buffalo, 1 teepee'
     """
     if not cards:
-        return "nothing"
+        return _text("apache.cards.none")
     indians = [card_label(c) for c in cards if "-" in c]
     counts: dict[str, int] = {}
     for c in cards:
         if "-" not in c:
             counts[c] = counts.get(c, 0) + 1
-    booty = [f"{k} {_PLURAL[c] if k > 1 else card_label(c)}" for c, k in counts.items()]
+    booty = [_counted(f"apache.count.{c}", k) for c, k in counts.items()]
     return ", ".join(indians + booty)
 
 
-def _and(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def _cards(n: int) -> str:
-    return f"{n} card" + ("" if n == 1 else "s")
+    return _counted("apache.cards", n)
 
 
 class ApachePresenter(Presenter):
@@ -202,13 +343,13 @@ class ApachePresenter(Presenter):
 
     def _status(self, view: ApacheView) -> str:
         if view["phase"] == "game_over":
-            return "Game over"
-        if view["window"] == 0:
-            return "Apache — 114 cards face down"
+            return _text("apache.status.over")
         left = int(view["deck_left"])
+        if view["window"] == 0:
+            return _text("apache.status.start", count=left)
         if view["last_card"]:
-            return f"Card {view['window']} — the last card is up: the final claim"
-        return f"Card {view['window']} — {_cards(left)} still face down"
+            return _text("apache.status.last", window=view["window"])
+        return _counted("apache.status.window", left, window=view["window"])
 
     def _zones(self, view: ApacheView, me: int | None, names: Sequence[str]) -> tuple[Zone, ...]:
         colours = list(view["colours"])
@@ -219,11 +360,12 @@ class ApachePresenter(Presenter):
             colour, symbol = _colour(card)
             marks: tuple[str, ...] = ()
             if colour is not None and colour == mine:
-                marks = ("yours",)
+                marks = (_text("apache.mark.yours"),)
             elif colour in neutral:
-                marks = ("neutral",)
+                marks = (_text("apache.mark.neutral"),)
             elif colour is not None:
-                marks = (f"{self.name(names, colours.index(colour))}'s",)
+                owner = self.name(names, colours.index(colour))
+                marks = (_text("apache.mark.owner", player=owner),)
             table.append(
                 CardFace(
                     f"table:{i}",
@@ -235,10 +377,13 @@ class ApachePresenter(Presenter):
                     marks=marks,
                 )
             )
-        note = f"neutral colours: {', '.join(view['neutral_colours'])}" if neutral else ""
+        note = ""
+        if neutral:
+            words = ", ".join(colour_label(c) for c in view["neutral_colours"])
+            note = _text("apache.note.neutral", colours=words)
         zones = [
-            Zone("deck", "Face-down prairie cards", "hidden", count=int(view["deck_left"])),
-            Zone("table", "Table", "row", tuple(table), note=note),
+            Zone("deck", _text("apache.zone.deck"), "hidden", count=int(view["deck_left"])),
+            Zone("table", _text("apache.zone.table"), "row", tuple(table), note=note),
         ]
         if me is not None:
             protect = view.get("protect_me")
@@ -247,11 +392,12 @@ class ApachePresenter(Presenter):
                 card = f"{mine}-{t}"
                 hand_marks: tuple[str, ...] = ()
                 if protect is not None:
-                    hand_marks = ("can claim",) if protect[t] else ("penalty if played",)
+                    key = "apache.mark.can_claim" if protect[t] else "apache.mark.penalty"
+                    hand_marks = (_text(key),)
                 hand.append(
                     CardFace(
                         f"hand:{t}",
-                        f"your {t}",
+                        _text("apache.hand.card", type=type_label(t)),
                         card_short(card),
                         True,
                         mine,
@@ -259,7 +405,7 @@ class ApachePresenter(Presenter):
                         marks=hand_marks,
                     )
                 )
-            zones.append(Zone("hand", "Your hand cards", "row", tuple(hand), owner=me))
+            zones.append(Zone("hand", _text("apache.zone.hand"), "row", tuple(hand), owner=me))
         zones.append(self._board(view, names))
         for s, pile in enumerate(view["piles"]):
             faces = []
@@ -273,7 +419,10 @@ class ApachePresenter(Presenter):
             zones.append(
                 Zone(
                     f"pile:{s}",
-                    f"{self.name(names, s)}'s victory pile",
+                    _text(
+                        "apache.zone.pile" + (".you" if s == me else ""),
+                        player=self.name(names, s),
+                    ),
                     "stack",
                     tuple(faces),
                     owner=s,
@@ -285,7 +434,7 @@ class ApachePresenter(Presenter):
         zones.append(
             Zone(
                 "discarded",
-                "Out of the game (penalties)",
+                _text("apache.zone.discarded"),
                 "counter",
                 count=len(discarded),
                 note=cards_text(discarded) if discarded else "",
@@ -301,16 +450,17 @@ class ApachePresenter(Presenter):
             done = int(view["resolved"])
             for i, claim in enumerate(view["queue"]):
                 s = int(claim["seat"])
-                marks = ["resolved" if i < done else ("choosing" if i == done else "waiting")]
+                state = "resolved" if i < done else ("choosing" if i == done else "waiting")
+                marks = [_text(f"apache.mark.{state}")]
                 if claim["ms"] is not None:
-                    marks.append(f"{claim['ms']} ms")
+                    marks.append(_text("apache.mark.ms", ms=claim["ms"]))
                 if not claim["legal"]:
-                    marks.append("not allowed")
+                    marks.append(_text("apache.mark.not_allowed"))
                 colour = colours[s]
                 faces.append(
                     CardFace(
                         f"board:{i}",
-                        f"{self.name(names, s)}'s {claim['type']}",
+                        self._claim_by(names, s, claim["type"]),
                         card_short(f"{colour}-{claim['type']}"),
                         True,
                         colour,
@@ -326,14 +476,18 @@ class ApachePresenter(Presenter):
                     faces.append(
                         CardFace(
                             f"board:{s}",
-                            f"{self.name(names, s)}'s {kind}",
+                            self._claim_by(names, s, kind),
                             card_short(f"{colour}-{kind}"),
                             True,
                             colour,
                             _PALETTE.get(colour),
                         )
                     )
-        return Zone("board", "Pow-Wow board", "row", tuple(faces))
+        return Zone("board", _text("apache.zone.board"), "row", tuple(faces))
+
+    def _claim_by(self, names: Sequence[str], seat: int, kind: str) -> str:
+        """A claim as the board and the log name it: ``Ann's hunter``."""
+        return _text("apache.claimer", player=self.name(names, seat), type=type_label(kind))
 
     def _players(
         self, view: ApacheView, me: int | None, names: Sequence[str]
@@ -344,19 +498,21 @@ class ApachePresenter(Presenter):
         for s, pile in enumerate(view["piles"]):
             facts: list[tuple[str, str]] = []
             if pile:
-                facts.append(("top of pile", card_label(pile[-1])))
+                facts.append((_text("apache.fact.top"), card_label(pile[-1])))
             answer = view["answers"][s]
+            poll = _text("apache.fact.poll")
             if answer == "hidden":
-                facts.append(("poll", "answered"))
+                facts.append((poll, _text("apache.fact.poll.answered")))
             elif answer == "pass":
-                facts.append(("poll", "passes"))
+                facts.append((poll, _text("apache.fact.poll.pass")))
             elif isinstance(answer, str):
-                facts.append(("poll", "claims with the " + answer.split()[1]))
+                kind = type_label(answer.split()[1])
+                facts.append((poll, _text("apache.fact.poll.claim", type=kind)))
             if view["phase"] == "reveal" and s == view["revealer"]:
-                facts.append(("role", "turns up the next card"))
+                facts.append((_text("apache.fact.role"), _text("apache.fact.role.revealer")))
             score = _cards(int(view["scores"][s]))
             if s in winners:
-                score += ", winner"
+                score = _text("apache.score.winner", score=score)
             colour = view["colours"][s]
             panels.append(
                 PlayerPanel(
@@ -375,42 +531,49 @@ class ApachePresenter(Presenter):
     def _progress(self, view: ApacheView) -> str:
         if view["phase"] == "claim":
             answered = sum(a is not None for a in view["answers"])
-            return f"{answered} of {view['players']} players have answered"
+            return _text("apache.progress.answers", answered=answered, players=view["players"])
         if view["phase"] == "choose" and view["queue"]:
-            return f"claim {int(view['resolved']) + 1} of {len(view['queue'])}"
+            return _text(
+                "apache.progress.claim", number=int(view["resolved"]) + 1, count=len(view["queue"])
+            )
         return ""
 
     def _prompt(self, view: ApacheView, me: int | None, names: Sequence[str]) -> str:
         phase = view["phase"]
         to_act = [int(s) for s in view["to_act"]]
-        who = _and([self.name(names, s) for s in to_act])
+        who = and_list([self.name(names, s) for s in to_act])
         if phase == "game_over":
-            return "The game is over."
+            return _text("apache.prompt.over")
         if phase == "reveal":
             if me in to_act:
-                return "Turn up the next prairie card."
-            return f"Wait for {who} to turn up the next card."
+                return _text("apache.prompt.reveal")
+            return _text("apache.wait.reveal", players=who)
         if phase == "claim":
             if me not in to_act:
-                return f"Wait for {who} to answer." if to_act else "Wait."
-            card = card_label(view["table"][-1]) if view["table"] else "a card"
-            speed = " and how fast" if view["claim_order"] == "reaction" else ""
-            return f"The {card} is up: claim with one of your hand cards{speed}, or pass."
-        claim = view["queue"][int(view["resolved"])] if view["queue"] else {"type": "claim"}
+                return _text("apache.wait.answer", players=who) if to_act else _text("apache.wait")
+            card = card_label(view["table"][-1]) if view["table"] else "?"
+            speed = ".reaction" if view["claim_order"] == "reaction" else ""
+            return _text(f"apache.prompt.claim{speed}", card=card)
+        claim = view["queue"][int(view["resolved"])] if view["queue"] else {"type": "hunter"}
+        kind = type_label(str(claim["type"]))
         if me in to_act:
-            return f"Choose what your {claim['type']} takes."
-        return f"Wait for {who} to choose what the {claim['type']} takes."
+            return _text("apache.prompt.choose", type=kind)
+        return _text("apache.wait.choose", players=who, type=kind)
 
     def _result(self, view: ApacheView, names: Sequence[str]) -> tuple[str, ...]:
         winners = view["outcome"]["winners"] if "outcome" in view else []
         lines = []
         for s, pile in enumerate(view["piles"]):
-            win = " — winner" if s in winners else ""
             lines.append(
-                f"{self.name(names, s)} ({view['colours'][s]}): {_cards(len(pile))} "
-                f"({cards_text(pile)}){win}"
+                _text(
+                    "apache.result" + (".winner" if s in winners else ""),
+                    player=self.name(names, s),
+                    colour=colour_label(view["colours"][s]),
+                    score=_cards(len(pile)),
+                    cards=cards_text(pile),
+                )
             )
-        lines.append("Every card in the pile is a point; the most cards win, ties share the win.")
+        lines.append(_text("apache.result.rule"))
         return tuple(lines)
 
     def _choice(
@@ -418,21 +581,22 @@ class ApachePresenter(Presenter):
     ) -> ActionChoice:
         kind = action.kind
         if kind == "reveal":
-            return self.choice(
-                action, n, "Turn up the next prairie card", "deck", group="reveal", key="reveal"
-            )
+            label = _text("apache.action.reveal")
+            return self.choice(action, n, label, "deck", group="reveal", key="reveal")
         if kind == "pass":
-            return self.choice(action, n, "Pass: claim nothing this time", group="pass", key="pass")
+            label = _text("apache.action.pass")
+            return self.choice(action, n, label, group="pass", key="pass")
         if kind == "claim":
             t = TYPES[action.type]
-            label = f"Claim with your {t}"
+            mid = "apache.action.claim"
             key: str = t
             if action.ms >= 0:
-                label += f" after {action.ms} ms"
+                mid += ".ms"
                 key = f"{t} {action.ms}"
             protect = view.get("protect_me")
             if protect is not None and not protect[t]:
-                label += " (not allowed now: a penalty)"
+                mid += ".penalty"
+            label = _text(mid, type=type_label(t), ms=action.ms)
             return self.choice(action, n, label, f"hand:{t}", group=f"claim {t}", key=key)
         claim = view["queue"][int(view["resolved"])] if view["queue"] else {"type": "hunter"}
         ctype = str(claim["type"])
@@ -442,7 +606,7 @@ class ApachePresenter(Presenter):
             return self.choice(
                 action,
                 n,
-                f"Take all the {_PLURAL[booty]} ({k})",
+                _text(f"apache.action.booty.{booty}", count=k),
                 table.get(booty),
                 group="choose",
                 key="booty",
@@ -452,16 +616,14 @@ class ApachePresenter(Presenter):
             return self.choice(
                 action,
                 n,
-                f"Take all the teepees ({k})",
+                _text("apache.action.teepees", count=k),
                 table.get("teepee"),
                 group="choose",
                 key="teepees",
             )
         card = card_name(action.card)
-        if kind == "prisoner":
-            label = f"Take the totem poles and the {card_label(card)} as prisoner"
-        else:
-            label = f"Marry the {card_label(card)} and take the teepees"
+        verb = "prisoner" if kind == "prisoner" else "marry"
+        label = _text(f"apache.action.{verb}", card=card_label(card))
         return self.choice(action, n, label, table.get(card), group="choose", key=card)
 
     # ----- log lines -----------------------------------------------------------------------
@@ -484,7 +646,7 @@ class ApachePresenter(Presenter):
             return self.say(
                 f"apache.reveal{last}{suffix}",
                 player=player,
-                card=f"the {card}",
+                card=_text("apache.card.the", card=card),
                 left=d["deck_left"],
             )
         if t == "answered":
@@ -495,11 +657,13 @@ class ApachePresenter(Presenter):
             words = str(d["answer"]).split()
             if words[0] == "claim":
                 return self.say(
-                    "apache.answer.claim.you", type=words[1], ms=words[2] if len(words) > 2 else 0
+                    "apache.answer.claim.you",
+                    type=type_label(words[1]),
+                    ms=words[2] if len(words) > 2 else 0,
                 )
             return self.say("apache.answer.pass.you")
         if t in ("claim", "choose"):
-            return self.say(f"apache.{t}{suffix}", player=player, type=d["type"])
+            return self.say(f"apache.{t}{suffix}", player=player, type=type_label(d["type"]))
         if t in ("pass", "revealer"):
             return self.say(f"apache.{t}{suffix}", player=player)
         if t == "window_closed":
@@ -507,8 +671,9 @@ class ApachePresenter(Presenter):
             if not queue:
                 return self.say("apache.window_closed.none")
             claims = ", ".join(
-                f"{self.name(names, q['seat'])}'s {q['type']}"
-                + (f" ({q['ms']} ms)" if q.get("ms") is not None else "")
+                _text("apache.claimer.ms", claim=self._claim_by(names, q["seat"], q["type"]), ms=ms)
+                if (ms := q.get("ms")) is not None
+                else self._claim_by(names, q["seat"], q["type"])
                 for q in queue
             )
             return self.say("apache.window_closed", claims=claims)
@@ -517,14 +682,21 @@ class ApachePresenter(Presenter):
         if t == "game_over":
             outcome = d["outcome"]
             winners = [int(s) for s in outcome.get("winners", ())]
-            wins = _and([self.name(names, s) for s in winners]) + (
-                " share the win" if len(winners) > 1 else " wins"
+            wins = _text(
+                "apache.winners" + (".shared" if len(winners) > 1 else ""),
+                players=and_list([self.name(names, s) for s in winners]),
             )
             best = int(outcome["scores"][winners[0]]) if winners else 0
             details = outcome.get("details") or [{} for _ in outcome["scores"]]
             standings = "; ".join(
-                f"{self.name(names, s)} {_cards(int(score))}"
-                + (f" ({details[s]['buffalo']} buffalo)" if "buffalo" in details[s] else "")
+                _counted(
+                    "apache.standing.buffalo",
+                    int(details[s]["buffalo"]),
+                    player=self.name(names, s),
+                    score=_cards(int(score)),
+                )
+                if "buffalo" in details[s]
+                else _text("apache.standing", player=self.name(names, s), score=_cards(int(score)))
                 for s, score in enumerate(outcome["scores"])
             )
             return self.say(
@@ -536,15 +708,19 @@ class ApachePresenter(Presenter):
         self, d: Mapping[str, Any], names: Sequence[str], player: str, suffix: str
     ) -> Message:
         result = str(d["result"])
-        common = {"player": player, "type": d["type"], "pile": d["pile"]}
+        common = {"player": player, "type": type_label(d["type"]), "pile": d["pile"]}
         if result == "won":
             tribute = d.get("tribute") or []
-            paid = [f"{k} buffalo from {self.name(names, payer)}" for payer, k in tribute if k]
+            paid = [
+                _counted("apache.tribute", k, player=self.name(names, payer))
+                for payer, k in tribute
+                if k
+            ]
             if paid:
                 return self.say(
                     f"apache.claim_resolved.won.tribute{suffix}",
                     cards=cards_text(d.get("cards", [])),
-                    tribute=_and(paid),
+                    tribute=and_list(paid),
                     **common,
                 )
             return self.say(
@@ -564,24 +740,33 @@ class ApachePresenter(Presenter):
     def legend(self) -> list[LegendEntry]:
         """Every code and colour the display uses."""
         entries = [
-            LegendEntry(f"{code} {colour}", f"the {colour} tribe's colour")
+            LegendEntry(
+                f"{code} {colour_label(colour)}",
+                _text("apache.legend.colour", colour=colour_label(colour)),
+            )
             for colour, code in _PALETTE.items()
         ]
         entries += [
-            LegendEntry("?C", "a chief of colour ? (claims the totem poles and a prisoner)"),
-            LegendEntry("?M", "a maiden of colour ? (claims the necklaces)"),
-            LegendEntry("?W", "a warrior of colour ? (claims the tomahawks)"),
-            LegendEntry("?H", "a hunter of colour ? (claims the buffalo)"),
-            LegendEntry("BUF", "buffalo (a hunter's booty)"),
-            LegendEntry("NEC", "necklace (a maiden's booty)"),
-            LegendEntry("TOM", "tomahawk (a warrior's booty)"),
-            LegendEntry("TOT", "totem pole (a chief's booty)"),
-            LegendEntry("TEE", "teepee (any Indian may take all of them instead)"),
-            LegendEntry("yours", "an Indian of your colour: you may claim with its type"),
-            LegendEntry("neutral", "an Indian of a colour nobody plays"),
-            LegendEntry("penalty if played", "a claim with this card now costs two pile cards"),
-            LegendEntry("ms", "reaction time of a claim: the fastest claim is resolved first"),
-            LegendEntry(">", "the player to act"),
+            LegendEntry(symbol, _text(f"apache.legend.{key}"))
+            for symbol, key in (
+                ("?C", "chief"),
+                ("?M", "maiden"),
+                ("?W", "warrior"),
+                ("?H", "hunter"),
+                ("BUF", "buffalo"),
+                ("NEC", "necklace"),
+                ("TOM", "tomahawk"),
+                ("TOT", "totem"),
+                ("TEE", "teepee"),
+            )
+        ]
+        # the marks, as the display shows them in the language in force
+        entries += [
+            LegendEntry(_text("apache.mark.yours"), _text("apache.legend.yours")),
+            LegendEntry(_text("apache.mark.neutral"), _text("apache.legend.neutral")),
+            LegendEntry(_text("apache.mark.penalty"), _text("apache.legend.penalty")),
+            LegendEntry("ms", _text("apache.legend.ms")),
+            LegendEntry(">", _text("apache.legend.to_act")),
         ]
         return entries
 
@@ -598,7 +783,5 @@ def render(state: ApacheState, seat: int | None) -> str:
     display = ApachePresenter(GAME).display(state.view(seat), legal, names)
     return render_text(
         display,
-        actions=bool(legal)
-        and display.status != "Game over"
-        and state.view(None)["phase"] == "choose",
+        actions=bool(legal) and not display.over and state.view(None)["phase"] == "choose",
     )

@@ -36,6 +36,7 @@ from campfire.core.present import (
     PlayerPanel,
     Presenter,
     Zone,
+    and_list,
     text,
 )
 
@@ -241,6 +242,27 @@ MESSAGES: dict[str, str] = {
     "dudab.card.baby.a": "a Baby",
     "dudab.cards.none": "nothing",
     "dudab.call.value": "the value {value}",
+    # colours and symbols (dudab §1), inserted into card names, calls and the legend
+    "dudab.colour.blue": "blue",
+    "dudab.colour.red": "red",
+    "dudab.colour.yellow": "yellow",
+    "dudab.colour.green": "green",
+    "dudab.symbol.hand": "hand",
+    "dudab.symbol.mammoth": "mammoth",
+    "dudab.symbol.club": "club",
+    "dudab.symbol.fur": "fur",
+    # the legend
+    "dudab.legend.number": "a Number card: colour letter, symbol letter, value (red fur 3)",
+    "dudab.legend.colour": "{colour} (a card's colour)",
+    "dudab.legend.symbol": "the {symbol} symbol",
+    "dudab.legend.dudab": (
+        "a Dudab: fits on any card; played with a call it asks for a colour, a symbol or a value"
+    ),
+    "dudab.legend.shaman": "a Shaman (here red): the next player must answer it",
+    "dudab.legend.jungle": "a Jungle: the cards below it mirror the cards above it",
+    "dudab.legend.baby": "a Baby: it buries a column under a new first card",
+    "dudab.legend.columns": "the columns, in keys such as 'Rf3 c2'",
+    "dudab.legend.top": "the column's top card, on which the next card is played",
 }
 
 _FACES = {name: face for face, name in enumerate(FACE_NAMES)}
@@ -254,6 +276,16 @@ def _message(message_id: str, **params: Any) -> Message:
     return Message.make(message_id, MESSAGES[message_id], **params)
 
 
+def _colour_word(colour: str) -> str:
+    """A colour in words, in the language in force (``blue``, ``red``, ``yellow``, ``green``)."""
+    return _text(f"dudab.colour.{colour}")
+
+
+def _symbol_word(symbol: str) -> str:
+    """A symbol in words, in the language in force (``hand``, ``mammoth``, ``club``, ``fur``)."""
+    return _text(f"dudab.symbol.{symbol}")
+
+
 def face_label(name: str) -> str:
     """A card face in plain words: ``red/fur/3`` → ``red fur 3``, ``shaman/red`` → ``red Shaman``.
 
@@ -263,11 +295,16 @@ def face_label(name: str) -> str:
     face = _FACES[name]
     if face < FACE_DUDAB:
         colour, symbol, value = name.split("/")
-        return _text("dudab.card.number", colour=colour, symbol=symbol, value=value)
+        return _text(
+            "dudab.card.number",
+            colour=_colour_word(colour),
+            symbol=_symbol_word(symbol),
+            value=value,
+        )
     if face == FACE_DUDAB:
         return _text("dudab.card.dudab")
     if face < FACE_JUNGLE:
-        return _text("dudab.card.shaman", colour=COLOURS[face - FACE_SHAMAN])
+        return _text("dudab.card.shaman", colour=_colour_word(COLOURS[face - FACE_SHAMAN]))
     return _text("dudab.card.jungle" if face == FACE_JUNGLE else "dudab.card.baby")
 
 
@@ -279,7 +316,7 @@ def _phrase(name: str) -> str:
     if face == FACE_DUDAB:
         return _text("dudab.card.dudab.a")
     if face < FACE_JUNGLE:
-        return _text("dudab.card.shaman.a", colour=COLOURS[face - FACE_SHAMAN])
+        return _text("dudab.card.shaman.a", colour=_colour_word(COLOURS[face - FACE_SHAMAN]))
     return _text("dudab.card.jungle.a" if face == FACE_JUNGLE else "dudab.card.baby.a")
 
 
@@ -322,7 +359,9 @@ def card_face(card_id: str, name: str, marks: tuple[str, ...] = ()) -> CardFace:
 
 def _call(call: str) -> str:
     """A call in words: ``yellow``, ``fur``, ``the value 3``."""
-    return _text("dudab.call.value", value=call) if call.isdigit() else call
+    if call.isdigit():
+        return _text("dudab.call.value", value=call)
+    return _colour_word(call) if call in COLOURS else _symbol_word(call)
 
 
 class DudabPresenter(Presenter):
@@ -605,7 +644,7 @@ class DudabPresenter(Presenter):
         return tuple(lines)
 
     def _winners(self, outcome: Mapping[str, Any], names: Sequence[str]) -> str:
-        return " and ".join(self.name(names, int(w)) for w in outcome["winners"])
+        return and_list([self.name(names, int(w)) for w in outcome["winners"]])
 
     # ----- log lines ---------------------------------------------------------------------------
 
@@ -733,27 +772,23 @@ class DudabPresenter(Presenter):
 
     def legend(self) -> list[LegendEntry]:
         """Every symbol of Dudab's displays."""
-        entries = [
-            LegendEntry("Rf3", "a Number card: colour letter, symbol letter, value (red fur 3)"),
-        ]
+        entries = [LegendEntry("Rf3", _text("dudab.legend.number"))]
         for colour, letter in zip(COLOURS, COLOUR_LETTERS, strict=True):
-            entries.append(LegendEntry(letter, f"{colour} (a card's colour)"))
+            meaning = _text("dudab.legend.colour", colour=_colour_word(colour))
+            entries.append(LegendEntry(letter, meaning))
         for symbol, letter in zip(SYMBOLS, SYMBOL_LETTERS, strict=True):
-            entries.append(LegendEntry(letter, f"the {symbol} symbol"))
-        entries.extend(
-            [
-                LegendEntry(
-                    "Dud",
-                    "a Dudab: fits on any card; played with a call it asks for a "
-                    "colour, a symbol or a value",
-                ),
-                LegendEntry("ShR", "a Shaman (here red): the next player must answer it"),
-                LegendEntry("Jun", "a Jungle: the cards below it mirror the cards above it"),
-                LegendEntry("Bab", "a Baby: it buries a column under a new first card"),
-                LegendEntry("c1, c2, c3", "the columns, in keys such as 'Rf3 c2'"),
-                LegendEntry("top", "the column's top card, on which the next card is played"),
-            ]
-        )
+            meaning = _text("dudab.legend.symbol", symbol=_symbol_word(symbol))
+            entries.append(LegendEntry(letter, meaning))
+        for symbol, key in (
+            ("Dud", "dudab"),
+            ("ShR", "shaman"),
+            ("Jun", "jungle"),
+            ("Bab", "baby"),
+            ("c1, c2, c3", "columns"),
+            # the word of the card's mark, which the display shows in the language in force
+            (_text("dudab.mark.top"), "top"),
+        ):
+            entries.append(LegendEntry(symbol, _text(f"dudab.legend.{key}")))
         return entries
 
 

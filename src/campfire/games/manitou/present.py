@@ -3,6 +3,8 @@
 Built only from a seat's view, its legal actions and the events it may see (``campfire.core.
 present``). Cards are named in the game's words: ``hunter 7``, ``chief``; tiles ``tipi ×3``,
 ``buffalo ×2``, ``totem``. A face-down hero keeps its name (everyone saw it played, manitou §9).
+Every word shown, the card and tile names inserted into sentences too, is a text of
+:data:`MESSAGES` made in the language in force (:func:`campfire.core.present.text`).
 
 >>> import campfire
 >>> game = campfire.get_game("manitou")
@@ -29,7 +31,9 @@ from campfire.core.present import (
     PlayerPanel,
     Presenter,
     Zone,
+    and_list,
     render_text,
+    text,
 )
 
 from .actions import K_LOSE, K_MOVE, K_PASS, K_PICK, K_PLAY, K_TAKE, ManitouAction
@@ -131,34 +135,174 @@ MESSAGES: dict[str, str] = {
     "manitou.take.you": "You take the {tile} from ground {ground}.",
     "manitou.piece": "{player} takes the {piece} piece from {holder}.",
     "manitou.piece.you": "You take the {piece} piece from {holder}.",
+    "manitou.piece.from_you": "{player} takes the {piece} piece from you.",
     "manitou.piece.first": "{player} takes the {piece} piece.",
     "manitou.piece.first.you": "You take the {piece} piece.",
     "manitou.tiles_removed": "Nobody takes {tiles} at ground {ground}: they leave the game.",
     "manitou.tiles_to_bag": "Nobody takes {tiles} at ground {ground}: they go back into the bag.",
     "manitou.hunt_end": "Hunt {hunt} is over. Points so far: {standings}.",
     "manitou.game_over": "The game is over: {winners} with {score}. Final points: {standings}.",
+    # words inserted into the sentences: cards, tiles, pieces, points (manitou §1)
+    "manitou.card.hunter": "hunter {strength}",
+    "manitou.card.chief": "chief",
+    "manitou.card.squaw": "squaw",
+    "manitou.card.shaman": "shaman",
+    "manitou.card.spy": "spy",
+    "manitou.card.healer": "healer",
+    "manitou.card.hero": "hero",
+    "manitou.card.owned": "{player}'s {card}",
+    "manitou.tile.buffalo": "buffalo ×{multiplier}",
+    "manitou.tile.tipi": "tipi ×{multiplier}",
+    "manitou.tile.horse": "horse",
+    "manitou.tile.totem": "totem",
+    "manitou.tile.tomahawk": "tomahawk",
+    "manitou.tiles.repeat": "{tile} (×{count} tiles)",
+    "manitou.tiles.none": "no tiles",
+    "manitou.ground_tiles": "ground {ground}: {tiles}",
+    "manitou.piece_name.totem": "totem",
+    "manitou.piece_name.horse": "horse",
+    "manitou.you": "you",
+    "manitou.another_player": "another player",
+    "manitou.points": "{count} points",
+    "manitou.points.one": "1 point",
+    "manitou.breakdown.pairs": "{count} tipi–buffalo pairs (tipis {tipis}, buffalo {buffalo})",
+    "manitou.breakdown.pairs.one": "1 tipi–buffalo pair (tipis {tipis}, buffalo {buffalo})",
+    "manitou.breakdown.totem": "{count} totem tiles",
+    "manitou.breakdown.totem.one": "1 totem tile",
+    "manitou.breakdown.horse": "{count} horse tiles",
+    "manitou.breakdown.horse.one": "1 horse tile",
+    "manitou.breakdown.tomahawk": "{count} tomahawk tiles",
+    "manitou.breakdown.tomahawk.one": "1 tomahawk tile",
+    "manitou.breakdown.pieces": "{count} wooden pieces",
+    "manitou.breakdown.pieces.one": "1 wooden piece",
+    "manitou.winners": "{players} wins",
+    "manitou.winners.shared": "{players} share the win",
+    "manitou.standing": "{player} {score} ({breakdown})",
+    # status lines
+    "manitou.status": "Hunt {hunt} of {hunts} — {stage}",
+    "manitou.status.over": "Game over after {hunts} hunts",
+    "manitou.stage.select": "choosing cards",
+    "manitou.stage.play": "play, round {round} of 7",
+    "manitou.stage.totem": "the totem's extra card",
+    "manitou.stage.horse": "the horse's move",
+    "manitou.stage.thief": "the thief",
+    "manitou.stage.take": "sharing the grounds",
+    "manitou.stage.sharing": "sharing ground {ground}",
+    # zones, notes, marks and facts
+    "manitou.zone.ground": "Ground {ground}",
+    "manitou.zone.ground_cards": "Ground {ground} cards",
+    "manitou.zone.pool": "Cards you may choose",
+    "manitou.zone.selection": "Your chosen cards",
+    "manitou.zone.hand": "Your hand",
+    "manitou.zone.deck": "Your deck",
+    "manitou.zone.tiles": "{player}'s tiles",
+    "manitou.zone.bag": "Tiles in the bag",
+    "manitou.zone.out": "Tiles out of the game",
+    "manitou.note.shared": "being shared",
+    "manitou.note.deck": "drawn in an unknown order",
+    "manitou.mark.face_down": "face down",
+    "manitou.fact.role": "role",
+    "manitou.fact.role.dealer": "dealer",
+    "manitou.fact.role.first": "first player",
+    "manitou.fact.chosen": "chosen",
+    "manitou.fact.chosen.value": "{done} of {size}",
+    "manitou.fact.hand": "hand",
+    "manitou.fact.deck": "deck",
+    "manitou.fact.hunters": "hunter total",
+    "manitou.fact.pieces": "pieces",
+    "manitou.fact.used": "used this cycle",
+    "manitou.score.winner": "{score}, winner",
+    # progress
+    "manitou.progress.chosen": "chosen {done} of {size}",
+    "manitou.progress.take": "{count} tiles left to take",
+    "manitou.progress.take.one": "1 tile left to take",
+    # prompts
+    "manitou.prompt.over": "The game is over.",
+    "manitou.prompt.select": "Choose {count} cards for your hunting deck, one at a time.",
+    "manitou.prompt.select.more": "Choose {count} more cards for your hunting deck.",
+    "manitou.prompt.select.more.one": "Choose 1 more card for your hunting deck.",
+    "manitou.prompt.pass_only": (
+        "No card in your hand may be played (two of your heroes at every ground): pass."
+    ),
+    "manitou.prompt.play": "Play a card from your hand face up at one of the three grounds.",
+    "manitou.prompt.totem": "You hold the totem: play one extra card at a ground, or pass.",
+    "manitou.prompt.horse": (
+        "You hold the horse: move one of your hunters to another ground, or pass."
+    ),
+    "manitou.prompt.thief": "The thief robs you: choose the tile you give up.",
+    "manitou.prompt.share": "At ground {ground} {reason}: choose the tile to take.",
+    "manitou.prompt.share.many": (
+        "At ground {ground} {reason}: choose the tile to take ({count} to take)."
+    ),
+    "manitou.reason.hero": "your hero holds the ground",
+    "manitou.reason.best_hunter": "you have the strongest hunter there",
+    "manitou.reason.second_hunter": "you have the second strongest hunter there",
+    "manitou.reason.share": "it is your share",
+    "manitou.wait.select": "Wait while the players choose their cards.",
+    "manitou.wait.play": "Wait for {players} to play a card.",
+    "manitou.wait.totem": "Wait for {players} to use the totem or pass.",
+    "manitou.wait.horse": "Wait for {players} to use the horse or pass.",
+    "manitou.wait.thief": "Wait for {players} to give a tile to the thief.",
+    "manitou.wait.take": "Wait for {players} to take a tile.",
+    "manitou.wait": "Wait for {players}.",
+    # the result
+    "manitou.result": "{player}: {score} ({breakdown})",
+    "manitou.result.winner": "{player}: {score} ({breakdown}) — winner",
+    "manitou.result.rule": (
+        "The most points win; ties go to the most tipis, then to the highest single tile."
+    ),
+    # action labels
+    "manitou.action.pick": "Choose the {card}",
+    "manitou.action.play": "Play the {card} at ground {ground}",
+    "manitou.action.play.totem": "Play the {card} at ground {ground} as the totem's extra card",
+    "manitou.action.move": "Move your {card} from ground {source} to ground {ground}",
+    "manitou.action.move.anywhere": "Move your {card} to ground {ground}",
+    "manitou.action.take": "Take the {tile}",
+    "manitou.action.lose": "Give up the {tile}",
+    "manitou.action.pass": "Pass",
+    "manitou.action.pass.play": "Pass: no card may be played",
+    "manitou.action.pass.totem": "Play no extra card",
+    "manitou.action.pass.horse": "Move no hunter",
+    # the legend
+    "manitou.legend.hunters": "hunter cards of strength 1 to 10",
+    "manitou.legend.chief": "chief (a hero)",
+    "manitou.legend.squaw": "squaw (a hero)",
+    "manitou.legend.shaman": "shaman, the rain maker (a hero)",
+    "manitou.legend.spy": "spy, the scout (a hero)",
+    "manitou.legend.healer": "healer, the medicine man (a hero)",
+    "manitou.legend.face_down": "a beaten hero: it stays on the ground and counts no more",
+    "manitou.legend.buffalo": "buffalo tile counting as 1 … 5 buffalo",
+    "manitou.legend.tipi": "tipi tile counting as 1 … 5 tipis",
+    "manitou.legend.horse": "horse tile (1 point; the most horse tiles hold the horse piece)",
+    "manitou.legend.totem": "totem tile (1 point; the most totem tiles hold the totem piece)",
+    "manitou.legend.tomahawk": "tomahawk tile (1 point; +1 to your hunters when sharing)",
+    "manitou.legend.grounds": "the three hunting grounds, shared in that order",
+    "manitou.legend.hunter_total": "the sum of a player's hunters played this hunt (the thief)",
+    "manitou.legend.used": "cards played in the first hunt of the pair (not choosable)",
+    "manitou.legend.to_act": "the player to act",
 }
 
 _HEROES = {"chief": "CH", "squaw": "SQ", "shaman": "SH", "spy": "SP", "healer": "HE"}
-_PHASE_WORDS = {
-    "select": "choosing cards",
-    "play": "play",
-    "totem": "the totem's extra card",
-    "horse": "the horse's move",
-    "thief": "the thief",
-    "take": "sharing the grounds",
-    "game_over": "game over",
-}
-_STEP_WORDS = {
-    "hero": "your hero holds the ground",
-    "best_hunter": "you have the strongest hunter there",
-    "second_hunter": "you have the second strongest hunter there",
-}
+
+
+def _text(message_id: str, **params: Any) -> str:
+    """The text ``message_id`` (a key of :data:`MESSAGES`) in the language in force."""
+    return text(message_id, MESSAGES[message_id], **params)
+
+
+def _counted(message_id: str, count: int, **params: Any) -> str:
+    """A counted text: ``<id>.one`` for one, ``<id>`` with ``count`` otherwise."""
+    if count == 1:
+        return _text(message_id + ".one", **params)
+    return _text(message_id, count=count, **params)
 
 
 def card_label(card: str) -> str:
     """A card in plain words: ``h7`` → ``hunter 7``; heroes keep their names."""
-    return f"hunter {card[1:]}" if card[:1] == "h" and card[1:].isdigit() else card
+    if card[:1] == "h" and card[1:].isdigit():
+        return _text("manitou.card.hunter", strength=card[1:])
+    key = f"manitou.card.{card}"
+    return _text(key) if key in MESSAGES else card
 
 
 def card_short(card: str) -> str:
@@ -170,8 +314,9 @@ def tile_label(tile: str) -> str:
     """A tile in plain words: ``tipi3`` → ``tipi ×3``, ``buffalo1`` → ``buffalo ×1``."""
     for kind in ("buffalo", "tipi"):
         if tile.startswith(kind) and tile[len(kind) :].isdigit():
-            return f"{kind} ×{tile[len(kind) :]}"
-    return tile
+            return _text(f"manitou.tile.{kind}", multiplier=tile[len(kind) :])
+    key = f"manitou.tile.{tile}"
+    return _text(key) if key in MESSAGES else tile
 
 
 def tile_short(tile: str) -> str:
@@ -184,25 +329,28 @@ def tile_short(tile: str) -> str:
 
 
 def _tiles_text(tiles: Sequence[str]) -> str:
-    """Tiles in plain words, equal ones counted: ``tipi ×3, buffalo ×1 (2 tiles)``."""
+    """Tiles in plain words, equal ones counted: ``tipi ×3, buffalo ×1 (×2 tiles)``."""
     if not tiles:
-        return "no tiles"
+        return _text("manitou.tiles.none")
     counts: dict[str, int] = {}
     for t in tiles:
         counts[t] = counts.get(t, 0) + 1
-    return ", ".join(tile_label(t) + (f" (×{n} tiles)" if n > 1 else "") for t, n in counts.items())
-
-
-def _and(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return ", ".join(
+        _text("manitou.tiles.repeat", tile=tile_label(t), count=n) if n > 1 else tile_label(t)
+        for t, n in counts.items()
+    )
 
 
 def _points(score: float) -> str:
     value = int(score) if float(score).is_integer() else score
-    return f"{value} point" + ("" if value == 1 else "s")
+    if value == 1:
+        return _text("manitou.points.one")
+    return _text("manitou.points", count=value)
+
+
+def _piece(piece: str) -> str:
+    """A wooden piece in words (``totem``, ``horse``)."""
+    return _text(f"manitou.piece_name.{piece}")
 
 
 def breakdown(details: Mapping[str, Any], score: float | None = None) -> str:
@@ -225,15 +373,19 @@ def breakdown(details: Mapping[str, Any], score: float | None = None) -> str:
             pieces_count = rest in (pieces, totems + horses + pieces)
             tiles_count = rest == totems + horses + pieces
     parts = [
-        f"{pairs} tipi–buffalo pair{'' if pairs == 1 else 's'}"
-        f" (tipis {details.get('tipis', 0)}, buffalo {details.get('buffalo', 0)})"
+        _counted(
+            "manitou.breakdown.pairs",
+            pairs,
+            tipis=details.get("tipis", 0),
+            buffalo=details.get("buffalo", 0),
+        )
     ]
     counted = [(totems, "totem"), (horses, "horse")] if tiles_count else []
     for k, word in [*counted, (tomahawks, "tomahawk")]:
         if k:
-            parts.append(f"{k} {word} tile" + ("" if k == 1 else "s"))
+            parts.append(_counted(f"manitou.breakdown.{word}", k))
     if pieces and pieces_count:
-        parts.append(f"{pieces} wooden piece" + ("" if pieces == 1 else "s"))
+        parts.append(_counted("manitou.breakdown.pieces", pieces))
     return ", ".join(parts)
 
 
@@ -277,14 +429,16 @@ class ManitouPresenter(Presenter):
     def _status(self, view: ManitouView) -> str:
         phase = str(view["phase"])
         if phase == "game_over":
-            return f"Game over after {view['hunts']} hunts"
-        words = _PHASE_WORDS.get(phase, phase)
+            return _text("manitou.status.over", hunts=view["hunts"])
+        sharing = view.get("sharing")
         if phase == "play":
             n = int(view["players"])
-            words = f"play, round {min(int(view['play_turn']) // n + 1, 7)} of 7"
-        elif phase == "take" and view.get("sharing"):
-            words = f"sharing ground {view['sharing']['ground']}"
-        return f"Hunt {view['hunt']} of {view['hunts']} — {words}"
+            stage = _text("manitou.stage.play", round=min(int(view["play_turn"]) // n + 1, 7))
+        elif phase == "take" and sharing:
+            stage = _text("manitou.stage.sharing", ground=sharing["ground"])
+        else:
+            stage = _text(f"manitou.stage.{phase}")
+        return _text("manitou.status", hunt=view["hunt"], hunts=view["hunts"], stage=stage)
 
     def _zones(self, view: ManitouView, me: int | None, names: Sequence[str]) -> tuple[Zone, ...]:
         zones: list[Zone] = []
@@ -295,21 +449,24 @@ class ManitouPresenter(Presenter):
                 CardFace(f"g{g}:t{i}", tile_label(t), tile_short(t))
                 for i, t in enumerate(ground["tiles"])
             )
-            note = "being shared" if shared == g and view["phase"] == "take" else ""
-            zones.append(Zone(f"g{g}", f"Ground {g}", "row", tiles, note=note))
+            note = _text("manitou.note.shared") if shared == g and view["phase"] == "take" else ""
+            zones.append(
+                Zone(f"g{g}", _text("manitou.zone.ground", ground=g), "row", tiles, note=note)
+            )
             cards = []
             for i, (owner, card, up) in enumerate(ground["cards"]):
                 who = self.name(names, int(owner))
                 cards.append(
                     CardFace(
                         f"g{g}:c{i}",
-                        f"{who}'s {card_label(card)}",
+                        _text("manitou.card.owned", player=who, card=card_label(card)),
                         card_short(card),
                         face_up=bool(up),
-                        marks=() if up else ("face down",),
+                        marks=() if up else (_text("manitou.mark.face_down"),),
                     )
                 )
-            zones.append(Zone(f"g{g}:cards", f"Ground {g} cards", "row", tuple(cards)))
+            label = _text("manitou.zone.ground_cards", ground=g)
+            zones.append(Zone(f"g{g}:cards", label, "row", tuple(cards)))
         you = view.get("you")
         if me is not None and you is not None:
             hand = tuple(
@@ -322,31 +479,33 @@ class ManitouPresenter(Presenter):
                     CardFace(f"chosen:{i}", card_label(c), card_short(c))
                     for i, c in enumerate(you["selection"])
                 )
-                zones.append(Zone("selection", "Your chosen cards", "row", chosen, owner=me))
+                label = _text("manitou.zone.selection")
+                zones.append(Zone("selection", label, "row", chosen, owner=me))
             elif view["phase"] != "game_over":
-                zones.append(Zone("hand", "Your hand", "row", hand, owner=me))
+                zones.append(Zone("hand", _text("manitou.zone.hand"), "row", hand, owner=me))
                 if you["deck"]:
                     deck = tuple(
                         CardFace(f"deck:{i}", card_label(c), card_short(c))
                         for i, c in enumerate(you["deck"])
                     )
-                    note = "drawn in an unknown order"
-                    zones.append(Zone("deck", "Your deck", "row", deck, owner=me, note=note))
+                    note = _text("manitou.note.deck")
+                    label = _text("manitou.zone.deck")
+                    zones.append(Zone("deck", label, "row", deck, owner=me, note=note))
         for s in range(int(view["players"])):
             owned = view["tiles_owned"][s]
             faces = tuple(
                 CardFace(f"tiles:{s}:{i}", tile_label(t), tile_short(t))
                 for i, t in enumerate(owned)
             )
-            zones.append(
-                Zone(f"tiles:{s}", f"{self.name(names, s)}'s tiles", "row", faces, owner=s)
-            )
-        zones.append(Zone("bag", "Tiles in the bag", "counter", count=int(view["bag_size"])))
+            label = _text("manitou.zone.tiles", player=self.name(names, s))
+            zones.append(Zone(f"tiles:{s}", label, "row", faces, owner=s))
+        bag = _text("manitou.zone.bag")
+        zones.append(Zone("bag", bag, "counter", count=int(view["bag_size"])))
         out = view["out_of_game"]
         zones.append(
             Zone(
                 "out",
-                "Tiles out of the game",
+                _text("manitou.zone.out"),
                 "counter",
                 count=len(out),
                 note=_tiles_text(out) if out else "",
@@ -365,7 +524,7 @@ class ManitouPresenter(Presenter):
                 faces.append(
                     CardFace(f"pool:{c}" + (f":{k + 1}" if k else ""), card_label(c), card_short(c))
                 )
-        return Zone("pool", "Cards you may choose", "row", tuple(faces), owner=me)
+        return Zone("pool", _text("manitou.zone.pool"), "row", tuple(faces), owner=me)
 
     def _players(
         self, view: ManitouView, me: int | None, names: Sequence[str]
@@ -382,28 +541,33 @@ class ManitouPresenter(Presenter):
         panels = []
         for s in range(n):
             facts: list[tuple[str, str]] = []
+            role = _text("manitou.fact.role")
             if s == view["dealer"]:
-                facts.append(("role", "dealer"))
+                facts.append((role, _text("manitou.fact.role.dealer")))
             elif s == view["first_player"]:
-                facts.append(("role", "first player"))
+                facts.append((role, _text("manitou.fact.role.first")))
             if view["phase"] == "select":
-                facts.append(
-                    ("chosen", f"{view['selected_counts'][s]} of {view['selection_sizes'][s]}")
+                chosen = _text(
+                    "manitou.fact.chosen.value",
+                    done=view["selected_counts"][s],
+                    size=view["selection_sizes"][s],
                 )
+                facts.append((_text("manitou.fact.chosen"), chosen))
             else:
-                facts.append(("hand", str(view["hand_sizes"][s])))
-                facts.append(("deck", str(view["deck_sizes"][s])))
+                facts.append((_text("manitou.fact.hand"), str(view["hand_sizes"][s])))
+                facts.append((_text("manitou.fact.deck"), str(view["deck_sizes"][s])))
             if view["phase"] != "select":
-                facts.append(("hunter total", str(sums[s])))
-            pieces = [p for p in ("totem", "horse") if view.get(f"{p}_holder") == s]
+                facts.append((_text("manitou.fact.hunters"), str(sums[s])))
+            pieces = [_piece(p) for p in ("totem", "horse") if view.get(f"{p}_holder") == s]
             if pieces:
-                facts.append(("pieces", _and(pieces)))
+                facts.append((_text("manitou.fact.pieces"), and_list(pieces)))
             used = view["used_this_cycle"][s]
             if used:
-                facts.append(("used this cycle", " ".join(card_short(c) for c in used)))
+                codes = " ".join(card_short(c) for c in used)
+                facts.append((_text("manitou.fact.used"), codes))
             score = _points(scores[s]) if scores is not None else ""
             if outcome and s in outcome.get("winners", ()):
-                score += ", winner"
+                score = _text("manitou.score.winner", score=score)
             panels.append(
                 PlayerPanel(
                     s,
@@ -419,10 +583,14 @@ class ManitouPresenter(Presenter):
     def _progress(self, view: ManitouView, me: int | None) -> str:
         phase = view["phase"]
         if phase == "select" and me is not None:
-            return f"chosen {view['selected_counts'][me]} of {view['selection_sizes'][me]}"
-        if phase == "take" and view.get("sharing"):
-            left = view["sharing"]["picks_left"]
-            return f"{left} tile{'s' if left != 1 else ''} left to take"
+            return _text(
+                "manitou.progress.chosen",
+                done=view["selected_counts"][me],
+                size=view["selection_sizes"][me],
+            )
+        sharing = view.get("sharing")
+        if phase == "take" and sharing:
+            return _counted("manitou.progress.take", int(sharing["picks_left"]))
         return ""
 
     def _prompt(
@@ -435,45 +603,33 @@ class ManitouPresenter(Presenter):
         phase = str(view["phase"])
         to_act = [int(s) for s in view["to_act"]]
         if phase == "game_over":
-            return "The game is over."
+            return _text("manitou.prompt.over")
         if me is None or me not in to_act:
             if phase == "select":
-                return "Wait while the players choose their cards."
-            who = _and([self.name(names, s) for s in to_act])
-            waits = {
-                "play": f"Wait for {who} to play a card.",
-                "totem": f"Wait for {who} to use the totem or pass.",
-                "horse": f"Wait for {who} to use the horse or pass.",
-                "thief": f"Wait for {who} to give a tile to the thief.",
-                "take": f"Wait for {who} to take a tile.",
-            }
-            return waits.get(phase, f"Wait for {who}.")
+                return _text("manitou.wait.select")
+            who = and_list([self.name(names, s) for s in to_act])
+            key = f"manitou.wait.{phase}"
+            return _text(key if key in MESSAGES else "manitou.wait", players=who)
         if phase == "select":
             size = view["selection_sizes"][me]
             if view["selected_counts"][me] == 0:
-                return f"Choose {size} cards for your hunting deck, one at a time."
+                return _text("manitou.prompt.select", count=size)
             left = size - view["selected_counts"][me]
-            return f"Choose {left} more card{'s' if left != 1 else ''} for your hunting deck."
+            return _counted("manitou.prompt.select.more", left)
         if phase == "play":
             if all(isinstance(a, ManitouAction) and a.kind == K_PASS for a in legal):
-                return (
-                    "No card in your hand may be played (two of your heroes at every ground): pass."
-                )
-            return "Play a card from your hand face up at one of the three grounds."
-        if phase == "totem":
-            return "You hold the totem: play one extra card at a ground, or pass."
-        if phase == "horse":
-            return "You hold the horse: move one of your hunters to another ground, or pass."
-        if phase == "thief":
-            return "The thief robs you: choose the tile you give up."
+                return _text("manitou.prompt.pass_only")
+            return _text("manitou.prompt.play")
+        if phase in ("totem", "horse", "thief"):
+            return _text(f"manitou.prompt.{phase}")
         sharing = view.get("sharing")
-        step = sharing["step"] if sharing is not None else None
-        reason = _STEP_WORDS.get(str(step), "it is your share")
-        left = sharing["picks_left"] if sharing is not None else 1
-        ground = sharing["ground"] if sharing is not None else None
-        return f"At ground {ground} {reason}: choose the tile to take" + (
-            f" ({left} to take)." if left > 1 else "."
-        )
+        step = f"manitou.reason.{sharing['step'] if sharing is not None else 'share'}"
+        reason = _text(step if step in MESSAGES else "manitou.reason.share")
+        left = int(sharing["picks_left"]) if sharing is not None else 1
+        ground = sharing["ground"] if sharing is not None else "?"
+        if left > 1:
+            return _text("manitou.prompt.share.many", ground=ground, reason=reason, count=left)
+        return _text("manitou.prompt.share", ground=ground, reason=reason)
 
     def _result(self, view: ManitouView, names: Sequence[str]) -> tuple[str, ...]:
         outcome = view.get("outcome")
@@ -482,32 +638,33 @@ class ManitouPresenter(Presenter):
         lines = []
         details = outcome["details"]
         for s, score in enumerate(outcome["scores"]):
-            win = " — winner" if s in outcome["winners"] else ""
             lines.append(
-                f"{self.name(names, s)}: {_points(score)} ({breakdown(details[s], score)}){win}"
+                _text(
+                    "manitou.result" + (".winner" if s in outcome["winners"] else ""),
+                    player=self.name(names, s),
+                    score=_points(score),
+                    breakdown=breakdown(details[s], score),
+                )
             )
-        lines.append(
-            "The most points win; ties go to the most tipis, then to the highest single tile."
-        )
+        lines.append(_text("manitou.result.rule"))
         return tuple(lines)
 
     def _choice(self, action: ManitouAction, view: ManitouView, n: int) -> ActionChoice:
         kind = action.kind
         if kind == K_PICK:
             card = CARD_NAMES[action.arg]
-            return self.choice(
-                action, n, f"Choose the {card_label(card)}", f"pool:{card}", group="pick", key=card
-            )
+            label = _text("manitou.action.pick", card=card_label(card))
+            return self.choice(action, n, label, f"pool:{card}", group="pick", key=card)
         if kind == K_PLAY:
             card = CARD_NAMES[action.arg]
             you = view.get("you")
             hand = you["hand"] if you is not None else []
             g = action.ground + 1
-            extra = " as the totem's extra card" if view["phase"] == "totem" else ""
+            extra = ".totem" if view["phase"] == "totem" else ""
             return self.choice(
                 action,
                 n,
-                f"Play the {card_label(card)} at ground {g}{extra}",
+                _text(f"manitou.action.play{extra}", card=card_label(card), ground=g),
                 f"g{g}",
                 group=f"play {card}",
                 key=f"{card} g{g}",
@@ -526,11 +683,16 @@ class ManitouPresenter(Presenter):
                 ),
                 None,
             )
-            came = f" from ground {found[0]}" if found is not None else ""
+            if found is not None:
+                label = _text(
+                    "manitou.action.move", card=card_label(card), source=found[0], ground=g
+                )
+            else:
+                label = _text("manitou.action.move.anywhere", card=card_label(card), ground=g)
             return self.choice(
                 action,
                 n,
-                f"Move your {card_label(card)}{came} to ground {g}",
+                label,
                 f"g{g}",
                 group=f"move {card}",
                 key=f"{card} g{g}",
@@ -545,24 +707,19 @@ class ManitouPresenter(Presenter):
                 tiles = view["grounds"][g - 1]["tiles"] if g else []
                 if tile in tiles:
                     target = f"g{g}:t{tiles.index(tile)}"
-                label = f"Take the {tile_label(tile)}"
+                label = _text("manitou.action.take", tile=tile_label(tile))
             else:
                 seat = view["seat"] or 0  # only a seat loses tiles to the thief
                 owned = view["tiles_owned"][seat]
                 if tile in owned:
                     target = f"tiles:{seat}:{owned.index(tile)}"
-                label = f"Give up the {tile_label(tile)}"
+                label = _text("manitou.action.lose", tile=tile_label(tile))
             return self.choice(
                 action, n, label, target, group="take" if kind == K_TAKE else "lose", key=tile
             )
-        labels = {
-            "play": "Pass: no card may be played",
-            "totem": "Play no extra card",
-            "horse": "Move no hunter",
-        }
-        return self.choice(
-            action, n, labels.get(str(view["phase"]), "Pass"), group="pass", key="pass"
-        )
+        key = f"manitou.action.pass.{view['phase']}"
+        label = _text(key if key in MESSAGES else "manitou.action.pass")
+        return self.choice(action, n, label, group="pass", key="pass")
 
     # ----- log lines -----------------------------------------------------------------------
 
@@ -580,7 +737,8 @@ class ManitouPresenter(Presenter):
         player = self.name(names, actor) if isinstance(actor, int) else ""
         if t == "hunt_start":
             grounds = "; ".join(
-                f"ground {g}: {_tiles_text(tiles)}" for g, tiles in enumerate(d["grounds"], 1)
+                _text("manitou.ground_tiles", ground=g, tiles=_tiles_text(tiles))
+                for g, tiles in enumerate(d["grounds"], 1)
             )
             mid = "manitou.hunt_start" + (".you" if d["dealer"] == seat else "")
             return self.say(
@@ -598,7 +756,7 @@ class ManitouPresenter(Presenter):
         if t == "hand":
             if not you:
                 return None
-            return self.say("manitou.hand.you", cards=_and([card_label(c) for c in d["hand"]]))
+            return self.say("manitou.hand.you", cards=and_list([card_label(c) for c in d["hand"]]))
         if t in ("dealt", "play_over"):
             return self.say(f"manitou.{t}")
         if t == "play":
@@ -621,7 +779,9 @@ class ManitouPresenter(Presenter):
             if not robbed:
                 return self.say("manitou.thief.nobody")
             sums = ", ".join(f"{self.name(names, s)} {v}" for s, v in enumerate(d["sums"]))
-            who = _and(["you" if s == seat else self.name(names, s) for s in robbed])
+            who = and_list(
+                [_text("manitou.you") if s == seat else self.name(names, s) for s in robbed]
+            )
             if len(robbed) > 1:
                 return self.say("manitou.thief.many", sums=sums, robbed=who)
             if robbed == [seat]:
@@ -641,11 +801,19 @@ class ManitouPresenter(Presenter):
             mine = ".you" if to == seat else ""
             if d.get("from") is None:
                 return self.say(
-                    f"manitou.piece.first{mine}", player=self.name(names, to), piece=d["piece"]
+                    f"manitou.piece.first{mine}",
+                    player=self.name(names, to),
+                    piece=_piece(d["piece"]),
                 )
-            holder = "you" if d["from"] == seat else self.name(names, d["from"])
+            if d["from"] == seat:
+                return self.say(
+                    "manitou.piece.from_you", player=self.name(names, to), piece=_piece(d["piece"])
+                )
             return self.say(
-                f"manitou.piece{mine}", player=self.name(names, to), piece=d["piece"], holder=holder
+                f"manitou.piece{mine}",
+                player=self.name(names, to),
+                piece=_piece(d["piece"]),
+                holder=self.name(names, d["from"]),
             )
         if t in ("tiles_removed", "tiles_to_bag"):
             return self.say(f"manitou.{t}", tiles=_tiles_text(d["tiles"]), ground=d["ground"])
@@ -654,8 +822,10 @@ class ManitouPresenter(Presenter):
         if t == "game_over":
             outcome = d["outcome"]
             winners = [int(s) for s in outcome.get("winners", ())]
-            who = _and([self.name(names, s) for s in winners])
-            wins = f"{who} {'share the win' if len(winners) > 1 else 'wins'}"
+            wins = _text(
+                "manitou.winners" + (".shared" if len(winners) > 1 else ""),
+                players=and_list([self.name(names, s) for s in winners]),
+            )
             best = outcome["scores"][winners[0]] if winners else 0
             return self.say(
                 "manitou.game_over",
@@ -680,14 +850,23 @@ class ManitouPresenter(Presenter):
             player=self.name(names, owner),
             card=card_label(d["card"]),
             ground=d.get("ground", "?"),
-            other=self.name(names, by_seat) if isinstance(by_seat, int) else "another player",
+            other=(
+                self.name(names, by_seat)
+                if isinstance(by_seat, int)
+                else _text("manitou.another_player")
+            ),
             by=card_label(str(d.get("by", "hero"))),
         )
 
     def _standings(self, data: Mapping[str, Any], names: Sequence[str]) -> str:
         details = data.get("details") or [{} for _ in data["scores"]]
         return "; ".join(
-            f"{self.name(names, s)} {_points(score)} ({breakdown(details[s], score)})"
+            _text(
+                "manitou.standing",
+                player=self.name(names, s),
+                score=_points(score),
+                breakdown=breakdown(details[s], score),
+            )
             for s, score in enumerate(data["scores"])
         )
 
@@ -695,28 +874,28 @@ class ManitouPresenter(Presenter):
 
     def legend(self) -> list[LegendEntry]:
         """Every code the display uses."""
-        return [
-            LegendEntry("H1 … H10", "hunter cards of strength 1 to 10"),
-            LegendEntry("CH", "chief (a hero)"),
-            LegendEntry("SQ", "squaw (a hero)"),
-            LegendEntry("SH", "shaman, the rain maker (a hero)"),
-            LegendEntry("SP", "spy, the scout (a hero)"),
-            LegendEntry("HE", "healer, the medicine man (a hero)"),
-            LegendEntry("face down", "a beaten hero: it stays on the ground and counts no more"),
-            LegendEntry("B1 … B5", "buffalo tile counting as 1 … 5 buffalo"),
-            LegendEntry("T1 … T5", "tipi tile counting as 1 … 5 tipis"),
-            LegendEntry("HO", "horse tile (1 point; the most horse tiles hold the horse piece)"),
-            LegendEntry("TO", "totem tile (1 point; the most totem tiles hold the totem piece)"),
-            LegendEntry("TK", "tomahawk tile (1 point; +1 to your hunters when sharing)"),
-            LegendEntry("Ground 1 … 3", "the three hunting grounds, shared in that order"),
-            LegendEntry(
-                "hunter total", "the sum of a player's hunters played this hunt (the thief)"
-            ),
-            LegendEntry(
-                "used this cycle", "cards played in the first hunt of the pair (not choosable)"
-            ),
-            LegendEntry(">", "the player to act"),
+        entries = [
+            LegendEntry(symbol, _text(f"manitou.legend.{key}"))
+            for symbol, key in (
+                ("H1 … H10", "hunters"),
+                ("CH", "chief"),
+                ("SQ", "squaw"),
+                ("SH", "shaman"),
+                ("SP", "spy"),
+                ("HE", "healer"),
+                (_text("manitou.mark.face_down"), "face_down"),
+                ("B1 … B5", "buffalo"),
+                ("T1 … T5", "tipi"),
+                ("HO", "horse"),
+                ("TO", "totem"),
+                ("TK", "tomahawk"),
+                (_text("manitou.zone.ground", ground="1 … 3"), "grounds"),
+                (_text("manitou.fact.hunters"), "hunter_total"),
+                (_text("manitou.fact.used"), "used"),
+                (">", "to_act"),
+            )
         ]
+        return entries
 
 
 def _only(data: Mapping[str, Any], *keys: str) -> dict[str, Any]:

@@ -36,6 +36,7 @@ from campfire.core.present import (
     PlayerPanel,
     Presenter,
     Zone,
+    and_list,
     text,
 )
 
@@ -188,6 +189,26 @@ MESSAGES: dict[str, str] = {
     "tracker.mark.lifted": "being moved",
     "tracker.mark.seen": "you see it now",
     "tracker.mark.marked": "marked",
+    # tribe colours (tracker §2), inserted into card names and the players' facts
+    "tracker.colour.red": "red",
+    "tracker.colour.blue": "blue",
+    "tracker.colour.yellow": "yellow",
+    "tracker.colour.green": "green",
+    "tracker.colour.purple": "purple",
+    "tracker.colour.orange": "orange",
+    # the legend
+    "tracker.legend.position": "a face-down card on position 12 (type 12 to choose it)",
+    "tracker.legend.empty": "an empty position: its card was captured or moved away",
+    "tracker.legend.peeked": "a card peeked at this turn (its position is public, its face not)",
+    "tracker.legend.lifted": "the card being moved to an empty position",
+    "tracker.legend.marked": "a position you marked (learning mode)",
+    "tracker.legend.centre": "the centre, with the trackers played into it (here 2)",
+    "tracker.legend.scout": "a scout of the green tribe (shown after the game)",
+    "tracker.legend.false": "a false track (shown after the game; its tribe does not count)",
+    "tracker.legend.track": "keys: play 1, 2 or 3 trackers to capture",
+    "tracker.legend.done": "key: stop collecting, or end the turn without more moves",
+    "tracker.legend.decline": "key: skip the last peek",
+    "tracker.legend.tribe": "the {colour} tribe ({tribe})",
 }
 
 
@@ -199,12 +220,17 @@ def _message(message_id: str, **params: Any) -> Message:
     return Message.make(message_id, MESSAGES[message_id], **params)
 
 
+def _colour(tribe: int) -> str:
+    """The tribe's colour in words, in the language in force (palette names are never shown)."""
+    return _text(f"tracker.colour.{TRIBE_COLOURS[tribe]}")
+
+
 def card_label(name: str) -> str:
     """The plain-words name of a play card: ``S-T3-1`` → ``green scout (S-T3-1)``."""
     card = parse_card(name)
     tribe = tribe_of(card)
     key = "tracker.card.scout" if is_scout(card) else "tracker.card.false"
-    return _text(key, colour=TRIBE_COLOURS[tribe], card=name.upper())
+    return _text(key, colour=_colour(tribe), card=name.upper())
 
 
 def _face(card_id: str, name: str, marks: tuple[str, ...] = ()) -> CardFace:
@@ -355,7 +381,7 @@ class TrackerPresenter(Presenter):
                 _text("tracker.fact.tribe"),
                 _text(
                     "tracker.fact.tribe.value",
-                    colour=TRIBE_COLOURS[tribe],
+                    colour=_colour(tribe),
                     tribe=view["tribes"][seat],
                 ),
             ),
@@ -483,7 +509,7 @@ class TrackerPresenter(Presenter):
         return lines
 
     def _winners(self, outcome: TrackerOutcome, names: Sequence[str]) -> str:
-        return " and ".join(self.name(names, int(w)) for w in outcome["winners"])
+        return and_list([self.name(names, int(w)) for w in outcome["winners"]])
 
     def _result(self, view: TrackerView, names: Sequence[str]) -> tuple[str, ...]:
         outcome = view["outcome"]
@@ -543,18 +569,22 @@ class TrackerPresenter(Presenter):
     def legend(self) -> list[LegendEntry]:
         """Every symbol of Tracker's displays."""
         entries = [
-            LegendEntry("12", "a face-down card on position 12 (type 12 to choose it)"),
-            LegendEntry("·", "an empty position: its card was captured or moved away"),
-            LegendEntry("*12", "a card peeked at this turn (its position is public, its face not)"),
-            LegendEntry("^12", "the card being moved to an empty position"),
-            LegendEntry("+12", "a position you marked (learning mode)"),
-            LegendEntry("2T", "the centre, with the trackers played into it (here 2)"),
-            LegendEntry("S:G", "a scout of the green tribe (shown after the game)"),
-            LegendEntry("f", "a false track (shown after the game; its tribe does not count)"),
-            LegendEntry("t1, t2, t3", "keys: play 1, 2 or 3 trackers to capture"),
-            LegendEntry("d", "key: stop collecting, or end the turn without more moves"),
-            LegendEntry("x", "key: skip the last peek"),
+            LegendEntry(symbol, _text(f"tracker.legend.{key}"))
+            for symbol, key in (
+                ("12", "position"),
+                ("·", "empty"),
+                ("*12", "peeked"),
+                ("^12", "lifted"),
+                ("+12", "marked"),
+                ("2T", "centre"),
+                ("S:G", "scout"),
+                ("f", "false"),
+                ("t1, t2, t3", "track"),
+                ("d", "done"),
+                ("x", "decline"),
+            )
         ]
-        for tribe, (colour, letter) in enumerate(zip(TRIBE_COLOURS, TRIBE_LETTERS, strict=True)):
-            entries.append(LegendEntry(letter, f"the {colour} tribe (T{tribe})"))
+        for tribe, letter in enumerate(TRIBE_LETTERS):
+            meaning = _text("tracker.legend.tribe", colour=_colour(tribe), tribe=f"T{tribe}")
+            entries.append(LegendEntry(letter, meaning))
         return entries
