@@ -78,7 +78,8 @@ def test_soak_reports_a_game_that_does_not_end(monkeypatch: pytest.MonkeyPatch) 
     """A fault is counted and described, never hidden (here: a lowered playout bound)."""
     soak = load_soak()
     game = campfire.get_game("tracker")
-    monkeypatch.setattr(game, "playout_bound", 10)  # the instance: another test may shadow the class
+    # the instance itself: another test may leave an instance attribute that shadows the class
+    monkeypatch.setattr(game, "playout_bound", 10)
     summary = soak.soak(
         2, games=["tracker"], search_games=0, level_games=0, progress=False, check_every=5
     )
