@@ -1,4 +1,8 @@
-"""Every test here starts in English, whatever the machine's locale."""
+"""Every test starts in English, whatever the machine's locale or CAMPFIRE_LANG say.
+
+Tests compare English output; the language tests (tests/i18n) choose other languages
+explicitly.
+"""
 
 from __future__ import annotations
 
