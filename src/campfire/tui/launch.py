@@ -14,6 +14,7 @@ campfire.core.errors.OptionError: Dudab is played by 2–6 players (got 9)
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -104,11 +105,28 @@ def run_play(config: PlayConfig) -> int:  # pragma: no cover - takes over the te
     """Run ``campfire play`` with ``config``; return the exit status.
 
     The status is 0 after quitting, 128 + the signal number after ``SIGHUP`` or ``SIGTERM``, and
-    129 when the terminal went away (:mod:`campfire.tui.terminal`).
+    129 when the terminal went away (:mod:`campfire.tui.terminal`). When an unfinished game was
+    saved, a line on standard error says where and how to continue it (the terminal is still
+    there after a normal quit).
     """
     app = CampfireApp(config)
     app.run()
-    return app.return_code or 0
+    code = app.return_code or 0
+    if app.unfinished is not None and code == 0:
+        print(saved_note(app.unfinished), file=sys.stderr)
+    return code
+
+
+def saved_note(path: Path) -> str:
+    """The line that tells a player where an unfinished game went and how to continue it.
+
+    >>> print(saved_note(Path("/data/unfinished/dudab-1.json")))  # doctest: +NORMALIZE_WHITESPACE
+    Your unfinished game is saved in /data/unfinished/dudab-1.json; continue it with
+    'campfire play --resume'.
+    """
+    return _(
+        "Your unfinished game is saved in {path}; continue it with 'campfire play --resume'."
+    ).format(path=path)
 
 
 def run_watch(path: str) -> int:  # pragma: no cover - takes over the terminal
