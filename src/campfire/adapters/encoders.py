@@ -34,6 +34,9 @@ from campfire.core import Belief, UnknownGameError
 from campfire.games.apache.cards import BOOTY_KINDS, KIND_NAMES
 from campfire.games.apache.types import ApacheView
 from campfire.games.apache.types import Phase as ApachePhase
+from campfire.games.dudab.cards import COLOURS as DUDAB_COLOURS
+from campfire.games.dudab.cards import SYMBOLS as DUDAB_SYMBOLS
+from campfire.games.dudab.state import PROMPTS as DUDAB_PROMPTS
 from campfire.games.manitou.state import PLAYS_PER_HUNT
 from campfire.games.manitou.types import Phase as ManitouPhase
 from campfire.games.manitou.types import SharingStep
@@ -448,21 +451,10 @@ class ManitouEncoder(Encoder):
 
 # ----- Dudab ----------------------------------------------------------------------------------
 
-_DUDAB_COLOURS = ("blue", "red", "yellow", "green")
-_DUDAB_SYMBOLS = ("hand", "mammoth", "club", "fur")
+_DUDAB_COLOURS = DUDAB_COLOURS
+_DUDAB_SYMBOLS = DUDAB_SYMBOLS
 _DUDAB_CALLS = (*_DUDAB_COLOURS, *_DUDAB_SYMBOLS, "1", "2", "3", "4")
-_DUDAB_PROMPTS = (
-    "turn",
-    "shaman_reaction",
-    "call_answer",
-    "keep",
-    "rest",
-    "swap",
-    "trim",
-    "jungle",
-    "baby",
-    "game_over",
-)
+_DUDAB_PROMPTS = DUDAB_PROMPTS
 _DUDAB_FACES = 71  # 64 numbers, dudab, 4 shamans, jungle, baby
 
 
