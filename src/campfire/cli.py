@@ -101,24 +101,7 @@ def games_table() -> str:
 
 def _cmd_games(args: argparse.Namespace) -> int:
     if args.json:
-        data = [
-            {
-                "name": g.name,
-                "title": g.title,
-                "min_players": g.min_players,
-                "max_players": g.max_players,
-                "options": [
-                    {
-                        "name": i.name,
-                        "default": i.default,
-                        "choices": list(i.choices) if i.choices is not None else None,
-                        "help": i.help,
-                    }
-                    for i in g.options_type.infos()
-                ],
-            }
-            for g in all_games()
-        ]
+        data = [g.to_json() for g in all_games()]
         print(json.dumps(data, indent=2, ensure_ascii=False))
     else:
         print(games_table())

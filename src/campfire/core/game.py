@@ -237,6 +237,32 @@ class Game(ABC, Generic[S]):
         """
         return all(event.to is None for event in events)
 
+    def to_json(self) -> dict[str, Any]:
+        """The game's name, title, player range and options with defaults, JSON-ready.
+
+        What ``campfire games --json`` prints and the server's ``GET /api/games`` answers.
+
+        >>> from campfire import get_game
+        >>> info = get_game("tracker").to_json()
+        >>> info["min_players"], info["options"][0]["name"], info["options"][0]["default"]
+        (2, 'peek_count', 2)
+        """
+        return {
+            "name": self.name,
+            "title": self.title,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": [
+                {
+                    "name": i.name,
+                    "default": i.default,
+                    "choices": list(i.choices) if i.choices is not None else None,
+                    "help": i.help,
+                }
+                for i in self.options_type.infos()
+            ],
+        }
+
     def presenter(self) -> Presenter:
         """How the game looks to a person (``campfire.core.present``); by default, plainly.
 

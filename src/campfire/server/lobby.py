@@ -88,26 +88,7 @@ def _guarded(handler: Handler) -> Handler:
 
 async def games(request: Request) -> Response:
     """``GET /api/games``: the games, their player ranges and options with defaults."""
-    return JSONResponse(
-        [
-            {
-                "name": g.name,
-                "title": g.title,
-                "min_players": g.min_players,
-                "max_players": g.max_players,
-                "options": [
-                    {
-                        "name": i.name,
-                        "default": i.default,
-                        "choices": list(i.choices) if i.choices is not None else None,
-                        "help": i.help,
-                    }
-                    for i in g.options_type.infos()
-                ],
-            }
-            for g in all_games()
-        ]
-    )
+    return JSONResponse([g.to_json() for g in all_games()])
 
 
 async def list_tables(request: Request) -> Response:
