@@ -12,6 +12,7 @@ from typing import Any
 
 from campfire.core import CampfireError
 from campfire.core.validate import int_arg
+from campfire.i18n import _
 
 __all__ = ["add_serve_command"]
 
@@ -20,25 +21,27 @@ def add_serve_command(sub: Any) -> None:
     """Add ``serve`` to the ``campfire`` command's subparsers."""
     p = sub.add_parser(
         "serve",
-        help="run the game server: lobby over HTTP, tables over WebSocket (docs/protocol.md)",
-        description=(
+        help=_("run the game server: lobby over HTTP, tables over WebSocket (docs/protocol.md)"),
+        description=_(
             "Serve online tables: a lobby over HTTP (JSON) and the table protocol over "
             "WebSocket (docs/protocol.md). The database is migrated at start and every "
             "unfinished table is rebuilt from its log. GET /healthz answers 200 once ready."
         ),
     )
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument(
+        "--host", default="127.0.0.1", help=_("address to listen on (default 127.0.0.1)")
+    )
     p.add_argument(
         "--port",
         type=int_arg("--port", 0, 65535),
         default=8000,
-        help="port to listen on, 0–65535 (default 8000; 0 picks a free one)",
+        help=_("port to listen on, 0–65535 (default 8000; 0 picks a free one)"),
     )
     p.add_argument(
         "--database-url",
         metavar="URL",
         default=None,
-        help=(
+        help=_(
             "SQLAlchemy database URL (default: an SQLite file in the user data directory; "
             "PostgreSQL: postgresql+psycopg://USER@HOST:PORT/DBNAME)"
         ),
@@ -53,8 +56,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         from .app import create_app
     except ImportError as exc:
         raise CampfireError(
-            f"campfire serve needs the server extra ({exc.name} is missing): "
-            "pip install 'campfire-games[server]'"
+            _(
+                "campfire serve needs the server extra ({name} is missing): "
+                "pip install 'campfire-games[server]'"
+            ).format(name=exc.name)
         ) from None
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     app = create_app(args.database_url)
