@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from campfire.core import GameRng, PositionError, SetupError
 from campfire.games.apache import GAME, ApacheState
 
+from ..position_fuzz import check_a_mutated_position
 from .tables import position
 
 
@@ -159,61 +160,8 @@ _VALUES: list[Any] = [
 ]
 
 
-def _mutate(data: Any, draw: Any) -> Any:
-    containers = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, (dict, list)):
-            containers.append(node)
-            for child in node.values() if isinstance(node, dict) else node:
-                walk(child)
-
-    walk(data["state"])
-    node = draw(st.sampled_from(containers))
-    keys = list(node) if isinstance(node, dict) else list(range(len(node)))
-    kind = draw(st.sampled_from(["replace", "delete", "duplicate", "swap", "add"]))
-    if kind == "add" or not keys:
-        value = copy.deepcopy(draw(st.sampled_from(_VALUES)))
-        if isinstance(node, dict):
-            node[draw(st.sampled_from(["extra", *keys]))] = value
-        else:
-            node.insert(draw(st.integers(0, len(node))), value)
-        return data
-    key = draw(st.sampled_from(keys))
-    if kind == "replace":
-        node[key] = copy.deepcopy(draw(st.sampled_from(_VALUES)))
-    elif kind == "delete":
-        del node[key]
-    elif kind == "duplicate" and isinstance(node, list):
-        node.insert(draw(st.integers(0, len(node))), copy.deepcopy(node[key]))
-    elif kind == "swap" and isinstance(node, list):
-        other = draw(st.sampled_from(keys))
-        node[key], node[other] = node[other], node[key]
-    else:
-        node[key] = copy.deepcopy(node[draw(st.sampled_from(keys))])
-    return data
-
-
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_mutated_positions_are_playable_or_refused(data: st.DataObject) -> None:
-    positions = _positions()
-    raw = json.loads(positions[data.draw(st.integers(0, len(positions) - 1))])
-    for _ in range(data.draw(st.integers(1, 3))):
-        raw = _mutate(raw, data.draw)
-    try:
-        state = GAME.state_from_position(raw)
-    except PositionError:
-        return
-    again = state.to_position()
-    assert GAME.state_from_position(json.loads(json.dumps(again))).to_position() == again
-    for seat in (None, *range(state.num_players)):
-        json.dumps(state.view(seat))
-        state.render(seat)
-    if state.is_terminal():
-        state.outcome()
-        return
-    for seat in state.seats_to_act():
-        legal = state.legal_actions(seat)
-        assert legal, f"seat {seat} is to act but has no legal action"
-        state.clone().apply(seat, random.Random(0).choice(legal))
+    """The poll's seats answer at once: every seat to act must have a legal move."""
+    check_a_mutated_position(GAME, _positions(), data.draw, _VALUES, simultaneous=True)

@@ -5,7 +5,6 @@ Positions are built through the public format (``to_position`` / ``state_from_po
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 import re
@@ -20,6 +19,7 @@ from hypothesis import strategies as st
 from campfire.core import GameRng, PositionError, Record, replay
 from campfire.games.tracker import GAME, TrackerState
 
+from ..position_fuzz import check_a_mutated_position
 from .helpers import new_state, play
 
 
@@ -243,81 +243,10 @@ _VALUES: list[Any] = [
 ]
 
 
-def _mutate(data: Any, draw: Any) -> Any:
-    """One random change in ``data``: replace, change a number, delete, duplicate, swap or move."""
-    containers: list[Any] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, (dict, list)):
-            containers.append(node)
-            for child in node.values() if isinstance(node, dict) else node:
-                walk(child)
-
-    walk(data)
-    node = draw(st.sampled_from(containers))
-    keys = list(node) if isinstance(node, dict) else list(range(len(node)))
-    kind = draw(
-        st.sampled_from(["replace", "number", "delete", "duplicate", "swap", "move", "add"])
-    )
-    if kind == "add" or not keys:
-        value = copy.deepcopy(draw(st.sampled_from(_VALUES)))  # never share the samples
-        if isinstance(node, dict):
-            node[draw(st.sampled_from(["extra", *keys]))] = value
-        else:
-            node.insert(draw(st.integers(0, len(node))), value)
-        return data
-    key = draw(st.sampled_from(keys))
-    if kind == "replace":
-        node[key] = copy.deepcopy(draw(st.sampled_from(_VALUES)))
-    elif kind == "number" and isinstance(node[key], int):
-        node[key] += draw(st.sampled_from([-1, 1, 4]))
-    elif kind == "delete":
-        del node[key]
-    elif kind == "duplicate" and isinstance(node, list):
-        node.insert(draw(st.integers(0, len(node))), copy.deepcopy(node[key]))
-    elif kind == "swap" and isinstance(node, list):
-        other = draw(st.sampled_from(keys))
-        node[key], node[other] = node[other], node[key]
-    elif kind == "move" and isinstance(node, list):  # a card (or number) into another list
-        lists = [c for c in containers if isinstance(c, list) and c is not node]
-        if lists and not isinstance(node[key], (dict, list)):
-            target = draw(st.sampled_from(lists))
-            target.insert(draw(st.integers(0, len(target))), node.pop(key))
-    else:
-        node[key] = copy.deepcopy(node[draw(st.sampled_from(keys))])
-    return data
-
-
-def _check_playable(state: TrackerState, rng: random.Random) -> None:
-    position = state.to_position()
-    assert GAME.state_from_position(json.loads(json.dumps(position))).to_position() == position
-    for seat in (None, *range(state.num_players)):
-        json.dumps(state.view(seat))
-        state.render(seat)
-    if state.is_terminal():
-        state.outcome()
-        return
-    (seat,) = state.seats_to_act()
-    legal = state.legal_actions(seat)
-    assert legal, f"seat {seat} is to act but has no legal action"
-    json.dumps(state.determinize(seat, rng).to_position())
-    after = state.clone()
-    after.apply(seat, rng.choice(legal))
-    GAME.state_from_position(json.loads(json.dumps(after.to_position())))
-
-
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_mutated_positions_are_playable_or_refused(data: st.DataObject) -> None:
-    positions = _positions()
-    position = json.loads(positions[data.draw(st.integers(0, len(positions) - 1))])
-    for _ in range(data.draw(st.integers(1, 3))):
-        position = _mutate(position, data.draw)
-    try:
-        state = GAME.state_from_position(position)
-    except PositionError:
-        return
-    _check_playable(state, random.Random(0))
+    check_a_mutated_position(GAME, _positions(), data.draw, _VALUES)
 
 
 # ----- the documented position format -------------------------------------------------------
