@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
-import json
-import random
 from typing import Any
 
 import pytest
 
-from campfire.core import IllegalActionError, NotationError, SeatError
+from campfire.core import IllegalActionError
 from campfire.games.manitou import GAME, ManitouState
 from campfire.games.manitou.actions import K_MOVE, K_PICK, K_PLAY, ManitouAction
+
+from ..boundary import (
+    check_a_notation_error,
+    check_apply_refuses_the_seat,
+    check_reads_refuse_the_seat,
+)
 
 
 def fresh() -> ManitouState:
     state = GAME.new_game(3, seed=2)
     assert isinstance(state, ManitouState)
     return state
-
-
-def position(state: ManitouState) -> str:
-    return json.dumps(state.to_position(), sort_keys=True)
 
 
 @pytest.mark.parametrize(
@@ -38,12 +38,7 @@ def position(state: ManitouState) -> str:
 def test_hand_built_actions_outside_the_index_space_are_notation_errors(
     built: ManitouAction,
 ) -> None:
-    state = fresh()
-    before = position(state)
-    with pytest.raises(NotationError, match="not a Big Manitou action"):
-        state.apply(0, built)
-    assert position(state) == before
-    assert not state.is_legal(0, built)
+    check_a_notation_error(fresh(), 0, built, "not a Big Manitou action")
 
 
 def test_a_hand_built_copy_of_a_legal_action_is_that_action() -> None:
@@ -64,24 +59,11 @@ def test_a_pick_beyond_the_pool_is_refused_with_the_rule() -> None:
 
 @pytest.mark.parametrize("seat", [True, 1.0, "0", None, -1, 3])
 def test_apply_refuses_values_that_are_no_seat(seat: Any) -> None:
-    state = fresh()
-    before = position(state)
-    with pytest.raises(IllegalActionError) as info:
-        state.apply(seat, "pick h1")
-    assert info.value.rule == "seat"
-    assert position(state) == before
+    check_apply_refuses_the_seat(fresh(), seat, "pick h1")
 
 
 @pytest.mark.parametrize("seat", [True, 1.0, "x", -1, 3])
 def test_views_determinisations_and_legal_actions_refuse_bad_seats(seat: Any) -> None:
     state = fresh()
-    for call in (
-        lambda: state.view(seat),
-        lambda: state.render(seat),
-        lambda: state.legal_actions(seat),
-        lambda: state.determinize(seat, random.Random(0)),
-    ):
-        with pytest.raises(SeatError):
-            call()
-    assert state.view(None)["seat"] is None
+    check_reads_refuse_the_seat(state, seat)
     assert state.legal_actions(None) == []  # three seats select at once
