@@ -4,29 +4,35 @@ from __future__ import annotations
 
 import json
 import random
-import string
 from typing import Any
 
 import pytest
 
-from campfire.core import Event, visible_events
-from campfire.core.present import Display, Message
-from campfire.games.apache import GAME, ApacheState
+from campfire.core import Event, State
+from campfire.core.present import Display
+from campfire.games.apache import GAME
 from campfire.games.apache.present import MESSAGES, ApachePresenter
 
+from ..present_checks import (
+    check_catalogue_template,
+    check_determinisation_shows_the_same,
+    check_every_readers_messages,
+    check_shorts,
+    display,
+    log_lines,
+)
 from .tables import play, poll, position
 
 NAMES = ["Ann", "Bob", "Cid"]
 P = GAME.presenter()
 
 
-def show(state: ApacheState, seat: int | None) -> Display:
-    legal = state.legal_actions(seat) if seat in state.seats_to_act() else []
-    return P.display(state.view(seat), legal, NAMES[: state.num_players])
+def show(state: State, seat: int | None) -> Display:
+    return display(P, state, seat, NAMES)
 
 
 def lines(events: list[Event], seat: int | None, n: int = 3) -> list[str]:
-    return [m.text for m in P.messages(visible_events(events, seat), NAMES[:n], seat)]
+    return log_lines(P, events, seat, NAMES[:n])
 
 
 def test_the_game_has_its_own_presenter() -> None:
@@ -219,37 +225,23 @@ def _games() -> Any:
             yield state.apply(seat, action), state
 
 
-def _check_message(message: Message) -> None:
-    assert message.id in MESSAGES, message.id
-    assert message.template == MESSAGES[message.id]
-    fields = {f for _, f, _, _ in string.Formatter().parse(message.template) if f}
-    assert fields <= set(message.params), message.id
-    assert message.text == message.template.format(**message.params)
-    assert "{" not in message.text and "_" not in message.text, message.text
-
-
 def test_every_message_is_in_the_catalogue_and_displays_hold_only_what_the_seat_knows() -> None:
     shorts = {c + t for c in "RYPGB" for t in "CMWH"} | {"BUF", "NEC", "TOM", "TOT", "TEE"}
     used: set[str] = set()
     rng = random.Random(0)
     for k, (events, state) in enumerate(_games()):
         n = state.num_players
-        names = [f"P{i}" for i in range(n)]
-        for reader in [*range(n), None]:
-            for message in P.messages(visible_events(events, reader), names, reader):
-                _check_message(message)
-                used.add(message.id)
+        used |= check_every_readers_messages(P, events, n, MESSAGES)
         if k % 11:
             continue
         for seat in [*range(n), None]:
             d = show(state, seat)
-            assert all(c.short in shorts for z in d.zones for c in z.cards)
+            check_shorts(d, shorts)
             if seat is None:
                 continue
             # what the seat may not know (deck order, others' hidden answers) is re-drawn in a
             # determinisation: the display is the same
-            world = state.determinize(seat, rng)
-            assert show(world, seat).to_json() == d.to_json()
+            check_determinisation_shows_the_same(d, show, state, seat, rng)
             # nothing of the face-down deck is shown: only its size
             assert d.zone("deck").cards == () and d.zone("deck").count == len(
                 state.to_position()["state"]["deck"]
@@ -275,8 +267,4 @@ LOG_EVENTS = {
 
 @pytest.mark.parametrize("mid", sorted(MESSAGES))
 def test_catalogue_templates_are_sentences(mid: str) -> None:
-    template = MESSAGES[mid]
-    assert mid.startswith("apache.") and template == template.strip()
-    if mid.split(".")[1] in LOG_EVENTS:  # a log line is a sentence
-        assert template.endswith("."), template
-        assert template[0].isupper() or template.startswith("{"), template
+    check_catalogue_template(mid, MESSAGES, "apache", LOG_EVENTS)

@@ -2,31 +2,36 @@
 
 from __future__ import annotations
 
-import json
 import random
-import string
 from typing import Any
 
 import pytest
 
-from campfire.core import Event, visible_events
-from campfire.core.present import Display, Message
-from campfire.games.manitou import GAME, ManitouState
+from campfire.core import Event, State
+from campfire.core.present import Display
+from campfire.games.manitou import GAME
 from campfire.games.manitou.present import MESSAGES, ManitouPresenter, card_label
 
+from ..present_checks import (
+    check_catalogue_template,
+    check_determinisation_shows_the_same,
+    check_every_readers_messages,
+    check_shorts,
+    display,
+    log_lines,
+)
 from .helpers import evaluate, fresh, make_state, play_state, up
 
 NAMES = ["Ann", "Bob", "Cid"]
 P = GAME.presenter()
 
 
-def show(state: ManitouState, seat: int | None) -> Display:
-    legal = state.legal_actions(seat) if seat in state.seats_to_act() else []
-    return P.display(state.view(seat), legal, NAMES[: state.num_players])
+def show(state: State, seat: int | None) -> Display:
+    return display(P, state, seat, NAMES)
 
 
 def lines(events: list[Event], seat: int | None, n: int = 3) -> list[str]:
-    return [m.text for m in P.messages(visible_events(events, seat), NAMES[:n], seat)]
+    return log_lines(P, events, seat, NAMES[:n])
 
 
 def test_the_game_has_its_own_presenter() -> None:
@@ -250,15 +255,6 @@ def _games(seeds: range = range(3)) -> Any:
             yield before, events, state
 
 
-def _check_message(message: Message) -> None:
-    assert message.id in MESSAGES, message.id
-    assert message.template == MESSAGES[message.id]
-    fields = {f for _, f, _, _ in string.Formatter().parse(message.template) if f}
-    assert fields <= set(message.params), message.id
-    assert message.text == message.template.format(**message.params)
-    assert "{" not in message.text and "_" not in message.text, message.text
-
-
 def _shorts() -> set[str]:
     return (
         {f"H{s}" for s in range(1, 11)}
@@ -277,23 +273,17 @@ def test_every_message_is_in_the_catalogue_and_every_display_holds_only_what_the
     rng = random.Random(0)
     for k, (_, events, state) in enumerate(_games()):
         n = state.num_players
-        names = [f"P{i}" for i in range(n)]
-        for reader in [*range(n), None]:
-            for message in P.messages(visible_events(events, reader), names, reader):
-                _check_message(message)
-                used.add(message.id)
+        used |= check_every_readers_messages(P, events, n, MESSAGES)
         if k % 7:
             continue
         for seat in [*range(n), None]:
             d = show(state, seat)
-            text = json.dumps(d.to_json())
-            assert all(c.short in _shorts() for z in d.zones for c in z.cards if c.short)
+            check_shorts(d, _shorts() | {""})  # "": a face-down card
             if seat is None:
                 assert "hand" not in [z.id for z in d.zones]
                 continue
             # what the seat may not know is re-dealt in a determinisation: the display is equal
-            world = state.determinize(seat, rng)
-            assert json.dumps(show(world, seat).to_json()) == text
+            check_determinisation_shows_the_same(d, show, state, seat, rng)
             # the seat's own cards are there, as the position has them
             mine = state.to_position()["state"]["hands"][seat]
             if state.view(seat)["phase"] not in ("select", "game_over"):
@@ -343,8 +333,4 @@ LOG_EVENTS = {
 
 @pytest.mark.parametrize("mid", sorted(MESSAGES))
 def test_catalogue_templates_are_sentences(mid: str) -> None:
-    template = MESSAGES[mid]
-    assert mid.startswith("manitou.") and template == template.strip()
-    if mid.split(".")[1] in LOG_EVENTS:  # a log line is a sentence
-        assert template.endswith("."), template
-        assert template[0].isupper() or template.startswith("{"), template
+    check_catalogue_template(mid, MESSAGES, "manitou", LOG_EVENTS)
