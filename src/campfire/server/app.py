@@ -249,6 +249,7 @@ async def _read(
 async def _handle(
     text: str | bytes, conn: Connection, live: LiveTable, manager: TableManager
 ) -> None:
+    received = manager.clock()  # a claim's reaction time is measured from here
     message: dict[str, Any] = protocol.parse_client_message(text)
     kind = message["type"]
     if conn.seat is not None and live.seats[conn.seat].takeover:
@@ -260,4 +261,4 @@ async def _handle(
         async with live.lock:
             conn.push(live.snapshot(conn.seat, message.get("since")))
     else:
-        await manager.act(live, conn.seat, message)
+        await manager.act(live, conn.seat, message, received)

@@ -60,8 +60,9 @@ CLOSE_UNKNOWN_TABLE = 4404  # no such table
 
 #: Why a step was played for its seat (a step's ``cause``; absent: the seat chose it):
 #: ``timeout`` a random legal action on time-out, ``timeout-bot`` a bot's first action after
-#: it took over on time-out, ``takeover`` a bot playing for a person who ran out of time or left.
-CAUSES = ("timeout", "timeout-bot", "takeover")
+#: it took over on time-out, ``takeover`` a bot playing for a person who ran out of time or left,
+#: ``window-closed`` a pass for a seat that had not answered when a claim window closed.
+CAUSES = ("timeout", "timeout-bot", "takeover", "window-closed")
 
 
 class ProtocolError(CampfireError):

@@ -41,6 +41,7 @@ from campfire.core import (
     Game,
     IllegalActionError,
     Outcome,
+    all_games,
 )
 from campfire.core import get as get_game
 from campfire.core.events import visible_events
@@ -49,6 +50,7 @@ from campfire.core.table import AgentError, Step, Table
 from . import protocol
 from .clocks import Clocks, TimeControl
 from .models import ActionRow, RecordRow, SeatRow, TableRow, utcnow
+from .windows import ClaimWindow, window_length
 
 __all__ = [
     "Connection",
@@ -65,6 +67,8 @@ log = logging.getLogger(__name__)
 MAX_NICKNAME = 32
 #: The level of a bot that takes over a person's seat.
 TAKEOVER_LEVEL = "easy"
+#: How long a claim window stays open when the answers carry no time (``claim_order=arrival``).
+ARRIVAL_WINDOW_SECONDS = 3.0
 
 
 class LobbyError(CampfireError):
@@ -394,6 +398,11 @@ class LiveTable:
     forfeit: dict[str, Any] | None = None
     clock_task: asyncio.Task[None] | None = None
     leave_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    #: real-time claim windows (a game with the ``realtime-claims`` play mode)
+    realtime: bool = False
+    #: the open claim window (``None``: none)
+    window: ClaimWindow | None = None
+    window_tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     # ----- building the game ------------------------------------------------------------------
 
@@ -403,7 +412,11 @@ class LiveTable:
 
     def settings(self) -> dict[str, Any]:
         """The table's stored settings."""
-        return {"clock": self.control.to_json(), "bot_after_leave": self.bot_after_leave}
+        return {
+            "clock": self.control.to_json(),
+            "bot_after_leave": self.bot_after_leave,
+            "realtime": self.realtime,
+        }
 
     def build(self, actions: Sequence[LogEntry] = ()) -> None:
         """Make the ``Table`` of the current game and replay ``actions`` (the log) through it."""
@@ -654,6 +667,7 @@ class TableManager:
         settings = row.settings or {}
         live.control = TimeControl.read(settings.get("clock"))
         live.bot_after_leave = settings.get("bot_after_leave")
+        live.realtime = bool(settings.get("realtime", False))
         if row.game_number > 0 and row.seed is not None:
             live.build(self.store.actions(row.id, row.game_number))
             assert live.table is not None
@@ -673,6 +687,7 @@ class TableManager:
                 self.kick(live)
                 self.arm(live)
                 self._absent(live)  # nobody is connected yet: as if everyone had left
+                self._spawn(live, self._windows_locked(live))
         return len(ids)
 
     def _absent(self, live: LiveTable) -> None:
@@ -696,7 +711,7 @@ class TableManager:
 
     def create(self, request: Mapping[str, Any]) -> tuple[LiveTable, dict[int, str]]:
         """Create a table from a lobby request; return it and the tokens of reserved seats."""
-        allowed = {"game", "players", "options", "seats", "clock", "bot_after_leave"}
+        allowed = {"game", "players", "options", "seats", "clock", "bot_after_leave", "realtime"}
         extra = sorted(set(request) - allowed)
         if extra:
             raise LobbyError(
@@ -748,6 +763,17 @@ class TableManager:
                 '"bot_after_leave" is the seconds (0–3600) a bot waits before it takes over the '
                 "seat of a person who left, or null (never)",
             )
+        realtime = request.get("realtime", False)
+        if not isinstance(realtime, bool) or (
+            realtime and "realtime-claims" not in game.play_modes
+        ):
+            raise LobbyError(
+                400,
+                "bad_request",
+                '"realtime" is true or false; real-time claim windows exist in games played in '
+                "the realtime-claims mode: "
+                + ", ".join(g.name for g in all_games() if "realtime-claims" in g.play_modes),
+            )
         seats: list[SeatInfo] = []
         tokens: dict[int, str] = {}
         for i, raw in enumerate(raw_seats):
@@ -758,6 +784,7 @@ class TableManager:
         live = LiveTable(0, game, options, players, seats, self.store, now=self.clock)
         live.control = control
         live.bot_after_leave = float(after) if after is not None else None
+        live.realtime = realtime
         live.id = self.store.create(game.name, options, players, seats, live.settings())
         self.tables[live.id] = live
         return live, tokens
@@ -874,6 +901,7 @@ class TableManager:
         self.kick(live)
         self.arm(live)
         self._absent(live)
+        self._spawn(live, self._windows_locked(live))
 
     def record(self, live: LiveTable, number: int | None) -> str:
         """The record of game ``number`` (default: the last finished) of a table."""
@@ -890,8 +918,20 @@ class TableManager:
 
     # ----- actions ----------------------------------------------------------------------------
 
-    async def act(self, live: LiveTable, seat: int | None, message: Mapping[str, Any]) -> None:
-        """Apply a client's ``action`` message for ``seat``; raise :class:`ProtocolError`."""
+    async def act(
+        self,
+        live: LiveTable,
+        seat: int | None,
+        message: Mapping[str, Any],
+        received: float | None = None,
+    ) -> None:
+        """Apply a client's ``action`` message for ``seat``; raise :class:`ProtocolError`.
+
+        ``received`` is when the server read the message (its clock): in a real-time claim
+        window, a claim's reaction time is measured from it.
+        """
+        if received is None:
+            received = self.clock()
         if seat is None:
             raise protocol.ProtocolError("not_seated", "spectators cannot act: join a seat")
         if "seat" in message and message["seat"] != seat:
@@ -910,7 +950,17 @@ class TableManager:
                     f"the action answers sequence number {message['seq']}, but the table is at "
                     f"{live.seq}: look at the latest frame and choose again",
                 )
-            action = protocol.read_action(live.game, live.players, message["action"])
+            raw = message["action"]
+            window = live.window
+            if window is not None and seat in table.state.seats_to_act():
+                notation = (
+                    raw
+                    if isinstance(raw, str)
+                    else str(protocol.read_action(live.game, live.players, raw))
+                )
+                legal_now = [str(a) for a in table.state.legal_actions(seat)]
+                raw = window.stamp(notation.strip(), received, legal_now)
+            action = protocol.read_action(live.game, live.players, raw)
             try:
                 table.state._check_turn(seat)
                 if not table.state.is_legal(seat, action):
@@ -950,6 +1000,7 @@ class TableManager:
             raise
         live.flush()
         self.arm(live)
+        await self._windows(live)
 
     def _rebuild(self, live: LiveTable) -> None:
         found = self.store.table(live.id)
@@ -1017,6 +1068,92 @@ class TableManager:
             rng = random.Random(f"{live.seed}/timeout/{live.number}/{live.seq}/{seat}")
             live.next_cause[seat] = "timeout"
             await self._apply(live, seat, rng.choice(legal), None, None)
+
+    # ----- real-time claim windows --------------------------------------------------------------
+
+    def _spawn(self, live: LiveTable, coro: Any) -> asyncio.Task[None]:
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _windows_locked(self, live: LiveTable) -> None:
+        async with live.lock:
+            await self._windows(live)
+
+    async def _windows(self, live: LiveTable) -> None:
+        """Open or close the table's claim window after a step (the lock is held)."""
+        table = live.table
+        to_act: list[int] = []
+        if table is not None and live.status == "running" and not table.state.is_terminal():
+            to_act = list(table.state.seats_to_act())
+        window = live.window
+        if window is not None and table is not None and table.last_step is not None:
+            window.answered.add(table.last_step.seat)
+        if window is not None and not window.still_open(to_act):
+            live.window = None
+            current = asyncio.current_task()
+            for task in live.window_tasks:
+                if task is not current:
+                    task.cancel()
+            live.window_tasks = []
+            self.kick(live)
+        if live.window is None and live.realtime and len(to_act) > 1:
+            await self._open_window(live, to_act)
+
+    async def _open_window(self, live: LiveTable, to_act: list[int]) -> None:
+        """Open a claim window now (bots decide; whoever has not answered passes at its close).
+
+        Bots answer after their reaction times; the window closes after the rules' longest time.
+        """
+        assert live.table is not None
+        table = live.table
+        legal = [str(a) for a in table.state.legal_actions(to_act[0])]
+        length = window_length(legal) or ARRIVAL_WINDOW_SECONDS
+        window = live.window = ClaimWindow(self.clock(), length, frozenset(to_act))
+        loop = asyncio.get_running_loop()
+        for seat in to_act:
+            if seat not in table.agents:
+                continue
+            try:
+                action, _, _ = await loop.run_in_executor(self.pool, table.decide, seat)
+            except AgentError as exc:
+                log.error("table %s: the bot of seat %s failed: %s", live.id, seat, exc)
+                continue
+            timed = [int(w) for w in str(action).split()[-1:] if w.isdigit()]
+            own = getattr(table.agents[seat], "last_reaction_ms", None)
+            ms = float(timed[0]) if timed else float(own) if isinstance(own, int | float) else 0.0
+            live.window_tasks.append(
+                self._spawn(live, self._bot_answer(live, window, seat, str(action), ms))
+            )
+        live.window_tasks.append(self._spawn(live, self._close_window(live, window)))
+
+    async def _bot_answer(
+        self, live: LiveTable, window: ClaimWindow, seat: int, notation: str, ms: float
+    ) -> None:
+        await asyncio.sleep(max(0.0, window.opened + ms / 1000 - self.clock()))
+        async with live.lock:
+            table = live.table
+            if live.window is not window or table is None:
+                return
+            if seat not in table.state.seats_to_act():
+                return
+            legal = [str(a) for a in table.state.legal_actions(seat)]
+            stamped = window.stamp(notation, self.clock(), legal, own_ms=ms)
+            await self._apply(live, seat, live.game.parse_action(stamped), None, None)
+
+    async def _close_window(self, live: LiveTable, window: ClaimWindow) -> None:
+        await asyncio.sleep(max(0.0, window.closes - self.clock()))
+        async with live.lock:
+            for _ in range(live.players):
+                table = live.table
+                if live.window is not window or table is None or live.status != "running":
+                    return
+                seat = table.state.seats_to_act()[0]
+                legal = table.state.legal_actions(seat)
+                passing = [a for a in legal if str(a) == "pass"] or legal[:1]
+                live.next_cause[seat] = "window-closed"
+                await self._apply(live, seat, passing[0], None, None)
 
     # ----- bots taking over a person's seat ----------------------------------------------------
 
@@ -1096,7 +1233,7 @@ class TableManager:
                 if table is None or live.status != "running":
                     return
                 seat = table.agent_to_act()
-                if seat is None:
+                if seat is None or live.window is not None:  # windows time their bots
                     return
                 try:
                     action, spent, choices = await loop.run_in_executor(
