@@ -10,10 +10,11 @@ from typing import Any
 from textual.keys import _character_to_key
 from textual.pilot import Pilot
 
+from campfire.core.actions import answer_name
 from campfire.core.present import ActionChoice
 from campfire.tui.app import CampfireApp, GameScreen, PlayConfig, PrivacyScreen, ScoreScreen
 from campfire.tui.clock import FakeClock
-from campfire.tui.modes import RealtimeClaimsMode, answer_name
+from campfire.tui.modes import RealtimeClaimsMode
 from campfire.tui.session import SeatSpec
 from campfire.tui.widgets import Board
 

@@ -8,7 +8,34 @@ count) for learning frameworks.
 
 from __future__ import annotations
 
-__all__ = ["Action"]
+import re
+
+__all__ = ["Action", "answer_name", "split_timed"]
+
+#: a timed answer: an answer's notation followed by a reaction time in ms (``claim hunter 350``)
+_TIMED = re.compile(r"^(.*\D) (\d+)$")
+
+
+def split_timed(notation: str) -> tuple[str, int | None]:
+    """A timed answer's notation split into the answer and its time in ms (``None``: untimed).
+
+    Real-time games (Apache with ``claim_order=reaction``) write how fast an answer came as its
+    last word; the terminal app and the server both read it from here.
+
+    >>> split_timed("claim hunter 350"), split_timed("pass")
+    (('claim hunter', 350), ('pass', None))
+    """
+    match = _TIMED.match(notation)
+    return (match.group(1), int(match.group(2))) if match else (notation, None)
+
+
+def answer_name(notation: str) -> str:
+    """An answer's notation without its reaction time (``claim hunter 350`` → ``claim hunter``).
+
+    >>> answer_name("claim hunter 350")
+    'claim hunter'
+    """
+    return split_timed(notation)[0]
 
 
 class Action:

@@ -29,28 +29,21 @@ A client's own time in a claim is ignored: only the server's measure counts.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from campfire.core.actions import answer_name, split_timed
+
 __all__ = ["ClaimWindow", "answer_name", "timed_variants", "window_length"]
-
-_TIMED = re.compile(r"^(.*\D) (\d+)$")
-
-
-def answer_name(notation: str) -> str:
-    """An answer without its time (``claim hunter 350`` → ``claim hunter``)."""
-    match = _TIMED.match(notation)
-    return match.group(1) if match else notation
 
 
 def timed_variants(name: str, legal: Sequence[str]) -> dict[int, str]:
     """The legal variants of the answer ``name`` by their times (empty: it carries no time)."""
     out: dict[int, str] = {}
     for notation in legal:
-        match = _TIMED.match(notation)
-        if match and match.group(1) == name:
-            out[int(match.group(2))] = notation
+        answer, ms = split_timed(notation)
+        if ms is not None and answer == name:
+            out[ms] = notation
     return out
 
 
@@ -59,7 +52,7 @@ def window_length(legal: Sequence[str]) -> float | None:
 
     ``None`` when no answer carries a time (``claim_order=arrival``: the caller's default).
     """
-    times = [int(m.group(2)) for n in legal if (m := _TIMED.match(n))]
+    times = [ms for n in legal if (ms := split_timed(n)[1]) is not None]
     return max(times) / 1000 if times else None
 
 

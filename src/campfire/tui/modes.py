@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from campfire.core import Action, Agent, CampfireError, Event, Game, Observation, visible_events
+from campfire.core.actions import answer_name, split_timed
 from campfire.core.present import ActionChoice, Display
 from campfire.i18n import _, current
 
@@ -174,9 +175,6 @@ class TimedPeekMode(Mode):
         return result if isinstance(result, Display) else display
 
 
-_TIMED = re.compile(r"^(.*\S)\s+(\d+)$")
-
-
 def timed_answer(choices: Sequence[ActionChoice], ms: float) -> ActionChoice:
     """The variant of one answer whose time (the notation's last number) is nearest ``ms``.
 
@@ -186,16 +184,9 @@ def timed_answer(choices: Sequence[ActionChoice], ms: float) -> ActionChoice:
     """
 
     def time_of(choice: ActionChoice) -> int:
-        match = _TIMED.match(choice.notation)
-        return int(match.group(2)) if match else 0
+        return split_timed(choice.notation)[1] or 0
 
     return min(choices, key=lambda c: (abs(time_of(c) - ms), time_of(c)))
-
-
-def answer_name(notation: str) -> str:
-    """An answer's notation without its reaction time (``claim hunter 350`` → ``claim hunter``)."""
-    match = _TIMED.match(notation)
-    return match.group(1) if match else notation
 
 
 #: Reaction times in seconds (low, high) per difficulty level; other specs use ``medium``.
@@ -223,11 +214,11 @@ class ReactionBot:
     def decide(self, obs: Observation) -> tuple[Action, float]:
         """The agent's answer for this window and its reaction time in seconds."""
         action = self.agent.act(obs)
-        timed = _TIMED.match(str(action))
+        timed = split_timed(str(action))[1]
         own_ms = getattr(self.agent, "last_reaction_ms", None)
         draw_ms = getattr(self.agent, "reaction_time", None)
-        if timed:
-            seconds = int(timed.group(2)) / 1000
+        if timed is not None:
+            seconds = timed / 1000
         elif isinstance(own_ms, int | float):
             seconds = own_ms / 1000
         elif callable(draw_ms):
