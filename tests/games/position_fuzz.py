@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from hypothesis import strategies as st
@@ -25,6 +25,30 @@ from campfire.core import Game, PositionError, State
 MUTATIONS = ("replace", "number", "delete", "duplicate", "swap", "move", "add")
 
 Draw = Callable[[st.SearchStrategy[Any]], Any]
+
+
+def sample_positions(
+    game: Game[Any],
+    runs: Sequence[tuple[int, int, Mapping[str, Any]]],
+    keep: Callable[[State, random.Random], bool],
+    step: Callable[[State, random.Random], object],
+) -> tuple[str, ...]:
+    """Positions (as JSON text) of seeded games, to mutate.
+
+    Each run ``(seed, players, options)`` is played with ``step`` and a generator seeded with
+    ``seed``; a position is kept where ``keep`` says so (it may draw from the generator), and
+    the final one always.
+    """
+    found = []
+    for seed, players, options in runs:
+        state = game.new_game(players, options, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if keep(state, rng):
+                found.append(json.dumps(state.to_position()))
+            step(state, rng)
+        found.append(json.dumps(state.to_position()))
+    return tuple(found)
 
 
 def mutate(data: Any, draw: Draw, values: Sequence[Any]) -> Any:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from campfire.core import GameRng, PositionError, SetupError
 from campfire.games.apache import GAME, ApacheState
 
-from ..position_fuzz import check_a_mutated_position
+from ..position_fuzz import check_a_mutated_position, sample_positions
 from .tables import position
 
 
@@ -118,20 +118,17 @@ def test_a_claim_without_reaction_time_is_refused_in_reaction_order() -> None:
 
 @cache
 def _positions() -> tuple[str, ...]:
-    found = []
-    for seed, players, options in [
+    runs = [
         (1, 2, {}),
         (2, 3, {"claim_order": "arrival", "marriage": True}),
         (3, 5, {"sharing": True, "war_tribute": True}),
-    ]:
-        state = GAME.new_game(players, options, seed=seed)
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            if rng.random() < 0.03 or state.view(None)["phase"] == "choose":
-                found.append(json.dumps(state.to_position()))
-            _play(state, rng)
-        found.append(json.dumps(state.to_position()))
-    return tuple(found)
+    ]
+    return sample_positions(
+        GAME,
+        runs,
+        lambda state, rng: rng.random() < 0.03 or state.view(None)["phase"] == "choose",
+        _play,
+    )
 
 
 _VALUES: list[Any] = [

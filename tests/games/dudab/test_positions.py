@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from campfire.core import GameRng, PositionError, Record, SetupError, replay
 from campfire.games.dudab import GAME, DudabState
 
-from ..position_fuzz import check_a_mutated_position
+from ..position_fuzz import check_a_mutated_position, sample_positions
 
 
 def _play(state: DudabState, rng: random.Random, steps: int) -> list[tuple[int, str]]:
@@ -330,23 +330,19 @@ def test_every_position_of_random_games_and_their_determinisations_loads() -> No
 # ----- property: random mutations are accepted and playable, or refused --------------------
 
 
+def _keep(state: DudabState, rng: random.Random) -> bool:
+    s = state.to_position()["state"]
+    return bool(rng.random() < 0.05 or s["tasks"] or s["obligation"] or s["revealed"] is not None)
+
+
 @cache
 def _positions() -> tuple[str, ...]:
-    found = []
-    for seed, players, options in [
+    runs = [
         (1, 2, {"use_jungle": True, "use_baby": True}),
         (2, 3, {}),
         (3, 5, {"use_jungle": True, "use_baby": True}),
-    ]:
-        state = GAME.new_game(players, options, seed=seed)
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            s = state.to_position()["state"]
-            if rng.random() < 0.05 or s["tasks"] or s["obligation"] or s["revealed"] is not None:
-                found.append(json.dumps(state.to_position()))
-            _play(state, rng, 1)
-        found.append(json.dumps(state.to_position()))
-    return tuple(found)
+    ]
+    return sample_positions(GAME, runs, _keep, lambda state, rng: _play(state, rng, 1))
 
 
 _VALUES: list[Any] = [

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from campfire.core import GameRng, PositionError, Record, SetupError, replay
 from campfire.games.manitou import GAME, ManitouState
 
-from ..position_fuzz import check_a_mutated_position
+from ..position_fuzz import check_a_mutated_position, sample_positions
 from .helpers import fresh
 
 FIXTURE = ["tipi1", "buffalo1", "totem", "horse", "tomahawk", "tipi2"] * 10
@@ -213,23 +213,14 @@ def test_a_missing_field_is_named() -> None:
 # ----- property: random mutations are accepted and playable, or refused --------------------
 
 
+def _keep(state: ManitouState, rng: random.Random) -> bool:
+    return rng.random() < 0.08 or state.phase_name in ("thief", "take", "totem", "horse")
+
+
 @cache
 def _positions() -> tuple[str, ...]:
-    found = []
-    for seed, players, options in [
-        (1, 2, {}),
-        (2, 3, {}),
-        (3, 4, {"draw_cards": True}),
-        (4, 5, {"leftover_tiles": "bag"}),
-    ]:
-        state = GAME.new_game(players, options, seed=seed)
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            if rng.random() < 0.08 or state.phase_name in ("thief", "take", "totem", "horse"):
-                found.append(json.dumps(state.to_position()))
-            _play(state, rng, 1)
-        found.append(json.dumps(state.to_position()))
-    return tuple(found)
+    runs = [(1, 2, {}), (2, 3, {}), (3, 4, {"draw_cards": True}), (4, 5, {"leftover_tiles": "bag"})]
+    return sample_positions(GAME, runs, _keep, lambda state, rng: _play(state, rng, 1))
 
 
 _VALUES: list[Any] = [

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from campfire.core import GameRng, PositionError, Record, replay
 from campfire.games.tracker import GAME, TrackerState
 
-from ..position_fuzz import check_a_mutated_position
+from ..position_fuzz import check_a_mutated_position, sample_positions
 from .helpers import new_state, play
 
 
@@ -188,26 +188,14 @@ def test_every_position_of_random_games_loads() -> None:
 # ----- property: random mutations are accepted and playable, or refused --------------------
 
 
+def _keep(state: TrackerState, rng: random.Random) -> bool:
+    return rng.random() < 0.2 or state.step_name != "turn_start" or state.phase_name != "normal"
+
+
 @cache
 def _positions() -> tuple[str, ...]:
-    found = []
-    for seed, players, options in [
-        (1, 2, {}),
-        (2, 3, {"peek_count": 3}),
-        (3, 5, {"max_relocations": 5}),
-    ]:
-        state = GAME.new_game(players, options, seed=seed)
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            if (
-                rng.random() < 0.2
-                or state.step_name != "turn_start"
-                or state.phase_name != "normal"
-            ):
-                found.append(json.dumps(state.to_position()))
-            _play(state, rng, 1)
-        found.append(json.dumps(state.to_position()))
-    return tuple(found)
+    runs = [(1, 2, {}), (2, 3, {"peek_count": 3}), (3, 5, {"max_relocations": 5})]
+    return sample_positions(GAME, runs, _keep, lambda state, rng: _play(state, rng, 1))
 
 
 _VALUES: list[Any] = [
