@@ -24,6 +24,10 @@ from campfire.core import Game, PositionError, State
 #: into another list, add a sample (a new key of a mapping, or an item of a list).
 MUTATIONS = ("replace", "number", "delete", "duplicate", "swap", "move", "add")
 
+#: the samples every game's mutations write (wrong types, small and negative numbers, empty
+#: containers); each game adds its own words (cards, phases) and numbers
+BASIC_VALUES: tuple[Any, ...] = (None, True, False, 0, 1, 2, -1, 2.5, "", "x", [], [0], {})
+
 Draw = Callable[[st.SearchStrategy[Any]], Any]
 
 

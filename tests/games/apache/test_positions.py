@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from campfire.core import GameRng, PositionError, SetupError
 from campfire.games.apache import GAME, ApacheState
 
-from ..position_fuzz import check_a_mutated_position, sample_positions
+from ..position_fuzz import BASIC_VALUES, check_a_mutated_position, sample_positions
 from .tables import position
 
 
@@ -131,18 +131,10 @@ def _positions() -> tuple[str, ...]:
     )
 
 
+#: the samples a mutation writes: the common ones and this game's words and numbers
 _VALUES: list[Any] = [
-    None,
-    True,
-    False,
-    0,
-    1,
-    2,
-    -1,
+    *BASIC_VALUES,
     114,
-    2.5,
-    "",
-    "x",
     "pass",
     "buffalo",
     "red-hunter",
@@ -151,9 +143,6 @@ _VALUES: list[Any] = [
     "reveal",
     "claim",
     "choose",
-    [],
-    [0],
-    {},
 ]
 
 

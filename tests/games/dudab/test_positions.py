@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from campfire.core import GameRng, PositionError, Record, SetupError, replay
 from campfire.games.dudab import GAME, DudabState
 
-from ..position_fuzz import check_a_mutated_position, sample_positions
+from ..position_fuzz import BASIC_VALUES, check_a_mutated_position, sample_positions
 
 
 def _play(state: DudabState, rng: random.Random, steps: int) -> list[tuple[int, str]]:
@@ -345,19 +345,11 @@ def _positions() -> tuple[str, ...]:
     return sample_positions(GAME, runs, _keep, lambda state, rng: _play(state, rng, 1))
 
 
+#: the samples a mutation writes: the common ones and this game's words and numbers
 _VALUES: list[Any] = [
-    None,
-    True,
-    False,
-    0,
-    1,
-    2,
-    -1,
+    *BASIC_VALUES,
     5,
     99,
-    2.5,
-    "",
-    "x",
     "playing",
     "game_over",
     "N-red-fur-3",
@@ -368,10 +360,7 @@ _VALUES: list[Any] = [
     "red",
     "trim",
     "keep",
-    [],
-    [0],
     ["DUDAB-1"],
-    {},
     {"task": "trim", "seat": 0},
     {"kind": "shaman_reaction", "column": 1},
 ]

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from campfire.core import GameRng, PositionError, Record, SetupError, replay
 from campfire.games.manitou import GAME, ManitouState
 
-from ..position_fuzz import check_a_mutated_position, sample_positions
+from ..position_fuzz import BASIC_VALUES, check_a_mutated_position, sample_positions
 from .helpers import fresh
 
 FIXTURE = ["tipi1", "buffalo1", "totem", "horse", "tomahawk", "tipi2"] * 10
@@ -223,19 +223,11 @@ def _positions() -> tuple[str, ...]:
     return sample_positions(GAME, runs, _keep, lambda state, rng: _play(state, rng, 1))
 
 
+#: the samples a mutation writes: the common ones and this game's words and numbers
 _VALUES: list[Any] = [
-    None,
-    True,
-    False,
-    0,
-    1,
-    2,
-    -1,
+    *BASIC_VALUES,
     7,
     99,
-    2.5,
-    "",
-    "x",
     "h1",
     "chief",
     "tipi1",
@@ -243,10 +235,7 @@ _VALUES: list[Any] = [
     "select",
     "play",
     "take",
-    [],
-    [0],
     ["h1"],
-    {},
     {"a": 1},
 ]
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from campfire.core import GameRng, PositionError, Record, replay
 from campfire.games.tracker import GAME, TrackerState
 
-from ..position_fuzz import check_a_mutated_position, sample_positions
+from ..position_fuzz import BASIC_VALUES, check_a_mutated_position, sample_positions
 from .helpers import new_state, play
 
 
@@ -198,20 +198,12 @@ def _positions() -> tuple[str, ...]:
     return sample_positions(GAME, runs, _keep, lambda state, rng: _play(state, rng, 1))
 
 
+#: the samples a mutation writes: the common ones and this game's words and numbers
 _VALUES: list[Any] = [
-    None,
-    True,
-    False,
-    0,
-    1,
-    2,
+    *BASIC_VALUES,
     3,
-    -1,
     59,
     60,
-    2.5,
-    "",
-    "x",
     "T1",
     "S-T0-1",
     "F-T5-7",
@@ -224,10 +216,7 @@ _VALUES: list[Any] = [
     "collecting",
     "relocating",
     "placing",
-    [],
-    [0],
     ["S-T0-1"],
-    {},
 ]
 
 
