@@ -1,0 +1,493 @@
+"""Load benchmark of ``campfire serve``: N tables of random players over real WebSockets.
+
+It starts a real server (``python -m campfire.cli serve``, a subprocess on a free port of
+127.0.0.1) on a fresh database, creates ``--tables`` tables whose seats are all reserved, and
+connects one WebSocket client per seat plus (by default) one spectator per table. Every seat is
+a client: when a frame lists legal actions for it, it waits ``--think-ms`` (uniform between
+half and one and a half times that; 0: at once) and sends one of them, drawn at random, by
+index. So each action goes the whole way a person's does: parse, legality, apply, commit to the
+database, one delta frame per connection built from that seat's view, sent over the socket.
+(Bot seats would measure the bots' thinking instead of the broadcast path.) A finished game is
+followed by a rematch at the same table (seat 0 asks for it over HTTP).
+
+Latency: a client notes ``time.perf_counter()`` just before it sends an action; every client
+of the table notes the same clock when ``recv()`` hands it the delta of that step (the step's
+``seat`` and ``seq`` name the action). The latency is the last client's receipt minus the send,
+all on one machine clock in one client process. It therefore measures from *before* the
+action's arrival at the server (it adds the client-to-server hop of loopback, well under a
+millisecond when idle) and includes the client process's own delays (its event loop serves
+every connection of its tables); both make it an upper bound of arrival-to-last-receipt.
+
+It stops by itself after ``--seconds`` of play or ``--max-actions`` actions, whichever comes
+first, closes the connections, stops the server (SIGTERM, then SIGKILL) and removes what it
+created: the temporary directory with the SQLite file and the server's log, or the PostgreSQL
+schema. All traffic is on 127.0.0.1.
+
+    .venv/bin/python benchmarks/server_load.py --tables 50 --seconds 20
+    .venv/bin/python benchmarks/server_load.py --tables 50 --seconds 20 \\
+        --database-url postgresql+psycopg://postgres@127.0.0.1:5432/test
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import secrets
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import websockets
+
+HOST = "127.0.0.1"
+
+
+# ----- the server -------------------------------------------------------------------------------
+
+
+def _http(method: str, url: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data=data, method=method)
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    if token is not None:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, json.loads(answer.read() or b"null")
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def _postgres_schema(url: str) -> Iterator[str]:
+    """A fresh schema in the database of ``url`` (dropped afterwards); the URL that uses it."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if "options" in parsed.query:  # the caller chose the schema (search_path): use it as is
+        yield url
+        return
+    dsn = parsed.set(drivername="postgresql").render_as_string(hide_password=False)
+    schema = f"campfire_bench_{os.getpid()}_{secrets.token_hex(3)}"
+    with psycopg.connect(dsn, autocommit=True, connect_timeout=5) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield parsed.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(
+            hide_password=False
+        )
+    finally:
+        with psycopg.connect(dsn, autocommit=True, connect_timeout=5) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@contextlib.contextmanager
+def serve(database_url: str | None) -> Iterator[tuple[str, int]]:
+    """``campfire serve`` in a subprocess on a free loopback port, ready; its URL and pid."""
+    home = Path(tempfile.mkdtemp(prefix="campfire-load-"))
+    try:
+        with contextlib.ExitStack() as stack:
+            if database_url is None:
+                url = f"sqlite:///{home / 'campfire.db'}"
+            elif database_url.startswith("postgresql"):
+                url = stack.enter_context(_postgres_schema(database_url))
+            else:
+                url = database_url
+            port = _free_port()
+            log = home / "server.log"
+            env = dict(os.environ, XDG_DATA_HOME=str(home / "data"))
+            with log.open("wb") as out:
+                proc = subprocess.Popen(
+                    [
+                        *(sys.executable, "-m", "campfire.cli", "serve", "--host", HOST),
+                        *("--port", str(port), "--database-url", url),
+                    ],
+                    env=env,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                )
+            try:
+                base = f"http://{HOST}:{port}"
+                for _ in range(1200):
+                    if proc.poll() is not None:
+                        raise RuntimeError(f"the server exited:\n{log.read_text()[-3000:]}")
+                    with contextlib.suppress(OSError):
+                        if _http("GET", f"{base}/healthz")[0] == 200:
+                            break
+                    time.sleep(0.05)
+                else:
+                    raise RuntimeError(f"the server did not start:\n{log.read_text()[-3000:]}")
+                yield base, proc.pid
+            finally:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(timeout=15)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def create_tables(base: str, tables: int, game: str, players: int) -> list[dict[str, Any]]:
+    """Create and start ``tables`` tables of reserved seats: ``[{"id", "tokens"}]``."""
+    out = []
+    for _ in range(tables):
+        seats = [{"kind": "reserved", "nickname": f"P{i}"} for i in range(players)]
+        status, data = _http(
+            "POST", f"{base}/api/tables", {"game": game, "players": players, "seats": seats}
+        )
+        if status != 201:
+            raise RuntimeError(f"creating a table failed ({status}): {data}")
+        tokens = {int(k): v for k, v in data["tokens"].items()}
+        table = data["table"]["id"]
+        status, data = _http("POST", f"{base}/api/tables/{table}/start", {}, tokens[0])
+        if status != 200:
+            raise RuntimeError(f"starting table {table} failed ({status}): {data}")
+        out.append({"id": table, "tokens": tokens})
+    return out
+
+
+# ----- the clients ------------------------------------------------------------------------------
+
+
+@dataclass
+class _Run:
+    """The measurements of one client process."""
+
+    clients_per_table: int
+    max_actions: int
+    sends: dict[tuple[int, int, int, int], float] = field(default_factory=dict)
+    seen: Counter[tuple[int, int, int, int]] = field(default_factory=Counter)
+    latencies: list[float] = field(default_factory=list)
+    sent: int = 0
+    ready: int = 0
+    games: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def receipt(self, key: tuple[int, int, int, int], now: float) -> None:
+        self.seen[key] += 1
+        if self.seen[key] == self.clients_per_table:
+            del self.seen[key]
+            sent = self.sends.pop(key, None)
+            if sent is not None and not self.done.is_set():
+                self.latencies.append(now - sent)
+                if len(self.latencies) >= self.max_actions:
+                    self.done.set()
+
+
+async def _client(
+    run: _Run,
+    base: str,
+    table: int,
+    seat: int | None,
+    token: str | None,
+    think: float,
+    rng: random.Random,
+) -> None:
+    ws_url = base.replace("http://", "ws://") + f"/ws/tables/{table}"
+    if token is not None:
+        ws_url += f"?token={token}"
+    acted: set[tuple[int, int]] = set()  # (game number, seq) answered already
+    pending: set[asyncio.Task[None]] = set()
+
+    async def act(ws: Any, game_number: int, seq: int, index: int, delay: float) -> None:
+        if delay > 0:
+            await asyncio.sleep(delay)
+        if run.done.is_set():
+            return
+        assert seat is not None
+        run.sends[(table, game_number, seq, seat)] = time.perf_counter()
+        run.sent += 1
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await ws.send(json.dumps({"type": "action", "seq": seq, "action": index}))
+
+    async with websockets.connect(ws_url, max_size=2**22, open_timeout=60) as ws:
+        frame = json.loads(await ws.recv())  # the snapshot
+        run.ready += 1
+        await run.go.wait()
+        while not run.done.is_set():
+            kind = frame["type"]
+            if kind == "error":
+                run.errors[frame["code"]] += 1
+                if frame["code"] == "rate_limited":
+                    await asyncio.sleep(0.5)
+                    await ws.send(json.dumps({"type": "sync"}))
+            elif kind in ("snapshot", "delta"):
+                number, seq = frame["game_number"], frame["seq"]
+                if frame["outcome"] is not None:
+                    if seat == 0 and kind == "delta":
+                        run.games += 1
+                        status, _ = await asyncio.to_thread(
+                            _http, "POST", f"{base}/api/tables/{table}/rematch", {}, token
+                        )
+                        if status != 200:
+                            run.errors[f"rematch {status}"] += 1
+                elif seat is not None and frame["legal"] and (number, seq) not in acted:
+                    acted.add((number, seq))
+                    index = rng.choice(frame["legal"])["index"]
+                    delay = think * rng.uniform(0.5, 1.5)
+                    task = asyncio.get_running_loop().create_task(
+                        act(ws, number, seq, index, delay)
+                    )
+                    pending.add(task)
+                    task.add_done_callback(pending.discard)
+            try:
+                raw = await ws.recv()
+            except websockets.ConnectionClosed:
+                run.errors["closed"] += 1
+                return
+            now = time.perf_counter()
+            frame = json.loads(raw)
+            if frame["type"] == "delta":
+                step = frame["step"]
+                run.receipt((table, frame["game_number"], step["seq"] - 1, step["seat"]), now)
+        for task in list(pending):
+            task.cancel()
+
+
+async def _until_done(run: _Run, seconds: float) -> float:
+    start = time.perf_counter()
+    run.go.set()
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(run.done.wait(), seconds)
+    run.done.set()
+    return time.perf_counter() - start
+
+
+async def _play(
+    base: str,
+    tables: list[dict[str, Any]],
+    spectators: bool,
+    think: float,
+    seconds: float,
+    max_actions: int,
+    seed: int,
+) -> dict[str, Any]:
+    players = len(tables[0]["tokens"])
+    run = _Run(clients_per_table=players + (1 if spectators else 0), max_actions=max_actions)
+    rng = random.Random(seed)
+    tasks = []
+    connected = 0
+    loop = asyncio.get_running_loop()
+    for t in tables:
+        seats: list[tuple[int | None, str | None]] = [
+            (s, t["tokens"][s]) for s in sorted(t["tokens"])
+        ]
+        if spectators:
+            seats.append((None, None))
+        for seat, token in seats:
+            tasks.append(
+                loop.create_task(
+                    _client(run, base, t["id"], seat, token, think, random.Random(rng.random()))
+                )
+            )
+            connected += 1
+    # every client has its snapshot before play starts: wait until they all wait on `go`
+    while run.ready < connected and not any(task.done() for task in tasks):
+        await asyncio.sleep(0.05)
+    cpu = time.process_time()
+    elapsed = await _until_done(run, seconds)
+    cpu = time.process_time() - cpu
+    failures = [repr(t.exception()) for t in tasks if t.done() and t.exception() is not None]
+    for task in tasks:  # a client waits in recv(): leaving closes its connection
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {
+        "actions": len(run.latencies),
+        "sent": run.sent,
+        "games": run.games,
+        "seconds": elapsed,
+        "latencies": run.latencies,
+        "errors": dict(run.errors),
+        "failures": failures[:5],
+        "connections": connected,
+        "cpu": cpu,
+    }
+
+
+def _play_in_process(args: tuple[Any, ...]) -> dict[str, Any]:
+    return asyncio.run(_play(*args))
+
+
+# ----- the benchmark ----------------------------------------------------------------------------
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process ``pid`` has used so far (Linux; else 0)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    k = min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))
+    return ordered[k]
+
+
+def run_benchmark(
+    *,
+    tables: int = 200,
+    seconds: float = 30.0,
+    max_actions: int = 1_000_000,
+    database_url: str | None = None,
+    game: str = "tracker",
+    players: int = 4,
+    spectators: bool = True,
+    think_ms: float = 500.0,
+    client_processes: int = 1,
+    seed: int = 1,
+) -> dict[str, Any]:
+    """Run the load benchmark; the report (actions/s, latency percentiles in ms, counts)."""
+    if tables < 1 or seconds <= 0 or max_actions < 1 or client_processes < 1:
+        raise ValueError(
+            "--tables, --max-actions and --client-processes are at least 1 and --seconds "
+            f"above 0 (got {tables}, {max_actions}, {client_processes}, {seconds})"
+        )
+    client_processes = min(client_processes, tables)
+    with serve(database_url) as (base, pid):
+        made = create_tables(base, tables, game, players)
+        server_cpu = _cpu_seconds(pid)
+        share = max(1, max_actions // client_processes)
+        jobs = [
+            (base, made[i::client_processes], spectators, think_ms / 1000, seconds, share, seed + i)
+            for i in range(client_processes)
+        ]
+        if client_processes == 1:
+            parts = [_play_in_process(jobs[0])]
+        else:
+            with ProcessPoolExecutor(client_processes) as pool:
+                parts = list(pool.map(_play_in_process, jobs))
+        server_cpu = _cpu_seconds(pid) - server_cpu
+    latencies = [x for p in parts for x in p["latencies"]]
+    errors: Counter[str] = Counter()
+    for p in parts:
+        errors.update(p["errors"])
+    return {
+        "database": "sqlite" if database_url is None else database_url.split(":", 1)[0],
+        "game": game,
+        "players": players,
+        "tables": tables,
+        "connections": sum(p["connections"] for p in parts),
+        "spectators": spectators,
+        "think_ms": think_ms,
+        "client_processes": client_processes,
+        "seconds": max(p["seconds"] for p in parts),
+        "actions": len(latencies),
+        "actions_per_s": sum(p["actions"] / p["seconds"] for p in parts),
+        "games": sum(p["games"] for p in parts),
+        "sent": sum(p["sent"] for p in parts),
+        "latency_ms": {
+            "p50": _percentile(latencies, 50) * 1000,
+            "p99": _percentile(latencies, 99) * 1000,
+            "mean": statistics.fmean(latencies) * 1000 if latencies else 0.0,
+            "max": max(latencies, default=0.0) * 1000,
+        },
+        "cpu_seconds": {
+            "server": server_cpu,
+            "clients": sum(p["cpu"] for p in parts),
+        },
+        "errors": dict(errors),
+        "failures": [f for p in parts for f in p["failures"]],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--tables", type=int, default=200, help="tables played at once (200)")
+    p.add_argument("--seconds", type=float, default=30.0, help="seconds of play at most (30)")
+    p.add_argument("--max-actions", type=int, default=1_000_000, help="actions at most (1,000,000)")
+    p.add_argument(
+        "--database-url",
+        default=None,
+        help="default: an SQLite file in a temporary directory; a postgresql+psycopg:// URL "
+        "gets a fresh schema in that database, dropped afterwards",
+    )
+    p.add_argument("--game", default="tracker", help="the game (tracker)")
+    p.add_argument("--players", type=int, default=4, help="seats per table (4)")
+    p.add_argument(
+        "--think-ms",
+        type=float,
+        default=500.0,
+        help="mean wait before a seat acts, uniform ±50%% (500; 0: at once, saturation)",
+    )
+    p.add_argument("--no-spectators", action="store_true", help="no spectator per table")
+    p.add_argument(
+        "--client-processes", type=int, default=1, help="processes the clients run in (1)"
+    )
+    p.add_argument("--seed", type=int, default=1, help="seed of the players' choices (1)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    args = p.parse_args(argv)
+    report = run_benchmark(
+        tables=args.tables,
+        seconds=args.seconds,
+        max_actions=args.max_actions,
+        database_url=args.database_url,
+        game=args.game,
+        players=args.players,
+        spectators=not args.no_spectators,
+        think_ms=args.think_ms,
+        client_processes=args.client_processes,
+        seed=args.seed,
+    )
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    lat = report["latency_ms"]
+    print(
+        f"{report['database']}: {report['tables']} tables of {report['game']} "
+        f"({report['players']} players{', a spectator' if report['spectators'] else ''}), "
+        f"{report['connections']} connections, think {report['think_ms']:g} ms, "
+        f"{report['seconds']:.1f} s"
+    )
+    print(
+        f"  {report['actions']} actions ({report['actions_per_s']:.1f}/s), "
+        f"{report['games']} games finished"
+    )
+    print(
+        f"  send → last client's receipt: p50 {lat['p50']:.1f} ms, p99 {lat['p99']:.1f} ms, "
+        f"mean {lat['mean']:.1f} ms, max {lat['max']:.1f} ms"
+    )
+    cpu = report["cpu_seconds"]
+    print(
+        f"  CPU during play: server {cpu['server']:.1f} s, clients {cpu['clients']:.1f} s "
+        f"({1000 * cpu['server'] / max(1, report['actions']):.2f} ms of server CPU an action)"
+    )
+    if report["errors"] or report["failures"]:
+        print(f"  errors: {report['errors']} {report['failures']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
