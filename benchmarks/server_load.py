@@ -38,6 +38,7 @@ import os
 import random
 import secrets
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -449,6 +450,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1, help="seed of the players' choices (1)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     args = p.parse_args(argv)
+    # a SIGTERM (``timeout``, a CI runner) still stops the server and removes what was created
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     report = run_benchmark(
         tables=args.tables,
         seconds=args.seconds,
