@@ -137,7 +137,7 @@ MESSAGES: dict[str, str] = {
     "apache.status.last": "Card {window} — the last card is up: the final claim",
     "apache.status.over": "Game over",
     # zones, notes, marks and facts
-    "apache.zone.deck": "Face-down prairie cards",
+    "apache.zone.deck": "Prairie deck",
     "apache.zone.table": "Table",
     "apache.zone.hand": "Your hand cards",
     "apache.zone.pile": "{player}'s victory pile",
