@@ -278,6 +278,31 @@ def set_translator(translate: Translator | None) -> None:
     _TRANSLATOR.set(translate)
 
 
+@dataclass(frozen=True)
+class ViewHeader:
+    """The keys every game's view shares: the reader's seat, the player count, who acts, the end.
+
+    >>> ViewHeader.of({"seat": 1, "players": 3, "to_act": [0], "phase": "game_over"})
+    ViewHeader(seat=1, players=3, to_act=(0,), over=True)
+    """
+
+    seat: int | None
+    players: int
+    to_act: tuple[int, ...]
+    over: bool
+
+    @classmethod
+    def of(cls, view: Mapping[str, Any]) -> ViewHeader:
+        """Read the shared keys of ``view`` (a spectator's seat is ``None``)."""
+        seat = view.get("seat")
+        return cls(
+            seat if isinstance(seat, int) else None,
+            int(view["players"]),
+            tuple(int(s) for s in view["to_act"]),
+            view["phase"] == "game_over",
+        )
+
+
 class Presenter(ABC):
     """How one game looks to a person: display models, log messages and a legend.
 

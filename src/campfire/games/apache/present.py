@@ -30,6 +30,7 @@ from campfire.core.present import (
     Message,
     PlayerPanel,
     Presenter,
+    ViewHeader,
     Zone,
     and_list,
     render_text,
@@ -311,10 +312,8 @@ class ApachePresenter(Presenter):
         return self._display(cast(ApacheView, view), legal, names)
 
     def _display(self, view: ApacheView, legal: Sequence[Action], names: Sequence[str]) -> Display:
-        seat = view.get("seat")
-        me = seat if isinstance(seat, int) else None
-        n = int(view["players"])
-        over = view["phase"] == "game_over"
+        head = ViewHeader.of(view)
+        me, n, over = head.seat, head.players, head.over
         table_ids = self._table_ids(view)
         actions = tuple(
             self._choice(a, view, n, table_ids) for a in legal if isinstance(a, ApacheAction)

@@ -35,6 +35,7 @@ from campfire.core.present import (
     Message,
     PlayerPanel,
     Presenter,
+    ViewHeader,
     Zone,
     and_list,
     text,
@@ -379,11 +380,8 @@ class DudabPresenter(Presenter):
         return self._display(cast(DudabView, view), legal, names)
 
     def _display(self, view: DudabView, legal: Sequence[Action], names: Sequence[str]) -> Display:
-        seat = view.get("seat")
-        seat = seat if isinstance(seat, int) else None
-        n = int(view["players"])
-        to_act = tuple(int(s) for s in view["to_act"])
-        over = view["phase"] == "game_over"
+        head = ViewHeader.of(view)
+        seat, n, to_act, over = head.seat, head.players, head.to_act, head.over
         zones: list[Zone] = [self._column(view, k) for k in range(len(view["columns"]))]
         zones.append(self._discard(view))
         zones.append(Zone("draw", _text("dudab.zone.draw"), "hidden", count=view["draw_pile"]))

@@ -30,6 +30,7 @@ from campfire.core.present import (
     Message,
     PlayerPanel,
     Presenter,
+    ViewHeader,
     Zone,
     and_list,
     render_text,
@@ -404,12 +405,8 @@ class ManitouPresenter(Presenter):
         return self._display(cast(ManitouView, view), legal, names)
 
     def _display(self, view: ManitouView, legal: Sequence[Action], names: Sequence[str]) -> Display:
-        seat = view.get("seat")
-        me = seat if isinstance(seat, int) else None
-        n = int(view["players"])
-        to_act = tuple(int(s) for s in view["to_act"])
-        phase = str(view["phase"])
-        over = phase == "game_over"
+        head = ViewHeader.of(view)
+        me, n, to_act, over = head.seat, head.players, head.to_act, head.over
         zones = self._zones(view, me, names)
         actions = tuple(self._choice(a, view, n) for a in legal if isinstance(a, ManitouAction))
         return Display(

@@ -35,6 +35,7 @@ from campfire.core.present import (
     Message,
     PlayerPanel,
     Presenter,
+    ViewHeader,
     Zone,
     and_list,
     text,
@@ -268,11 +269,8 @@ class TrackerPresenter(Presenter):
         return self._display(cast(TrackerView, view), legal, names)
 
     def _display(self, view: TrackerView, legal: Sequence[Action], names: Sequence[str]) -> Display:
-        seat = view.get("seat")
-        seat = seat if isinstance(seat, int) else None
-        n = int(view["players"])
-        to_act = tuple(int(s) for s in view["to_act"])
-        over = view["phase"] == "game_over"
+        head = ViewHeader.of(view)
+        seat, n, to_act, over = head.seat, head.players, head.to_act, head.over
         zones = [self._board(view), self._centre(view)]
         zones.extend(self._pile(view, s, names) for s in range(n))
         players = tuple(self._panel(view, s, names, seat) for s in range(n))
