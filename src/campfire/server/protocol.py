@@ -41,6 +41,8 @@ __all__ = [
     "legal_json",
     "parse_client_message",
     "read_action",
+    "seat_frame_parts",
+    "seat_step",
     "snapshot_frame",
     "step_json",
 ]
@@ -397,6 +399,39 @@ def step_json(
     if cause is not None:
         out["cause"] = cause
     return out
+
+
+def seat_frame_parts(
+    game: Game[Any],
+    players: int,
+    view: Mapping[str, Any],
+    legal: Sequence[Action],
+    names: Sequence[str],
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A seat's display model and legal actions, from its view and legal actions only.
+
+    The one path from a seat's knowledge to what a client draws: the live tables' frames and
+    the replays (``campfire.server.replay``) both build them here.
+    """
+    display = game.presenter().display(view, legal, names).to_json()
+    return display, legal_json(game, players, legal)
+
+
+def seat_step(
+    game: Game[Any],
+    names: Sequence[str],
+    seat: int | None,
+    seq: int,
+    mover: int,
+    events: Sequence[Event],
+    cause: str | None = None,
+) -> dict[str, Any]:
+    """One step as ``seat`` sees it: ``events`` are those it may see, with their log lines.
+
+    ``seq`` is the sequence number after the step and ``mover`` the seat that acted.
+    """
+    messages = game.presenter().messages(events, names, seat)
+    return step_json(seq, mover, events, [m.to_json() for m in messages], cause)
 
 
 def snapshot_frame(

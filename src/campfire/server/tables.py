@@ -509,8 +509,10 @@ class LiveTable:
             and seat not in self.table.agents
             else []
         )
-        display = self.game.presenter().display(view, legal, self.names()).to_json()
-        return view, display, protocol.legal_json(self.game, self.players, legal)
+        display, legal_json = protocol.seat_frame_parts(
+            self.game, self.players, view, legal, self.names()
+        )
+        return view, display, legal_json
 
     def _outcome(self) -> dict[str, Any] | None:
         assert self.table is not None
@@ -521,12 +523,13 @@ class LiveTable:
         return state.outcome().to_json() if state.is_terminal() else None
 
     def _step_for(self, seat: int | None, step: Step, events: Sequence[Event]) -> dict[str, Any]:
-        messages = self.game.presenter().messages(events, self.names(), seat)
-        return protocol.step_json(
+        return protocol.seat_step(
+            self.game,
+            self.names(),
+            seat,
             step.index + 1,
             step.seat,
             events,
-            [m.to_json() for m in messages],
             self.causes.get(step.index),
         )
 
