@@ -26,7 +26,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from . import protocol
 from .db import default_database_url, make_engine, migrate, session_factory
 from .lobby import routes as lobby_routes
+from .replay import routes as replay_routes
 from .tables import Connection, LiveTable, LobbyError, TableManager
+from .web import routes as web_routes
 
 __all__ = ["RateLimit", "create_app"]
 
@@ -114,7 +116,9 @@ def create_app(
         routes=[
             Route("/healthz", healthz, methods=["GET"]),
             *lobby_routes(),
+            *replay_routes(),
             WebSocketRoute("/ws/tables/{table_id}", table_socket),
+            *web_routes(),
         ],
         lifespan=lifespan,
     )

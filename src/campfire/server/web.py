@@ -1,0 +1,121 @@
+"""The browser client's routes: its pages, static files, texts and rules.
+
+- ``GET /`` the lobby page, ``GET /t/{id}`` a table's page (both static HTML; the JavaScript
+  modules draw everything from the lobby API and the table socket);
+- ``GET /static/...`` the client's files (``campfire/web/static``; no path leaves that folder);
+- ``GET /api/strings?lang=xx`` the client's texts (``campfire.web.strings.STRINGS``) in a
+  language, as ``{id: text}``;
+- ``GET /api/tables/{id}/settings`` a table's clock, bot takeover and real-time settings and the
+  game's play modes (what the table page needs besides the protocol's frames);
+- ``GET /rules/{game}?lang=xx`` the game's rules summary as a simple HTML page.
+
+The language is ``lang`` when given, else the request's ``Accept-Language`` (English by
+default). ``docs/web.md`` describes the client.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from campfire.core import CampfireError
+from campfire.core import get as get_game
+from campfire.i18n import negotiate, normalize
+from campfire.i18n.rules import rules_document
+from campfire.web import static_dir
+from campfire.web.strings import strings
+
+from .lobby import error_response
+
+__all__ = ["language_of", "routes"]
+
+#: files the browser may keep only after asking whether they changed
+_NO_CACHE = {"Cache-Control": "no-cache"}
+
+
+def language_of(request: Request) -> str:
+    """The request's language: ``?lang=``, else ``Accept-Language``, else English."""
+    return normalize(request.query_params.get("lang")) or negotiate(
+        request.headers.get("accept-language")
+    )
+
+
+async def lobby_page(request: Request) -> Response:
+    """``GET /``: the lobby."""
+    return FileResponse(static_dir() / "index.html", headers=_NO_CACHE)
+
+
+async def table_page(request: Request) -> Response:
+    """``GET /t/{id}``: a table (the id is read by the page's script)."""
+    raw = request.path_params["table_id"]
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 12:
+        return error_response(404, "unknown_table", f"there is no table {raw[:20]!r}")
+    return FileResponse(static_dir() / "table.html", headers=_NO_CACHE)
+
+
+async def ui_strings(request: Request) -> Response:
+    """``GET /api/strings?lang=xx``: the client's texts in the request's language."""
+    language = language_of(request)
+    return JSONResponse(
+        {"lang": language, "strings": strings(language)},
+        headers={"Content-Language": language, **_NO_CACHE},
+    )
+
+
+async def table_settings(request: Request) -> Response:
+    """``GET /api/tables/{id}/settings``: the table's clock, takeover and real-time settings."""
+    raw = request.path_params["table_id"]
+    live = None
+    if raw.isascii() and raw.isdigit() and len(raw) <= 12:
+        live = request.app.state.manager.load(int(raw))
+    if live is None:
+        return error_response(404, "unknown_table", f"there is no table {raw[:20]!r}")
+    settings: dict[str, Any] = dict(live.settings())
+    settings["modes"] = list(live.game.play_modes)  # how the game is played: "realtime-claims"
+    return JSONResponse(settings)
+
+
+def _markdown(text: str) -> str:
+    from markdown_it import MarkdownIt  # a dependency of Textual, so always installed
+
+    rendered: str = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    return rendered
+
+
+async def rules_page(request: Request) -> Response:
+    """``GET /rules/{game}``: the game's rules summary in the request's language, as HTML."""
+    name = request.path_params["game"]
+    try:
+        game = get_game(name) if name.isascii() and name.isidentifier() else None
+    except CampfireError:
+        game = None
+    if game is None:
+        return error_response(404, "unknown_game", f"there is no game {name[:20]!r}")
+    language = language_of(request)
+    text, written_in = rules_document(game, language)
+    body = _markdown(text)
+    page = (
+        f'<!doctype html>\n<html lang="{written_in}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{html.escape(game.title)}</title>"
+        '<link rel="stylesheet" href="/static/css/campfire.css"></head>'
+        f'<body class="cf-rules"><main>{body}</main></body></html>\n'
+    )
+    return HTMLResponse(page, headers={"Content-Language": written_in})
+
+
+def routes() -> list[BaseRoute]:
+    """The client's routes (add them to the app's routes)."""
+    return [
+        Route("/", lobby_page, methods=["GET"]),
+        Route("/t/{table_id}", table_page, methods=["GET"]),
+        Route("/api/strings", ui_strings, methods=["GET"]),
+        Route("/api/tables/{table_id}/settings", table_settings, methods=["GET"]),
+        Route("/rules/{game}", rules_page, methods=["GET"]),
+        Mount("/static", app=StaticFiles(directory=static_dir()), name="static"),
+    ]

@@ -1,0 +1,424 @@
+// Display model → DOM, for every game alike (docs/web.md). The module knows no game by name:
+// zones are laid out by kind (grid, row, stack, hidden, counter), players from their panels,
+// and the legal actions become the cards, places and buttons they act on (ActionChoice
+// target/source). The replay viewer uses it read-only (no onAction).
+//
+//   renderTable(container, display, options)   options: {onAction(choice), lang, outcome,
+//       clocks, clockBase, shown: {cardId: CardFace}, timed: "realtime"|"measure"|null,
+//       openedAt, names}
+//   renderLog(container, messages)             messages: [{id, params, text}]
+
+import { cardName, cardSvg, faceFromCode } from "./cards.js";
+import { t } from "./i18n.js";
+
+export { faceFromCode };
+
+const TIMED = /^(.*\D) (\d+)$/;
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/**
+ * The actions as a person chooses them. With ``timed`` set, the variants of one answer that
+ * differ only by a time (``claim hunter 0`` … ``claim hunter 2000``, one target) are merged
+ * into one choice: in real time its notation is the bare answer (the server measures the
+ * time); otherwise the variant nearest the time since ``openedAt`` is sent.
+ */
+export function choices(display, options = {}) {
+  const actions = display.actions || [];
+  if (!options.timed) return actions.map((a) => ({ ...a }));
+  const merged = new Map();
+  const out = [];
+  for (const action of actions) {
+    const m = TIMED.exec(action.notation);
+    const key = m ? `${m[1]}\u0000${action.target ?? ""}\u0000${action.source ?? ""}` : null;
+    if (key && merged.has(key)) {
+      merged.get(key).variants.push(action);
+      continue;
+    }
+    const choice = { ...action };
+    if (key) {
+      choice.variants = [action];
+      choice.answer = m[1];
+      merged.set(key, choice);
+    }
+    out.push(choice);
+  }
+  for (const choice of out) {
+    if (!choice.variants) continue;
+    if (choice.variants.length < 2) {
+      delete choice.variants;
+      delete choice.answer;
+      continue;
+    }
+    choice.label = choice.label.replace(/\s*\d+\s*ms\b/, "").replace(/\s+\(/, " (");
+    choice.key = TIMED.exec(choice.key || "") ? TIMED.exec(choice.key)[1] : choice.key;
+  }
+  return out;
+}
+
+/** The notation to send for a choice (a merged timed answer resolved: see ``choices``). */
+export function notationOf(choice, options = {}) {
+  if (!choice.variants) return choice.notation;
+  if (options.timed === "realtime") return choice.answer;
+  const elapsed = options.openedAt ? performance.now() - options.openedAt : 0;
+  let best = choice.variants[0];
+  let bestGap = Infinity;
+  for (const v of choice.variants) {
+    const ms = Number(TIMED.exec(v.notation)[2]);
+    const gap = Math.abs(ms - elapsed);
+    if (gap < bestGap) {
+      best = v;
+      bestGap = gap;
+    }
+  }
+  return best.notation;
+}
+
+function formatClock(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const m = Math.floor(total / 60);
+  const s = String(total % 60).padStart(2, "0");
+  return `${m}:${s}`;
+}
+
+/** Count the running clocks down (call it every few hundred ms; cheap). */
+export function tickClocks(container) {
+  for (const node of container.querySelectorAll(".cf-clock[data-ms]")) {
+    const base = Number(node.dataset.base);
+    let ms = Number(node.dataset.ms);
+    if (node.dataset.running === "1") ms -= performance.now() - base;
+    const text = formatClock(ms);
+    if (node.textContent !== text) node.textContent = text;
+    node.classList.toggle("cf-clock-low", node.dataset.running === "1" && ms < 10000);
+  }
+}
+
+function playerPanel(player, display, options) {
+  const classes = ["cf-player"];
+  if (player.to_act) classes.push("cf-to-act");
+  if (player.you) classes.push("cf-you");
+  if (player.out) classes.push("cf-out");
+  const swatch = el(
+    "span",
+    { class: `cf-swatch cf-col-${player.colour || "none"}`, "aria-hidden": "true" },
+    player.symbol || "",
+  );
+  const name = el("span", { class: "cf-player-name" }, player.name);
+  const tags = [];
+  if (player.you) tags.push(t("web.table.you"));
+  const head = el("div", { class: "cf-player-head" }, swatch, name);
+  if (tags.length) head.append(el("span", { class: "cf-tag" }, tags.join(", ")));
+  if (player.to_act) {
+    head.append(el("span", { class: "cf-turn-flag" }, "▶ " + t("web.table.to_act")));
+  }
+  const seatInfo = (options.seats || [])[player.seat];
+  if (seatInfo && seatInfo.takeover) head.append(el("span", { class: "cf-tag" }, t("web.table.takeover")));
+  const panel = el("li", { class: classes.join(" "), "data-seat": player.seat }, head);
+  if (player.score) panel.append(el("div", { class: "cf-score" }, player.score));
+  if (player.facts && player.facts.length) {
+    const facts = el("dl", { class: "cf-facts" });
+    for (const [label, value] of player.facts) {
+      facts.append(el("dt", {}, label), el("dd", {}, value));
+    }
+    panel.append(facts);
+  }
+  const clocks = options.clocks;
+  if (clocks && Array.isArray(clocks.remaining_ms) && player.seat < clocks.remaining_ms.length) {
+    const running = (clocks.running || []).includes(player.seat);
+    panel.append(
+      el(
+        "div",
+        { class: "cf-clock-row" },
+        el("span", {
+          class: "cf-clock",
+          "data-ms": clocks.remaining_ms[player.seat],
+          "data-base": options.clockBase ?? performance.now(),
+          "data-running": running ? "1" : "0",
+          role: "timer",
+          "aria-label": t("web.table.clock", { time: formatClock(clocks.remaining_ms[player.seat]) }),
+          text: formatClock(clocks.remaining_ms[player.seat]),
+        }),
+      ),
+    );
+  }
+  return panel;
+}
+
+function cardNode(card, game, act) {
+  const svg = cardSvg(card, game);
+  const name = cardName(card);
+  const classes = ["cf-card"];
+  if (card.empty) classes.push("cf-card-empty");
+  if (!card.face_up && !card.label && !card.empty) classes.push("cf-card-down");
+  if (card.marks && card.marks.length) classes.push("cf-card-marked");
+  if (card.peek) classes.push("cf-card-peek");
+  let node;
+  if (act) {
+    classes.push("cf-actionable");
+    if (act.selected) classes.push("cf-selected");
+    if (act.hint) classes.push("cf-hint");
+    node = el("button", {
+      type: "button",
+      class: classes.join(" "),
+      "aria-label": act.label,
+      "aria-pressed": act.source ? String(Boolean(act.selected)) : null,
+      title: act.label,
+      "data-card": card.id,
+      onclick: act.run,
+    });
+  } else {
+    node = el("div", { class: classes.join(" "), role: "img", "aria-label": name, title: name, "data-card": card.id });
+  }
+  node.innerHTML = svg;
+  if (card.marks && card.marks.length) {
+    node.append(el("span", { class: "cf-marks", "aria-hidden": "true" }, card.marks.join(" · ")));
+  }
+  return node;
+}
+
+function zoneCount(zone) {
+  return zone.count ?? zone.cards.length;
+}
+
+/** Draw ``display`` into ``container``; see the module's comment for ``options``. */
+export function renderTable(container, display, options = {}) {
+  const state = container.__cf || (container.__cf = { selected: null, menu: null, key: null });
+  const interactive = typeof options.onAction === "function";
+  const all = interactive ? choices(display, options) : [];
+  // a new decision (new actions) clears a half-made choice
+  const key = all.map((a) => a.notation).join("|");
+  if (key !== state.key) {
+    state.key = key;
+    state.selected = null;
+    state.menu = null;
+  }
+  const onScreen = new Set();
+  for (const zone of display.zones || []) {
+    onScreen.add(zone.id);
+    for (const card of zone.cards || []) onScreen.add(card.id);
+  }
+  const sources = new Set(all.filter((a) => a.source && onScreen.has(a.source)).map((a) => a.source));
+  if (state.selected && !sources.has(state.selected)) state.selected = null;
+
+  const choose = (choice) => {
+    state.selected = null;
+    state.menu = null;
+    options.onAction({ ...choice, notation: notationOf(choice, options) });
+  };
+  // the actions that pointing at ``target`` may choose now
+  const candidates = (target) =>
+    all.filter(
+      (a) =>
+        a.target === target &&
+        (a.source && onScreen.has(a.source) ? a.source === state.selected : true),
+    );
+  const redraw = () => renderTable(container, display, options);
+  const pick = (target, label) => {
+    const found = candidates(target);
+    if (found.length === 1) choose(found[0]);
+    else if (found.length > 1) {
+      state.menu = { target, label };
+      redraw();
+      const first = container.querySelector(".cf-menu button");
+      if (first) first.focus();
+    }
+  };
+  const actFor = (card) => {
+    if (!interactive) return null;
+    const targets = candidates(card.id);
+    if (sources.has(card.id)) {
+      const selected = state.selected === card.id;
+      return {
+        source: true,
+        selected,
+        label: selected
+          ? t("web.table.selected", { label: cardName(card) })
+          : t("web.table.choose", { label: cardName(card) }),
+        run: () => {
+          state.selected = selected ? null : card.id;
+          state.menu = null;
+          redraw();
+          const again = container.querySelector(`[data-card="${CSS.escape(card.id)}"]`);
+          if (again) again.focus();
+        },
+      };
+    }
+    if (targets.length === 0) return null;
+    const label = targets.length === 1 ? targets[0].label : t("web.table.choose", { label: cardName(card) });
+    return { label, hint: Boolean(state.selected), run: () => pick(card.id, cardName(card)) };
+  };
+
+  const root = el("div", { class: "cf-table-view", "data-game": display.game });
+  // whose turn: unmistakable
+  const me = display.seat;
+  const mine = interactive && all.length > 0;
+  const waitingFor = (display.players || []).filter((p) => p.to_act && !p.you).map((p) => p.name);
+  const banner = el("div", { class: `cf-banner ${mine ? "cf-banner-you" : ""}`, role: "status", "aria-live": "polite" });
+  if (display.over) banner.append(el("strong", {}, t("web.table.over")));
+  else if (mine) banner.append(el("strong", {}, t("web.table.your_turn")), " ");
+  else if (waitingFor.length) banner.append(t("web.table.waiting", { names: waitingFor.join(", ") }), " ");
+  if (!display.over) banner.append(el("span", { class: "cf-prompt" }, display.prompt));
+  if (display.progress) banner.append(el("span", { class: "cf-progress" }, ` (${display.progress})`));
+  root.append(el("div", { class: "cf-status" }, display.status), banner);
+
+  const players = el("ol", { class: "cf-players", "aria-label": t("web.table.players") });
+  for (const p of display.players || []) players.append(playerPanel(p, display, options));
+  root.append(players);
+
+  // zones
+  const zones = el("div", { class: "cf-zones" });
+  for (const zone of display.zones || []) {
+    const zoneTargets = interactive ? candidates(zone.id) : [];
+    const classes = ["cf-zone", `cf-zone-${zone.kind}`];
+    if (zone.owner !== null && zone.owner !== undefined && zone.owner === me) classes.push("cf-mine");
+    if (zoneTargets.length) classes.push("cf-targetable");
+    const section = el("section", { class: classes.join(" "), "data-zone": zone.id, "aria-label": zone.label });
+    const head = el("h3", { class: "cf-zone-label" }, zone.label);
+    section.append(head);
+    const body = el("div", { class: "cf-zone-body" });
+    const shown = (card) => {
+      const over = options.shown && options.shown[card.id];
+      return over && !card.empty ? { ...over, id: card.id, peek: true, marks: card.marks || [] } : card;
+    };
+    if (zone.kind === "counter") {
+      body.append(
+        el("div", { class: "cf-counter", role: "img", "aria-label": t("web.table.count", { label: zone.label, count: zoneCount(zone) }) }, String(zoneCount(zone))),
+      );
+    } else if (zone.kind === "stack" || (zone.kind === "hidden" && !zone.cards.length)) {
+      const n = zoneCount(zone);
+      const top = zone.cards.length ? zone.cards[zone.cards.length - 1] : n ? { id: `${zone.id}:top`, face_up: false, label: "", short: "" } : { id: `${zone.id}:none`, empty: true, short: "" };
+      const pile = el("div", { class: "cf-pile" }, cardNode(shown(top), display.game, top.id === zone.id ? null : actFor(top)));
+      pile.append(el("span", { class: "cf-pile-count" }, t("web.table.cards", { count: n })));
+      body.append(pile);
+    } else {
+      const wrap = el("div", { class: zone.kind === "grid" ? "cf-grid" : "cf-row" });
+      if (zone.kind === "grid" && zone.columns) wrap.style.setProperty("--cf-columns", zone.columns);
+      for (const card of zone.cards) wrap.append(cardNode(shown(card), display.game, actFor(card)));
+      if (zone.count !== null && zone.count !== undefined && zone.count > zone.cards.length && zone.kind !== "grid") {
+        wrap.append(el("span", { class: "cf-more" }, t("web.table.cards", { count: zone.count })));
+      }
+      body.append(wrap);
+    }
+    if (zoneTargets.length) {
+      const label = zoneTargets.length === 1 ? zoneTargets[0].label : t("web.table.choose", { label: zone.label });
+      head.append(
+        el("button", {
+          type: "button",
+          class: `cf-zone-button ${state.selected ? "cf-hint" : ""}`,
+          "aria-label": label,
+          title: label,
+          onclick: () => pick(zone.id, zone.label),
+          text: zoneTargets.length === 1 ? zoneTargets[0].label : zone.label,
+        }),
+      );
+    }
+    section.append(body);
+    if (zone.note) section.append(el("p", { class: "cf-note" }, zone.note));
+    zones.append(section);
+  }
+
+  // the actions that point at nothing on screen, a menu of several, the step in progress
+  const panel = el("div", { class: "cf-actions", "aria-label": t("web.table.moves") });
+  if (interactive) {
+    if (state.menu) {
+      const menu = el("div", { class: "cf-menu", role: "group", "aria-label": t("web.table.choose", { label: state.menu.label }) });
+      menu.append(el("p", { class: "cf-menu-title" }, t("web.table.choose", { label: state.menu.label })));
+      for (const choice of candidates(state.menu.target)) {
+        menu.append(el("button", { type: "button", class: "cf-action", onclick: () => choose(choice), "data-notation": choice.notation, text: choice.label }));
+      }
+      panel.append(menu);
+    }
+    if (state.selected || state.menu) {
+      panel.append(
+        el("button", {
+          type: "button",
+          class: "cf-action cf-cancel",
+          onclick: () => {
+            state.selected = null;
+            state.menu = null;
+            redraw();
+          },
+          text: t("web.table.cancel"),
+        }),
+      );
+    }
+    const loose = all.filter((a) => !(a.target && onScreen.has(a.target)) && !(a.source && onScreen.has(a.source)));
+    for (const choice of loose) {
+      panel.append(el("button", { type: "button", class: "cf-action", onclick: () => choose(choice), "data-notation": choice.notation, text: choice.label }));
+    }
+  }
+  root.append(panel, zones);
+
+  // the end: each player's breakdown
+  if (display.over) root.append(resultNode(display, options.outcome));
+
+  container.replaceChildren(root);
+  tickClocks(container);
+  return root;
+}
+
+function resultNode(display, outcome) {
+  const box = el("section", { class: "cf-result", "aria-label": t("web.table.result") });
+  box.append(el("h2", {}, t("web.table.result")));
+  if (outcome && Array.isArray(outcome.scores)) {
+    const order = outcome.scores.map((_, i) => i).sort((a, b) => (outcome.ranks[a] ?? 0) - (outcome.ranks[b] ?? 0));
+    const table = el("table", { class: "cf-scores" });
+    for (const seat of order) {
+      const player = (display.players || []).find((p) => p.seat === seat);
+      const details = (outcome.details || [])[seat] || {};
+      const breakdown = Object.entries(details)
+        .map(([k, v]) => `${k.replaceAll("_", " ")}: ${typeof v === "object" ? JSON.stringify(v) : v}`)
+        .join("; ");
+      const winner = (outcome.winners || []).includes(seat);
+      table.append(
+        el(
+          "tr",
+          { class: winner ? "cf-winner" : "" },
+          el("td", {}, t("web.table.rank", { rank: outcome.ranks[seat] })),
+          el("th", { scope: "row" }, player ? player.name : String(seat + 1), winner ? ` — ${t("web.table.winner")}` : ""),
+          el("td", { class: "cf-total" }, String(outcome.scores[seat])),
+          el("td", { class: "cf-breakdown" }, breakdown),
+        ),
+      );
+    }
+    box.append(table);
+  }
+  if (display.result && display.result.length) {
+    const list = el("ul", { class: "cf-result-lines" });
+    for (const line of display.result) list.append(el("li", {}, line));
+    box.append(list);
+  }
+  return box;
+}
+
+/** Draw the log ``messages`` (oldest first) into ``container``, newest in view. */
+export function renderLog(container, messages) {
+  const list = container.querySelector("ol.cf-log") || el("ol", { class: "cf-log", "aria-live": "polite" });
+  const have = list.children.length;
+  if (have > messages.length) list.replaceChildren();
+  for (let i = list.children.length; i < messages.length; i++) {
+    const m = messages[i];
+    list.append(el("li", { "data-id": m.id || "" }, m.text));
+  }
+  if (!list.parentNode) container.replaceChildren(list);
+  list.scrollTop = list.scrollHeight;
+  const last = list.lastElementChild;
+  if (last && typeof last.scrollIntoView === "function" && container.scrollHeight > container.clientHeight) {
+    container.scrollTop = container.scrollHeight;
+  }
+  return list;
+}

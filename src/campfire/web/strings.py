@@ -1,0 +1,145 @@
+"""The browser client's texts: message id → English template, translated by the server.
+
+The client fetches them from ``GET /api/strings?lang=xx`` and fills the ``{placeholders}``
+itself; it never shows English written in its scripts except as a fallback when the fetch
+fails. The catalogs translate them by id, like a presenter's ``MESSAGES`` (``docs/i18n.md``).
+
+>>> strings("en")["web.lobby.create"]
+'Create table'
+>>> strings("en")["web.players.count"]
+'{count} players'
+"""
+
+from __future__ import annotations
+
+from campfire.core.present import text, translation
+
+__all__ = ["STRINGS", "strings"]
+
+#: Every text of the browser client: message id → English template.
+STRINGS: dict[str, str] = {
+    # ----- shared ------------------------------------------------------------------------
+    "web.app.title": "Campfire",
+    "web.app.tagline": "Four card games to play with friends, in the browser.",
+    "web.lang.label": "Language",
+    "web.error.network": "The server could not be reached: {message}",
+    "web.error.server": "The server refused: {message}",
+    "web.loading": "Loading…",
+    "web.close": "Close",
+    # ----- lobby -------------------------------------------------------------------------
+    "web.lobby.new": "New table",
+    "web.lobby.game": "Game",
+    "web.lobby.players": "Players",
+    "web.players.count": "{count} players",
+    "web.lobby.nickname": "Your name",
+    "web.lobby.nickname.default": "Player",
+    "web.lobby.options": "Options",
+    "web.lobby.option.default": "default: {value}",
+    "web.lobby.seats": "Seats",
+    "web.lobby.seat": "Seat {number}",
+    "web.lobby.seat.you": "You",
+    "web.lobby.seat.friend": "A friend (invite)",
+    "web.lobby.seat.open": "Open to anyone",
+    "web.lobby.seat.easy": "Bot: easy",
+    "web.lobby.seat.medium": "Bot: medium",
+    "web.lobby.seat.hard": "Bot: hard",
+    "web.lobby.clock": "Clock",
+    "web.lobby.clock.none": "No clock",
+    "web.lobby.clock.move": "{seconds} s per move",
+    "web.lobby.clock.game": "{minutes} min per game, +{increment} s a move",
+    "web.lobby.realtime": "Real time: claims race the clock (claim windows timed by the server)",
+    "web.lobby.create": "Create table",
+    "web.lobby.tables": "Tables",
+    "web.lobby.tables.none": "No open or running tables. Create one!",
+    "web.lobby.refresh": "Refresh",
+    "web.lobby.join": "Join",
+    "web.lobby.join.seat": "Join as {nickname}",
+    "web.lobby.watch": "Watch",
+    "web.lobby.open": "Open",
+    "web.lobby.status.open": "waiting for players",
+    "web.lobby.status.running": "playing",
+    "web.lobby.status.finished": "finished",
+    "web.lobby.table": "Table {id}: {game}",
+    "web.lobby.free": "free",
+    "web.lobby.rules": "Rules",
+    # ----- the waiting room --------------------------------------------------------------
+    "web.wait.title": "Waiting for players",
+    "web.wait.invite": "Invitation link",
+    "web.wait.invite.help": "Send this link to your friends: they open it and take a seat.",
+    "web.wait.copy": "Copy link",
+    "web.wait.copied": "Link copied.",
+    "web.wait.start": "Start the game",
+    "web.wait.leave": "Leave the seat",
+    "web.wait.take": "Take this seat",
+    "web.wait.need": "Every seat must be taken before the game starts.",
+    "web.wait.joined": "{name} has joined.",
+    # ----- the table ---------------------------------------------------------------------
+    "web.table.title": "Table {id}",
+    "web.table.lobby": "Lobby",
+    "web.table.rules": "Rules of {game}",
+    "web.table.options": "Options in force",
+    "web.table.options.none": "the rules as written (no options changed)",
+    "web.table.log": "Game log",
+    "web.table.players": "Players",
+    "web.table.your_turn": "Your turn!",
+    "web.table.waiting": "Waiting for {names}",
+    "web.table.spectating": "You are watching this table.",
+    "web.table.you": "you",
+    "web.table.bot": "bot",
+    "web.table.takeover": "a bot plays for them",
+    "web.table.to_act": "to play",
+    "web.table.moves": "Moves",
+    "web.table.choose": "Choose: {label}",
+    "web.table.cancel": "Cancel this step",
+    "web.table.selected": "Selected: {label}. Now choose where it goes.",
+    "web.table.connecting": "Connecting…",
+    "web.table.reconnecting": "Connection lost; reconnecting…",
+    "web.table.connected": "Connected",
+    "web.table.latency": "Latency {ms} ms",
+    "web.table.over": "Game over",
+    "web.table.result": "Final scores",
+    "web.table.winner": "winner",
+    "web.table.rank": "#{rank}",
+    "web.table.rematch": "Play again (same seats)",
+    "web.table.clock": "{time} left",
+    "web.table.error": "Not accepted: {message}",
+    "web.table.empty": "empty",
+    "web.table.face_down": "face down",
+    "web.table.cards": "{count} cards",
+    "web.table.count": "{label}: {count}",
+    "web.table.peek_hidden": "turned back",
+    "web.table.no_table": "There is no such table.",
+    "web.colour.red": "red",
+    "web.colour.blue": "blue",
+    "web.colour.yellow": "yellow",
+    "web.colour.green": "green",
+    "web.colour.purple": "purple",
+    "web.colour.orange": "orange",
+    "web.peek.seen": "You see: {card}",
+    # ----- a game's private cards (optional, by game) -----------------------------------
+    "web.tracker.scout": "{colour} scout ({card})",
+    "web.tracker.false": "{colour} false track ({card})",
+    # ----- real-time claims --------------------------------------------------------------
+    "web.rt.claim": "Claim with {card}",
+    "web.rt.pass": "Pass",
+    "web.rt.window": "Claim window: {seconds} s left",
+    "web.rt.keys": "Keys: 1–{count} claim with a card, 0 or P passes",
+    "web.rt.claims": "Claims in this window",
+    "web.rt.claimed": "{name}: {answer}",
+}
+
+
+def strings(language: str) -> dict[str, str]:
+    """Every text of :data:`STRINGS` in ``language``, placeholders left for the client to fill.
+
+    Each text goes through :func:`campfire.core.present.text` with the language's translator
+    in force, as a presenter's texts do, so one catalog entry (context = the id) translates it.
+    """
+    from campfire.i18n import placeholders, translator
+
+    out: dict[str, str] = {}
+    with translation(translator(language).text):
+        for message_id, template in STRINGS.items():
+            keep = {p.partition(":")[0]: "{" + p + "}" for p in placeholders(template)}
+            out[message_id] = text(message_id, template, **keep)
+    return out
