@@ -1,0 +1,339 @@
+"""Replays: a finished game step by step, from one seat's point of view or the spectator's.
+
+``GET /api/tables/{id}/replay?game=N&seat=S`` replays a finished game of a table, ``POST
+/api/replay?seat=S`` a record file sent as the body (``docs/records.md``). Both answer the same
+document (``docs/protocol.md``, "Replays"): for every step 0..n the display model of that seat's
+view with its legal actions, and the step as that seat saw it (the events addressed to it and
+their log lines), then the outcome.
+
+A replay is built only from what the seat could know at each step — its view, its legal actions
+and its visible events, through the same presenter path as the live tables' frames
+(:func:`.protocol.seat_frame_parts`, :func:`.protocol.seat_step`) — so a seat's replay shows no
+other seat's hidden cards. A game still being played has no replay (409): its record would tell
+the seed, which decides every hidden card.
+
+The text is in the language of the ``lang`` query parameter, else the ``Accept-Language``
+header's (:func:`campfire.i18n.negotiate`).
+
+>>> from campfire.core import Match, get
+>>> match = Match(get("tracker"), 2, seed=3, names=["Ann", "Bob"])
+>>> for _ in range(3):
+...     seat = match.state.seats_to_act()[0]
+...     _ = match.play(seat, match.state.legal_actions(seat)[0])
+>>> replay = build_replay(match.record().dumps(), 1)
+>>> len(replay["frames"]), replay["frames"][0]["step"], replay["frames"][1]["seq"]
+(4, None, 1)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from campfire.core import CampfireError, Outcome, Record
+from campfire.core import get as get_game
+from campfire.core.present import translation
+from campfire.core.records import Match, replay_text
+from campfire.core.table import Table
+from campfire.i18n import negotiate, normalize, translator
+
+from . import protocol
+from .lobby import error_response
+from .tables import LobbyError, TableManager
+
+__all__ = [
+    "MAX_RECORD_BYTES",
+    "MAX_REPLAY_STEPS",
+    "ReplayCache",
+    "build_replay",
+    "routes",
+]
+
+#: The largest record file ``POST /api/replay`` reads (bytes).
+MAX_RECORD_BYTES = 1024 * 1024
+#: The most actions a replay steps through (a longer record is refused: 413).
+MAX_REPLAY_STEPS = 5000
+#: How many finished games' replays a server keeps built (per seat and language).
+CACHE_SIZE = 32
+
+
+class ReplayError(CampfireError):
+    """A replay request that is refused: ``status`` is the HTTP status, ``code`` the kind."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+
+
+def _causes(meta: Mapping[str, Any], steps: int) -> dict[int, str]:
+    """Why steps were played for their seats (``meta.causes``), the well-formed entries only."""
+    raw = meta.get("causes")
+    out: dict[int, str] = {}
+    if not isinstance(raw, list):
+        return out
+    for item in raw:
+        if not isinstance(item, dict):
+            continue
+        seq, cause = item.get("seq"), item.get("cause")
+        if type(seq) is int and 0 <= seq < steps and cause in protocol.CAUSES:
+            out[seq] = str(cause)
+    return out
+
+
+def _forfeit(meta: Mapping[str, Any], players: int, steps: int) -> dict[str, Any] | None:
+    """The record's game lost on time (``meta.forfeit``), if it is well formed."""
+    raw = meta.get("forfeit")
+    if not isinstance(raw, dict):
+        return None
+    seat, seq, outcome = raw.get("seat"), raw.get("seq"), raw.get("outcome")
+    if type(seat) is not int or not 0 <= seat < players or seq != steps:
+        return None
+    try:
+        checked = Outcome.from_json(outcome) if isinstance(outcome, dict) else None
+    except (KeyError, TypeError, ValueError):
+        checked = None
+    if checked is None or len(checked.scores) != players or len(checked.ranks) != players:
+        return None
+    if not all(type(w) is int and 0 <= w < players for w in checked.winners):
+        return None
+    return {"seat": seat, "seq": seq, "reason": "time", "outcome": checked.to_json()}
+
+
+def _read_seat(raw: str | None, players: int | None = None) -> int | None:
+    """The ``seat`` query parameter: a seat number, or ``spectator`` (also when absent)."""
+    if raw is None or raw == "spectator":
+        return None
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 3:
+        raise ReplayError(
+            400, "bad_request", f"seat is a seat number or spectator (got {raw[:20]!r})"
+        )
+    seat = int(raw)
+    if players is not None and seat >= players:
+        raise ReplayError(
+            400, "bad_request", f"seat {seat} does not exist: the seats are 0–{players - 1}"
+        )
+    return seat
+
+
+def build_replay(
+    record_text: str | bytes,
+    seat: int | None,
+    language: str = "en",
+    *,
+    source: str = "the record",
+) -> dict[str, Any]:
+    """The replay document of a record, as ``seat`` (``None``: a spectator) saw the game.
+
+    The record is read by the strict, bounded reader (:func:`campfire.core.records.replay_text`,
+    which verifies every action); a malformed record or an illegal action raises
+    :class:`ReplayError` (400 ``bad_record``), a seat that does not exist 400 ``bad_request``,
+    a record of more than :data:`MAX_REPLAY_STEPS` actions 413 ``too_long``.
+    """
+    try:
+        record, _ = replay_text(record_text, source=source)
+    except CampfireError as exc:
+        raise ReplayError(400, "bad_record", str(exc)) from None
+    players = len(record.players)
+    if seat is not None and not 0 <= seat < players:
+        raise ReplayError(
+            400, "bad_request", f"seat {seat} does not exist: the seats are 0–{players - 1}"
+        )
+    if len(record.actions) > MAX_REPLAY_STEPS:
+        raise ReplayError(
+            413,
+            "too_long",
+            f"a replay steps through at most {MAX_REPLAY_STEPS} actions "
+            f"(the record has {len(record.actions)})",
+        )
+    tr = translator(language)
+    with translation(tr.text if tr.catalog is not None else None):
+        return _frames(record, seat, language)
+
+
+def _frames(record: Record, seat: int | None, language: str) -> dict[str, Any]:
+    game = get_game(record.game)
+    players = len(record.players)
+    names = [p.name for p in record.players]
+    match = Match(
+        game,
+        players,
+        record.options,
+        seed=record.seed,
+        setup=record.setup,
+        names=names,
+        agents=[p.agent for p in record.players],
+    )
+    table = Table(game, match=match)  # the same loop as the live tables: seats get their events
+    seen: list[Any] = []
+    table.subscribe(seat, seen.extend)
+    causes = _causes(record.meta, len(record.actions))
+
+    def frame(step: dict[str, Any] | None) -> dict[str, Any]:
+        state = table.state
+        legal = (
+            state.legal_actions(seat)
+            if seat is not None and not state.is_terminal() and seat in state.seats_to_act()
+            else []
+        )
+        display, legal_json = protocol.seat_frame_parts(
+            game, players, state.view(seat), legal, names
+        )
+        return {
+            "seq": len(table.match.actions),
+            "step": step,
+            "display": display,
+            "legal": legal_json,
+        }
+
+    frames = [frame(None)]
+    for index, (mover, notation) in enumerate(record.actions):
+        seen.clear()
+        table.play(mover, notation)
+        step = protocol.seat_step(
+            game, names, seat, index + 1, mover, list(seen), causes.get(index)
+        )
+        frames.append(frame(step))
+    forfeit = _forfeit(record.meta, players, len(record.actions))
+    outcome: dict[str, Any] | None = None
+    if table.state.is_terminal():
+        outcome = table.state.outcome().to_json()
+    elif forfeit is not None:
+        outcome = forfeit["outcome"]
+    meta = record.meta
+    return {
+        "game": game.name,
+        "title": game.title,
+        "players": players,
+        "names": names,
+        "options": dict(record.options),
+        "seat": seat,
+        "language": language,
+        "table": meta.get("table") if type(meta.get("table")) is int else None,
+        "game_number": meta.get("game_number") if type(meta.get("game_number")) is int else None,
+        "frames": frames,
+        "outcome": outcome,
+        "forfeit": forfeit,
+    }
+
+
+class ReplayCache:
+    """The last :data:`CACHE_SIZE` replays of finished games (they never change), by key."""
+
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self.size = size
+        self.items: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+
+    def get(self, key: tuple[Any, ...]) -> bytes | None:
+        """The replay stored under ``key`` (``None``: not built yet)."""
+        found = self.items.get(key)
+        if found is not None:
+            self.items.move_to_end(key)
+        return found
+
+    def put(self, key: tuple[Any, ...], body: bytes) -> None:
+        """Keep ``body`` under ``key``, forgetting the least recently used beyond the size."""
+        self.items[key] = body
+        self.items.move_to_end(key)
+        while len(self.items) > self.size:
+            self.items.popitem(last=False)
+
+
+def _language(request: Request) -> str:
+    """``?lang=`` when it names a language Campfire speaks, else ``Accept-Language``'s."""
+    return normalize(request.query_params.get("lang")) or negotiate(
+        request.headers.get("accept-language")
+    )
+
+
+def _cache(request: Request) -> ReplayCache:
+    cache = getattr(request.app.state, "replay_cache", None)
+    if cache is None:
+        cache = request.app.state.replay_cache = ReplayCache()
+    assert isinstance(cache, ReplayCache)
+    return cache
+
+
+def _encode(replay: Mapping[str, Any]) -> bytes:
+    """The replay as gzip-compressed JSON (a display model per step compresses 15–40 times)."""
+    text = json.dumps(replay, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return gzip.compress(text, compresslevel=5, mtime=0)
+
+
+def _json(request: Request, packed: bytes, language: str) -> Response:
+    """The packed replay, sent compressed to a client that accepts gzip (every browser)."""
+    headers = {"Vary": "Accept-Encoding", "Content-Language": language}
+    if "gzip" in request.headers.get("accept-encoding", "").lower():
+        headers["Content-Encoding"] = "gzip"
+        return Response(packed, media_type="application/json", headers=headers)
+    return Response(gzip.decompress(packed), media_type="application/json", headers=headers)
+
+
+def _packed(text: str | bytes, seat: int | None, language: str, source: str) -> bytes:
+    return _encode(build_replay(text, seat, language, source=source))
+
+
+async def table_replay(request: Request) -> Response:
+    """``GET /api/tables/{id}/replay?game=N&seat=S&lang=L``: a finished game of a table."""
+    try:
+        manager: TableManager = request.app.state.manager
+        raw_id = request.path_params["table_id"]
+        if not raw_id.isascii() or not raw_id.isdigit() or len(raw_id) > 12:
+            raise ReplayError(404, "unknown_table", f"there is no table {raw_id[:20]!r}")
+        live = manager.get(int(raw_id))
+        seat = _read_seat(request.query_params.get("seat"), live.players)
+        raw_game = request.query_params.get("game")
+        number = None
+        if raw_game is not None:
+            if not raw_game.isascii() or not raw_game.isdigit() or len(raw_game) > 9:
+                raise ReplayError(400, "bad_request", "game is the number of a game at the table")
+            number = int(raw_game)
+        if number is None and live.status == "running" and live.number == 1:
+            number = 1  # the first game, still being played: 409 rather than "no game 0"
+        language = _language(request)
+        text = manager.record(live, number)  # 409 while the game is being played
+        key = (live.id, hash(text), seat, language)
+        cache = _cache(request)
+        packed = cache.get(key)
+        if packed is None:
+            packed = await asyncio.to_thread(_packed, text, seat, language, "the record")
+            cache.put(key, packed)
+        return _json(request, packed, language)
+    except (LobbyError, ReplayError) as exc:
+        return error_response(exc.status, exc.code, str(exc))
+
+
+async def upload_replay(request: Request) -> Response:
+    """``POST /api/replay?seat=S&lang=L`` with a record file as the body: its replay."""
+    try:
+        seat = _read_seat(request.query_params.get("seat"))
+        language = _language(request)
+        data = b""
+        async for chunk in request.stream():
+            data += chunk
+            if len(data) > MAX_RECORD_BYTES:
+                raise ReplayError(
+                    413, "too_large", f"a record file holds at most {MAX_RECORD_BYTES} bytes"
+                )
+        if not data.strip():
+            raise ReplayError(400, "bad_record", "send a record file (JSON) as the body")
+        packed = await asyncio.to_thread(_packed, data, seat, language, "the uploaded record")
+        return _json(request, packed, language)
+    except ReplayError as exc:
+        return error_response(exc.status, exc.code, str(exc))
+
+
+def routes() -> list[Route]:
+    """The replay routes."""
+    return [
+        Route("/api/tables/{table_id}/replay", table_replay, methods=["GET"]),
+        Route("/api/replay", upload_replay, methods=["POST"]),
+    ]
