@@ -95,6 +95,8 @@ class Encoder:
 
     game: str
     max_players: int
+    #: whether :meth:`encode` reads the seat's memory (else it may be passed ``None``)
+    uses_memory = False
 
     def __init__(self, players: int) -> None:
         self.players = players
@@ -637,6 +639,7 @@ class TrackerEncoder(Encoder):
 
     game = "tracker"
     max_players = 6
+    uses_memory = True
     POSITIONS = NUM_POSITIONS
 
     def _build(self) -> None:

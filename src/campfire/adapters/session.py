@@ -11,6 +11,8 @@ it ends as a draw, marked :attr:`Session.truncated`.
 
 A session caches what it computes from the state (the seat to act, the legal indices, the
 observations) until the next :meth:`Session.apply`; change its state only through ``apply``.
+A memory the encoder does not read (every game's but Tracker's) is told its events only when it
+is asked for (:attr:`Session.beliefs`, :meth:`Session.determinize`), move by move.
 
 >>> session = Session("tracker", 2, seed=3)
 >>> session.current_seat(), len(session.legal(0)), session.observation(0).shape
@@ -140,7 +142,7 @@ class Session:
         self.memory = memory
         self.seed = seed
         self.state: State = self.game.new_game(players, self.options, seed=seed)
-        self.beliefs: list[Belief] = [
+        self._beliefs: list[Belief] = [
             self.game.new_belief(s, players, self.options, memory, seed + s) for s in range(players)
         ]
         self.moves = 0
@@ -153,9 +155,33 @@ class Session:
         self._public = _public_scores(self.game.name)
         self._actions, self._indexed = _action_table(self.game, players)
         self._masks = _MASKS.setdefault(key, {})
-        # beliefs that remember something (the base Belief ignores every event)
-        self._listening = [b for b in self.beliefs if type(b).observe is not Belief.observe]
+        self._listen()
         self._invalidate()
+
+    def _listen(self) -> None:
+        """Sort the memories: told every move, told when asked, or never told (they ignore it).
+
+        The encoder reads the memories of games whose ``uses_memory`` is set (Tracker's), so
+        they follow every move; the others wait for :attr:`beliefs` with their events pending.
+        """
+        # beliefs that remember something (the base Belief ignores every event)
+        listening = [b for b in self._beliefs if type(b).observe is not Belief.observe]
+        eager = self.encoder.uses_memory
+        self._listening = listening if eager else []
+        self._lazy = [] if eager else listening
+        #: each move's events not yet told to the lazy memories (filtered when they are told)
+        self._pending: list[list[Event]] = []
+
+    @property
+    def beliefs(self) -> list[Belief]:
+        """Every seat's memory, told every event it may see so far (by seat)."""
+        if self._pending:
+            pending, self._pending = self._pending, []
+            for events in pending:
+                for belief in self._lazy:
+                    b = belief.seat
+                    belief.observe([e for e in events if e.to is None or b in e.to])
+        return self._beliefs
 
     def _invalidate(self) -> None:
         """Forget what was computed from the state (after a move or a new state)."""
@@ -254,6 +280,8 @@ class Session:
         events = self.state.apply(seat, self.action(index))
         self.moves += 1
         self._invalidate()
+        if self._lazy:
+            self._pending.append(events)
         listening = self._listening
         if listening:
             if all(e.to is None for e in events):
@@ -272,7 +300,7 @@ class Session:
         obs = self._obs_cache.get(seat)
         if obs is None:
             obs = self._obs_cache[seat] = self.encoder.encode(
-                self.state.view(seat), self.beliefs[seat]
+                self.state.view(seat), self._beliefs[seat]
             )
         return obs
 
@@ -320,8 +348,8 @@ class Session:
         other = Session.__new__(Session)
         other.__dict__.update(self.__dict__)
         other.state = self.state.clone()
-        other.beliefs = [b.clone() for b in self.beliefs]
-        other._listening = [b for b in other.beliefs if type(b).observe is not Belief.observe]
+        other._beliefs = [b.clone() for b in self.beliefs]
+        other._listen()
         other._obs_cache = {}
         other._invalidate()
         return other
@@ -346,6 +374,8 @@ class Session:
         data = dict(self.__dict__)
         data["game"] = self.game.name
         data["state"] = json.dumps(self.state.to_position())
+        data["_beliefs"] = self.beliefs  # told every pending event
+        data["_pending"] = []
         data["_obs_cache"] = {}
         data["_index"] = None
         data["_by_id"] = None
