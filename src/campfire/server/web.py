@@ -5,6 +5,8 @@
 - ``GET /static/...`` the client's files (``campfire/web/static``; no path leaves that folder);
 - ``GET /api/strings?lang=xx`` the client's texts (``campfire.web.strings.STRINGS``) in a
   language, as ``{id: text}``;
+- ``GET /api/play-modes`` each game's play modes (the lobby offers real time where a game has
+  the ``realtime-claims`` mode);
 - ``GET /api/tables/{id}/settings`` a table's clock, bot takeover and real-time settings and the
   game's play modes (what the table page needs besides the protocol's frames);
 - ``GET /rules/{game}?lang=xx`` the game's rules summary as a simple HTML page.
@@ -23,7 +25,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from campfire.core import CampfireError
+from campfire.core import CampfireError, all_games
 from campfire.core import get as get_game
 from campfire.i18n import negotiate, normalize
 from campfire.i18n.rules import rules_document
@@ -65,6 +67,11 @@ async def ui_strings(request: Request) -> Response:
         {"lang": language, "strings": strings(language)},
         headers={"Content-Language": language, **_NO_CACHE},
     )
+
+
+async def play_modes(request: Request) -> Response:
+    """``GET /api/play-modes``: each game's play modes, best first (``realtime-claims``, …)."""
+    return JSONResponse({g.name: list(g.play_modes) for g in all_games()})
 
 
 async def table_settings(request: Request) -> Response:
@@ -115,6 +122,7 @@ def routes() -> list[BaseRoute]:
         Route("/", lobby_page, methods=["GET"]),
         Route("/t/{table_id}", table_page, methods=["GET"]),
         Route("/api/strings", ui_strings, methods=["GET"]),
+        Route("/api/play-modes", play_modes, methods=["GET"]),
         Route("/api/tables/{table_id}/settings", table_settings, methods=["GET"]),
         Route("/rules/{game}", rules_page, methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=static_dir()), name="static"),

@@ -322,7 +322,7 @@ export function renderTable(container, display, options = {}) {
           "aria-label": label,
           title: label,
           onclick: () => pick(zone.id, zone.label),
-          text: zoneTargets.length === 1 ? zoneTargets[0].label : zone.label,
+          text: label,
         }),
       );
     }

@@ -1,0 +1,200 @@
+// The lobby page (/): create a table (game, players, options with their help texts, seats,
+// clock, real time), and the list of open and running tables to join, open or watch.
+
+import { chosenLanguage, languageSwitcher, loadStrings, t } from "./i18n.js";
+import { api, gameTitles, seatFor, storeSeat } from "./lobby-api.js";
+
+const $ = (id) => document.getElementById(id);
+let games = {};
+let modes = {};
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+function notice(text, kind = "info") {
+  const box = $("cf-notice");
+  box.textContent = text;
+  box.className = `cf-notice cf-notice-${kind}`;
+  box.hidden = !text;
+}
+
+const SEAT_KINDS = ["friend", "open", "easy", "medium", "hard"];
+const CLOCKS = [
+  { key: "none", clock: null },
+  { key: "move", clock: { kind: "move", seconds: 60, on_timeout: "random" }, params: { seconds: 60 } },
+  { key: "move", clock: { kind: "move", seconds: 20, on_timeout: "random" }, params: { seconds: 20 } },
+  { key: "game", clock: { kind: "game", seconds: 300, increment: 5, on_timeout: "bot" }, params: { minutes: 5, increment: 5 } },
+  { key: "game", clock: { kind: "game", seconds: 600, increment: 10, on_timeout: "bot" }, params: { minutes: 10, increment: 10 } },
+];
+
+function game() {
+  return games[$("cf-game").value];
+}
+
+function drawPlayers() {
+  const g = game();
+  const select = $("cf-players");
+  const keep = Number(select.value) || g.min_players;
+  select.replaceChildren();
+  for (let n = g.min_players; n <= g.max_players; n++) {
+    select.append(new Option(t("web.players.count", { count: n }), String(n), false, n === Math.min(Math.max(keep, g.min_players), g.max_players)));
+  }
+}
+
+function drawOptions() {
+  const g = game();
+  const box = $("cf-options");
+  box.replaceChildren();
+  for (const option of g.options) {
+    const id = `cf-opt-${option.name}`;
+    let input;
+    if (typeof option.default === "boolean") {
+      input = el("input", { type: "checkbox", id, "data-option": option.name, "data-kind": "bool" });
+      input.checked = option.default;
+    } else if (option.choices) {
+      input = el("select", { id, "data-option": option.name, "data-kind": typeof option.default });
+      for (const choice of option.choices) input.append(new Option(String(choice), String(choice), false, choice === option.default));
+    } else {
+      input = el("input", { id, "data-option": option.name, "data-kind": typeof option.default, value: String(option.default) });
+    }
+    const help = el("span", { class: "cf-help", id: `${id}-help` }, option.help || "");
+    input.setAttribute("aria-describedby", `${id}-help`);
+    box.append(el("div", { class: "cf-option" }, el("label", { for: id }, option.name.replaceAll("_", " ")), " ", input, " ", help));
+  }
+  const realtime = (modes[g.name] || []).includes("realtime-claims");
+  $("cf-realtime-row").hidden = !realtime;
+  $("cf-realtime").checked = realtime;
+}
+
+function drawSeats() {
+  const n = Number($("cf-players").value);
+  const box = $("cf-seats");
+  const old = [...box.querySelectorAll("select")].map((s) => s.value);
+  box.replaceChildren();
+  box.append(el("li", {}, `${t("web.lobby.seat", { number: 1 })}: ${t("web.lobby.seat.you")}`));
+  for (let seat = 1; seat < n; seat++) {
+    const id = `cf-seat-${seat}`;
+    const select = el("select", { id, "data-seat": seat });
+    for (const kind of SEAT_KINDS) select.append(new Option(t(`web.lobby.seat.${kind}`), kind));
+    select.value = old[seat - 1] || (seat === 1 ? "open" : "easy");
+    box.append(el("li", {}, el("label", { for: id }, `${t("web.lobby.seat", { number: seat + 1 })} `), select));
+  }
+}
+
+function optionValues() {
+  const g = game();
+  const out = {};
+  for (const input of $("cf-options").querySelectorAll("[data-option]")) {
+    const name = input.dataset.option;
+    const info = g.options.find((o) => o.name === name);
+    let value;
+    if (input.dataset.kind === "bool") value = input.checked;
+    else if (input.dataset.kind === "number") value = Number(input.value);
+    else value = input.value;
+    if (value !== info.default) out[name] = value;
+  }
+  return out;
+}
+
+async function create(event) {
+  event.preventDefault();
+  const nickname = $("cf-nickname").value.trim() || t("web.lobby.nickname.default");
+  localStorage.setItem("campfire.nickname", nickname);
+  const players = Number($("cf-players").value);
+  const seats = [{ kind: "reserved", nickname }];
+  const friends = [];
+  for (let seat = 1; seat < players; seat++) {
+    const kind = $(`cf-seat-${seat}`).value;
+    if (kind === "open") seats.push({ kind: "open" });
+    else if (kind === "friend") {
+      const name = `${t("web.lobby.seat", { number: seat + 1 })}`;
+      seats.push({ kind: "reserved", nickname: name });
+      friends.push({ seat, nickname: name });
+    } else seats.push({ kind: "bot", level: kind });
+  }
+  const body = { game: game().name, players, options: optionValues(), seats };
+  const clock = CLOCKS[Number($("cf-clock").value)].clock;
+  if (clock) body.clock = clock;
+  if (!$("cf-realtime-row").hidden && $("cf-realtime").checked) body.realtime = true;
+  const answer = await api("/api/tables", body);
+  if (!answer.ok) return notice(t("web.error.server", { message: answer.message }), "error");
+  const id = answer.body.table.id;
+  const tokens = answer.body.tokens;
+  storeSeat(id, {
+    seat: 0,
+    token: tokens["0"],
+    invites: friends.map((f) => ({ ...f, token: tokens[String(f.seat)] })),
+  });
+  location.href = `/t/${id}`;
+}
+
+async function drawTables() {
+  const answer = await api("/api/tables?status=open,running");
+  const box = $("cf-tables");
+  if (!answer.ok) return notice(t("web.error.network", { message: answer.message }), "error");
+  const tables = answer.body.tables;
+  box.replaceChildren();
+  if (!tables.length) {
+    box.append(el("li", { class: "cf-help" }, t("web.lobby.tables.none")));
+    return;
+  }
+  for (const table of tables.slice().reverse()) {
+    const g = games[table.game] || { title: table.game };
+    const who = table.seats
+      .map((s) => (s.kind === "open" ? t("web.lobby.free") : s.kind === "bot" ? `${t("web.table.bot")} (${s.level})` : s.nickname))
+      .join(", ");
+    const mine = seatFor(table.id);
+    const free = table.seats.some((s) => s.kind === "open");
+    const label = mine ? "web.lobby.open" : table.status === "open" && free ? "web.lobby.join" : "web.lobby.watch";
+    box.append(
+      el(
+        "li",
+        { class: `cf-table-item cf-status-${table.status}`, "data-table": table.id },
+        el("strong", {}, t("web.lobby.table", { id: table.id, game: g.title })),
+        ` — ${t(`web.lobby.status.${table.status}`)} — ${who} `,
+        el("a", { class: "cf-button", href: `/t/${table.id}`, "aria-label": `${t(label)}: ${t("web.lobby.table", { id: table.id, game: g.title })}` }, t(label)),
+      ),
+    );
+  }
+}
+
+async function main() {
+  await loadStrings(chosenLanguage());
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  $("cf-lang-slot").replaceChildren(languageSwitcher());
+  const [g, m] = await Promise.all([gameTitles(), api("/api/play-modes")]);
+  games = g;
+  modes = m.ok ? m.body : {};
+  const select = $("cf-game");
+  for (const info of Object.values(games)) select.append(new Option(info.title, info.name));
+  $("cf-nickname").value = localStorage.getItem("campfire.nickname") || "";
+  const clock = $("cf-clock");
+  CLOCKS.forEach((c, i) => clock.append(new Option(t(`web.lobby.clock.${c.key}`, c.params || {}), String(i))));
+  select.addEventListener("change", () => {
+    drawPlayers();
+    drawOptions();
+    drawSeats();
+    $("cf-rules").href = `/rules/${game().name}?lang=${chosenLanguage()}`;
+  });
+  $("cf-players").addEventListener("change", drawSeats);
+  $("cf-create").addEventListener("submit", create);
+  $("cf-refresh").addEventListener("click", drawTables);
+  drawPlayers();
+  drawOptions();
+  drawSeats();
+  $("cf-rules").href = `/rules/${game().name}?lang=${chosenLanguage()}`;
+  await drawTables();
+  setInterval(drawTables, 5000);
+}
+
+main();

@@ -1,0 +1,154 @@
+// The table socket (docs/protocol.md, version 2): snapshot, then one delta per step; actions
+// by notation with the sequence number they answer; reconnection with since=<last seq>, so
+// the steps missed arrive in the next snapshot; ping/pong measures the round trip.
+
+export class TableClient {
+  /**
+   * @param {number} tableId
+   * @param {object} opts {token, lang, onState(state, frame), onError(frame), onStatus(text),
+   *   onLatency(ms)}
+   */
+  constructor(tableId, opts = {}) {
+    this.tableId = tableId;
+    this.opts = opts;
+    this.ws = null;
+    this.seq = null; // the last sequence number seen (null: none yet)
+    this.gameNumber = null;
+    this.state = null;
+    this.log = [];
+    this.closed = false;
+    this.retry = 0;
+    this.pingTimer = null;
+    this.pingSent = null;
+    this.latency = null;
+    this.frames = 0;
+  }
+
+  url() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const params = new URLSearchParams();
+    if (this.opts.token) params.set("token", this.opts.token);
+    params.set("since", String(this.seq ?? 0));
+    if (this.opts.lang) params.set("lang", this.opts.lang);
+    return `${proto}://${location.host}/ws/tables/${this.tableId}?${params}`;
+  }
+
+  connect() {
+    this.closed = false;
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    this.status("connecting");
+    ws.addEventListener("open", () => {
+      this.retry = 0;
+      this.status("connected");
+      this.ping();
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.ping(), 2000);
+    });
+    ws.addEventListener("message", (event) => this.receive(event.data));
+    ws.addEventListener("close", (event) => {
+      clearInterval(this.pingTimer);
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.closed || event.code === 4401 || event.code === 4404) {
+        this.status(event.code === 4404 ? "gone" : "closed");
+        return;
+      }
+      this.status("reconnecting");
+      const wait = Math.min(5000, 250 * 2 ** this.retry++);
+      setTimeout(() => {
+        if (!this.closed) this.connect();
+      }, wait);
+    });
+  }
+
+  close() {
+    this.closed = true;
+    clearInterval(this.pingTimer);
+    if (this.ws) this.ws.close();
+  }
+
+  status(text) {
+    if (this.opts.onStatus) this.opts.onStatus(text);
+  }
+
+  send(message) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  ping() {
+    if (this.send({ type: "ping" })) this.pingSent = performance.now();
+  }
+
+  /** Play ``notation`` for this seat (answering the last sequence number seen). */
+  act(notation) {
+    return this.send({ type: "action", seq: this.seq ?? 0, action: notation });
+  }
+
+  receive(data) {
+    let frame;
+    try {
+      frame = JSON.parse(data);
+    } catch (_) {
+      return;
+    }
+    this.frames++;
+    const received = performance.now();
+    if (frame.type === "pong") {
+      if (this.pingSent !== null) {
+        this.latency = Math.round(received - this.pingSent);
+        this.pingSent = null;
+        if (this.opts.onLatency) this.opts.onLatency(this.latency);
+      }
+      return;
+    }
+    if (frame.type === "error") {
+      if (frame.code === "stale") this.send({ type: "sync", since: this.seq ?? 0 });
+      if (this.opts.onError) this.opts.onError(frame);
+      return;
+    }
+    let steps = [];
+    if (frame.type === "snapshot") {
+      if (this.gameNumber !== null && frame.game_number !== this.gameNumber) this.log = [];
+      this.gameNumber = frame.game_number;
+      steps = frame.missed || [];
+      this.state = {
+        table: frame.table,
+        game: frame.game,
+        status: frame.status,
+        seat: frame.seat,
+        seats: frame.seats,
+        game_number: frame.game_number,
+        seq: frame.seq,
+        view: frame.view,
+        display: frame.display,
+        legal: frame.legal,
+        outcome: frame.outcome,
+        clocks: frame.clocks,
+      };
+      this.seq = frame.seq;
+    } else if (frame.type === "delta") {
+      if (!this.state || frame.game_number !== this.gameNumber) {
+        this.send({ type: "sync", since: 0 });
+        return;
+      }
+      steps = [frame.step];
+      Object.assign(this.state, {
+        seq: frame.seq,
+        view: frame.view,
+        display: frame.display,
+        legal: frame.legal,
+        outcome: frame.outcome,
+        clocks: frame.clocks,
+        status: frame.outcome ? "finished" : this.state.status,
+      });
+      this.seq = frame.seq;
+    } else {
+      return;
+    }
+    for (const step of steps) for (const m of step.messages) this.log.push(m);
+    if (this.opts.onState) this.opts.onState(this.state, frame, steps, received);
+  }
+}

@@ -1,0 +1,403 @@
+// The table page (/t/<id>): the waiting room before the game, the game drawn from the display
+// model while it runs, the summary at the end. Seat tokens are kept in localStorage per table
+// (an invitation link may carry one in its #fragment, which never reaches the server).
+
+import { faceFromCode } from "./cards.js";
+import { chosenLanguage, langHeaders, languageSwitcher, loadStrings, t } from "./i18n.js";
+import { api, seatFor, storeSeat, forgetSeat, gameTitles, inviteLink } from "./lobby-api.js";
+import { TableClient } from "./protocol.js";
+import { choices, renderLog, renderTable, tickClocks } from "./render.js";
+
+const PEEK_MS = 3000; // how long a peeked card stays face up for the peeker
+const WINDOW_MS = 2000; // a real-time claim window (docs/rules/apache.md §8.4)
+
+const tableId = Number(location.pathname.split("/").filter(Boolean).pop());
+const $ = (id) => document.getElementById(id);
+
+const page = {
+  client: null,
+  settings: {},
+  info: null, // GET /api/tables/{id}: options, players
+  games: {},
+  state: null,
+  shown: {}, // card id → face shown privately (a peek), until it expires
+  windowAt: null, // when the open claim window reached us (performance.now())
+  windowLog: 0, // log length when it opened
+  openedAt: null, // when the current decision was shown (timed answers)
+  lastKey: "",
+  sent: false,
+};
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+function notice(text, kind = "info") {
+  const box = $("cf-notice");
+  box.textContent = text;
+  box.className = `cf-notice cf-notice-${kind}`;
+  box.hidden = !text;
+  clearTimeout(notice.timer);
+  if (text) notice.timer = setTimeout(() => (box.hidden = true), 6000);
+}
+
+function myToken() {
+  const seat = seatFor(tableId);
+  return seat ? seat.token : null;
+}
+
+function seatName(seat) {
+  if (seat.kind === "bot") return `${t("web.table.bot")} ${seat.seat + 1} (${seat.level})`;
+  return seat.nickname || t("web.lobby.free");
+}
+
+// ----- the waiting room -------------------------------------------------------------------
+
+function renderWaiting(state) {
+  const box = $("cf-waiting");
+  const mine = seatFor(tableId);
+  const open = state.seats.filter((s) => s.kind === "open");
+  const list = el("ul", { class: "cf-seats" });
+  for (const seat of state.seats) {
+    const li = el("li", { class: `cf-seat cf-seat-${seat.kind}` }, `${t("web.lobby.seat", { number: seat.seat + 1 })}: `, seatName(seat));
+    if (mine && mine.seat === seat.seat) li.append(" ", el("span", { class: "cf-tag" }, t("web.table.you")));
+    if (seat.kind === "open" && !mine) {
+      li.append(
+        " ",
+        el("button", { type: "button", class: "cf-button", onclick: () => join(seat.seat), text: t("web.wait.take") }),
+      );
+    }
+    list.append(li);
+  }
+  const parts = [el("h2", {}, t("web.wait.title")), list];
+  if (!mine && open.length) {
+    const input = el("input", { id: "cf-nickname", name: "nickname", maxlength: 32, autocomplete: "nickname", value: localStorage.getItem("campfire.nickname") || "" });
+    parts.push(el("p", {}, el("label", { for: "cf-nickname" }, t("web.lobby.nickname") + " "), input));
+  }
+  const link = `${location.origin}/t/${tableId}`;
+  parts.push(
+    el("h3", {}, t("web.wait.invite")),
+    el("p", { class: "cf-help" }, t("web.wait.invite.help")),
+    el(
+      "p",
+      { class: "cf-invite" },
+      el("input", { id: "cf-invite", readonly: true, value: link, "aria-label": t("web.wait.invite") }),
+      " ",
+      el("button", { type: "button", class: "cf-button", onclick: () => copy(link), text: t("web.wait.copy") }),
+    ),
+  );
+  for (const invite of mine && mine.invites ? mine.invites : []) {
+    const url = inviteLink(tableId, invite);
+    parts.push(
+      el(
+        "p",
+        { class: "cf-invite" },
+        el("span", {}, `${invite.nickname}: `),
+        el("input", { readonly: true, value: url, "aria-label": `${t("web.wait.invite")}: ${invite.nickname}` }),
+        " ",
+        el("button", { type: "button", class: "cf-button", onclick: () => copy(url), text: t("web.wait.copy") }),
+      ),
+    );
+  }
+  if (mine) {
+    const full = !open.length;
+    parts.push(
+      el(
+        "p",
+        { class: "cf-wait-actions" },
+        el("button", { type: "button", class: "cf-button cf-primary", disabled: !full, onclick: start, text: t("web.wait.start") }),
+        " ",
+        el("button", { type: "button", class: "cf-button", onclick: leave, text: t("web.wait.leave") }),
+      ),
+    );
+    if (!full) parts.push(el("p", { class: "cf-help" }, t("web.wait.need")));
+  }
+  box.replaceChildren(...parts);
+}
+
+async function copy(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    notice(t("web.wait.copied"));
+  } catch (_) {
+    const input = $("cf-invite");
+    input.select();
+    notice(text);
+  }
+}
+
+async function join(seat) {
+  const input = $("cf-nickname");
+  const nickname = (input && input.value.trim()) || t("web.lobby.nickname.default");
+  localStorage.setItem("campfire.nickname", nickname);
+  const answer = await api(`/api/tables/${tableId}/join`, { nickname, seat });
+  if (!answer.ok) return notice(t("web.error.server", { message: answer.message }), "error");
+  storeSeat(tableId, { seat: answer.body.seat, token: answer.body.token });
+  reconnect();
+}
+
+async function start() {
+  const answer = await api(`/api/tables/${tableId}/start`, {}, myToken());
+  if (!answer.ok) notice(t("web.error.server", { message: answer.message }), "error");
+}
+
+async function leave() {
+  const answer = await api(`/api/tables/${tableId}/leave`, {}, myToken());
+  if (!answer.ok) return notice(t("web.error.server", { message: answer.message }), "error");
+  forgetSeat(tableId);
+  reconnect();
+}
+
+async function rematch() {
+  const answer = await api(`/api/tables/${tableId}/rematch`, {}, myToken());
+  if (!answer.ok) notice(t("web.error.server", { message: answer.message }), "error");
+}
+
+// ----- the game ---------------------------------------------------------------------------
+
+function timedMode() {
+  if (!(page.settings.modes || []).includes("realtime-claims")) return null;
+  return page.settings.realtime ? "realtime" : "measure";
+}
+
+function onAction(choice) {
+  if (page.sent) return;
+  if (page.client.act(choice.notation)) {
+    page.sent = true; // one answer per frame: the next frame says what is legal now
+    draw();
+  }
+}
+
+function peeks(state, steps) {
+  // a card shown to this seat only (an event addressed to it with a place and a card)
+  for (const step of steps) {
+    for (const event of step.events || []) {
+      const data = event.data || {};
+      if (!event.to || !event.to.includes(state.seat)) continue;
+      if (data.pos === undefined || typeof data.card !== "string") continue;
+      const id = `pos:${data.pos}`;
+      page.shown[id] = { ...faceFromCode(state.game, data.card, id), until: performance.now() + PEEK_MS };
+      setTimeout(() => {
+        if (page.shown[id] && page.shown[id].until <= performance.now() + 5) {
+          delete page.shown[id];
+          draw();
+        }
+      }, PEEK_MS + 10);
+    }
+  }
+}
+
+function onState(state, frame, steps, received) {
+  page.state = state;
+  page.received = received;
+  if (frame.type === "snapshot") page.shown = {};
+  if (steps.length && state.seat !== null) peeks(state, steps);
+  const display = state.display;
+  const window = display && display.to_act && display.to_act.length > 1;
+  if (window && page.windowAt === null) {
+    page.windowAt = received;
+    page.windowLog = Math.max(0, page.client.log.length - steps.reduce((n, s) => n + s.messages.length, 0));
+  }
+  if (!window) page.windowAt = null;
+  const key = (state.legal || []).map((l) => l.notation).join("|") + `#${state.seq}`;
+  if (key !== page.lastKey) {
+    page.lastKey = key;
+    page.openedAt = received;
+    page.sent = false;
+  }
+  draw();
+}
+
+function draw() {
+  const state = page.state;
+  if (!state) return;
+  document.body.dataset.status = state.status;
+  $("cf-waiting").hidden = state.status !== "open";
+  if (state.status === "open") renderWaiting(state);
+  const board = $("cf-board");
+  const spectator = state.seat === null;
+  $("cf-spectator").hidden = !spectator;
+  if (state.display) {
+    const live = {};
+    for (const [id, face] of Object.entries(page.shown)) if (face.until > performance.now()) live[id] = face;
+    const options = {
+      lang: chosenLanguage(),
+      outcome: state.outcome,
+      clocks: state.clocks,
+      clockBase: page.received,
+      seats: state.seats,
+      shown: live,
+      timed: timedMode(),
+      openedAt: page.openedAt,
+    };
+    if (!spectator && state.status === "running" && !page.sent) options.onAction = onAction;
+    renderTable(board, state.display, options);
+    drawRealtime(state.display, options);
+  } else {
+    board.replaceChildren();
+  }
+  renderLog($("cf-log"), page.client.log);
+  const finished = state.status === "finished";
+  $("cf-rematch").hidden = !(finished && seatFor(tableId));
+}
+
+function drawRealtime(display, options) {
+  const box = $("cf-realtime");
+  if (options.timed !== "realtime" || page.windowAt === null) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  box.hidden = false;
+  const mine = options.onAction ? choices(display, options) : [];
+  const buttons = el("div", { class: "cf-claims" });
+  mine.forEach((choice, i) => {
+    const pass = !choice.variants;
+    const card = (display.zones || []).flatMap((z) => z.cards || []).find((c) => c.id === choice.target);
+    const label = pass ? choice.label : t("web.rt.claim", { card: card ? card.label || card.short : choice.answer });
+    buttons.append(
+      el("button", {
+        type: "button",
+        class: `cf-claim ${pass ? "cf-claim-pass" : ""}`,
+        "data-key": String(i + 1),
+        "aria-keyshortcuts": String(i + 1),
+        "aria-label": label,
+        onclick: () => onAction({ ...choice, notation: pass ? choice.notation : choice.answer }),
+        text: `${i + 1}. ${label}`,
+      }),
+    );
+  });
+  const left = Math.max(0, WINDOW_MS - (performance.now() - page.windowAt));
+  const claims = el("ol", { class: "cf-claim-order", "aria-label": t("web.rt.claims") });
+  for (const m of page.client.log.slice(page.windowLog)) claims.append(el("li", {}, m.text));
+  box.replaceChildren(
+    el("p", { class: "cf-countdown", role: "timer", "data-left": Math.round(left) }, t("web.rt.window", { seconds: (left / 1000).toFixed(1) })),
+    buttons,
+    mine.length ? el("p", { class: "cf-help" }, t("web.rt.keys", { count: mine.length })) : null,
+    el("h3", {}, t("web.rt.claims")),
+    claims,
+  );
+}
+
+function onKey(event) {
+  if (event.target && ["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
+  const box = $("cf-realtime");
+  if (!box.hidden && /^[1-9]$/.test(event.key)) {
+    const button = box.querySelector(`button[data-key="${event.key}"]`);
+    if (button) {
+      event.preventDefault();
+      button.click();
+    }
+  }
+  if (event.key === "Escape") {
+    const cancel = document.querySelector(".cf-cancel");
+    if (cancel) cancel.click();
+  }
+}
+
+function tick() {
+  tickClocks($("cf-board"));
+  const count = document.querySelector(".cf-countdown");
+  if (count && page.windowAt !== null) {
+    const left = Math.max(0, WINDOW_MS - (performance.now() - page.windowAt));
+    count.textContent = t("web.rt.window", { seconds: (left / 1000).toFixed(1) });
+    count.dataset.left = String(Math.round(left));
+  }
+}
+
+function reconnect() {
+  if (page.client) page.client.close();
+  const client = new TableClient(tableId, {
+    token: myToken(),
+    lang: chosenLanguage(),
+    onState,
+    onError: (frame) => {
+      if (frame.code === "bad_token") {
+        forgetSeat(tableId);
+        setTimeout(reconnect, 50);
+      } else if (frame.code === "unknown_table") notice(t("web.table.no_table"), "error");
+      else if (frame.code !== "stale") notice(t("web.table.error", { message: frame.message }), "error");
+      page.sent = false;
+      draw();
+    },
+    onStatus: (status) => {
+      const text = { connecting: "web.table.connecting", reconnecting: "web.table.reconnecting", connected: "web.table.connected" }[status];
+      $("cf-connection").textContent = text ? t(text) : "";
+      $("cf-connection").dataset.status = status;
+    },
+    onLatency: (ms) => {
+      $("cf-latency").textContent = t("web.table.latency", { ms });
+      $("cf-latency").dataset.ms = String(ms);
+    },
+  });
+  if (page.client) client.log = [];
+  page.client = client;
+  page.state = null;
+  client.connect();
+}
+
+function takeInvitation() {
+  // #seat=1&token=… (a friend's personal invitation): keep it, then clean the address
+  const params = new URLSearchParams(location.hash.slice(1));
+  const token = params.get("token");
+  if (token) {
+    storeSeat(tableId, { seat: Number(params.get("seat")), token });
+    history.replaceState(null, "", location.pathname);
+  }
+}
+
+async function main() {
+  await loadStrings(chosenLanguage());
+  document.title = t("web.table.title", { id: tableId });
+  $("cf-lang-slot").replaceChildren(languageSwitcher());
+  $("cf-title").textContent = t("web.table.title", { id: tableId });
+  $("cf-lobby-link").textContent = t("web.table.lobby");
+  $("cf-log-title").textContent = t("web.table.log");
+  $("cf-spectator").textContent = t("web.table.spectating");
+  $("cf-rematch").textContent = t("web.table.rematch");
+  $("cf-rematch").addEventListener("click", rematch);
+  takeInvitation();
+  const [info, settings, games] = await Promise.all([
+    api(`/api/tables/${tableId}`),
+    api(`/api/tables/${tableId}/settings`),
+    gameTitles(),
+  ]);
+  if (!info.ok) {
+    $("cf-board").textContent = t("web.table.no_table");
+    return;
+  }
+  page.info = info.body.table;
+  page.settings = settings.ok ? settings.body : {};
+  page.games = games;
+  const game = games[page.info.game] || { title: page.info.game, options: [] };
+  $("cf-title").textContent = `${t("web.table.title", { id: tableId })} · ${game.title}`;
+  document.title = `${game.title} · ${t("web.table.title", { id: tableId })}`;
+  const rules = $("cf-rules-link");
+  rules.href = `/rules/${page.info.game}?lang=${chosenLanguage()}`;
+  rules.textContent = t("web.table.rules", { game: game.title });
+  const options = Object.entries(page.info.options || {});
+  const helps = Object.fromEntries((game.options || []).map((o) => [o.name, o.help]));
+  const list = $("cf-options");
+  list.replaceChildren(el("h3", {}, t("web.table.options")));
+  const ul = el("ul");
+  if (!options.length) ul.append(el("li", {}, t("web.table.options.none")));
+  for (const [name, value] of options) ul.append(el("li", { title: helps[name] || "" }, `${name}: ${value}`));
+  if (page.settings.realtime) ul.append(el("li", {}, t("web.lobby.realtime")));
+  list.append(ul);
+  document.addEventListener("keydown", onKey);
+  setInterval(tick, 100);
+  reconnect();
+}
+
+main();
+
+export { langHeaders };
