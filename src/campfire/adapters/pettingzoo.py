@@ -36,6 +36,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 import campfire
 from campfire.core import OptionError
@@ -139,6 +143,19 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if seat is not None:
             self.agent_selection = self.possible_agents[seat]
 
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, npt.NDArray[Any]] | None, float, bool, bool, dict[str, Any]]:
+        """Observation, cumulative reward, terminated, truncated and info of the agent to act."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         """``agent``'s observation: its encoding and the action mask."""
         assert self.session is not None, "reset the environment first"
@@ -160,6 +177,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
             raise OptionError(f"{agent} is still playing; give an action index, not None")
         self._cumulative_rewards[agent] = 0.0
         session.apply(self._seat[agent], int(action))
+        if not self.shaping and not session.is_over():
+            # the usual step: no reward to clear (every reward is 0 until the last step) or add
+            self.agent_selection = self.possible_agents[session.current_seat()]  # type: ignore[index]
+            if self.render_mode == "human":
+                self.render()
+            return
         self._clear_rewards()
         if self.shaping:
             potential = session.score_potential()
@@ -238,8 +261,44 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[mis
         result = self.env.last(observe)
         return result
 
+    def step(self, action: Any) -> None:
+        """Play ``action`` for the agent to act (PettingZoo's checks, one call less)."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        self._has_updated = True
+        if self.env.agents:
+            self.env.step(action)
+        else:
+            EnvLogger.warn_step_after_terminated_truncated()
+
+    def agent_iter(self, max_iter: int = 2**63) -> _AgentIterable:
+        """The agent to act, step after step, until every agent is done (or ``max_iter``)."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
     def __str__(self) -> str:
         return str(self.env)
+
+
+class _AgentIterable(AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):  # type: ignore[misc]
+    """PettingZoo's order-enforcing iterator, reading the wrapped environment directly."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        agent: str = env.agent_selection
+        return agent
 
 
 def env(game: str, players: int = 2, render_mode: str | None = None, **kwargs: Any) -> Any:
