@@ -149,10 +149,11 @@ class ApacheGame(Game[ApacheState]):
             raise PositionError(f"malformed Apache position: {exc!r}") from None
 
     def agents(self) -> dict[str, type[Agent]]:
-        """The Apache heuristic bot (see :mod:`.bots`)."""
+        """The Apache heuristic bot (see :mod:`.bots`) and the search bot (:mod:`.search`)."""
         from .bots import ApacheHeuristic
+        from .search import ApacheSearch
 
-        return {"heuristic": ApacheHeuristic}
+        return {"heuristic": ApacheHeuristic, "search": ApacheSearch}
 
     def difficulty_levels(self) -> dict[str, str]:
         """Heuristic bots that differ in reaction speed and patience (see :mod:`.bots`)."""
