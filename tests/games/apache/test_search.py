@@ -1,4 +1,4 @@
-"""The Apache search bot: its model agrees with the rules, it decides by simulation, times like a person."""
+"""The Apache search bot: its model agrees with the rules; it decides by simulation."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from campfire.agents import make_agent
 from campfire.core import Agent, Observation, OptionError
 from campfire.core.table import Table
 from campfire.games.apache import GAME
-from campfire.games.apache.cards import BUFFALO, NUM_KINDS, NUM_TYPES, PRAIRIE_DECK, card_name
+from campfire.games.apache.cards import BUFFALO, NUM_TYPES, PRAIRIE_DECK
 from campfire.games.apache.resolve import (
     Claim,
     Rules,
@@ -96,7 +96,7 @@ def test_the_models_windows_move_the_cards_the_rules_move(rules: Rules) -> None:
         def chooser(claim: Claim, choices: Any, tbl: Any, pls: Any) -> Any:
             cnt = table_counts(tbl)
             bf = [p.count(BUFFALO) for p in pls]
-            size, kind, extra = model.best_option(cnt, claim.seat, claim.type, bf)
+            _, kind, extra = model.best_option(cnt, claim.seat, claim.type, bf)
             return max(
                 choices,
                 key=lambda c: (
@@ -196,4 +196,3 @@ def test_bad_config_is_a_clear_error() -> None:
         make_agent("search:iterations=0", GAME, 0, 2)
     with pytest.raises(OptionError, match="reward"):
         make_agent("search:reward=luck", GAME, 0, 2)
-    assert NUM_KINDS == len({card_name(k) for k in range(NUM_KINDS)})
