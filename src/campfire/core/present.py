@@ -26,7 +26,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
@@ -168,6 +168,46 @@ class LegendEntry:
     meaning: str
 
 
+#: the field names of each dataclass :func:`_plain` met (in declaration order)
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as :func:`dataclasses.asdict` copies it (dataclasses become dicts).
+
+    Tuples stay tuples, lists lists and dicts dicts; anything else is deep-copied.
+
+    The same result several times faster than ``asdict`` (which costs about a millisecond for a
+    display model of a full board, once per seat and step on the server): the field names are
+    looked up once per class and the plain JSON types are returned as they are.
+    """
+    kind = type(value)
+    atoms = _ATOMS
+    if kind in atoms:
+        return value
+    if kind is tuple:
+        return tuple([v if type(v) in atoms else _plain(v) for v in value])
+    names = _FIELD_NAMES.get(kind)
+    if names is not None:
+        return {
+            name: x if type(x := getattr(value, name)) in atoms else _plain(x) for name in names
+        }
+    if kind is list:
+        return [v if type(v) in atoms else _plain(v) for v in value]
+    if kind is dict:
+        return {_plain(k): v if type(v) in atoms else _plain(v) for k, v in value.items()}
+    if is_dataclass(value):
+        _FIELD_NAMES[kind] = tuple(f.name for f in fields(value))
+        return _plain(value)
+    return asdict(_Box(value))["value"]  # subclasses and other types: exactly as asdict does
+
+
+@dataclass(frozen=True)
+class _Box:
+    value: Any
+
+
 @dataclass(frozen=True)
 class Display:
     """Everything a user interface draws for one seat at one moment (JSON-ready).
@@ -191,8 +231,9 @@ class Display:
     result: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """The display model as a JSON-ready dict."""
-        return asdict(self)
+        """The display model as a JSON-ready dict (what ``dataclasses.asdict`` gives, faster)."""
+        out: dict[str, Any] = _plain(self)
+        return out
 
     def zone(self, zone_id: str) -> Zone:
         """The zone called ``zone_id`` (``KeyError`` if there is none)."""
