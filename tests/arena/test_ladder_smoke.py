@@ -1,0 +1,55 @@
+"""The ladder benchmark (benchmarks/ladder.py) at a tiny size, so that the script keeps working.
+
+Its figures are measured by hand (docs/strength.md); here the round robin, the ratings and the
+section it writes into a Markdown file are checked on a few quick games.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load_ladder() -> ModuleType:
+    path = ROOT / "benchmarks" / "ladder.py"
+    spec = importlib.util.spec_from_file_location("campfire_ladder", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_round_robin_is_rated_and_written_between_the_markers(tmp_path: Path) -> None:
+    ladder = load_ladder()
+    # Big Manitou's easy level is its heuristic bot: the heuristic is left out there
+    assert ladder.levels_for("manitou", ladder.LEVELS) == (
+        ["random", "easy", "medium", "hard"],
+        ["heuristic"],
+    )
+    (entry,) = ladder.run_ladder(["tracker"], ["random", "easy", "heuristic"], 2, seed=3)
+    assert entry["levels"] == ["random", "easy", "heuristic"]
+    pairs = {(p["a"], p["b"]): p for p in entry["pairs"]}
+    # the stronger side first: the later level, or a level against the heuristic
+    assert set(pairs) == {("easy", "random"), ("random", "heuristic"), ("easy", "heuristic")}
+    for p in pairs.values():
+        assert p["games"] == 2 and p["failed"] == 0
+        assert p["interval"][0] <= p["win_share"] <= p["interval"][1]
+    rows = entry["ratings"]
+    assert sorted(r["player"] for r in rows) == sorted(entry["levels"])
+    assert all(r["games"] == 4 for r in rows)
+    assert [r["rating"] for r in rows] == sorted((r["rating"] for r in rows), reverse=True)
+    specs = {r["player"]: r["spec"] for r in rows}
+    assert specs["easy"] == "heuristic:memory=6/0.05"  # a level's row names its agent
+    doc = tmp_path / "strength.md"
+    doc.write_text(f"intro\n{ladder.BEGIN}\nold table\n{ladder.END}\nafter\n", encoding="utf-8")
+    markdown = ladder.to_markdown([entry], "ladder.py tracker")
+    ladder.write_section(doc, markdown)
+    text = doc.read_text(encoding="utf-8")
+    assert text.startswith("intro\n") and text.endswith("after\n")
+    assert "old table" not in text and "| easy vs random | 2 |" in text
+    assert "Command: `ladder.py tracker`" in text
