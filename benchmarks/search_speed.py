@@ -1,0 +1,96 @@
+"""Search speed: CPU seconds per decision of every level, and ISMCTS iterations per second.
+
+For each game a seeded two-player game between heuristic bots is played, and at ``--positions``
+of its decisions with a choice (spread over the game) each level's agent is asked to decide from
+the same observation. The time is *CPU time* of this process (``time.process_time``), so the
+figures do not depend on what else the machine runs; a level is within the budget of
+``docs/strength.md`` when its mean is at most 0.5 s. For an ISMCTS level the iterations it ran
+(its fixed budget) divided by that time give the iterations per second.
+
+    .venv/bin/python benchmarks/search_speed.py [GAME ...] [--positions 12] [--seed 1]
+        [--levels easy,medium,hard]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import campfire
+from campfire.agents import make_agent
+from campfire.core import Agent, Observation, State
+
+
+def positions(game: str, count: int, seed: int) -> list[tuple[State, int]]:
+    """``count`` decisions with a choice of a seeded heuristic game: (state copy, seat)."""
+    spec = campfire.get_game(game)
+    state = spec.new_game(2, seed=seed)
+    bots = [make_agent("heuristic", spec, s, 2, seed=seed + s) for s in range(2)]
+    found: list[tuple[State, int]] = []
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        seat = state.seats_to_act()[0]
+        bot = bots[seat]
+        legal = state.legal_actions(seat)
+        if len(legal) > 1:
+            found.append((state.clone(), seat))
+        obs = Observation.of(state, seat, bot.belief, rng)
+        events = state.apply(seat, bot.act(obs))
+        for s, other in enumerate(bots):
+            other.observe([e for e in events if e.to is None or s in e.to])
+    if len(found) <= count:
+        return found
+    step = len(found) / count
+    return [found[int(i * step)] for i in range(count)]
+
+
+def measure(game: str, level: str, points: Sequence[tuple[State, int]]) -> dict[str, Any]:
+    """Mean CPU seconds per decision of ``level`` at ``points`` (and its iterations per second)."""
+    spec = campfire.get_game(game)
+    cpu = 0.0
+    iterations = 0
+    rng = random.Random(0)
+    for i, (state, seat) in enumerate(points):
+        agent: Agent = make_agent(level, spec, seat, 2, seed=i)
+        obs = Observation.of(state, seat, agent.belief, rng)
+        start = time.process_time()
+        agent.act(obs)
+        cpu += time.process_time() - start
+        iterations += getattr(agent, "last_iterations", 0)
+    mean = cpu / max(1, len(points))
+    return {
+        "game": game,
+        "level": level,
+        "agent": spec.difficulty_levels().get(level, level),
+        "decisions": len(points),
+        "cpu_s_per_decision": mean,
+        "iterations_per_s": iterations / cpu if iterations and cpu > 0 else None,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Print one line per game and level."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="*", default=[g.name for g in campfire.all_games()])
+    parser.add_argument("--positions", type=int, default=12)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--levels", default="easy,medium,hard")
+    args = parser.parse_args(argv)
+    print("| game | level | agent | decisions | CPU s/decision | iterations/s |")
+    print("|---|---|---|---|---|---|")
+    for game in args.games:
+        points = positions(game, args.positions, args.seed)
+        for level in args.levels.split(","):
+            row = measure(game, level.strip(), points)
+            ips = row["iterations_per_s"]
+            print(
+                f"| {game} | {row['level']} | `{row['agent']}` | {row['decisions']} | "
+                f"{row['cpu_s_per_decision']:.3f} | {'' if ips is None else f'{ips:,.0f}'} |"
+            )
+
+
+if __name__ == "__main__":
+    main()
