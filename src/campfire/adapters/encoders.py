@@ -30,14 +30,22 @@ from typing import Any, cast, get_args
 import numpy as np
 import numpy.typing as npt
 
-from campfire.core import Belief, UnknownGameError
+from campfire.core import Belief, State, UnknownGameError
+from campfire.games.apache import state as apache_state
 from campfire.games.apache.cards import BOOTY_KINDS, KIND_NAMES
+from campfire.games.apache.cards import TYPES as APACHE_TYPE_NAMES
+from campfire.games.apache.resolve import claim_is_legal
+from campfire.games.apache.state import ApacheState
 from campfire.games.apache.types import ApacheView
 from campfire.games.apache.types import Phase as ApachePhase
 from campfire.games.dudab.cards import COLOURS as DUDAB_COLOURS
 from campfire.games.dudab.cards import SYMBOLS as DUDAB_SYMBOLS
 from campfire.games.dudab.state import PROMPTS as DUDAB_PROMPTS
-from campfire.games.manitou.state import PLAYS_PER_HUNT
+from campfire.games.manitou import state as manitou_state
+from campfire.games.manitou.cards import CARD_NAMES as MANITOU_CARD_NAMES
+from campfire.games.manitou.cards import FULL_POOL as MANITOU_FULL_POOL
+from campfire.games.manitou.cards import TILE_NAMES as MANITOU_TILE_NAMES
+from campfire.games.manitou.state import PLAYS_PER_HUNT, ManitouState
 from campfire.games.manitou.types import Phase as ManitouPhase
 from campfire.games.manitou.types import SharingStep
 from campfire.games.tracker.cards import (
@@ -137,6 +145,30 @@ class Encoder:
         self._encode(view, belief, out, seat)
         return out
 
+    def encode_state(self, state: State, seat: int, belief: Belief | None) -> Vector:
+        """The encoding of ``seat``'s view of ``state`` and its memory, without the view.
+
+        Always equal to ``encode(state.view(seat), belief)``: an encoder that knows its game's
+        state class (:attr:`state_class`) reads the fields the view is built from, only those
+        the view shows to ``seat``, and skips building the view's JSON; for any other state it
+        builds the view. The adapter tests compare both after every step of random games.
+        """
+        if type(state) is not self.state_class:
+            return self.encode(state.view(seat), belief)
+        out = np.zeros(self.size, dtype=np.float32)
+        n = self.players
+        out[self._o_players + n - 1] = 1.0
+        for s in state.seats_to_act():
+            out[self._o_to_act + (s - seat) % n] = 1.0
+        self._encode_state(state, seat, belief, out)
+        return out
+
+    #: the engine state class whose fields :meth:`encode_state` reads (``None``: none)
+    state_class: type[State] | None = None
+
+    def _encode_state(self, state: Any, seat: int, belief: Belief | None, out: Vector) -> None:
+        raise NotImplementedError
+
     def _common(self) -> None:
         self._o_players = self._add(
             "players", (self.max_players,), "one-hot: the number of players (index = players − 1)"
@@ -180,6 +212,9 @@ _APACHE_BOOTY = {KIND_NAMES[k]: k for k in BOOTY_KINDS}
 _APACHE_PHASES: tuple[str, ...] = get_args(ApachePhase)
 _APACHE_TYPE = {t: i for i, t in enumerate(_APACHE_TYPES)}
 _APACHE_PHASE = {p: i for i, p in enumerate(_APACHE_PHASES)}
+# the engine's numbers (claim types, phases) as encoder slots
+_APACHE_TYPE_SLOT = tuple(_APACHE_TYPE[name] for name in APACHE_TYPE_NAMES)
+_APACHE_PHASE_SLOT = tuple(_APACHE_PHASE[name] for name in apache_state.PHASES)
 
 
 class ApacheEncoder(Encoder):
@@ -187,6 +222,7 @@ class ApacheEncoder(Encoder):
 
     game = "apache"
     max_players = 5
+    state_class = ApacheState
     K = 25  # relative card kinds
 
     def _build(self) -> None:
@@ -197,6 +233,7 @@ class ApacheEncoder(Encoder):
             "hunter), 20–23 totem, necklace, tomahawk, buffalo, 24 teepee"
         )
         self._kind_cache: dict[tuple[int | str, ...], dict[str, int]] = {}
+        self._rel_kinds: dict[tuple[Any, ...], tuple[int, ...]] = {}
         self._common()
         self._o_phase = self._add("phase", (4,), "one-hot: reveal, claim, choose, game_over")
         self._o_revealer = self._add("revealer", (p,), "one-hot relative seat: the revealer")
@@ -305,6 +342,79 @@ class ApacheEncoder(Encoder):
             if ok:
                 out[self._o_protect + _APACHE_TYPE[t]] = 1.0
 
+    def _encode_state(self, state: Any, seat: int, belief: Belief | None, out: Vector) -> None:
+        # the fields ApacheState.view builds the keys read by _encode from; of the poll's
+        # answers only whether each seat answered, the seat's own answer (every answer in
+        # arrival mode, where they are public)
+        st = cast(ApacheState, state)
+        k, n = self.K, self.players
+        key = (seat, *st.colours, "|", *st.rules.neutral)
+        kind_of = self._rel_kinds.get(key)
+        if kind_of is None:
+            by_name = self._kinds(st.view(seat), seat)
+            kind_of = tuple(by_name.get(name, -1) for name in KIND_NAMES)
+            if len(self._rel_kinds) < 1024:
+                self._rel_kinds[key] = kind_of
+        phase = st.phase
+        out[self._o_phase + _APACHE_PHASE_SLOT[phase]] = 1.0
+        out[self._o_revealer + (st.revealer - seat) % n] = 1.0
+        o = self._o_progress
+        out[o] = st.window / 114
+        out[o + 1] = (len(st.deck) - st.deck_pos) / 114
+        out[o + 2] = 1.0 if st.last_card else 0.0
+        counts: dict[int, int] = {}
+        get = counts.get
+        table = st.table
+        if table:
+            o = self._o_table
+            for card in table:
+                i = o + kind_of[card]
+                counts[i] = get(i, 0) + 1
+            out[self._o_last + kind_of[table[-1]]] = 1.0
+        o, o_scores = self._o_piles, self._o_scores
+        for s, pile in enumerate(st.piles):
+            if pile:
+                r = (s - seat) % n
+                base = o + r * k
+                for card in pile:
+                    i = base + kind_of[card]
+                    counts[i] = get(i, 0) + 1
+                out[o_scores + r] = len(pile) / 40
+        o = self._o_discard
+        for card in st.discard:
+            i = o + kind_of[card]
+            counts[i] = get(i, 0) + 1
+        for i, count in counts.items():
+            out[i] = count / 9
+        o = self._o_answers
+        polling = phase == apache_state.POLLING
+        answered, answers, arrival = st.answered, st.answers, st.arrival
+        for s in range(n):
+            base = o + (s - seat) % n * 7
+            if not polling or not answered[s]:
+                out[base] = 1.0
+                continue
+            out[base + 1] = 1.0
+            if arrival or s == seat:
+                claim = answers[s]
+                if claim is None:
+                    out[base + 2] = 1.0
+                else:
+                    out[base + 3 + _APACHE_TYPE_SLOT[claim.type]] = 1.0
+        resolved = st.resolved
+        o = self._o_queue
+        for i, claim in enumerate(st.queue):
+            base = o + (claim.seat - seat) % n * 7
+            out[base] = 1.0
+            out[base + 1 + _APACHE_TYPE_SLOT[claim.type]] = 1.0
+            out[base + 5] = 1.0 if claim.legal else 0.0
+            out[base + 6] = 1.0 if i < resolved else 0.0
+        if polling and seat in st.to_act:
+            o = self._o_protect
+            for t in range(4):
+                if claim_is_legal(table, seat, t, st.rules, st.counts):
+                    out[o + _APACHE_TYPE_SLOT[t]] = 1.0
+
 
 # ----- Big Manitou ----------------------------------------------------------------------------
 
@@ -319,6 +429,12 @@ _MANITOU_TILE = {name: i for i, name in enumerate(_MANITOU_TILES)}
 _MANITOU_PHASES: tuple[str, ...] = get_args(ManitouPhase)
 _MANITOU_STEPS: tuple[str, ...] = get_args(SharingStep)
 _MANITOU_PHASE = {name: i for i, name in enumerate(_MANITOU_PHASES)}
+# the engine's numbers (card and tile types, phases, sharing steps) as encoder slots
+_MANITOU_CARD_SLOT = tuple(_MANITOU_CARD[name] for name in MANITOU_CARD_NAMES)
+_MANITOU_TILE_SLOT = tuple(_MANITOU_TILE[name] for name in MANITOU_TILE_NAMES)
+_MANITOU_PHASE_SLOT = tuple(_MANITOU_PHASE[name] for name in manitou_state.PHASES)
+_MANITOU_STEP_SLOT = tuple(_MANITOU_STEPS.index(name) for name in manitou_state.EV_STEPS)
+_MANITOU_SHARING = (manitou_state.THIEF, manitou_state.SHARE)
 
 
 class ManitouEncoder(Encoder):
@@ -326,6 +442,7 @@ class ManitouEncoder(Encoder):
 
     game = "manitou"
     max_players = 5
+    state_class = ManitouState
     C = len(_MANITOU_CARDS)  # 15 card types
     T = len(_MANITOU_TILES)  # 13 tile types
 
@@ -449,6 +566,86 @@ class ManitouEncoder(Encoder):
             out[o + 7 + p] = sharing["picks_left"] / 2
         for s in view.get("thief_queue") or ():
             out[self._o_thief + rel[s]] = 1.0
+
+    def _encode_state(self, state: Any, seat: int, belief: Belief | None, out: Vector) -> None:
+        # the fields ManitouState.view builds the keys read by _encode from; of the seats'
+        # cards only counts, and the seat's own selection, hand and deck
+        st = cast(ManitouState, state)
+        c, t, p, n = self.C, self.T, self.max_players, self.players
+        rel = [(s - seat) % n for s in range(n)]
+        card_of, tile_of = _MANITOU_CARD_SLOT, _MANITOU_TILE_SLOT
+        phase = st.phase
+        out[self._o_phase + _MANITOU_PHASE_SLOT[phase]] = 1.0
+        out[self._o_seats + rel[st.dealer]] = 1.0
+        out[self._o_seats + p + rel[st.first_player]] = 1.0
+        o = self._o_progress
+        hunts = st.hunts
+        out[o] = min(st.hunt + 1, hunts) / max(1, hunts)
+        out[o + 1] = st.turn / (PLAYS_PER_HUNT * n)
+        out[o + 2] = len(st.bag) / 60
+        counts: dict[int, int] = {}
+        get = counts.get
+        o_tiles, o_cards = self._o_ground_tiles, self._o_ground_cards
+        down = manitou_state.DOWN
+        for g in range(3):
+            base = o_tiles + g * t
+            for tile in st.grounds[g]:
+                i = base + tile_of[tile]
+                counts[i] = get(i, 0) + 1
+            for code in st.table[g]:
+                base = o_cards + (g * p + rel[(code & 255) >> 4]) * (c + 1)
+                i = base + card_of[code & 15]
+                counts[i] = get(i, 0) + 1
+                if code & down:
+                    counts[base + c] = get(base + c, 0) + 1
+        o = self._o_out
+        for tile in st.out_of_game:
+            i = o + tile_of[tile]
+            counts[i] = get(i, 0) + 1
+        o = self._o_own
+        for k, cards in enumerate((st.hands[seat], st.decks[seat]), start=1):
+            base = o + k * c
+            for card in cards:
+                i = base + card_of[card]
+                counts[i] = get(i, 0) + 1
+        for i, count in counts.items():
+            out[i] = count
+        o = self._o_own
+        for card, count in enumerate(st.selected[seat]):
+            if count:
+                out[o + card_of[card]] = count
+        o_owned, o_used = self._o_owned, self._o_used
+        full = MANITOU_FULL_POOL
+        for s in range(n):
+            base = o_owned + rel[s] * t
+            for tile, count in enumerate(st.owned[s]):
+                if count:
+                    out[base + tile_of[tile]] = count
+            base = o_used + rel[s] * c
+            for card, left in enumerate(st.pool[s]):
+                if left != full[card]:
+                    out[base + card_of[card]] = full[card] - left
+        o = self._o_holders
+        nobody = manitou_state.NO_SEAT
+        for i, holder in enumerate((st.totem_holder, st.horse_holder)):
+            out[o + i * (p + 1) + (p if holder == nobody else rel[holder])] = 1
+        o = self._o_counts
+        for i, values in enumerate(
+            (st.sel_size, st.picked, [len(h) for h in st.hands], [len(d) for d in st.decks])
+        ):
+            base = o + i * p
+            for s, value in enumerate(values):
+                if value:
+                    out[base + rel[s]] = value / 10
+        if phase in _MANITOU_SHARING:
+            o = self._o_sharing
+            out[o + st.ev_ground] = 1.0
+            out[o + 3 + _MANITOU_STEP_SLOT[st.ev_step]] = 1.0
+            if st.chooser != nobody:
+                out[o + 7 + rel[st.chooser]] = 1.0
+            out[o + 7 + p] = st.picks_left / 2
+            for s in st.rob_queue:
+                out[self._o_thief + rel[s]] = 1.0
 
 
 # ----- Dudab ----------------------------------------------------------------------------------

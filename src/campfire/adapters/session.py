@@ -299,8 +299,8 @@ class Session:
         """The seat's observation vector (see :mod:`campfire.adapters.encoders`)."""
         obs = self._obs_cache.get(seat)
         if obs is None:
-            obs = self._obs_cache[seat] = self.encoder.encode(
-                self.state.view(seat), self._beliefs[seat]
+            obs = self._obs_cache[seat] = self.encoder.encode_state(
+                self.state, seat, self._beliefs[seat]
             )
         return obs
 
