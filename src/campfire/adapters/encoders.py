@@ -38,9 +38,14 @@ from campfire.games.apache.resolve import claim_is_legal
 from campfire.games.apache.state import ApacheState
 from campfire.games.apache.types import ApacheView
 from campfire.games.apache.types import Phase as ApachePhase
+from campfire.games.dudab import state as dudab_state
+from campfire.games.dudab.cards import CALL_NAMES as DUDAB_CALL_NAMES
 from campfire.games.dudab.cards import COLOURS as DUDAB_COLOURS
+from campfire.games.dudab.cards import FACE as DUDAB_FACE_OF_CARD
+from campfire.games.dudab.cards import FACE_NAMES as DUDAB_FACE_NAMES
 from campfire.games.dudab.cards import SYMBOLS as DUDAB_SYMBOLS
 from campfire.games.dudab.state import PROMPTS as DUDAB_PROMPTS
+from campfire.games.dudab.state import DudabState
 from campfire.games.manitou import state as manitou_state
 from campfire.games.manitou.cards import CARD_NAMES as MANITOU_CARD_NAMES
 from campfire.games.manitou.cards import FULL_POOL as MANITOU_FULL_POOL
@@ -690,6 +695,9 @@ _DUDAB_FACE = {
     )
 }
 assert sorted(_DUDAB_FACE.values()) == list(range(_DUDAB_FACES))
+# the engine's numbers (cards, calls) as encoder slots: a card's face, a call's one-hot
+_DUDAB_CARD_SLOT = tuple(_DUDAB_FACE[DUDAB_FACE_NAMES[f]] for f in DUDAB_FACE_OF_CARD)
+_DUDAB_CALL_SLOT = tuple(_DUDAB_CALLS.index(name) if name else -1 for name in DUDAB_CALL_NAMES)
 
 
 class DudabEncoder(Encoder):
@@ -697,6 +705,7 @@ class DudabEncoder(Encoder):
 
     game = "dudab"
     max_players = 6
+    state_class = DudabState
     F = _DUDAB_FACES
 
     def _build(self) -> None:
@@ -803,6 +812,80 @@ class DudabEncoder(Encoder):
             for s, value in enumerate(view[key]):
                 if value:
                     out[base + (s - seat) % n] = value / scale
+
+    def _encode_state(self, state: Any, seat: int, belief: Belief | None, out: Vector) -> None:
+        # the fields DudabState.view builds the keys read by _encode from; of the hands only
+        # their sizes, the seat's own hand, pile and kept cards, and a revealed hand
+        st = cast(DudabState, state)
+        f, p, n = self.F, self.max_players, self.players
+        face = _DUDAB_CARD_SLOT
+        over = st.phase == dudab_state.OVER
+        out[self._o_prompt + _DUDAB_PROMPT[st.prompt()]] = 1.0
+        if not over:
+            out[self._o_seats + (st.actor - seat) % n] = 1.0
+        out[self._o_seats + p + (st.round_start_player() - seat) % n] = 1.0
+        out[self._o_progress] = (st.round + 1) / n
+        out[self._o_progress + 1] = len(st.draw) / 96
+        o = self._o_obligation
+        ob = st.ob
+        if ob == dudab_state.OB_NONE:
+            out[o] = 1.0
+        else:
+            out[o + (2 if ob == dudab_state.OB_CALL else 1)] = 1.0
+            out[o + 3 + st.ob_col] = 1.0
+            if ob == dudab_state.OB_CALL:
+                out[o + 6 + _DUDAB_CALL_SLOT[st.ob_call]] = 1.0
+        counts: dict[int, int] = {}
+        get = counts.get
+        width = 4 + 2 * f
+        above, heap = st.above, st.heap
+        for k, cards in enumerate(st.vis[: st.ncols]):
+            base = self._o_columns + k * width
+            if above[k] >= 0:
+                out[base + 1] = 1.0
+                if above[k]:
+                    out[base + 2] = above[k] / 6
+            if heap[k]:
+                out[base + 3] = len(heap[k]) / 10
+            if cards:
+                out[base] = len(cards) / 6
+                for card in cards:
+                    i = base + 4 + face[card]
+                    counts[i] = get(i, 0) + 1
+                out[base + 4 + f + face[cards[-1]]] = 1.0
+        tasks = st.tasks
+        capturer = tasks[-1][1] if tasks and tasks[-1][0] == dudab_state.T_KEEP else -1
+        o = self._o_own
+        own = (st.hands[seat], st.piles[seat], st.kept if seat == capturer else ())
+        for k, cards in enumerate(own):
+            base = o + k * f
+            for card in cards:
+                i = base + face[card]
+                counts[i] = get(i, 0) + 1
+        revealed = st.revealed
+        if revealed >= 0:
+            out[self._o_revealed + (revealed - seat) % n] = 1.0
+            base = self._o_revealed + p
+            for card in st.hands[revealed]:
+                i = base + face[card]
+                counts[i] = get(i, 0) + 1
+        for i, count in counts.items():
+            out[i] = count
+        if st.discard:
+            _count_into(out, self._o_discard, (face[c] for c in st.discard), 0.25)
+        o = self._o_counts
+        hands, piles, scores = st.hands, st.piles, st.scores
+        kept = len(st.kept)
+        for s in range(n):
+            r = (s - seat) % n
+            size = len(hands[s]) + (kept if s == capturer else 0)
+            if size:
+                out[o + r] = size / 10
+            if piles[s]:
+                out[o + p + r] = len(piles[s]) / 30
+            total = sum(scores[s])
+            if total:
+                out[o + 2 * p + r] = total / 100
 
 
 # ----- Tracker --------------------------------------------------------------------------------
