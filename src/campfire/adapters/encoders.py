@@ -857,9 +857,9 @@ class DudabEncoder(Encoder):
         capturer = tasks[-1][1] if tasks and tasks[-1][0] == dudab_state.T_KEEP else -1
         o = self._o_own
         own = (st.hands[seat], st.piles[seat], st.kept if seat == capturer else ())
-        for k, cards in enumerate(own):
+        for k, group in enumerate(own):
             base = o + k * f
-            for card in cards:
+            for card in group:
                 i = base + face[card]
                 counts[i] = get(i, 0) + 1
         revealed = st.revealed
