@@ -126,6 +126,29 @@ STRINGS: dict[str, str] = {
     "web.rt.keys": "Keys: 1–{count} claim with a card, 0 or P passes",
     "web.rt.claims": "Claims in this window",
     "web.rt.claimed": "{name}: {answer}",
+    # ----- replays -----------------------------------------------------------------------
+    "web.replay.title": "Replay",
+    "web.replay.heading": "Replay of a finished game",
+    "web.replay.open": "Watch the replay",
+    "web.replay.games": "Finished games",
+    "web.replay.games.none": "No finished games yet",
+    "web.replay.choose": "Choose a game",
+    "web.replay.game": "Table {id}, game {number}: {game}",
+    "web.replay.upload": "Open a record file",
+    "web.replay.upload.help": "A game record (.json) saved by Campfire: from a table, "
+    "campfire play or campfire sim.",
+    "web.replay.seat": "Point of view",
+    "web.replay.spectator": "Spectator (public information only)",
+    "web.replay.start": "To the start",
+    "web.replay.back": "One step back",
+    "web.replay.forward": "One step forward",
+    "web.replay.end": "To the end",
+    "web.replay.slider": "Step",
+    "web.replay.step": "Step {step} of {total}",
+    "web.replay.by": "Move by {name}",
+    "web.replay.setup": "The game as dealt, before the first move",
+    "web.replay.keys": "Keys: ← and → step back and forward, Home and End go to the start "
+    "and the end.",
 }
 
 

@@ -64,8 +64,21 @@ export function cardName(card) {
   return (card.label || card.short) + marks;
 }
 
-/** SVG markup of one card (60×84 units; the page sizes it). */
+const drawn = new Map();
+
+/** SVG markup of one card (60×84 units; the page sizes it); the same face is drawn once. */
 export function cardSvg(card, game = "") {
+  const key = `${game}|${card.label}|${card.short}|${card.face_up}|${card.colour}|${card.symbol}|${card.empty}`;
+  let svg = drawn.get(key);
+  if (svg === undefined) {
+    svg = drawCard(card, game);
+    if (drawn.size > 2000) drawn.clear();
+    drawn.set(key, svg);
+  }
+  return svg;
+}
+
+function drawCard(card, game) {
   const W = 60;
   const H = 84;
   const parts = [`<svg class="cf-card-svg" viewBox="0 0 ${W} ${H}" aria-hidden="true" focusable="false">`];

@@ -221,6 +221,7 @@ function draw() {
   const state = page.state;
   if (!state) return;
   document.body.dataset.status = state.status;
+  document.body.dataset.seq = String(state.seq);
   $("cf-waiting").hidden = state.status !== "open";
   if (state.status === "open") renderWaiting(state);
   const board = $("cf-board");

@@ -1,0 +1,136 @@
+"""People at the browser: create, join and start tables, and play by clicking what they see.
+
+Everything goes through what a person would use: labelled form fields, and buttons found by
+their role and accessible name (the lobby's, the waiting room's, the table's cards, places and
+buttons). A random but seeded player picks among the buttons the table offers; the waiting loops
+are bounded in count, and no duration is asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+#: What a page shows a person at the end of a game.
+RESULT = "#cf-board .cf-result"
+
+
+def create_table(
+    page: Any,
+    base: str,
+    game: str,
+    players: int,
+    seats: list[str],
+    *,
+    name: str = "Ann",
+    realtime: bool | None = None,
+) -> int:
+    """Create a table in the lobby (seat 1 is the creator); return its id.
+
+    ``seats`` are the other seats' kinds as the lobby offers them: ``open``, ``friend``,
+    ``easy``, ``medium``, ``hard``.
+    """
+    page.goto(f"{base}/")
+    page.get_by_label("Game").select_option(game)
+    page.get_by_label("Players").select_option(str(players))
+    page.get_by_label("Your name").fill(name)
+    for number, kind in enumerate(seats, start=2):
+        page.get_by_label(f"Seat {number}", exact=True).select_option(kind)
+    if realtime is not None:
+        box = page.get_by_label(re.compile("^Real time"))
+        box.set_checked(realtime)
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_url(re.compile(r"/t/\d+$"))
+    return int(page.url.rsplit("/", 1)[1])
+
+
+def join_table(page: Any, base: str, table: int, name: str) -> None:
+    """Open the invitation link, type a name and take the first open seat."""
+    page.goto(f"{base}/t/{table}")
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Take this seat").first.click()
+    page.get_by_role("button", name="Leave the seat").wait_for()
+
+
+def start(page: Any) -> None:
+    """Press start once every seat is taken."""
+    button = page.get_by_role("button", name="Start the game")
+    for _ in range(100):
+        if button.is_enabled():
+            break
+        page.wait_for_timeout(50)
+    button.click()
+    page.locator("#cf-board .cf-table-view").wait_for()
+
+
+def seq_of(page: Any) -> int:
+    """The sequence number the page shows (``data-seq`` of the board)."""
+    return int(page.locator("body").get_attribute("data-seq") or "0")
+
+
+def over(page: Any) -> bool:
+    """Whether the page shows the end-of-game summary."""
+    return bool(page.locator(RESULT).count())
+
+
+def _click(locator: Any) -> bool:
+    """Click, unless the table changed under the pointer (then the caller looks again)."""
+    from playwright.sync_api import Error
+
+    try:
+        locator.click(timeout=3000)
+    except Error:
+        return False
+    return True
+
+
+#: Finds what a person could click now: the open menu's choices, else (a card picked up) the
+#: places it may go, else every card, place and button of the table but "Cancel this step".
+_LOOK = """() => {
+  const over = Boolean(document.querySelector("#cf-board .cf-result"));
+  const visible = (b) => !b.closest("[hidden]");
+  const menu = [...document.querySelectorAll("#cf-board .cf-menu button")];
+  if (menu.length) return {over, css: "#cf-board .cf-menu button", n: menu.length};
+  if (document.querySelector("#cf-board .cf-selected")) {
+    const hints = document.querySelectorAll("#cf-board button.cf-hint");
+    if (hints.length) return {over, css: "#cf-board button.cf-hint", n: hints.length};
+  }
+  const css = "#cf-board button:not(.cf-cancel), #cf-realtime button";
+  return {over, css, n: [...document.querySelectorAll(css)].filter(visible).length};
+}"""
+
+
+def click_something(page: Any, rng: random.Random) -> bool:
+    """Click one thing the table offers now, as a person would; whether there was one."""
+    look = page.evaluate(_LOOK)
+    if look["over"] or not look["n"]:
+        return False
+    return _click(page.locator(look["css"]).nth(rng.randrange(look["n"])))
+
+
+def play_to_the_end(pages: list[Any], rng: random.Random, limit: int = 3000) -> int:
+    """Let every page's person play (randomly, by clicking) until the game is over."""
+    clicks = 0
+    for _ in range(limit):
+        if all(over(p) for p in pages):
+            return clicks
+        moved = False
+        for page in pages:
+            if not over(page) and click_something(page, rng):
+                clicks += 1
+                moved = True
+        if not moved:
+            pages[0].wait_for_timeout(30)
+    raise AssertionError(f"the game did not end after {limit} rounds ({clicks} clicks)")
+
+
+def record(base: str, table: int) -> dict[str, Any]:
+    """The finished game's record (``GET /api/tables/{id}/record``)."""
+    from tests.server.live_server import http
+
+    status, text = http("GET", f"{base}/api/tables/{table}/record")
+    assert status == 200, text
+    data: dict[str, Any] = json.loads(text)
+    return data

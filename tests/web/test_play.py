@@ -1,0 +1,56 @@
+"""Two people in two browsers (and bots) play a complete game of every game, by clicking.
+
+Player one creates the table in the lobby, player two opens the invitation link and takes the
+open seat, player one starts; both then play only by clicking the cards, places and buttons
+their table offers, until each page shows the end-of-game summary. The finished record replays
+to the outcome the pages show.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import campfire
+from campfire.core.records import Record, replay
+
+from .people import RESULT, create_table, join_table, play_to_the_end, record, start
+
+#: game → (players, the other seats after the two people)
+GAMES = {
+    "tracker": (3, ["open", "easy"]),
+    "dudab": (3, ["open", "easy"]),
+    "manitou": (3, ["open", "easy"]),
+    "apache": (2, ["open"]),
+}
+
+
+#: the long games (hundreds of clicks): still run by make test
+SLOW = {"apache", "dudab"}
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=[pytest.mark.slow] if n in SLOW else []) for n in sorted(GAMES)]
+)
+def test_two_people_and_bots_play_a_whole_game(name: str, server: Any, new_page: Any) -> None:
+    players, seats = GAMES[name]
+    ann, bob = new_page(), new_page(390, 844)
+    table = create_table(ann, server.base, name, players, seats, name="Ann", realtime=False)
+    join_table(bob, server.base, table, "Bob")
+    ann.get_by_text("Bob").first.wait_for()  # Ann sees who has joined
+    start(ann)
+    bob.locator("#cf-board .cf-table-view").wait_for()
+    clicks = play_to_the_end([ann, bob], random.Random(name))
+    assert clicks > 5
+    data = record(server.base, table)
+    match = replay(Record.from_json(data), game=campfire.get_game(name))
+    outcome = match.state.outcome()
+    for page in (ann, bob):
+        summary = page.locator(RESULT).inner_text()
+        for seat, score in enumerate(outcome.scores):
+            assert data["players"][seat]["name"] in summary
+            assert f"{score:g}" in summary
+        assert page.errors == []
+    assert [p["name"] for p in data["players"]][:2] == ["Ann", "Bob"]

@@ -1,0 +1,136 @@
+"""The replay viewer in a real Chromium: step through a finished game, change the point of view,
+open a record file, all by clicking and typing what a person would.
+
+What the page shows at each step is checked against the server's own replay frames
+(``GET /api/tables/{id}/replay``). The waiting loops are bounded in count; no duration is
+asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.server.live_server import http
+
+
+def bot_game(base: str, game: str, players: int) -> int:
+    """A table of bots that plays one game to its end; its id."""
+    seats = [{"kind": "bot", "level": "easy"}] * players
+    status, text = http(
+        "POST", f"{base}/api/tables", {"game": game, "players": players, "seats": seats}
+    )
+    assert status == 201, text
+    table = int(json.loads(text)["table"]["id"])
+    status, text = http("POST", f"{base}/api/tables/{table}/start")
+    assert status == 200, text
+    for _ in range(1200):
+        status, text = http("GET", f"{base}/api/tables/{table}")
+        if json.loads(text)["table"]["status"] == "finished":
+            return table
+        time.sleep(0.05)
+    raise AssertionError(f"the bots' game at table {table} did not end")
+
+
+def frames(base: str, table: int, seat: str) -> dict[str, Any]:
+    """The server's replay of the table's first game from ``seat``."""
+    status, text = http("GET", f"{base}/api/tables/{table}/replay?game=1&seat={seat}&lang=en")
+    assert status == 200, text
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def step_of(page: Any) -> int:
+    """The step the page shows."""
+    return int(page.locator("body").get_attribute("data-step") or "-1")
+
+
+def wait_step(page: Any, step: int) -> None:
+    page.wait_for_function(f"document.body.dataset.step === '{step}'")
+
+
+def check_shows(page: Any, replay: dict[str, Any], step: int) -> None:
+    """The board and the log show the replay's frame ``step``."""
+    wait_step(page, step)
+    display = replay["frames"][step]["display"]
+    board = page.locator("#cf-board")
+    assert board.locator(".cf-status").inner_text() == display["status"]
+    if not display["over"]:
+        assert board.locator(".cf-prompt").inner_text() == display["prompt"]
+    zones = board.locator("[data-zone]").evaluate_all("zs => zs.map(z => z.dataset.zone)")
+    assert zones == [z["id"] for z in display["zones"]]
+    names = board.locator(".cf-player-name").all_inner_texts()
+    assert names == [p["name"] for p in display["players"]]
+    shown = page.locator("#cf-log li").all_inner_texts()
+    said = [m["text"] for f in replay["frames"][1 : step + 1] for m in f["step"]["messages"]]
+    assert shown == said
+    assert page.get_by_text(f"Step {step} of {len(replay['frames']) - 1}").count() == 1
+
+
+def test_step_through_a_finished_game(server: Any, new_page: Any) -> None:
+    table = bot_game(server.base, "tracker", 2)
+    spectator = frames(server.base, table, "spectator")
+    last = len(spectator["frames"]) - 1
+    assert last > 10
+    page = new_page()
+    page.goto(f"{server.base}/replay")
+    page.get_by_label("Finished games").select_option(label=f"Table {table}, game 1: Tracker")
+    check_shows(page, spectator, 0)
+    page.get_by_role("button", name="One step forward").click()
+    check_shows(page, spectator, 1)
+    page.locator("#cf-board").click(position={"x": 5, "y": 5})  # the keys work anywhere
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    check_shows(page, spectator, 3)
+    page.keyboard.press("ArrowLeft")
+    check_shows(page, spectator, 2)
+    page.get_by_role("slider", name="Step").fill("7")
+    check_shows(page, spectator, 7)
+    # the same moment from seat 1's point of view: its own cards, its own log lines
+    seat1 = frames(server.base, table, "1")
+    page.get_by_label("Point of view").select_option("1")
+    page.wait_for_function("document.querySelector('#cf-board .cf-you') !== null")
+    check_shows(page, seat1, 7)
+    page.get_by_role("button", name="To the end").click()
+    check_shows(page, seat1, last)
+    result = page.locator("#cf-board .cf-result").inner_text()
+    for name, score in zip(seat1["names"], seat1["outcome"]["scores"], strict=True):
+        assert name in result and f"{score:g}" in result
+    assert page.get_by_role("button", name="One step forward").is_disabled()
+    page.keyboard.press("Home")
+    check_shows(page, seat1, 0)
+    # the address keeps the game, the seat and the step: a shared link opens the same view
+    page.get_by_role("button", name="One step forward").click()
+    check_shows(page, seat1, 1)
+    other = new_page(390, 844)
+    other.goto(page.url)
+    check_shows(other, seat1, 1)
+    assert other.get_by_label("Point of view").input_value() == "1"
+    assert page.errors == [] and other.errors == []
+
+
+def test_open_a_record_file_at_360_px(server: Any, new_page: Any, tmp_path: Path) -> None:
+    table = bot_game(server.base, "dudab", 3)
+    status, text = http("GET", f"{server.base}/api/tables/{table}/record")
+    assert status == 200, text
+    path = tmp_path / "game.json"
+    path.write_text(text, encoding="utf-8")
+    spectator = frames(server.base, table, "spectator")
+    page = new_page(360, 740)
+    page.goto(f"{server.base}/replay")
+    page.get_by_label("Open a record file").set_input_files(str(path))
+    check_shows(page, spectator, 0)
+    page.get_by_role("button", name="To the end").click()
+    check_shows(page, spectator, len(spectator["frames"]) - 1)
+    page.get_by_role("button", name="One step back").click()
+    check_shows(page, spectator, len(spectator["frames"]) - 2)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the page is {width} px wide at 360 px"
+    # a broken file: a clear message, the page goes on
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"game": "dudab"', encoding="utf-8")
+    page.get_by_label("Open a record file").set_input_files(str(broken))
+    page.get_by_role("alert").filter(has_text="not valid JSON").wait_for()
+    assert page.errors == []
