@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 #: What a page shows a person at the end of a game.
@@ -110,8 +111,16 @@ def click_something(page: Any, rng: random.Random) -> bool:
     return _click(page.locator(look["css"]).nth(rng.randrange(look["n"])))
 
 
-def play_to_the_end(pages: list[Any], rng: random.Random, limit: int = 3000) -> int:
-    """Let every page's person play (randomly, by clicking) until the game is over."""
+def play_to_the_end(
+    pages: list[Any],
+    rng: random.Random,
+    limit: int = 3000,
+    look: Callable[[int], None] | None = None,
+) -> int:
+    """Let every page's person play (randomly, by clicking) until the game is over.
+
+    ``look(page_number)`` is called after every few clicks (to keep what the page shows).
+    """
     clicks = 0
     for _ in range(limit):
         if all(over(p) for p in pages):
@@ -121,6 +130,8 @@ def play_to_the_end(pages: list[Any], rng: random.Random, limit: int = 3000) -> 
             if not over(page) and click_something(page, rng):
                 clicks += 1
                 moved = True
+                if look is not None and clicks % 4 == 0:
+                    look(pages.index(page))
         if not moved:
             pages[0].wait_for_timeout(30)
     raise AssertionError(f"the game did not end after {limit} rounds ({clicks} clicks)")

@@ -4,6 +4,10 @@ Player one creates the table in the lobby, player two opens the invitation link 
 open seat, player one starts; both then play only by clicking the cards, places and buttons
 their table offers, until each page shows the end-of-game summary. The finished record replays
 to the outcome the pages show.
+
+Hidden information in the browser: every WebSocket frame each person's page received, and what
+the page showed every few clicks, is checked against the replayed game (``watch.Witness``): no
+card from a place that seat cannot look at, unless the seat may know it then.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import campfire
 from campfire.core.records import Record, replay
 
 from .people import RESULT, create_table, join_table, play_to_the_end, record, start
+from .watch import Witness
 
 #: game → (players, the other seats after the two people)
 GAMES = {
@@ -37,12 +42,13 @@ SLOW = {"apache", "dudab"}
 def test_two_people_and_bots_play_a_whole_game(name: str, server: Any, new_page: Any) -> None:
     players, seats = GAMES[name]
     ann, bob = new_page(), new_page(390, 844)
+    eyes = [Witness(ann, 0), Witness(bob, 1)]
     table = create_table(ann, server.base, name, players, seats, name="Ann", realtime=False)
     join_table(bob, server.base, table, "Bob")
     ann.get_by_text("Bob").first.wait_for()  # Ann sees who has joined
     start(ann)
     bob.locator("#cf-board .cf-table-view").wait_for()
-    clicks = play_to_the_end([ann, bob], random.Random(name))
+    clicks = play_to_the_end([ann, bob], random.Random(name), look=lambda i: eyes[i].look())
     assert clicks > 5
     data = record(server.base, table)
     match = replay(Record.from_json(data), game=campfire.get_game(name))
@@ -54,3 +60,6 @@ def test_two_people_and_bots_play_a_whole_game(name: str, server: Any, new_page:
             assert f"{score:g}" in summary
         assert page.errors == []
     assert [p["name"] for p in data["players"]][:2] == ["Ann", "Bob"]
+    for eye in eyes:
+        eye.look()
+        assert eye.check(data) > clicks // 4
