@@ -53,6 +53,7 @@ from campfire.games.manitou.cards import TILE_NAMES as MANITOU_TILE_NAMES
 from campfire.games.manitou.state import PLAYS_PER_HUNT, ManitouState
 from campfire.games.manitou.types import Phase as ManitouPhase
 from campfire.games.manitou.types import SharingStep
+from campfire.games.tracker import state as tracker_state
 from campfire.games.tracker.cards import (
     NUM_CARDS,
     NUM_POSITIONS,
@@ -61,6 +62,7 @@ from campfire.games.tracker.cards import (
     parse_tribe,
     tribe_of,
 )
+from campfire.games.tracker.state import TrackerState
 from campfire.games.tracker.types import Phase as TrackerPhase
 from campfire.games.tracker.types import Step as TrackerStep
 from campfire.games.tracker.types import TrackerView
@@ -912,6 +914,8 @@ _TRACKER_CHANNELS = (
 _TRACKER_PHASE = {name: i for i, name in enumerate(_TRACKER_PHASES)}
 _TRACKER_STEP = {name: i for i, name in enumerate(_TRACKER_STEPS)}
 _TRACKER_INTEREST = (0.0, 1 / 3, 2 / 3)  # other seats' peeks / 3 (1 from 3 peeks on)
+_TRACKER_PHASE_SLOT = tuple(_TRACKER_PHASE[name] for name in tracker_state.PHASES)
+_TRACKER_STEP_SLOT = tuple(_TRACKER_STEP[name] for name in tracker_state.STEPS)
 
 
 class TrackerEncoder(Encoder):
@@ -920,10 +924,12 @@ class TrackerEncoder(Encoder):
     game = "tracker"
     max_players = 6
     uses_memory = True
+    state_class = TrackerState
     POSITIONS = NUM_POSITIONS
 
     def _build(self) -> None:
         p = self.max_players
+        self._channels: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._common()
         self._o_phase = self._add(
             "phase", (4,), "one-hot: normal, final_peek, final_capture, game_over"
@@ -989,6 +995,57 @@ class TrackerEncoder(Encoder):
                 out[base + 3] = 1.0
                 # a false track, or a scout of a tribe: a seat's (relative) or nobody's
                 out[base + (get(tribe_of(card), 10) if is_scout(card) else 11)] = 1.0
+        for pos, count in interest.items():
+            out[board + pos * width + 12] = _TRACKER_INTEREST[count] if count < 3 else 1.0
+
+    def _encode_state(self, state: Any, seat: int, belief: Belief | None, out: Vector) -> None:
+        # the fields TrackerState.view builds the keys read by _encode from: the board's
+        # occupied positions (never which card), counts, and the seat's own memory
+        st = cast(TrackerState, state)
+        p, n = self.max_players, self.players
+        out[self._o_phase + _TRACKER_PHASE_SLOT[st.phase]] = 1.0
+        out[self._o_step + _TRACKER_STEP_SLOT[st.step]] = 1.0
+        o = self._o_seats
+        nobody = tracker_state.NO_SEAT
+        out[o + (st.start_player - seat) % n] = 1.0
+        last = st.last_player
+        out[o + p + 1 + (p if last == nobody else (last - seat) % n)] = 1.0
+        o = self._o_counts
+        trackers, captured = st.hands, st.captured
+        for s in range(n):
+            r = (s - seat) % n
+            if trackers[s]:
+                out[o + r] = trackers[s] / TRACKERS_PER_PLAYER
+            if captured[s]:
+                out[o + p + r] = len(captured[s]) / NUM_CARDS
+        out[self._o_turn] = st.centre / 18
+        out[self._o_turn + 1] = st.moves / 3
+        width = len(_TRACKER_CHANNELS)
+        board = self._o_board
+        empty = tracker_state.EMPTY
+        for pos, card in enumerate(st.board):
+            if card != empty:
+                out[board + pos * width] = 1.0
+        for pos in st.peeked:
+            out[board + pos * width + 1] = 1.0
+        if st.lifted != empty:
+            out[board + st.lifted * width + 2] = 1.0
+        known: dict[int, int] = getattr(belief, "known", None) or {} if belief else {}
+        interest: dict[int, int] = getattr(belief, "interest", None) or {} if belief else {}
+        if known:
+            key = (seat, *st.tribes)
+            channel = self._channels.get(key)
+            if channel is None:  # per card: its channel seen from this seat
+                owner = {t: 4 + (s - seat) % n for s, t in enumerate(st.tribes)}
+                channel = tuple(
+                    owner.get(tribe_of(card), 10) if is_scout(card) else 11
+                    for card in range(NUM_CARDS)
+                )
+                self._channels[key] = channel
+            for pos, card in known.items():
+                base = board + pos * width
+                out[base + 3] = 1.0
+                out[base + channel[card]] = 1.0
         for pos, count in interest.items():
             out[board + pos * width + 12] = _TRACKER_INTEREST[count] if count < 3 else 1.0
 
