@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
@@ -168,39 +169,64 @@ class LegendEntry:
     meaning: str
 
 
-#: the field names of each dataclass :func:`_plain` met (in declaration order)
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 _ATOMS = frozenset({str, int, float, bool, type(None)})
+#: how :func:`_plain` copies each type it has met (dataclasses: a function compiled for the class)
+_COPIERS: dict[type, Callable[[Any], Any]] = {}
 
 
 def _plain(value: Any) -> Any:
     """``value`` as :func:`dataclasses.asdict` copies it (dataclasses become dicts).
 
-    Tuples stay tuples, lists lists and dicts dicts; anything else is deep-copied.
-
-    The same result several times faster than ``asdict`` (which costs about a millisecond for a
-    display model of a full board, once per seat and step on the server): the field names are
-    looked up once per class and the plain JSON types are returned as they are.
+    Tuples stay tuples, lists lists and dicts dicts; enum members are themselves (as a deep copy
+    leaves them); anything else is deep-copied. The same result about ten times faster than
+    ``asdict``, which cost about a millisecond for the display model of a full board (once per
+    seat and step on the server): each dataclass gets a function of its own, compiled the first
+    time it is met, that reads its fields by name and returns the plain JSON values as they are.
     """
     kind = type(value)
-    atoms = _ATOMS
-    if kind in atoms:
+    if kind in _ATOMS:
         return value
+    copier = _COPIERS.get(kind)
+    if copier is None:
+        copier = _COPIERS[kind] = _copier(kind, value)
+    return copier(value)
+
+
+def _plain_tuple(value: tuple[Any, ...]) -> tuple[Any, ...]:
+    atoms = _ATOMS
+    return tuple([v if type(v) in atoms else _plain(v) for v in value])
+
+
+def _plain_list(value: list[Any]) -> list[Any]:
+    atoms = _ATOMS
+    return [v if type(v) in atoms else _plain(v) for v in value]
+
+
+def _plain_dict(value: dict[Any, Any]) -> dict[Any, Any]:
+    atoms = _ATOMS
+    return {_plain(k): v if type(v) in atoms else _plain(v) for k, v in value.items()}
+
+
+def _copier(kind: type, value: Any) -> Callable[[Any], Any]:
     if kind is tuple:
-        return tuple([v if type(v) in atoms else _plain(v) for v in value])
-    names = _FIELD_NAMES.get(kind)
-    if names is not None:
-        return {
-            name: x if type(x := getattr(value, name)) in atoms else _plain(x) for name in names
-        }
+        return _plain_tuple
     if kind is list:
-        return [v if type(v) in atoms else _plain(v) for v in value]
+        return _plain_list
     if kind is dict:
-        return {_plain(k): v if type(v) in atoms else _plain(v) for k, v in value.items()}
-    if is_dataclass(value):
-        _FIELD_NAMES[kind] = tuple(f.name for f in fields(value))
-        return _plain(value)
-    return asdict(_Box(value))["value"]  # subclasses and other types: exactly as asdict does
+        return _plain_dict
+    if isinstance(value, Enum):
+        return lambda v: v
+    if not is_dataclass(value):
+        return lambda v: asdict(_Box(v))["value"]  # subclasses, other types: as asdict does
+    names = [f.name for f in fields(value)]
+    reads = "".join(f"    x{i} = v.{name}\n" for i, name in enumerate(names))
+    items = ", ".join(
+        f"{name!r}: x{i} if type(x{i}) in A else P(x{i})" for i, name in enumerate(names)
+    )
+    namespace: dict[str, Any] = {"A": _ATOMS, "P": _plain}
+    exec(f"def copy(v):\n{reads}    return {{{items}}}\n", namespace)
+    copy: Callable[[Any], Any] = namespace["copy"]
+    return copy
 
 
 @dataclass(frozen=True)
