@@ -9,6 +9,7 @@ from .actions import Action
 from .agent import Agent, AgentConfig, Belief, Observation, RolloutPolicy
 from .errors import (
     CampfireError,
+    ErrorText,
     IllegalActionError,
     NotationError,
     OptionError,
@@ -34,6 +35,7 @@ __all__ = [
     "AgentConfig",
     "Belief",
     "CampfireError",
+    "ErrorText",
     "Event",
     "Game",
     "GameRng",

@@ -9,12 +9,23 @@ as they are.
 ... except ValueError as exc:
 ...     print(exc)
 tracker rules §4.2: position 12 is empty
+
+A message may be an :class:`ErrorText`: the English text made from a template and its
+parameters, which a front end can word anew in the user's language (``campfire.i18n``) while
+the kernel itself stays English-only:
+
+>>> err = NotationError(ErrorText("position {position} is empty", position=12))
+>>> str(err), err.text.template, err.text.params
+('position 12 is empty', 'position {position} is empty', {'position': 12})
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "CampfireError",
+    "ErrorText",
     "IllegalActionError",
     "NotationError",
     "OptionError",
@@ -26,8 +37,70 @@ __all__ = [
 ]
 
 
+class ErrorText(str):
+    """An error message in English, with the template and parameters it was made from.
+
+    It *is* the English text (a ``str``), so it goes wherever a message goes; front ends
+    translate it by its template (the catalog's msgid; ``context`` makes it a ``msgctxt``
+    entry, as the presenters' card and colour names are) and translate parameters that are
+    themselves :class:`ErrorText` (a card's name, a list of choices) the same way. Making one
+    costs one ``str.format``: engines raise them freely.
+
+    >>> ErrorText("seat {seat} chooses now", seat=2)
+    'seat 2 chooses now'
+    >>> ErrorText("hunter", context="manitou.card.hunter").context
+    'manitou.card.hunter'
+    """
+
+    template: str
+    params: dict[str, Any]
+    context: str | None
+
+    def __new__(cls, template: str, /, context: str | None = None, **params: Any) -> ErrorText:
+        """The text of ``template`` filled with ``params`` (no ``params``: the template as is)."""
+        self = super().__new__(cls, template.format(**params) if params else template)
+        self.template = template
+        self.params = params
+        self.context = context
+        return self
+
+    @classmethod
+    def series(cls, items: list[Any] | tuple[Any, ...], sep: str = ", ") -> ErrorText:
+        """A list of ``items`` (texts or values) written one after another, ``sep`` between.
+
+        >>> t = ErrorText.series([ErrorText("red"), 3])
+        >>> t, sorted(t.params)
+        ('red, 3', ['item0', 'item1'])
+        """
+        params = {f"item{i}": item for i, item in enumerate(items)}
+        template = sep.join("{" + k + "}" for k in params)
+        return cls.__new__(cls, template, **params)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickling (process pools) keeps the parts
+        return (_error_text, (str(self.template), self.context, dict(self.params)))
+
+
+def _error_text(template: str, context: str | None, params: dict[str, Any]) -> ErrorText:
+    return ErrorText(template, context, **params)
+
+
+def _as_text(message: str) -> ErrorText:
+    return message if isinstance(message, ErrorText) else ErrorText(message)
+
+
 class CampfireError(ValueError):
-    """Base class of every error caused by bad input to Campfire."""
+    """Base class of every error caused by bad input to Campfire.
+
+    Its message may be an :class:`ErrorText`; :attr:`text` is the message as one either way.
+    """
+
+    @property
+    def text(self) -> ErrorText:
+        """The message as an :class:`ErrorText` (a plain message: a template with no fields)."""
+        first = self.args[0] if len(self.args) == 1 else None
+        if isinstance(first, ErrorText):
+            return first
+        return ErrorText(str(self))
 
 
 class UnknownGameError(CampfireError):
@@ -53,6 +126,11 @@ class IllegalActionError(CampfireError):
         super().__init__(f"{rule}: {message}")
         self.rule = rule
         self.reason = message
+
+    @property
+    def text(self) -> ErrorText:
+        """The message as an :class:`ErrorText`: the rule cited, then the reason."""
+        return ErrorText("{rule}: {reason}", rule=self.rule, reason=_as_text(self.reason))
 
 
 class SeatError(CampfireError):
@@ -85,3 +163,10 @@ class RecordError(CampfireError):
         super().__init__(text)
         self.index = index
         self.reason = message
+
+    @property
+    def text(self) -> ErrorText:
+        """The message as an :class:`ErrorText` (the bad action's index first, if any)."""
+        if self.index is None:
+            return super().text
+        return ErrorText("action {index}: {reason}", index=self.index, reason=_as_text(self.reason))

@@ -302,11 +302,18 @@ class Translator:
         except (KeyError, IndexError, ValueError):  # a broken translation: show the English
             return english
 
-    def error(self, text: str) -> str:
-        """The English text of an error from the core, in this language where it is known."""
+    def error(self, error: str | BaseException) -> str:
+        """An error's message in this language where it is known (else in English).
+
+        ``error`` is an exception (its :class:`~campfire.core.ErrorText`, the template and
+        parameters it was raised with, is translated) or an English message (recognised by
+        the core's templates, :mod:`campfire.i18n.errors`).
+        """
         from .errors import translate_error
 
-        return translate_error(text, self) if self.catalog is not None else text
+        if self.catalog is None:
+            return str(error)
+        return translate_error(error, self)
 
 
 @cache

@@ -1,25 +1,33 @@
-"""The core's error messages in the chosen language, by their English wording.
+"""Error messages in the chosen language.
 
-The kernel (``campfire.core``) raises errors with English messages and knows nothing of
-languages. At the edge, :func:`translate_error` recognises the common ones by their English
-templates (listed here, so extraction puts them in the catalogs) and words them anew; parts of
-a message (what was allowed, which number) are translated the same way. A message that matches
-no template is shown as it is, in English: nothing is lost, only untranslated.
-``tests/i18n`` checks that these templates still match what the core raises.
+The kernel and the games (``campfire.core``, ``campfire.games``) raise errors in English and
+know nothing of languages. Most messages are :class:`~campfire.core.ErrorText` values: the
+English text together with its template and parameters. At the edge, :func:`translate_error`
+looks the template up in the catalog (extraction collects every ``ErrorText("...")`` literal)
+and fills the translation with the parameters, translating those that are texts themselves (a
+card's name, a list of choices).
+
+A message raised as a plain string is recognised by its English wording instead: the
+templates listed here (:data:`ERROR_TEMPLATES`, :data:`PART_TEMPLATES`), matched against the
+text; parts of a message (what was allowed, which number) are translated the same way. A
+message that matches nothing is shown as it is, in English: nothing is lost, only
+untranslated. ``tests/i18n`` checks that these templates still match what the core raises.
 """
 
 from __future__ import annotations
 
 import re
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from campfire.core.errors import CampfireError, ErrorText
 
 from . import N_
 
 if TYPE_CHECKING:
     from . import Translator
 
-__all__ = ["ERROR_TEMPLATES", "translate_error"]
+__all__ = ["ERROR_TEMPLATES", "render", "translate_error"]
 
 #: whole error messages of the core (``campfire.core``)
 ERROR_TEMPLATES = (
@@ -91,12 +99,36 @@ def _part(text: str, tr: Translator) -> str:
     return _match(text, PART_TEMPLATES, tr) or text
 
 
-def translate_error(text: str, tr: Translator) -> str:
-    """``text`` (an English error message) in ``tr``'s language where its template is known.
+def render(text: ErrorText, tr: Translator) -> str:
+    """``text`` in ``tr``'s language: its template translated and filled with its parameters.
 
-    A prefix ending in ``": "`` (a rule citation, ``argument --players``) is kept and the rest
-    translated.
+    Parameters that are :class:`~campfire.core.ErrorText` are rendered the same way; a
+    template with no translation (or a broken one) keeps its English wording, with the
+    parameters translated. A plain text (no parameters) unknown to the catalog is matched
+    against the registered English templates.
     """
+    params: dict[str, Any] = {
+        k: render(v, tr) if isinstance(v, ErrorText) else v for k, v in text.params.items()
+    }
+    template = text.template
+    if text.context is not None:
+        translated = tr.pgettext(text.context, template)
+    else:
+        translated = tr.gettext(template)
+    if not params:
+        if translated == template and text.context is None:
+            return _plain(template, tr)
+        return translated
+    for candidate in (translated, template):
+        try:
+            return candidate.format(**params)
+        except (KeyError, IndexError, ValueError):
+            continue
+    return str(text)
+
+
+def _plain(text: str, tr: Translator) -> str:
+    """An English message with no known template: by the registered templates, else as is."""
     whole = _match(text, ERROR_TEMPLATES, tr)
     if whole is not None:
         return whole
@@ -107,3 +139,18 @@ def translate_error(text: str, tr: Translator) -> str:
             return text[: cut + 2] + tail
         start = cut + 2
     return text
+
+
+def translate_error(error: str | BaseException, tr: Translator) -> str:
+    """``error`` (an exception, or an English error message) in ``tr``'s language.
+
+    An exception of Campfire is rendered from its :attr:`~campfire.core.CampfireError.text`;
+    any other, and a plain message, is recognised by the registered English templates, where a
+    prefix ending in ``": "`` (a rule citation, ``argument --players``) is kept and the rest
+    translated.
+    """
+    if isinstance(error, CampfireError):
+        return render(error.text, tr)
+    if isinstance(error, ErrorText):
+        return render(error, tr)
+    return _plain(str(error), tr)

@@ -6,8 +6,12 @@
   catalogue ``MESSAGES`` (context: the message id, msgid: the English template; a ``<id>.one``
   / ``<id>`` pair becomes one plural entry whose context is ``<id>``),
 - every game option's help text (context ``<game>.option.<name>``),
+- the browser client's ``campfire.web.strings.STRINGS`` (id → English template), the same way
+  as the presenters' messages,
 - the strings marked with ``_``, ``N_``, ``ngettext``, ``pgettext`` and ``npgettext`` in the
-  command line, the terminal app, the arena's commands, the server and this package.
+  command line, the terminal app, the arena's commands, the server and this package,
+- the templates of error messages, ``ErrorText("...")``, anywhere in the package (the core and
+  the games raise them; ``campfire.i18n.errors`` translates them at the edge).
 
 ``update`` merges the template into each language's ``campfire.po`` (new and changed entries
 come in empty, with no guessed "fuzzy" text; entries gone from the template stay as obsolete
@@ -46,6 +50,10 @@ SOURCES = (
     "server/**/*.py",
 )
 _KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None}
+#: the error messages' templates, collected from every module of the package
+_ERROR_KEYWORDS = {"ErrorText": None}
+#: the modules whose ``STRINGS`` (id → English template) are catalogued like ``MESSAGES``
+STRING_TABLES = ("campfire.web.strings",)
 _DATE = dt.datetime(2025, 1, 1, tzinfo=dt.UTC)
 _WIDTH = 100
 
@@ -71,7 +79,7 @@ def _at(path: str) -> list[Any]:
 
 
 def _presenter_messages() -> list[tuple[str, dict[str, str]]]:
-    """The catalogues ``MESSAGES`` of the core's presentation and of every game's presenter."""
+    """The presenters' ``MESSAGES`` (the core's and every game's) and the browser's ``STRINGS``."""
     importlib.import_module("campfire.games")
     from campfire.core import all_games
 
@@ -87,6 +95,15 @@ def _presenter_messages() -> list[tuple[str, dict[str, str]]]:
         if isinstance(messages, dict):
             path = Path(str(module.__file__)).resolve().relative_to(SRC.parent).as_posix()
             out.append((path, messages))
+    for name in STRING_TABLES:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:  # an optional part not written (or installed) yet
+            continue
+        strings = getattr(module, "STRINGS", None)
+        if isinstance(strings, dict):
+            path = Path(str(module.__file__)).resolve().relative_to(SRC.parent).as_posix()
+            out.append((path, strings))
     return out
 
 
@@ -125,6 +142,19 @@ def extract() -> Catalog:
                         existing.locations.extend(_at(rel))
                     continue
                 catalog.add(message, locations=_at(rel), auto_comments=comments, context=context)
+    for file in sorted(PACKAGE.glob("**/*.py")):
+        rel = file.relative_to(SRC.parent).as_posix()
+        for _lineno, message, comments, context in extract_from_file(
+            "python", str(file), keywords=_ERROR_KEYWORDS, comment_tags=("TRANSLATORS:",)
+        ):
+            if not isinstance(message, str):
+                continue
+            existing = catalog.get(message, context=context)
+            if existing is not None:
+                if _at(rel)[0] not in existing.locations:
+                    existing.locations.extend(_at(rel))
+                continue
+            catalog.add(message, locations=_at(rel), auto_comments=comments, context=context)
     return catalog
 
 

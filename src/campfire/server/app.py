@@ -23,8 +23,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from campfire.core import ErrorText
+from campfire.i18n import translator
+
 from . import protocol
 from .db import default_database_url, make_engine, migrate, session_factory
+from .lobby import language_of
 from .lobby import routes as lobby_routes
 from .replay import routes as replay_routes
 from .tables import Connection, LiveTable, LobbyError, TableManager
@@ -128,8 +132,11 @@ def create_app(
     return app
 
 
-async def _close(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
-    await websocket.send_text(json.dumps(protocol.error_frame(code, message)))
+async def _close(
+    websocket: WebSocket, language: str, code: str, message: ErrorText, close_code: int
+) -> None:
+    text = translator(language).error(message)
+    await websocket.send_text(json.dumps(protocol.error_frame(code, text), ensure_ascii=False))
     await websocket.close(close_code)
 
 
@@ -140,8 +147,13 @@ def _since(raw: str | None) -> int | None:
 
 
 async def _serve_socket(websocket: WebSocket, limit: RateLimit) -> None:
-    """One client at one table: snapshot, then its messages in and the table's frames out."""
+    """One client at one table: snapshot, then its messages in and the table's frames out.
+
+    The connection's language (``?lang=``, else ``Accept-Language``, else English) is that of
+    its display models, log messages and error frames.
+    """
     await websocket.accept()
+    language = language_of(websocket)
     manager: TableManager = websocket.app.state.manager
     raw_id = websocket.path_params["table_id"]
     live: LiveTable | None = None
@@ -150,8 +162,9 @@ async def _serve_socket(websocket: WebSocket, limit: RateLimit) -> None:
     if live is None:
         await _close(
             websocket,
+            language,
             "unknown_table",
-            f"there is no table {raw_id[:20]!r}",
+            ErrorText("there is no table {table}", table=repr(raw_id[:20])),
             protocol.CLOSE_UNKNOWN_TABLE,
         )
         return
@@ -160,17 +173,20 @@ async def _serve_socket(websocket: WebSocket, limit: RateLimit) -> None:
     if token and seat is None:
         await _close(
             websocket,
+            language,
             "bad_token",
-            "this seat token belongs to no seat of the table; connect without one to watch",
+            ErrorText(
+                "this seat token belongs to no seat of the table; connect without one to watch"
+            ),
             protocol.CLOSE_BAD_TOKEN,
         )
         return
-    conn = Connection(seat)
+    conn = Connection(seat, language=language)
     async with live.lock:  # no step can slip between the snapshot and the first delta
         live.connections.add(conn)
         if seat is not None:
             manager.hand_back(live, seat)  # a person who returns takes their seat back
-        conn.push(live.snapshot(seat, _since(websocket.query_params.get("since"))))
+        conn.push(live.snapshot(seat, _since(websocket.query_params.get("since")), language))
     writer = asyncio.get_running_loop().create_task(_write(websocket, conn))
     code: int | None = None
     try:
@@ -220,14 +236,24 @@ async def _read(
             return protocol.CLOSE_FLOODING
         verdict = limit.take()
         if verdict == "close":
-            conn.push(protocol.error_frame("rate_limited", "too many messages: goodbye"))
+            conn.push(
+                protocol.error_frame(
+                    "rate_limited", conn.tr.error(ErrorText("too many messages: goodbye"))
+                )
+            )
             return protocol.CLOSE_FLOODING
         if verdict == "refuse":
             conn.push(
                 protocol.error_frame(
                     "rate_limited",
-                    f"at most {limit.rate:g} messages a second (bursts of {limit.burst}): "
-                    "this one was dropped",
+                    conn.tr.error(
+                        ErrorText(
+                            "at most {rate} messages a second (bursts of {burst}): "
+                            "this one was dropped",
+                            rate=format(limit.rate, "g"),
+                            burst=limit.burst,
+                        )
+                    ),
                 )
             )
             continue
@@ -235,19 +261,29 @@ async def _read(
             conn.push(
                 protocol.error_frame(
                     "too_large",
-                    f"a message may hold at most {protocol.MAX_MESSAGE_CHARS} characters",
+                    conn.tr.error(
+                        ErrorText(
+                            "a message may hold at most {limit} characters",
+                            limit=protocol.MAX_MESSAGE_CHARS,
+                        )
+                    ),
                 )
             )
             return protocol.CLOSE_TOO_LARGE
         try:
             await _handle(text, conn, live, manager)
         except protocol.ProtocolError as exc:
-            conn.push(protocol.error_frame(exc.code, str(exc), live.seq))
+            conn.push(protocol.error_frame(exc.code, conn.tr.error(exc), live.seq))
         except LobbyError as exc:  # pragma: no cover - defensive
-            conn.push(protocol.error_frame("bad_message", str(exc), live.seq))
+            conn.push(protocol.error_frame("bad_message", conn.tr.error(exc), live.seq))
         except Exception:  # never let one message take the server down
             log.exception("table %s: a message failed", live.id)
-            conn.push(protocol.error_frame("internal", "the server could not handle that message"))
+            conn.push(
+                protocol.error_frame(
+                    "internal",
+                    conn.tr.error(ErrorText("the server could not handle that message")),
+                )
+            )
 
 
 async def _handle(
@@ -263,6 +299,6 @@ async def _handle(
         conn.push({"type": "pong"})
     elif kind == "sync":
         async with live.lock:
-            conn.push(live.snapshot(conn.seat, message.get("since")))
+            conn.push(live.snapshot(conn.seat, message.get("since"), conn.language))
     else:
         await manager.act(live, conn.seat, message, received)

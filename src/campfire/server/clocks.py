@@ -33,7 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
-from campfire.core import OptionError
+from campfire.core import ErrorText, OptionError
 
 __all__ = ["KINDS", "ON_TIMEOUT", "Clocks", "TimeControl"]
 
@@ -57,8 +57,13 @@ def _seconds(raw: Mapping[str, Any], key: str, low: float, default: float | None
         or not low <= value <= MAX_SECONDS
     ):
         raise OptionError(
-            f'clock: "{key}" is a number of seconds from {low:g} to {MAX_SECONDS:g} '
-            f"(got {value!r:.40})"
+            ErrorText(
+                'clock: "{key}" is a number of seconds from {low} to {high} (got {got})',
+                key=key,
+                low=format(low, "g"),
+                high=format(MAX_SECONDS, "g"),
+                got=repr(value)[:40],
+            )
         )
     return float(value)
 
@@ -89,31 +94,51 @@ class TimeControl:
             return cls()
         if not isinstance(raw, Mapping):
             raise OptionError(
-                'clock: an object such as {"kind": "game", "seconds": 300, "increment": 5, '
-                '"on_timeout": "bot"}'
+                ErrorText(
+                    "clock: an object such as {example}",
+                    example='{"kind": "game", "seconds": 300, "increment": 5, "on_timeout": "bot"}',
+                )
             )
         allowed = {"kind", "seconds", "increment", "on_timeout"}
         extra = sorted(str(k) for k in set(raw) - allowed)
         if extra:
-            raise OptionError(f"clock: takes {', '.join(sorted(allowed))} (got {', '.join(extra)})")
+            raise OptionError(
+                ErrorText(
+                    "clock: takes {allowed} (got {got})",
+                    allowed=", ".join(sorted(allowed)),
+                    got=", ".join(extra),
+                )
+            )
         kind = raw.get("kind", "none")
         if kind not in KINDS:
-            raise OptionError(f'clock: "kind" is one of {", ".join(KINDS)} (got {kind!r:.40})')
+            raise OptionError(
+                ErrorText(
+                    'clock: "kind" is one of {allowed} (got {got})',
+                    allowed=", ".join(KINDS),
+                    got=repr(kind)[:40],
+                )
+            )
         rule = raw.get("on_timeout", "random")
         if rule not in ON_TIMEOUT:
             raise OptionError(
-                f'clock: "on_timeout" is one of {", ".join(ON_TIMEOUT)} (got {rule!r:.40})'
+                ErrorText(
+                    'clock: "on_timeout" is one of {allowed} (got {got})',
+                    allowed=", ".join(ON_TIMEOUT),
+                    got=repr(rule)[:40],
+                )
             )
         if kind == "none":
             if set(raw) - {"kind"}:
-                raise OptionError('clock: "kind": "none" takes no other field')
+                raise OptionError(ErrorText('clock: "kind": "none" takes no other field'))
             return cls()
         seconds = _seconds(raw, "seconds", 0.1, None)
         increment = 0.0
         if kind == "game":
             increment = _seconds(raw, "increment", 0.0, 0.0)
         elif "increment" in raw:
-            raise OptionError('clock: "increment" belongs to a game clock ("kind": "game")')
+            raise OptionError(
+                ErrorText('clock: "increment" belongs to a game clock ("kind": "game")')
+            )
         return cls(cast(Kind, kind), seconds, increment, cast(Rule, rule))
 
     def to_json(self) -> dict[str, Any] | None:

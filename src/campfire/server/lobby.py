@@ -1,7 +1,8 @@
 """The lobby over HTTP (JSON): games, tables, seats, start, rematch, records.
 
 Every error is ``{"error": {"code", "message"}}`` with an HTTP status that says what went
-wrong: 400 (a request that is not allowed as written), 401 (no or a wrong seat token), 404
+wrong (the message in the request's language: ``?lang=``, else ``Accept-Language``, else
+English): 400 (a request that is not allowed as written), 401 (no or a wrong seat token), 404
 (no such table or record), 409 (not allowed in the table's current state: full, started, not
 finished), 413 (a body over :data:`MAX_BODY_BYTES`). ``docs/protocol.md`` lists the routes.
 """
@@ -12,20 +13,31 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from campfire.core import all_games
+from campfire.core import ErrorText, all_games
+from campfire.i18n import negotiate, normalize, translator
 
 from .tables import LiveTable, LobbyError, TableManager
 
-__all__ = ["MAX_BODY_BYTES", "error_response", "routes"]
+__all__ = ["MAX_BODY_BYTES", "error_response", "language_of", "routes"]
 
 #: The largest request body the lobby reads.
 MAX_BODY_BYTES = 64 * 1024
 
 Handler = Callable[[Request], Awaitable[Response]]
+
+
+def language_of(connection: HTTPConnection) -> str:
+    """A request's or a WebSocket's language: ``?lang=``, else ``Accept-Language``, else English.
+
+    A ``lang`` Campfire does not speak is passed over (the header decides, then English).
+    """
+    return normalize(connection.query_params.get("lang")) or negotiate(
+        connection.headers.get("accept-language")
+    )
 
 
 def error_response(status: int, code: str, message: str) -> JSONResponse:
@@ -44,16 +56,20 @@ async def _body(request: Request) -> dict[str, Any]:
         data += chunk
         if len(data) > MAX_BODY_BYTES:
             raise LobbyError(
-                413, "too_large", f"a request body holds at most {MAX_BODY_BYTES} bytes"
+                413,
+                "too_large",
+                ErrorText("a request body holds at most {limit} bytes", limit=MAX_BODY_BYTES),
             )
     if not data.strip():
         return {}
     try:
         body = json.loads(data)
     except (ValueError, RecursionError):
-        raise LobbyError(400, "bad_json", "the request body is one JSON object") from None
+        raise LobbyError(
+            400, "bad_json", ErrorText("the request body is one JSON object")
+        ) from None
     if not isinstance(body, dict):
-        raise LobbyError(400, "bad_json", "the request body is a JSON object")
+        raise LobbyError(400, "bad_json", ErrorText("the request body is a JSON object"))
     return body
 
 
@@ -66,7 +82,9 @@ def _token(request: Request) -> str | None:
 def _table_id(request: Request) -> int:
     raw = request.path_params["table_id"]
     if not raw.isascii() or not raw.isdigit() or len(raw) > 12:
-        raise LobbyError(404, "unknown_table", f"there is no table {raw[:20]!r}")
+        raise LobbyError(
+            404, "unknown_table", ErrorText("there is no table {table}", table=repr(raw[:20]))
+        )
     return int(raw)
 
 
@@ -79,7 +97,8 @@ def _guarded(handler: Handler) -> Handler:
         try:
             return await handler(request)
         except LobbyError as exc:
-            return error_response(exc.status, exc.code, str(exc))
+            message = translator(language_of(request)).error(exc)
+            return error_response(exc.status, exc.code, message)
 
     run.__name__ = handler.__name__
     run.__doc__ = handler.__doc__
@@ -97,7 +116,9 @@ async def list_tables(request: Request) -> Response:
     statuses = [s for s in raw.split(",") if s]
     bad = [s for s in statuses if s not in ("open", "running", "finished")]
     if bad or not statuses:
-        raise LobbyError(400, "bad_request", "status is a list of open, running, finished")
+        raise LobbyError(
+            400, "bad_request", ErrorText("status is a list of open, running, finished")
+        )
     return JSONResponse({"tables": _manager(request).listing(statuses)})
 
 
@@ -158,7 +179,9 @@ async def record(request: Request) -> Response:
     number = None
     if raw is not None:
         if not raw.isascii() or not raw.isdigit() or len(raw) > 9:
-            raise LobbyError(400, "bad_request", "game is the number of a game at the table")
+            raise LobbyError(
+                400, "bad_request", ErrorText("game is the number of a game at the table")
+            )
         number = int(raw)
     text = _manager(request).record(live, number)
     return Response(text, media_type="application/json")

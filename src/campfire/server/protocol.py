@@ -22,8 +22,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
 
-from campfire.core import Action, CampfireError, Event, Game
+from campfire.core import Action, CampfireError, ErrorText, Event, Game
+from campfire.core.present import translation
 from campfire.core.validate import short_repr
+from campfire.i18n import DEFAULT_LANGUAGE, translator
 
 __all__ = [
     "CAUSES",
@@ -44,6 +46,7 @@ __all__ = [
     "seat_frame_parts",
     "seat_step",
     "snapshot_frame",
+    "speaking",
     "step_json",
 ]
 
@@ -68,7 +71,11 @@ CAUSES = ("timeout", "timeout-bot", "takeover", "window-closed")
 
 
 class ProtocolError(CampfireError):
-    """A client message the server refuses; ``code`` names the kind (see ``docs/protocol.md``)."""
+    """A client message the server refuses; ``code`` names the kind (see ``docs/protocol.md``).
+
+    The message is an :class:`~campfire.core.ErrorText` where it can be, so that the error
+    frame speaks the connection's language.
+    """
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -304,55 +311,74 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
     """
     if len(text) > MAX_MESSAGE_CHARS:
         raise ProtocolError(
-            "too_large", f"a message may hold at most {MAX_MESSAGE_CHARS} characters"
+            "too_large",
+            ErrorText("a message may hold at most {limit} characters", limit=MAX_MESSAGE_CHARS),
         )
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
-        raise ProtocolError("bad_json", "a message is one JSON object") from None
+        raise ProtocolError("bad_json", ErrorText("a message is one JSON object")) from None
     if not isinstance(data, dict):
-        raise ProtocolError("bad_json", f"a message is a JSON object (got {short_repr(data)})")
+        raise ProtocolError(
+            "bad_json", ErrorText("a message is a JSON object (got {got})", got=short_repr(data))
+        )
     kind = data.get("type")
     if kind not in CLIENT_SCHEMAS:
         raise ProtocolError(
             "unknown_type",
-            f"unknown message type {short_repr(kind)}; types: {', '.join(CLIENT_SCHEMAS)}",
+            ErrorText(
+                "unknown message type {got}; types: {types}",
+                got=short_repr(kind),
+                types=", ".join(CLIENT_SCHEMAS),
+            ),
         )
     allowed = set(CLIENT_SCHEMAS[kind]["properties"])
     extra = sorted(str(k) for k in set(data) - allowed)
     if extra:
         raise ProtocolError(
             "bad_message",
-            f"a {kind} message holds only {', '.join(sorted(allowed))} "
-            f"(got {short_repr(', '.join(extra))})",
+            ErrorText(
+                "a {kind} message holds only {allowed} (got {got})",
+                kind=kind,
+                allowed=", ".join(sorted(allowed)),
+                got=short_repr(", ".join(extra)),
+            ),
         )
     if kind == "action":
         seq, action = data.get("seq"), data.get("action")
         if not _is_int(seq) or seq < 0:
             raise ProtocolError(
                 "bad_message",
-                f'"seq" is the sequence number the action answers, an integer ≥ 0 '
-                f"(got {short_repr(seq)})",
+                ErrorText(
+                    '"seq" is the sequence number the action answers, an integer ≥ 0 (got {got})',
+                    got=short_repr(seq),
+                ),
             )
         if isinstance(action, str):
             if not 1 <= len(action) <= MAX_NOTATION:
                 raise ProtocolError(
-                    "bad_message", f'"action" notation has 1–{MAX_NOTATION} characters'
+                    "bad_message",
+                    ErrorText('"action" notation has 1–{limit} characters', limit=MAX_NOTATION),
                 )
         elif not _is_int(action) or action < 0:
             raise ProtocolError(
                 "bad_message",
-                f'"action" is the action\'s notation or its index ≥ 0 (got {short_repr(action)})',
+                ErrorText(
+                    '"action" is the action\'s notation or its index ≥ 0 (got {got})',
+                    got=short_repr(action),
+                ),
             )
         if "seat" in data and (not _is_int(data["seat"]) or data["seat"] < 0):
             raise ProtocolError(
-                "bad_message", f'"seat" is a seat number (got {short_repr(data["seat"])})'
+                "bad_message",
+                ErrorText('"seat" is a seat number (got {got})', got=short_repr(data["seat"])),
             )
     elif kind == "sync" and "since" in data:
         since = data["since"]
         if not _is_int(since) or since < 0:
             raise ProtocolError(
-                "bad_message", f'"since" is a sequence number ≥ 0 (got {short_repr(since)})'
+                "bad_message",
+                ErrorText('"since" is a sequence number ≥ 0 (got {got})', got=short_repr(since)),
             )
     return data
 
@@ -365,13 +391,19 @@ def read_action(game: Game[Any], players: int, action: str | int) -> Action:
         size = game.num_distinct_actions(players)
         if action >= size:
             raise ProtocolError(
-                "illegal", f"an action index is 0–{size - 1} in {game.title} for {players}"
+                "illegal",
+                ErrorText(
+                    "an action index is 0–{high} in {game} for {players}",
+                    high=size - 1,
+                    game=game.title,
+                    players=players,
+                ),
             )
         return game.action_from_index(action, players)
     except ProtocolError:
         raise
     except CampfireError as exc:
-        raise ProtocolError("illegal", str(exc)) from None
+        raise ProtocolError("illegal", exc.text) from None
 
 
 # ----- building ---------------------------------------------------------------------------------
@@ -407,13 +439,16 @@ def seat_frame_parts(
     view: Mapping[str, Any],
     legal: Sequence[Action],
     names: Sequence[str],
+    language: str = DEFAULT_LANGUAGE,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A seat's display model and legal actions, from its view and legal actions only.
 
     The one path from a seat's knowledge to what a client draws: the live tables' frames and
-    the replays (``campfire.server.replay``) both build them here.
+    the replays (``campfire.server.replay``) both build them here. The display's texts are in
+    ``language``.
     """
-    display = game.presenter().display(view, legal, names).to_json()
+    with speaking(language):
+        display = game.presenter().display(view, legal, names).to_json()
     return display, legal_json(game, players, legal)
 
 
@@ -425,13 +460,21 @@ def seat_step(
     mover: int,
     events: Sequence[Event],
     cause: str | None = None,
+    language: str = DEFAULT_LANGUAGE,
 ) -> dict[str, Any]:
     """One step as ``seat`` sees it: ``events`` are those it may see, with their log lines.
 
-    ``seq`` is the sequence number after the step and ``mover`` the seat that acted.
+    ``seq`` is the sequence number after the step and ``mover`` the seat that acted; the log
+    lines are in ``language``.
     """
-    messages = game.presenter().messages(events, names, seat)
+    with speaking(language):
+        messages = game.presenter().messages(events, names, seat)
     return step_json(seq, mover, events, [m.to_json() for m in messages], cause)
+
+
+def speaking(language: str) -> Any:
+    """A ``with`` block in which presenters speak ``language`` (this task or thread only)."""
+    return translation(None if language == DEFAULT_LANGUAGE else translator(language).text)
 
 
 def snapshot_frame(

@@ -37,6 +37,7 @@ from campfire.core import (
     Action,
     Agent,
     CampfireError,
+    ErrorText,
     Event,
     Game,
     IllegalActionError,
@@ -46,6 +47,7 @@ from campfire.core import (
 from campfire.core import get as get_game
 from campfire.core.events import visible_events
 from campfire.core.table import AgentError, Step, Table
+from campfire.i18n import DEFAULT_LANGUAGE, N_, Translator, translator
 
 from . import protocol
 from .clocks import Clocks, TimeControl
@@ -75,7 +77,7 @@ class LobbyError(CampfireError):
     """A lobby request that is refused: ``status`` is the HTTP status, ``code`` the kind."""
 
     def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
+        super().__init__(message)  # an ErrorText where it can be (answers in the user's language)
         self.status = status
         self.code = code
 
@@ -107,11 +109,19 @@ class SeatInfo:
             "takeover": self.takeover,
         }
 
-    def name(self) -> str:
-        """The seat's name in displays and records."""
+    def name(self, tr: Translator | None = None) -> str:
+        """The seat's name in displays and records (in ``tr``'s language; default English)."""
+        tr = tr or translator(DEFAULT_LANGUAGE)
         if self.kind == "bot":
-            return f"Bot {self.seat + 1} ({self.level})"
-        return self.nickname or f"Seat {self.seat + 1}"
+            level = tr.gettext(_LEVEL_NAMES.get(self.level or "", self.level or ""))
+            return tr.gettext(N_("Bot {number} ({level})")).format(
+                number=self.seat + 1, level=level
+            )
+        return self.nickname or tr.gettext(N_("Seat {number}")).format(number=self.seat + 1)
+
+
+#: the bots' levels as a seat's name says them
+_LEVEL_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
 
 
 class Connection:
@@ -121,13 +131,21 @@ class Connection:
     not keep up is dropped (:attr:`overflowed`) rather than slowing the table down.
     """
 
-    def __init__(self, seat: int | None, limit: int = 1000) -> None:
+    def __init__(self, seat: int | None, limit: int = 1000, language: str = "en") -> None:
         self.seat = seat
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(limit)
+        #: the language of the connection's display models, log messages and errors
+        self.language = language
+        #: frames to send: a dict, or a frame already encoded (shared by connections)
+        self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue(limit)
         self.overflowed = False
 
-    def push(self, frame: dict[str, Any]) -> None:
-        """Queue ``frame`` for sending (from the event loop's thread)."""
+    @property
+    def tr(self) -> Translator:
+        """The translator of the connection's language."""
+        return translator(self.language)
+
+    def push(self, frame: dict[str, Any] | str) -> None:
+        """Queue ``frame`` (a dict, or its text) for sending (from the event loop's thread)."""
         try:
             self.queue.put_nowait(frame)
         except asyncio.QueueFull:
@@ -350,13 +368,14 @@ class BroadcastListener:
         self.live = live
 
     def on_step(self, table: Table, step: Step) -> None:
-        """Prepare the frames of ``step`` for every connection."""
+        """Prepare the frames of ``step`` for every connection (one per seat and language)."""
         live = self.live
-        cache: dict[int | None, dict[str, Any]] = {}
+        cache: dict[tuple[int | None, str], dict[str, Any]] = {}
         for conn in list(live.connections):
-            if conn.seat not in cache:
-                cache[conn.seat] = live.delta(conn.seat, step)
-            live.outbox.append((conn, cache[conn.seat]))
+            key = (conn.seat, conn.language)
+            if key not in cache:
+                cache[key] = live.delta(conn.seat, step, conn.language)
+            live.outbox.append((conn, cache[key]))
 
 
 # ----- a live table -----------------------------------------------------------------------------
@@ -406,9 +425,10 @@ class LiveTable:
 
     # ----- building the game ------------------------------------------------------------------
 
-    def names(self) -> list[str]:
-        """The seats' names."""
-        return [s.name() for s in self.seats]
+    def names(self, language: str = DEFAULT_LANGUAGE) -> list[str]:
+        """The seats' names (a bot's and an unnamed seat's in ``language``)."""
+        tr = translator(language)
+        return [s.name(tr) for s in self.seats]
 
     def settings(self) -> dict[str, Any]:
         """The table's stored settings."""
@@ -496,7 +516,7 @@ class LiveTable:
     # ----- frames (from a seat's view, legal actions and visible events only) -----------------
 
     def _seat_parts(
-        self, seat: int | None
+        self, seat: int | None, language: str = DEFAULT_LANGUAGE
     ) -> tuple[Mapping[str, Any], dict[str, Any], list[dict[str, Any]]]:
         assert self.table is not None
         state = self.table.state
@@ -510,7 +530,7 @@ class LiveTable:
             else []
         )
         display, legal_json = protocol.seat_frame_parts(
-            self.game, self.players, view, legal, self.names()
+            self.game, self.players, view, legal, self.names(language), language
         )
         return view, display, legal_json
 
@@ -522,24 +542,33 @@ class LiveTable:
             return outcome
         return state.outcome().to_json() if state.is_terminal() else None
 
-    def _step_for(self, seat: int | None, step: Step, events: Sequence[Event]) -> dict[str, Any]:
+    def _step_for(
+        self,
+        seat: int | None,
+        step: Step,
+        events: Sequence[Event],
+        language: str = DEFAULT_LANGUAGE,
+    ) -> dict[str, Any]:
         return protocol.seat_step(
             self.game,
-            self.names(),
+            self.names(language),
             seat,
             step.index + 1,
             step.seat,
             events,
             self.causes.get(step.index),
+            language,
         )
 
-    def delta(self, seat: int | None, step: Step) -> dict[str, Any]:
-        """The ``delta`` frame of ``step`` for ``seat``."""
-        view, display, legal = self._seat_parts(seat)
+    def delta(
+        self, seat: int | None, step: Step, language: str = DEFAULT_LANGUAGE
+    ) -> dict[str, Any]:
+        """The ``delta`` frame of ``step`` for ``seat``, its texts in ``language``."""
+        view, display, legal = self._seat_parts(seat, language)
         return protocol.delta_frame(
             table=self.id,
             game_number=self.number,
-            step=self._step_for(seat, step, self.seen.get(seat, [])),
+            step=self._step_for(seat, step, self.seen.get(seat, []), language),
             view=view,
             display=display,
             legal=legal,
@@ -547,8 +576,13 @@ class LiveTable:
             clocks=self.clocks_json(),
         )
 
-    def snapshot(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
-        """The ``snapshot`` frame for ``seat``, with the steps it missed after ``since``."""
+    def snapshot(
+        self, seat: int | None, since: int | None = None, language: str = DEFAULT_LANGUAGE
+    ) -> dict[str, Any]:
+        """The ``snapshot`` frame for ``seat``, with the steps it missed after ``since``.
+
+        Its display model and log messages are in ``language``.
+        """
         if self.table is None:
             view: Mapping[str, Any] | None = None
             display: dict[str, Any] | None = None
@@ -556,11 +590,12 @@ class LiveTable:
             outcome = None
             missed: list[dict[str, Any]] = []
         else:
-            view, display, legal = self._seat_parts(seat)
+            view, display, legal = self._seat_parts(seat, language)
             outcome = self._outcome()
             steps = self.table.steps[since:] if since is not None and since <= self.seq else []
             missed = [
-                self._step_for(seat, s, [e for e in s.events if e.visible_to(seat)]) for s in steps
+                self._step_for(seat, s, [e for e in s.events if e.visible_to(seat)], language)
+                for s in steps
             ]
         return protocol.snapshot_frame(
             table=self.id,
@@ -587,7 +622,7 @@ class LiveTable:
     def push_snapshots(self) -> None:
         """Send every connection a fresh snapshot (after a lobby change)."""
         for conn in list(self.connections):
-            conn.push(self.snapshot(conn.seat))
+            conn.push(self.snapshot(conn.seat, language=conn.language))
 
     # ----- seats ------------------------------------------------------------------------------
 
@@ -618,11 +653,13 @@ class LiveTable:
 
 def _check_nickname(nickname: Any) -> str:
     if not isinstance(nickname, str) or not nickname.strip():
-        raise LobbyError(400, "bad_request", '"nickname" is a non-empty string')
+        raise LobbyError(400, "bad_request", ErrorText('"nickname" is a non-empty string'))
     text: str = nickname.strip()
     if len(text) > MAX_NICKNAME or not text.isprintable():
         raise LobbyError(
-            400, "bad_request", f"a nickname has 1–{MAX_NICKNAME} printable characters"
+            400,
+            "bad_request",
+            ErrorText("a nickname has 1–{limit} printable characters", limit=MAX_NICKNAME),
         )
     return text
 
@@ -703,7 +740,9 @@ class TableManager:
         """The live table ``table_id`` (:class:`LobbyError` 404 if there is none)."""
         live = self.load(table_id)
         if live is None:
-            raise LobbyError(404, "unknown_table", f"there is no table {table_id}")
+            raise LobbyError(
+                404, "unknown_table", ErrorText("there is no table {table}", table=table_id)
+            )
         return live
 
     def listing(self, statuses: Sequence[str]) -> list[dict[str, Any]]:
@@ -720,15 +759,19 @@ class TableManager:
             raise LobbyError(
                 400,
                 "bad_request",
-                f"a new table takes {', '.join(sorted(allowed))} (got {', '.join(extra)})",
+                ErrorText(
+                    "a new table takes {allowed} (got {got})",
+                    allowed=", ".join(sorted(allowed)),
+                    got=", ".join(extra),
+                ),
             )
         name = request.get("game")
         if not isinstance(name, str):
-            raise LobbyError(400, "bad_request", '"game" names the game, e.g. "tracker"')
+            raise LobbyError(400, "bad_request", ErrorText('"game" names the game, e.g. "tracker"'))
         try:
             game = get_game(name)
         except CampfireError as exc:
-            raise LobbyError(400, "bad_request", str(exc)) from None
+            raise LobbyError(400, "bad_request", exc.text) from None
         players = request.get("players", game.min_players)
         if (
             not isinstance(players, int)
@@ -738,24 +781,35 @@ class TableManager:
             raise LobbyError(
                 400,
                 "bad_request",
-                f'"players": {game.title} is played by {game.min_players}–{game.max_players}',
+                ErrorText(
+                    '"players": {game} is played by {low}–{high}',
+                    game=game.title,
+                    low=game.min_players,
+                    high=game.max_players,
+                ),
             )
         raw_options = request.get("options", {})
         if not isinstance(raw_options, dict):
-            raise LobbyError(400, "bad_request", '"options" is an object of option values')
+            raise LobbyError(
+                400, "bad_request", ErrorText('"options" is an object of option values')
+            )
         try:
             options = game.options(raw_options).non_default()
-        except (CampfireError, TypeError) as exc:
+        except CampfireError as exc:
+            raise LobbyError(400, "bad_request", exc.text) from None
+        except TypeError as exc:
             raise LobbyError(400, "bad_request", str(exc)) from None
         raw_seats = request.get("seats", [{"kind": "open"}] * players)
         if not isinstance(raw_seats, list) or len(raw_seats) != players:
             raise LobbyError(
-                400, "bad_request", f'"seats" is a list of {players} seats, one per player'
+                400,
+                "bad_request",
+                ErrorText('"seats" is a list of {players} seats, one per player', players=players),
             )
         try:
             control = TimeControl.read(request.get("clock"))
         except CampfireError as exc:
-            raise LobbyError(400, "bad_request", str(exc)) from None
+            raise LobbyError(400, "bad_request", exc.text) from None
         after = request.get("bot_after_leave")
         if after is not None and (
             isinstance(after, bool) or not isinstance(after, int | float) or not 0 <= after <= 3600
@@ -763,8 +817,10 @@ class TableManager:
             raise LobbyError(
                 400,
                 "bad_request",
-                '"bot_after_leave" is the seconds (0–3600) a bot waits before it takes over the '
-                "seat of a person who left, or null (never)",
+                ErrorText(
+                    '"bot_after_leave" is the seconds (0–3600) a bot waits before it takes over '
+                    "the seat of a person who left, or null (never)"
+                ),
             )
         realtime = request.get("realtime", False)
         if not isinstance(realtime, bool) or (
@@ -773,9 +829,13 @@ class TableManager:
             raise LobbyError(
                 400,
                 "bad_request",
-                '"realtime" is true or false; real-time claim windows exist in games played in '
-                "the realtime-claims mode: "
-                + ", ".join(g.name for g in all_games() if "realtime-claims" in g.play_modes),
+                ErrorText(
+                    '"realtime" is true or false; real-time claim windows exist in games played '
+                    "in the realtime-claims mode: {games}",
+                    games=", ".join(
+                        g.name for g in all_games() if "realtime-claims" in g.play_modes
+                    ),
+                ),
             )
         seats: list[SeatInfo] = []
         tokens: dict[int, str] = {}
@@ -794,9 +854,12 @@ class TableManager:
 
     @staticmethod
     def _seat_request(i: int, raw: Any) -> tuple[SeatInfo, str | None]:
-        shape = (
-            f'seat {i}: a seat is {{"kind": "open"}}, {{"kind": "bot", "level": '
-            f'"easy|medium|hard"}} or {{"kind": "reserved", "nickname": NAME}}'
+        shape = ErrorText(
+            "seat {seat}: a seat is {open}, {bot} or {reserved}",
+            seat=i,
+            open='{"kind": "open"}',
+            bot='{"kind": "bot", "level": "easy|medium|hard"}',
+            reserved='{"kind": "reserved", "nickname": NAME}',
         )
         if not isinstance(raw, dict) or set(raw) - {"kind", "level", "nickname"}:
             raise LobbyError(400, "bad_request", shape)
@@ -807,7 +870,13 @@ class TableManager:
             level = raw.get("level", "easy")
             if level not in LEVELS:
                 raise LobbyError(
-                    400, "bad_request", f"seat {i}: a bot's level is one of {', '.join(LEVELS)}"
+                    400,
+                    "bad_request",
+                    ErrorText(
+                        "seat {seat}: a bot's level is one of {levels}",
+                        seat=i,
+                        levels=", ".join(LEVELS),
+                    ),
                 )
             return SeatInfo(i, "bot", level=level), None
         if kind == "reserved" and set(raw) <= {"kind", "nickname"}:
@@ -819,25 +888,37 @@ class TableManager:
     def join(self, live: LiveTable, request: Mapping[str, Any]) -> tuple[int, str]:
         """Seat a person at an open seat (the one asked for, or the first); return seat, token."""
         if set(request) - {"nickname", "seat"}:
-            raise LobbyError(400, "bad_request", "joining takes a nickname and optionally a seat")
+            raise LobbyError(
+                400, "bad_request", ErrorText("joining takes a nickname and optionally a seat")
+            )
         nickname = _check_nickname(request.get("nickname"))
         if live.status != "open":
-            raise LobbyError(409, "not_open", f"table {live.id} has started: no seat can be taken")
+            raise LobbyError(
+                409,
+                "not_open",
+                ErrorText("table {table} has started: no seat can be taken", table=live.id),
+            )
         wanted = request.get("seat")
         free = [s for s in live.seats if s.kind == "open"]
         if wanted is not None:
             if not isinstance(wanted, int) or isinstance(wanted, bool):
-                raise LobbyError(400, "bad_request", '"seat" is a seat number')
+                raise LobbyError(400, "bad_request", ErrorText('"seat" is a seat number'))
             free = [s for s in free if s.seat == wanted]
             if not free:
                 raise LobbyError(
                     409,
                     "seat_taken",
-                    f"seat {wanted} is not open; open seats: "
-                    + (", ".join(str(s.seat) for s in live.seats if s.kind == "open") or "none"),
+                    ErrorText(
+                        "seat {seat} is not open; open seats: {open}",
+                        seat=wanted,
+                        open=", ".join(str(s.seat) for s in live.seats if s.kind == "open")
+                        or ErrorText("none"),
+                    ),
                 )
         if not free:
-            raise LobbyError(409, "table_full", f"table {live.id} has no open seat")
+            raise LobbyError(
+                409, "table_full", ErrorText("table {table} has no open seat", table=live.id)
+            )
         seat = free[0]
         token = secrets.token_urlsafe(24)
         seat.kind, seat.nickname, seat.token_hash = "human", nickname, hash_token(token)
@@ -850,7 +931,9 @@ class TableManager:
         seat = live.seat_of(token) if token else None
         if seat is None:
             raise LobbyError(
-                401, "bad_token", "send the seat token this table gave you: Bearer TOKEN"
+                401,
+                "bad_token",
+                ErrorText("send the seat token this table gave you: Bearer TOKEN"),
             )
         return seat
 
@@ -861,8 +944,10 @@ class TableManager:
             raise LobbyError(
                 409,
                 "not_open",
-                "a seat can be left only before the game starts; during a game, close the "
-                "connection (a bot takes over if the table has bot_after_leave)",
+                ErrorText(
+                    "a seat can be left only before the game starts; during a game, close the "
+                    "connection (a bot takes over if the table has bot_after_leave)"
+                ),
             )
         info = live.seats[seat]
         info.kind, info.nickname, info.token_hash = "open", None, None
@@ -875,11 +960,17 @@ class TableManager:
         if any(s.kind == "human" for s in live.seats):
             self.seat_for(live, token)
         if live.status != "open":
-            raise LobbyError(409, "not_open", f"table {live.id} has already started")
+            raise LobbyError(
+                409, "not_open", ErrorText("table {table} has already started", table=live.id)
+            )
         waiting = [str(s.seat) for s in live.seats if s.kind == "open"]
         if waiting:
             raise LobbyError(
-                409, "seats_open", f"seats {', '.join(waiting)} are still open: join or fill them"
+                409,
+                "seats_open",
+                ErrorText(
+                    "seats {seats} are still open: join or fill them", seats=", ".join(waiting)
+                ),
             )
         self._new_game(live, seed)
 
@@ -889,7 +980,9 @@ class TableManager:
             self.seat_for(live, token)
         if live.status != "finished":
             raise LobbyError(
-                409, "not_finished", "a rematch starts once the current game has finished"
+                409,
+                "not_finished",
+                ErrorText("a rematch starts once the current game has finished"),
             )
         self._new_game(live, seed)
 
@@ -915,7 +1008,11 @@ class TableManager:
             raise LobbyError(
                 409 if number == live.number else 404,
                 "no_record",
-                f"table {live.id} has no finished game {number}; records exist once a game ends",
+                ErrorText(
+                    "table {table} has no finished game {number}; records exist once a game ends",
+                    table=live.id,
+                    number=number,
+                ),
             )
         return text
 
@@ -936,22 +1033,40 @@ class TableManager:
         if received is None:
             received = self.clock()
         if seat is None:
-            raise protocol.ProtocolError("not_seated", "spectators cannot act: join a seat")
+            raise protocol.ProtocolError(
+                "not_seated", ErrorText("spectators cannot act: join a seat")
+            )
         if "seat" in message and message["seat"] != seat:
             raise protocol.ProtocolError(
-                "wrong_seat", f"this connection plays seat {seat} only (got seat {message['seat']})"
+                "wrong_seat",
+                ErrorText(
+                    "this connection plays seat {seat} only (got seat {got})",
+                    seat=seat,
+                    got=message["seat"],
+                ),
             )
         async with live.lock:
             table = live.table
             if table is None or live.status != "running":
                 raise protocol.ProtocolError(
-                    "not_running", f"table {live.id} is {live.status}: no game is being played"
+                    "not_running",
+                    ErrorText(
+                        "table {table} has not started: no game is being played", table=live.id
+                    )
+                    if live.status == "open"
+                    else ErrorText(
+                        "table {table} has finished: no game is being played", table=live.id
+                    ),
                 )
             if message["seq"] != live.seq:
                 raise protocol.ProtocolError(
                     "stale",
-                    f"the action answers sequence number {message['seq']}, but the table is at "
-                    f"{live.seq}: look at the latest frame and choose again",
+                    ErrorText(
+                        "the action answers sequence number {got}, but the table is at {seq}: "
+                        "look at the latest frame and choose again",
+                        got=message["seq"],
+                        seq=live.seq,
+                    ),
                 )
             raw = message["action"]
             window = live.window
@@ -972,10 +1087,15 @@ class TableManager:
                         ", ..." if len(legal) > 8 else ""
                     )
                     raise IllegalActionError(
-                        "rules", f"{action} is not legal now; legal: {shown or 'none'}"
+                        "rules",
+                        ErrorText(
+                            "{action} is not legal now; legal: {legal}",
+                            action=str(action),
+                            legal=shown or ErrorText("none"),
+                        ),
                     )
             except CampfireError as exc:
-                raise protocol.ProtocolError("illegal", str(exc)) from None
+                raise protocol.ProtocolError("illegal", exc.text) from None
             await self._apply(live, seat, action, None, None)
         self.kick(live)
 
