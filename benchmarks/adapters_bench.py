@@ -1,12 +1,16 @@
 """Adapter throughput: raw engine, Session, PettingZoo environments, PettingZoo's card games.
 
-    .venv/bin/python benchmarks/adapters_bench.py [--seconds 2] [--runs 3] [--players 2]
+    .venv/bin/python benchmarks/adapters_bench.py [--steps 20000] [--runs 3] [--players 2,4]
         [--games tracker,dudab] [--pz-benchmark] [--json]
 
 Every figure is random play in one process, measured side by side in one run; each figure is
-the best of ``--runs`` rounds of ``--seconds`` (the rounds of a game's engine, Session and
-environment alternate, so a burst of other work on the machine does not favour one of them),
-timed in CPU seconds of this process (``time.process_time``):
+the best of ``--runs`` rounds (the rounds of a game's engine, Session and environment
+alternate, so a burst of other work on the machine does not favour one of them), timed in CPU
+seconds of this process (``time.process_time``). Every measure makes exactly ``--steps``
+actions (the game in progress is cut there) over the same games: game ``k`` has the engine
+seed that ``env.reset(seed=k)`` gives, and every loop picks uniformly among the legal actions
+with ``random.Random(0).choice`` (the same policy; the engine lists the legal actions in its
+order, the environment by index, so the games differ move by move but not in distribution):
 
 * ``engine``: ``legal_actions`` + ``apply`` of a uniformly random action (like ``campfire
   bench``, seat = the adapter's seat to act);
@@ -48,14 +52,17 @@ from campfire.adapters.pettingzoo import env as campfire_env
 from campfire.adapters.session import Session
 
 
-def _timed(step: Callable[[], int], seconds: float) -> float:
-    """Call ``step`` (which returns how many actions it made) for ``seconds``; actions/s."""
-    done = 0
+def _timed(run: Callable[[int], None], steps: int) -> float:
+    """Time ``run(steps)`` (which makes ``steps`` actions) in CPU seconds; actions/s."""
     clock = time.process_time
     start = clock()
-    while (elapsed := clock() - start) < seconds:
-        done += step()
-    return done / elapsed
+    run(steps)
+    return steps / (clock() - start)
+
+
+def engine_seed(k: int) -> int:
+    """The engine seed of game ``k``: what ``env.reset(seed=k)`` gives its game."""
+    return random.Random(k).getrandbits(63)
 
 
 class NullEnv(AECEnv):  # type: ignore[misc]
@@ -101,56 +108,62 @@ class NullEnv(AECEnv):  # type: ignore[misc]
             self._accumulate_rewards()
 
 
-def engine_rate(game: str, players: int, seconds: float) -> float:
+def engine_rate(game: str, players: int, steps: int) -> float:
+    """Actions per second of the raw engine: ``legal_actions`` and ``apply``."""
     spec = campfire.get_game(game)
-    rng = random.Random(0)
-    seeds = iter(range(10**9))
 
-    def one_game() -> int:
-        state = spec.new_game(players, seed=next(seeds))
-        n = 0
-        while not state.is_terminal():
-            seat = min(state.seats_to_act())
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
-            n += 1
-        return n
+    def run(steps: int) -> None:
+        rng = random.Random(0)
+        done = k = 0
+        while done < steps:
+            state = spec.new_game(players, seed=engine_seed(k))
+            k += 1
+            while not state.is_terminal() and done < steps:
+                seat = min(state.seats_to_act())
+                state.apply(seat, rng.choice(state.legal_actions(seat)))
+                done += 1
 
-    return _timed(one_game, seconds)
-
-
-def session_rate(game: str, players: int, seconds: float) -> float:
-    rng = random.Random(0)
-    seeds = iter(range(10**9))
-
-    def one_game() -> int:
-        session = Session(game, players, seed=next(seeds))
-        while (seat := session.current_seat()) is not None:
-            session.apply(seat, rng.choice(session.legal(seat)))
-        return session.moves
-
-    return _timed(one_game, seconds)
+    return _timed(run, steps)
 
 
-def aec_rate(make: Callable[[], Any], seconds: float) -> float:
-    """Steps per second of an AEC environment, stepped like PettingZoo's benchmark."""
+def session_rate(game: str, players: int, steps: int) -> float:
+    """Actions per second through a :class:`Session` (indices, memories; no observation)."""
+
+    def run(steps: int) -> None:
+        rng = random.Random(0)
+        done = k = 0
+        while done < steps:
+            session = Session(game, players, seed=engine_seed(k))
+            k += 1
+            while (seat := session.current_seat()) is not None and done < steps:
+                session.apply(seat, rng.choice(session.legal(seat)))
+                done += 1
+
+    return _timed(run, steps)
+
+
+def aec_rate(make: Callable[[], Any], steps: int) -> float:
+    """Actions per second of an AEC environment, stepped like PettingZoo's benchmark."""
     env = make()
-    rng = random.Random(0)
-    seeds = iter(range(10**9))
 
-    def one_game() -> int:
-        env.reset(seed=next(seeds))
-        n = 0
-        for _agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                action = None
-            else:
-                action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
-                n += 1
-            env.step(action)
-        return n
+    def run(steps: int) -> None:
+        rng = random.Random(0)
+        done = k = 0
+        while done < steps:
+            env.reset(seed=k)
+            k += 1
+            for _agent in env.agent_iter():
+                obs, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    action = None
+                elif done < steps:
+                    action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+                    done += 1
+                else:
+                    break
+                env.step(action)
 
-    return _timed(one_game, seconds)
+    return _timed(run, steps)
 
 
 def pz_benchmark(make: Callable[[], Any]) -> float:
@@ -187,49 +200,51 @@ def _best(rates: dict[str, list[Callable[[], float]]], runs: int) -> dict[str, f
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="adapter throughput, side by side")
-    parser.add_argument("--seconds", type=float, default=2.0, help="seconds per measure")
+    parser.add_argument("--steps", type=int, default=20_000, help="actions per measure")
     parser.add_argument("--runs", type=int, default=3, help="rounds; the best counts")
-    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--players", default="2", help="player counts, comma-separated")
     parser.add_argument("--games", default="", help="comma-separated games (default: all)")
     parser.add_argument("--pz-benchmark", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    sec, n = args.seconds, args.players
+    steps = args.steps
+    counts = [int(x) for x in args.players.split(",")]
     games = args.games.split(",") if args.games else [g.name for g in campfire.all_games()]
 
     rows: list[dict[str, Any]] = []
-    for game in games:
-        row: dict[str, Any] = {"env": f"campfire {game}", "players": n}
-        row.update(
-            _best(
-                {
-                    "engine": [lambda g=game: engine_rate(g, n, sec)],
-                    "session": [lambda g=game: session_rate(g, n, sec)],
-                    "pettingzoo": [
-                        lambda g=game: aec_rate(lambda: campfire_env(g, players=n), sec)
-                    ],
-                },
-                args.runs,
+    for n in counts:
+        for game in games:
+            row: dict[str, Any] = {"env": f"campfire {game}", "players": n}
+            row.update(
+                _best(
+                    {
+                        "engine": [lambda g=game, n=n: engine_rate(g, n, steps)],
+                        "session": [lambda g=game, n=n: session_rate(g, n, steps)],
+                        "pettingzoo": [
+                            lambda g=game, n=n: aec_rate(lambda: campfire_env(g, players=n), steps)
+                        ],
+                    },
+                    args.runs,
+                )
             )
-        )
-        row["overhead"] = row["engine"] / row["pettingzoo"]
-        if args.pz_benchmark:
-            row["performance_benchmark"] = pz_benchmark(
-                lambda g=game, n=n: campfire_env(g, players=n)
-            )
-        rows.append(row)
+            row["overhead"] = row["engine"] / row["pettingzoo"]
+            if args.pz_benchmark:
+                row["performance_benchmark"] = pz_benchmark(
+                    lambda g=game, n=n: campfire_env(g, players=n)
+                )
+            rows.append(row)
     null: dict[str, Callable[[], Any]] = {
         "null (stock OrderEnforcingWrapper)": lambda: wrappers.OrderEnforcingWrapper(NullEnv()),
         "null (campfire OrderEnforcingWrapper)": lambda: OrderEnforcingWrapper(NullEnv()),
     }
     for name, make in null.items():
-        rate = _best({"pettingzoo": [lambda m=make: aec_rate(m, sec)]}, args.runs)
+        rate = _best({"pettingzoo": [lambda m=make: aec_rate(m, steps)]}, args.runs)
         rows.append({"env": name, "players": 2, **rate})
     for name, make in classic_envs().items():
         row = {
             "env": f"pettingzoo {name}",
             "players": 2,
-            **_best({"pettingzoo": [lambda m=make: aec_rate(m, sec)]}, args.runs),
+            **_best({"pettingzoo": [lambda m=make: aec_rate(m, steps)]}, args.runs),
         }
         if args.pz_benchmark:
             row["performance_benchmark"] = pz_benchmark(make)
