@@ -1,5 +1,6 @@
 """The adapters' caches (seat to act, legal indices, masks, observations) never go stale."""
 
+import pickle
 import random
 
 import numpy as np
@@ -90,3 +91,39 @@ def test_the_wrapper_refuses_per_step_attributes_before_reset():
     e.reset(seed=1)
     assert e.agents == ["player_0", "player_1"] and e.agent_selection in e.agents
     assert str(e) == "campfire_tracker_v0"
+
+
+def test_the_wrapper_keeps_pettingzoos_order_checks():
+    e = env("dudab", players=2)
+    with pytest.raises(AssertionError, match="before step"):
+        e.step(0)
+    with pytest.raises(AssertionError, match="before agent_iter"):
+        e.agent_iter()
+    e.reset(seed=2)
+    agents = iter(e.agent_iter(max_iter=3))
+    assert next(agents) == e.agent_selection
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(agents)  # no step in between
+    e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    assert next(agents) == e.agent_selection
+    e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    with pytest.raises(StopIteration):
+        next(agents)  # max_iter reached
+
+
+def test_lazy_memories_are_told_every_move_when_asked():
+    """A memory the encoder does not read catches up on its events, move by move."""
+    lazy = Session("dudab", 3, seed=4)
+    eager = Session("dudab", 3, seed=4)
+    rng = random.Random(4)
+    for _ in range(40):
+        seat = lazy.current_seat()
+        index = rng.choice(lazy.legal(seat))
+        events = lazy.apply(seat, index)
+        eager.apply(seat, index)
+        for belief in eager._beliefs:  # told at once, as a memory the encoder reads is
+            belief.observe([e for e in events if e.to is None or belief.seat in e.to])
+    assert lazy._pending  # nothing told yet
+    for told, ref in zip(lazy.beliefs, eager._beliefs, strict=True):
+        assert pickle.dumps(told) == pickle.dumps(ref)
+    assert not lazy._pending
