@@ -33,6 +33,7 @@ from .lobby import routes as lobby_routes
 from .replay import routes as replay_routes
 from .tables import Connection, LiveTable, LobbyError, TableManager
 from .web import routes as web_routes
+from .wire import encode
 
 __all__ = ["RateLimit", "create_app"]
 
@@ -208,8 +209,8 @@ async def _write(websocket: WebSocket, conn: Connection) -> None:
         frame = await conn.queue.get()
         if frame is None:
             return
-        try:
-            await websocket.send_text(json.dumps(frame, ensure_ascii=False))
+        try:  # a step's frames come encoded once for all connections; others are dicts
+            await websocket.send_text(frame if isinstance(frame, str) else encode(frame))
         except Exception:  # the client went away
             return
 

@@ -53,6 +53,8 @@ from . import protocol
 from .clocks import Clocks, TimeControl
 from .models import ActionRow, RecordRow, SeatRow, TableRow, utcnow
 from .windows import ClaimWindow, window_length
+from .wire import encode
+from .writer import LogWriter, PendingAction
 
 __all__ = [
     "Connection",
@@ -332,26 +334,32 @@ class ClockListener:
 
 
 class StoreListener:
-    """Commits every step to the action log; the game's record with its last step."""
+    """Queues every step for the action log; the game's record with its last step.
+
+    The step is committed by :meth:`TableManager._apply` (with other tables' steps, by the
+    :class:`~.writer.LogWriter`) before any of its frames is sent.
+    """
 
     def __init__(self, live: LiveTable) -> None:
         self.live = live
 
     def on_step(self, table: Table, step: Step) -> None:
-        """Append ``step`` to the log (one commit)."""
+        """Queue ``step`` for the log (:attr:`LiveTable.pending`)."""
         live = self.live
         record = None
         if table.state.is_terminal():
             record = table.match.record(live.record_meta())
-        live.store.append(
-            live.id,
-            live.number,
-            step.index,
-            step.seat,
-            str(step.action),
-            record.dumps() if record is not None else None,
-            live.causes.get(step.index),
-            live.clocks.left(live.now()) if live.clocks is not None else None,
+        live.pending.append(
+            PendingAction(
+                live.id,
+                live.number,
+                step.index,
+                step.seat,
+                str(step.action),
+                record.dumps() if record is not None else None,
+                live.causes.get(step.index),
+                live.clocks.left(live.now()) if live.clocks is not None else None,
+            )
         )
         if record is not None:
             self.live.status = "finished"
@@ -398,6 +406,8 @@ class LiveTable:
     connections: set[Connection] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     outbox: list[tuple[Connection, dict[str, Any]]] = field(default_factory=list)
+    #: the steps played but not yet committed to the log (:class:`StoreListener`)
+    pending: list[PendingAction] = field(default_factory=list)
     #: what each seat (``None``: spectators) saw of the last step, from ``Table.subscribe``
     seen: dict[int | None, list[Event]] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
@@ -614,10 +624,14 @@ class LiveTable:
         )
 
     def flush(self) -> None:
-        """Send the frames the last step prepared."""
+        """Send the frames the last step prepared, each encoded once for all its connections."""
         outbox, self.outbox = self.outbox, []
+        texts: dict[int, str] = {}  # a frame (by identity: alive until the loop ends) -> text
         for conn, frame in outbox:
-            conn.push(frame)
+            text = texts.get(id(frame))
+            if text is None:
+                text = texts[id(frame)] = encode(frame)
+            conn.push(text)
 
     def push_snapshots(self) -> None:
         """Send every connection a fresh snapshot (after a lobby change)."""
@@ -674,6 +688,8 @@ class TableManager:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = Store(sessions)
+        #: commits the tables' actions, many in one transaction under load
+        self.writer = LogWriter(sessions)
         #: what clocks are measured with (monotonic seconds)
         self.clock = clock
         self.tables: dict[int, LiveTable] = {}
@@ -1107,15 +1123,24 @@ class TableManager:
         seconds: float | None,
         choices: int | None,
     ) -> None:
-        """Accept → store → broadcast, with the table's lock held."""
+        """Accept → store → broadcast, with the table's lock held.
+
+        The step is applied and its frames built at once (the engine's step and the frames
+        take well under a millisecond or two); its commit (:class:`~.writer.LogWriter`, in a
+        thread) is awaited before any frame goes out.
+        """
         assert live.table is not None
         table = live.table
         try:
-            await asyncio.to_thread(table.play, seat, action, seconds=seconds, choices=choices)
+            table.play(seat, action, seconds=seconds, choices=choices)
+            pending, live.pending = live.pending, []
+            for entry in pending:
+                await self.writer.submit(entry)
         except Exception:
             # nothing was broadcast; if the step was applied but not stored, the log is the
             # truth: rebuild the table from it
             live.outbox.clear()
+            live.pending.clear()
             log.exception(
                 "table %s: an action could not be stored; rebuilding from the log", live.id
             )
@@ -1377,4 +1402,5 @@ class TableManager:
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self.writer.close()
         self.pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,154 @@
+"""Group commit of the action log: the actions of many tables share one transaction.
+
+Every accepted action is committed before any frame of it is sent. Committing each action on
+its own costs a transaction per action: about 0.4 ms of the server's CPU on SQLite and 0.9 ms
+(plus a WAL flush, several milliseconds of waiting) on PostgreSQL. :class:`LogWriter` queues
+the actions of all tables and commits every action waiting when a commit starts in one
+transaction (in a worker thread, so the event loop goes on); each action's future resolves
+when its transaction has committed, and only then does its table send the action's frames.
+Under load a commit holds many actions, so the cost per action falls (about 0.05 ms on
+SQLite); alone, an action waits for nothing but its own commit.
+
+A table has at most one action in the queue (its lock is held until the commit), so the log of
+one table is written in order. If a group's transaction fails, each of its actions is tried
+again in a transaction of its own, so that one bad row fails only its own action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Table, insert, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from .models import ActionRow, RecordRow, TableRow, utcnow
+
+__all__ = ["LogWriter", "PendingAction"]
+
+log = logging.getLogger(__name__)
+
+#: The log's table (Core inserts: no ORM unit of work per row).
+ACTIONS: Table = ActionRow.__table__  # type: ignore[assignment]
+
+#: The most actions one transaction holds.
+MAX_GROUP = 500
+
+
+@dataclass
+class PendingAction:
+    """One accepted action to append to the log (with the game's record if it ended it)."""
+
+    table_id: int
+    game_number: int
+    seq: int
+    seat: int
+    notation: str
+    #: the record of the game this action ended (``None``: the game goes on)
+    record: str | None = None
+    cause: str | None = None
+    clocks: list[float] | None = None
+    received: Any = field(default_factory=utcnow)
+
+    def row(self) -> dict[str, Any]:
+        """The ``actions`` row."""
+        return {
+            "table_id": self.table_id,
+            "game_number": self.game_number,
+            "seq": self.seq,
+            "seat": self.seat,
+            "notation": self.notation,
+            "received": self.received,
+            "cause": self.cause,
+            "clocks": self.clocks,
+        }
+
+
+class LogWriter:
+    """Appends actions to the log in groups (see the module's description)."""
+
+    def __init__(self, sessions: sessionmaker[Session], max_group: int = MAX_GROUP) -> None:
+        self.sessions = sessions
+        self.max_group = max_group
+        self._queue: list[tuple[PendingAction, asyncio.Future[None]]] = []
+        self._task: asyncio.Task[None] | None = None
+        #: transactions committed and actions in them (for benchmarks and tests)
+        self.commits = 0
+        self.committed = 0
+
+    def commit(self, actions: list[PendingAction]) -> None:
+        """Append ``actions`` (and the records of the games they ended) in one transaction."""
+        with self.sessions.begin() as session:
+            session.execute(insert(ACTIONS), [a.row() for a in actions])
+            for a in actions:
+                if a.record is not None:
+                    session.add(
+                        RecordRow(
+                            table_id=a.table_id,
+                            game_number=a.game_number,
+                            record=a.record,
+                            finished=utcnow(),
+                        )
+                    )
+                    session.execute(
+                        update(TableRow).where(TableRow.id == a.table_id).values(status="finished")
+                    )
+        self.commits += 1
+        self.committed += len(actions)
+
+    def submit(self, action: PendingAction) -> asyncio.Future[None]:
+        """Queue ``action``; the future resolves once it is committed (or fails with the error).
+
+        Called from the event loop's thread.
+        """
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._queue.append((action, done))
+        if self._task is None or self._task.done():
+            self._task = loop.create_task(self._drain())
+        return done
+
+    async def _drain(self) -> None:
+        while self._queue:
+            group, self._queue = self._queue[: self.max_group], self._queue[self.max_group :]
+            try:
+                await asyncio.to_thread(self.commit, [a for a, _ in group])
+            except asyncio.CancelledError:
+                for _, done in group + self._queue:
+                    done.cancel()
+                self._queue = []
+                raise
+            except Exception as exc:
+                if len(group) == 1:
+                    _settle(group[0][1], exc)
+                    continue
+                log.warning("a group of %d actions failed: committing them one by one", len(group))
+                for action, done in group:
+                    try:
+                        await asyncio.to_thread(self.commit, [action])
+                    except Exception as one:
+                        _settle(done, one)
+                    else:
+                        _settle(done)
+            else:
+                for _, done in group:
+                    _settle(done)
+
+    async def close(self) -> None:
+        """Finish the commits in progress (at shutdown)."""
+        task = self._task
+        if task is not None and not task.done():
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(asyncio.shield(task), 10)
+
+
+def _settle(done: asyncio.Future[None], error: BaseException | None = None) -> None:
+    if done.done():  # the table stopped waiting (cancelled)
+        return
+    if error is not None:
+        done.set_exception(error)
+    else:
+        done.set_result(None)

@@ -1,0 +1,135 @@
+"""Frames on the wire are what the frame builders made, whatever the encoder and its sharing.
+
+The server encodes each step's frame once per seat and language (``campfire.server.wire``,
+orjson when installed) and builds display models with ``Display.to_json``'s compiled copy.
+These tests rebuild every frame of full games independently — the seat's view, legal actions
+and visible events from a replay of the record, the display model through ``dataclasses.asdict``
+and the JSON through the standard library, the path the server took before — and compare.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import asdict
+from typing import Any
+
+import pytest
+
+import campfire
+from campfire.core import Match
+from campfire.core.events import visible_events
+from campfire.core.records import replay_text
+from campfire.server import protocol
+from campfire.server.wire import encode, encode_json
+
+from .helpers import Seat, app_client, new_table, seats
+
+
+def _json(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def _expected_frames(record_text: str, seat: int | None) -> list[dict[str, Any]]:
+    """Every delta's view, display, legal actions and step for ``seat``, the old way."""
+    rec, _ = replay_text(record_text)
+    game = campfire.get_game(rec.game)
+    players = len(rec.players)
+    names = [p.name for p in rec.players]
+    match = Match(game, players, rec.options, seed=rec.seed)
+    presenter = game.presenter()
+    out = []
+    for index, (mover, notation) in enumerate(rec.actions):
+        events = visible_events(match.play(mover, notation), seat)
+        state = match.state
+        to_act = seat is not None and not state.is_terminal() and seat in state.seats_to_act()
+        legal = state.legal_actions(seat) if to_act else []
+        view = state.view(seat)
+        messages = [m.to_json() for m in presenter.messages(events, names, seat)]
+        out.append(
+            {
+                "seq": index + 1,
+                "view": _json(view),
+                "display": _json(asdict(presenter.display(view, legal, names))),
+                "legal": _json(protocol.legal_json(game, players, legal)),
+                "step": _json(protocol.step_json(index + 1, mover, events, messages)),
+            }
+        )
+    return out
+
+
+@pytest.mark.parametrize(("game", "players"), [("tracker", 2), ("dudab", 3)])
+def test_every_frame_sent_equals_the_frame_built_the_old_way(
+    sqlite_url: str, game: str, players: int
+) -> None:
+    rng = random.Random(7)
+    with app_client(sqlite_url, seed=11) as client:
+        table, tokens = new_table(client, game, players)
+        with seats(client, table, tokens, check_every=10) as clients:
+            while clients[0].last["outcome"] is None:
+                mover = rng.choice([c for c in clients if c.last["legal"]])
+                mover.act(rng.choice(mover.last["legal"])["index"])
+                for c in clients:
+                    assert c.receive()["type"] == "delta"
+            record = client.get(f"/api/tables/{table}/record").text
+            received: dict[int | None, list[dict[str, Any]]] = {
+                c.seat: [f for f in c.frames if f["type"] == "delta"] for c in clients
+            }
+    for seat, frames in received.items():
+        expected = _expected_frames(record, seat)
+        assert len(frames) == len(expected)
+        for frame, want in zip(frames, expected, strict=True):
+            assert frame["seq"] == want["seq"]
+            for key in ("view", "display", "legal", "step"):
+                assert frame[key] == want[key], (seat, want["seq"], key)
+
+
+def test_the_encoder_gives_the_json_of_the_standard_library() -> None:
+    frame = {
+        "type": "delta",
+        "text": "Pál peeks — 3 ♠",
+        "seats": (0, 1),
+        "nested": [{"a": None, "b": 1.5, "c": True}],
+        7: "a key that is no string",
+    }
+    text = encode(frame)
+    assert json.loads(text) == json.loads(json.dumps(frame))
+    assert text.startswith('{"type":"delta","text":"Pál peeks — 3 ♠","seats":[0,1],')
+    assert encode_json(frame) == text
+
+
+def test_values_the_fast_encoder_refuses_are_encoded_as_the_standard_library_does() -> None:
+    frame = {"big": 2**70, "list": [1, 2]}
+    assert json.loads(encode(frame)) == frame
+
+
+def test_a_spectators_frames_are_one_text_for_all_spectators(sqlite_url: str) -> None:
+    with app_client(sqlite_url, seed=3) as client:
+        table, tokens = new_table(client, "tracker", 2)
+        live = client.app.state.manager.tables[table]  # type: ignore[attr-defined]
+        with (
+            seats(client, table, tokens) as clients,
+            client.websocket_connect(f"/ws/tables/{table}") as ws,
+        ):
+            second = Seat(ws, None)
+            second.receive()
+            conns = [c for c in live.connections if c.seat is None]
+            assert len(conns) == 2
+            mover = next(c for c in clients if c.last["legal"])
+            texts: list[Any] = []
+            original = type(conns[0]).push
+
+            def spy(self: Any, frame: Any) -> None:
+                if self.seat is None:
+                    texts.append(frame)
+                original(self, frame)
+
+            type(conns[0]).push = spy  # type: ignore[method-assign]
+            try:
+                mover.act(mover.last["legal"][0]["index"])
+                for c in [*clients, second]:
+                    assert c.receive()["type"] == "delta"
+            finally:
+                type(conns[0]).push = original  # type: ignore[method-assign]
+            assert len(texts) == 2 and isinstance(texts[0], str) and texts[0] is texts[1]
+            assert clients[-1].last == second.last
