@@ -456,7 +456,7 @@ def _main(argv: list[str]) -> int:
         result: int = args.func(args)
     except CampfireError as exc:
         print(
-            _("campfire: error: {message}").format(message=current().error(str(exc))),
+            _("campfire: error: {message}").format(message=current().error(exc)),
             file=sys.stderr,
         )
         return EXIT_USAGE

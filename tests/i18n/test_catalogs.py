@@ -14,7 +14,10 @@ from campfire.i18n.extract import POT, pot_text
 
 LOCALE = Path(__file__).resolve().parents[2] / "src" / "campfire" / "locale"
 TRANSLATED = LANGUAGES[1:]
-_PERCENT = re.compile(r"%(?:\(\w+\))?[-#0 +]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]")
+#: a %-conversion as argparse's strings use them (``%s``, ``%(prog)s``, ``%d``); the ``-`` and
+#: space flags are left out, which no string of ours uses, so that prose such as "95% interval"
+#: or Hungarian "95%-os" is not taken for one
+_PERCENT = re.compile(r"%(?:\(\w+\))?[#0+]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]")
 
 
 def _read(path: Path, locale: str | None = None) -> Catalog:

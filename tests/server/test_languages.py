@@ -62,7 +62,7 @@ def test_each_connection_gets_frames_in_its_own_language(sqlite_url: str) -> Non
                 assert snapshot["type"] == "snapshot"
                 assert snapshot["display"] == _display(snapshot, names, language)
             english = clients[2][0].last["display"]
-            for c, language in clients[:2]:
+            for c, _language in clients[:2]:
                 # the texts differ from the English ones (the same view and actions otherwise)
                 assert c.last["display"]["prompt"] != _display(c.last, names, "en")["prompt"]
                 assert c.last["display"]["status"] != english["status"]

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from campfire.core import Agent, Game, OptionError, Options
+from campfire.core import Agent, ErrorText, Game, OptionError, Options
 
 from .ismcts import ISMCTSAgent
 from .random_agent import RandomAgent
@@ -41,10 +41,18 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, str]]:
         for item in rest.split(","):
             key, sep, value = item.partition("=")
             if not sep or not key.strip():
-                raise OptionError(f"agent parameters are key=value (got {item!r} in {spec!r})")
+                raise OptionError(
+                    ErrorText(
+                        "agent parameters are key=value (got {got} in {spec})",
+                        got=repr(item),
+                        spec=repr(spec),
+                    )
+                )
             params[key.strip()] = value.strip()
     if not name.strip():
-        raise OptionError(f"an agent spec starts with the agent's name (got {spec!r})")
+        raise OptionError(
+            ErrorText("an agent spec starts with the agent's name (got {got})", got=repr(spec))
+        )
     return name.strip().lower(), params
 
 
@@ -67,17 +75,26 @@ def make_agent(
     name, params = parse_agent_spec(spec)
     if name in LEVELS:
         if params:
-            raise OptionError(f"a difficulty level takes no parameters (got {spec!r})")
+            raise OptionError(
+                ErrorText("a difficulty level takes no parameters (got {got})", got=repr(spec))
+            )
         name, params = parse_agent_spec(game.difficulty_levels()[name])
     types = agent_types(game)
     cls = types.get(name)
     if cls is None:
         raise OptionError(
-            f"unknown agent {name!r} for {game.title}; agents: {', '.join(types)}; "
-            f"levels: {', '.join(LEVELS)}"
+            ErrorText(
+                "unknown agent {name} for {game}; agents: {agents}; levels: {levels}",
+                name=repr(name),
+                game=game.title,
+                agents=", ".join(types),
+                levels=", ".join(LEVELS),
+            )
         )
     try:
         config = cls.config_type.from_mapping(params)
     except OptionError as exc:
-        raise OptionError(f"agent {name!r}: {exc}") from None
+        raise OptionError(
+            ErrorText("agent {name}: {reason}", name=repr(name), reason=exc.text)
+        ) from None
     return cls(game, seat, players, game.options(options), config, seed=seed)

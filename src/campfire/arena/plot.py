@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from campfire.core import CampfireError, get
+from campfire.i18n import _, ngettext
 
 from .stats import Summary
 
@@ -31,7 +32,7 @@ def plot_summary(summary: Summary, path: str | Path) -> None:
         from matplotlib.figure import Figure
     except ImportError:
         raise CampfireError(
-            "--plot needs the 'matplotlib' package: pip install matplotlib"
+            _("--plot needs the 'matplotlib' package: pip install matplotlib")
         ) from None
 
     cfg = summary.config
@@ -45,8 +46,8 @@ def plot_summary(summary: Summary, path: str | Path) -> None:
     ax_scores.boxplot(data, positions=positions, widths=0.6)
     ax_scores.plot(positions, [a.score_mean for a in summary.agents], "o", color="tab:red")
     ax_scores.set_xticks(positions, labels, rotation=20, ha="right")
-    ax_scores.set_title("score per agent (dot: mean)")
-    ax_scores.set_ylabel("score")
+    ax_scores.set_title(_("score per agent (dot: mean)"))
+    ax_scores.set_ylabel(_("score"))
 
     def bars(
         ax: Axes, names: list[str], shares: list[float], cis: list[tuple[float, float]]
@@ -56,10 +57,10 @@ def plot_summary(summary: Summary, path: str | Path) -> None:
         upper = [hi - s for s, (_, hi) in zip(shares, cis, strict=True)]
         ax.bar(x, shares, color="tab:blue", alpha=0.75)
         ax.errorbar(x, shares, yerr=[lower, upper], fmt="none", ecolor="black", capsize=4)
-        ax.axhline(summary.fair_share, color="tab:gray", linestyle="--", label="fair share")
+        ax.axhline(summary.fair_share, color="tab:gray", linestyle="--", label=_("fair share"))
         ax.set_xticks(x, names, rotation=20, ha="right")
         ax.set_ylim(0, 1)
-        ax.set_ylabel("win share (95% interval)")
+        ax.set_ylabel(_("win share (95% interval)"))
         ax.legend(loc="upper right")
 
     bars(
@@ -68,20 +69,34 @@ def plot_summary(summary: Summary, path: str | Path) -> None:
         [a.win_share for a in summary.agents],
         [a.win_share_ci for a in summary.agents],
     )
-    ax_agents.set_title("win share per agent (per seat held)")
+    ax_agents.set_title(_("win share per agent (per seat held)"))
     bars(
         ax_seats,
-        [f"seat {s.seat}" for s in summary.seats],
+        [_("seat {seat}").format(seat=s.seat) for s in summary.seats],
         [s.win_share for s in summary.seats],
         [s.win_share_ci for s in summary.seats],
     )
-    ax_seats.set_title("win share per seat")
+    ax_seats.set_title(_("win share per seat"))
+    players = ngettext("{count} player", "{count} players", cfg.players)
     fig.suptitle(
-        f"{get(cfg.game).title}, {cfg.players} players: {summary.completed} games (seed {cfg.seed})"
+        ngettext(
+            "{title}, {players}: {count} game (seed {seed})",
+            "{title}, {players}: {count} games (seed {seed})",
+            summary.completed,
+        ).format(
+            title=get(cfg.game).title,
+            players=players.format(count=cfg.players),
+            count=summary.completed,
+            seed=cfg.seed,
+        )
     )
     try:
         target = Path(path)
         kind = target.suffix.lower().lstrip(".") or "png"
         fig.savefig(target, format=kind if kind in ("png", "svg", "pdf") else "png", dpi=100)
     except OSError as exc:
-        raise CampfireError(f"cannot write the plot {path}: {exc.strerror or exc}") from None
+        raise CampfireError(
+            _("cannot write the plot {path}: {reason}").format(
+                path=path, reason=exc.strerror or exc
+            )
+        ) from None

@@ -27,6 +27,9 @@ from typing import Any
 
 from campfire.core import CampfireError, Record, RecordError, get, replay
 from campfire.core.validate import loads_json, read_bytes
+from campfire.i18n import N_, Translator, current
+
+from .stats import text_table
 
 __all__ = ["Leaderboard", "RatingRow", "load_records", "rate_records"]
 
@@ -76,24 +79,49 @@ class Leaderboard:
             "rows": [r.to_json() for r in self.rows],
         }
 
-    def to_text(self) -> str:
-        """The leaderboard as printed by ``campfire rate``."""
+    def to_text(self, tr: Translator | None = None) -> str:
+        """The leaderboard as printed by ``campfire rate``, in ``tr``'s language.
+
+        The default is the current language; numbers are written as that language writes them.
+        """
+        tr = tr or current()
         try:
             title = get(self.game).title
         except CampfireError:
             title = self.game
-        width = max([6, *(len(r.player) for r in self.rows)])
-        lines = [
-            f"{title}: {self.games} games rated (openskill Plackett–Luce; rating = μ − 3σ)",
-            f"{'#':>3}  {'player':<{width}}  {'rating':>7}  {'μ':>6}  {'σ':>5}  "
-            f"{'games':>6}  {'win share':>9}",
-        ]
-        for i, r in enumerate(self.rows, 1):
-            lines.append(
-                f"{i:>3}  {r.player:<{width}}  {r.ordinal:>7.2f}  {r.mu:>6.2f}  {r.sigma:>5.2f}  "
-                f"{r.games:>6}  {r.win_share:>9.3f}"
-            )
-        return "\n".join(lines)
+        head = tr.ngettext(
+            "{title}: {count} game rated (openskill Plackett–Luce; rating = μ − 3σ)",
+            "{title}: {count} games rated (openskill Plackett–Luce; rating = μ − 3σ)",
+            self.games,
+        ).format(title=title, count=self.games)
+        return "\n".join(
+            [
+                head,
+                *text_table(
+                    [
+                        ("#", ">"),
+                        (tr.gettext(N_("player")), "<"),
+                        (tr.gettext(N_("rating")), ">"),
+                        ("μ", ">"),
+                        ("σ", ">"),
+                        (tr.gettext(N_("games")), ">"),
+                        (tr.gettext(N_("win share")), ">"),
+                    ],
+                    [
+                        [
+                            str(i),
+                            r.player,
+                            tr.number(r.ordinal, 2),
+                            tr.number(r.mu, 2),
+                            tr.number(r.sigma, 2),
+                            str(r.games),
+                            tr.number(r.win_share, 3),
+                        ]
+                        for i, r in enumerate(self.rows, 1)
+                    ],
+                ),
+            ]
+        )
 
 
 def load_records(folder: str | Path) -> tuple[list[tuple[Path, Record]], dict[str, int]]:

@@ -44,6 +44,7 @@ from campfire.agents import make_agent, parse_agent_spec
 from campfire.core import (
     Agent,
     CampfireError,
+    ErrorText,
     Match,
     OptionError,
     get,
@@ -178,16 +179,24 @@ def prepare(
     spec.check_players(players)
     opts = spec.options(dict(options or {}))
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise OptionError(f"the number of games must be a positive integer (got {games!r})")
+        raise OptionError(
+            ErrorText("the number of games must be a positive integer (got {got})", got=repr(games))
+        )
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise OptionError(f"the seed must be a non-negative integer (got {seed!r})")
+        raise OptionError(
+            ErrorText("the seed must be a non-negative integer (got {got})", got=repr(seed))
+        )
     labels = [agent_label(a) for a in agents]
     if not labels:
-        raise OptionError("give at least one agent (for example --agents random)")
+        raise OptionError(ErrorText("give at least one agent (for example --agents random)"))
     if len(labels) > players:
         raise OptionError(
-            f"{len(labels)} agents given for {players} players; give 1 to {players} agents "
-            "(the list repeats to fill the seats)"
+            ErrorText(
+                "{count} agents given for {players} players; give 1 to {players} agents "
+                "(the list repeats to fill the seats)",
+                count=len(labels),
+                players=players,
+            )
         )
     for label in dict.fromkeys(labels):
         make_agent(label, spec, 0, players, opts)  # raises on an unknown agent or parameter
@@ -510,13 +519,21 @@ def run(
     ``jobs`` and ``backend``.
     """
     if backend not in BACKENDS:
-        raise OptionError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
+        raise OptionError(
+            ErrorText(
+                "unknown backend {got}; backends: {known}",
+                got=repr(backend),
+                known=", ".join(BACKENDS),
+            )
+        )
     if address is not None and backend != "ray":
-        raise OptionError("--address is for the Ray backend; add --backend ray")
+        raise OptionError(ErrorText("--address is for the Ray backend; add --backend ray"))
     if jobs is None:
         jobs = default_jobs()
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise OptionError(f"the number of jobs must be a positive integer (got {jobs!r})")
+        raise OptionError(
+            ErrorText("the number of jobs must be a positive integer (got {got})", got=repr(jobs))
+        )
     folder = _records_folder(records_dir)
     if folder is not None and not config.records:
         config = SimConfig(**{**config.__dict__, "records": True})
@@ -597,7 +614,11 @@ def _records_folder(records_dir: str | Path | None) -> Path | None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise CampfireError(
-            f"cannot create the records folder {folder}: {exc.strerror or exc}"
+            ErrorText(
+                "cannot create the records folder {folder}: {reason}",
+                folder=str(folder),
+                reason=exc.strerror or str(exc),
+            )
         ) from None
     return folder
 
@@ -608,4 +629,8 @@ def _write(path: Path, record: dict[str, Any]) -> None:
     try:
         Record.from_json(record).save(path)
     except OSError as exc:
-        raise CampfireError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise CampfireError(
+            ErrorText(
+                "cannot write {path}: {reason}", path=str(path), reason=exc.strerror or str(exc)
+            )
+        ) from None

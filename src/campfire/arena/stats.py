@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from campfire.core import get
+from campfire.i18n import DEFAULT_LANGUAGE, N_, Translator, current, translator
 
 from .runner import Failure, GameResult, SimConfig, SimResult
 
-__all__ = ["AgentStats", "SeatStats", "Summary", "summarize", "wilson_interval"]
+__all__ = ["AgentStats", "SeatStats", "Summary", "summarize", "text_table", "wilson_interval"]
 
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -176,62 +177,171 @@ class Summary:
             "results": [r.to_json() for r in self.results],
         }
 
-    def to_text(self) -> str:
-        """The summary tables as printed by ``campfire sim``."""
+    def to_text(self, tr: Translator | None = None) -> str:
+        """The summary tables as printed by ``campfire sim``, in ``tr``'s language.
+
+        The default is the current language (``campfire --lang``); numbers are written as that
+        language writes them, and every column is as wide as its heading or its widest value.
+        """
+        tr = tr or current()
         cfg = self.config
         title = get(cfg.game).title
         opts = ", ".join(f"{k}={_fmt_option(v)}" for k, v in cfg.options.items())
+        players = tr.ngettext("{count} player", "{count} players", cfg.players)
+        games_n = tr.ngettext("{count} game", "{count} games", cfg.games)
+        head = tr.gettext(N_("{title}, {players}, {games}, seed {seed}")).format(
+            title=title,
+            players=players.format(count=cfg.players),
+            games=games_n.format(count=cfg.games),
+            seed=cfg.seed,
+        )
+        if opts:
+            head += tr.gettext(N_(", options {options}")).format(options=opts)
         lines = [
-            f"{title}, {cfg.players} players, {cfg.games} games, seed {cfg.seed}"
-            + (f", options {opts}" if opts else ""),
-            "lineup: " + ", ".join(cfg.lineup) + "  (seats rotate every game)",
+            head,
+            tr.gettext(N_("lineup: {agents}  (seats rotate every game)")).format(
+                agents=", ".join(cfg.lineup)
+            ),
             "",
         ]
-        width = max([5, *(len(a.agent) for a in self.agents)])
-        lines.append(
-            f"{'agent':<{width}}  {'seats':>5}  {'win share':>9}  {'95% interval':>13}  "
-            f"{'score':>8}  {'sd':>7}  {'rank':>5}  {'failed':>6}"
+
+        def share(value: float) -> str:
+            return tr.number(value, 3)
+
+        def interval(ci: tuple[float, float]) -> str:
+            return f"{share(ci[0])}–{share(ci[1])}"
+
+        lines += text_table(
+            [
+                (tr.gettext(N_("agent")), "<"),
+                (tr.gettext(N_("seats")), ">"),
+                (tr.gettext(N_("win share")), ">"),
+                (tr.gettext(N_("95% interval")), ">"),
+                (tr.gettext(N_("score")), ">"),
+                (tr.gettext(N_("sd")), ">"),
+                (tr.gettext(N_("rank")), ">"),
+                (tr.gettext(N_("failed")), ">"),
+            ],
+            [
+                [
+                    a.agent,
+                    str(a.slots),
+                    share(a.win_share),
+                    interval(a.win_share_ci),
+                    tr.number(a.score_mean, 2),
+                    tr.number(a.score_sd, 2),
+                    tr.number(a.rank_mean, 2),
+                    str(a.failures),
+                ]
+                for a in self.agents
+            ],
         )
-        for a in self.agents:
-            lo, hi = a.win_share_ci
-            lines.append(
-                f"{a.agent:<{width}}  {a.slots:>5}  {a.win_share:>9.3f}  "
-                f"{f'{lo:.3f}–{hi:.3f}':>13}  {a.score_mean:>8.2f}  {a.score_sd:>7.2f}  "
-                f"{a.rank_mean:>5.2f}  {a.failures:>6}"
+        lines.append(
+            tr.gettext(N_("(win share per seat held; fair share {share})")).format(
+                share=share(self.fair_share)
             )
-        lines.append(f"(win share per seat held; fair share {self.fair_share:.3f})")
+        )
         lines.append("")
-        lines.append(f"{'seat':<5}  {'win share':>9}  {'95% interval':>13}")
-        for s in self.seats:
-            lo, hi = s.win_share_ci
-            lines.append(f"{s.seat:<5}  {s.win_share:>9.3f}  {f'{lo:.3f}–{hi:.3f}':>13}")
+        lines += text_table(
+            [
+                (tr.gettext(N_("seat")), "<"),
+                (tr.gettext(N_("win share")), ">"),
+                (tr.gettext(N_("95% interval")), ">"),
+            ],
+            [[str(s.seat), share(s.win_share), interval(s.win_share_ci)] for s in self.seats],
+        )
         lines.append("")
         games = self.completed + self.failed
         t = self.throughput()
-        speed = (
-            f"{t['games_per_second']:,.1f} games/s, {t['actions_per_second']:,.0f} actions/s"
-            if t["games_per_second"] is not None
-            else "speed not measured"
-        )
+        if t["games_per_second"] is not None:
+            speed = tr.gettext(N_("{games} games/s, {actions} actions/s")).format(
+                games=tr.number(t["games_per_second"], 1),
+                actions=tr.number(t["actions_per_second"], 0),
+            )
+        else:
+            speed = tr.gettext(N_("speed not measured"))
+        jobs = tr.ngettext("{count} job", "{count} jobs", self.jobs).format(count=self.jobs)
         lines.append(
-            f"{games} games ({self.completed} completed, {self.failed} failed) in "
-            f"{self.seconds:.1f} s: {speed} ({self.jobs} {'job' if self.jobs == 1 else 'jobs'}, "
-            f"{self.backend} backend)"
+            tr.ngettext(
+                "{count} game ({completed} completed, {failed} failed) in {seconds} s: {speed} "
+                "({jobs}, {backend} backend)",
+                "{count} games ({completed} completed, {failed} failed) in {seconds} s: {speed} "
+                "({jobs}, {backend} backend)",
+                games,
+            ).format(
+                count=games,
+                completed=self.completed,
+                failed=self.failed,
+                seconds=tr.number(self.seconds, 1),
+                speed=speed,
+                jobs=jobs,
+                backend=self.backend,
+            )
         )
         if games:
-            w = max(width, len("thinking time"))
             lines.append("")
-            lines.append(
-                f"{'thinking time':<{w}}  {'per move':>9}  {'with a choice':>13}  {'longest':>9}"
+            lines += text_table(
+                [
+                    (tr.gettext(N_("thinking time")), "<"),
+                    (tr.gettext(N_("per move")), ">"),
+                    (tr.gettext(N_("with a choice")), ">"),
+                    (tr.gettext(N_("longest")), ">"),
+                ],
+                [
+                    [
+                        a.agent,
+                        _secs(a.seconds_per_move, tr),
+                        _secs(a.seconds_per_decision, tr),
+                        _secs(a.slowest_move, tr),
+                    ]
+                    for a in self.agents
+                ],
             )
-            for a in self.agents:
-                lines.append(
-                    f"{a.agent:<{w}}  {_secs(a.seconds_per_move):>9}  "
-                    f"{_secs(a.seconds_per_decision):>13}  {_secs(a.slowest_move):>9}"
-                )
         for f in self.failures:
-            lines.append("failed: " + f.describe())
+            lines.append(tr.gettext(N_("failed: {failure}")).format(failure=_describe(f, tr)))
         return "\n".join(lines)
+
+
+def text_table(columns: list[tuple[str, str]], rows: list[list[str]]) -> list[str]:
+    """A heading line and one line per row, each column as wide as its widest cell.
+
+    A column is aligned ``"<"`` (left) or ``">"`` (right); columns are two spaces apart.
+
+    >>> text_table([("agent", "<"), ("seats", ">")], [["random", "12"]])
+    ['agent   seats', 'random     12']
+    """
+    widths = [max([len(head), *(len(r[i]) for r in rows)]) for i, (head, _) in enumerate(columns)]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(
+            f"{cell:{align}{width}}"
+            for cell, (_, align), width in zip(cells, columns, widths, strict=True)
+        ).rstrip()
+
+    return [line([head for head, _ in columns]), *(line(r) for r in rows)]
+
+
+#: the kinds of failure, as a summary names them
+_FAILURE_KINDS = {
+    "exception": N_("exception"),
+    "illegal_action": N_("illegal action"),
+    "engine_error": N_("engine error"),
+    "too_long": N_("too long"),
+}
+
+
+def _describe(f: Failure, tr: Translator) -> str:
+    """:meth:`Failure.describe` in ``tr``'s language (the error's own message as raised)."""
+    if f.seat is not None:
+        who = tr.gettext(N_("seat {seat} ({agent})")).format(seat=f.seat, agent=f.agent)
+    else:
+        who = tr.gettext(N_("the game"))
+    kind = tr.gettext(_FAILURE_KINDS.get(f.kind, f.kind.replace("_", " ")))
+    return tr.ngettext(
+        "game {game} (seed {seed}), {who} after {count} action: {kind}: {message}",
+        "game {game} (seed {seed}), {who} after {count} actions: {kind}: {message}",
+        f.actions,
+    ).format(game=f.game, seed=f.seed, who=who, count=f.actions, kind=kind, message=f.message)
 
 
 def _fmt_option(value: Any) -> str:
@@ -240,15 +350,16 @@ def _fmt_option(value: Any) -> str:
     return str(value)
 
 
-def _secs(seconds: float) -> str:
-    """A thinking time, readable from microseconds to minutes.
+def _secs(seconds: float, tr: Translator | None = None) -> str:
+    """A thinking time, readable from microseconds to minutes (``tr``: English by default).
 
     >>> _secs(0.3261), _secs(0.00012), _secs(12.5)
     ('0.33 s', '0.1 ms', '12.5 s')
     """
+    tr = tr or translator(DEFAULT_LANGUAGE)
     if seconds < 0.01:
-        return f"{seconds * 1000:.1f} ms"
-    return f"{seconds:.2f} s" if seconds < 10 else f"{seconds:.1f} s"
+        return f"{tr.number(seconds * 1000, 1)} ms"
+    return f"{tr.number(seconds, 2 if seconds < 10 else 1)} s"
 
 
 def _mean(values: list[float]) -> float:

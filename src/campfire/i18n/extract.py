@@ -44,7 +44,7 @@ POT = LOCALE / f"{DOMAIN}.pot"
 #: the source files (globs under ``src/campfire``) whose marked strings are extracted
 SOURCES = (
     "cli.py",
-    "arena/cli.py",
+    "arena/*.py",
     "tui/*.py",
     "i18n/*.py",
     "server/**/*.py",

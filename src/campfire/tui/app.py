@@ -395,7 +395,7 @@ class StartScreen(Translated, Screen[None]):
         try:
             config = self.config()
         except CampfireError as exc:
-            message = current().error(str(exc))
+            message = current().error(exc)
             self.query_one("#error", Static).update(
                 Content(_("error: {message}").format(message=message))
             )
@@ -635,7 +635,7 @@ class GameScreen(Translated, Screen[None]):
             try:
                 self.mode.tick()
             except CampfireError as exc:  # pragma: no cover - engine errors are bugs
-                self.message = current().error(str(exc))
+                self.message = current().error(exc)
         self.pump()
 
     def pump(self) -> None:
@@ -952,7 +952,7 @@ class GameScreen(Translated, Screen[None]):
         try:
             self.mode.play(seat, choice)
         except CampfireError as exc:
-            self.message = current().error(str(exc))
+            self.message = current().error(exc)
             self.session.note(seat, f"! {self.message}")
         self.selected = None
         self.offered = []

@@ -415,7 +415,7 @@ class PlaySession:
                 session.table.play(seat, text)
             except CampfireError as exc:
                 raise RecordError(
-                    _("cannot resume: {reason}").format(reason=current().error(str(exc))), index
+                    _("cannot resume: {reason}").format(reason=current().error(exc)), index
                 ) from None
         if session.is_over():
             raise RecordError(_("this game is finished: replay it with 'campfire replay --watch'"))
