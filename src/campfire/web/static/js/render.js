@@ -64,7 +64,9 @@ export function choices(display, options = {}) {
       delete choice.answer;
       continue;
     }
-    choice.label = choice.label.replace(/\s*\d+\s*ms\b/, "").replace(/\s+\(/, " (");
+    // the time is measured, not chosen: drop it from the label ("after 0 ms")
+    const bare = choice.label.replace(/ after \d+ ms\b/, "");
+    choice.label = bare !== choice.label ? bare : choice.label.replace(/\s*\b\d+\s*ms\b/, "");
     choice.key = TIMED.exec(choice.key || "") ? TIMED.exec(choice.key)[1] : choice.key;
   }
   return out;

@@ -21,7 +21,8 @@ const page = {
   games: {},
   state: null,
   shown: {}, // card id → face shown privately (a peek), until it expires
-  windowAt: null, // when the open claim window reached us (performance.now())
+  windowAt: null, // when the last claim window reached us (performance.now())
+  inWindow: false, // whether the last frame had several seats to answer
   windowLog: 0, // log length when it opened
   openedAt: null, // when the current decision was shown (timed answers)
   lastKey: "",
@@ -202,12 +203,13 @@ function onState(state, frame, steps, received) {
   if (frame.type === "snapshot") page.shown = {};
   if (steps.length && state.seat !== null) peeks(state, steps);
   const display = state.display;
-  const window = display && display.to_act && display.to_act.length > 1;
-  if (window && page.windowAt === null) {
+  // a claim window: several seats answer at once; it stays on screen until it has closed
+  const window = Boolean(display && display.to_act && display.to_act.length > 1);
+  if (window && !page.inWindow) {
     page.windowAt = received;
     page.windowLog = Math.max(0, page.client.log.length - steps.reduce((n, s) => n + s.messages.length, 0));
   }
-  if (!window) page.windowAt = null;
+  page.inWindow = window;
   const key = (state.legal || []).map((l) => l.notation).join("|") + `#${state.seq}`;
   if (key !== page.lastKey) {
     page.lastKey = key;
@@ -253,18 +255,18 @@ function draw() {
 
 function drawRealtime(display, options) {
   const box = $("cf-realtime");
-  if (options.timed !== "realtime" || page.windowAt === null) {
+  const shownFor = WINDOW_MS + 1500; // the claims in order stay a moment after the close
+  if (options.timed !== "realtime" || page.windowAt === null || performance.now() - page.windowAt > shownFor) {
     box.hidden = true;
     box.replaceChildren();
     return;
   }
   box.hidden = false;
-  const mine = options.onAction ? choices(display, options) : [];
+  const mine = options.onAction && page.inWindow ? choices(display, options) : [];
   const buttons = el("div", { class: "cf-claims" });
   mine.forEach((choice, i) => {
     const pass = !choice.variants;
-    const card = (display.zones || []).flatMap((z) => z.cards || []).find((c) => c.id === choice.target);
-    const label = pass ? choice.label : t("web.rt.claim", { card: card ? card.label || card.short : choice.answer });
+    const label = choice.label;
     buttons.append(
       el("button", {
         type: "button",
@@ -307,6 +309,10 @@ function onKey(event) {
 
 function tick() {
   tickClocks($("cf-board"));
+  const box = $("cf-realtime");
+  if (!box.hidden && page.windowAt !== null && performance.now() - page.windowAt > WINDOW_MS + 1500) {
+    box.hidden = true;
+  }
   const count = document.querySelector(".cf-countdown");
   if (count && page.windowAt !== null) {
     const left = Math.max(0, WINDOW_MS - (performance.now() - page.windowAt));

@@ -1,0 +1,110 @@
+"""Real-time Apache in two browsers: both claim in the same window, the first to reach the
+server gets the booty.
+
+Cards are turned up (both pass) until one comes that both may claim without a penalty; then
+Ann claims with a key (the claim panel's number) and Bob taps his claim once Ann's has reached
+the server (his page shows the step it made). The window's log line lists the claims in the
+order of their measured times, Ann's first, and the booty goes to Ann.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from .people import _click, create_table, join_table, seq_of, start
+
+PENALTY = "penalty"
+
+
+def _claims(page: Any) -> list[tuple[str, str]]:
+    """The claim panel's buttons: (key, accessible name)."""
+    found: list[list[str]] = page.locator("#cf-realtime button").evaluate_all(
+        "bs => bs.map(b => [b.dataset.key || '', b.getAttribute('aria-label') || ''])"
+    )
+    return [(key, label) for key, label in found]
+
+
+def _legal_claim(claims: list[tuple[str, str]]) -> tuple[str, str] | None:
+    for key, label in claims:
+        if label.startswith("Claim") and PENALTY not in label:
+            return key, label
+    return None
+
+
+def _wait(page: Any, predicate: Any, what: str, rounds: int = 200) -> Any:
+    for _ in range(rounds):
+        value = predicate()
+        if value:
+            return value
+        page.wait_for_timeout(25)
+    raise AssertionError(f"waited in vain for {what}")
+
+
+@pytest.mark.slow
+def test_first_claim_to_reach_the_server_gets_the_booty(server: Any, new_page: Any) -> None:
+    ann, bob = new_page(), new_page(390, 844)
+    table = create_table(ann, server.base, "apache", 2, ["open"], name="Ann", realtime=True)
+    join_table(bob, server.base, table, "Bob")
+    start(ann)
+    bob.locator("#cf-board .cf-table-view").wait_for()
+    ann.locator("#cf-latency[data-ms]").wait_for()  # the measured round trip is on show
+    reveal = re.compile("^Turn up the next prairie card")
+    for _ in range(100):  # cards until both may claim the same one without a penalty
+        for page in (ann, bob):  # whoever turns up the card does it
+            button = page.get_by_role("button", name=reveal)
+            if button.count():
+                button.click()
+                break
+        else:
+            raise AssertionError("nobody could turn up a card")
+        _wait(ann, lambda: _claims(ann) and _claims(bob), "both claim panels")
+        mine, his = _legal_claim(_claims(ann)), _legal_claim(_claims(bob))
+        if mine and his:
+            break
+        for page in (ann, bob):  # nothing to win here: both pass (unless the window closed)
+            passing = page.locator("#cf-realtime").get_by_role("button", name=re.compile("^Pass"))
+            if passing.count():
+                _click(passing)
+        _wait(
+            ann,
+            lambda: (
+                ann.get_by_role("button", name=reveal).count()
+                or bob.get_by_role("button", name=reveal).count()
+            ),
+            "the next card",
+            rounds=400,
+        )
+    else:
+        raise AssertionError("no card both could claim")
+    before = seq_of(bob)
+    ann.keyboard.press(mine[0])  # Ann: by key
+    _wait(bob, lambda: seq_of(bob) > before, "Ann's claim at the server")
+    bob.get_by_role("button", name=his[1]).click()  # Bob: by tap, after her claim arrived
+    log = ann.locator("#cf-log")
+    line = _wait(
+        ann,
+        lambda: next(
+            (t for t in log.locator("li").all_inner_texts() if t.startswith("Claims, in order")),
+            None,
+        ),
+        "the window's claims in order",
+    )
+    assert line.index("Ann") < line.index("Bob"), line
+    times = [int(ms) for ms in re.findall(r"(\d+) ms", line)]
+    assert len(times) == 2 and times[0] < times[1], line
+
+    # the booty goes to Ann (she may first have to say what her card takes)
+    def resolved() -> str | None:
+        offered = ann.locator("#cf-board button.cf-actionable, #cf-board .cf-actions button")
+        if offered.count() and not ann.locator("#cf-realtime button").count():
+            _click(offered.first)
+        texts = bob.locator("#cf-log li").all_inner_texts()
+        return next((t for t in texts if re.match(r"Ann's \w+ takes", t)), None)
+
+    assert _wait(bob, resolved, "Ann taking the booty")
+    ann_log = ann.locator("#cf-log li").all_inner_texts()
+    assert any(re.match(r"Your \w+ takes", t) for t in ann_log), ann_log
+    assert ann.errors == [] and bob.errors == []
