@@ -98,6 +98,17 @@ def test_the_encoder_gives_the_json_of_the_standard_library() -> None:
     assert encode_json(frame) == text
 
 
+def test_a_display_model_in_a_frame_is_written_as_its_json() -> None:
+    game = campfire.get_game("dudab")
+    state = game.new_game(3, seed=4)
+    seat = state.seats_to_act()[0]
+    display = game.presenter().display(state.view(seat), state.legal_actions(seat), ["A", "B", "C"])
+    frame = {"type": "delta", "display": display}
+    want = json.loads(json.dumps({"type": "delta", "display": display.to_json()}))
+    assert json.loads(encode(frame)) == want
+    assert json.loads(encode_json(frame)) == want
+
+
 def test_values_the_fast_encoder_refuses_are_encoded_as_the_standard_library_does() -> None:
     frame = {"big": 2**70, "list": [1, 2]}
     assert json.loads(encode(frame)) == frame

@@ -46,6 +46,7 @@ from campfire.core import (
 )
 from campfire.core import get as get_game
 from campfire.core.events import visible_events
+from campfire.core.present import Display
 from campfire.core.table import AgentError, Step, Table
 from campfire.i18n import DEFAULT_LANGUAGE, N_, Translator, translator
 
@@ -528,6 +529,13 @@ class LiveTable:
     def _seat_parts(
         self, seat: int | None, language: str = DEFAULT_LANGUAGE
     ) -> tuple[Mapping[str, Any], dict[str, Any], list[dict[str, Any]]]:
+        view, display, legal = self._seat_model(seat, language)
+        return view, display.to_json(), legal
+
+    def _seat_model(
+        self, seat: int | None, language: str = DEFAULT_LANGUAGE
+    ) -> tuple[Mapping[str, Any], Display, list[dict[str, Any]]]:
+        """A seat's view, display model (the dataclass) and legal actions as JSON."""
         assert self.table is not None
         state = self.table.state
         view = state.view(seat)
@@ -539,10 +547,8 @@ class LiveTable:
             and seat not in self.table.agents
             else []
         )
-        display, legal_json = protocol.seat_frame_parts(
-            self.game, self.players, view, legal, self.names(language), language
-        )
-        return view, display, legal_json
+        display = protocol.seat_display(self.game, view, legal, self.names(language), language)
+        return view, display, protocol.legal_json(self.game, self.players, legal)
 
     def _outcome(self) -> dict[str, Any] | None:
         assert self.table is not None
@@ -573,8 +579,12 @@ class LiveTable:
     def delta(
         self, seat: int | None, step: Step, language: str = DEFAULT_LANGUAGE
     ) -> dict[str, Any]:
-        """The ``delta`` frame of ``step`` for ``seat``, its texts in ``language``."""
-        view, display, legal = self._seat_parts(seat, language)
+        """The ``delta`` frame of ``step`` for ``seat``, its texts in ``language``.
+
+        Its display model is the :class:`~campfire.core.present.Display` itself (encoded by
+        :func:`.wire.encode` as its ``to_json()``).
+        """
+        view, display, legal = self._seat_model(seat, language)
         return protocol.delta_frame(
             table=self.id,
             game_number=self.number,

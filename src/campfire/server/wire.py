@@ -1,11 +1,13 @@
 """Frames as text on the wire: encoded once, shared by every connection that gets them.
 
-A step's frames are built once per seat (a spectator's once for all spectators) and encoded
-once per frame: :func:`encode` turns a frame into the text of a WebSocket message, with
-``orjson`` when it is installed (the ``server`` extra has it; it is about ten times faster than
-the standard library) and :mod:`json` otherwise. Both give the same JSON value: compact
-(no spaces after separators), text left as it is (no ASCII escapes), keys that are not
-strings written as strings, as :func:`json.dumps` writes them.
+A step's frames are built once per seat and language (a spectator's once for all spectators)
+and encoded once per frame: :func:`encode` turns a frame into the text of a WebSocket message,
+with ``orjson`` when it is installed (the ``server`` extra has it; it is about ten times faster
+than the standard library) and :mod:`json` otherwise. Both give the same JSON value: compact
+(no spaces after separators), text left as it is (no ASCII escapes), keys that are not strings
+written as strings, as :func:`json.dumps` writes them. A frame may hold a dataclass (a delta's
+display model is the :class:`~campfire.core.present.Display` itself): it is written as
+:func:`dataclasses.asdict` would make it, which is what ``Display.to_json()`` gives.
 
 >>> encode({"type": "pong"})
 '{"type":"pong"}'
@@ -17,14 +19,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import asdict, is_dataclass
 from typing import Any
 
 __all__ = ["ENCODER", "encode", "encode_json"]
 
 
+def _default(value: Any) -> Any:
+    if is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
 def encode_json(frame: Mapping[str, Any]) -> str:
     """``frame`` as compact JSON text, with the standard library."""
-    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"), default=_default)
 
 
 try:
