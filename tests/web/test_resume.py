@@ -1,0 +1,75 @@
+"""A game goes on after a page reload and after a server restart.
+
+Ann creates a Tracker table with a seat for a friend and sends Bob the friend's invitation
+link (read from her waiting room); Bob opens it and is seated at once. They play a few moves by
+clicking; Ann reloads her page and finds the same table, log and turn; the server is stopped and
+started again on the same database, both pages reconnect by themselves (``since=``) and the
+game goes on from where it was.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from tests.server.live_server import LiveServer
+
+from .people import click_something, create_table, seq_of, start
+
+
+def _play(pages: list[Any], rng: random.Random, moves: int) -> None:
+    """Click until ``moves`` steps were played (whoever is to act)."""
+    goal = seq_of(pages[0]) + moves
+    for _ in range(400):
+        if min(seq_of(p) for p in pages) >= goal:
+            return
+        if not any(click_something(p, rng) for p in pages):
+            pages[0].wait_for_timeout(30)
+    raise AssertionError(f"the game did not reach step {goal}")
+
+
+def _log(page: Any) -> list[str]:
+    texts: list[str] = page.locator("#cf-log li").all_inner_texts()
+    return texts
+
+
+def test_reload_and_server_restart_mid_game(
+    server: LiveServer, new_page: Any, tmp_path: Path
+) -> None:
+    rng = random.Random(5)
+    ann, bob = new_page(), new_page(390, 844)
+    table = create_table(ann, server.base, "tracker", 2, ["friend"], name="Ann")
+    link = ann.get_by_label("Invitation link: Seat 2").input_value()
+    assert f"/t/{table}#seat=1&token=" in link
+    bob.goto(link)
+    bob.get_by_text("Seat 2: Seat 2").wait_for()  # seated by the link, nothing to type
+    start(ann)
+    bob.locator("#cf-board .cf-table-view").wait_for()
+    _play([ann, bob], rng, 6)
+
+    # a reload: the same seat, the whole log, the same step
+    seq, log = seq_of(ann), _log(ann)
+    ann.reload()
+    ann.locator("#cf-board .cf-table-view").wait_for()
+    for _ in range(100):
+        if seq_of(ann) == seq and len(_log(ann)) == len(log):
+            break
+        ann.wait_for_timeout(30)
+    assert seq_of(ann) == seq and _log(ann) == log
+    _play([ann, bob], rng, 4)
+
+    # a restart of the server on the same database: both pages reconnect and go on
+    seq, log = seq_of(bob), _log(bob)
+    server.stop()
+    again = LiveServer(None, tmp_path, port=server.port)
+    try:
+        for page in (ann, bob):
+            page.locator('#cf-connection[data-status="connected"]').wait_for()
+        _play([ann, bob], rng, 4)
+        assert seq_of(bob) >= seq + 4
+        after = _log(bob)
+        assert after[: len(log)] == log and len(after) > len(log)  # no line lost, none twice
+    finally:
+        again.stop()
+    assert ann.errors == [] and bob.errors == []
