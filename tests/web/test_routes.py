@@ -1,0 +1,92 @@
+"""The client's routes (``campfire.server.web``): pages, static files, texts, settings, rules."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from campfire.i18n import placeholders
+from campfire.web import static_dir
+from campfire.web.strings import STRINGS, strings
+from tests.server.helpers import app_client, new_table
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with app_client(f"sqlite:///{tmp_path / 'campfire.db'}") as c:
+        yield c
+
+
+def test_pages_are_served(client: TestClient) -> None:
+    lobby = client.get("/")
+    assert lobby.status_code == 200 and "text/html" in lobby.headers["content-type"]
+    assert "/static/js/lobby.js" in lobby.text
+    table = client.get("/t/12")
+    assert table.status_code == 200 and "/static/js/table.js" in table.text
+    assert client.get("/t/nope").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "path", ["js/render.js", "js/protocol.js", "js/cards.js", "css/campfire.css", "index.html"]
+)
+def test_static_files_are_served_as_they_are(client: TestClient, path: str) -> None:
+    answer = client.get(f"/static/{path}")
+    assert answer.status_code == 200
+    assert answer.content == (static_dir() / path).read_bytes()
+    if path.endswith(".js"):
+        assert "javascript" in answer.headers["content-type"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/static/nothing.js",
+        "/static/../strings.py",
+        "/static/%2e%2e/strings.py",
+        "/static/..%2f..%2fserver%2fweb.py",
+        "/static/js/../../__init__.py",
+        "/nowhere",
+        "/rules/..%2f..%2fpyproject",
+        "/rules/nogame",
+    ],
+)
+def test_unknown_paths_and_traversal_are_404(client: TestClient, path: str) -> None:
+    answer = client.get(path)
+    assert answer.status_code == 404
+    assert "__all__" not in answer.text and "def " not in answer.text
+
+
+def test_strings_come_in_the_asked_language_with_their_placeholders(client: TestClient) -> None:
+    english = client.get("/api/strings?lang=en").json()
+    assert english["lang"] == "en" and english["strings"] == STRINGS
+    for lang in ("hu", "cs"):
+        body = client.get(f"/api/strings?lang={lang}").json()
+        assert body["lang"] == lang and set(body["strings"]) == set(STRINGS)
+        for key, text in body["strings"].items():
+            assert placeholders(text) == placeholders(STRINGS[key]), key
+    # no lang: the Accept-Language header decides; an unknown language falls back to English
+    assert client.get("/api/strings", headers={"Accept-Language": "cs-CZ"}).json()["lang"] == "cs"
+    assert client.get("/api/strings?lang=xx").json()["lang"] == "en"
+    assert strings("en")["web.lobby.create"] == "Create table"
+
+
+def test_play_modes_and_table_settings(client: TestClient) -> None:
+    modes = client.get("/api/play-modes").json()
+    assert set(modes) == {"apache", "dudab", "manitou", "tracker"}
+    assert "realtime-claims" in modes["apache"]
+    table, _tokens = new_table(client, "apache", 2, start=False, realtime=True)
+    settings = client.get(f"/api/tables/{table}/settings").json()
+    assert settings["realtime"] is True and "realtime-claims" in settings["modes"]
+    assert settings["clock"] is None  # no time control
+    assert client.get("/api/tables/999/settings").status_code == 404
+    assert client.get("/api/tables/x1/settings").status_code == 404
+
+
+def test_rules_pages(client: TestClient) -> None:
+    page = client.get("/rules/tracker?lang=en")
+    assert page.status_code == 200 and "<h1>" in page.text and "Tracker" in page.text
+    assert client.get("/rules/dudab?lang=hu").headers["content-language"] == "hu"
+    assert "<script" not in client.get("/rules/apache").text
