@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test
+.PHONY: run play test chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -13,17 +13,44 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
+$(VENV)/.installed-server: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[server]'
+	touch $@ $(VENV)/.installed
+
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,ray,rl,server]'
 	touch $@ $(VENV)/.installed
 
-# `exec`: no shell stays between make and the app. make itself still waits for the app, and on a
-# hang-up (the terminal closed) GNU make does not pass SIGHUP on to it: the app notices by itself
-# that its terminal is gone and leaves (docs/play.md, "When the terminal goes away").
-run: $(VENV)/.installed
+# `make run` starts the game server (`campfire serve`, SQLite by default) and prints the lobby's
+# address, opening it in the browser where there is a desktop (docs/web.md).
+run: $(VENV)/.installed-server
+	exec $(BIN)/python -m campfire.web
+
+# `make play`: the terminal app. `exec`: no shell stays between make and the app. make itself
+# still waits for the app, and on a hang-up (the terminal closed) GNU make does not pass SIGHUP
+# on to it: the app notices by itself that its terminal is gone and leaves (docs/play.md, "When
+# the terminal goes away").
+play: $(VENV)/.installed
 	exec $(BIN)/campfire play
 
-test: $(VENV)/.installed-dev
+# The browser tests (tests/web) drive the machine's Chromium (the Debian package `chromium`)
+# through Playwright; install it when it is missing and say so.
+chromium:
+	@if [ -x /usr/bin/chromium ] || command -v chromium >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "make: Chromium is missing; installing the chromium package with apt-get (browser tests)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+	  && echo "make: installed $$(command -v chromium)"; \
+	elif sudo -n true 2>/dev/null && command -v apt-get >/dev/null; then \
+	  echo "make: Chromium is missing; installing the chromium package with sudo apt-get (browser tests)"; \
+	  sudo -n apt-get update -qq && sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+	  && echo "make: installed $$(command -v chromium)"; \
+	else \
+	  echo "make: the browser tests need Chromium and it cannot be installed here (no root, no sudo, no apt-get): install the chromium package, or set CAMPFIRE_CHROMIUM to a Chromium executable" >&2; \
+	  exit 1; \
+	fi
+
+test: $(VENV)/.installed-dev chromium
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy --strict src

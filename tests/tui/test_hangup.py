@@ -139,7 +139,7 @@ def test_closing_the_terminal_ends_the_app_when_nobody_passes_the_hang_up_on(
     tmp_path: Path,
 ) -> None:
     # A game in progress (real-time Apache redraws ten times a second) under a parent that does
-    # not pass SIGHUP on, as `make run` as the terminal's command: the app sees the terminal go.
+    # not pass SIGHUP on, as `make play` as the terminal's command: the app sees the terminal go.
     save = tmp_path / "game.json"
     command = [*PLAY, "apache", "--seed", "3", "--save", str(save)]
     with terminal(command, leader=WAITING_PARENT) as term:
@@ -168,24 +168,24 @@ def test_a_hang_up_or_terminate_signal_leaves_cleanly(signum: int, tmp_path: Pat
         assert LEFT_SCREEN in term.output[drawn:]
 
 
-def test_closing_the_terminal_of_make_run_ends_make_and_the_app() -> None:
-    # `make run` as the terminal's command: make leads the session and gets the hang-up, but
+def test_closing_the_terminal_of_make_play_ends_make_and_the_app() -> None:
+    # `make play` as the terminal's command: make leads the session and gets the hang-up, but
     # does not pass it on (it waits for its children); the app must still end, and make with it.
     make = shutil.which("make")
     if make is None or not (ROOT / ".venv" / ".installed").exists():
         pytest.skip("needs make and the project's .venv set up by make")
     if subprocess.run([make, "-s", "-q", ".venv/.installed"], cwd=ROOT).returncode != 0:
-        pytest.skip("`make run` would install the project first")
-    with terminal([make, "-s", "run"]) as term:
+        pytest.skip("`make play` would install the project first")
+    with terminal([make, "-s", "play"]) as term:
         term.read_until(b"Play")
         term.close()
         assert term.wait() is not None
 
 
-def test_make_run_execs_the_app() -> None:
+def test_make_play_execs_the_app() -> None:
     # No shell stays between make and the app (signals and the exit status go straight through).
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    recipe = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
+    recipe = makefile.split("\nplay:", 1)[1].split("\n\n", 1)[0]
     assert "\texec $(BIN)/campfire play" in recipe
 
 
