@@ -107,8 +107,12 @@ def _postgres_schema(url: str) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def serve(database_url: str | None) -> Iterator[tuple[str, int]]:
-    """``campfire serve`` in a subprocess on a free loopback port, ready; its URL and pid."""
+def serve(database_url: str | None, profile: str | None = None) -> Iterator[tuple[str, int]]:
+    """``campfire serve`` in a subprocess on a free loopback port, ready; its URL and pid.
+
+    ``profile``: run the server under cProfile and write its statistics to that file (when the
+    server stops).
+    """
     home = Path(tempfile.mkdtemp(prefix="campfire-load-"))
     try:
         with contextlib.ExitStack() as stack:
@@ -124,7 +128,9 @@ def serve(database_url: str | None) -> Iterator[tuple[str, int]]:
             with log.open("wb") as out:
                 proc = subprocess.Popen(
                     [
-                        *(sys.executable, "-m", "campfire.cli", "serve", "--host", HOST),
+                        sys.executable,
+                        *(("-m", "cProfile", "-o", profile) if profile else ()),
+                        *("-m", "campfire.cli", "serve", "--host", HOST),
                         *("--port", str(port), "--database-url", url),
                     ],
                     env=env,
@@ -144,7 +150,9 @@ def serve(database_url: str | None) -> Iterator[tuple[str, int]]:
                     raise RuntimeError(f"the server did not start:\n{log.read_text()[-3000:]}")
                 yield base, proc.pid
             finally:
-                proc.terminate()
+                # uvicorn re-raises the signal it stopped on: SIGINT ends the profiled server
+                # with KeyboardInterrupt, so cProfile still writes its file (SIGTERM would not)
+                proc.send_signal(signal.SIGINT if profile else signal.SIGTERM)
                 try:
                     proc.wait(timeout=15)
                 except subprocess.TimeoutExpired:
@@ -369,6 +377,7 @@ def run_benchmark(
     think_ms: float = 500.0,
     client_processes: int = 1,
     seed: int = 1,
+    profile: str | None = None,
 ) -> dict[str, Any]:
     """Run the load benchmark; the report (actions/s, latency percentiles in ms, counts)."""
     if tables < 1 or seconds <= 0 or max_actions < 1 or client_processes < 1:
@@ -377,7 +386,7 @@ def run_benchmark(
             f"above 0 (got {tables}, {max_actions}, {client_processes}, {seconds})"
         )
     client_processes = min(client_processes, tables)
-    with serve(database_url) as (base, pid):
+    with serve(database_url, profile) as (base, pid):
         made = create_tables(base, tables, game, players)
         server_cpu = _cpu_seconds(pid)
         share = max(1, max_actions // client_processes)
@@ -448,6 +457,13 @@ def main(argv: list[str] | None = None) -> int:
         "--client-processes", type=int, default=1, help="processes the clients run in (1)"
     )
     p.add_argument("--seed", type=int, default=1, help="seed of the players' choices (1)")
+    p.add_argument(
+        "--profile",
+        metavar="FILE",
+        default=None,
+        help="run the server under cProfile and write its statistics to FILE "
+        "(read them with python -m pstats FILE)",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     args = p.parse_args(argv)
     # a SIGTERM (``timeout``, a CI runner) still stops the server and removes what was created
@@ -463,6 +479,7 @@ def main(argv: list[str] | None = None) -> int:
         think_ms=args.think_ms,
         client_processes=args.client_processes,
         seed=args.seed,
+        profile=args.profile,
     )
     if args.json:
         print(json.dumps(report, indent=2))
