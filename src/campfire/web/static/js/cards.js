@@ -56,11 +56,11 @@ export function escapeXml(text) {
 
 /** The accessible name of a card: its label, else its code, else "face down"/"empty". */
 export function cardName(card) {
-  if (card.empty) return card.short ? `${card.short}: ${t("web.table.empty")}` : t("web.table.empty");
-  if (!card.face_up && !card.label) {
-    return card.short ? `${card.short}: ${t("web.table.face_down")}` : t("web.table.face_down");
-  }
   const marks = card.marks && card.marks.length ? ` (${card.marks.join(", ")})` : "";
+  if (card.empty) return (card.short ? `${card.short}: ${t("web.table.empty")}` : t("web.table.empty")) + marks;
+  if (!card.face_up && !card.label) {
+    return (card.short ? `${card.short}: ${t("web.table.face_down")}` : t("web.table.face_down")) + marks;
+  }
   return (card.label || card.short) + marks;
 }
 

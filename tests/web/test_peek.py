@@ -1,0 +1,65 @@
+"""Tracker's peek in the browser: the card is shown to the peeker only, for a few seconds.
+
+The player to act peeks at a position by clicking it: their page lays the card face up there
+(its name read from the event addressed to them alone), the other player's page shows the same
+place face down with the "peeked" mark, and a few seconds later the peeker's card is turned back.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .people import create_table, join_table, start
+
+FACE = re.compile(r"scout|false track")
+
+
+def test_a_peeked_card_is_shown_to_the_peeker_only_then_turned_back(
+    server: Any, new_page: Any
+) -> None:
+    ann, bob = new_page(), new_page(390, 844)
+    table = create_table(ann, server.base, "tracker", 2, ["open"], name="Ann")
+    join_table(bob, server.base, table, "Bob")
+    start(ann)
+    bob.locator("#cf-board .cf-table-view").wait_for()
+    peek = re.compile(r"^Peek at position (\d+)$")
+    for _ in range(100):
+        peeker = next((p for p in (ann, bob) if p.get_by_role("button", name=peek).count()), None)
+        if peeker is not None:
+            break
+        ann.wait_for_timeout(30)
+    else:
+        raise AssertionError("nobody could peek")
+    other = bob if peeker is ann else ann
+    button = peeker.get_by_role("button", name=peek).nth(9)
+    position = peek.match(button.get_attribute("aria-label") or "")
+    assert position is not None
+    place = f'#cf-board [data-card="pos:{position.group(1)}"]'
+    button.press("Enter")  # by keyboard: the cards are buttons
+    shown = peeker.locator(place)
+    for _ in range(100):
+        if FACE.search(shown.get_attribute("aria-label") or ""):
+            break
+        peeker.wait_for_timeout(30)
+    label = shown.get_attribute("aria-label") or ""
+    assert FACE.search(label), label
+    code = re.search(r"\(([SF]-T\d-\d+)", label)
+    assert code is not None
+    # the other player: the same place face down, marked as peeked, its card nowhere on the page
+    seen = other.locator(place)
+    for _ in range(100):
+        if "peeked" in (seen.get_attribute("aria-label") or ""):
+            break
+        other.wait_for_timeout(30)
+    assert "peeked" in (seen.get_attribute("aria-label") or "")
+    assert not FACE.search(seen.get_attribute("aria-label") or "")
+    assert code.group(1) not in other.locator("body").inner_html()
+    # a few seconds later the peeker's card is turned back
+    for _ in range(200):
+        if not FACE.search(shown.get_attribute("aria-label") or ""):
+            break
+        peeker.wait_for_timeout(50)
+    assert not FACE.search(shown.get_attribute("aria-label") or "")
+    assert code.group(1) not in peeker.locator("#cf-board").inner_html()
+    assert ann.errors == [] and bob.errors == []
