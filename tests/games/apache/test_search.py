@@ -196,3 +196,10 @@ def test_bad_config_is_a_clear_error() -> None:
         make_agent("search:iterations=0", GAME, 0, 2)
     with pytest.raises(OptionError, match="reward"):
         make_agent("search:reward=luck", GAME, 0, 2)
+
+
+def test_the_hard_level_is_the_search_bot_at_the_heuristics_hard_speed() -> None:
+    bot = make_agent("hard", GAME, 0, 2, seed=1)
+    assert isinstance(bot, ApacheSearch)
+    assert (bot.config.reaction_ms, bot.config.spread) == (500, 100)
+    assert bot.config.iterations == 200

@@ -83,11 +83,12 @@ from .types import ApacheView
 
 __all__ = ["LEVEL_SPECS", "ApacheHeuristic", "ApacheHeuristicConfig", "round_reaction"]
 
-#: The difficulty levels: heuristic bots that differ in speed (and the easy one in patience).
+#: The difficulty levels: heuristic bots that differ in speed (and the easy one in patience),
+#: and at ``hard`` the search bot (:mod:`.search`), which decides what to claim by simulation
 LEVEL_SPECS: dict[str, str] = {
     "easy": "heuristic:reaction_ms=1400,spread=300,patience=2",
     "medium": "heuristic:reaction_ms=900,spread=200,patience=4",
-    "hard": "heuristic:reaction_ms=500,spread=100,patience=5",
+    "hard": "search:reaction_ms=500,spread=100,iterations=200",
 }
 
 #: cards left in the face-down pool below which the bot takes any worthwhile claim
