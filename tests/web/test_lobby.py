@@ -1,0 +1,88 @@
+"""The lobby and the table page around the game: listing, watching, clocks, languages."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from tests.server.live_server import http
+
+from .people import create_table, start
+
+
+def test_a_running_table_is_listed_and_watched_without_moves(server: Any, new_page: Any) -> None:
+    ann, carl = new_page(), new_page(360, 740)
+    table = create_table(ann, server.base, "manitou", 2, ["easy"], name="Ann")
+    start(ann)
+    carl.goto(f"{server.base}/")
+    item = carl.locator(f'[data-table="{table}"]')
+    item.wait_for()
+    assert "Big Manitou" in item.inner_text() and "Ann" in item.inner_text()
+    item.get_by_role("link", name=re.compile("^Watch")).click()
+    carl.wait_for_url(f"**/t/{table}")
+    carl.locator("#cf-board .cf-table-view").wait_for()
+    assert carl.get_by_text("You are watching this table.").is_visible()
+    assert carl.locator("#cf-board button").count() == 0  # a spectator has no moves
+    assert carl.locator(".cf-player").count() == 2
+    # the spectator's frames hold the spectator's view only
+    assert carl.evaluate("document.body.dataset.status") == "running"
+    assert carl.errors == []
+
+
+def test_a_clock_counts_down_for_the_seat_to_play(server: Any, new_page: Any) -> None:
+    ann = new_page()
+    ann.goto(f"{server.base}/")
+    ann.get_by_label("Game").select_option("tracker")
+    ann.get_by_label("Your name").fill("Ann")
+    ann.get_by_label("Seat 2", exact=True).select_option("easy")
+    ann.get_by_label("Clock", exact=True).select_option(label="60 s per move")
+    ann.get_by_role("button", name="Create table").click()
+    ann.wait_for_url(re.compile(r"/t/\d+$"))
+    start(ann)
+    running = ann.locator('.cf-clock[data-running="1"]')
+    running.first.wait_for()
+    first = running.first.inner_text()
+    assert re.fullmatch(r"\d+:\d\d", first)
+    for _ in range(100):
+        if running.count() and running.first.inner_text() != first:
+            break
+        ann.wait_for_timeout(50)
+    assert running.first.inner_text() != first  # it counts down between frames
+
+
+def test_the_language_switcher_sets_the_page_and_the_socket(server: Any, new_page: Any) -> None:
+    page = new_page()
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    languages: list[str | None] = []
+    page.on(
+        "request",
+        lambda r: (
+            languages.append(r.headers.get("accept-language")) if "/api/tables" in r.url else None
+        ),
+    )
+    page.goto(f"{server.base}/")
+    page.get_by_label("Language").select_option("hu")
+    page.wait_for_function("document.documentElement.lang === 'hu'")
+    assert page.evaluate("localStorage.getItem('campfire.lang')") == "hu"
+    status, text = http(
+        "POST",
+        f"{server.base}/api/tables",
+        {
+            "game": "tracker",
+            "players": 2,
+            "seats": [{"kind": "open"}, {"kind": "bot", "level": "easy"}],
+        },
+    )
+    assert status == 201, text
+    table = json.loads(text)["table"]["id"]
+    page.goto(f"{server.base}/t/{table}")  # the language holds on every page
+    page.locator("#cf-waiting").wait_for()
+    for _ in range(100):
+        if sockets:
+            break
+        page.wait_for_timeout(30)
+    assert page.evaluate("document.documentElement.lang") == "hu"
+    assert any(f"/ws/tables/{table}?" in url and "lang=hu" in url for url in sockets), sockets
+    assert "hu" in languages
