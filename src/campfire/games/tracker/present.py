@@ -254,6 +254,20 @@ def _tribe(view: TrackerView, seat: int) -> int:
     return parse_tribe(view["tribes"][seat])
 
 
+#: the 8 × 8 grid in reading order: ``(position, -1)`` for a board cell, ``(-1, i)`` for the
+#: centre's i-th cell
+_GRID: tuple[tuple[int, int], ...] = tuple(
+    (-1, sorted(CENTRE).index((r, c))) if (r, c) in CENTRE else (POSITION_CELLS.index((r, c)), -1)
+    for r in range(8)
+    for c in range(8)
+)
+#: the faces of an empty position and of a face-down card nobody touched (no words: shared)
+_EMPTY = tuple(CardFace(f"pos:{pos}", empty=True) for pos in range(len(POSITION_CELLS)))
+_DOWN = tuple(
+    CardFace(f"pos:{pos}", short=str(pos), face_up=False) for pos in range(len(POSITION_CELLS))
+)
+
+
 class TrackerPresenter(Presenter):
     """Tracker's board, players, prompts, log lines and legend (tracker §2, §5, §6, §8)."""
 
@@ -323,34 +337,25 @@ class TrackerPresenter(Presenter):
         occupied = set(view["occupied"])
         peeked = set(view["peeked_this_turn"])
         lifted = view["lifted"]
-        faces: dict[tuple[int, int], CardFace] = {}
-        for pos, cell in enumerate(POSITION_CELLS):
-            card_id = f"pos:{pos}"
-            if pos not in occupied:
-                faces[cell] = CardFace(card_id, empty=True)
-            elif over and (name := view["board"][pos]) is not None:
-                faces[cell] = _face(card_id, name)
-            elif pos == lifted:
-                faces[cell] = CardFace(
-                    card_id, short=f"^{pos}", face_up=False, marks=(_text("tracker.mark.lifted"),)
-                )
-            elif pos in peeked:
-                faces[cell] = CardFace(
-                    card_id, short=f"*{pos}", face_up=False, marks=(_text("tracker.mark.peeked"),)
-                )
-            else:
-                faces[cell] = CardFace(card_id, short=str(pos), face_up=False)
+        centre_label = _text("tracker.zone.centre")
+        centre_short = f"{view['centre']}T"
         cells = []
-        centre_cells = sorted(CENTRE)
-        for r in range(8):
-            for c in range(8):
-                if (r, c) in CENTRE:
-                    i = centre_cells.index((r, c))
-                    short = f"{view['centre']}T" if i == 0 else "··"
-                    label = _text("tracker.zone.centre")
-                    cells.append(CardFace(f"centre:{i}", label=label, short=short, empty=True))
-                else:
-                    cells.append(faces[(r, c)])
+        for pos, centre in _GRID:  # the faces that say nothing but a position are shared
+            if pos < 0:
+                short = centre_short if centre == 0 else "··"
+                cells.append(CardFace(f"centre:{centre}", centre_label, short, empty=True))
+            elif pos not in occupied:
+                cells.append(_EMPTY[pos])
+            elif over and (name := view["board"][pos]) is not None:
+                cells.append(_face(f"pos:{pos}", name))
+            elif pos == lifted:
+                mark = (_text("tracker.mark.lifted"),)
+                cells.append(CardFace(f"pos:{pos}", short=f"^{pos}", face_up=False, marks=mark))
+            elif pos in peeked:
+                mark = (_text("tracker.mark.peeked"),)
+                cells.append(CardFace(f"pos:{pos}", short=f"*{pos}", face_up=False, marks=mark))
+            else:
+                cells.append(_DOWN[pos])
         return Zone("board", _text("tracker.zone.board"), "grid", tuple(cells), columns=8)
 
     def _centre(self, view: TrackerView) -> Zone:
