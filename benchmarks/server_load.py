@@ -190,6 +190,8 @@ class _Run:
 
     clients_per_table: int
     max_actions: int
+    #: offer permessage-deflate (as browsers do); False: plain frames
+    compression: bool = True
     sends: dict[tuple[int, int, int, int], float] = field(default_factory=dict)
     seen: Counter[tuple[int, int, int, int]] = field(default_factory=Counter)
     latencies: list[float] = field(default_factory=list)
@@ -237,7 +239,12 @@ async def _client(
         with contextlib.suppress(websockets.ConnectionClosed):
             await ws.send(json.dumps({"type": "action", "seq": seq, "action": index}))
 
-    async with websockets.connect(ws_url, max_size=2**22, open_timeout=60) as ws:
+    async with websockets.connect(
+        ws_url,
+        max_size=2**22,
+        open_timeout=60,
+        compression="deflate" if run.compression else None,
+    ) as ws:
         frame = json.loads(await ws.recv())  # the snapshot
         run.ready += 1
         await run.go.wait()
@@ -298,9 +305,14 @@ async def _play(
     seconds: float,
     max_actions: int,
     seed: int,
+    compression: bool = True,
 ) -> dict[str, Any]:
     players = len(tables[0]["tokens"])
-    run = _Run(clients_per_table=players + (1 if spectators else 0), max_actions=max_actions)
+    run = _Run(
+        clients_per_table=players + (1 if spectators else 0),
+        max_actions=max_actions,
+        compression=compression,
+    )
     rng = random.Random(seed)
     tasks = []
     connected = 0
@@ -378,6 +390,7 @@ def run_benchmark(
     client_processes: int = 1,
     seed: int = 1,
     profile: str | None = None,
+    compression: bool = True,
 ) -> dict[str, Any]:
     """Run the load benchmark; the report (actions/s, latency percentiles in ms, counts)."""
     if tables < 1 or seconds <= 0 or max_actions < 1 or client_processes < 1:
@@ -391,7 +404,10 @@ def run_benchmark(
         server_cpu = _cpu_seconds(pid)
         share = max(1, max_actions // client_processes)
         jobs = [
-            (base, made[i::client_processes], spectators, think_ms / 1000, seconds, share, seed + i)
+            (
+                *(base, made[i::client_processes], spectators, think_ms / 1000, seconds, share),
+                *(seed + i, compression),
+            )
             for i in range(client_processes)
         ]
         if client_processes == 1:
@@ -411,6 +427,7 @@ def run_benchmark(
         "tables": tables,
         "connections": sum(p["connections"] for p in parts),
         "spectators": spectators,
+        "compression": compression,
         "think_ms": think_ms,
         "client_processes": client_processes,
         "seconds": max(p["seconds"] for p in parts),
@@ -454,6 +471,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--no-spectators", action="store_true", help="no spectator per table")
     p.add_argument(
+        "--no-compression",
+        action="store_true",
+        help="clients do not offer permessage-deflate (browsers do; the server then compresses "
+        "every frame for each connection)",
+    )
+    p.add_argument(
         "--client-processes", type=int, default=1, help="processes the clients run in (1)"
     )
     p.add_argument("--seed", type=int, default=1, help="seed of the players' choices (1)")
@@ -480,6 +503,7 @@ def main(argv: list[str] | None = None) -> int:
         client_processes=args.client_processes,
         seed=args.seed,
         profile=args.profile,
+        compression=not args.no_compression,
     )
     if args.json:
         print(json.dumps(report, indent=2))
@@ -488,7 +512,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{report['database']}: {report['tables']} tables of {report['game']} "
         f"({report['players']} players{', a spectator' if report['spectators'] else ''}), "
-        f"{report['connections']} connections, think {report['think_ms']:g} ms, "
+        f"{report['connections']} connections"
+        f"{'' if report['compression'] else ' (no compression)'}, think {report['think_ms']:g} ms, "
         f"{report['seconds']:.1f} s"
     )
     print(

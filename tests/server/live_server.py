@@ -43,13 +43,19 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """``campfire serve [--database-url URL]`` on 127.0.0.1, started and ready (``/healthz``).
+    """``campfire serve [--database-url URL] [ARGS]`` on 127.0.0.1, started and ready.
 
     Without a URL the server uses its default: an SQLite file in the user data directory, here
     ``home/data`` (``XDG_DATA_HOME``).
     """
 
-    def __init__(self, database_url: str | None, home: Path, port: int | None = None) -> None:
+    def __init__(
+        self,
+        database_url: str | None,
+        home: Path,
+        port: int | None = None,
+        args: tuple[str, ...] = (),
+    ) -> None:
         self.port = port if port is not None else free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
@@ -65,6 +71,7 @@ class LiveServer:
                     "--port",
                     str(self.port),
                     *(["--database-url", database_url] if database_url is not None else []),
+                    *args,
                 ],
                 env=env,
                 stdout=out,

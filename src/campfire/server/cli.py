@@ -46,6 +46,15 @@ def add_serve_command(sub: Any) -> None:
             "PostgreSQL: postgresql+psycopg://USER@HOST:PORT/DBNAME)"
         ),
     )
+    p.add_argument(
+        "--ws-compression",
+        choices=("fast", "default", "off"),
+        default="fast",
+        help=_(
+            "WebSocket compression (permessage-deflate) of the frames: fast (zlib level 1, "
+            "the default), default (level 6: a little smaller, more CPU) or off"
+        ),
+    )
     p.set_defaults(func=_cmd_serve)
 
 
@@ -54,6 +63,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from .app import create_app
+        from .compression import uvicorn_options
     except ImportError as exc:
         raise CampfireError(
             _(
@@ -63,5 +73,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         ) from None
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     app = create_app(args.database_url)
-    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=64 * 1024, log_level="info")
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        ws_max_size=64 * 1024,
+        log_level="info",
+        **uvicorn_options(args.ws_compression),
+    )
     return 0
