@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 from typing import Any
 
+import pytest
+
 from tests.server.live_server import http
 
-from .people import create_table, start
+from .people import create_table, over, play_to_the_end, start
 
 
 def test_a_running_table_is_listed_and_watched_without_moves(server: Any, new_page: Any) -> None:
@@ -86,3 +89,22 @@ def test_the_language_switcher_sets_the_page_and_the_socket(server: Any, new_pag
     assert page.evaluate("document.documentElement.lang") == "hu"
     assert any(f"/ws/tables/{table}?" in url and "lang=hu" in url for url in sockets), sockets
     assert "hu" in languages
+
+
+@pytest.mark.slow
+def test_rematch_after_the_end(server: Any, new_page: Any) -> None:
+    ann = new_page()
+    create_table(ann, server.base, "manitou", 2, ["easy"], name="Ann")
+    start(ann)
+    play_to_the_end([ann], random.Random(2))
+    assert ann.locator(".cf-scores tr").count() == 2  # each player's rank, score, breakdown
+    lines = ann.locator("#cf-log li").count()
+    assert lines > 10
+    ann.get_by_role("button", name="Play again (same seats)").click()
+    for _ in range(200):
+        if not over(ann) and ann.locator("#cf-log li").count() < lines:
+            break
+        ann.wait_for_timeout(30)
+    assert not over(ann)
+    assert ann.locator("#cf-log li").count() < lines  # a new game, a new log
+    assert ann.get_by_role("button", name="Play again (same seats)").is_hidden()
