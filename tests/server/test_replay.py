@@ -13,16 +13,31 @@ from __future__ import annotations
 import gzip
 import json
 import random
+import re
+from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 import campfire
 from campfire.core import Match
-from campfire.server.replay import MAX_RECORD_BYTES, build_replay
+from campfire.server.replay import MAX_RECORD_BYTES, REPLAY_SCHEMA, build_replay
 
 from .helpers import app_client, new_table, play_out, seats
 from .test_hidden import GAMES, _forms, _hidden_places, _tokens
+
+VALIDATOR = jsonschema.Draft202012Validator(REPLAY_SCHEMA)
+DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+
+
+def test_the_protocol_document_shows_the_replay_schema() -> None:
+    jsonschema.Draft202012Validator.check_schema(REPLAY_SCHEMA)
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("## Replays (HTTP, JSON)", 1)[1]
+    shown = re.search(r"```json\n(.*?)\n```", section, re.S)
+    assert shown is not None and json.loads(shown.group(1)) == REPLAY_SCHEMA
+    assert "`GET /api/tables/{id}/replay" in text and "`POST /api/replay" in text
 
 
 def _error(answer: Any, status: int, code: str) -> str:
@@ -61,6 +76,7 @@ def test_a_tables_replay_holds_exactly_what_each_client_was_sent(sqlite_url: str
             assert answer.status_code == 200, answer.text
             assert answer.headers["content-encoding"] == "gzip"  # httpx asked for it
             replay = answer.json()
+            VALIDATOR.validate(replay)
             assert replay["seat"] == c.seat and replay["game"] == "tracker"
             assert replay["names"] == ["P0", "P1"] and replay["table"] == table
             assert replay["game_number"] == 1 and replay["language"] == "en"
@@ -155,6 +171,7 @@ def test_a_record_lost_on_time_and_its_causes() -> None:
         "causes": [{"seq": 2, "seat": 0, "cause": "timeout"}, {"seq": 3, "cause": "nonsense"}, 7],
     }
     replay = build_replay(match.record(meta).dumps(), None)
+    VALIDATOR.validate(json.loads(json.dumps(replay)))
     assert replay["outcome"] == outcome and replay["forfeit"]["seat"] == 0
     assert [f["step"].get("cause") for f in replay["frames"][1:]] == [
         None,
@@ -183,6 +200,7 @@ def test_a_seats_replay_holds_nothing_it_could_not_know(name: str) -> None:
     rng = random.Random(name)
     for seat in (None, 1):
         replay = json.loads(json.dumps(build_replay(text, seat)))  # as it goes on the wire
+        VALIDATOR.validate(replay)
         truth = Match(game, players, seed=match.seed, names=names)
         frames = replay["frames"]
         assert len(frames) == len(match.actions) + 1

@@ -35,15 +35,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
 from campfire.core import CampfireError, Outcome, Record
 from campfire.core import get as get_game
-from campfire.core.present import translation
 from campfire.core.records import Match, replay_text
 from campfire.core.table import Table
-from campfire.i18n import negotiate, normalize, translator
+from campfire.i18n import negotiate, normalize
+from campfire.web import static_dir
 
 from . import protocol
 from .lobby import error_response
@@ -52,6 +52,7 @@ from .tables import LobbyError, TableManager
 __all__ = [
     "MAX_RECORD_BYTES",
     "MAX_REPLAY_STEPS",
+    "REPLAY_SCHEMA",
     "ReplayCache",
     "build_replay",
     "routes",
@@ -63,6 +64,69 @@ MAX_RECORD_BYTES = 1024 * 1024
 MAX_REPLAY_STEPS = 5000
 #: How many finished games' replays a server keeps built (per seat and language).
 CACHE_SIZE = 32
+
+
+_FRAME_PARTS = protocol.SERVER_SCHEMAS["delta"]["properties"]
+
+#: The JSON Schema of a replay document (``docs/protocol.md`` shows it; the tests validate every
+#: replay against it). A frame's ``step`` is ``null`` at the start, then the step that led to it.
+REPLAY_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "required": [
+        "game",
+        "title",
+        "players",
+        "names",
+        "options",
+        "seat",
+        "language",
+        "table",
+        "game_number",
+        "frames",
+        "outcome",
+        "forfeit",
+    ],
+    "properties": {
+        "game": {"type": "string"},
+        "title": {"type": "string"},
+        "players": {"type": "integer", "minimum": 1},
+        "names": {"type": "array", "items": {"type": "string"}},
+        "options": {"type": "object"},
+        "seat": {"type": ["integer", "null"], "minimum": 0},
+        "language": {"type": "string"},
+        "table": {"type": ["integer", "null"]},
+        "game_number": {"type": ["integer", "null"]},
+        "frames": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "required": ["seq", "step", "display", "legal"],
+                "properties": {
+                    "seq": {"type": "integer", "minimum": 0},
+                    "step": {"oneOf": [{"type": "null"}, _FRAME_PARTS["step"]]},
+                    "display": _FRAME_PARTS["display"],
+                    "legal": _FRAME_PARTS["legal"],
+                },
+                "additionalProperties": False,
+            },
+        },
+        "outcome": _FRAME_PARTS["outcome"],
+        "forfeit": {
+            "type": ["object", "null"],
+            "required": ["seat", "seq", "reason", "outcome"],
+            "properties": {
+                "seat": {"type": "integer", "minimum": 0},
+                "seq": {"type": "integer", "minimum": 0},
+                "reason": {"const": "time"},
+                "outcome": {"type": "object"},
+            },
+            "additionalProperties": False,
+        },
+    },
+    "additionalProperties": False,
+}
 
 
 class ReplayError(CampfireError):
@@ -154,9 +218,7 @@ def build_replay(
             f"a replay steps through at most {MAX_REPLAY_STEPS} actions "
             f"(the record has {len(record.actions)})",
         )
-    tr = translator(language)
-    with translation(tr.text if tr.catalog is not None else None):
-        return _frames(record, seat, language)
+    return _frames(record, seat, language)
 
 
 def _frames(record: Record, seat: int | None, language: str) -> dict[str, Any]:
@@ -185,7 +247,7 @@ def _frames(record: Record, seat: int | None, language: str) -> dict[str, Any]:
             else []
         )
         display, legal_json = protocol.seat_frame_parts(
-            game, players, state.view(seat), legal, names
+            game, players, state.view(seat), legal, names, language
         )
         return {
             "seq": len(table.match.actions),
@@ -199,7 +261,7 @@ def _frames(record: Record, seat: int | None, language: str) -> dict[str, Any]:
         seen.clear()
         table.play(mover, notation)
         step = protocol.seat_step(
-            game, names, seat, index + 1, mover, list(seen), causes.get(index)
+            game, names, seat, index + 1, mover, list(seen), causes.get(index), language
         )
         frames.append(frame(step))
     forfeit = _forfeit(record.meta, players, len(record.actions))
@@ -331,9 +393,15 @@ async def upload_replay(request: Request) -> Response:
         return error_response(exc.status, exc.code, str(exc))
 
 
+async def replay_page(request: Request) -> Response:
+    """``GET /replay``: the replay viewer (``?table=ID&game=N&seat=S&step=K``, for its script)."""
+    return FileResponse(static_dir() / "replay.html", headers={"Cache-Control": "no-cache"})
+
+
 def routes() -> list[Route]:
-    """The replay routes."""
+    """The replay routes: the two API routes and the viewer's page."""
     return [
         Route("/api/tables/{table_id}/replay", table_replay, methods=["GET"]),
         Route("/api/replay", upload_replay, methods=["POST"]),
+        Route("/replay", replay_page, methods=["GET"]),
     ]

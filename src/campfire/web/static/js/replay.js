@@ -1,0 +1,282 @@
+// The replay viewer (/replay): a finished game step by step, from a seat's point of view or the
+// spectator's. The game comes from the list of finished games (GET /api/tables?status=...,
+// then GET /api/tables/{id}/replay) or from a record file the person opens (POST /api/replay);
+// both answer the replay document of docs/protocol.md ("Replays"): one display model per step.
+// The table is drawn by render.js, read-only (no onAction). The address keeps the table, the
+// game, the seat and the step (/replay?table=3&game=1&seat=0&step=12), so it can be shared.
+
+import { chosenLanguage, chooseLanguage, currentLanguage, languageSwitcher, loadStrings, t } from "./i18n.js";
+import { api, gameTitles } from "./lobby-api.js";
+import { faceFromCode, renderLog, renderTable } from "./render.js";
+
+const $ = (id) => document.getElementById(id);
+
+const viewer = {
+  source: null, // {kind: "table", table, game} | {kind: "file", text, name}
+  seat: "spectator", // a seat number, or "spectator"
+  replay: null, // the replay document
+  step: 0,
+  games: {},
+  loading: 0, // the number of the latest request (an older answer is dropped)
+};
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+function notice(text, kind = "info") {
+  const box = $("cf-notice");
+  box.textContent = text;
+  box.className = `cf-notice cf-notice-${kind}`;
+  box.hidden = !text;
+}
+
+function fillTexts() {
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  const labels = {
+    "cf-first": "web.replay.start",
+    "cf-back": "web.replay.back",
+    "cf-forward": "web.replay.forward",
+    "cf-last": "web.replay.end",
+    "cf-slider": "web.replay.slider",
+  };
+  for (const [id, key] of Object.entries(labels)) {
+    $(id).setAttribute("aria-label", t(key));
+    $(id).title = t(key);
+  }
+  document.title = `Campfire · ${t("web.replay.title")}`;
+}
+
+// ----- choosing a game ----------------------------------------------------------------------
+
+/** The finished games of every table, newest first: [{table, game, label}]. */
+async function finishedGames() {
+  const answer = await api("/api/tables?status=finished,running");
+  if (!answer.ok) {
+    notice(t("web.error.network", { message: answer.message }), "error");
+    return [];
+  }
+  const out = [];
+  for (const table of answer.body.tables.slice().reverse()) {
+    const last = table.status === "finished" ? table.game_number : table.game_number - 1;
+    const title = (viewer.games[table.game] || { title: table.game }).title;
+    for (let n = last; n >= 1; n--) {
+      out.push({ table: table.id, game: n, label: t("web.replay.game", { id: table.id, number: n, game: title }) });
+    }
+  }
+  return out;
+}
+
+async function drawGameList() {
+  const select = $("cf-replay-game");
+  const games = await finishedGames();
+  const chosen = viewer.source && viewer.source.kind === "table" ? `${viewer.source.table}:${viewer.source.game}` : "";
+  select.replaceChildren(new Option(games.length ? t("web.replay.choose") : t("web.replay.games.none"), ""));
+  for (const g of games) select.append(new Option(g.label, `${g.table}:${g.game}`, false, chosen === `${g.table}:${g.game}`));
+  if (chosen && select.value !== chosen) {
+    // a game not (or no longer) in the list: still show it as chosen
+    const [table, game] = chosen.split(":");
+    select.append(new Option(t("web.replay.game", { id: table, number: game, game: "" }).replace(/[:\s]+$/, ""), chosen, true, true));
+  }
+}
+
+function drawSeats() {
+  const select = $("cf-replay-seat");
+  const replay = viewer.replay;
+  select.replaceChildren(new Option(t("web.replay.spectator"), "spectator"));
+  if (!replay) {
+    select.disabled = true;
+    return;
+  }
+  replay.names.forEach((name, seat) => {
+    select.append(new Option(`${t("web.lobby.seat", { number: seat + 1 })}: ${name}`, String(seat)));
+  });
+  select.value = String(viewer.seat);
+  select.disabled = false;
+}
+
+// ----- loading --------------------------------------------------------------------------------
+
+function remember() {
+  const params = new URLSearchParams();
+  const source = viewer.source;
+  if (source && source.kind === "table") {
+    params.set("table", source.table);
+    params.set("game", source.game);
+  }
+  params.set("seat", viewer.seat);
+  if (viewer.replay) params.set("step", viewer.step);
+  history.replaceState(null, "", `${location.pathname}?${params}`);
+}
+
+async function load() {
+  const source = viewer.source;
+  if (!source) return;
+  const number = ++viewer.loading;
+  const query = `seat=${encodeURIComponent(viewer.seat)}&lang=${encodeURIComponent(currentLanguage())}`;
+  let answer;
+  notice(t("web.loading"));
+  try {
+    answer =
+      source.kind === "table"
+        ? await fetch(`/api/tables/${source.table}/replay?game=${source.game}&${query}`)
+        : await fetch(`/api/replay?${query}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: source.text });
+  } catch (exc) {
+    if (number === viewer.loading) notice(t("web.error.network", { message: String(exc) }), "error");
+    return;
+  }
+  let body = null;
+  try {
+    body = await answer.json();
+  } catch (_) {
+    body = null;
+  }
+  if (number !== viewer.loading) return; // a newer request is on its way
+  if (!answer.ok || !body || !body.frames) {
+    const message = body && body.error ? body.error.message : answer.statusText;
+    notice(t("web.error.server", { message }), "error");
+    return;
+  }
+  notice("");
+  const last = body.frames.length - 1;
+  viewer.replay = body;
+  viewer.step = Math.max(0, Math.min(viewer.step, last)); // a new seat: the same step
+  $("cf-log").replaceChildren();
+  $("cf-title").textContent = `· ${body.title}: ${body.names.join(", ")}`;
+  drawSeats();
+  const slider = $("cf-slider");
+  slider.max = String(last);
+  slider.disabled = false;
+  document.body.dataset.steps = String(last);
+  show(viewer.step);
+}
+
+// ----- stepping -------------------------------------------------------------------------------
+
+function show(step) {
+  const replay = viewer.replay;
+  if (!replay) return;
+  const last = replay.frames.length - 1;
+  viewer.step = Math.max(0, Math.min(step, last));
+  const frame = replay.frames[viewer.step];
+  renderTable($("cf-board"), frame.display, {
+    lang: currentLanguage(),
+    outcome: viewer.step === last ? replay.outcome : null,
+    names: replay.names,
+    shown: privateCards(replay, frame),
+  });
+  const messages = [];
+  for (let k = 1; k <= viewer.step; k++) messages.push(...replay.frames[k].step.messages);
+  const list = renderLog($("cf-log"), messages);
+  const now = frame.step ? frame.step.messages.length : 0;
+  [...list.children].forEach((item, i) => item.classList.toggle("cf-now", i >= messages.length - now));
+  $("cf-step-count").textContent = t("web.replay.step", { step: viewer.step, total: last });
+  $("cf-step-who").textContent = frame.step
+    ? t("web.replay.by", { name: replay.names[frame.step.seat] ?? String(frame.step.seat + 1) })
+    : t("web.replay.setup");
+  $("cf-slider").value = String(viewer.step);
+  $("cf-slider").setAttribute("aria-valuetext", $("cf-step-count").textContent);
+  $("cf-first").disabled = $("cf-back").disabled = viewer.step === 0;
+  $("cf-last").disabled = $("cf-forward").disabled = viewer.step === last;
+  document.body.dataset.step = String(viewer.step);
+  remember();
+}
+
+/** The cards this step showed the seat alone (a peek), face up on the board for this step. */
+function privateCards(replay, frame) {
+  const shown = {};
+  if (replay.seat === null || !frame.step) return shown;
+  for (const event of frame.step.events || []) {
+    const data = event.data || {};
+    if (!event.to || !event.to.includes(replay.seat)) continue;
+    if (data.pos === undefined || typeof data.card !== "string") continue;
+    const id = `pos:${data.pos}`;
+    shown[id] = faceFromCode(replay.game, data.card, id);
+  }
+  return shown;
+}
+
+function onKey(event) {
+  if (!viewer.replay || event.altKey || event.ctrlKey || event.metaKey) return;
+  const target = event.target;
+  const typing = target instanceof HTMLElement && target.matches("select, textarea, input:not([type=range])");
+  if (typing) return;
+  const moves = { ArrowRight: 1, ArrowLeft: -1, Home: -Infinity, End: Infinity };
+  if (!(event.key in moves)) return;
+  if (target === $("cf-slider")) return; // the slider steps by itself (and fires "input")
+  event.preventDefault();
+  const delta = moves[event.key];
+  show(Number.isFinite(delta) ? viewer.step + delta : delta > 0 ? Infinity : 0);
+}
+
+// ----- start ----------------------------------------------------------------------------------
+
+async function main() {
+  await loadStrings(chosenLanguage());
+  fillTexts();
+  $("cf-lang-slot").replaceChildren(
+    languageSwitcher(async (code) => {
+      chooseLanguage(code);
+      await loadStrings(code);
+      fillTexts();
+      await drawGameList();
+      drawSeats();
+      await load();
+    }),
+  );
+  viewer.games = await gameTitles();
+  const params = new URLSearchParams(location.search);
+  const seat = params.get("seat");
+  viewer.seat = seat && /^\d+$/.test(seat) ? Number(seat) : "spectator";
+  viewer.step = Number(params.get("step")) || 0;
+  const table = params.get("table");
+  if (table && /^\d+$/.test(table)) {
+    const game = params.get("game");
+    viewer.source = { kind: "table", table: Number(table), game: game && /^\d+$/.test(game) ? Number(game) : 1 };
+  }
+  await drawGameList();
+  drawSeats();
+
+  $("cf-replay-game").addEventListener("change", (event) => {
+    const value = event.target.value;
+    if (!value) return;
+    const [tableId, game] = value.split(":").map(Number);
+    viewer.source = { kind: "table", table: tableId, game };
+    viewer.replay = null;
+    viewer.step = 0;
+    $("cf-replay-file").value = "";
+    load();
+  });
+  $("cf-replay-file").addEventListener("change", async (event) => {
+    const file = event.target.files && event.target.files[0];
+    if (!file) return;
+    viewer.source = { kind: "file", text: await file.text(), name: file.name };
+    viewer.replay = null;
+    viewer.step = 0;
+    viewer.seat = "spectator";
+    $("cf-replay-game").value = "";
+    load();
+  });
+  $("cf-replay-seat").addEventListener("change", (event) => {
+    const value = event.target.value;
+    viewer.seat = value === "spectator" ? "spectator" : Number(value);
+    load(); // the same step, seen from the other seat
+  });
+  $("cf-first").addEventListener("click", () => show(0));
+  $("cf-back").addEventListener("click", () => show(viewer.step - 1));
+  $("cf-forward").addEventListener("click", () => show(viewer.step + 1));
+  $("cf-last").addEventListener("click", () => show(Infinity));
+  $("cf-slider").addEventListener("input", (event) => show(Number(event.target.value)));
+  document.addEventListener("keydown", onKey);
+  if (viewer.source) await load();
+}
+
+main();
