@@ -84,6 +84,23 @@ def _error_text(template: str, context: str | None, params: dict[str, Any]) -> E
     return ErrorText(template, context, **params)
 
 
+#: the rules an engine cites by a word rather than a section (translated like any message)
+_RULE_WORDS = {
+    "rules": ErrorText("rules"),
+    "seat": ErrorText("seat"),
+    "turn order": ErrorText("turn order"),
+    "undo": ErrorText("undo"),
+}
+
+
+def _rule_text(rule: str) -> str:
+    """A rule citation as a text: ``"tracker rules §4.2"`` keeps the game and the section."""
+    game, sep, section = rule.partition(" rules ")
+    if sep and game and " " not in game:
+        return ErrorText("{game} rules {section}", game=game, section=section)
+    return _RULE_WORDS.get(rule, rule)
+
+
 def _as_text(message: str) -> ErrorText:
     return message if isinstance(message, ErrorText) else ErrorText(message)
 
@@ -130,7 +147,9 @@ class IllegalActionError(CampfireError):
     @property
     def text(self) -> ErrorText:
         """The message as an :class:`ErrorText`: the rule cited, then the reason."""
-        return ErrorText("{rule}: {reason}", rule=self.rule, reason=_as_text(self.reason))
+        return ErrorText(
+            "{rule}: {reason}", rule=_rule_text(self.rule), reason=_as_text(self.reason)
+        )
 
 
 class SeatError(CampfireError):

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from .actions import Action
-from .errors import IllegalActionError, SeatError
+from .errors import ErrorText, IllegalActionError, SeatError
 from .events import Event
 from .fields import Computed, StateField, install_fields, position_fields
 from .outcome import Outcome
@@ -199,10 +199,13 @@ class State(ABC):
         seats = self.seats_to_act()
         if seat not in seats:
             if not seats:
-                raise IllegalActionError("turn order", "the game is over; no seat may act")
+                raise IllegalActionError(
+                    "turn order", ErrorText("the game is over; no seat may act")
+                )
             who = ", ".join(str(s) for s in seats)
             raise IllegalActionError(
-                "turn order", f"seat {seat} may not act now; seats to act: {who}"
+                "turn order",
+                ErrorText("seat {seat} may not act now; seats to act: {who}", seat=seat, who=who),
             )
 
     def position_equal(self, other: State) -> bool:

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from .actions import Action
 from .agent import Agent, Observation
-from .errors import CampfireError, IllegalActionError
+from .errors import CampfireError, ErrorText, IllegalActionError
 from .events import Event, visible_events
 from .options import Options
 from .outcome import Outcome
@@ -347,8 +347,10 @@ class Table:
         if not self.can_undo(seat):
             raise IllegalActionError(
                 "undo",
-                "only your own last action of the step in progress can be taken back, never "
-                "one that revealed information or one before another player's move",
+                ErrorText(
+                    "only your own last action of the step in progress can be taken back, never "
+                    "one that revealed information or one before another player's move"
+                ),
             )
         old = self.match
         undone = self.steps.pop()

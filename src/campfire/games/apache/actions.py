@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from campfire.core import Action, IllegalActionError, NotationError
+from campfire.core import Action, ErrorText, IllegalActionError, NotationError
 
 from .cards import (
     COLOURS,
@@ -279,7 +279,9 @@ def window_actions(
         if seat in seen:
             raise IllegalActionError(
                 "apache rules §4.3",
-                f"seat {seat} claims twice in one window: one hand card per reveal",
+                ErrorText(
+                    "seat {seat} claims twice in one window: one hand card per reveal", seat=seat
+                ),
             )
         seen.add(seat)
         t = parse_type(type_, NotationError) if isinstance(type_, str) else type_

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from campfire.core import IllegalActionError
+from campfire.core import ErrorText, IllegalActionError
 
 from .cards import (
     BUFFALO,
@@ -370,8 +370,14 @@ def resolve_window(
             if choice not in choices:
                 raise IllegalActionError(
                     "apache rules §6.2",
-                    f"{choice} is not available to the {TYPES[claim.type]} claim of seat "
-                    f"{claim.seat}; choose one of: {', '.join(str(c) for c in choices)}",
+                    ErrorText(
+                        "{choice} is not available to the {type} claim of seat {seat}; choose one "
+                        "of: {choices}",
+                        choice=str(choice),
+                        type=TYPES[claim.type],
+                        seat=claim.seat,
+                        choices=", ".join(str(c) for c in choices),
+                    ),
                 )
         results.append(_take(tbl, counts, pls, claim, choice, rules))
     # §5.4 (P5): the last placer reveals next, whatever became of his claim

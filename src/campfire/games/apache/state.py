@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Self, cast
 
 from campfire.core import (
     Action,
+    ErrorText,
     Event,
     GameRng,
     IllegalActionError,
@@ -582,72 +583,113 @@ class ApacheState(State):
             if phase != POLLING:
                 return IllegalActionError(
                     "apache rules §4.2",
-                    "claims and passes are accepted only in the claim window after a reveal"
-                    + self._allowed_hint(),
+                    ErrorText(
+                        "claims and passes are accepted only in the claim window after a "
+                        "reveal{hint}",
+                        hint=self._allowed_hint(),
+                    ),
                 )
             if seat not in self.to_act:
                 return IllegalActionError(
                     "apache rules §4.3",
-                    f"seat {seat} has answered this window already: one hand card per reveal; "
-                    f"still to answer: {self._who()}",
+                    ErrorText(
+                        "seat {seat} has answered this window already: one hand card per "
+                        "reveal; still to answer: {who}",
+                        seat=seat,
+                        who=self._who(),
+                    ),
                 )
             if self.arrival:
                 return IllegalActionError(
                     "apache rules §8.4",
-                    "this game orders claims by arrival: write 'claim <type>' without a "
-                    "reaction time",
+                    ErrorText(
+                        "this game orders claims by arrival: write 'claim <type>' without a "
+                        "reaction time"
+                    ),
                 )
             return IllegalActionError(
                 "apache rules §8.4",
-                "this game orders claims by reaction time: write 'claim <type> <ms>' with a "
-                f"multiple of {REACTION_STEP_MS} from 0 to {REACTION_MAX_MS}",
+                ErrorText(
+                    "this game orders claims by reaction time: write 'claim <type> <ms>' with a "
+                    "multiple of {step} from 0 to {most}",
+                    step=REACTION_STEP_MS,
+                    most=REACTION_MAX_MS,
+                ),
             )
         if kind == "reveal":
             if phase == POLLING:
                 return IllegalActionError(
                     "apache rules §8.4",
-                    "the claim poll of this reveal is open; every seat answers it (pass or "
-                    f"claim) before the next reveal; still to answer: {self._who()}",
+                    ErrorText(
+                        "the claim poll of this reveal is open; every seat answers it (pass or "
+                        "claim) before the next reveal; still to answer: {who}",
+                        who=self._who(),
+                    ),
                 )
             if phase != REVEALING:
                 return self._not_now("reveal")
             return IllegalActionError(
-                "apache rules §4.4", f"seat {self.revealer} reveals the next card, not seat {seat}"
+                "apache rules §4.4",
+                ErrorText(
+                    "seat {revealer} reveals the next card, not seat {seat}",
+                    revealer=self.revealer,
+                    seat=seat,
+                ),
             )
         if phase != CHOOSING:
             return self._not_now(kind)
         if seat not in self.to_act:
             return IllegalActionError(
-                "apache rules §6.2", f"seat {self.to_act[0]} chooses now, not seat {seat}"
+                "apache rules §6.2",
+                ErrorText(
+                    "seat {chooser} chooses now, not seat {seat}", chooser=self.to_act[0], seat=seat
+                ),
             )
         return IllegalActionError(
             "apache rules §6.2",
-            f"'{action}' is not an option of this claim now; choose one of: "
-            + ", ".join(str(a) for a in self.choice_actions),
+            ErrorText(
+                "'{action}' is not an option of this claim now; choose one of: {options}",
+                action=str(action),
+                options=", ".join(str(a) for a in self.choice_actions),
+            ),
         )
 
-    def _who(self) -> str:
-        return ", ".join(f"seat {s}" for s in self.to_act)
+    def _who(self) -> ErrorText:
+        return ErrorText.series([ErrorText("seat {seat}", seat=s) for s in self.to_act])
 
-    def _allowed_hint(self) -> str:
+    def _allowed_hint(self) -> ErrorText:
         if self.phase == GAME_OVER:
-            return "; the game is over"
+            return ErrorText("; the game is over")
         seat = self.to_act[0]
         allowed = ", ".join(str(a) for a in self.legal_actions(seat)[:4])
-        return f"; now {PHASES[self.phase]}: seat {seat} may play {allowed}"
+        return ErrorText(
+            "; now {phase}: seat {seat} may play {allowed}",
+            phase=PHASES[self.phase],
+            seat=seat,
+            allowed=allowed,
+        )
 
     def _not_now(self, kind: str) -> IllegalActionError:
         if self.phase == GAME_OVER:
-            return IllegalActionError("apache rules §7.1", "the game is over; no seat may act")
+            return IllegalActionError(
+                "apache rules §7.1", ErrorText("the game is over; no seat may act")
+            )
         if kind == "reveal":
             return IllegalActionError(
                 "apache rules §4.4",
-                "no card may be revealed while claims are resolved" + self._allowed_hint(),
+                ErrorText(
+                    "no card may be revealed while claims are resolved{hint}",
+                    hint=self._allowed_hint(),
+                ),
             )
         return IllegalActionError(
             "apache rules §6.2",
-            f"'{kind}' answers a claimant's choice during resolution; no choice is asked now"
-            + self._allowed_hint(),
+            ErrorText(
+                "'{kind}' answers a claimant's choice during resolution; no choice is asked "
+                "now{hint}",
+                kind=kind,
+                hint=self._allowed_hint(),
+            ),
         )
 
     # ----- views -------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Self, cast
 
 from campfire.core import (
     Action,
+    ErrorText,
     Event,
     IllegalActionError,
     NotationError,
@@ -970,91 +971,126 @@ class DudabState(State):
         prompt = self.prompt()
         legal = self._legal or []
         allowed = ", ".join(str(a) for a in legal[:16]) + (", …" if len(legal) > 16 else "")
-        hint = f"; allowed now: {allowed}"
+        hint = ErrorText("; allowed now: {allowed}", allowed=allowed)
+
+        def refuse(rule: str, reason: ErrorText) -> IllegalActionError:
+            return IllegalActionError(rule, ErrorText("{reason}{hint}", reason=reason, hint=hint))
+
         kind = action.kind
-        rule, text = "dudab rules §5.1", f"'{action}' is not a choice now ({prompt})"
+        rule = "dudab rules §5.1"
+        text = ErrorText(
+            "'{action}' is not a choice now ({prompt})", action=str(action), prompt=prompt
+        )
         decisions = {
             "keep": (
                 "dudab rules §4.5",
-                "after a capture, keep 2 cards one at a time ('keep <card>')",
+                ErrorText("after a capture, keep 2 cards one at a time ('keep <card>')"),
             ),
-            "rest": ("dudab rules §4.5", "send the other cards to one destination"),
-            "swap": ("dudab rules §5.3", "after revealing 5 cards, move one to the own pile"),
-            "trim": ("dudab rules §5.6", "trim the hand to 5 cards into the own pile"),
-            "jungle": ("dudab rules §6.1", "lay the drawn Jungle on an eligible column"),
+            "rest": ("dudab rules §4.5", ErrorText("send the other cards to one destination")),
+            "swap": (
+                "dudab rules §5.3",
+                ErrorText("after revealing 5 cards, move one to the own pile"),
+            ),
+            "trim": ("dudab rules §5.6", ErrorText("trim the hand to 5 cards into the own pile")),
+            "jungle": ("dudab rules §6.1", ErrorText("lay the drawn Jungle on an eligible column")),
             "baby": (
                 "dudab rules §7.1",
-                "put the drawn Baby on a column other than the active one",
+                ErrorText("put the drawn Baby on a column other than the active one"),
             ),
         }
         if prompt in decisions:
             rule, text = decisions[prompt]
             if kind in (K_KEEP, K_PILE) and action.face not in _faces(self.hands[seat]):
-                text = f"there is no {FACE_NAMES[action.face]} in the hand"
+                text = ErrorText("there is no {card} in the hand", card=FACE_NAMES[action.face])
             elif kind in (K_JUNGLE, K_BABY) and action.col >= self.ncols:
-                text = f"there are only {self.ncols} columns"
+                text = ErrorText("there are only {count} columns", count=self.ncols)
             elif kind in (K_JUNGLE, K_BABY):
-                text += f"; column {action.col + 1} is not eligible"
-            return IllegalActionError(rule, text + hint)
+                text = ErrorText(
+                    "{reason}; column {column} is not eligible", reason=text, column=action.col + 1
+                )
+            return refuse(rule, text)
         if kind in (K_KEEP, K_REST, K_PILE, K_JUNGLE, K_BABY):
-            return IllegalActionError(rule, text + hint)
+            return refuse(rule, text)
         if kind == K_PENALTY:
-            return IllegalActionError(
-                "dudab rules §5.5", "the penalty is taken only in reaction to a Shaman" + hint
+            return refuse(
+                "dudab rules §5.5", ErrorText("the penalty is taken only in reaction to a Shaman")
             )
         if kind == K_DRAW:
             if prompt == "shaman_reaction":
-                return IllegalActionError(
-                    "dudab rules §5.5", "react with a Shaman or a Dudab, or take the penalty" + hint
+                return refuse(
+                    "dudab rules §5.5",
+                    ErrorText("react with a Shaman or a Dudab, or take the penalty"),
                 )
             if prompt == "call_answer":
-                return IllegalActionError(
+                return refuse(
                     "dudab rules §5.4",
-                    "a player holding a card that matches the call must place it (or a Dudab)"
-                    + hint,
+                    ErrorText(
+                        "a player holding a card that matches the call must place it (or a Dudab)"
+                    ),
                 )
-            return IllegalActionError(
-                "dudab rules §5.3", "with 5 cards in hand a player who can place must place" + hint
+            return refuse(
+                "dudab rules §5.3",
+                ErrorText("with 5 cards in hand a player who can place must place"),
             )
         # a placement
         face = action.face
         if face not in _faces(self.hands[seat]):
-            return IllegalActionError(
-                "dudab rules §5.2", f"there is no {FACE_NAMES[face]} in seat {seat}'s hand" + hint
+            return refuse(
+                "dudab rules §5.2",
+                ErrorText(
+                    "there is no {card} in seat {seat}'s hand", card=FACE_NAMES[face], seat=seat
+                ),
             )
         if action.col >= self.ncols:
-            return IllegalActionError(
-                "dudab rules §2.4", f"this game has {self.ncols} columns (c1–c{self.ncols})" + hint
+            return refuse(
+                "dudab rules §2.4",
+                ErrorText("this game has {count} columns (c1–c{count})", count=self.ncols),
             )
         if prompt != "turn" and action.col != self.ob_col:
-            return IllegalActionError(
+            return refuse(
                 "dudab rules §5.1",
-                f"during a {prompt.replace('_', ' ')} cards go only on column {self.ob_col + 1}"
-                + hint,
+                ErrorText(
+                    "during a Shaman reaction cards go only on column {column}",
+                    column=self.ob_col + 1,
+                )
+                if prompt == "shaman_reaction"
+                else ErrorText(
+                    "during a call answer cards go only on column {column}", column=self.ob_col + 1
+                ),
             )
         if face == FACE_DUDAB:
-            return IllegalActionError(
-                "dudab rules §6.2", "a Dudab placed in a Jungle column makes no call" + hint
+            return refuse(
+                "dudab rules §6.2", ErrorText("a Dudab placed in a Jungle column makes no call")
             )
         if prompt == "shaman_reaction":
             if face < 64:
-                return IllegalActionError(
-                    "dudab rules §5.5", "react with a Shaman or a Dudab, or take the penalty" + hint
+                return refuse(
+                    "dudab rules §5.5",
+                    ErrorText("react with a Shaman or a Dudab, or take the penalty"),
                 )
-            return IllegalActionError(
-                "dudab rules §6.2", "the Shaman does not fit the Jungle's mirror card" + hint
+            return refuse(
+                "dudab rules §6.2", ErrorText("the Shaman does not fit the Jungle's mirror card")
             )
         if prompt == "call_answer":
-            return IllegalActionError(
+            return refuse(
                 "dudab rules §5.4",
-                f"{FACE_NAMES[face]} does not match the call {CALL_NAMES[self.ob_call]}" + hint,
+                ErrorText(
+                    "{card} does not match the call {call}",
+                    card=FACE_NAMES[face],
+                    call=CALL_NAMES[self.ob_call],
+                ),
             )
         if self.above[action.col] >= 0:  # a Jungle column: the mirror rule
             rule = "dudab rules §6.2"
         else:  # a Number card, or a Shaman (a Dudab fits any top card)
             rule = "dudab rules §4.1" if face < FACE_DUDAB else "dudab rules §4.2"
-        return IllegalActionError(
-            rule, f"{FACE_NAMES[face]} cannot be placed on column {action.col + 1}" + hint
+        return refuse(
+            rule,
+            ErrorText(
+                "{card} cannot be placed on column {column}",
+                card=FACE_NAMES[face],
+                column=action.col + 1,
+            ),
         )
 
     # ----- outcome -------------------------------------------------------------------------------

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Self, cast
 from campfire.core import (
     Action,
     CampfireError,
+    ErrorText,
     Event,
     GameRng,
     IllegalActionError,
@@ -1092,21 +1093,36 @@ class ManitouState(State):
 
     @staticmethod
     def _names(actions: list[Action]) -> str:
-        return ", ".join(str(a) for a in actions) or "nothing"
+        return ", ".join(str(a) for a in actions) if actions else ErrorText("nothing")
 
     def _wrong_step(self, seat: int, action: ManitouAction) -> IllegalActionError:
         rules = {
-            SELECT: ("manitou rules §4.3", "every seat is selecting its cards"),
-            PLAY_PHASE: ("manitou rules §4.5", "it is a play turn"),
-            TOTEM_PHASE: ("manitou rules §4.9", "the totem holder may play an extra card or pass"),
-            HORSE_PHASE: ("manitou rules §4.10", "the horse holder may move a hunter or pass"),
-            THIEF: ("manitou rules §5.1", "the robbed seat gives up a tile"),
-            SHARE: ("manitou rules §5.2", "a seat takes a tile from the ground being shared"),
+            SELECT: ("manitou rules §4.3", ErrorText("every seat is selecting its cards")),
+            PLAY_PHASE: ("manitou rules §4.5", ErrorText("it is a play turn")),
+            TOTEM_PHASE: (
+                "manitou rules §4.9",
+                ErrorText("the totem holder may play an extra card or pass"),
+            ),
+            HORSE_PHASE: (
+                "manitou rules §4.10",
+                ErrorText("the horse holder may move a hunter or pass"),
+            ),
+            THIEF: ("manitou rules §5.1", ErrorText("the robbed seat gives up a tile")),
+            SHARE: (
+                "manitou rules §5.2",
+                ErrorText("a seat takes a tile from the ground being shared"),
+            ),
         }
         rule, text = rules[self.phase]
         allowed = self._names(self.legal_actions(seat))
         return IllegalActionError(
-            rule, f"'{KIND_NAMES[action.kind]}' is not allowed now: {text}; allowed: {allowed}"
+            rule,
+            ErrorText(
+                "'{kind}' is not allowed now: {reason}; allowed: {allowed}",
+                kind=KIND_NAMES[action.kind],
+                reason=text,
+                allowed=allowed,
+            ),
         )
 
     def _illegal(self, seat: int, action: ManitouAction) -> IllegalActionError:
@@ -1119,48 +1135,90 @@ class ManitouState(State):
         if phase == SELECT and kind == K_PICK:
             return IllegalActionError(
                 "manitou rules §4.4",
-                f"no {CARD_NAMES[arg]} is left in seat {seat}'s available pool; "
-                f"pick one of {self._names(self.legal_actions(seat))}",
+                ErrorText(
+                    "no {card} is left in seat {seat}'s available pool; pick one of {allowed}",
+                    card=CARD_NAMES[arg],
+                    seat=seat,
+                    allowed=self._names(self.legal_actions(seat)),
+                ),
             )
         if phase in (PLAY_PHASE, TOTEM_PHASE) and kind == K_PLAY:
             if arg not in self.hands[seat]:
-                hand = ", ".join(CARD_NAMES[c] for c in sorted(self.hands[seat])) or "nothing"
+                cards = ", ".join(CARD_NAMES[c] for c in sorted(self.hands[seat]))
                 return IllegalActionError(
                     "manitou rules §4.5",
-                    f"{CARD_NAMES[arg]} is not in seat {seat}'s hand (hand: {hand})",
+                    ErrorText(
+                        "{card} is not in seat {seat}'s hand (hand: {hand})",
+                        card=CARD_NAMES[arg],
+                        seat=seat,
+                        hand=cards or ErrorText("nothing"),
+                    ),
                 )
-            what = "heroes" if self._count_down else "face-up heroes"
             return IllegalActionError(  # manitou §5.1 (M6): at most two heroes at a ground
                 "manitou rules §4.6",
-                f"seat {seat} already has two {what} at g{g + 1}; play the hero to another "
-                "ground or play a hunter",
+                ErrorText(
+                    "seat {seat} already has two heroes at g{ground}; play the hero to another "
+                    "ground or play a hunter",
+                    seat=seat,
+                    ground=g + 1,
+                )
+                if self._count_down
+                else ErrorText(
+                    "seat {seat} already has two face-up heroes at g{ground}; play the hero to "
+                    "another ground or play a hunter",
+                    seat=seat,
+                    ground=g + 1,
+                ),
             )
         if phase == PLAY_PHASE and kind == K_PASS:
             return IllegalActionError(
                 "manitou rules §4.5",
-                "a player must play a card every turn; "
-                f"play one of {self._names(self._plays(seat))}",
+                ErrorText(
+                    "a player must play a card every turn; play one of {allowed}",
+                    allowed=self._names(self._plays(seat)),
+                ),
             )
         if phase == HORSE_PHASE and kind == K_MOVE:
             code = arg | seat << 4
-            where = f"already lies at g{g + 1}" if code in self.table[g] else "is not on the table"
+            allowed = self._names(self.legal_actions(seat))
             return IllegalActionError(
                 "manitou rules §4.10",
-                f"seat {seat}'s {CARD_NAMES[arg]} {where}; the horse moves one of your "
-                f"hunters to another ground: {self._names(self.legal_actions(seat))}",
+                ErrorText(
+                    "seat {seat}'s {card} already lies at g{ground}; the horse moves one of your "
+                    "hunters to another ground: {allowed}",
+                    seat=seat,
+                    card=CARD_NAMES[arg],
+                    ground=g + 1,
+                    allowed=allowed,
+                )
+                if code in self.table[g]
+                else ErrorText(
+                    "seat {seat}'s {card} is not on the table; the horse moves one of your "
+                    "hunters to another ground: {allowed}",
+                    seat=seat,
+                    card=CARD_NAMES[arg],
+                    allowed=allowed,
+                ),
             )
         if phase == THIEF and kind == K_LOSE:
             return IllegalActionError(
                 "manitou rules §5.1",
-                "the thief takes a tipi or buffalo if the victim has one, else another "
-                f"tile; lose one of {', '.join(TILE_NAMES[t] for t in self._rob_choices(seat))}",
+                ErrorText(
+                    "the thief takes a tipi or buffalo if the victim has one, else another "
+                    "tile; lose one of {tiles}",
+                    tiles=", ".join(TILE_NAMES[t] for t in self._rob_choices(seat)),
+                ),
             )
         if phase == SHARE and kind == K_TAKE:
             tiles = self.grounds[self.ev_ground]
             return IllegalActionError(
                 "manitou rules §5.2",
-                f"no {TILE_NAMES[arg]} lies at ground g{self.ev_ground + 1}; take one of "
-                f"{', '.join(TILE_NAMES[t] for t in sorted(set(tiles)))}",
+                ErrorText(
+                    "no {tile} lies at ground g{ground}; take one of {tiles}",
+                    tile=TILE_NAMES[arg],
+                    ground=self.ev_ground + 1,
+                    tiles=", ".join(TILE_NAMES[t] for t in sorted(set(tiles))),
+                ),
             )
         return self._wrong_step(seat, action)
 

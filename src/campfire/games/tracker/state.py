@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Self, cast
 
 from campfire.core import (
     Action,
+    ErrorText,
     Event,
     IllegalActionError,
     Outcome,
@@ -418,10 +419,12 @@ class TrackerState(State):
 
     # ----- errors ------------------------------------------------------------------------------
 
-    def _allowed_hint(self) -> str:
+    def _allowed_hint(self) -> ErrorText:
         legal = self.legal_actions()
         kinds = sorted({a.kind for a in legal if isinstance(a, TrackerAction)})
-        return f"; allowed now ({STEPS[self.step]}): {', '.join(kinds)}"
+        return ErrorText(
+            "; allowed now ({step}): {kinds}", step=STEPS[self.step], kinds=", ".join(kinds)
+        )
 
     def _illegal(self, seat: int, action: TrackerAction) -> IllegalActionError:
         """Explain why ``action`` (not in :meth:`legal_actions`) is refused: rule and options.
@@ -434,70 +437,115 @@ class TrackerState(State):
             if step == TURN_START and phase == FINAL_CAPTURE:
                 return IllegalActionError(
                     "tracker rules §5.1",
-                    "the final turn is a capture with all trackers; play "
-                    f"'track {self.hands[seat]}'",
+                    ErrorText(
+                        "the final turn is a capture with all trackers; play 'track {count}'",
+                        count=self.hands[seat],
+                    ),
                 )
             if step not in (TURN_START, PEEKING):
                 return IllegalActionError(
                     "tracker rules §4.1",
-                    "a turn is either a peek or a capture; this turn is a capture"
-                    + self._allowed_hint(),
+                    ErrorText(
+                        "a turn is either a peek or a capture; this turn is a capture{hint}",
+                        hint=self._allowed_hint(),
+                    ),
                 )
             if not occupied:
                 return IllegalActionError(
-                    "tracker rules §4.2", f"position {arg} is empty; peek at an occupied position"
+                    "tracker rules §4.2",
+                    ErrorText(
+                        "position {position} is empty; peek at an occupied position", position=arg
+                    ),
                 )
             return IllegalActionError(
                 "tracker rules §4.2",
-                f"position {arg} was already peeked this turn; choose a different card",
+                ErrorText(
+                    "position {position} was already peeked this turn; choose a different card",
+                    position=arg,
+                ),
             )
         if kind == "track":
             hand = self.hands[seat]
             if step != TURN_START or phase == FINAL_PEEK:
                 return IllegalActionError(
                     "tracker rules §4.3",
-                    "trackers are played only at the start of a normal turn or of the final "
-                    "capture" + self._allowed_hint(),
+                    ErrorText(
+                        "trackers are played only at the start of a normal turn or of the final "
+                        "capture{hint}",
+                        hint=self._allowed_hint(),
+                    ),
                 )
             if phase == FINAL_CAPTURE:
                 return IllegalActionError(
                     "tracker rules §5.1",
-                    f"the final capture plays all remaining trackers: 'track {hand}'",
+                    ErrorText(
+                        "the final capture plays all remaining trackers: 'track {count}'",
+                        count=hand,
+                    ),
                 )
             return IllegalActionError(
-                "tracker rules §4.3", f"seat {seat} has only {hand} tracker(s) left; play 1–{hand}"
+                "tracker rules §4.3",
+                ErrorText(
+                    "seat {seat} has only {count} tracker(s) left; play 1–{count}",
+                    seat=seat,
+                    count=hand,
+                ),
             )
         if kind == "decline":
             return IllegalActionError(
                 "tracker rules §5.1",
-                "only the last player may decline, at the start of the final peek turn"
-                + self._allowed_hint(),
+                ErrorText(
+                    "only the last player may decline, at the start of the final peek turn{hint}",
+                    hint=self._allowed_hint(),
+                ),
             )
         wanted = {"take": (COLLECTING,), "lift": (RELOCATING,), "drop": (PLACING,)}
         if step not in wanted.get(kind, (COLLECTING, RELOCATING)):
             return self._wrong_step(action)
         if kind == "take":
             return IllegalActionError(
-                "tracker rules §4.3", f"position {arg} is empty; collect from an occupied position"
+                "tracker rules §4.3",
+                ErrorText(
+                    "position {position} is empty; collect from an occupied position", position=arg
+                ),
             )
         if kind == "lift":
             return IllegalActionError(
                 "tracker rules §4.4",
-                f"position {arg} is empty; relocate a card from an occupied one",
+                ErrorText(
+                    "position {position} is empty; relocate a card from an occupied one",
+                    position=arg,
+                ),
             )
         return IllegalActionError(  # drop
-            "tracker rules §4.4", f"position {arg} is occupied; a moved card goes to an empty one"
+            "tracker rules §4.4",
+            ErrorText(
+                "position {position} is occupied; a moved card goes to an empty one", position=arg
+            ),
         )
 
     def _wrong_step(self, action: TrackerAction) -> IllegalActionError:
+        hint = self._allowed_hint()
         rules = {
-            "take": ("tracker rules §4.3", "cards are collected only after playing trackers"),
-            "lift": ("tracker rules §4.4", "cards are relocated only after the collection"),
-            "drop": ("tracker rules §4.4", "'drop' places a card lifted with 'lift'"),
-            "done": ("tracker rules §4.3", "'done' ends a collection or the relocations"),
+            "take": (
+                "tracker rules §4.3",
+                ErrorText("cards are collected only after playing trackers{hint}", hint=hint),
+            ),
+            "lift": (
+                "tracker rules §4.4",
+                ErrorText("cards are relocated only after the collection{hint}", hint=hint),
+            ),
+            "drop": (
+                "tracker rules §4.4",
+                ErrorText("'drop' places a card lifted with 'lift'{hint}", hint=hint),
+            ),
+            "done": (
+                "tracker rules §4.3",
+                ErrorText("'done' ends a collection or the relocations{hint}", hint=hint),
+            ),
         }
         rule, text = rules[action.kind]
-        return IllegalActionError(rule, text + self._allowed_hint())
+        return IllegalActionError(rule, text)
 
     # ----- scoring -----------------------------------------------------------------------------
 
