@@ -25,7 +25,6 @@ STRINGS: dict[str, str] = {
     "web.error.network": "The server could not be reached: {message}",
     "web.error.server": "The server refused: {message}",
     "web.loading": "Loading…",
-    "web.close": "Close",
     # ----- lobby -------------------------------------------------------------------------
     "web.lobby.new": "New table",
     "web.lobby.game": "Game",
@@ -34,7 +33,6 @@ STRINGS: dict[str, str] = {
     "web.lobby.nickname": "Your name",
     "web.lobby.nickname.default": "Player",
     "web.lobby.options": "Options",
-    "web.lobby.option.default": "default: {value}",
     "web.lobby.seats": "Seats",
     "web.lobby.seat": "Seat {number}",
     "web.lobby.seat.you": "You",
@@ -53,7 +51,6 @@ STRINGS: dict[str, str] = {
     "web.lobby.tables.none": "No open or running tables. Create one!",
     "web.lobby.refresh": "Refresh",
     "web.lobby.join": "Join",
-    "web.lobby.join.seat": "Join as {nickname}",
     "web.lobby.watch": "Watch",
     "web.lobby.open": "Open",
     "web.lobby.status.open": "waiting for players",
@@ -72,7 +69,6 @@ STRINGS: dict[str, str] = {
     "web.wait.leave": "Leave the seat",
     "web.wait.take": "Take this seat",
     "web.wait.need": "Every seat must be taken before the game starts.",
-    "web.wait.joined": "{name} has joined.",
     # ----- the table ---------------------------------------------------------------------
     "web.table.title": "Table {id}",
     "web.table.lobby": "Lobby",
@@ -107,7 +103,6 @@ STRINGS: dict[str, str] = {
     "web.table.face_down": "face down",
     "web.table.cards": "{count} cards",
     "web.table.count": "{label}: {count}",
-    "web.table.peek_hidden": "turned back",
     "web.table.no_table": "There is no such table.",
     "web.colour.red": "red",
     "web.colour.blue": "blue",
@@ -115,17 +110,13 @@ STRINGS: dict[str, str] = {
     "web.colour.green": "green",
     "web.colour.purple": "purple",
     "web.colour.orange": "orange",
-    "web.peek.seen": "You see: {card}",
     # ----- a game's private cards (optional, by game) -----------------------------------
     "web.tracker.scout": "{colour} scout ({card})",
     "web.tracker.false": "{colour} false track ({card})",
     # ----- real-time claims --------------------------------------------------------------
-    "web.rt.claim": "Claim with {card}",
-    "web.rt.pass": "Pass",
     "web.rt.window": "Claim window: {seconds} s left",
-    "web.rt.keys": "Keys: 1–{count} claim with a card, 0 or P passes",
+    "web.rt.keys": "Keys: press the number of your answer (1–{count})",
     "web.rt.claims": "Claims in this window",
-    "web.rt.claimed": "{name}: {answer}",
     # ----- replays -----------------------------------------------------------------------
     "web.replay.title": "Replay",
     "web.replay.heading": "Replay of a finished game",

@@ -251,6 +251,10 @@ function draw() {
   renderLog($("cf-log"), page.client.log);
   const finished = state.status === "finished";
   $("cf-rematch").hidden = !(finished && seatFor(tableId));
+  const replay = $("cf-replay-link");
+  replay.hidden = !finished;
+  const seat = state.seat === null ? "spectator" : state.seat;
+  replay.href = `/replay?table=${tableId}&game=${state.game_number}&seat=${seat}`;
 }
 
 function drawRealtime(display, options) {
@@ -262,7 +266,9 @@ function drawRealtime(display, options) {
     return;
   }
   box.hidden = false;
-  const mine = options.onAction && page.inWindow ? choices(display, options) : [];
+  const offered = options.onAction && page.inWindow ? choices(display, options) : [];
+  // the claims first (the keys 1, 2, … on the cards in hand), then the other answers (pass)
+  const mine = [...offered.filter((c) => c.variants), ...offered.filter((c) => !c.variants)];
   const buttons = el("div", { class: "cf-claims" });
   mine.forEach((choice, i) => {
     const pass = !choice.variants;
@@ -372,6 +378,7 @@ async function main() {
   $("cf-spectator").textContent = t("web.table.spectating");
   $("cf-rematch").textContent = t("web.table.rematch");
   $("cf-rematch").addEventListener("click", rematch);
+  $("cf-replay-link").textContent = t("web.replay.open");
   takeInvitation();
   const [info, settings, games] = await Promise.all([
     api(`/api/tables/${tableId}`),
