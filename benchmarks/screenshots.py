@@ -29,7 +29,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser import chromium, person_table, play_until, seat_link, serve
+from web_browser import chromium, person_table, play_until, seat_link, serve
 
 ROOT = Path(__file__).resolve().parents[1]
 #: where the pictures go (ignored by git)

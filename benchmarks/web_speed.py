@@ -34,7 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser import chromium, click_something, my_turn, person_table, seat_link, serve
+from web_browser import chromium, click_something, my_turn, person_table, seat_link, serve
 
 #: recorded in every page before its scripts run: when the table is first drawn, the clicks,
 #: and when the sequence number shown changes
