@@ -116,14 +116,7 @@ class Encoder:
     def __init__(self, players: int) -> None:
         self.players = players
         self._layout = _Layout()
-        #: per seat: its latest encode_state vector and the inputs of each of its blocks
-        self._memo: dict[int, tuple[Vector, list[object]]] = {}
         self._build()
-        #: the slots before the first block, written again on every encode_state
-        self._header = self._layout.size if self._header_end is None else self._header_end
-
-    #: where the blocks of :meth:`encode_state` start (set by the game's ``_build``)
-    _header_end: int | None = None
 
     @property
     def size(self) -> int:
@@ -166,42 +159,22 @@ class Encoder:
         state class (:attr:`state_class`) reads the fields the view is built from, only those
         the view shows to ``seat``, and skips building the view's JSON; for any other state it
         builds the view. The adapter tests compare both after every step of random games.
-
-        It is incremental: the vector is made of blocks of slots, and a block whose inputs (the
-        fields it reads, compared by value) are those of the seat's previous encoding is copied
-        from it instead of being written again. The result is read-only (copy it to change it).
         """
         if type(state) is not self.state_class:
             return self.encode(state.view(seat), belief)
-        memo = self._memo.get(seat)
-        blocks = _Blocks(None if memo is None else memo[1])
-        if memo is None:
-            out = np.zeros(self.size, dtype=np.float32)
-        else:
-            out = memo[0].copy()
-            out[: self._header] = 0.0
-        blocks.out = out
+        out = np.zeros(self.size, dtype=np.float32)
         n = self.players
         out[self._o_players + n - 1] = 1.0
         for s in state.seats_to_act():
             out[self._o_to_act + (s - seat) % n] = 1.0
-        self._encode_state(state, seat, belief, out, blocks)
-        out.flags.writeable = False
-        self._memo[seat] = (out, blocks.keys)
+        self._encode_state(state, seat, belief, out)
         return out
 
     #: the engine state class whose fields :meth:`encode_state` reads (``None``: none)
     state_class: type[State] | None = None
 
-    def _encode_state(
-        self, state: Any, seat: int, belief: Belief | None, out: Vector, blocks: _Blocks
-    ) -> None:
+    def _encode_state(self, state: Any, seat: int, belief: Belief | None, out: Vector) -> None:
         raise NotImplementedError
-
-    def __getstate__(self) -> dict[str, Any]:
-        data = dict(self.__dict__)
-        data["_memo"] = {}  # an encoding cache, not part of the encoder
-        return data
 
     def _common(self) -> None:
         self._o_players = self._add(
@@ -217,38 +190,6 @@ class Encoder:
     def rel(self, s: int, seat: int) -> int:
         """The relative slot of seat ``s`` seen from ``seat``."""
         return (s - seat) % self.players
-
-
-class _Blocks:
-    """The blocks of one incremental encoding (see :meth:`Encoder.encode_state`).
-
-    A game's ``_encode_state`` asks :meth:`stale` for each block in a fixed order, with the
-    block's inputs: when they equal the previous encoding's, the block already holds its values
-    (copied with the previous vector); else it is cleared and must be written.
-    """
-
-    def __init__(self, old: list[object] | None) -> None:
-        self.old = old
-        self.keys: list[object] = []
-        self.out: Vector
-
-    def stale(self, inputs: object, start: int, stop: int, step: int = 1) -> bool:
-        """Whether the slots ``start:stop:step`` must be written (they are zero then)."""
-        k = len(self.keys)
-        self.keys.append(inputs)
-        old = self.old
-        if old is None:
-            return True
-        if old[k] == inputs:
-            return False
-        self.out[start:stop:step] = 0.0
-        return True
-
-    def always(self, start: int, stop: int, step: int = 1) -> None:
-        """A block written on every encoding: clear the slots ``start:stop:step``."""
-        self.keys.append(None)
-        if self.old is not None:
-            self.out[start:stop:step] = 0.0
 
 
 def _one_hot(out: Vector, offset: int, index: int | None) -> None:
@@ -326,7 +267,6 @@ class ApacheEncoder(Encoder):
         self._o_protect = self._add(
             "protect_me", (4,), "per type: a claim would be legal now (only while answering)"
         )
-        self._header_end = self._o_table
 
     def _kinds(self, view: Mapping[str, Any], seat: int) -> dict[str, int]:
         """Every card name's relative kind for this view's colours and observer (cached)."""
@@ -409,9 +349,7 @@ class ApacheEncoder(Encoder):
             if ok:
                 out[self._o_protect + _APACHE_TYPE[t]] = 1.0
 
-    def _encode_state(
-        self, state: Any, seat: int, belief: Belief | None, out: Vector, blocks: _Blocks
-    ) -> None:
+    def _encode_state(self, state: Any, seat: int, belief: Belief | None, out: Vector) -> None:
         # the fields ApacheState.view builds the keys read by _encode from; of the poll's
         # answers only whether each seat answered, the seat's own answer (every answer in
         # arrival mode, where they are public)
@@ -431,43 +369,30 @@ class ApacheEncoder(Encoder):
         out[o] = st.window / 114
         out[o + 1] = (len(st.deck) - st.deck_pos) / 114
         out[o + 2] = 1.0 if st.last_card else 0.0
+        counts: dict[int, int] = {}
+        get = counts.get
         table = st.table
-        if blocks.stale((kind_of, tuple(table)), self._o_table, self._o_piles) and table:
+        if table:
             o = self._o_table
-            counts: dict[int, int] = {}
-            get = counts.get
             for card in table:
                 i = o + kind_of[card]
                 counts[i] = get(i, 0) + 1
-            for i, count in counts.items():
-                out[i] = count / 9
             out[self._o_last + kind_of[table[-1]]] = 1.0
-        piles = st.piles
-        if blocks.stale((kind_of, *map(tuple, piles)), self._o_piles, self._o_discard):
-            o, o_scores = self._o_piles, self._o_scores
-            counts = {}
-            get = counts.get
-            for s, pile in enumerate(piles):
-                if pile:
-                    r = (s - seat) % n
-                    base = o + r * k
-                    for card in pile:
-                        i = base + kind_of[card]
-                        counts[i] = get(i, 0) + 1
-                    out[o_scores + r] = len(pile) / 40
-            for i, count in counts.items():
-                out[i] = count / 9
-        discard = st.discard
-        if blocks.stale((kind_of, tuple(discard)), self._o_discard, self._o_answers) and discard:
-            o = self._o_discard
-            counts = {}
-            get = counts.get
-            for card in discard:
-                i = o + kind_of[card]
-                counts[i] = get(i, 0) + 1
-            for i, count in counts.items():
-                out[i] = count / 9
-        blocks.always(self._o_answers, self.size)
+        o, o_scores = self._o_piles, self._o_scores
+        for s, pile in enumerate(st.piles):
+            if pile:
+                r = (s - seat) % n
+                base = o + r * k
+                for card in pile:
+                    i = base + kind_of[card]
+                    counts[i] = get(i, 0) + 1
+                out[o_scores + r] = len(pile) / 40
+        o = self._o_discard
+        for card in st.discard:
+            i = o + kind_of[card]
+            counts[i] = get(i, 0) + 1
+        for i, count in counts.items():
+            out[i] = count / 9
         o = self._o_answers
         polling = phase == apache_state.POLLING
         answered, answers, arrival = st.answered, st.answers, st.arrival
@@ -574,7 +499,6 @@ class ManitouEncoder(Encoder):
             "second_hunter), the chooser (one-hot relative seat), picks left / 2",
         )
         self._o_thief = self._add("thief_queue", (p,), "relative seats the thief has yet to rob")
-        self._header_end = self._o_ground_tiles
 
     def _encode(
         self, view: Mapping[str, Any], belief: Belief | None, out: Vector, seat: int
@@ -650,9 +574,7 @@ class ManitouEncoder(Encoder):
         for s in view.get("thief_queue") or ():
             out[self._o_thief + rel[s]] = 1.0
 
-    def _encode_state(
-        self, state: Any, seat: int, belief: Belief | None, out: Vector, blocks: _Blocks
-    ) -> None:
+    def _encode_state(self, state: Any, seat: int, belief: Belief | None, out: Vector) -> None:
         # the fields ManitouState.view builds the keys read by _encode from; of the seats'
         # cards only counts, and the seat's own selection, hand and deck
         st = cast(ManitouState, state)
@@ -668,82 +590,60 @@ class ManitouEncoder(Encoder):
         out[o] = min(st.hunt + 1, hunts) / max(1, hunts)
         out[o + 1] = st.turn / (PLAYS_PER_HUNT * n)
         out[o + 2] = len(st.bag) / 60
-        grounds, table = st.grounds, st.table
-        inputs = (*map(tuple, grounds), *map(tuple, table))
-        if blocks.stale(inputs, self._o_ground_tiles, self._o_owned):
-            counts: dict[int, int] = {}
-            get = counts.get
-            o_tiles, o_cards = self._o_ground_tiles, self._o_ground_cards
-            down = manitou_state.DOWN
-            for g in range(3):
-                base = o_tiles + g * t
-                for tile in grounds[g]:
-                    i = base + tile_of[tile]
-                    counts[i] = get(i, 0) + 1
-                for code in table[g]:
-                    base = o_cards + (g * p + rel[(code & 255) >> 4]) * (c + 1)
-                    i = base + card_of[code & 15]
-                    counts[i] = get(i, 0) + 1
-                    if code & down:
-                        counts[base + c] = get(base + c, 0) + 1
-            for i, count in counts.items():
-                out[i] = count
-        owned = st.owned
-        if blocks.stale((*map(tuple, owned), *st.out_of_game), self._o_owned, self._o_holders):
-            o = self._o_owned
-            for s in range(n):
-                base = o + rel[s] * t
-                for tile, count in enumerate(owned[s]):
-                    if count:
-                        out[base + tile_of[tile]] = count
-            o = self._o_out
-            counts = {}
-            get = counts.get
-            for tile in st.out_of_game:
-                i = o + tile_of[tile]
+        counts: dict[int, int] = {}
+        get = counts.get
+        o_tiles, o_cards = self._o_ground_tiles, self._o_ground_cards
+        down = manitou_state.DOWN
+        for g in range(3):
+            base = o_tiles + g * t
+            for tile in st.grounds[g]:
+                i = base + tile_of[tile]
                 counts[i] = get(i, 0) + 1
-            for i, count in counts.items():
-                out[i] = count
-        blocks.always(self._o_holders, self._o_used)
+            for code in st.table[g]:
+                base = o_cards + (g * p + rel[(code & 255) >> 4]) * (c + 1)
+                i = base + card_of[code & 15]
+                counts[i] = get(i, 0) + 1
+                if code & down:
+                    counts[base + c] = get(base + c, 0) + 1
+        o = self._o_out
+        for tile in st.out_of_game:
+            i = o + tile_of[tile]
+            counts[i] = get(i, 0) + 1
+        o = self._o_own
+        for k, cards in enumerate((st.hands[seat], st.decks[seat]), start=1):
+            base = o + k * c
+            for card in cards:
+                i = base + card_of[card]
+                counts[i] = get(i, 0) + 1
+        for i, count in counts.items():
+            out[i] = count
+        o = self._o_own
+        for card, count in enumerate(st.selected[seat]):
+            if count:
+                out[o + card_of[card]] = count
+        o_owned, o_used = self._o_owned, self._o_used
+        full = MANITOU_FULL_POOL
+        for s in range(n):
+            base = o_owned + rel[s] * t
+            for tile, count in enumerate(st.owned[s]):
+                if count:
+                    out[base + tile_of[tile]] = count
+            base = o_used + rel[s] * c
+            for card, left in enumerate(st.pool[s]):
+                if left != full[card]:
+                    out[base + card_of[card]] = full[card] - left
         o = self._o_holders
         nobody = manitou_state.NO_SEAT
         for i, holder in enumerate((st.totem_holder, st.horse_holder)):
             out[o + i * (p + 1) + (p if holder == nobody else rel[holder])] = 1
-        pool = st.pool
-        if blocks.stale(tuple(map(tuple, pool)), self._o_used, self._o_counts):
-            o = self._o_used
-            full = MANITOU_FULL_POOL
-            for s in range(n):
-                base = o + rel[s] * c
-                for card, left in enumerate(pool[s]):
-                    if left != full[card]:
-                        out[base + card_of[card]] = full[card] - left
-        blocks.always(self._o_counts, self._o_own)
         o = self._o_counts
-        hands, decks = st.hands, st.decks
         for i, values in enumerate(
-            (st.sel_size, st.picked, [len(h) for h in hands], [len(d) for d in decks])
+            (st.sel_size, st.picked, [len(h) for h in st.hands], [len(d) for d in st.decks])
         ):
             base = o + i * p
             for s, value in enumerate(values):
                 if value:
                     out[base + rel[s]] = value / 10
-        hand, deck, selected = hands[seat], decks[seat], st.selected[seat]
-        if blocks.stale((*hand, -1, *deck, -1, *selected), self._o_own, self._o_sharing):
-            o = self._o_own
-            counts = {}
-            get = counts.get
-            for k, cards in enumerate((hand, deck), start=1):
-                base = o + k * c
-                for card in cards:
-                    i = base + card_of[card]
-                    counts[i] = get(i, 0) + 1
-            for i, count in counts.items():
-                out[i] = count
-            for card, count in enumerate(selected):
-                if count:
-                    out[o + card_of[card]] = count
-        blocks.always(self._o_sharing, self.size)
         if phase in _MANITOU_SHARING:
             o = self._o_sharing
             out[o + st.ev_ground] = 1.0
@@ -851,7 +751,6 @@ class DudabEncoder(Encoder):
             (p + f,),
             "a revealed five-card hand waiting for its pile choice: one-hot relative seat, faces",
         )
-        self._header_end = self._o_columns
 
     def _encode(
         self, view: Mapping[str, Any], belief: Belief | None, out: Vector, seat: int
@@ -916,9 +815,7 @@ class DudabEncoder(Encoder):
                 if value:
                     out[base + (s - seat) % n] = value / scale
 
-    def _encode_state(
-        self, state: Any, seat: int, belief: Belief | None, out: Vector, blocks: _Blocks
-    ) -> None:
+    def _encode_state(self, state: Any, seat: int, belief: Belief | None, out: Vector) -> None:
         # the fields DudabState.view builds the keys read by _encode from; of the hands only
         # their sizes, the seat's own hand, pile and kept cards, and a revealed hand
         st = cast(DudabState, state)
@@ -940,35 +837,44 @@ class DudabEncoder(Encoder):
             out[o + 3 + st.ob_col] = 1.0
             if ob == dudab_state.OB_CALL:
                 out[o + 6 + _DUDAB_CALL_SLOT[st.ob_call]] = 1.0
+        counts: dict[int, int] = {}
+        get = counts.get
         width = 4 + 2 * f
-        ncols = st.ncols
-        vis, above, heap = st.vis[:ncols], st.above[:ncols], st.heap[:ncols]
-        inputs = (*map(tuple, vis), *above, *map(len, heap))
-        if blocks.stale(inputs, self._o_columns, self._o_discard):
-            counts: dict[int, int] = {}
-            get = counts.get
-            for k, cards in enumerate(vis):
-                base = self._o_columns + k * width
-                if above[k] >= 0:
-                    out[base + 1] = 1.0
-                    if above[k]:
-                        out[base + 2] = above[k] / 6
-                if heap[k]:
-                    out[base + 3] = len(heap[k]) / 10
-                if cards:
-                    out[base] = len(cards) / 6
-                    for card in cards:
-                        i = base + 4 + face[card]
-                        counts[i] = get(i, 0) + 1
-                    out[base + 4 + f + face[cards[-1]]] = 1.0
-            for i, count in counts.items():
-                out[i] = count
-        discard = st.discard
-        if blocks.stale(tuple(discard), self._o_discard, self._o_counts) and discard:
-            _count_into(out, self._o_discard, (face[c] for c in discard), 0.25)
+        above, heap = st.above, st.heap
+        for k, cards in enumerate(st.vis[: st.ncols]):
+            base = self._o_columns + k * width
+            if above[k] >= 0:
+                out[base + 1] = 1.0
+                if above[k]:
+                    out[base + 2] = above[k] / 6
+            if heap[k]:
+                out[base + 3] = len(heap[k]) / 10
+            if cards:
+                out[base] = len(cards) / 6
+                for card in cards:
+                    i = base + 4 + face[card]
+                    counts[i] = get(i, 0) + 1
+                out[base + 4 + f + face[cards[-1]]] = 1.0
         tasks = st.tasks
         capturer = tasks[-1][1] if tasks and tasks[-1][0] == dudab_state.T_KEEP else -1
-        blocks.always(self._o_counts, self._o_own)
+        o = self._o_own
+        own = (st.hands[seat], st.piles[seat], st.kept if seat == capturer else ())
+        for k, group in enumerate(own):
+            base = o + k * f
+            for card in group:
+                i = base + face[card]
+                counts[i] = get(i, 0) + 1
+        revealed = st.revealed
+        if revealed >= 0:
+            out[self._o_revealed + (revealed - seat) % n] = 1.0
+            base = self._o_revealed + p
+            for card in st.hands[revealed]:
+                i = base + face[card]
+                counts[i] = get(i, 0) + 1
+        for i, count in counts.items():
+            out[i] = count
+        if st.discard:
+            _count_into(out, self._o_discard, (face[c] for c in st.discard), 0.25)
         o = self._o_counts
         hands, piles, scores = st.hands, st.piles, st.scores
         kept = len(st.kept)
@@ -982,27 +888,6 @@ class DudabEncoder(Encoder):
             total = sum(scores[s])
             if total:
                 out[o + 2 * p + r] = total / 100
-        own = (hands[seat], piles[seat], st.kept if seat == capturer else [])
-        revealed = st.revealed
-        shown = hands[revealed] if revealed >= 0 else []
-        inputs = (*own[0], -1, *own[1], -1, *own[2], -1, revealed, *shown)
-        if blocks.stale(inputs, self._o_own, self.size):
-            counts = {}
-            get = counts.get
-            o = self._o_own
-            for k, group in enumerate(own):
-                base = o + k * f
-                for card in group:
-                    i = base + face[card]
-                    counts[i] = get(i, 0) + 1
-            if revealed >= 0:
-                out[self._o_revealed + (revealed - seat) % n] = 1.0
-                base = self._o_revealed + p
-                for card in shown:
-                    i = base + face[card]
-                    counts[i] = get(i, 0) + 1
-            for i, count in counts.items():
-                out[i] = count
 
 
 # ----- Tracker --------------------------------------------------------------------------------
@@ -1071,7 +956,6 @@ class TrackerEncoder(Encoder):
             "tribe; known scout of relative seat 1…5's tribe; known scout of a tribe nobody "
             "plays; known false track; other seats' peeks there / 3 (capped at 1)",
         )
-        self._header_end = self._o_board
 
     def _encode(
         self, view: Mapping[str, Any], belief: Belief | None, out: Vector, seat: int
@@ -1114,9 +998,7 @@ class TrackerEncoder(Encoder):
         for pos, count in interest.items():
             out[board + pos * width + 12] = _TRACKER_INTEREST[count] if count < 3 else 1.0
 
-    def _encode_state(
-        self, state: Any, seat: int, belief: Belief | None, out: Vector, blocks: _Blocks
-    ) -> None:
+    def _encode_state(self, state: Any, seat: int, belief: Belief | None, out: Vector) -> None:
         # the fields TrackerState.view builds the keys read by _encode from: the board's
         # occupied positions (never which card), counts, and the seat's own memory
         st = cast(TrackerState, state)
@@ -1140,43 +1022,32 @@ class TrackerEncoder(Encoder):
         out[self._o_turn + 1] = st.moves / 3
         width = len(_TRACKER_CHANNELS)
         board = self._o_board
-        end = board + self.POSITIONS * width
         empty = tracker_state.EMPTY
-        cards = st.board
-        # the cards decide only whether the block is written again; it holds occupancy alone
-        if blocks.stale(tuple(cards), board, end, width):
-            for pos, card in enumerate(cards):
-                if card != empty:
-                    out[board + pos * width] = 1.0
-        blocks.always(board + 1, end, width)
+        for pos, card in enumerate(st.board):
+            if card != empty:
+                out[board + pos * width] = 1.0
         for pos in st.peeked:
             out[board + pos * width + 1] = 1.0
-        blocks.always(board + 2, end, width)
         if st.lifted != empty:
             out[board + st.lifted * width + 2] = 1.0
         known: dict[int, int] = getattr(belief, "known", None) or {} if belief else {}
         interest: dict[int, int] = getattr(belief, "interest", None) or {} if belief else {}
-        # the channels of the seat's memory: 3 (known) to 11, cleared together
-        if blocks.stale((*known.items(), *st.tribes), 0, 0):
-            if blocks.old is not None:
-                out[board:end].reshape(self.POSITIONS, width)[:, 3:12] = 0.0
-            if known:
-                key = (seat, *st.tribes)
-                channel = self._channels.get(key)
-                if channel is None:  # per card: its channel seen from this seat
-                    owner = {t: 4 + (s - seat) % n for s, t in enumerate(st.tribes)}
-                    channel = tuple(
-                        owner.get(tribe_of(card), 10) if is_scout(card) else 11
-                        for card in range(NUM_CARDS)
-                    )
-                    self._channels[key] = channel
-                for pos, card in known.items():
-                    base = board + pos * width
-                    out[base + 3] = 1.0
-                    out[base + channel[card]] = 1.0
-        if blocks.stale(tuple(interest.items()), board + 12, end, width):
-            for pos, count in interest.items():
-                out[board + pos * width + 12] = _TRACKER_INTEREST[count] if count < 3 else 1.0
+        if known:
+            key = (seat, *st.tribes)
+            channel = self._channels.get(key)
+            if channel is None:  # per card: its channel seen from this seat
+                owner = {t: 4 + (s - seat) % n for s, t in enumerate(st.tribes)}
+                channel = tuple(
+                    owner.get(tribe_of(card), 10) if is_scout(card) else 11
+                    for card in range(NUM_CARDS)
+                )
+                self._channels[key] = channel
+            for pos, card in known.items():
+                base = board + pos * width
+                out[base + 3] = 1.0
+                out[base + channel[card]] = 1.0
+        for pos, count in interest.items():
+            out[board + pos * width + 12] = _TRACKER_INTEREST[count] if count < 3 else 1.0
 
 
 _ENCODERS: dict[str, type[Encoder]] = {
