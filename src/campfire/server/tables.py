@@ -70,7 +70,8 @@ log = logging.getLogger(__name__)
 
 #: The longest nickname.
 MAX_NICKNAME = 32
-#: The level of a bot that takes over a person's seat.
+#: The level of a bot that takes over a person's seat, unless the table says another
+#: (``takeover_level``).
 TAKEOVER_LEVEL = "easy"
 #: How long a claim window stays open when the answers carry no time (``claim_order=arrival``).
 ARRIVAL_WINDOW_SECONDS = 3.0
@@ -430,6 +431,8 @@ class LiveTable:
     leave_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     #: real-time claim windows (a game with the ``realtime-claims`` play mode)
     realtime: bool = False
+    #: the difficulty level of a bot that takes over a person's seat
+    takeover_level: str = TAKEOVER_LEVEL
     #: the open claim window (``None``: none)
     window: ClaimWindow | None = None
     window_tasks: list[asyncio.Task[None]] = field(default_factory=list)
@@ -447,6 +450,7 @@ class LiveTable:
             "clock": self.control.to_json(),
             "bot_after_leave": self.bot_after_leave,
             "realtime": self.realtime,
+            "takeover_level": self.takeover_level,
         }
 
     def build(self, actions: Sequence[LogEntry] = ()) -> None:
@@ -734,6 +738,7 @@ class TableManager:
         live.control = TimeControl.read(settings.get("clock"))
         live.bot_after_leave = settings.get("bot_after_leave")
         live.realtime = bool(settings.get("realtime", False))
+        live.takeover_level = str(settings.get("takeover_level") or TAKEOVER_LEVEL)
         if row.game_number > 0 and row.seed is not None:
             live.build(self.store.actions(row.id, row.game_number))
             assert live.table is not None
@@ -779,7 +784,10 @@ class TableManager:
 
     def create(self, request: Mapping[str, Any]) -> tuple[LiveTable, dict[int, str]]:
         """Create a table from a lobby request; return it and the tokens of reserved seats."""
-        allowed = {"game", "players", "options", "seats", "clock", "bot_after_leave", "realtime"}
+        allowed = {
+            *("game", "players", "options", "seats", "clock"),
+            *("bot_after_leave", "realtime", "takeover_level"),
+        }
         extra = sorted(set(request) - allowed)
         if extra:
             raise LobbyError(
@@ -863,6 +871,17 @@ class TableManager:
                     ),
                 ),
             )
+        takeover = request.get("takeover_level", TAKEOVER_LEVEL)
+        if takeover not in LEVELS:
+            raise LobbyError(
+                400,
+                "bad_request",
+                ErrorText(
+                    '"takeover_level" is the level of a bot that takes over a person\'s seat: '
+                    "one of {levels}",
+                    levels=", ".join(LEVELS),
+                ),
+            )
         seats: list[SeatInfo] = []
         tokens: dict[int, str] = {}
         for i, raw in enumerate(raw_seats):
@@ -874,6 +893,7 @@ class TableManager:
         live.control = control
         live.bot_after_leave = float(after) if after is not None else None
         live.realtime = realtime
+        live.takeover_level = takeover
         live.id = self.store.create(game.name, options, players, seats, live.settings())
         self.tables[live.id] = live
         return live, tokens
@@ -1223,6 +1243,11 @@ class TableManager:
             self.take_over(live, seat)
         else:
             legal = table.state.legal_actions(seat)
+            window = live.window
+            if window is not None and seat in window.seats:
+                # in a real-time claim window a claim's time is the seat's own reaction: a seat
+                # out of time has none, so it passes, as a silent seat does when the window closes
+                legal = [a for a in legal if str(a) == "pass"] or legal
             rng = random.Random(f"{live.seed}/timeout/{live.number}/{live.seq}/{seat}")
             live.next_cause[seat] = "timeout"
             await self._apply(live, seat, rng.choice(legal), None, None)
@@ -1321,7 +1346,7 @@ class TableManager:
         if table is None or info.kind != "human" or info.takeover or live.status != "running":
             return
         seed = random.Random(f"{live.seed}/{seat}/takeover/{live.seq}").getrandbits(62)
-        agent = make_agent(TAKEOVER_LEVEL, live.game, seat, live.players, live.options, seed)
+        agent = make_agent(live.takeover_level, live.game, seat, live.players, live.options, seed)
         for step in table.steps:  # the bot learns the game so far as the seat saw it
             agent.observe(visible_events(list(step.events), seat))
         table.agents[seat] = agent
