@@ -203,8 +203,10 @@ function onState(state, frame, steps, received) {
   if (frame.type === "snapshot") page.shown = {};
   if (steps.length && state.seat !== null) peeks(state, steps);
   const display = state.display;
-  // a claim window: several seats answer at once; it stays on screen until it has closed
-  const window = Boolean(display && display.to_act && display.to_act.length > 1);
+  // a claim window: several seats answer at once, or this seat has timed answers to give; the
+  // panel stays on screen for the window's length (and a moment more) from its first frame
+  const timed = timedMode() && display ? choices(display, { timed: timedMode() }).some((c) => c.variants) : false;
+  const window = Boolean(display && display.to_act && (display.to_act.length > 1 || timed));
   if (window && !page.inWindow) {
     page.windowAt = received;
     page.windowLog = Math.max(0, page.client.log.length - steps.reduce((n, s) => n + s.messages.length, 0));
@@ -266,7 +268,8 @@ function drawRealtime(display, options) {
     return;
   }
   box.hidden = false;
-  const offered = options.onAction && page.inWindow ? choices(display, options) : [];
+  const all = options.onAction ? choices(display, options) : [];
+  const offered = all.some((c) => c.variants) ? all : [];
   // the claims first (the keys 1, 2, … on the cards in hand), then the other answers (pass)
   const mine = [...offered.filter((c) => c.variants), ...offered.filter((c) => !c.variants)];
   const buttons = el("div", { class: "cf-claims" });
@@ -288,13 +291,13 @@ function drawRealtime(display, options) {
   const left = Math.max(0, WINDOW_MS - (performance.now() - page.windowAt));
   const claims = el("ol", { class: "cf-claim-order", "aria-label": t("web.rt.claims") });
   for (const m of page.client.log.slice(page.windowLog)) claims.append(el("li", {}, m.text));
-  box.replaceChildren(
+  const parts = [
     el("p", { class: "cf-countdown", role: "timer", "data-left": Math.round(left) }, t("web.rt.window", { seconds: (left / 1000).toFixed(1) })),
     buttons,
-    mine.length ? el("p", { class: "cf-help" }, t("web.rt.keys", { count: mine.length })) : null,
-    el("h3", {}, t("web.rt.claims")),
-    claims,
-  );
+  ];
+  if (mine.length) parts.push(el("p", { class: "cf-help" }, t("web.rt.keys", { count: mine.length })));
+  parts.push(el("h3", {}, t("web.rt.claims")), claims);
+  box.replaceChildren(...parts);
 }
 
 function onKey(event) {
