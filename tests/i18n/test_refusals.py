@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from campfire.core import ErrorText, IllegalActionError, all_games, get
+from campfire.core import ErrorText, IllegalActionError, NotationError, all_games, get
 from campfire.i18n import translator
 
 #: a template made only of fields and punctuation (a list, "reason + hint") needs no translation
@@ -122,3 +122,16 @@ def test_a_refusal_with_a_hint_and_the_turn_order() -> None:
         state.apply(first, "take 1")
     hu = translator("hu").error(info.value)
     assert "; most megengedett (turn_start): " in hu and "peek" in hu
+
+
+@pytest.mark.parametrize("game_name", sorted(g.name for g in all_games()))
+def test_a_move_that_cannot_be_read_in_each_language(game_name: str) -> None:
+    game = get(game_name)
+    with pytest.raises(NotationError) as info:
+        game.parse_action("fly away")
+    exc = info.value
+    assert str(exc).startswith("cannot read 'fly away'; ")
+    assert translator("hu").error(exc).startswith("nem olvasható: 'fly away'; ")
+    assert translator("cs").error(exc).startswith("nelze přečíst 'fly away'; ")
+    for language in ("hu", "cs"):
+        assert _untranslated(exc.text, language) == []

@@ -113,6 +113,8 @@ def test_error_frames_speak_the_connections_language(sqlite_url: str) -> None:
                 c.send({"type": "action", "seq": 0, "action": "bogus move"})
                 illegal = _error_of(c)
                 assert illegal["code"] == "illegal"
+                start = {"hu": "nem olvasható: ", "cs": "nelze přečíst ", "en": "cannot read "}
+                assert illegal["message"].startswith(start[language] + "'bogus move'")
         with client.websocket_connect("/ws/tables/999?lang=cs") as ws:
             frame = ws.receive_json()
             assert frame["code"] == "unknown_table"

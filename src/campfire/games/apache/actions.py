@@ -164,18 +164,25 @@ assert [a.index for a in _ALL] == list(range(NUM_ACTIONS))
 _BY_TEXT = {a.notation(): a for a in _ALL}
 _BY_FIELDS = {(a.kind, a.type, a.ms, a.card): a for a in _ALL}
 
-_HELP = (
+_HELP = ErrorText(
     "Apache actions are: reveal, pass, claim <type> (arrival order) or claim <type> <ms> "
-    f"(reaction time, a multiple of {REACTION_STEP_MS} from 0 to {REACTION_MAX_MS}), booty, "
-    "teepees, prisoner <colour>-<warrior|hunter>, marry <colour>-<type>; types are "
-    f"{', '.join(TYPES)}; colours are {', '.join(COLOURS)}"
+    "(reaction time, a multiple of {step} from 0 to {most}), booty, teepees, prisoner "
+    "<colour>-<warrior|hunter>, marry <colour>-<type>; types are {types}; colours are {colours}",
+    step=REACTION_STEP_MS,
+    most=REACTION_MAX_MS,
+    types=", ".join(TYPES),
+    colours=", ".join(COLOURS),
 )
 
 
 def parse_action(text: str) -> ApacheAction:
     """Parse an Apache action's notation (raise :class:`NotationError` with the allowed forms)."""
     if not isinstance(text, str):
-        raise NotationError(f"an action is written as text (got {text!r}); {_HELP}")
+        raise NotationError(
+            ErrorText(
+                "an action is written as text (got {got}); {help}", got=repr(text), help=_HELP
+            )
+        )
     words = text.lower().split()
     action = _BY_TEXT.get(" ".join(words))
     if action is not None:
@@ -190,8 +197,13 @@ def parse_action(text: str) -> ApacheAction:
             ms = -1
         if ms < 0 or ms > REACTION_MAX_MS or ms % REACTION_STEP_MS:
             raise NotationError(
-                f"cannot read reaction time {words[2]!r}: reaction times are multiples of "
-                f"{REACTION_STEP_MS} ms from 0 to {REACTION_MAX_MS} (round and cap yours)"
+                ErrorText(
+                    "cannot read reaction time {got}: reaction times are multiples of {step} ms "
+                    "from 0 to {most} (round and cap yours)",
+                    got=repr(words[2]),
+                    step=REACTION_STEP_MS,
+                    most=REACTION_MAX_MS,
+                )
             )
         return CLAIM_MS[t][ms // REACTION_STEP_MS]
     if len(words) == 2 and words[0] in ("prisoner", "marry"):
@@ -201,10 +213,14 @@ def parse_action(text: str) -> ApacheAction:
         if words[0] == "prisoner" and is_male(kind):
             return PRISONER[kind]
         raise NotationError(
-            f"cannot read {text!r}: a prisoner is a hunter or warrior card, a partner an "
-            f"Indian card; {_HELP}"
+            ErrorText(
+                "cannot read {got}: a prisoner is a hunter or warrior card, a partner an Indian "
+                "card; {help}",
+                got=repr(text),
+                help=_HELP,
+            )
         )
-    raise NotationError(f"cannot read {text!r}; {_HELP}")
+    raise NotationError(ErrorText("cannot read {got}; {help}", got=repr(text), help=_HELP))
 
 
 def canonical_action(action: Action) -> ApacheAction:

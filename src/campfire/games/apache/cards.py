@@ -17,7 +17,7 @@ True
 
 from __future__ import annotations
 
-from campfire.core import SetupError
+from campfire.core import ErrorText, SetupError
 
 from .types import TypeName
 
@@ -147,9 +147,13 @@ def parse_card(name: object, error: type[ValueError] = SetupError) -> int:
     kind = _BY_NAME.get(name.strip().lower()) if isinstance(name, str) else None
     if kind is None:
         raise error(
-            f"unknown card {name!r}; cards are <colour>-<type> (colours "
-            f"{', '.join(COLOURS)}; types {', '.join(TYPES)}), totem, necklace, tomahawk, "
-            "buffalo, teepee"
+            ErrorText(
+                "unknown card {got}; cards are <colour>-<type> (colours {colours}; types "
+                "{types}), totem, necklace, tomahawk, buffalo, teepee",
+                got=repr(name),
+                colours=", ".join(COLOURS),
+                types=", ".join(TYPES),
+            )
         )
     return kind
 
@@ -162,7 +166,13 @@ def parse_colour(name: object, error: type[ValueError] = SetupError) -> int:
             return COLOURS.index(key)
         if key.upper() in COLOUR_CODES and len(key) == 1:
             return COLOUR_CODES.index(key.upper())
-    raise error(f"unknown colour {name!r}; colours are {', '.join(COLOURS)}")
+    raise error(
+        ErrorText(
+            "unknown colour {got}; colours are {colours}",
+            got=repr(name),
+            colours=", ".join(COLOURS),
+        )
+    )
 
 
 def parse_type(name: object, error: type[ValueError] = SetupError) -> int:
@@ -173,4 +183,8 @@ def parse_type(name: object, error: type[ValueError] = SetupError) -> int:
             return TYPES.index(key)
         if len(key) == 1 and key.upper() in TYPE_CODES:
             return TYPE_CODES.index(key.upper())
-    raise error(f"unknown Indian type {name!r}; types are {', '.join(TYPES)}")
+    raise error(
+        ErrorText(
+            "unknown Indian type {got}; types are {types}", got=repr(name), types=", ".join(TYPES)
+        )
+    )

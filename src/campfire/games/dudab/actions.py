@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from campfire.core import Action, NotationError
+from campfire.core import Action, ErrorText, NotationError
 
 from .cards import CALL_NAMES, FACE_DUDAB, FACE_SHAMAN, HAND_FACES, face_name, parse_call
 from .cards import parse_face as _parse_face
@@ -176,7 +176,7 @@ NUM_ACTIONS = len(_ALL)
 ACTIONS = _ALL
 _BY_TEXT = {a.notation(): a for a in _ALL}
 
-_HELP = (
+_HELP = ErrorText(
     "Dudab actions are: p <card> c<column> (e.g. p red/fur/3 c2, p shaman/red c1), "
     "p dudab c<column> [call=<colour|symbol|value>], draw, penalty, keep <card>, "
     "rest discard, rest pile, pile <card>, jungle c<column>, baby c<column>"
@@ -206,13 +206,17 @@ def _normalise(text: str) -> str:
 def parse_action(text: str) -> DudabAction:
     """Parse a Dudab action's notation (raise :class:`NotationError` with the allowed forms)."""
     if not isinstance(text, str):
-        raise NotationError(f"an action is written as text (got {text!r}); {_HELP}")
+        raise NotationError(
+            ErrorText(
+                "an action is written as text (got {got}); {help}", got=repr(text), help=_HELP
+            )
+        )
     action = _BY_TEXT.get(_normalise(text))
     if action is None:
         parts = text.lower().split()
         if len(parts) >= 2 and parts[0] in ("p", "keep", "pile"):
             _parse_face(parts[1])  # raises a precise error for an unknown card
-        raise NotationError(f"cannot read {text!r}; {_HELP}")
+        raise NotationError(ErrorText("cannot read {got}; {help}", got=repr(text), help=_HELP))
     return action
 
 

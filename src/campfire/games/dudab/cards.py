@@ -26,7 +26,7 @@ setups and positions name the physical card (``N-red-fur-3``, ``DUDAB-1``, ``SHA
 
 from __future__ import annotations
 
-from campfire.core import NotationError, SetupError
+from campfire.core import ErrorText, NotationError, SetupError
 
 __all__ = [
     "BABY",
@@ -213,8 +213,11 @@ def parse_face(text: str) -> int:
     face = _FACE_BY_NAME.get(text.strip().lower())
     if face is None:
         raise NotationError(
-            f"unknown card {text!r}; write <colour>/<symbol>/<value> (e.g. red/fur/3), "
-            "dudab or shaman/<colour>"
+            ErrorText(
+                "unknown card {got}; write <colour>/<symbol>/<value> (e.g. red/fur/3), dudab or "
+                "shaman/<colour>",
+                got=repr(text),
+            )
         )
     return face
 
@@ -227,8 +230,13 @@ def parse_call(text: str) -> int:
     call = _CALL_BY_NAME.get(text.strip().lower())
     if call is None:
         raise NotationError(
-            f"unknown call {text!r}; a call is a colour ({', '.join(COLOURS)}), a symbol "
-            f"({', '.join(SYMBOLS)}) or a value (1–4)"
+            ErrorText(
+                "unknown call {got}; a call is a colour ({colours}), a symbol ({symbols}) or a "
+                "value (1–4)",
+                got=repr(text),
+                colours=", ".join(COLOURS),
+                symbols=", ".join(SYMBOLS),
+            )
         )
     return call
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from campfire.core import Action, NotationError
+from campfire.core import Action, ErrorText, NotationError
 from campfire.core.validate import short_repr
 
 from .cards import CARD_NAMES, NUM_CARD_TYPES, NUM_HUNTERS, NUM_TILE_TYPES, TILE_NAMES
@@ -130,7 +130,7 @@ _BY_TEXT = {a.notation(): a for a in _ALL}
 _CANONICAL: dict[ManitouAction, ManitouAction] = {a: a for a in _ALL}
 assert [a.index for a in _ALL] == list(range(NUM_ACTIONS))
 
-_HELP = (
+_HELP = ErrorText(
     "Big Manitou actions are: pick C, play C gN, move hS gN, take T, lose T, pass "
     "(C = h1–h10, chief, squaw, shaman, spy, healer; N = 1–3; T = buffalo1–5, tipi1–5, horse, "
     "totem, tomahawk)"
@@ -140,10 +140,14 @@ _HELP = (
 def parse_action(text: str) -> ManitouAction:
     """Parse a Big Manitou action's notation (raise :class:`NotationError` with the forms)."""
     if not isinstance(text, str):
-        raise NotationError(f"an action is written as text (got {text!r}); {_HELP}")
+        raise NotationError(
+            ErrorText(
+                "an action is written as text (got {got}); {help}", got=repr(text), help=_HELP
+            )
+        )
     action = _BY_TEXT.get(" ".join(text.lower().split()))
     if action is None:
-        raise NotationError(f"cannot read {text!r}; {_HELP}")
+        raise NotationError(ErrorText("cannot read {got}; {help}", got=repr(text), help=_HELP))
     return action
 
 

@@ -15,7 +15,7 @@ Cards are numbered by *type* (the two chiefs of a deck, and the two squaws, are 
 
 from __future__ import annotations
 
-from campfire.core import OptionError, SetupError
+from campfire.core import ErrorText, OptionError, SetupError
 
 __all__ = [
     "BUFFALO",
@@ -74,8 +74,11 @@ def parse_card(name: str) -> int:
     card = _CARD_BY_NAME.get(name.strip().lower()) if isinstance(name, str) else None
     if card is None:
         raise SetupError(
-            f"unknown card {name!r}; cards are h1 … h10 (hunters), chief, squaw, shaman, spy, "
-            "healer"
+            ErrorText(
+                "unknown card {got}; cards are h1 … h10 (hunters), chief, squaw, shaman, spy, "
+                "healer",
+                got=repr(name),
+            )
         )
     return card
 
@@ -173,8 +176,12 @@ def parse_tile(name: str) -> int:
     tile = _TILE_BY_NAME.get(name.strip().lower()) if isinstance(name, str) else None
     if tile is None:
         raise SetupError(
-            f"unknown tile {name!r}; tiles are buffalo1–{MAX_MULTIPLIER}, "
-            f"tipi1–{MAX_MULTIPLIER}, horse, totem, tomahawk"
+            ErrorText(
+                "unknown tile {got}; tiles are buffalo1–{most}, tipi1–{most}, horse, totem, "
+                "tomahawk",
+                got=repr(name),
+                most=MAX_MULTIPLIER,
+            )
         )
     return tile
 
@@ -192,23 +199,37 @@ def parse_tile_mix(text: str) -> tuple[int, ...]:
     """
     counts = [0] * NUM_TILE_TYPES
     if not isinstance(text, str) or not text.strip():
-        raise OptionError("tile_mix must be a list such as 'buffalo1:8,tipi1:8,totem:9'")
+        raise OptionError(ErrorText("tile_mix must be a list such as 'buffalo1:8,tipi1:8,totem:9'"))
     for item in text.split(","):
         name, sep, count = item.partition(":")
         tile = _TILE_BY_NAME.get(name.strip().lower())
         count = count.strip()
         if not sep or tile is None or not (count.isascii() and count.isdigit()):
             raise OptionError(
-                f"tile_mix entry {item.strip()[:40]!r} is not name:count with a count written "
-                f"0-9 (names: {', '.join(TILE_NAMES)})"
+                ErrorText(
+                    "tile_mix entry {got} is not name:count with a count written 0-9 (names: "
+                    "{names})",
+                    got=repr(item.strip()[:40]),
+                    names=", ".join(TILE_NAMES),
+                )
             )
         if len(count) > 4 or counts[tile] + int(count) > MAX_BAG_TILES:
-            raise OptionError(f"tile_mix holds at most {MAX_BAG_TILES} tiles (got {count})")
+            raise OptionError(
+                ErrorText(
+                    "tile_mix holds at most {most} tiles (got {got})", most=MAX_BAG_TILES, got=count
+                )
+            )
         counts[tile] += int(count)
     if sum(counts) == 0:
-        raise OptionError("tile_mix must hold at least one tile")
+        raise OptionError(ErrorText("tile_mix must hold at least one tile"))
     if sum(counts) > MAX_BAG_TILES:
-        raise OptionError(f"tile_mix holds at most {MAX_BAG_TILES} tiles (got {sum(counts)})")
+        raise OptionError(
+            ErrorText(
+                "tile_mix holds at most {most} tiles (got {got})",
+                most=MAX_BAG_TILES,
+                got=sum(counts),
+            )
+        )
     return tuple(counts)
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from campfire.core import Action, NotationError
+from campfire.core import Action, ErrorText, NotationError
 from campfire.core.validate import short_repr
 
 from .cards import NUM_POSITIONS, TRACKERS_PER_PLAYER
@@ -94,7 +94,7 @@ NUM_ACTIONS = len(_ALL)
 _BY_TEXT = {a.notation(): a for a in _ALL}
 _CANONICAL: dict[TrackerAction, TrackerAction] = {a: a for a in _ALL}
 
-_HELP = (
+_HELP = ErrorText(
     "Tracker actions are: peek P, take P, lift P, drop P (P = position 0–59), "
     "track M (M = 1–3 trackers), done, decline"
 )
@@ -103,11 +103,15 @@ _HELP = (
 def parse_action(text: str) -> TrackerAction:
     """Parse a Tracker action's notation (raise :class:`NotationError` with the allowed forms)."""
     if not isinstance(text, str):
-        raise NotationError(f"an action is written as text (got {text!r}); {_HELP}")
+        raise NotationError(
+            ErrorText(
+                "an action is written as text (got {got}); {help}", got=repr(text), help=_HELP
+            )
+        )
     key = " ".join(text.lower().split())
     action = _BY_TEXT.get(key)
     if action is None:
-        raise NotationError(f"cannot read {text!r}; {_HELP}")
+        raise NotationError(ErrorText("cannot read {got}; {help}", got=repr(text), help=_HELP))
     return action
 
 

@@ -13,7 +13,7 @@ scout, 3..9 a false track.
 
 from __future__ import annotations
 
-from campfire.core import SetupError
+from campfire.core import ErrorText, SetupError
 
 __all__ = [
     "ALL_CARDS",
@@ -71,8 +71,11 @@ def parse_card(name: str) -> int:
     card = _BY_NAME.get(name.strip().upper()) if isinstance(name, str) else None
     if card is None:
         raise SetupError(
-            f"unknown card {name!r}; cards are S-T<0-5>-<1-3> (scouts) and "
-            "F-T<0-5>-<1-7> (false tracks)"
+            ErrorText(
+                "unknown card {got}; cards are S-T<0-5>-<1-3> (scouts) and F-T<0-5>-<1-7> (false "
+                "tracks)",
+                got=repr(name),
+            )
         )
     return card
 
@@ -101,4 +104,6 @@ def parse_tribe(name: object) -> int:
     """The tribe number of ``T0`` .. ``T5`` (raise :class:`SetupError`)."""
     if isinstance(name, str) and len(name) == 2 and name[0] in "Tt" and name[1] in "012345":
         return int(name[1])
-    raise SetupError(f"unknown tribe {name!r}; tribes are T0, T1, T2, T3, T4, T5")
+    raise SetupError(
+        ErrorText("unknown tribe {got}; tribes are T0, T1, T2, T3, T4, T5", got=repr(name))
+    )
