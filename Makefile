@@ -24,7 +24,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 # `make run` starts the game server (`campfire serve`, SQLite by default) and prints the lobby's
 # address, opening it in the browser where there is a desktop (docs/web.md).
 run: $(VENV)/.installed-server
-	exec $(BIN)/python -m campfire.web
+	exec $(BIN)/python -m campfire.server.web
 
 # `make play`: the terminal app. `exec`: no shell stays between make and the app. make itself
 # still waits for the app, and on a hang-up (the terminal closed) GNU make does not pass SIGHUP

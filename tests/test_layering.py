@@ -146,7 +146,8 @@ def test_the_terminal_app_names_no_game_in_its_code() -> None:
 
 
 def test_the_server_sits_on_top() -> None:
-    # nothing below the server imports it; the server itself needs only core, agents and i18n
+    # nothing below the server imports it; the server itself needs only core, agents, i18n and
+    # the browser client it serves (web)
     below = ["core", "agents", "games", "arena"]
     upward = [
         f"{_module_name(path)} imports {target}"
@@ -160,6 +161,17 @@ def test_the_server_sits_on_top() -> None:
         f"{_module_name(path)} imports {target}"
         for path in sorted((PACKAGE / "server").rglob("*.py"))
         for target in sorted(campfire_imports(path))
-        if _layer(target) not in ("core", "agents", "i18n", "server")
+        if _layer(target) not in ("core", "agents", "i18n", "server", "web")
     ]
     assert server == []
+
+
+def test_the_browser_client_is_below_the_server() -> None:
+    # campfire.web is the client's files and texts: it needs only core and i18n
+    found = [
+        f"{_module_name(path)} imports {target}"
+        for path in sorted((PACKAGE / "web").rglob("*.py"))
+        for target in sorted(campfire_imports(path))
+        if _layer(target) not in ("core", "i18n", "web")
+    ]
+    assert found == []

@@ -90,3 +90,13 @@ def test_rules_pages(client: TestClient) -> None:
     assert page.status_code == 200 and "<h1>" in page.text and "Tracker" in page.text
     assert client.get("/rules/dudab?lang=hu").headers["content-language"] == "hu"
     assert "<script" not in client.get("/rules/apache").text
+
+
+@pytest.mark.parametrize(
+    "name", ["render.js", "table.js", "lobby.js", "protocol.js", "i18n.js", "lobby-api.js"]
+)
+def test_the_client_names_no_game(name: str) -> None:
+    # games are drawn from their display models; only cards.js may add a game's own touches
+    text = (static_dir() / "js" / name).read_text(encoding="utf-8").lower()
+    for game in ("apache", "manitou", "dudab", "tracker"):
+        assert game not in text, (name, game)

@@ -13,11 +13,22 @@
 
 The language is ``lang`` when given, else the request's ``Accept-Language`` (English by
 default). ``docs/web.md`` describes the client.
+
+``python -m campfire.server.web`` (what ``make run`` does) starts the server on 127.0.0.1 (port
+8000, or a free one if it is taken) with the default database (an SQLite file in the user data
+directory), prints the lobby's address and, where a desktop exists, opens it in the default
+browser once the server answers. ``Ctrl+C`` stops it.
 """
 
 from __future__ import annotations
 
+import argparse
 import html
+import os
+import socket
+import sys
+import threading
+import urllib.request
 from typing import Any
 
 from starlette.requests import Request
@@ -27,14 +38,14 @@ from starlette.staticfiles import StaticFiles
 
 from campfire.core import CampfireError, all_games
 from campfire.core import get as get_game
-from campfire.i18n import negotiate, normalize
+from campfire.i18n import _, negotiate, normalize, resolve_language, set_language
 from campfire.i18n.rules import rules_document
 from campfire.web import static_dir
 from campfire.web.strings import strings
 
 from .lobby import error_response
 
-__all__ = ["language_of", "routes"]
+__all__ = ["has_desktop", "language_of", "main", "routes"]
 
 #: files the browser may keep only after asking whether they changed
 _NO_CACHE = {"Cache-Control": "no-cache"}
@@ -127,3 +138,73 @@ def routes() -> list[BaseRoute]:
         Route("/rules/{game}", rules_page, methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=static_dir()), name="static"),
     ]
+
+
+# ----- make run ----------------------------------------------------------------------------
+
+
+def has_desktop(environ: dict[str, str] | None = None, platform: str = sys.platform) -> bool:
+    """Whether a browser window can be opened here (a desktop session, macOS or Windows).
+
+    >>> has_desktop({}, "linux"), has_desktop({"DISPLAY": ":0"}, "linux"), has_desktop({}, "darwin")
+    (False, True, True)
+    """
+    env = os.environ if environ is None else environ
+    if platform in ("darwin", "win32"):
+        return True
+    return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
+
+
+def free_port(host: str, preferred: int) -> int:
+    """``preferred`` if it is free on ``host``, else a port the system picks."""
+    for port in (preferred, 0):
+        with socket.socket() as s:
+            try:
+                s.bind((host, port))
+            except OSError:
+                continue
+            chosen: int = s.getsockname()[1]
+            return chosen
+    raise OSError(f"no free port on {host}")
+
+
+def _open_when_ready(url: str) -> None:
+    import time
+    import webbrowser
+
+    for _attempt in range(200):
+        try:
+            with urllib.request.urlopen(url + "healthz", timeout=1) as answer:
+                if answer.status == 200:
+                    webbrowser.open(url)
+                    return
+        except OSError:
+            time.sleep(0.1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m campfire.server.web`` (``make run``): the server, and where the lobby is."""
+    set_language(resolve_language())
+    parser = argparse.ArgumentParser(
+        prog="python -m campfire.server.web",
+        description=_("Start the game server and open the lobby in the browser."),
+    )
+    parser.add_argument("--host", default="127.0.0.1", help=_("address to listen on"))
+    parser.add_argument("--port", type=int, default=8000, help=_("port to listen on"))
+    parser.add_argument("--no-open", action="store_true", help=_("do not open a browser"))
+    args = parser.parse_args(argv)
+    import uvicorn
+
+    from .app import create_app
+
+    port = free_port(args.host, args.port)
+    url = f"http://{args.host}:{port}/"
+    print(_("Campfire's lobby: {url} (Ctrl+C stops the server)").format(url=url), flush=True)
+    if not args.no_open and has_desktop():
+        threading.Thread(target=_open_when_ready, args=(url,), daemon=True).start()
+    uvicorn.run(create_app(), host=args.host, port=port, ws_max_size=64 * 1024, log_level="warning")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
