@@ -9,7 +9,7 @@ import { TableClient } from "./protocol.js";
 import { choices, renderLog, renderTable, tickClocks } from "./render.js";
 
 const PEEK_MS = 3000; // how long a peeked card stays face up for the peeker
-const WINDOW_MS = 2000; // a real-time claim window (docs/rules/apache.md §8.4)
+let WINDOW_MS = 2000; // a claim window's length: the longest time its timed answers offer
 
 const tableId = Number(location.pathname.split("/").filter(Boolean).pop());
 const $ = (id) => document.getElementById(id);
@@ -209,6 +209,10 @@ function onState(state, frame, steps, received) {
   const window = Boolean(display && display.to_act && (display.to_act.length > 1 || timed));
   if (window && !page.inWindow) {
     page.windowAt = received;
+    const times = choices(display, { timed: timedMode() })
+      .flatMap((c) => c.variants || [])
+      .map((v) => Number(/ (\d+)$/.exec(v.notation)[1]));
+    if (times.length) WINDOW_MS = Math.max(...times);
     page.windowLog = Math.max(0, page.client.log.length - steps.reduce((n, s) => n + s.messages.length, 0));
   }
   page.inWindow = window;
