@@ -135,3 +135,32 @@ def test_a_move_that_cannot_be_read_in_each_language(game_name: str) -> None:
     assert translator("cs").error(exc).startswith("nelze přečíst 'fly away'; ")
     for language in ("hu", "cs"):
         assert _untranslated(exc.text, language) == []
+
+
+def test_a_record_that_does_not_replay_in_each_language() -> None:
+    from campfire.core import Record, RecordError, replay
+
+    state = get("tracker").new_game(2, seed=3)
+    first = state.seats_to_act()[0]
+    data = {
+        "format": "campfire-record",
+        "version": 1,
+        "game": "tracker",
+        "players": ["Ann", "Bob"],
+        "seed": 3,
+        "actions": [[first, "peek 1"], [first, "peek 1"]],
+    }
+    with pytest.raises(RecordError) as info:
+        replay(Record.from_json(data))
+    exc = info.value
+    assert exc.index == 1
+    hu = translator("hu").error(exc)
+    cs = translator("cs").error(exc)
+    assert hu.startswith(f"a(z) 1. sorszámú lépés: a(z) {first}. hely 'peek 1' lépése: ")
+    assert hu.endswith("a(z) 1. mezőbe már belekukkantottál ebben a körben; válassz másik lapot")
+    assert cs.startswith(f"tah s pořadovým číslem 1: 'peek 1' od místa {first}: pravidla tracker")
+    for language in ("hu", "cs"):
+        assert _untranslated(exc.text, language) == []
+    with pytest.raises(RecordError) as info:
+        Record.from_json({"format": "campfire-record", "version": 99})
+    assert translator("cs").error(info.value).startswith("nepodporovaná verze záznamu 99")

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .actions import Action
-from .errors import CampfireError, OptionError, RecordError
+from .errors import CampfireError, ErrorText, OptionError, RecordError
 from .events import Event
 from .game import Game
 from .options import Options
@@ -141,7 +141,7 @@ class Record:
     def from_json(cls, data: Any) -> Record:
         """Build a record from a JSON document, checking its shape."""
         if not isinstance(data, Mapping):
-            raise RecordError("a record is a JSON object")
+            raise RecordError(ErrorText("a record is a JSON object"))
         record = _header_from_json(data)
         raw_actions = data.get("actions", [])
         if not isinstance(raw_actions, list):
@@ -152,44 +152,56 @@ class Record:
 
 
 _HEADER_KEYS = ("format", "version", "game", "options", "players", "seed", "setup")
-_ACTIONS_SHAPE = '"actions" must be a list of [seat, notation] pairs'
+_ACTIONS_SHAPE = ErrorText('"actions" must be a list of [seat, notation] pairs')
 
 
 def _header_from_json(data: Mapping[str, Any]) -> Record:
     """A record with the header of ``data`` (everything but actions, outcome and meta)."""
     fmt = data.get("format", FORMAT)
     if fmt != FORMAT:
-        raise RecordError(f"not a Campfire record (format={short_repr(fmt)})")
-    if not any(key in data for key in ("version", "game", "players", "actions")):
-        found = ", ".join(short_repr(k) for k in list(data)[:5]) or "nothing"
         raise RecordError(
-            'this JSON is not a Campfire game record: a record holds "version", "game", '
-            f'"players", "seed" or "setup", and "actions" (found {found}); see docs/records.md'
+            ErrorText("not a Campfire record (format={format})", format=short_repr(fmt))
+        )
+    if not any(key in data for key in ("version", "game", "players", "actions")):
+        found = ", ".join(short_repr(k) for k in list(data)[:5]) or ErrorText("nothing")
+        raise RecordError(
+            ErrorText(
+                'this JSON is not a Campfire game record: a record holds "version", "game", '
+                '"players", "seed" or "setup", and "actions" (found {found}); see docs/records.md',
+                found=found,
+            )
         )
     version = data.get("version")
     if type(version) is not int or version != FORMAT_VERSION:
         raise RecordError(
-            f"unsupported record version {short_repr(version)}; this Campfire reads version "
-            f"{FORMAT_VERSION}"
+            ErrorText(
+                "unsupported record version {got}; this Campfire reads version {version}",
+                got=short_repr(version),
+                version=FORMAT_VERSION,
+            )
         )
     game = data.get("game")
     if not isinstance(game, str):
-        raise RecordError('the record must name its game ("game": "tracker", ...)')
+        raise RecordError(ErrorText('the record must name its game ("game": "tracker", ...)'))
     players = data.get("players")
     if not isinstance(players, list) or not players:
-        raise RecordError('"players" must be a non-empty list of names or {"name": ...}')
+        raise RecordError(
+            ErrorText(
+                '"players" must be a non-empty list of names or {object}', object='{"name": ...}'
+            )
+        )
     parsed_players = [_parse_player(p) for p in players]
     options = data.get("options", {})
     if not isinstance(options, dict):
-        raise RecordError('"options" must be a JSON object of option names to values')
+        raise RecordError(ErrorText('"options" must be a JSON object of option names to values'))
     seed = data.get("seed")
     setup = data.get("setup")
     if seed is not None:
         seed = check_seed(seed, error=RecordError, what='"seed"')
     if setup is not None and not isinstance(setup, dict):
-        raise RecordError('"setup" must be a JSON object')
+        raise RecordError(ErrorText('"setup" must be a JSON object'))
     if seed is None and setup is None:
-        raise RecordError('the record needs a "seed" or an explicit "setup"')
+        raise RecordError(ErrorText('the record needs a "seed" or an explicit "setup"'))
     return Record(game, parsed_players, dict(options), seed, setup)
 
 
@@ -201,7 +213,9 @@ def _action_from_json(item: Any, index: int) -> tuple[int, str]:
         or not isinstance(item[0], int)
         or not isinstance(item[1], str)
     ):
-        raise RecordError(f'expected [seat, "notation"], got {short_repr(item)}', index=index)
+        raise RecordError(
+            ErrorText('expected [seat, "notation"], got {got}', got=short_repr(item)), index=index
+        )
     return item[0], item[1]
 
 
@@ -213,14 +227,16 @@ def _tail_from_json(record: Record, data: Mapping[str, Any]) -> None:
     )
     meta = data.get("meta", {})
     if not isinstance(meta, dict):
-        raise RecordError('"meta" must be a JSON object')
+        raise RecordError(ErrorText('"meta" must be a JSON object'))
     record.meta = meta
 
 
 def _outcome_from_json(raw: Any, players: int) -> Outcome:
-    shape = (
-        f'"outcome" must hold "scores" (numbers), "ranks" (1–{players}) and "winners" (seats '
-        f"0–{players - 1}, at least one), one score and rank per player, or be null"
+    shape = ErrorText(
+        '"outcome" must hold "scores" (numbers), "ranks" (1–{players}) and "winners" (seats '
+        "0–{last}, at least one), one score and rank per player, or be null",
+        players=players,
+        last=players - 1,
     )
     if not isinstance(raw, dict):
         raise RecordError(shape)
@@ -249,9 +265,15 @@ def _parse_player(item: Any) -> Player:
     if isinstance(item, dict) and isinstance(item.get("name"), str):
         agent = item.get("agent")
         if agent is not None and not isinstance(agent, str):
-            raise RecordError('a player\'s "agent" must be a string')
+            raise RecordError(ErrorText('a player\'s "agent" must be a string'))
         return Player(item["name"], agent)
-    raise RecordError(f'a player is a name or {{"name": ...}} (got {short_repr(item)})')
+    raise RecordError(
+        ErrorText(
+            "a player is a name or {object} (got {got})",
+            object='{"name": ...}',
+            got=short_repr(item),
+        )
+    )
 
 
 class Match:
@@ -350,7 +372,11 @@ def replay_text(data: bytes | str, *, source: str = "the record") -> tuple[Recor
     """
     if len(data) > MAX_JSON_BYTES:
         raise RecordError(
-            f"{source} is larger than {MAX_JSON_BYTES:,} bytes, the most Campfire reads"
+            ErrorText(
+                "{source} is larger than {limit} bytes, the most Campfire reads",
+                source=source,
+                limit=format(MAX_JSON_BYTES, ","),
+            )
         )
     reader = JsonReader(decode_text(data, source), source)
     fields: dict[str, Any] = {}
@@ -360,7 +386,7 @@ def replay_text(data: bytes | str, *, source: str = "the record") -> tuple[Recor
     if reader.skip_space() != "{":
         reader.value()
         reader.at_end()
-        raise RecordError("a record is a JSON object")
+        raise RecordError(ErrorText("a record is a JSON object"))
     reader.pos += 1
     if reader.skip_space() == "}":
         reader.pos += 1
@@ -371,7 +397,13 @@ def replay_text(data: bytes | str, *, source: str = "the record") -> tuple[Recor
             key = reader.value(1)
             reader.expect(":")
             if key in fields or (key == "actions" and "actions" in fields):
-                raise RecordError(f"{source} has the key {key!r} twice in one object")
+                raise RecordError(
+                    ErrorText(
+                        "{source} has the key {key} twice in one object",
+                        source=source,
+                        key=repr(key),
+                    )
+                )
             if key == "actions":
                 fields["actions"] = None
                 if match is None and _header_ready(fields):
@@ -381,8 +413,12 @@ def replay_text(data: bytes | str, *, source: str = "the record") -> tuple[Recor
             else:
                 if match is not None and key in _HEADER_KEYS:
                     raise RecordError(
-                        f"{key!r} comes after the actions that it governs; a record's header "
-                        f'fields ({", ".join(_HEADER_KEYS)}) come before "actions"'
+                        ErrorText(
+                            "{key} comes after the actions that it governs; a record's header "
+                            'fields ({fields}) come before "actions"',
+                            key=repr(key),
+                            fields=", ".join(_HEADER_KEYS),
+                        )
                     )
                 fields[key] = reader.value(1)
             if reader.skip_space() == ",":
@@ -440,7 +476,7 @@ def _start_replay(record: Record, game: Game[Any] | None) -> Match:
         try:
             game = get(record.game)
         except CampfireError as exc:
-            raise RecordError(str(exc)) from None
+            raise RecordError(exc.text) from None
     try:
         return Match(
             game,
@@ -452,19 +488,32 @@ def _start_replay(record: Record, game: Game[Any] | None) -> Match:
             agents=[p.agent for p in record.players],
         )
     except CampfireError as exc:
-        raise RecordError(f"bad record header: {exc}") from None
+        raise RecordError(ErrorText("bad record header: {reason}", reason=exc.text)) from None
 
 
 def _replay_action(match: Match, index: int, seat: int, text: str) -> None:
     """Apply the record's action number ``index`` (raise :class:`RecordError` if it is bad)."""
     if not 0 <= seat < match.state.num_players:
         raise RecordError(
-            f"seat {seat} does not exist (seats are 0–{match.state.num_players - 1})", index=index
+            ErrorText(
+                "seat {seat} does not exist (seats are 0–{last})",
+                seat=seat,
+                last=match.state.num_players - 1,
+            ),
+            index=index,
         )
     try:
         match.play(seat, text)
     except CampfireError as exc:
-        raise RecordError(f"{short_repr(text)} by seat {seat}: {exc}", index=index) from None
+        raise RecordError(
+            ErrorText(
+                "{action} by seat {seat}: {reason}",
+                action=short_repr(text),
+                seat=seat,
+                reason=exc.text,
+            ),
+            index=index,
+        ) from None
 
 
 def _outcome_difference(recorded: Outcome, replayed: Outcome) -> str:
@@ -491,7 +540,9 @@ def _check_outcome(record: Record, match: Match) -> None:
     """Check the record's outcome (if it states one) against the replayed game."""
     if record.outcome is not None:
         if not match.state.is_terminal():
-            raise RecordError("the record states an outcome but its actions do not end the game")
+            raise RecordError(
+                ErrorText("the record states an outcome but its actions do not end the game")
+            )
         actual = match.state.outcome()
         if actual != record.outcome:
             raise RecordError(
