@@ -1,0 +1,57 @@
+"""Keyboard and screen readers: every move is a named button that Tab reaches and Enter plays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .people import create_table, seq_of, start
+
+#: the accessible names of the focused element and of every move the table offers
+_FOCUSED = "() => document.activeElement && document.activeElement.getAttribute('aria-label')"
+_MOVES = """() => [...document.querySelectorAll('#cf-board button')].map(
+  b => b.getAttribute('aria-label') || b.textContent.trim())"""
+
+
+def test_moves_are_named_buttons_reached_by_tab_and_played_by_enter(
+    server: Any, new_page: Any
+) -> None:
+    ann = new_page()
+    create_table(ann, server.base, "dudab", 2, ["easy"], name="Ann")
+    start(ann)
+    for _ in range(200):  # Ann's turn (the start player is drawn)
+        if ann.locator("#cf-board .cf-banner-you").count():
+            break
+        ann.wait_for_timeout(30)
+    moves = ann.evaluate(_MOVES)
+    assert moves and all(name.strip() for name in moves)  # every move has a name
+    cards = ann.locator("#cf-board [data-card]:not(button)")
+    assert all(cards.nth(i).get_attribute("aria-label") for i in range(min(cards.count(), 20)))
+    before = seq_of(ann)
+    ann.locator("body").focus()
+    named = None
+    for _ in range(80):  # Tab through the page until a move has the focus
+        ann.keyboard.press("Tab")
+        focused = ann.evaluate(_FOCUSED)
+        if focused in moves:
+            named = focused
+            break
+    assert named is not None, moves
+    ann.keyboard.press("Enter")
+    for _ in range(100):  # a move played, or a card picked up: then Tab to a place and Enter
+        if seq_of(ann) > before:
+            break
+        if ann.locator("#cf-board .cf-selected, #cf-board .cf-menu").count():
+            for _ in range(80):
+                ann.keyboard.press("Tab")
+                classes = ann.evaluate("() => document.activeElement.className") or ""
+                if ("cf-hint" in classes or "cf-action" in classes) and "cf-cancel" not in classes:
+                    ann.keyboard.press("Enter")
+                    break
+            break
+        ann.wait_for_timeout(30)
+    for _ in range(100):
+        if seq_of(ann) > before:
+            break
+        ann.wait_for_timeout(30)
+    assert seq_of(ann) > before
+    assert ann.errors == []
