@@ -102,6 +102,7 @@ STRINGS: dict[str, str] = {
     "web.table.empty": "empty",
     "web.table.face_down": "face down",
     "web.table.cards": "{count} cards",
+    "web.table.cards.one": "1 card",
     "web.table.count": "{label}: {count}",
     "web.table.no_table": "There is no such table.",
     "web.colour.red": "red",

@@ -192,6 +192,10 @@ function cardNode(card, game, act) {
   return node;
 }
 
+function cardsText(count) {
+  return count === 1 ? t("web.table.cards.one") : t("web.table.cards", { count });
+}
+
 function zoneCount(zone) {
   return zone.count ?? zone.cards.length;
 }
@@ -304,14 +308,14 @@ export function renderTable(container, display, options = {}) {
       const n = zoneCount(zone);
       const top = zone.cards.length ? zone.cards[zone.cards.length - 1] : n ? { id: `${zone.id}:top`, face_up: false, label: "", short: "" } : { id: `${zone.id}:none`, empty: true, short: "" };
       const pile = el("div", { class: "cf-pile" }, cardNode(shown(top), display.game, top.id === zone.id ? null : actFor(top)));
-      pile.append(el("span", { class: "cf-pile-count" }, t("web.table.cards", { count: n })));
+      pile.append(el("span", { class: "cf-pile-count" }, cardsText(n)));
       body.append(pile);
     } else {
       const wrap = el("div", { class: zone.kind === "grid" ? "cf-grid" : "cf-row" });
       if (zone.kind === "grid" && zone.columns) wrap.style.setProperty("--cf-columns", zone.columns);
       for (const card of zone.cards) wrap.append(cardNode(shown(card), display.game, actFor(card)));
       if (zone.count !== null && zone.count !== undefined && zone.count > zone.cards.length && zone.kind !== "grid") {
-        wrap.append(el("span", { class: "cf-more" }, t("web.table.cards", { count: zone.count })));
+        wrap.append(el("span", { class: "cf-more" }, cardsText(zone.count)));
       }
       body.append(wrap);
     }
