@@ -23,12 +23,16 @@ from campfire.core.records import Record, replay
 from .people import RESULT, create_table, join_table, play_to_the_end, record, start
 from .watch import Witness
 
-#: game → (players, the other seats after the two people)
-GAMES = {
-    "tracker": (3, ["open", "easy"]),
-    "dudab": (3, ["open", "easy"]),
-    "manitou": (3, ["open", "easy"]),
-    "apache": (2, ["open"]),
+#: game → (players, the other seats after the two people, the moves these people like)
+GAMES: dict[str, tuple[int, list[str], str | None]] = {
+    "tracker": (
+        3,
+        ["open", "easy"],
+        r"^(Play \d+ trackers?|Collect|Stop collecting|Choose: Centre)",
+    ),
+    "dudab": (3, ["open", "easy"], r"^(Play|Choose)"),
+    "manitou": (3, ["open", "easy"], None),
+    "apache": (2, ["open"], None),
 }
 
 
@@ -40,7 +44,7 @@ SLOW = {"apache", "dudab"}
     "name", [pytest.param(n, marks=[pytest.mark.slow] if n in SLOW else []) for n in sorted(GAMES)]
 )
 def test_two_people_and_bots_play_a_whole_game(name: str, server: Any, new_page: Any) -> None:
-    players, seats = GAMES[name]
+    players, seats, prefer = GAMES[name]
     ann, bob = new_page(), new_page(390, 844)
     eyes = [Witness(ann, 0), Witness(bob, 1)]
     table = create_table(ann, server.base, name, players, seats, name="Ann", realtime=False)
@@ -48,7 +52,9 @@ def test_two_people_and_bots_play_a_whole_game(name: str, server: Any, new_page:
     ann.get_by_text("Bob").first.wait_for()  # Ann sees who has joined
     start(ann)
     bob.locator("#cf-board .cf-table-view").wait_for()
-    clicks = play_to_the_end([ann, bob], random.Random(name), look=lambda i: eyes[i].look())
+    clicks = play_to_the_end(
+        [ann, bob], random.Random(name), look=lambda i: eyes[i].look(), prefer=prefer
+    )
     assert clicks > 5
     data = record(server.base, table)
     match = replay(Record.from_json(data), game=campfire.get_game(name))
