@@ -27,18 +27,22 @@ def create_table(
     *,
     name: str = "Ann",
     realtime: bool | None = None,
+    friends: tuple[str, ...] | list[str] = (),
 ) -> int:
     """Create a table in the lobby (seat 1 is the creator); return its id.
 
     ``seats`` are the other seats' kinds as the lobby offers them: ``open``, ``friend``,
-    ``easy``, ``medium``, ``hard``.
+    ``easy``, ``medium``, ``hard``; ``friends`` names the friends' seats in order.
     """
     page.goto(f"{base}/")
     page.get_by_label("Game").select_option(game)
     page.get_by_label("Players").select_option(str(players))
     page.get_by_label("Your name").fill(name)
+    names = iter(friends)
     for number, kind in enumerate(seats, start=2):
         page.get_by_label(f"Seat {number}", exact=True).select_option(kind)
+        if kind == "friend":
+            page.get_by_label(f"Name of the friend in seat {number}").fill(next(names))
     if realtime is not None:
         box = page.get_by_label(re.compile("^Real time"))
         box.set_checked(realtime)

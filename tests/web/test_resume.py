@@ -39,11 +39,11 @@ def test_reload_and_server_restart_mid_game(
 ) -> None:
     rng = random.Random(5)
     ann, bob = new_page(), new_page(390, 844)
-    table = create_table(ann, server.base, "tracker", 2, ["friend"], name="Ann")
-    link = ann.get_by_label("Invitation link: Seat 2").input_value()
+    table = create_table(ann, server.base, "tracker", 2, ["friend"], name="Ann", friends=["Bob"])
+    link = ann.get_by_label("Invitation link: Bob").input_value()
     assert f"/t/{table}#seat=1&token=" in link
     bob.goto(link)
-    bob.get_by_text("Seat 2: Seat 2").wait_for()  # seated by the link, nothing to type
+    bob.get_by_text("Seat 2: Bob").wait_for()  # seated by the link, nothing to type
     start(ann)
     bob.locator("#cf-board .cf-table-view").wait_for()
     _play([ann, bob], rng, 6)

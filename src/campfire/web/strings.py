@@ -38,6 +38,8 @@ STRINGS: dict[str, str] = {
     "web.lobby.seat.you": "You",
     "web.lobby.seat.friend": "A friend (invite)",
     "web.lobby.seat.open": "Open to anyone",
+    "web.lobby.friend.name": "Name of the friend in seat {number}",
+    "web.lobby.friend.default": "Friend {number}",
     "web.lobby.seat.easy": "Bot: easy",
     "web.lobby.seat.medium": "Bot: medium",
     "web.lobby.seat.hard": "Bot: hard",

@@ -87,7 +87,16 @@ function drawSeats() {
     const select = el("select", { id, "data-seat": seat });
     for (const kind of SEAT_KINDS) select.append(new Option(t(`web.lobby.seat.${kind}`), kind));
     select.value = old[seat - 1] || (seat === 1 ? "open" : "easy");
-    box.append(el("li", {}, el("label", { for: id }, `${t("web.lobby.seat", { number: seat + 1 })} `), select));
+    const name = el("input", {
+      id: `${id}-name`,
+      maxlength: 32,
+      "aria-label": t("web.lobby.friend.name", { number: seat + 1 }),
+      placeholder: t("web.lobby.friend.default", { number: seat + 1 }),
+    });
+    const sync = () => (name.hidden = select.value !== "friend");
+    select.addEventListener("change", sync);
+    sync();
+    box.append(el("li", {}, el("label", { for: id }, `${t("web.lobby.seat", { number: seat + 1 })} `), select, " ", name));
   }
 }
 
@@ -117,7 +126,8 @@ async function create(event) {
     const kind = $(`cf-seat-${seat}`).value;
     if (kind === "open") seats.push({ kind: "open" });
     else if (kind === "friend") {
-      const name = `${t("web.lobby.seat", { number: seat + 1 })}`;
+      const typed = $(`cf-seat-${seat}-name`).value.trim();
+      const name = typed || t("web.lobby.friend.default", { number: seat + 1 });
       seats.push({ kind: "reserved", nickname: name });
       friends.push({ seat, nickname: name });
     } else seats.push({ kind: "bot", level: kind });
