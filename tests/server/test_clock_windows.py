@@ -114,3 +114,43 @@ def test_a_bad_takeover_level_is_refused(sqlite_url: str) -> None:
         default = client.post("/api/tables", json={"game": "tracker", "players": 2})
         live = client.app.state.manager.tables[default.json()["table"]["id"]]  # type: ignore[attr-defined]
         assert live.takeover_level == "easy"
+
+
+def test_a_window_opened_again_after_a_restart_stamps_later_claims_after_the_logged_ones(
+    sqlite_url: str, monkeypatch: Any
+) -> None:
+    from campfire.server import tables
+
+    monkeypatch.setattr(tables, "window_length", lambda legal: 60.0)  # no close meanwhile
+    now = [995.0]
+    with app_client(sqlite_url, clock=lambda: now[0]) as client:
+        table, tokens = new_table(client, "apache", 2, start=False, realtime=True)
+        with seats(client, table, tokens, spectator=False) as clients:
+            _start(client, table, tokens, clients)
+            revealer = next(c for c in clients if c.last["legal"])
+            now[0] = 1000.0  # the window opens
+            revealer.act("reveal")
+            for c in clients:
+                assert c.receive()["type"] == "delta"
+            first, second = clients
+            now[0] = 1000.9
+            first.act(_claim_of(first.last))
+            for c in clients:
+                assert c.receive()["type"] == "delta"
+    now[0] = 5000.0  # a new server process: the window opens again now
+    with app_client(sqlite_url, seed=99, clock=lambda: now[0]) as client:
+        with seats(client, table, {second.seat: tokens[second.seat]}, spectator=False) as again:
+            (late,) = again
+            now[0] = 5000.1  # 100 ms into the reopened window, but after the 900 ms claim
+            late.act(_claim_of(late.last))
+            answer = late.receive()
+            assert answer["type"] == "delta", answer
+        live = client.app.state.manager.tables[table]  # type: ignore[attr-defined]
+        answers = [(s, str(a)) for s, a in live.table.match.actions][1:3]
+    assert answers[0][0] == first.seat and answers[0][1].endswith(" 900")
+    assert answers[1][0] == second.seat and answers[1][1].endswith(" 950")
+
+
+def _claim_of(frame: dict[str, Any]) -> str:
+    claim: str = next(a["notation"] for a in frame["legal"] if a["notation"].startswith("claim"))
+    return " ".join(claim.split()[:2])  # no time: the server measures it

@@ -53,7 +53,7 @@ from campfire.i18n import DEFAULT_LANGUAGE, N_, Translator, translator
 from . import protocol
 from .clocks import Clocks, TimeControl
 from .models import ActionRow, RecordRow, SeatRow, TableRow, utcnow
-from .windows import ClaimWindow, window_length
+from .windows import ClaimWindow, answered_ms, window_length
 from .wire import encode
 from .writer import LogWriter, PendingAction
 
@@ -1281,8 +1281,12 @@ class TableManager:
                     task.cancel()
             live.window_tasks = []
             self.kick(live)
-        if live.window is None and live.realtime and len(to_act) > 1:
-            await self._open_window(live, to_act)
+        if live.window is None and live.realtime and to_act and table is not None:
+            # a window opens when several seats answer at once; after a restart one seat may be
+            # left to answer a window: its legal answers carry reaction times
+            timed = window_length([str(a) for a in table.state.legal_actions(to_act[0])])
+            if len(to_act) > 1 or timed is not None:
+                await self._open_window(live, to_act)
 
     async def _open_window(self, live: LiveTable, to_act: list[int]) -> None:
         """Open a claim window now (bots decide; whoever has not answered passes at its close).
@@ -1294,6 +1298,9 @@ class TableManager:
         legal = [str(a) for a in table.state.legal_actions(to_act[0])]
         length = window_length(legal) or ARRIVAL_WINDOW_SECONDS
         window = live.window = ClaimWindow(self.clock(), length, frozenset(to_act))
+        # a window opened again after a restart: answers received from now on come after
+        # those it already logged, so they are stamped after them too
+        window.last_ms = answered_ms([str(a) for _, a in table.match.actions])
         loop = asyncio.get_running_loop()
         for seat in to_act:
             if seat not in table.agents:

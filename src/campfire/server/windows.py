@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from campfire.core.actions import answer_name, split_timed
 
-__all__ = ["ClaimWindow", "answer_name", "timed_variants", "window_length"]
+__all__ = ["ClaimWindow", "answer_name", "answered_ms", "timed_variants", "window_length"]
 
 
 def timed_variants(name: str, legal: Sequence[str]) -> dict[int, str]:
@@ -54,6 +54,28 @@ def window_length(legal: Sequence[str]) -> float | None:
     """
     times = [ms for n in legal if (ms := split_timed(n)[1]) is not None]
     return max(times) / 1000 if times else None
+
+
+def answered_ms(notations: Sequence[str]) -> int:
+    """The latest time among the answers at the end of a log (-1: none).
+
+    The answers are read back to the first action that is none (the reveal that opened their
+    window). A window opened again after a restart starts its timing afresh; the answers it already
+    logged keep their times, and one received after them must not get an earlier one.
+
+    >>> answered_ms(["reveal", "claim hunter 900", "pass", "claim chief 350"])
+    900
+    >>> answered_ms(["claim hunter 900", "booty", "reveal"])
+    -1
+    """
+    latest = -1
+    for notation in reversed(notations):
+        name, ms = split_timed(notation)
+        if ms is None and name != "pass":
+            break
+        if ms is not None:
+            latest = max(latest, ms)
+    return latest
 
 
 @dataclass
