@@ -137,7 +137,10 @@ def test_replay_errors_are_clear_json(sqlite_url: str) -> None:
         _error(client.get("/api/tables/99/replay"), 404, "unknown_table")
         _error(client.get("/api/tables/x1/replay"), 404, "unknown_table")
         table, _ = new_table(client, "tracker", 2, start=False)
-        _error(client.get(f"/api/tables/{table}/replay"), 404, "no_record")
+        english = _error(client.get(f"/api/tables/{table}/replay"), 404, "no_record")
+        # errors speak the request's language too
+        hungarian = _error(client.get(f"/api/tables/{table}/replay?lang=hu"), 404, "no_record")
+        assert hungarian != english and str(table) in hungarian
         _error(client.get(f"/api/tables/{table}/replay?game=one"), 400, "bad_request")
         assert "spectator" in _error(
             client.post("/api/replay?seat=me", content=good), 400, "bad_request"

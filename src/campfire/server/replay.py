@@ -13,7 +13,7 @@ other seat's hidden cards. A game still being played has no replay (409): its re
 the seed, which decides every hidden card.
 
 The text is in the language of the ``lang`` query parameter, else the ``Accept-Language``
-header's (:func:`campfire.i18n.negotiate`).
+header's (:func:`.lobby.language_of`); so are the error messages.
 
 >>> from campfire.core import Match, get
 >>> match = Match(get("tracker"), 2, seed=3, names=["Ann", "Bob"])
@@ -42,11 +42,11 @@ from campfire.core import CampfireError, Outcome, Record
 from campfire.core import get as get_game
 from campfire.core.records import Match, replay_text
 from campfire.core.table import Table
-from campfire.i18n import negotiate, normalize
+from campfire.i18n import translator
 from campfire.web import static_dir
 
 from . import protocol
-from .lobby import error_response
+from .lobby import error_response, language_of
 from .tables import LobbyError, TableManager
 
 __all__ = [
@@ -204,8 +204,8 @@ def build_replay(
     """
     try:
         record, _ = replay_text(record_text, source=source)
-    except CampfireError as exc:
-        raise ReplayError(400, "bad_record", str(exc)) from None
+    except CampfireError as exc:  # its message, as raised (so that it can be translated)
+        raise ReplayError(400, "bad_record", exc.text) from None
     players = len(record.players)
     if seat is not None and not 0 <= seat < players:
         raise ReplayError(
@@ -309,13 +309,6 @@ class ReplayCache:
             self.items.popitem(last=False)
 
 
-def _language(request: Request) -> str:
-    """``?lang=`` when it names a language Campfire speaks, else ``Accept-Language``'s."""
-    return normalize(request.query_params.get("lang")) or negotiate(
-        request.headers.get("accept-language")
-    )
-
-
 def _cache(request: Request) -> ReplayCache:
     cache = getattr(request.app.state, "replay_cache", None)
     if cache is None:
@@ -345,6 +338,7 @@ def _packed(text: str | bytes, seat: int | None, language: str, source: str) -> 
 
 async def table_replay(request: Request) -> Response:
     """``GET /api/tables/{id}/replay?game=N&seat=S&lang=L``: a finished game of a table."""
+    language = language_of(request)
     try:
         manager: TableManager = request.app.state.manager
         raw_id = request.path_params["table_id"]
@@ -360,7 +354,6 @@ async def table_replay(request: Request) -> Response:
             number = int(raw_game)
         if number is None and live.status == "running" and live.number == 1:
             number = 1  # the first game, still being played: 409 rather than "no game 0"
-        language = _language(request)
         text = manager.record(live, number)  # 409 while the game is being played
         key = (live.id, hash(text), seat, language)
         cache = _cache(request)
@@ -370,14 +363,14 @@ async def table_replay(request: Request) -> Response:
             cache.put(key, packed)
         return _json(request, packed, language)
     except (LobbyError, ReplayError) as exc:
-        return error_response(exc.status, exc.code, str(exc))
+        return error_response(exc.status, exc.code, translator(language).error(exc))
 
 
 async def upload_replay(request: Request) -> Response:
     """``POST /api/replay?seat=S&lang=L`` with a record file as the body: its replay."""
+    language = language_of(request)
     try:
         seat = _read_seat(request.query_params.get("seat"))
-        language = _language(request)
         data = b""
         async for chunk in request.stream():
             data += chunk
@@ -390,7 +383,7 @@ async def upload_replay(request: Request) -> Response:
         packed = await asyncio.to_thread(_packed, data, seat, language, "the uploaded record")
         return _json(request, packed, language)
     except ReplayError as exc:
-        return error_response(exc.status, exc.code, str(exc))
+        return error_response(exc.status, exc.code, translator(language).error(exc))
 
 
 async def replay_page(request: Request) -> Response:
