@@ -13,7 +13,9 @@ each level (the budget of ``docs/strength.md``) comes with it.
         [--levels random,easy,medium,hard,heuristic] [--write docs/strength.md] [--json PATH]
 
 ``--write`` replaces the part of the file between ``<!-- ladder:begin -->`` and
-``<!-- ladder:end -->`` with the tables and the command that made them. Games run one after the
+``<!-- ladder:end -->`` with the tables and the command that made them. A long ladder can be
+played one game at a time (``--json``) and joined afterwards with ``--combine A.json B.json
+--write docs/strength.md``, each game's table showing its own command. Games run one after the
 other in this process (one core): the results depend only on the seed.
 """
 
@@ -116,15 +118,21 @@ def run_ladder(
     return [run_game(g, levels, per_pair, seed, players) for g in games]
 
 
-def to_markdown(report: Sequence[dict[str, Any]], command: str) -> str:
-    """The ladder as Markdown: per game a rating table and the pairs, with the command."""
-    lines = [f"Command: `{command}`", ""]
+def to_markdown(report: Sequence[dict[str, Any]], command: str | None = None) -> str:
+    """The ladder as Markdown: per game a rating table and the pairs, with the command.
+
+    ``command`` is the command line of the whole report; without it each game's entry shows the
+    command that played it (its ``"command"``, kept in the JSON report).
+    """
+    lines = [f"Command: `{command}`", ""] if command else []
     for entry in report:
         title = campfire.get_game(entry["game"]).title
         lines.append(
             f"**{title}** ({entry['players']} players, {entry['games_per_pair']} games per "
             f"pair, {entry['seconds'] / 60:.1f} min)"
         )
+        if not command and entry.get("command"):
+            lines.append(f"Command: `{entry['command']}`")
         if entry["left_out"]:
             lines.append(f"(left out: {', '.join(entry['left_out'])}, the same bot as a level)")
         lines += [
@@ -175,11 +183,25 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--levels", default=",".join(LEVELS), help="agents, comma-separated")
     parser.add_argument("--write", type=Path, help="the Markdown file whose section to replace")
     parser.add_argument("--json", type=Path, help="write the full report as JSON")
+    parser.add_argument(
+        "--combine",
+        type=Path,
+        nargs="+",
+        metavar="JSON",
+        help="play nothing: join the JSON reports of earlier runs (each with its own command)",
+    )
     args = parser.parse_args(argv)
-    levels = [lv.strip() for lv in args.levels.split(";" if ";" in args.levels else ",")]
-    report = run_ladder(args.games, levels, args.per_pair, args.seed, args.players)
     shown = ["benchmarks/ladder.py", *(sys.argv[1:] if argv is None else argv)]
-    markdown = to_markdown(report, ".venv/bin/python " + shlex.join(shown))
+    command = ".venv/bin/python " + shlex.join(shown)
+    if args.combine:
+        report = [e for path in args.combine for e in json.loads(path.read_text("utf-8"))]
+        markdown = to_markdown(report)
+    else:
+        levels = [lv.strip() for lv in args.levels.split(",")]
+        report = run_ladder(args.games, levels, args.per_pair, args.seed, args.players)
+        for entry in report:
+            entry["command"] = command
+        markdown = to_markdown(report, command)
     print(markdown)
     if args.json:
         args.json.write_text(json.dumps(report, indent=2), encoding="utf-8")

@@ -7,6 +7,7 @@ section it writes into a Markdown file are checked on a few quick games.
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -53,3 +54,9 @@ def test_round_robin_is_rated_and_written_between_the_markers(tmp_path: Path) ->
     assert text.startswith("intro\n") and text.endswith("after\n")
     assert "old table" not in text and "| easy vs random | 2 |" in text
     assert "Command: `ladder.py tracker`" in text
+    # a ladder played one game at a time is joined from its JSON reports, each with its command
+    report = tmp_path / "tracker.json"
+    report.write_text(json.dumps([{**entry, "command": "ladder.py tracker --games 2"}]))
+    ladder.main(["--combine", str(report), "--write", str(doc)])
+    text = doc.read_text(encoding="utf-8")
+    assert "Command: `ladder.py tracker --games 2`" in text and "| easy vs random | 2 |" in text
