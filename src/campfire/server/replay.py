@@ -38,7 +38,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
-from campfire.core import CampfireError, Outcome, Record
+from campfire.core import CampfireError, ErrorText, Outcome, Record
 from campfire.core import get as get_game
 from campfire.core.records import Match, replay_text
 from campfire.core.table import Table
@@ -183,7 +183,11 @@ def _read_seat(raw: str | None, players: int | None = None) -> int | None:
     seat = int(raw)
     if players is not None and seat >= players:
         raise ReplayError(
-            400, "bad_request", f"seat {seat} does not exist: the seats are 0–{players - 1}"
+            400,
+            "bad_request",
+            ErrorText(
+                "seat {seat} does not exist (seats are 0–{last})", seat=seat, last=players - 1
+            ),
         )
     return seat
 
@@ -209,7 +213,11 @@ def build_replay(
     players = len(record.players)
     if seat is not None and not 0 <= seat < players:
         raise ReplayError(
-            400, "bad_request", f"seat {seat} does not exist: the seats are 0–{players - 1}"
+            400,
+            "bad_request",
+            ErrorText(
+                "seat {seat} does not exist (seats are 0–{last})", seat=seat, last=players - 1
+            ),
         )
     if len(record.actions) > MAX_REPLAY_STEPS:
         raise ReplayError(
@@ -343,14 +351,20 @@ async def table_replay(request: Request) -> Response:
         manager: TableManager = request.app.state.manager
         raw_id = request.path_params["table_id"]
         if not raw_id.isascii() or not raw_id.isdigit() or len(raw_id) > 12:
-            raise ReplayError(404, "unknown_table", f"there is no table {raw_id[:20]!r}")
+            raise ReplayError(
+                404,
+                "unknown_table",
+                ErrorText("there is no table {table}", table=repr(raw_id[:20])),
+            )
         live = manager.get(int(raw_id))
         seat = _read_seat(request.query_params.get("seat"), live.players)
         raw_game = request.query_params.get("game")
         number = None
         if raw_game is not None:
             if not raw_game.isascii() or not raw_game.isdigit() or len(raw_game) > 9:
-                raise ReplayError(400, "bad_request", "game is the number of a game at the table")
+                raise ReplayError(
+                    400, "bad_request", ErrorText("game is the number of a game at the table")
+                )
             number = int(raw_game)
         if number is None and live.status == "running" and live.number == 1:
             number = 1  # the first game, still being played: 409 rather than "no game 0"
@@ -376,10 +390,12 @@ async def upload_replay(request: Request) -> Response:
             data += chunk
             if len(data) > MAX_RECORD_BYTES:
                 raise ReplayError(
-                    413, "too_large", f"a record file holds at most {MAX_RECORD_BYTES} bytes"
+                    413,
+                    "too_large",
+                    ErrorText("a request body holds at most {limit} bytes", limit=MAX_RECORD_BYTES),
                 )
         if not data.strip():
-            raise ReplayError(400, "bad_record", "send a record file (JSON) as the body")
+            raise ReplayError(400, "bad_record", ErrorText("the request body is one JSON object"))
         packed = await asyncio.to_thread(_packed, data, seat, language, "the uploaded record")
         return _json(request, packed, language)
     except ReplayError as exc:
