@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import gzip
-import json
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
@@ -45,7 +44,7 @@ from campfire.core.table import Table
 from campfire.i18n import translator
 from campfire.web import static_dir
 
-from . import protocol
+from . import protocol, wire
 from .lobby import error_response, language_of
 from .tables import LobbyError, TableManager
 
@@ -198,8 +197,13 @@ def build_replay(
     language: str = "en",
     *,
     source: str = "the record",
+    plain: bool = True,
 ) -> dict[str, Any]:
     """The replay document of a record, as ``seat`` (``None``: a spectator) saw the game.
+
+    The texts are in ``language``. With ``plain`` every value is JSON-ready; without it each
+    frame's ``display`` is the :class:`~campfire.core.present.Display` itself, which
+    :func:`.wire.encode` writes as its ``to_json()`` (what the routes send).
 
     The record is read by the strict, bounded reader (:func:`campfire.core.records.replay_text`,
     which verifies every action); a malformed record or an illegal action raises
@@ -226,10 +230,10 @@ def build_replay(
             f"a replay steps through at most {MAX_REPLAY_STEPS} actions "
             f"(the record has {len(record.actions)})",
         )
-    return _frames(record, seat, language)
+    return _frames(record, seat, language, plain)
 
 
-def _frames(record: Record, seat: int | None, language: str) -> dict[str, Any]:
+def _frames(record: Record, seat: int | None, language: str, plain: bool) -> dict[str, Any]:
     game = get_game(record.game)
     players = len(record.players)
     names = [p.name for p in record.players]
@@ -254,14 +258,13 @@ def _frames(record: Record, seat: int | None, language: str) -> dict[str, Any]:
             if seat is not None and not state.is_terminal() and seat in state.seats_to_act()
             else []
         )
-        display, legal_json = protocol.seat_frame_parts(
-            game, players, state.view(seat), legal, names, language
-        )
+        display = protocol.seat_display(game, state.view(seat), legal, names, language)
         return {
             "seq": len(table.match.actions),
             "step": step,
-            "display": display,
-            "legal": legal_json,
+            # the Display itself when the wire encoder writes it (several times faster)
+            "display": display.to_json() if plain else display,
+            "legal": protocol.legal_json(game, players, legal),
         }
 
     frames = [frame(None)]
@@ -326,9 +329,8 @@ def _cache(request: Request) -> ReplayCache:
 
 
 def _encode(replay: Mapping[str, Any]) -> bytes:
-    """The replay as gzip-compressed JSON (a display model per step compresses 15–40 times)."""
-    text = json.dumps(replay, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return gzip.compress(text, compresslevel=5, mtime=0)
+    """The replay as gzip-compressed JSON (a display model per step compresses 14–50 times)."""
+    return gzip.compress(wire.encode(replay).encode("utf-8"), compresslevel=5, mtime=0)
 
 
 def _json(request: Request, packed: bytes, language: str) -> Response:
@@ -341,7 +343,7 @@ def _json(request: Request, packed: bytes, language: str) -> Response:
 
 
 def _packed(text: str | bytes, seat: int | None, language: str, source: str) -> bytes:
-    return _encode(build_replay(text, seat, language, source=source))
+    return _encode(build_replay(text, seat, language, source=source, plain=False))
 
 
 async def table_replay(request: Request) -> Response:
