@@ -27,6 +27,9 @@ def test_determinisations_encode_like_the_state(game, players):
                     other = session.determinize(seat, random.Random(step * 7 + k))
                     assert np.array_equal(other.observation(seat), obs)
                     assert other.observation_string(seat) == session.observation_string(seat)
+                    assert other.information_state_string(seat) == session.information_state_string(
+                        seat
+                    )
         seat = session.current_seat()
         session.apply(seat, rng.choice(session.legal(seat)))
         step += 1

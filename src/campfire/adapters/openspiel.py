@@ -147,10 +147,15 @@ class CampfireGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> CampfireObserver:
-        """The observer: the game's encoder as a tensor, the view and memory as a string."""
+        """The observer: the game's encoder as a tensor and a string.
+
+        The string is the seat's view and memory, or, with perfect recall
+        (``iig_obs_type.perfect_recall``: the information state), its view and history.
+        """
         if params:
             raise OptionError(f"observer parameters are not supported (got {params})")
-        return CampfireObserver(self.config)
+        perfect = bool(getattr(iig_obs_type, "perfect_recall", False))
+        return CampfireObserver(self.config, perfect_recall=perfect)
 
 
 class CampfireState(pyspiel.State):  # type: ignore[misc]
@@ -228,10 +233,11 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
 class CampfireObserver:
     """OpenSpiel's observer protocol: ``tensor``, ``dict``, ``set_from`` and ``string_from``."""
 
-    def __init__(self, config: _Config) -> None:
+    def __init__(self, config: _Config, *, perfect_recall: bool = False) -> None:
         size = encoder_for(config.game, config.players).size
         self.tensor = np.zeros(size, dtype=np.float32)
         self.dict = {"observation": self.tensor}
+        self.perfect_recall = perfect_recall
 
     def set_from(self, state: CampfireState, player: int) -> None:
         """Write ``player``'s observation of ``state`` into :attr:`tensor`."""
@@ -242,9 +248,13 @@ class CampfireObserver:
             self.tensor[:] = session.observation(player)
 
     def string_from(self, state: CampfireState, player: int) -> str:
-        """``player``'s view and memory as JSON."""
+        """``player``'s view and memory as JSON; with perfect recall its view and history."""
         session = state.session
-        return "before the deal" if session is None else session.observation_string(player)
+        if session is None:
+            return "before the deal"
+        if self.perfect_recall:
+            return session.information_state_string(player)
+        return session.observation_string(player)
 
 
 def make_resampler(seed: int = 0) -> Callable[[CampfireState, int], CampfireState]:

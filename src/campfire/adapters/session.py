@@ -157,6 +157,15 @@ class Session:
         self._masks = _MASKS.setdefault(key, {})
         self._listen()
         self._invalidate()
+        #: every move: the seat, the action index and the events (for perfect-recall histories)
+        self._log: list[tuple[int, int, list[Event]]] = []
+        self._forget_histories()
+
+    def _forget_histories(self) -> None:
+        """Drop the per-seat histories built from the log (they are rebuilt when asked)."""
+        #: per seat: its history entries as JSON, and how many moves of the log they cover
+        self._histories: list[list[str]] = [[] for _ in range(self.players)]
+        self._history_moves = [0] * self.players
 
     def _listen(self) -> None:
         """Sort the memories: told every move, told when asked, or never told (they ignore it).
@@ -280,6 +289,7 @@ class Session:
         events = self.state.apply(seat, self.action(index))
         self.moves += 1
         self._invalidate()
+        self._log.append((seat, index, events))
         if self._lazy:
             self._pending.append(events)
         listening = self._listening
@@ -311,6 +321,39 @@ class Session:
         return json.dumps(
             {"view": self.state.view(seat), "memory": memory}, sort_keys=True, separators=(",", ":")
         )
+
+    def history(self, seat: int) -> list[str]:
+        """``seat``'s perfect-recall history: per move, what it did and saw, as JSON texts.
+
+        One entry per move that ``seat`` made or saw something of: ``{"act": index}`` for its
+        own action (``-1`` where a determinisation left it unknown, see :meth:`determinize`)
+        and ``"seen"``, the events of the move addressed to it, as ``[type, data]`` pairs. A
+        move that showed it nothing is no entry (the seat cannot tell it happened).
+        """
+        entries = self._histories[seat]
+        log = self._log
+        start = self._history_moves[seat]
+        if start < len(log):
+            dumps = json.dumps
+            for actor, index, events in log[start:]:
+                seen = [[e.type, e.data] for e in events if e.to is None or seat in e.to]
+                if actor == seat:
+                    entries.append(
+                        dumps({"act": index, "seen": seen}, sort_keys=True, separators=(",", ":"))
+                    )
+                elif seen:
+                    entries.append(dumps({"seen": seen}, sort_keys=True, separators=(",", ":")))
+            self._history_moves[seat] = len(log)
+        return entries
+
+    def information_state_string(self, seat: int) -> str:
+        """``seat``'s information state with perfect recall: its view and its history.
+
+        Two sessions give a seat the same string exactly when it saw the same events and made
+        the same moves (:meth:`history`) and its view is the same.
+        """
+        view = json.dumps(self.state.view(seat), sort_keys=True, separators=(",", ":"))
+        return '{"history":[' + ",".join(self.history(seat)) + '],"view":' + view + "}"
 
     # ----- results -------------------------------------------------------------------------
 
@@ -350,6 +393,9 @@ class Session:
         other.state = self.state.clone()
         other._beliefs = [b.clone() for b in self.beliefs]
         other._listen()
+        other._log = self._log[:]
+        other._histories = [entries[:] for entries in self._histories]
+        other._history_moves = self._history_moves[:]
         other._obs_cache = {}
         other._invalidate()
         return other
@@ -364,6 +410,19 @@ class Session:
         other = self.clone()
         other.state = self.beliefs[seat].sample(self.state, rng)
         other._invalidate()
+        # the copy's log holds only what ``seat`` saw: the other seats' histories in it are
+        # never built from what the seat does not know (their own actions become -1)
+        other._log = [
+            (
+                actor,
+                index if actor == seat else -1,
+                [e for e in events if e.to is None or seat in e.to],
+            )
+            for actor, index, events in self._log
+        ]
+        other._forget_histories()
+        other._histories[seat] = self.history(seat)[:]
+        other._history_moves[seat] = len(other._log)
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Session:
