@@ -247,7 +247,9 @@ def canonical_action(action: Action) -> ApacheAction:
             found = None
         if found is not None:
             return found
-    raise NotationError(f"{_safe_repr(action)} is not an Apache action; {_HELP}")
+    raise NotationError(
+        ErrorText("{value} is not an Apache action; {help}", value=_safe_repr(action), help=_HELP)
+    )
 
 
 def _safe_repr(action: object) -> str:
@@ -272,7 +274,13 @@ def action_index(action: Action) -> int:
 def action_from_index(index: int) -> ApacheAction:
     """The action with the given index (raise :class:`NotationError` if out of range)."""
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < NUM_ACTIONS:
-        raise NotationError(f"Apache action indices are 0–{NUM_ACTIONS - 1} (got {index!r})")
+        raise NotationError(
+            ErrorText(
+                "Apache action indices are 0–{last} (got {index})",
+                last=NUM_ACTIONS - 1,
+                index=repr(index),
+            )
+        )
     return _ALL[index]
 
 
@@ -291,7 +299,9 @@ def window_actions(
     seen: set[int] = set()
     for seat, type_ in arrivals:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise NotationError(f"a seat is 0–{players - 1} (got {seat!r})")
+            raise NotationError(
+                ErrorText("a seat is 0–{last} (got {seat})", last=players - 1, seat=repr(seat))
+            )
         if seat in seen:
             raise IllegalActionError(
                 "apache rules §4.3",
@@ -302,7 +312,13 @@ def window_actions(
         seen.add(seat)
         t = parse_type(type_, NotationError) if isinstance(type_, str) else type_
         if not 0 <= t < NUM_TYPES:
-            raise NotationError(f"unknown Indian type {type_!r}; types are {', '.join(TYPES)}")
+            raise NotationError(
+                ErrorText(
+                    "unknown Indian type {type_}; types are {types}",
+                    type_=repr(type_),
+                    types=", ".join(TYPES),
+                )
+            )
         out.append((seat, CLAIM[t]))
     claimed = {seat for seat, _ in arrivals}
     out.extend((seat, PASS) for seat in range(players) if seat not in claimed)

@@ -23,6 +23,7 @@ from campfire.core import (
     ActionSpace,
     Agent,
     CampfireError,
+    ErrorText,
     Game,
     GameRng,
     Options,
@@ -108,16 +109,29 @@ class ApacheGame(Game[ApacheState]):
         extra = sorted(set(setup) - known)
         if extra:
             raise SetupError(
-                f"unknown setup field {extra[0]!r}; an Apache setup has {sorted(known)}"
+                ErrorText(
+                    "unknown setup field {extra}; an Apache setup has {value}",
+                    extra=repr(extra[0]),
+                    value=sorted(known),
+                )
             )
         colours = _read_colours(setup.get("colours", list(COLOURS[:players])), players, SetupError)
         start = setup.get("start_player", 0)
         if type(start) is not int or not 0 <= start < players:
-            raise SetupError(f"start_player must be a seat 0–{players - 1} (got {start!r})")
+            raise SetupError(
+                ErrorText(
+                    "start_player must be a seat 0–{last} (got {start})",
+                    last=players - 1,
+                    start=repr(start),
+                )
+            )
         raw = setup.get("deck")
         if not isinstance(raw, list) or len(raw) != len(PRAIRIE_DECK):
             raise SetupError(
-                f"deck must list the {len(PRAIRIE_DECK)} prairie cards in reveal order"
+                ErrorText(
+                    "deck must list the {n_prairie_deck} prairie cards in reveal order",
+                    n_prairie_deck=len(PRAIRIE_DECK),
+                )
             )
         deck = [parse_card(name) for name in raw]
         _check_cards(deck, SetupError)
@@ -138,15 +152,17 @@ class ApacheGame(Game[ApacheState]):
         assert isinstance(options, ApacheOptions)
         s = data.get("state")
         if not isinstance(s, Mapping):
-            raise PositionError("an Apache position needs a 'state' object")
+            raise PositionError(ErrorText("an Apache position needs a 'state' object"))
         try:
             return _read_state(players, options, s)
         except PositionError:
             raise
         except CampfireError as exc:  # a bad card, colour or claim
-            raise PositionError(f"malformed Apache position: {exc}") from None
+            raise PositionError(ErrorText("malformed Apache position: {exc}", exc=exc)) from None
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise PositionError(f"malformed Apache position: {exc!r}") from None
+            raise PositionError(
+                ErrorText("malformed Apache position: {exc}", exc=repr(exc))
+            ) from None
 
     def agents(self) -> dict[str, type[Agent]]:
         """The Apache heuristic bot (see :mod:`.bots`) and the search bot (:mod:`.search`)."""
@@ -170,7 +186,9 @@ class ApacheGame(Game[ApacheState]):
 
 def _seat(value: Any, players: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
-        raise PositionError(f"a seat is 0–{players - 1} (got {value!r})")
+        raise PositionError(
+            ErrorText("a seat is 0–{last} (got {value})", last=players - 1, value=repr(value))
+        )
     return value
 
 
@@ -200,7 +218,11 @@ def _read_state(players: int, options: ApacheOptions, s: Mapping[str, Any]) -> A
     revealed = len(PRAIRIE_DECK) - len(deck)
     if type(window) is not int or window != revealed:
         raise PositionError(
-            f"window must be the number of cards revealed, {revealed} (got {window!r})"
+            ErrorText(
+                "window must be the number of cards revealed, {revealed} (got {window})",
+                revealed=revealed,
+                window=repr(window),
+            )
         )
     state.window = window
     state.phase = phase
@@ -210,7 +232,9 @@ def _read_state(players: int, options: ApacheOptions, s: Mapping[str, Any]) -> A
     # the poll (apache §11.3): one answer per seat, null until given
     answers = v["answers"]
     if not isinstance(answers, list) or len(answers) != n:
-        raise PositionError(f"answers must hold one entry per seat ({n}): null, 'pass' or a claim")
+        raise PositionError(
+            ErrorText("answers must hold one entry per seat ({n}): null, 'pass' or a claim", n=n)
+        )
     for seat, text in enumerate(answers):
         if text is None:
             continue
@@ -220,81 +244,105 @@ def _read_state(players: int, options: ApacheOptions, s: Mapping[str, Any]) -> A
             legal = claim_is_legal(table, seat, claim.type, state.rules, state.counts)
             state.answers[seat] = Claim(seat, claim.type, legal, claim.ms)
     if phase != POLLING and any(state.answered) and not all(state.answered):
-        raise PositionError("answers: outside a claim poll every seat has answered, or none")
+        raise PositionError(
+            ErrorText("answers: outside a claim poll every seat has answered, or none")
+        )
     if (phase == POLLING or window == 0) and any(state.answered) and all(state.answered):
-        raise PositionError("answers: a claim poll with every answer in is closed already")
+        raise PositionError(
+            ErrorText("answers: a claim poll with every answer in is closed already")
+        )
     if window == 0 and any(state.answered):
-        raise PositionError("answers: no card is revealed yet, so nobody has answered")
+        raise PositionError(ErrorText("answers: no card is revealed yet, so nobody has answered"))
     arrival = v["arrival"]
     if not isinstance(arrival, list):
-        raise PositionError("arrival must list the seats whose claims arrived, in order")
+        raise PositionError(ErrorText("arrival must list the seats whose claims arrived, in order"))
     by_seat = {c.seat: c for c in state.answers if c is not None}
     order = [_seat(x, n) for x in arrival]
     expected = sorted(by_seat) if options.claim_order == ARRIVAL else []
     if sorted(order) != expected or len(set(order)) != len(order):
         raise PositionError(
-            "arrival must name each seat with a claim in answers once, in the order the claims "
-            "arrived (claim_order=arrival; empty otherwise)"
+            ErrorText(
+                "arrival must name each seat with a claim in answers once, in the "
+                "order the claims arrived (claim_order=arrival; empty otherwise)"
+            )
         )
     state.arrived = [by_seat[x] for x in order]
 
     # the window's queue being resolved (apache §7)
     raw_queue = v["queue"]
     if not isinstance(raw_queue, list):
-        raise PositionError("queue must list the window's claims as [seat, claim, legal]")
+        raise PositionError(
+            ErrorText("queue must list the window's claims as [seat, claim, legal]")
+        )
     queue = []
     for i, item in enumerate(raw_queue):
         if not isinstance(item, list) or len(item) != 3 or type(item[2]) is not bool:
-            raise PositionError(f"queue[{i}] must be [seat, claim, legal] (got {item!r})")
+            raise PositionError(
+                ErrorText(
+                    "queue[{i}] must be [seat, claim, legal] (got {item})", i=i, item=repr(item)
+                )
+            )
         seat = _seat(item[0], n)
         claim = _claim(item[1], seat, options, f"queue[{i}]")
         queue.append(Claim(seat, claim.type, item[2], claim.ms))
     if len({c.seat for c in queue}) != len(queue):
-        raise PositionError("queue names a seat twice (one claim per seat and window)")
+        raise PositionError(ErrorText("queue names a seat twice (one claim per seat and window)"))
     state.queue = queue
     resolved = v["resolved"]
     if type(resolved) is not int or not 0 <= resolved <= len(queue):
-        raise PositionError(f"resolved must be 0–{len(queue)}, the claims of the queue resolved")
+        raise PositionError(
+            ErrorText(
+                "resolved must be 0–{n_queue}, the claims of the queue resolved", n_queue=len(queue)
+            )
+        )
     state.resolved = resolved
     tb = v["tiebreak"]
     if tb is not None and (
         not isinstance(tb, list)
         or sorted(x if type(x) is int else -1 for x in tb) != list(range(n))
     ):
-        raise PositionError(f"tiebreak must be null or an order of the seats 0–{n - 1}")
+        raise PositionError(
+            ErrorText("tiebreak must be null or an order of the seats 0–{last}", last=n - 1)
+        )
     state.tiebreak = None if tb is None else tuple(tb)
     if phase != CHOOSING and (queue or resolved):
-        raise PositionError("queue must be empty and resolved 0 outside a choose step")
+        raise PositionError(ErrorText("queue must be empty and resolved 0 outside a choose step"))
 
     # what follows from the rest
     if phase == POLLING:
         if window == 0:
-            raise PositionError("a claim poll needs a revealed card")
+            raise PositionError(ErrorText("a claim poll needs a revealed card"))
         state.to_act = tuple(p for p in range(n) if not state.answered[p])
     elif phase == REVEALING:
         state.to_act = (state.revealer,)
         if not deck:
-            raise PositionError("no face-down card is left to reveal")
+            raise PositionError(ErrorText("no face-down card is left to reveal"))
     elif phase == CHOOSING:
         if not 0 <= state.resolved < len(queue):
-            raise PositionError("a choose step needs a pending claim in the queue")
+            raise PositionError(ErrorText("a choose step needs a pending claim in the queue"))
         claim = queue[state.resolved]
         choices = claim_choices(table, claim.seat, claim.type, state.rules)
         if len(choices) < 2 or not claim.legal:
-            raise PositionError("the pending claim has no choice to make")
+            raise PositionError(ErrorText("the pending claim has no choice to make"))
         state.to_act = (claim.seat,)
         state.choice_actions = sorted((choice_action(c) for c in choices), key=lambda a: a.index)
     else:
         assert phase == GAME_OVER
         if deck:
-            raise PositionError("the game is over only once every card is revealed")
+            raise PositionError(ErrorText("the game is over only once every card is revealed"))
         state.to_act = ()
     return state
 
 
 def _cards(raw: Any, field: str) -> list[int]:
     if not isinstance(raw, list):
-        raise PositionError(f"{field} must be a list of card ids (got {type(raw).__name__})")
+        raise PositionError(
+            ErrorText(
+                "{field} must be a list of card ids (got {name__})",
+                field=field,
+                name__=type(raw).__name__,
+            )
+        )
     return [parse_card(k, PositionError) for k in raw]
 
 
@@ -303,11 +351,18 @@ def _claim(text: Any, seat: int, options: ApacheOptions, field: str) -> Claim:
     try:
         action = _actions.parse_action(text)
     except CampfireError as exc:
-        raise PositionError(f"{field}: {exc}") from None
+        raise PositionError(ErrorText("{field}: {exc}", field=field, exc=exc)) from None
     arrival = options.claim_order == ARRIVAL
     if action.kind != "claim" or (action.ms < 0) != arrival:
         form = "claim TYPE" if arrival else "claim TYPE MS"
-        raise PositionError(f"{field}: {text!r} is not a claim of the form {form!r}")
+        raise PositionError(
+            ErrorText(
+                "{field}: {text} is not a claim of the form {form}",
+                field=field,
+                text=repr(text),
+                form=repr(form),
+            )
+        )
     return Claim(seat, action.type, False, action.ms)
 
 
@@ -320,24 +375,39 @@ def _read_tiebreaks(
     """
     seats = list(range(players))
     if not isinstance(raw, list) or len(raw) > len(PRAIRIE_DECK):
-        raise error(f"tiebreaks must list at most {len(PRAIRIE_DECK)} orders of the seats")
+        raise error(
+            ErrorText(
+                "tiebreaks must list at most {n_prairie_deck} orders of the seats",
+                n_prairie_deck=len(PRAIRIE_DECK),
+            )
+        )
     for i, order in enumerate(raw):
         if (
             not isinstance(order, list)
             or sorted(x if type(x) is int else -1 for x in order) != seats
         ):
-            raise error(f"tiebreaks[{i}] must be an order of the seats {seats} (got {order!r})")
+            raise error(
+                ErrorText(
+                    "tiebreaks[{i}] must be an order of the seats {seats} (got {order})",
+                    i=i,
+                    seats=seats,
+                    order=repr(order),
+                )
+            )
     return tuple(tuple(order) for order in raw)
 
 
 def _read_colours(raw: Any, players: int, error: type[ValueError]) -> list[int]:
     if not isinstance(raw, list) or len(raw) != players:
         raise error(
-            f"colours must list one colour per seat ({players} seats), e.g. ['red', 'blue']"
+            ErrorText(
+                "colours must list one colour per seat ({players} seats), e.g. ['red', 'blue']",
+                players=players,
+            )
         )
     colours = [parse_colour(c, error) for c in raw]
     if len(set(colours)) != len(colours):
-        raise error(f"each seat plays a different colour (got {raw})")
+        raise error(ErrorText("each seat plays a different colour (got {raw})", raw=raw))
     return colours
 
 
@@ -349,8 +419,13 @@ def _check_cards(cards: list[int], error: type[ValueError]) -> None:
     for k in range(NUM_KINDS):
         if counts[k] != DECK_COUNTS[k]:
             raise error(
-                f"there are {DECK_COUNTS[k]} prairie card(s) {card_name(k)}, not {counts[k]}; "
-                "the 114 prairie cards must each appear exactly once"
+                ErrorText(
+                    "there are {deck_counts} prairie card(s) {value}, not {counts}; the "
+                    "114 prairie cards must each appear exactly once",
+                    deck_counts=DECK_COUNTS[k],
+                    value=card_name(k),
+                    counts=counts[k],
+                )
             )
 
 

@@ -140,13 +140,26 @@ def _card_names(cards: Sequence[int]) -> list[str]:
 
 def _read_cards(raw: Any, what: str, ctx: ReadContext) -> list[int]:
     if not isinstance(raw, list):
-        raise PositionError(f"{what} must be a list of card ids (got {type(raw).__name__})")
+        raise PositionError(
+            ErrorText(
+                "{what} must be a list of card ids (got {name__})",
+                what=what,
+                name__=type(raw).__name__,
+            )
+        )
     return [parse_card(k, PositionError) for k in raw]
 
 
 def _read_seat(raw: Any, what: str, ctx: ReadContext) -> int:
     if raw.__class__ is not int or not 0 <= raw < ctx.players:
-        raise PositionError(f"{what}: a seat is 0–{ctx.players - 1} (got {raw!r})")
+        raise PositionError(
+            ErrorText(
+                "{what}: a seat is 0–{last} (got {raw})",
+                what=what,
+                last=ctx.players - 1,
+                raw=repr(raw),
+            )
+        )
     return int(raw)
 
 

@@ -223,14 +223,20 @@ def parse_action(text: str) -> DudabAction:
 def action_index(action: Action) -> int:
     """The index of ``action`` in the fixed space ``0 .. NUM_ACTIONS - 1``."""
     if not isinstance(action, DudabAction):
-        raise NotationError(f"{action!r} is not a Dudab action")
+        raise NotationError(ErrorText("{action} is not a Dudab action", action=repr(action)))
     return action.index
 
 
 def action_from_index(index: int) -> DudabAction:
     """The action with the given index (raise :class:`NotationError` if out of range)."""
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < NUM_ACTIONS:
-        raise NotationError(f"Dudab action indices are 0–{NUM_ACTIONS - 1} (got {index!r})")
+        raise NotationError(
+            ErrorText(
+                "Dudab action indices are 0–{last} (got {index})",
+                last=NUM_ACTIONS - 1,
+                index=repr(index),
+            )
+        )
     return _ALL[index]
 
 

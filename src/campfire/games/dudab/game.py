@@ -18,6 +18,7 @@ from campfire.core import (
     ActionSpace,
     Agent,
     Belief,
+    ErrorText,
     Game,
     GameRng,
     NotationError,
@@ -97,7 +98,13 @@ class DudabGame(Game[DudabState]):
         assert isinstance(options, DudabOptions)
         start = options.start_player
         if start >= players:
-            raise SetupError(f"start_player must be a seat 0–{players - 1} (got {start})")
+            raise SetupError(
+                ErrorText(
+                    "start_player must be a seat 0–{last} (got {start})",
+                    last=players - 1,
+                    start=start,
+                )
+            )
         if start < 0:
             start = rng.randrange(players)
         cards = cards_in_use(options.use_jungle, options.use_baby)
@@ -113,23 +120,40 @@ class DudabGame(Game[DudabState]):
         known = {"start_player", "decks"}
         extra = sorted(set(setup) - known)
         if extra:
-            raise SetupError(f"unknown setup field {extra[0]!r}; a Dudab setup has {sorted(known)}")
+            raise SetupError(
+                ErrorText(
+                    "unknown setup field {extra}; a Dudab setup has {value}",
+                    extra=repr(extra[0]),
+                    value=sorted(known),
+                )
+            )
         start = setup.get("start_player", options.start_player)
         if start == -1 and "start_player" not in setup:
             start = rng.randrange(players)  # D32: drawn at random unless given
         if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < players:
-            raise SetupError(f"start_player must be a seat 0–{players - 1} (got {start!r})")
+            raise SetupError(
+                ErrorText(
+                    "start_player must be a seat 0–{last} (got {start})",
+                    last=players - 1,
+                    start=repr(start),
+                )
+            )
         raw = setup.get("decks")
         if not isinstance(raw, list) or not 1 <= len(raw) <= players:
             raise SetupError(
-                f"decks must list the deck order (top card first) of 1–{players} rounds"
+                ErrorText(
+                    "decks must list the deck order (top card first) of 1–{players} rounds",
+                    players=players,
+                )
             )
         cards = cards_in_use(options.use_jungle, options.use_baby)
         head = HAND_DEAL * players + columns_for(players)
         decks = []
         for r, deck in enumerate(raw):
             if not isinstance(deck, list):
-                raise SetupError(f"deck {r + 1} must be a list of card ids")
+                raise SetupError(
+                    ErrorText("deck {number} must be a list of card ids", number=r + 1)
+                )
             ids = [parse_card(name) for name in deck]
             _check_cards(ids, cards, f"deck {r + 1}", SetupError)
             _check_head(ids, head, f"deck {r + 1}", SetupError)
@@ -144,18 +168,24 @@ class DudabGame(Game[DudabState]):
         assert isinstance(options, DudabOptions)
         s = data.get("state")
         if not isinstance(s, Mapping):
-            raise PositionError("a Dudab position needs a 'state' object")
+            raise PositionError(ErrorText("a Dudab position needs a 'state' object"))
         extra = sorted(str(k) for k in data if k not in _POSITION_FIELDS)
         if extra:
             raise PositionError(
-                f"unknown position field {extra[0]!r}; a position has {list(_POSITION_FIELDS)}"
+                ErrorText(
+                    "unknown position field {extra}; a position has {value}",
+                    extra=repr(extra[0]),
+                    value=list(_POSITION_FIELDS),
+                )
             )
         try:
             return _read_state(players, options, s)
         except PositionError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise PositionError(f"malformed Dudab position: {exc!r}") from None
+            raise PositionError(
+                ErrorText("malformed Dudab position: {exc}", exc=repr(exc))
+            ) from None
 
     def agents(self) -> dict[str, type[Agent]]:
         """The Dudab heuristic bot (see :mod:`.bots`)."""
@@ -200,9 +230,14 @@ def _check_head(deck: list[int], head: int, what: str, error: type[ValueError]) 
     bad = [c for c in deck[:head] if KIND[c] in (JUNGLE, BABY)]
     if bad:
         raise error(
-            f"{what}: {card_name(bad[0])} is among the first {head} cards (the deal and the "
-            "column starters); Jungle and Baby cards are set aside there (dudab rules §3.2), "
-            "so list them where they ended up in the draw pile"
+            ErrorText(
+                "{what}: {value} is among the first {head} cards (the deal and the "
+                "column starters); Jungle and Baby cards are set aside there (dudab "
+                "rules §3.2), so list them where they ended up in the draw pile",
+                what=what,
+                value=card_name(bad[0]),
+                head=head,
+            )
         )
 
 
@@ -211,14 +246,34 @@ def _check_cards(cards: list[int], expected: list[int], what: str, error: type[V
     have = Counter(cards)
     for c, k in have.items():
         if k > 1:
-            raise error(f"{what}: card {card_name(c)} appears {k} times; each card appears once")
+            raise error(
+                ErrorText(
+                    "{what}: card {value} appears {k} times; each card appears once",
+                    what=what,
+                    value=card_name(c),
+                    k=k,
+                )
+            )
     want = set(expected)
     for c in have:
         if c not in want:
-            raise error(f"{what}: card {card_name(c)} is not in use with these options")
+            raise error(
+                ErrorText(
+                    "{what}: card {value} is not in use with these options",
+                    what=what,
+                    value=card_name(c),
+                )
+            )
     missing = sorted(want - set(have))
     if missing:
-        raise error(f"{what}: card {card_name(missing[0])} is missing ({len(missing)} missing)")
+        raise error(
+            ErrorText(
+                "{what}: card {value} is missing ({n_missing} missing)",
+                what=what,
+                value=card_name(missing[0]),
+                n_missing=len(missing),
+            )
+        )
 
 
 # ----- reading positions strictly ----------------------------------------------------------------
@@ -235,17 +290,44 @@ _CHOICES = (T_TRIM, T_KEEP, T_SWAP, T_JUNGLE, T_BABY)
 def _int(value: Any, what: str, low: int, high: int) -> int:
     """``value`` must be an ``int`` (not a ``bool``) from ``low`` to ``high``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise PositionError(f"{what} must be a whole number {low}–{high} (got {short_repr(value)})")
+        raise PositionError(
+            ErrorText(
+                "{what} must be a whole number {low}–{high} (got {value})",
+                what=what,
+                low=low,
+                high=high,
+                value=short_repr(value),
+            )
+        )
     if not low <= value <= high:
-        raise PositionError(f"{what} must be {low}–{high} (got {value})")
+        raise PositionError(
+            ErrorText(
+                "{what} must be {low}–{high} (got {value})",
+                what=what,
+                low=low,
+                high=high,
+                value=value,
+            )
+        )
     return value
 
 
 def _list(value: Any, what: str, length: int | None = None) -> list[Any]:
     if not isinstance(value, list):
-        raise PositionError(f"{what} must be a JSON list (got {short_repr(value)})")
+        raise PositionError(
+            ErrorText(
+                "{what} must be a JSON list (got {value})", what=what, value=short_repr(value)
+            )
+        )
     if length is not None and len(value) != length:
-        raise PositionError(f"{what} must have {length} entries (got {len(value)})")
+        raise PositionError(
+            ErrorText(
+                "{what} must have {length} entries (got {n_value})",
+                what=what,
+                length=length,
+                n_value=len(value),
+            )
+        )
     return value
 
 
@@ -253,8 +335,12 @@ def _no_specials(cards: list[int], what: str) -> None:
     for c in cards:
         if KIND[c] in (JUNGLE, BABY):
             raise PositionError(
-                f"{what}: {card_name(c)} cannot be there during a round (a drawn Jungle or Baby "
-                "is laid at once, dudab rules §6.1, §7.1)"
+                ErrorText(
+                    "{what}: {value} cannot be there during a round (a drawn Jungle or "
+                    "Baby is laid at once, dudab rules §6.1, §7.1)",
+                    what=what,
+                    value=card_name(c),
+                )
             )
 
 
@@ -269,7 +355,14 @@ def _face_cards(value: Any, what: str, players: int) -> list[list[int]]:
             except NotationError:
                 face = -1
             if face < 0:
-                raise PositionError(f"{what}[{seat}]: unknown face {short_repr(name)}")
+                raise PositionError(
+                    ErrorText(
+                        "{what}[{seat}]: unknown face {name}",
+                        what=what,
+                        seat=seat,
+                        name=short_repr(name),
+                    )
+                )
             cards.append(_FACE_CARD[face])
         out.append(cards)
     return out
@@ -281,7 +374,9 @@ def _read_report(
     """The last round's public scoring (``None`` before the first round ends)."""
     if finished == 0:
         if value is not None:
-            raise PositionError("last_round must be null before the first round has ended")
+            raise PositionError(
+                ErrorText("last_round must be null before the first round has ended")
+            )
         return None
     r = read_object(value, "last_round", _REPORT_FIELDS)
     _int(r["round"], "last_round.round", finished, finished)
@@ -299,13 +394,19 @@ def _read_report(
     }
     if [s[-1] for s in scores] != report["scores"]:
         raise PositionError(
-            f"last_round: the round's scores {report['scores']} (from its hands and piles) "
-            "must be the last entries of scores"
+            ErrorText(
+                "last_round: the round's scores {report} (from its hands and piles) "
+                "must be the last entries of scores",
+                report=report["scores"],
+            )
         )
     if json.dumps(r, sort_keys=True) != json.dumps(report, sort_keys=True):  # 1 is not True
         raise PositionError(
-            "last_round must be the scoring of the last round as the engine writes it "
-            "(faces sorted, scores and details computed from the hands and piles)"
+            ErrorText(
+                "last_round must be the scoring of the last round as the engine writes "
+                "it (faces sorted, scores and details computed from the hands and "
+                "piles)"
+            )
         )
     return report
 
@@ -322,8 +423,11 @@ def _check_task_order(tasks: list[tuple[int, int, int]], actor: int) -> None:
     typ, seat, _ = tasks[0]
     if typ not in (T_END_STEP, T_ADVANCE) or seat != actor:
         raise PositionError(
-            "tasks: the bottom task is the end of the actor's step ('end_step' or 'advance' "
-            f"of seat {actor})"
+            ErrorText(
+                "tasks: the bottom task is the end of the actor's step ('end_step' or "
+                "'advance' of seat {actor})",
+                actor=actor,
+            )
         )
     for i in range(1, len(tasks)):
         typ, seat, _ = tasks[i]
@@ -340,7 +444,11 @@ def _check_task_order(tasks: list[tuple[int, int, int]], actor: int) -> None:
         else:
             continue
         if not ok:
-            raise PositionError(f"tasks[{i}]: a '{TASKS[typ]}' task sits on {need}")
+            raise PositionError(
+                ErrorText(
+                    "tasks[{i}]: a '{tasks}' task sits on {need}", i=i, tasks=TASKS[typ], need=need
+                )
+            )
 
 
 def _read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> DudabState:
@@ -362,11 +470,17 @@ def _read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> Du
     playing = state.phase == PLAYING
     if not playing and state.round != players - 1:
         raise PositionError(
-            f"a finished game ends after round {players} (round is {state.round + 1})"
+            ErrorText(
+                "a finished game ends after round {players} (round is {number})",
+                players=players,
+                number=state.round + 1,
+            )
         )
     state.actor = v["actor"]
     if playing and state.actor == NO_SEAT:
-        raise PositionError(f"actor must be a whole number 0–{players - 1} (got None)")
+        raise PositionError(
+            ErrorText("actor must be a whole number 0–{last} (got None)", last=players - 1)
+        )
     state.ob, state.ob_col, state.ob_call = v["obligation"]  # dudab §3
 
     # the card zones
@@ -380,13 +494,24 @@ def _read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> Du
         if jungle < 0:
             if not 1 <= len(vis) < CAPTURE_AT:
                 raise PositionError(
-                    f"{what}.cards: a column without a Jungle shows 1–{CAPTURE_AT - 1} cards "
-                    f"(the {CAPTURE_AT}th captures, dudab rules §4.4; got {len(vis)})"
+                    ErrorText(
+                        "{what}.cards: a column without a Jungle shows 1–{last} cards (the "
+                        "{capture_at}th captures, dudab rules §4.4; got {n_vis})",
+                        what=what,
+                        last=CAPTURE_AT - 1,
+                        capture_at=CAPTURE_AT,
+                        n_vis=len(vis),
+                    )
                 )
         elif len(vis) - above > above:
             raise PositionError(
-                f"{what}: {len(vis) - above} cards below the Jungle and {above} above; "
-                "more below than above captures (dudab rules §6.3)"
+                ErrorText(
+                    "{what}: {n_vis} cards below the Jungle and {above} above; more below "
+                    "than above captures (dudab rules §6.3)",
+                    what=what,
+                    n_vis=len(vis) - above,
+                    above=above,
+                )
             )
         state.heap.append(heap)
         state.vis.append(vis)
@@ -406,65 +531,112 @@ def _read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> Du
     top = state.tasks[-1] if state.tasks else None
     for i, (typ, _, _) in enumerate(state.tasks[:-1]):
         if typ in _CHOICES and typ != T_TRIM:
-            raise PositionError(f"tasks[{i}]: a {TASKS[typ]} choice is made at once (only on top)")
+            raise PositionError(
+                ErrorText(
+                    "tasks[{i}]: a {tasks} choice is made at once (only on top)",
+                    i=i,
+                    tasks=TASKS[typ],
+                )
+            )
     if top is not None and top[0] not in _CHOICES:
         raise PositionError(
-            f"tasks: the top task must wait for a choice ({', '.join(TASKS[t] for t in _CHOICES)});"
-            f" '{TASKS[top[0]]}' would already have been carried out"
+            ErrorText(
+                "tasks: the top task must wait for a choice ({items}); '{tasks}' would "
+                "already have been carried out",
+                items=", ".join(TASKS[t] for t in _CHOICES),
+                tasks=TASKS[top[0]],
+            )
         )
     if not playing and state.tasks:
-        raise PositionError("tasks: a finished game has no pending tasks")
+        raise PositionError(ErrorText("tasks: a finished game has no pending tasks"))
     _check_task_order(state.tasks, state.actor)
     state.revealed = v["revealed"]
     swapper = top[1] if top is not None and top[0] == T_SWAP else NO_SEAT
     if state.revealed != swapper:
         raise PositionError(
-            "revealed is the seat whose revealed five-card hand waits for its 'pile' choice "
-            f"(the seat of a pending 'swap' task: {None if swapper < 0 else swapper})"
+            ErrorText(
+                "revealed is the seat whose revealed five-card hand waits for its "
+                "'pile' choice (the seat of a pending 'swap' task: {value})",
+                value=None if swapper < 0 else swapper,
+            )
         )
     if top is not None:
         typ, seat, _ = top
         hand = state.hands[seat]
         if typ == T_SWAP and len(hand) != MAX_HAND:
-            raise PositionError(f"tasks: a five-card swap needs 5 cards in hands[{seat}]")
+            raise PositionError(
+                ErrorText("tasks: a five-card swap needs 5 cards in hands[{seat}]", seat=seat)
+            )
         if typ == T_TRIM and len(hand) <= MAX_HAND:
-            raise PositionError(f"tasks: a trim needs more than {MAX_HAND} cards in hands[{seat}]")
+            raise PositionError(
+                ErrorText(
+                    "tasks: a trim needs more than {max_hand} cards in hands[{seat}]",
+                    max_hand=MAX_HAND,
+                    seat=seat,
+                )
+            )
         if typ == T_KEEP and len(hand) + len(state.kept) <= KEEP_AFTER_CAPTURE:
             raise PositionError(
-                f"tasks: keeping after a capture needs more than {KEEP_AFTER_CAPTURE} cards in "
-                f"hands[{seat}] and kept"
+                ErrorText(
+                    "tasks: keeping after a capture needs more than {keep_after_capture} "
+                    "cards in hands[{seat}] and kept",
+                    keep_after_capture=KEEP_AFTER_CAPTURE,
+                    seat=seat,
+                )
             )
     if state.kept and (top is None or top[0] != T_KEEP):
-        raise PositionError("kept: cards are kept only while a 'keep' task is pending")
+        raise PositionError(ErrorText("kept: cards are kept only while a 'keep' task is pending"))
     if len(state.kept) > KEEP_AFTER_CAPTURE:
-        raise PositionError(f"kept: at most {KEEP_AFTER_CAPTURE} cards are kept (dudab rules §4.5)")
+        raise PositionError(
+            ErrorText(
+                "kept: at most {keep_after_capture} cards are kept (dudab rules §4.5)",
+                keep_after_capture=KEEP_AFTER_CAPTURE,
+            )
+        )
     if playing:  # dudab §5.6, §5.7.3: a hand over 5 cards waits for its trim
         trims = {seat for typ, seat, _ in state.tasks if typ in (T_TRIM, T_END_STEP)}
         for p in range(players):
             if len(state.hands[p]) > MAX_HAND and p not in trims:
                 raise PositionError(
-                    f"hands[{p}]: {len(state.hands[p])} cards; a hand holds at most {MAX_HAND} "
-                    f"unless a trim for seat {p} is pending (dudab rules §5.6)"
+                    ErrorText(
+                        "hands[{p}]: {n_hands} cards; a hand holds at most {max_hand} unless a "
+                        "trim for seat {p} is pending (dudab rules §5.6)",
+                        p=p,
+                        n_hands=len(state.hands[p]),
+                        max_hand=MAX_HAND,
+                    )
                 )
     if state.ob != OB_NONE:
         vis = state.vis[state.ob_col]
         want = SHAMAN if state.ob == OB_SHAMAN else DUDAB
         if not vis or KIND[vis[-1]] != want:
             raise PositionError(
-                f"obligation: column {state.ob_col + 1} must end with the "
-                f"{'Shaman' if want == SHAMAN else 'Dudab'} that made it"
+                ErrorText(
+                    "obligation: column {number} must end with the {value} that made it",
+                    number=state.ob_col + 1,
+                    value="Shaman" if want == SHAMAN else "Dudab",
+                )
             )
     if not playing and state.ob != OB_NONE:
-        raise PositionError("obligation: a finished game has none")
+        raise PositionError(ErrorText("obligation: a finished game has none"))
     if playing and not state.draw:
-        raise PositionError("draw: the round ends when the draw pile empties (dudab rules §8.1)")
+        raise PositionError(
+            ErrorText("draw: the round ends when the draw pile empties (dudab rules §8.1)")
+        )
 
     # scores and the last round's report (dudab §7)
     finished = state.round + (not playing)
     state.scores = v["scores"]
     for p, row in enumerate(state.scores):
         if len(row) != finished:
-            raise PositionError(f"scores[{p}] must have {finished} entries (got {len(row)})")
+            raise PositionError(
+                ErrorText(
+                    "scores[{p}] must have {finished} entries (got {n_row})",
+                    p=p,
+                    finished=finished,
+                    n_row=len(row),
+                )
+            )
     state.report = _read_report(v["last_round"], players, finished, state.scores)
     if not playing and state.report is not None:
         for p in range(players):
@@ -472,7 +644,10 @@ def _read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> Du
                 p
             ] != sorted_faces(state.piles[p]):
                 raise PositionError(
-                    f"last_round: seat {p}'s hand and pile must be those of the finished game"
+                    ErrorText(
+                        "last_round: seat {p}'s hand and pile must be those of the finished game",
+                        p=p,
+                    )
                 )
 
     # conservation: every card in use exactly once, in this round and in each later deck
@@ -481,7 +656,11 @@ def _read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> Du
     decks: list[list[int]] = v["decks"]
     later = players - state.round - 1 if playing else 0
     if len(decks) != later:
-        raise PositionError(f"decks must have {later} entries (got {len(decks)})")
+        raise PositionError(
+            ErrorText(
+                "decks must have {later} entries (got {n_decks})", later=later, n_decks=len(decks)
+            )
+        )
     for r, ids in enumerate(decks):
         what = f"decks[{r}] (round {state.round + r + 2})"
         _check_cards(ids, expected, what, PositionError)
@@ -498,7 +677,11 @@ def _read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> Du
     state._legal = None
     state._legal_idx = frozenset()
     if playing and not state.legal_actions():
-        raise PositionError(f"seat {state.to_act()} would have no legal step in this position")
+        raise PositionError(
+            ErrorText(
+                "seat {value} would have no legal step in this position", value=state.to_act()
+            )
+        )
     return state
 
 

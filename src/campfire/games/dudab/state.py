@@ -218,12 +218,14 @@ def _read_card(raw: Any, what: str) -> int:
     try:
         return parse_card(raw)
     except SetupError as exc:
-        raise PositionError(f"{what}: {exc}") from None
+        raise PositionError(ErrorText("{what}: {exc}", what=what, exc=exc)) from None
 
 
 def _read_cards(raw: Any, what: str, ctx: ReadContext) -> list[int]:
     if not isinstance(raw, list):
-        raise PositionError(f"{what} must be a JSON list (got {short_repr(raw)})")
+        raise PositionError(
+            ErrorText("{what} must be a JSON list (got {raw})", what=what, raw=short_repr(raw))
+        )
     return [_read_card(c, what) for c in raw]
 
 
@@ -234,7 +236,14 @@ def _read_draw(raw: Any, what: str, ctx: ReadContext) -> list[int]:
 def _read_phase(raw: Any, what: str, ctx: ReadContext) -> int:
     if not isinstance(raw, str) or raw not in PHASES:
         allowed = " or ".join(repr(p) for p in PHASES)
-        raise PositionError(f"{what} must be {allowed} (got {short_repr(raw)})")
+        raise PositionError(
+            ErrorText(
+                "{what} must be {allowed} (got {raw})",
+                what=what,
+                allowed=allowed,
+                raw=short_repr(raw),
+            )
+        )
     return PHASES.index(raw)
 
 
@@ -243,7 +252,11 @@ def _read_obligation(raw: Any, what: str, ctx: ReadContext) -> tuple[int, int, i
     if raw is None:
         return (OB_NONE, -1, 0)
     if not isinstance(raw, Mapping) or raw.get("kind") not in OBLIGATIONS[1:]:
-        raise PositionError(f"{what} is null or an object with 'kind' 'shaman_reaction' or 'call'")
+        raise PositionError(
+            ErrorText(
+                "{what} is null or an object with 'kind' 'shaman_reaction' or 'call'", what=what
+            )
+        )
     kind = OBLIGATIONS.index(raw["kind"])
     read_object(raw, what, ("kind", "column", "call") if kind == OB_CALL else ("kind", "column"))
     column: int = Int(1, _columns_of, offset=1).decode(raw["column"], f"{what}.column", ctx)
@@ -252,7 +265,12 @@ def _read_obligation(raw: Any, what: str, ctx: ReadContext) -> tuple[int, int, i
         name = raw["call"]
         if not isinstance(name, str) or name not in CALL_NAMES[1:]:
             raise PositionError(
-                f"{what}.call must be one of {', '.join(CALL_NAMES[1:])} (got {short_repr(name)})"
+                ErrorText(
+                    "{what}.call must be one of {call_names} (got {name})",
+                    what=what,
+                    call_names=", ".join(CALL_NAMES[1:]),
+                    name=short_repr(name),
+                )
             )
         call = CALL_NAMES.index(name)
     return (kind, column, call)
@@ -261,7 +279,9 @@ def _read_obligation(raw: Any, what: str, ctx: ReadContext) -> tuple[int, int, i
 def _read_task(raw: Any, what: str, ctx: ReadContext) -> tuple[int, int, int]:
     """``{"task", "seat"}`` (+ ``count`` or ``card``) → ``(type, seat, arg)``."""
     if not isinstance(raw, Mapping) or raw.get("task") not in TASKS:
-        raise PositionError(f"a task is an object with 'task' one of {list(TASKS)}")
+        raise PositionError(
+            ErrorText("a task is an object with 'task' one of {value}", value=list(TASKS))
+        )
     typ = TASKS.index(raw["task"])
     what = f"task {raw['task']!r}"
     extra: tuple[str, ...] = ()
@@ -277,16 +297,27 @@ def _read_task(raw: Any, what: str, ctx: ReadContext) -> tuple[int, int, int]:
     elif typ in (T_JUNGLE, T_BABY):
         arg = _read_card(raw["card"], f"{what}: card")
         if KIND[arg] != (JUNGLE if typ == T_JUNGLE else BABY):
-            raise PositionError(f"{what}: card must be a {raw['task'].title()} card")
+            raise PositionError(
+                ErrorText(
+                    "{what}: card must be a {value} card", what=what, value=raw["task"].title()
+                )
+            )
     return (typ, seat, arg)
 
 
 def _read_tasks(raw: Any, what: str, ctx: ReadContext) -> list[tuple[int, int, int]]:
     if not isinstance(raw, list):
-        raise PositionError(f"{what} must be a JSON list (got {short_repr(raw)})")
+        raise PositionError(
+            ErrorText("{what} must be a JSON list (got {raw})", what=what, raw=short_repr(raw))
+        )
     if len(raw) > _MAX_TASKS:
         raise PositionError(
-            f"{what}: {len(raw)} pending tasks; a round never has more than {_MAX_TASKS}"
+            ErrorText(
+                "{what}: {n_raw} pending tasks; a round never has more than {max_tasks}",
+                what=what,
+                n_raw=len(raw),
+                max_tasks=_MAX_TASKS,
+            )
         )
     return [_read_task(item, what, ctx) for item in raw]
 
@@ -298,11 +329,21 @@ def _read_column(raw: Any, what: str, ctx: ReadContext) -> tuple[list[int], list
     vis = _read_cards(col["cards"], f"{what}.cards", ctx)
     if col["jungle"] is None:
         if col["above"] is not None:
-            raise PositionError(f"{what}: 'above' counts the cards above a Jungle (null without)")
+            raise PositionError(
+                ErrorText(
+                    "{what}: 'above' counts the cards above a Jungle (null without)", what=what
+                )
+            )
         return (heap, vis, -1, -1)
     jungle = _read_card(col["jungle"], f"{what}.jungle")
     if KIND[jungle] != JUNGLE:
-        raise PositionError(f"{what}.jungle must be a Jungle card (got {card_name(jungle)})")
+        raise PositionError(
+            ErrorText(
+                "{what}.jungle must be a Jungle card (got {value})",
+                what=what,
+                value=card_name(jungle),
+            )
+        )
     above: int = Int(0, len(vis)).decode(col["above"], f"{what}.above", ctx)
     return (heap, vis, jungle, above)
 
@@ -310,7 +351,11 @@ def _read_column(raw: Any, what: str, ctx: ReadContext) -> tuple[list[int], list
 def _read_report(raw: Any, what: str, ctx: ReadContext) -> Any:
     """``null`` or an object: what it must hold depends on the round (the game's reader)."""
     if raw is not None and not isinstance(raw, Mapping):
-        raise PositionError(f"{what} must be null or a JSON object (got {short_repr(raw)})")
+        raise PositionError(
+            ErrorText(
+                "{what} must be null or a JSON object (got {raw})", what=what, raw=short_repr(raw)
+            )
+        )
     return raw
 
 
@@ -657,12 +702,16 @@ class DudabState(State):
         if isinstance(action, str):
             action = parse_action(action)
         elif not isinstance(action, DudabAction):
-            raise NotationError(f"{action!r} is not a Dudab action")
+            raise NotationError(ErrorText("{action} is not a Dudab action", action=repr(action)))
         # an action is identified by its index alone: read its parts from the canonical action
         # of that index, so that a hand-built DudabAction cannot mislead the checks below
         if not isinstance(action.index, int) or not 0 <= action.index < len(ACTIONS):
             raise NotationError(
-                f"Dudab action indices are 0–{len(ACTIONS) - 1} (got {action.index!r})"
+                ErrorText(
+                    "Dudab action indices are 0–{last} (got {index})",
+                    last=len(ACTIONS) - 1,
+                    index=repr(action.index),
+                )
             )
         action = ACTIONS[action.index]
         who = self.to_act()

@@ -183,18 +183,26 @@ def canonical_action(action: object) -> ManitouAction:
         shown = f"ManitouAction(kind={kind}, arg={arg}, ground={ground}, index={num})"
     else:
         shown = f"a {type(action).__name__} object"
-    raise NotationError(f"{shown} is not a Big Manitou action; {_HELP}")
+    raise NotationError(
+        ErrorText("{shown} is not a Big Manitou action; {help}", shown=shown, help=_HELP)
+    )
 
 
 def action_index(action: Action) -> int:
     """The index of ``action`` in the fixed space ``0 .. NUM_ACTIONS - 1``."""
     if not isinstance(action, ManitouAction):
-        raise NotationError(f"{action!r} is not a Big Manitou action")
+        raise NotationError(ErrorText("{action} is not a Big Manitou action", action=repr(action)))
     return action.index
 
 
 def action_from_index(index: int) -> ManitouAction:
     """The action with the given index (raise :class:`NotationError` if out of range)."""
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < NUM_ACTIONS:
-        raise NotationError(f"Big Manitou action indices are 0–{NUM_ACTIONS - 1} (got {index!r})")
+        raise NotationError(
+            ErrorText(
+                "Big Manitou action indices are 0–{last} (got {index})",
+                last=NUM_ACTIONS - 1,
+                index=repr(index),
+            )
+        )
     return _ALL[index]

@@ -23,6 +23,7 @@ from campfire.core import (
     Agent,
     Belief,
     CampfireError,
+    ErrorText,
     Event,
     Game,
     GameRng,
@@ -144,18 +145,36 @@ class ManitouGame(Game[ManitouState]):
         extra = sorted(str(k) for k in set(setup) - known)
         if extra:
             raise SetupError(
-                f"unknown setup field {extra[0]!r}; a Big Manitou setup has {sorted(known)}"
+                ErrorText(
+                    "unknown setup field {extra}; a Big Manitou setup has {value}",
+                    extra=repr(extra[0]),
+                    value=sorted(known),
+                )
             )
         dealer = setup.get("dealer", 0)
         if type(dealer) is not int or not 0 <= dealer < players:
-            raise SetupError(f"dealer must be a seat 0–{players - 1} (got {dealer!r})")
+            raise SetupError(
+                ErrorText(
+                    "dealer must be a seat 0–{last} (got {dealer})",
+                    last=players - 1,
+                    dealer=repr(dealer),
+                )
+            )
         raw = setup.get("tiles")
         if not isinstance(raw, list):
             raise SetupError(
-                "tiles must list the tiles of the bag in draw order, e.g. ['tipi3', 'totem']"
+                ErrorText(
+                    "tiles must list the tiles of the bag in draw order, e.g. ['tipi3', 'totem']"
+                )
             )
         if len(raw) > MAX_BAG_TILES:
-            raise SetupError(f"the bag holds at most {MAX_BAG_TILES} tiles (got {len(raw)})")
+            raise SetupError(
+                ErrorText(
+                    "the bag holds at most {max_bag_tiles} tiles (got {n_raw})",
+                    max_bag_tiles=MAX_BAG_TILES,
+                    n_raw=len(raw),
+                )
+            )
         bag = [parse_tile(name) for name in raw]
         deals = _read_deals(setup.get("decks", []), players, options, dealer, 0, SetupError)
         returns = _read_returns(setup.get("returns", []), options, SetupError)
@@ -175,15 +194,19 @@ class ManitouGame(Game[ManitouState]):
         assert isinstance(options, ManitouOptions)
         s = data.get("state")
         if not isinstance(s, Mapping):
-            raise PositionError("a Big Manitou position needs a 'state' object")
+            raise PositionError(ErrorText("a Big Manitou position needs a 'state' object"))
         try:
             return _read_state(players, options, s)
         except PositionError:
             raise
         except CampfireError as exc:  # a bad card or tile name
-            raise PositionError(f"malformed Big Manitou position: {exc}") from None
+            raise PositionError(
+                ErrorText("malformed Big Manitou position: {exc}", exc=exc)
+            ) from None
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise PositionError(f"malformed Big Manitou position: {exc!r}") from None
+            raise PositionError(
+                ErrorText("malformed Big Manitou position: {exc}", exc=repr(exc))
+            ) from None
 
     def rollout_policy(self, seat: int, belief: Belief) -> RolloutPolicy | None:
         """Random rollouts of about a hunt, scored by the tiles owned (see :mod:`.rollout`)."""
@@ -246,12 +269,23 @@ def _read_deals(
     left = HUNTS[players] - hunt
     if not isinstance(raw, list) or len(raw) > left:
         raise error(
-            f"{what} must list, for at most the {left} hunt(s) to come, one deck order per seat"
+            ErrorText(
+                "{what} must list, for at most the {left} hunt(s) to come, one deck order per seat",
+                what=what,
+                left=left,
+            )
         )
     deals = []
     for i, deal in enumerate(raw):
         if not isinstance(deal, list) or len(deal) != players:
-            raise error(f"{what}[{i}] must hold one deck order per seat ({players} seats)")
+            raise error(
+                ErrorText(
+                    "{what}[{i}] must hold one deck order per seat ({players} seats)",
+                    what=what,
+                    i=i,
+                    players=players,
+                )
+            )
         sizes = selection_sizes(players, (dealer + i) % players)
         orders = []
         for p, order in enumerate(deal):
@@ -272,9 +306,13 @@ def _read_deals(
 
 def _read_returns(raw: Any, options: ManitouOptions, error: type[CampfireError]) -> list[int]:
     if not isinstance(raw, list) or not all(type(x) is int and x >= 0 for x in raw):
-        raise error("returns must list whole numbers ≥ 0 (places in the bag, 0: drawn next)")
+        raise error(
+            ErrorText("returns must list whole numbers ≥ 0 (places in the bag, 0: drawn next)")
+        )
     if raw and options.leftover_tiles != "bag":
-        raise error("returns are places in the bag for untaken tiles: only leftover_tiles=bag")
+        raise error(
+            ErrorText("returns are places in the bag for untaken tiles: only leftover_tiles=bag")
+        )
     return list(raw)
 
 
@@ -298,7 +336,16 @@ def _check_counts(
 ) -> None:
     for c, (have, most) in enumerate(zip(counts, limit, strict=True)):
         if have > most:
-            raise error(f"{field} holds {have} {CARD_NAMES[c]} but {what} {most}")
+            raise error(
+                ErrorText(
+                    "{field} holds {have} {card_names} but {what} {most}",
+                    field=field,
+                    have=have,
+                    card_names=CARD_NAMES[c],
+                    what=what,
+                    most=most,
+                )
+            )
 
 
 def _read_state(players: int, options: ManitouOptions, s: Mapping[str, Any]) -> ManitouState:
@@ -317,18 +364,28 @@ def _read_state(players: int, options: ManitouOptions, s: Mapping[str, Any]) -> 
     hunt: int = v["hunt"]
     if over != (hunt == hunts):
         raise PositionError(
-            f"hunt must be 1–{hunts} during the game and {hunts + 1} once it is over (got "
-            f"{hunt + 1} in phase {phase_name})"
+            ErrorText(
+                "hunt must be 1–{hunts} during the game and {number} once it is over "
+                "(got {number2} in phase {phase_name})",
+                hunts=hunts,
+                number=hunts + 1,
+                number2=hunt + 1,
+                phase_name=phase_name,
+            )
         )
     dealer: int = v["dealer"]
     seat: int = v["seat"]
     if (seat == NO_SEAT) != (phase in (SELECT, GAME_OVER)):
         raise PositionError(
-            f"seat must be null in the phases select and game_over and a seat otherwise "
-            f"(got {None if seat == NO_SEAT else seat} in phase {phase_name})"
+            ErrorText(
+                "seat must be null in the phases select and game_over and a seat "
+                "otherwise (got {value} in phase {phase_name})",
+                value=None if seat == NO_SEAT else seat,
+                phase_name=phase_name,
+            )
         )
     if phase == SELECT and options.draw_cards:
-        raise PositionError("there is no select phase in the DRAW variant (draw_cards)")
+        raise PositionError(ErrorText("there is no select phase in the DRAW variant (draw_cards)"))
     state = ManitouState(options, n, dealer, v["bag"], v["rng"])
     state.hunt = hunt
     state.phase = phase
@@ -339,7 +396,14 @@ def _read_state(players: int, options: ManitouOptions, s: Mapping[str, Any]) -> 
     state.grounds = v["grounds"]
     for i, laid in enumerate(state.grounds):
         if len(laid) > k:
-            raise PositionError(f"grounds[{i}] holds {len(laid)} tiles; a ground gets at most {k}")
+            raise PositionError(
+                ErrorText(
+                    "grounds[{i}] holds {n_laid} tiles; a ground gets at most {k}",
+                    i=i,
+                    n_laid=len(laid),
+                    k=k,
+                )
+            )
     state.out_of_game = v["out_of_game"]
     state.owned = [_count(tiles, NUM_TILE_TYPES) for tiles in v["tiles_owned"]]
     state.totem_holder = v["totem_holder"]
@@ -352,14 +416,23 @@ def _read_state(players: int, options: ManitouOptions, s: Mapping[str, Any]) -> 
         most = (PLAYS_PER_HUNT + 1) * (2 if over else 1)  # over: both hunts of the last cycle
         if sum(u) > most:
             raise PositionError(
-                f"used_this_cycle[{p}] holds {sum(u)} cards; a seat plays at most "
-                f"{PLAYS_PER_HUNT + 1} in a hunt (used_this_cycle holds one hunt's, or after the "
-                "game the last cycle's)"
+                ErrorText(
+                    "used_this_cycle[{p}] holds {value} cards; a seat plays at most "
+                    "{number} in a hunt (used_this_cycle holds one hunt's, or after the "
+                    "game the last cycle's)",
+                    p=p,
+                    value=sum(u),
+                    number=PLAYS_PER_HUNT + 1,
+                )
             )
         if sum(u) and hunt % 2 == 0 and not over:
             raise PositionError(
-                f"used_this_cycle[{p}] must be empty in hunt {hunt + 1}, the first of a cycle "
-                "(manitou rules §4.4)"
+                ErrorText(
+                    "used_this_cycle[{p}] must be empty in hunt {number}, the first of a "
+                    "cycle (manitou rules §4.4)",
+                    p=p,
+                    number=hunt + 1,
+                )
             )
     state.pool = [[FULL_POOL[c] - u[c] for c in range(NUM_CARD_TYPES)] for u in used]
     state.sel_size = selection_sizes(n, dealer)
@@ -374,17 +447,25 @@ def _read_state(players: int, options: ManitouOptions, s: Mapping[str, Any]) -> 
             p, card, up = (code & 255) >> 4, code & 15, not code & DOWN
             if not up and card < NUM_HUNTERS:
                 raise PositionError(
-                    f"table[{g}]: hunters are never face down (got {CARD_NAMES[card]} face down)"
+                    ErrorText(
+                        "table[{g}]: hunters are never face down (got {card_names} face down)",
+                        g=g,
+                        card_names=CARD_NAMES[card],
+                    )
                 )
             if card >= NUM_HUNTERS and (up or options.hero_limit_counts_face_down):
                 heroes[p] += 1
             on_table[p][card] += 1
         if max(heroes) > 2:  # manitou §5.1 (M6)
-            raise PositionError(f"table[{g}]: a seat has at most two heroes at a ground")
+            raise PositionError(
+                ErrorText("table[{g}]: a seat has at most two heroes at a ground", g=g)
+            )
         state.table[g] = codes
         state.up[g] = [c for c in codes if c & 15 >= NUM_HUNTERS and not c & DOWN]
         if len({c >> 4 for c in state.up[g]}) > 1:  # manitou §5.2: contests are immediate
-            raise PositionError(f"table[{g}]: face-up heroes of two seats at one ground")
+            raise PositionError(
+                ErrorText("table[{g}]: face-up heroes of two seats at one ground", g=g)
+            )
     for p in range(n):
         held = _count(state.hands[p] + state.decks[p], NUM_CARD_TYPES)
         in_play = [held[c] + on_table[p][c] for c in range(NUM_CARD_TYPES)]
@@ -395,11 +476,17 @@ def _read_state(players: int, options: ManitouOptions, s: Mapping[str, Any]) -> 
             "a deck has",
         )
         if len(state.hands[p]) > 3:
-            raise PositionError(f"hands[{p}] holds {len(state.hands[p])} cards; at most 3")
+            raise PositionError(
+                ErrorText(
+                    "hands[{p}] holds {n_hands} cards; at most 3", p=p, n_hands=len(state.hands[p])
+                )
+            )
         if phase == SELECT:
             if sum(in_play):
                 raise PositionError(
-                    f"seat {p} has cards in hand, deck or on the table during the selection"
+                    ErrorText(
+                        "seat {p} has cards in hand, deck or on the table during the selection", p=p
+                    )
                 )
             _check_counts(
                 [selected[p][c] + used[p][c] for c in range(NUM_CARD_TYPES)],
@@ -409,72 +496,114 @@ def _read_state(players: int, options: ManitouOptions, s: Mapping[str, Any]) -> 
             )
             if sum(selected[p]) > state.sel_size[p]:
                 raise PositionError(
-                    f"selected[{p}] holds {sum(selected[p])} cards; seat {p} selects "
-                    f"{state.sel_size[p]}"
+                    ErrorText(
+                        "selected[{p}] holds {value} cards; seat {p} selects {sel_size}",
+                        p=p,
+                        value=sum(selected[p]),
+                        sel_size=state.sel_size[p],
+                    )
                 )
         elif over:
             if sum(in_play) or sum(selected[p]):
-                raise PositionError("once the game is over, no card is selected, held or played")
+                raise PositionError(
+                    ErrorText("once the game is over, no card is selected, held or played")
+                )
         else:
             if selected[p] != in_play:
                 raise PositionError(
-                    f"selected[{p}] must be seat {p}'s cards on the table, in hand and in deck"
+                    ErrorText(
+                        "selected[{p}] must be seat {p}'s cards on the table, in hand and in deck",
+                        p=p,
+                    )
                 )
             if phase == PLAY_PHASE and len(state.hands[p]) != min(3, sum(held)):
                 raise PositionError(
-                    f"hands[{p}] must hold 3 cards while its deck has any (draws refill it)"
+                    ErrorText(
+                        "hands[{p}] must hold 3 cards while its deck has any (draws refill it)", p=p
+                    )
                 )
     state.selected = selected
     state.picked = [sum(x) for x in selected]
     if phase == SELECT and state.picked == state.sel_size:
-        raise PositionError("every seat has selected its cards: the deal follows at once")
+        raise PositionError(
+            ErrorText("every seat has selected its cards: the deal follows at once")
+        )
 
     # the phase and whose turn it is
     turns = PLAYS_PER_HUNT * n
     state.turn = turn = v["play_turn"]
     if phase in (SELECT, GAME_OVER) and turn:
-        raise PositionError(f"play_turn must be 0 in phase {phase_name}")
+        raise PositionError(
+            ErrorText("play_turn must be 0 in phase {phase_name}", phase_name=phase_name)
+        )
     if phase == PLAY_PHASE:
         if turn == turns:
-            raise PositionError(f"play_turn must be below {turns} in the play phase")
+            raise PositionError(
+                ErrorText("play_turn must be below {turns} in the play phase", turns=turns)
+            )
         if seat != (dealer + 1 + turn) % n:
             raise PositionError(
-                f"seat must be {(dealer + 1 + turn) % n}, whose turn play_turn {turn} is"
+                ErrorText(
+                    "seat must be {number}, whose turn play_turn {turn} is",
+                    number=(dealer + 1 + turn) % n,
+                    turn=turn,
+                )
             )
     elif phase not in (SELECT, GAME_OVER) and turn != turns:
-        raise PositionError(f"play_turn must be {turns} after the play phase")
+        raise PositionError(
+            ErrorText("play_turn must be {turns} after the play phase", turns=turns)
+        )
     if phase == TOTEM_PHASE and (seat != state.totem_holder or not state.hands[seat]):
-        raise PositionError("in phase totem the seat is the totem holder, with cards in hand")
+        raise PositionError(
+            ErrorText("in phase totem the seat is the totem holder, with cards in hand")
+        )
     if phase == HORSE_PHASE and seat != state.horse_holder:
-        raise PositionError("in phase horse the seat is the horse holder")
+        raise PositionError(ErrorText("in phase horse the seat is the horse holder"))
 
     # the evaluation (manitou §6)
     state.rob_queue = v["thief_queue"]
     if len(set(state.rob_queue)) != len(state.rob_queue):
-        raise PositionError("thief_queue names a seat twice")
+        raise PositionError(ErrorText("thief_queue names a seat twice"))
     if phase == THIEF:
         if not state.rob_queue or state.rob_queue[0] != seat:
-            raise PositionError("in phase thief the seat is the first of thief_queue")
+            raise PositionError(ErrorText("in phase thief the seat is the first of thief_queue"))
         if len(state._rob_choices(seat)) < 2:
-            raise PositionError(f"seat {seat} has no choice of tile to lose (manitou rules §5.1)")
+            raise PositionError(
+                ErrorText(
+                    "seat {seat} has no choice of tile to lose (manitou rules §5.1)", seat=seat
+                )
+            )
     elif state.rob_queue:
-        raise PositionError("thief_queue must be empty outside the thief phase")
+        raise PositionError(ErrorText("thief_queue must be empty outside the thief phase"))
     state.tom = v["tomahawks_counted"]
     if len(state.tom) != (n if phase == SHARE else 0):
         size = f"{n} numbers (one per seat)" if phase == SHARE else "empty"
-        raise PositionError(f"tomahawks_counted must be {size} in phase {phase_name}")
+        raise PositionError(
+            ErrorText(
+                "tomahawks_counted must be {size} in phase {phase_name}",
+                size=size,
+                phase_name=phase_name,
+            )
+        )
     sharing: tuple[int, int, int, int, int] = v["sharing"]
     state.ev_ground, state.ev_step, state.chooser, state.picks_left, state.c_taker = sharing
     if phase == SHARE:
         tiles = state.grounds[state.ev_ground]
         if state.ev_step == EV_START or state.chooser != seat or not state.picks_left or not tiles:
             raise PositionError(
-                "in phase take the seat is the chooser, with picks left at a ground with tiles"
+                ErrorText(
+                    "in phase take the seat is the chooser, with picks left at a ground with tiles"
+                )
             )
         if any(state.grounds[g] for g in range(state.ev_ground)):
-            raise PositionError("grounds shared already must be empty")
+            raise PositionError(ErrorText("grounds shared already must be empty"))
     elif sharing != (0, EV_START, NO_SEAT, 0, NO_SEAT):
-        raise PositionError(f"sharing must be [1, 'start', null, 0, null] in phase {phase_name}")
+        raise PositionError(
+            ErrorText(
+                "sharing must be [1, 'start', null, 0, null] in phase {phase_name}",
+                phase_name=phase_name,
+            )
+        )
 
     # the draws to come
     dealt = phase != SELECT and not over  # the deals to come: from this hunt's or the next's

@@ -224,15 +224,23 @@ def read_names(
 ) -> list[int]:
     """A JSON list of card or tile names (``parse`` reads one) → their numbers."""
     if not isinstance(raw, list):
-        raise error(f"{what} must be a list of names (got {type(raw).__name__})")
+        raise error(
+            ErrorText(
+                "{what} must be a list of names (got {name__})",
+                what=what,
+                name__=type(raw).__name__,
+            )
+        )
     out = []
     for name in raw:
         if not isinstance(name, str):
-            raise error(f"{what} must hold names (got {short_repr(name)})")
+            raise error(
+                ErrorText("{what} must hold names (got {name})", what=what, name=short_repr(name))
+            )
         try:
             out.append(parse(name))
         except CampfireError as exc:
-            raise error(f"{what}: {exc}") from None
+            raise error(ErrorText("{what}: {exc}", what=what, exc=exc)) from None
     return out
 
 
@@ -247,22 +255,40 @@ def _read_cards(raw: Any, what: str, ctx: ReadContext) -> list[int]:
 def _read_bag(raw: Any, what: str, ctx: ReadContext) -> list[int]:
     bag = _read_tiles(raw, what, ctx)
     if len(bag) > MAX_BAG_TILES:
-        raise PositionError(f"the bag holds at most {MAX_BAG_TILES} tiles (got {len(bag)})")
+        raise PositionError(
+            ErrorText(
+                "the bag holds at most {max_bag_tiles} tiles (got {n_bag})",
+                max_bag_tiles=MAX_BAG_TILES,
+                n_bag=len(bag),
+            )
+        )
     return bag
 
 
 def _read_table_card(raw: Any, what: str, ctx: ReadContext) -> int:
     """``[seat, card, face_up]`` → the card's code on the table (``card | seat << 4``, + DOWN)."""
     if not isinstance(raw, list) or len(raw) != 3 or type(raw[2]) is not bool:
-        raise PositionError(f"{what} must be a card [seat, card, face_up] (got {short_repr(raw)})")
+        raise PositionError(
+            ErrorText(
+                "{what} must be a card [seat, card, face_up] (got {raw})",
+                what=what,
+                raw=short_repr(raw),
+            )
+        )
     seat: int = SEAT.decode(raw[0], f"{what}: the card's seat", ctx)
     name = raw[1]
     if not isinstance(name, str):
-        raise PositionError(f"{what}: the card must be a card name (got {short_repr(name)})")
+        raise PositionError(
+            ErrorText(
+                "{what}: the card must be a card name (got {name})",
+                what=what,
+                name=short_repr(name),
+            )
+        )
     try:
         card = parse_card(name)
     except CampfireError as exc:
-        raise PositionError(f"{what}: {exc}") from None
+        raise PositionError(ErrorText("{what}: {exc}", what=what, exc=exc)) from None
     return card | seat << 4 | (0 if raw[2] else DOWN)
 
 
@@ -278,7 +304,9 @@ _PICKS = Int(0, _per_ground)
 def _read_sharing(raw: Any, what: str, ctx: ReadContext) -> tuple[int, int, int, int, int]:
     """``[ground, step, chooser, picks_left, second_taker]`` → the five attributes."""
     if not isinstance(raw, list) or len(raw) != 5:
-        raise PositionError(f"{what} must be [ground, step, chooser, picks_left, second_taker]")
+        raise PositionError(
+            ErrorText("{what} must be [ground, step, chooser, picks_left, second_taker]", what=what)
+        )
     ground, step, chooser, picks, taker = raw
     return (
         _GROUND.decode(ground, f"{what}: ground", ctx),
@@ -671,8 +699,15 @@ class ManitouState(State):
             missing = [CARD_NAMES[c] for c in _CARD_TYPES for _ in range(need[c])]
             what = "available cards" if self.options.draw_cards else f"selected cards ({missing})"
             raise SetupError(
-                f"the setup's deck order for hunt {self.hunt + 1}, seat {seat} "
-                f"({[CARD_NAMES[c] for c in order]}) does not hold the seat's {size} {what}"
+                ErrorText(
+                    "the setup's deck order for hunt {number}, seat {seat} ({value}) does "
+                    "not hold the seat's {size} {what}",
+                    number=self.hunt + 1,
+                    seat=seat,
+                    value=[CARD_NAMES[c] for c in order],
+                    size=size,
+                    what=what,
+                )
             )
         return deck
 

@@ -146,20 +146,28 @@ def canonical_action(action: object) -> TrackerAction:
         shown = f"TrackerAction(kind={kind}, arg={arg}, index={num})"
     else:
         shown = f"a {type(action).__name__} object"
-    raise NotationError(f"{shown} is not a Tracker action; {_HELP}")
+    raise NotationError(
+        ErrorText("{shown} is not a Tracker action; {help}", shown=shown, help=_HELP)
+    )
 
 
 def action_index(action: Action) -> int:
     """The index of ``action`` in the fixed space ``0 .. NUM_ACTIONS - 1``."""
     if not isinstance(action, TrackerAction):
-        raise NotationError(f"{action!r} is not a Tracker action")
+        raise NotationError(ErrorText("{action} is not a Tracker action", action=repr(action)))
     return action.index
 
 
 def action_from_index(index: int) -> TrackerAction:
     """The action with the given index (raise :class:`NotationError` if out of range)."""
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < NUM_ACTIONS:
-        raise NotationError(f"Tracker action indices are 0–{NUM_ACTIONS - 1} (got {index!r})")
+        raise NotationError(
+            ErrorText(
+                "Tracker action indices are 0–{last} (got {index})",
+                last=NUM_ACTIONS - 1,
+                index=repr(index),
+            )
+        )
     return _ALL[index]
 
 

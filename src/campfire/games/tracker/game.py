@@ -10,6 +10,7 @@ from campfire.core import (
     ActionSpace,
     Agent,
     Belief,
+    ErrorText,
     Game,
     GameRng,
     Options,
@@ -92,15 +93,30 @@ class TrackerGame(Game[TrackerState]):
         extra = sorted(set(setup) - known)
         if extra:
             raise SetupError(
-                f"unknown setup field {extra[0]!r}; a Tracker setup has {sorted(known)}"
+                ErrorText(
+                    "unknown setup field {extra}; a Tracker setup has {value}",
+                    extra=repr(extra[0]),
+                    value=sorted(known),
+                )
             )
         tribes = read_tribes(setup.get("tribes"), players, SetupError)
         start = setup.get("start_player", 0)
         if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < players:
-            raise SetupError(f"start_player must be a seat 0–{players - 1} (got {start!r})")
+            raise SetupError(
+                ErrorText(
+                    "start_player must be a seat 0–{last} (got {start})",
+                    last=players - 1,
+                    start=repr(start),
+                )
+            )
         raw = setup.get("board")
         if not isinstance(raw, list) or len(raw) != NUM_POSITIONS:
-            raise SetupError(f"board must list the card on each of the {NUM_POSITIONS} positions")
+            raise SetupError(
+                ErrorText(
+                    "board must list the card on each of the {num_positions} positions",
+                    num_positions=NUM_POSITIONS,
+                )
+            )
         board = [parse_card(name) for name in raw]
         _check_cards(board, SetupError)
         state = TrackerState(options, tribes, board, start)
@@ -117,18 +133,24 @@ class TrackerGame(Game[TrackerState]):
         assert isinstance(options, TrackerOptions)
         s = data.get("state")
         if not isinstance(s, Mapping):
-            raise PositionError("a Tracker position needs a 'state' object")
+            raise PositionError(ErrorText("a Tracker position needs a 'state' object"))
         extra = sorted(str(k) for k in data if k not in _POSITION_FIELDS)
         if extra:
             raise PositionError(
-                f"unknown position field {extra[0]!r}; a position has {list(_POSITION_FIELDS)}"
+                ErrorText(
+                    "unknown position field {extra}; a position has {value}",
+                    extra=repr(extra[0]),
+                    value=list(_POSITION_FIELDS),
+                )
             )
         try:
             return _read_state(players, options, s)
         except PositionError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise PositionError(f"malformed Tracker position: {exc!r}") from None
+            raise PositionError(
+                ErrorText("malformed Tracker position: {exc}", exc=repr(exc))
+            ) from None
 
     def new_belief(
         self, seat: int, players: int, options: Options, memory: str = "perfect", seed: int = 0
@@ -178,7 +200,7 @@ def _read_state(players: int, options: TrackerOptions, s: Mapping[str, Any]) -> 
     checks across fields.
     """
     if not isinstance(s, Mapping):
-        raise PositionError("a Tracker position needs a 'state' object")
+        raise PositionError(ErrorText("a Tracker position needs a 'state' object"))
     v = read_fields(TrackerState, s, ReadContext(players, options))
     last = players - 1
     tribes: list[int] = v["tribes"]
@@ -190,17 +212,20 @@ def _read_state(players: int, options: TrackerOptions, s: Mapping[str, Any]) -> 
     for p in range(players):
         if captured[p] and hands[p] == TRACKERS_PER_PLAYER:
             raise PositionError(
-                f"captured[{p}]: seat {p} has captured cards but still holds all its trackers "
-                "(a capture plays trackers, tracker rules §4.3)"
+                ErrorText(
+                    "captured[{p}]: seat {p} has captured cards but still holds all its "
+                    "trackers (a capture plays trackers, tracker rules §4.3)",
+                    p=p,
+                )
             )
     phase: int = v["phase"]
     step: int = v["step"]
     over = phase == GAME_OVER
     seat: int = v["seat"]
     if not over and seat == NO_SEAT:
-        raise PositionError(f"seat must be a whole number 0–{last} (got None)")
+        raise PositionError(ErrorText("seat must be a whole number 0–{last} (got None)", last=last))
     if over and seat != NO_SEAT:
-        raise PositionError("seat: nobody is to act in a finished game (null)")
+        raise PositionError(ErrorText("seat: nobody is to act in a finished game (null)"))
     last_player: int = v["last_player"]
     peeked: list[int] = v["peeked"]
     moves: int = v["relocations"]
@@ -211,19 +236,27 @@ def _read_state(players: int, options: TrackerOptions, s: Mapping[str, Any]) -> 
     others = sum(1 for p in range(players) if p != seat and hands[p] > 0)
     if phase == NORMAL:
         if last_player != NO_SEAT:
-            raise PositionError("last_player is set only once the final turns have begun")
+            raise PositionError(
+                ErrorText("last_player is set only once the final turns have begun")
+            )
         if others == 0:
             raise PositionError(
-                "trackers: with one player left holding trackers the final turns begin "
-                "(tracker rules §5.1); phase must be final_peek"
+                ErrorText(
+                    "trackers: with one player left holding trackers the final turns begin "
+                    "(tracker rules §5.1); phase must be final_peek"
+                )
             )
     elif phase in (FINAL_PEEK, FINAL_CAPTURE):
         if last_player != seat:
-            raise PositionError("last_player: the final turns are the last player's (seat)")
+            raise PositionError(
+                ErrorText("last_player: the final turns are the last player's (seat)")
+            )
         if others:
             raise PositionError(
-                "trackers: in the final turns only the last player holds trackers "
-                "(tracker rules §5.1)"
+                ErrorText(
+                    "trackers: in the final turns only the last player holds trackers "
+                    "(tracker rules §5.1)"
+                )
             )
     allowed = {
         NORMAL: (TURN_START, PEEKING, COLLECTING, RELOCATING, PLACING),
@@ -233,43 +266,65 @@ def _read_state(players: int, options: TrackerOptions, s: Mapping[str, Any]) -> 
     }[phase]
     if step not in allowed:
         raise PositionError(
-            f"step: a {PHASES[phase]} turn has no {STEPS[step]} step "
-            f"(allowed: {', '.join(STEPS[a] for a in allowed)})"
+            ErrorText(
+                "step: a {phases} turn has no {steps} step (allowed: {items})",
+                phases=PHASES[phase],
+                steps=STEPS[step],
+                items=", ".join(STEPS[a] for a in allowed),
+            )
         )
     if not over:
         if occupied == 0:
-            raise PositionError("board: the game ends when the board is empty (tracker rules §5.2)")
+            raise PositionError(
+                ErrorText("board: the game ends when the board is empty (tracker rules §5.2)")
+            )
         if step in (TURN_START, PEEKING) and hands[seat] == 0:
             raise PositionError(
-                f"trackers[{seat}]: a player without trackers takes no more turns "
-                "(tracker rules §4.5)"
+                ErrorText(
+                    "trackers[{seat}]: a player without trackers takes no more turns "
+                    "(tracker rules §4.5)",
+                    seat=seat,
+                )
             )
         if step in (COLLECTING, RELOCATING, PLACING) and hands[seat] == TRACKERS_PER_PLAYER:
             raise PositionError(
-                f"trackers[{seat}]: a capture turn begins by playing trackers (tracker rules §4.3)"
+                ErrorText(
+                    "trackers[{seat}]: a capture turn begins by playing trackers (tracker "
+                    "rules §4.3)",
+                    seat=seat,
+                )
             )
 
     # the turn in progress (tracker §5.1)
     if step == PEEKING:
         if len(set(peeked)) != len(peeked) or any(board[p] == EMPTY for p in peeked):
-            raise PositionError("peeked: distinct occupied positions (tracker rules §4.2)")
+            raise PositionError(
+                ErrorText("peeked: distinct occupied positions (tracker rules §4.2)")
+            )
         if not 1 <= len(peeked) < min(options.peek_count, occupied):
             raise PositionError(
-                f"peeked: a peek turn in progress has looked at 1–"
-                f"{min(options.peek_count, occupied) - 1} cards (got {len(peeked)})"
+                ErrorText(
+                    "peeked: a peek turn in progress has looked at 1–{last} cards (got {n_peeked})",
+                    last=min(options.peek_count, occupied) - 1,
+                    n_peeked=len(peeked),
+                )
             )
     elif peeked:
-        raise PositionError("peeked: positions are listed only during a peek turn")
+        raise PositionError(ErrorText("peeked: positions are listed only during a peek turn"))
     if step in (RELOCATING, PLACING):
         if occupied == NUM_POSITIONS:
-            raise PositionError("step: relocation needs an empty position (tracker rules §4.4)")
+            raise PositionError(
+                ErrorText("step: relocation needs an empty position (tracker rules §4.4)")
+            )
     elif moves:
-        raise PositionError("relocations: moves are counted only while relocating")
+        raise PositionError(ErrorText("relocations: moves are counted only while relocating"))
     if step == PLACING:
         if lifted == EMPTY or board[lifted] == EMPTY:
-            raise PositionError("lifted: the occupied position whose card is being moved")
+            raise PositionError(
+                ErrorText("lifted: the occupied position whose card is being moved")
+            )
     elif lifted != EMPTY:
-        raise PositionError("lifted: a card is lifted only while placing it")
+        raise PositionError(ErrorText("lifted: a card is lifted only while placing it"))
 
     state = TrackerState(options, tribes, board, start)
     state.hands = hands
@@ -283,7 +338,9 @@ def _read_state(players: int, options: TrackerOptions, s: Mapping[str, Any]) -> 
     state.lifted = lifted
     state.last_player = last_player
     if not over and not state.legal_actions():
-        raise PositionError(f"seat {seat} would have no legal step in this position")
+        raise PositionError(
+            ErrorText("seat {seat} would have no legal step in this position", seat=seat)
+        )
     return state
 
 
@@ -294,10 +351,18 @@ def _check_cards(cards: list[int], error: type[ValueError]) -> None:
         seen: set[int] = set()
         dup = next((c for c in present if c in seen or seen.add(c)), None)  # type: ignore[func-returns-value]
         if dup is not None:
-            raise error(f"card {card_name(dup)} appears twice; each of the 60 cards appears once")
+            raise error(
+                ErrorText(
+                    "card {value} appears twice; each of the 60 cards appears once",
+                    value=card_name(dup),
+                )
+            )
         missing = sorted(set(range(NUM_CARDS)) - set(present))
         raise error(
-            f"card {card_name(missing[0])} is missing; each of the 60 cards appears exactly once"
+            ErrorText(
+                "card {value} is missing; each of the 60 cards appears exactly once",
+                value=card_name(missing[0]),
+            )
         )
 
 

@@ -99,7 +99,7 @@ def _read_card(raw: Any, what: str, ctx: ReadContext) -> int:
     try:
         return parse_card(raw)
     except SetupError as exc:
-        raise PositionError(f"{what}: {exc}") from None
+        raise PositionError(ErrorText("{what}: {exc}", what=what, exc=exc)) from None
 
 
 def _tribe_names(tribes: list[int]) -> list[str]:
@@ -125,13 +125,18 @@ _TRACKERS = Int(0, TRACKERS_PER_PLAYER)
 def read_tribes(raw: Any, players: int, error: type[ValueError]) -> list[int]:
     """One distinct tribe per seat, by name (a setup's or a position's ``tribes``)."""
     if not isinstance(raw, list) or len(raw) != players:
-        raise error(f"tribes must list one tribe per seat ({players} seats), e.g. ['T0', 'T3']")
+        raise error(
+            ErrorText(
+                "tribes must list one tribe per seat ({players} seats), e.g. ['T0', 'T3']",
+                players=players,
+            )
+        )
     try:
         tribes = [parse_tribe(t) for t in raw]
     except SetupError as exc:
-        raise error(f"tribes: {exc}") from None
+        raise error(ErrorText("tribes: {exc}", exc=exc)) from None
     if len(set(tribes)) != len(tribes):
-        raise error(f"each seat leads a different tribe (got {raw})")
+        raise error(ErrorText("each seat leads a different tribe (got {raw})", raw=raw))
     return tribes
 
 
