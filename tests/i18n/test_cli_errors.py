@@ -111,3 +111,22 @@ def test_the_core_templates_still_match_what_the_core_raises() -> None:
         raised.append(str(info.value))
     for text in raised:
         assert _match(text, ERROR_TEMPLATES, Marker()) is not None, text  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", "campfire: error: Tracker is played by 2–6 players (got 9)\n"),
+        ("hu", "a(z) Tracker játékot 2–6 játékos játssza (kapott: 9)"),
+        ("cs", "hru Tracker hraje 2–6 hráčů (zadáno: 9)"),
+    ],
+)
+def test_a_bad_player_count_in_each_language(
+    capsys: pytest.CaptureFixture[str], language: str, expected: str
+) -> None:
+    argv = ["sim", "tracker", "--players", "9", "--agents", "random", "--games", "1"]
+    err = _err(capsys, *argv, "--lang", language)
+    if language == "en":
+        assert err == expected
+    else:
+        assert expected in err

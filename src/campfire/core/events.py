@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import CampfireError
+from .errors import CampfireError, ErrorText
 from .validate import short_repr
 
 __all__ = ["Event", "visible_events"]
@@ -67,22 +67,34 @@ class Event:
         """
         if not isinstance(data, dict) or set(data) - {"type", "data", "to"}:
             raise CampfireError(
-                "an event is a JSON object with 'type', 'data' and optionally 'to' "
-                f"(got {short_repr(data)})"
+                ErrorText(
+                    "an event is a JSON object with 'type', 'data' and optionally 'to' "
+                    "(got {data})",
+                    data=short_repr(data),
+                )
             )
         type_, payload, to = data.get("type"), data.get("data"), data.get("to")
         if not isinstance(type_, str) or not type_:
             raise CampfireError(
-                f"an event's 'type' is a non-empty string (got {short_repr(type_)})"
+                ErrorText(
+                    "an event's 'type' is a non-empty string (got {type_})", type_=short_repr(type_)
+                )
             )
         if not isinstance(payload, dict):
-            raise CampfireError(f"an event's 'data' is a JSON object (got {short_repr(payload)})")
+            raise CampfireError(
+                ErrorText(
+                    "an event's 'data' is a JSON object (got {payload})",
+                    payload=short_repr(payload),
+                )
+            )
         if to is None:
             return cls(type_, payload)
         if not isinstance(to, list) or not all(
             isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in to
         ):
-            raise CampfireError(f"an event's 'to' is a list of seats (got {short_repr(to)})")
+            raise CampfireError(
+                ErrorText("an event's 'to' is a list of seats (got {to})", to=short_repr(to))
+            )
         return cls(type_, payload, frozenset(to))
 
 

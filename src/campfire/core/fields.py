@@ -47,7 +47,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .errors import PositionError
+from .errors import ErrorText, PositionError
 from .validate import short_repr
 
 __all__ = [
@@ -172,10 +172,24 @@ class Int(Codec):
         low, high = _bound(self.low, ctx), _bound(self.high, ctx)
         if raw.__class__ is not int:
             raise PositionError(
-                f"{what} must be a whole number {low}–{high} (got {short_repr(raw)})"
+                ErrorText(
+                    "{what} must be a whole number {low}–{high} (got {raw})",
+                    what=what,
+                    low=low,
+                    high=high,
+                    raw=short_repr(raw),
+                )
             )
         if not low <= raw <= high:
-            raise PositionError(f"{what} must be {low}–{high} (got {raw})")
+            raise PositionError(
+                ErrorText(
+                    "{what} must be {low}–{high} (got {raw})",
+                    what=what,
+                    low=low,
+                    high=high,
+                    raw=raw,
+                )
+            )
         return raw - self.offset
 
 
@@ -221,11 +235,20 @@ class ListOf(Codec):
     def decode(self, raw: Any, what: str, ctx: ReadContext) -> Any:
         """Check the list and its length, decode each item (named ``what[i]``)."""
         if not isinstance(raw, list):
-            raise PositionError(f"{what} must be a JSON list (got {short_repr(raw)})")
+            raise PositionError(
+                ErrorText("{what} must be a JSON list (got {raw})", what=what, raw=short_repr(raw))
+            )
         if self.length is not None:
             length = _bound(self.length, ctx)
             if len(raw) != length:
-                raise PositionError(f"{what} must have {length} entries (got {len(raw)})")
+                raise PositionError(
+                    ErrorText(
+                        "{what} must have {length} entries (got {n_raw})",
+                        what=what,
+                        length=length,
+                        n_raw=len(raw),
+                    )
+                )
         decode = self.item.decode
         out = [decode(x, f"{what}[{i}]", ctx) for i, x in enumerate(raw)]
         return tuple(out) if self.tuple else out
@@ -251,7 +274,12 @@ class Names(Codec):
         """The index of the name."""
         if not isinstance(raw, str) or raw not in self.names:
             raise PositionError(
-                f"{what} must be one of {', '.join(self.names)} (got {short_repr(raw)})"
+                ErrorText(
+                    "{what} must be one of {names} (got {raw})",
+                    what=what,
+                    names=", ".join(self.names),
+                    raw=short_repr(raw),
+                )
             )
         return self.names.index(raw)
 
@@ -285,13 +313,28 @@ def read_object(raw: Any, what: str, keys: Sequence[str]) -> Mapping[str, Any]:
     campfire.core.errors.PositionError: pair: the field 'b' is missing
     """
     if not isinstance(raw, Mapping):
-        raise PositionError(f"{what} must be a JSON object with the fields {', '.join(keys)}")
+        raise PositionError(
+            ErrorText(
+                "{what} must be a JSON object with the fields {keys}",
+                what=what,
+                keys=", ".join(keys),
+            )
+        )
     missing = [k for k in keys if k not in raw]
     if missing:
-        raise PositionError(f"{what}: the field {missing[0]!r} is missing")
+        raise PositionError(
+            ErrorText("{what}: the field {missing} is missing", what=what, missing=repr(missing[0]))
+        )
     extra = sorted(str(k) for k in raw if k not in keys)
     if extra:
-        raise PositionError(f"{what}: unknown field {extra[0]!r}; the fields are {list(keys)}")
+        raise PositionError(
+            ErrorText(
+                "{what}: unknown field {extra}; the fields are {value}",
+                what=what,
+                extra=repr(extra[0]),
+                value=list(keys),
+            )
+        )
     return raw
 
 
@@ -476,17 +519,27 @@ def read_fields(cls: Any, data: Any, ctx: ReadContext) -> dict[str, Any]:
     the game's.
     """
     if not isinstance(data, Mapping):
-        raise PositionError(f"the position's state must be a JSON object (got {short_repr(data)})")
+        raise PositionError(
+            ErrorText(
+                "the position's state must be a JSON object (got {data})", data=short_repr(data)
+            )
+        )
     fields = [f for f in cls.FIELDS if f.key is not None]
     for f in fields:
         if f.key not in data and f.default is _ABSENT:
-            raise PositionError(f"the position's state: the field {f.key!r} is missing")
+            raise PositionError(
+                ErrorText("the position's state: the field {key} is missing", key=repr(f.key))
+            )
     keys = [f.key for f in fields]
     extra = sorted(str(k) for k in data if k not in keys)
     if extra:
         raise PositionError(
-            f"the position's state: unknown field {extra[0]!r} (an unknown state field; the "
-            f"fields are {keys})"
+            ErrorText(
+                "the position's state: unknown field {extra} (an unknown state field; "
+                "the fields are {keys})",
+                extra=repr(extra[0]),
+                keys=keys,
+            )
         )
     out: dict[str, Any] = {}
     for f in fields:

@@ -17,7 +17,7 @@ from typing import Any, Generic, TypeVar
 
 from .actions import Action
 from .agent import Agent, Belief, RolloutPolicy
-from .errors import OptionError, PositionError, SetupError
+from .errors import ErrorText, OptionError, PositionError, SetupError
 from .events import Event
 from .options import Options
 from .present import GenericPresenter, Presenter
@@ -92,24 +92,41 @@ class Game(ABC, Generic[S]):
         if isinstance(values, Options):
             if not isinstance(values, self.options_type):
                 raise OptionError(
-                    f"{type(values).__name__} are not options of {self.title}; "
-                    f"use {self.options_type.__name__}"
+                    ErrorText(
+                        "{name__} are not options of {title}; use {name__2}",
+                        name__=type(values).__name__,
+                        title=self.title,
+                        name__2=self.options_type.__name__,
+                    )
                 )
             return values
         if values is not None and not isinstance(values, Mapping):
             raise OptionError(
-                f"options are a mapping of option names to values (got {type(values).__name__})"
+                ErrorText(
+                    "options are a mapping of option names to values (got {name__})",
+                    name__=type(values).__name__,
+                )
             )
         return self.options_type.from_mapping(values)
 
     def check_players(self, players: int) -> None:
         """Raise :class:`OptionError` unless ``players`` is in the game's player range."""
         if isinstance(players, bool) or not isinstance(players, int):
-            raise OptionError(f"the number of players must be an integer (got {players!r})")
+            raise OptionError(
+                ErrorText(
+                    "the number of players must be an integer (got {players})",
+                    players=repr(players),
+                )
+            )
         if not self.min_players <= players <= self.max_players:
             raise OptionError(
-                f"{self.title} is played by {self.min_players}–{self.max_players} players "
-                f"(got {players})"
+                ErrorText(
+                    "{title} is played by {min_players}–{max_players} players (got {players})",
+                    title=self.title,
+                    min_players=self.min_players,
+                    max_players=self.max_players,
+                    players=players,
+                )
             )
 
     # ----- creating states -----------------------------------------------------------------
@@ -138,7 +155,9 @@ class Game(ABC, Generic[S]):
                 seed = secrets.randbits(63)
             setup = self.random_setup(players, opts, GameRng(seed))
         elif not isinstance(setup, Mapping):
-            raise SetupError(f"a setup is a JSON object (got {type(setup).__name__})")
+            raise SetupError(
+                ErrorText("a setup is a JSON object (got {name__})", name__=type(setup).__name__)
+            )
         return self.from_setup(players, opts, setup, self.play_rng(0 if seed is None else seed))
 
     @staticmethod
@@ -302,25 +321,39 @@ class Game(ABC, Generic[S]):
     def _read_position_header(self, data: Mapping[str, Any]) -> tuple[int, Options]:
         """Check a position's header and return its player count and options."""
         if not isinstance(data, Mapping):
-            raise PositionError("a position is a JSON object")
+            raise PositionError(ErrorText("a position is a JSON object"))
         if data.get("game") != self.name:
-            raise PositionError(f"this is not a {self.title} position (game={data.get('game')!r})")
+            raise PositionError(
+                ErrorText(
+                    "this is not a {title} position (game={value})",
+                    title=self.title,
+                    value=repr(data.get("game")),
+                )
+            )
         version = data.get("version")
         if type(version) is not int or version != 1:
-            raise PositionError(f"unsupported position version {short_repr(version)}; known: 1")
+            raise PositionError(
+                ErrorText(
+                    "unsupported position version {version}; known: 1", version=short_repr(version)
+                )
+            )
         if "players" not in data:
-            raise PositionError("bad position header: 'players' (the player count) is missing")
+            raise PositionError(
+                ErrorText("bad position header: 'players' (the player count) is missing")
+            )
         options = data.get("options", {})
         if not isinstance(options, Mapping):
             raise PositionError(
-                "bad position header: 'options' is a JSON object of option names to values"
+                ErrorText(
+                    "bad position header: 'options' is a JSON object of option names to values"
+                )
             )
         try:
             players = data["players"]
             self.check_players(players)
             options = self.options_type.from_mapping(options)
         except OptionError as exc:
-            raise PositionError(f"bad position header: {exc}") from None
+            raise PositionError(ErrorText("bad position header: {exc}", exc=exc.text)) from None
         return players, options
 
     def __repr__(self) -> str:

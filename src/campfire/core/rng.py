@@ -17,7 +17,7 @@ import math
 import random
 from typing import Any
 
-from .errors import PositionError
+from .errors import ErrorText, PositionError
 
 __all__ = ["GameRng"]
 
@@ -62,7 +62,9 @@ class GameRng(random.Random):
         try:
             rng.setstate((version, tuple(internal), gauss))
         except (TypeError, ValueError) as exc:
-            raise PositionError(f"malformed random generator state: {exc}") from None
+            raise PositionError(
+                ErrorText("malformed random generator state: {exc}", exc=exc)
+            ) from None
         return rng
 
 

@@ -158,7 +158,9 @@ class ApacheGame(Game[ApacheState]):
         except PositionError:
             raise
         except CampfireError as exc:  # a bad card, colour or claim
-            raise PositionError(ErrorText("malformed Apache position: {exc}", exc=exc)) from None
+            raise PositionError(
+                ErrorText("malformed Apache position: {exc}", exc=exc.text)
+            ) from None
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise PositionError(
                 ErrorText("malformed Apache position: {exc}", exc=repr(exc))
@@ -351,7 +353,7 @@ def _claim(text: Any, seat: int, options: ApacheOptions, field: str) -> Claim:
     try:
         action = _actions.parse_action(text)
     except CampfireError as exc:
-        raise PositionError(ErrorText("{field}: {exc}", field=field, exc=exc)) from None
+        raise PositionError(ErrorText("{field}: {exc}", field=field, exc=exc.text)) from None
     arrival = options.claim_order == ARRIVAL
     if action.kind != "claim" or (action.ms < 0) != arrival:
         form = "claim TYPE" if arrival else "claim TYPE MS"

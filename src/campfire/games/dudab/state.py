@@ -218,7 +218,7 @@ def _read_card(raw: Any, what: str) -> int:
     try:
         return parse_card(raw)
     except SetupError as exc:
-        raise PositionError(ErrorText("{what}: {exc}", what=what, exc=exc)) from None
+        raise PositionError(ErrorText("{what}: {exc}", what=what, exc=exc.text)) from None
 
 
 def _read_cards(raw: Any, what: str, ctx: ReadContext) -> list[int]:

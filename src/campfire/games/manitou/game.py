@@ -201,7 +201,7 @@ class ManitouGame(Game[ManitouState]):
             raise
         except CampfireError as exc:  # a bad card or tile name
             raise PositionError(
-                ErrorText("malformed Big Manitou position: {exc}", exc=exc)
+                ErrorText("malformed Big Manitou position: {exc}", exc=exc.text)
             ) from None
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise PositionError(

@@ -240,7 +240,7 @@ def read_names(
         try:
             out.append(parse(name))
         except CampfireError as exc:
-            raise error(ErrorText("{what}: {exc}", what=what, exc=exc)) from None
+            raise error(ErrorText("{what}: {exc}", what=what, exc=exc.text)) from None
     return out
 
 
@@ -288,7 +288,7 @@ def _read_table_card(raw: Any, what: str, ctx: ReadContext) -> int:
     try:
         card = parse_card(name)
     except CampfireError as exc:
-        raise PositionError(ErrorText("{what}: {exc}", what=what, exc=exc)) from None
+        raise PositionError(ErrorText("{what}: {exc}", what=what, exc=exc.text)) from None
     return card | seat << 4 | (0 if raw[2] else DOWN)
 
 

@@ -99,7 +99,7 @@ def _read_card(raw: Any, what: str, ctx: ReadContext) -> int:
     try:
         return parse_card(raw)
     except SetupError as exc:
-        raise PositionError(ErrorText("{what}: {exc}", what=what, exc=exc)) from None
+        raise PositionError(ErrorText("{what}: {exc}", what=what, exc=exc.text)) from None
 
 
 def _tribe_names(tribes: list[int]) -> list[str]:
@@ -134,7 +134,7 @@ def read_tribes(raw: Any, players: int, error: type[ValueError]) -> list[int]:
     try:
         tribes = [parse_tribe(t) for t in raw]
     except SetupError as exc:
-        raise error(ErrorText("tribes: {exc}", exc=exc)) from None
+        raise error(ErrorText("tribes: {exc}", exc=exc.text)) from None
     if len(set(tribes)) != len(tribes):
         raise error(ErrorText("each seat leads a different tribe (got {raw})", raw=raw))
     return tribes
