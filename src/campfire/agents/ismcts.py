@@ -21,6 +21,7 @@ from campfire.core import (
     Action,
     Agent,
     AgentConfig,
+    ErrorText,
     Observation,
     Outcome,
     RolloutPolicy,
@@ -82,9 +83,9 @@ class ISMCTSConfig(AgentConfig):
         from campfire.core import OptionError
 
         if self.iterations < 1:
-            raise OptionError("iterations must be at least 1")
+            raise OptionError(ErrorText("iterations must be at least 1"))
         if self.seconds < 0 or self.exploration < 0 or self.max_rollout < 1:
-            raise OptionError("seconds and exploration must be ≥ 0 and max_rollout ≥ 1")
+            raise OptionError(ErrorText("seconds and exploration must be ≥ 0 and max_rollout ≥ 1"))
 
 
 def reward_vector(outcome: Outcome, kind: str = "mixed", scale: float | None = None) -> list[float]:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from campfire.core import CampfireError, Record, RecordError, get, replay
+from campfire.core import CampfireError, ErrorText, Record, RecordError, get, replay
 from campfire.core.validate import loads_json, read_bytes
 from campfire.i18n import N_, Translator, current
 
@@ -134,7 +134,12 @@ def load_records(folder: str | Path) -> tuple[list[tuple[Path, Record]], dict[st
     """
     root = Path(folder)
     if not root.is_dir():
-        raise CampfireError(f"{root} is not a folder (give the folder of 'campfire sim --records')")
+        raise CampfireError(
+            ErrorText(
+                "{folder} is not a folder (give the folder of 'campfire sim --records')",
+                folder=str(root),
+            )
+        )
     records: list[tuple[Path, Record]] = []
     skipped = {"not_a_record": 0, "unfinished": 0}
     for path in sorted(root.rglob("*.json")):
@@ -149,7 +154,9 @@ def load_records(folder: str | Path) -> tuple[list[tuple[Path, Record]], dict[st
         try:
             record = Record.from_json(data)
         except RecordError as exc:
-            raise RecordError(f"{path}: {exc}") from None
+            raise RecordError(
+                ErrorText("{path}: {reason}", path=str(path), reason=exc.text)
+            ) from None
         if record.outcome is None:
             skipped["unfinished"] += 1
             continue
@@ -173,7 +180,9 @@ def rate_records(
     try:
         from openskill.models import PlackettLuce
     except ImportError:
-        raise CampfireError("ratings need the 'openskill' package: pip install openskill") from None
+        raise CampfireError(
+            ErrorText("ratings need the 'openskill' package: pip install openskill")
+        ) from None
 
     model = PlackettLuce()
     ratings: dict[str, dict[str, Any]] = {}
@@ -189,7 +198,9 @@ def rate_records(
             try:
                 replay(record)
             except RecordError as exc:
-                raise RecordError(f"{path or record.game}: {exc}") from None
+                raise RecordError(
+                    ErrorText("{path}: {reason}", path=str(path or record.game), reason=exc.text)
+                ) from None
         table = ratings.setdefault(record.game, {})
         games = played.setdefault(record.game, {})
         wins = won.setdefault(record.game, {})

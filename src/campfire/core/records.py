@@ -304,9 +304,17 @@ class Match:
         self.setup = dict(setup) if setup is not None else None
         self.state: State = game.new_game(players, self.options, seed=seed, setup=setup)
         if names is not None and len(names) != players:
-            raise OptionError(f"{len(names)} names given for {players} players")
+            raise OptionError(
+                ErrorText(
+                    "{count} names given for {players} players", count=len(names), players=players
+                )
+            )
         if agents is not None and len(agents) != players:
-            raise OptionError(f"{len(agents)} agents given for {players} players")
+            raise OptionError(
+                ErrorText(
+                    "{count} agents given for {players} players", count=len(agents), players=players
+                )
+            )
         names = list(names) if names is not None else [f"Player {i + 1}" for i in range(players)]
         agent_list = list(agents) if agents is not None else [None] * players
         self.players = [Player(n, a) for n, a in zip(names, agent_list, strict=True)]
