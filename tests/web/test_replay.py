@@ -69,6 +69,10 @@ def check_shows(page: Any, replay: dict[str, Any], step: int) -> None:
     said = [m["text"] for f in replay["frames"][1 : step + 1] for m in f["step"]["messages"]]
     assert shown == said
     assert page.get_by_text(f"Step {step} of {len(replay['frames']) - 1}").count() == 1
+    # the moves the seat could choose from at this step, listed (read-only)
+    moves = [a["label"] for a in display["actions"]]
+    assert page.locator("#cf-moves-list li").all_inner_texts() == moves
+    assert page.locator("#cf-replay-moves").is_visible() == bool(moves)
 
 
 def test_step_through_a_finished_game(server: Any, new_page: Any) -> None:
@@ -95,6 +99,9 @@ def test_step_through_a_finished_game(server: Any, new_page: Any) -> None:
     page.get_by_label("Point of view").select_option("1")
     page.wait_for_function("document.querySelector('#cf-board .cf-you') !== null")
     check_shows(page, seat1, 7)
+    to_act = next(k for k, f in enumerate(seat1["frames"]) if k > 7 and f["display"]["actions"])
+    page.get_by_role("slider", name="Step").fill(str(to_act))
+    check_shows(page, seat1, to_act)  # seat 1's moves at that step are listed
     page.get_by_role("button", name="To the end").click()
     check_shows(page, seat1, last)
     result = page.locator("#cf-board .cf-result").inner_text()

@@ -178,6 +178,7 @@ function show(step) {
   const list = renderLog($("cf-log"), messages);
   const now = frame.step ? frame.step.messages.length : 0;
   [...list.children].forEach((item, i) => item.classList.toggle("cf-now", i >= messages.length - now));
+  drawMoves(frame.display);
   $("cf-step-count").textContent = t("web.replay.step", { step: viewer.step, total: last });
   $("cf-step-who").textContent = frame.step
     ? t("web.replay.by", { name: replay.names[frame.step.seat] ?? String(frame.step.seat + 1) })
@@ -188,6 +189,14 @@ function show(step) {
   $("cf-last").disabled = $("cf-forward").disabled = viewer.step === last;
   document.body.dataset.step = String(viewer.step);
   remember();
+}
+
+/** The moves the seat could choose from at this step (read-only: what a learner looks at). */
+function drawMoves(display) {
+  const actions = display.actions || [];
+  const list = $("cf-moves-list");
+  list.replaceChildren(...actions.map((a) => el("li", { "data-notation": a.notation }, a.label)));
+  $("cf-replay-moves").hidden = actions.length === 0;
 }
 
 /** The cards this step showed the seat alone (a peek), face up on the board for this step. */
