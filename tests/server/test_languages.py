@@ -146,3 +146,22 @@ def test_lobby_errors_speak_lang_or_accept_language(sqlite_url: str) -> None:
         assert bad.json()["error"]["message"] == translator("hu").error(
             english.json()["error"]["message"]
         )
+
+
+def test_the_games_option_help_speaks_the_request_language(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+
+        def help_of(query: str, headers: dict[str, str]) -> str:
+            games = client.get(f"/api/games{query}", headers=headers).json()
+            tracker = next(g for g in games if g["name"] == GAME)
+            option = next(o for o in tracker["options"] if o["name"] == "peek_count")
+            text: str = option["help"]
+            return text
+
+        english = help_of("", {})
+        infos = get_game(GAME).options_type.infos()
+        assert english == next(i.help for i in infos if i.name == "peek_count")
+        hu = help_of("?lang=hu", {})
+        cs = help_of("", {"Accept-Language": "cs"})
+        assert hu == translator("hu").pgettext("tracker.option.peek_count", english) != english
+        assert cs == translator("cs").pgettext("tracker.option.peek_count", english) != english

@@ -106,8 +106,19 @@ def _guarded(handler: Handler) -> Handler:
 
 
 async def games(request: Request) -> Response:
-    """``GET /api/games``: the games, their player ranges and options with defaults."""
-    return JSONResponse([g.to_json() for g in all_games()])
+    """``GET /api/games``: the games, their player ranges and options with defaults.
+
+    The options' help texts are in the request's language (:func:`language_of`).
+    """
+    tr = translator(language_of(request))
+    out = []
+    for game in all_games():
+        info = game.to_json()
+        for option in info["options"]:
+            if option["help"]:
+                option["help"] = tr.pgettext(f"{game.name}.option.{option['name']}", option["help"])
+        out.append(info)
+    return JSONResponse(out)
 
 
 async def list_tables(request: Request) -> Response:
