@@ -50,6 +50,12 @@ _ACTIONS: dict[tuple[str, int], tuple[tuple[Action, ...], bool]] = {}
 #: offers the same legal sets again and again); cleared when it grows past _MASK_CACHE_SIZE
 _MASKS: dict[tuple[str, int], dict[tuple[int, ...], npt.NDArray[np.int8]]] = {}
 _MASK_CACHE_SIZE = 4096
+#: per game and player count: the latest long legal list of each length, with its indices and
+#: mask (``[actions, indices, mask or None]``); the engines hand out the same action objects
+#: again and again (Apache's claim poll: 160 of them), and two equal lists compare by identity
+#: far faster than their indices are read
+_LEGAL_MEMO: dict[tuple[str, int], dict[int, list[Any]]] = {}
+_LONG = 12  # legal lists from this length on are remembered
 _INDEX = attrgetter("index")
 _UNKNOWN = -1  # the seat to act has not been computed since the last move
 
@@ -155,6 +161,7 @@ class Session:
         self._public = _public_scores(self.game.name)
         self._actions, self._indexed = _action_table(self.game, players)
         self._masks = _MASKS.setdefault(key, {})
+        self._legal_memo = _LEGAL_MEMO.setdefault(key, {})
         self._listen()
         self._invalidate()
         #: every move: the seat, the action index and the events (for perfect-recall histories)
@@ -198,6 +205,7 @@ class Session:
         self._turn: int | None = _UNKNOWN
         self._legal_seat = _UNKNOWN
         self._legal_ids: tuple[int, ...] = ()
+        self._legal_entry: list[Any] | None = None  # the memo entry of the legal list
 
     # ----- turn order and actions ----------------------------------------------------------
 
@@ -249,12 +257,23 @@ class Session:
             if seat != self.current_seat():
                 return ()
             actions = self.state.legal_actions(seat)
-            if self._indexed:
-                self._legal_ids = tuple(map(_INDEX, actions))
+            entry = None
+            if len(actions) >= _LONG:
+                entry = self._legal_memo.get(len(actions))
+                if entry is None or entry[0] != actions:
+                    entry = [actions[:], self._indices(actions), None]
+                    self._legal_memo[len(actions)] = entry
+                self._legal_ids = entry[1]
             else:
-                self._legal_ids = tuple(map(self.index_of, actions))
+                self._legal_ids = self._indices(actions)
+            self._legal_entry = entry
             self._legal_seat = seat
         return self._legal_ids
+
+    def _indices(self, actions: list[Action]) -> tuple[int, ...]:
+        if self._indexed:
+            return tuple(map(_INDEX, actions))
+        return tuple(map(self.index_of, actions))
 
     def legal(self, seat: int) -> list[int]:
         """The legal action indices of ``seat``, ascending (``[]`` unless it is to act)."""
@@ -263,15 +282,20 @@ class Session:
     def legal_mask(self, seat: int) -> npt.NDArray[np.int8]:
         """A 0/1 vector over the index space: the legal actions of ``seat`` (a new array)."""
         legal = self._legal_indices(seat)
-        mask = self._masks.get(legal)
+        entry = self._legal_entry if seat == self._legal_seat else None
+        mask = None if entry is None else entry[2]
         if mask is None:
-            mask = np.zeros(self.num_actions, dtype=np.int8)
-            if legal:
-                mask[list(legal)] = 1
-            mask.flags.writeable = False
-            if len(self._masks) >= _MASK_CACHE_SIZE:
-                self._masks.clear()
-            self._masks[legal] = mask
+            mask = self._masks.get(legal)
+            if mask is None:
+                mask = np.zeros(self.num_actions, dtype=np.int8)
+                if legal:
+                    mask[list(legal)] = 1
+                mask.flags.writeable = False
+                if len(self._masks) >= _MASK_CACHE_SIZE:
+                    self._masks.clear()
+                self._masks[legal] = mask
+            if entry is not None:
+                entry[2] = mask
         return mask.copy()
 
     def apply(self, seat: int, index: int) -> list[Event]:
@@ -441,6 +465,8 @@ class Session:
         data["_public"] = None
         data["_actions"] = None
         data["_masks"] = None
+        data["_legal_memo"] = None
+        data["_legal_entry"] = None
         return data
 
     def __setstate__(self, data: dict[str, Any]) -> None:
@@ -452,5 +478,6 @@ class Session:
         self._public = _public_scores(self.game.name)
         self._actions, self._indexed = _action_table(self.game, self.players)
         self._masks = _MASKS.setdefault((self.game.name, self.players), {})
+        self._legal_memo = _LEGAL_MEMO.setdefault((self.game.name, self.players), {})
         self._obs_cache = {}
         self._invalidate()
