@@ -224,6 +224,38 @@ _APACHE_TYPE_SLOT = tuple(_APACHE_TYPE[name] for name in APACHE_TYPE_NAMES)
 _APACHE_PHASE_SLOT = tuple(_APACHE_PHASE[name] for name in apache_state.PHASES)
 
 
+class _Counted:
+    """Counts of long card lists that seldom change, each list counted once.
+
+    Apache's piles and discards, Dudab's discard pile: the list as a tuple → ``(slot, count)``
+    for each slot ``slot_of[card]`` (the card itself without ``slot_of``). Forgets everything
+    when it holds ``size`` lists.
+    """
+
+    def __init__(self, slot_of: Sequence[int] | None = None, size: int = 4096) -> None:
+        self.slot_of = slot_of
+        self.size = size
+        self.lists: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+
+    def __call__(self, cards: list[int]) -> list[tuple[int, int]]:
+        key = tuple(cards)
+        found = self.lists.get(key)
+        if found is None:
+            counts: dict[int, int] = {}
+            get = counts.get
+            for i in cards if self.slot_of is None else map(self.slot_of.__getitem__, cards):
+                counts[i] = get(i, 0) + 1
+            found = list(counts.items())
+            if len(self.lists) >= self.size:
+                self.lists.clear()
+            self.lists[key] = found
+        return found
+
+
+#: Apache card lists by kind
+_kind_counts = _Counted()
+
+
 class ApacheEncoder(Encoder):
     """Apache: the table, piles, scores, the claim poll and the resolution queue."""
 
@@ -379,20 +411,20 @@ class ApacheEncoder(Encoder):
                 counts[i] = get(i, 0) + 1
             out[self._o_last + kind_of[table[-1]]] = 1.0
         o, o_scores = self._o_piles, self._o_scores
+        for i, count in counts.items():
+            out[i] = count / 9
+        # piles and discards: long, and changed only when a window is resolved
         for s, pile in enumerate(st.piles):
             if pile:
                 r = (s - seat) % n
                 base = o + r * k
-                for card in pile:
-                    i = base + kind_of[card]
-                    counts[i] = get(i, 0) + 1
+                for kind, count in _kind_counts(pile):
+                    out[base + kind_of[kind]] = count / 9
                 out[o_scores + r] = len(pile) / 40
-        o = self._o_discard
-        for card in st.discard:
-            i = o + kind_of[card]
-            counts[i] = get(i, 0) + 1
-        for i, count in counts.items():
-            out[i] = count / 9
+        if st.discard:
+            o = self._o_discard
+            for kind, count in _kind_counts(st.discard):
+                out[o + kind_of[kind]] = count / 9
         o = self._o_answers
         polling = phase == apache_state.POLLING
         answered, answers, arrival = st.answered, st.answers, st.arrival
@@ -700,6 +732,8 @@ assert sorted(_DUDAB_FACE.values()) == list(range(_DUDAB_FACES))
 # the engine's numbers (cards, calls) as encoder slots: a card's face, a call's one-hot
 _DUDAB_CARD_SLOT = tuple(_DUDAB_FACE[DUDAB_FACE_NAMES[f]] for f in DUDAB_FACE_OF_CARD)
 _DUDAB_CALL_SLOT = tuple(_DUDAB_CALLS.index(name) if name else -1 for name in DUDAB_CALL_NAMES)
+#: Dudab card lists by face
+_face_counts = _Counted(_DUDAB_CARD_SLOT)
 
 
 class DudabEncoder(Encoder):
@@ -874,7 +908,9 @@ class DudabEncoder(Encoder):
         for i, count in counts.items():
             out[i] = count
         if st.discard:
-            _count_into(out, self._o_discard, (face[c] for c in st.discard), 0.25)
+            o = self._o_discard
+            for i, count in _face_counts(st.discard):
+                out[o + i] = count * 0.25
         o = self._o_counts
         hands, piles, scores = st.hands, st.piles, st.scores
         kept = len(st.kept)
