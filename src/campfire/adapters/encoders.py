@@ -474,6 +474,38 @@ _MANITOU_TILE_SLOT = tuple(_MANITOU_TILE[name] for name in MANITOU_TILE_NAMES)
 _MANITOU_PHASE_SLOT = tuple(_MANITOU_PHASE[name] for name in manitou_state.PHASES)
 _MANITOU_STEP_SLOT = tuple(_MANITOU_STEPS.index(name) for name in manitou_state.EV_STEPS)
 _MANITOU_SHARING = (manitou_state.THIEF, manitou_state.SHARE)
+# a seat's tiles and cards left, as counts per type, seldom change: their nonzero slots by value
+_MANITOU_OWNED: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+_MANITOU_USED: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+
+
+def _manitou_nonzero(owned: list[int]) -> list[tuple[int, int]]:
+    """``(tile slot, count)`` of a seat's tiles owned, a count per tile type."""
+    key = tuple(owned)
+    found = _MANITOU_OWNED.get(key)
+    if found is None:
+        found = [(_MANITOU_TILE_SLOT[tile], k) for tile, k in enumerate(owned) if k]
+        if len(_MANITOU_OWNED) >= 4096:
+            _MANITOU_OWNED.clear()
+        _MANITOU_OWNED[key] = found
+    return found
+
+
+def _manitou_used(pool: list[int]) -> list[tuple[int, int]]:
+    """``(card slot, count)`` of the cards a seat has played, from its cards left per type."""
+    key = tuple(pool)
+    found = _MANITOU_USED.get(key)
+    if found is None:
+        full = MANITOU_FULL_POOL
+        found = [
+            (_MANITOU_CARD_SLOT[card], full[card] - left)
+            for card, left in enumerate(pool)
+            if left != full[card]
+        ]
+        if len(_MANITOU_USED) >= 4096:
+            _MANITOU_USED.clear()
+        _MANITOU_USED[key] = found
+    return found
 
 
 class ManitouEncoder(Encoder):
@@ -654,16 +686,14 @@ class ManitouEncoder(Encoder):
             if count:
                 out[o + card_of[card]] = count
         o_owned, o_used = self._o_owned, self._o_used
-        full = MANITOU_FULL_POOL
+        owned, pool = st.owned, st.pool
         for s in range(n):
             base = o_owned + rel[s] * t
-            for tile, count in enumerate(st.owned[s]):
-                if count:
-                    out[base + tile_of[tile]] = count
+            for i, count in _manitou_nonzero(owned[s]):
+                out[base + i] = count
             base = o_used + rel[s] * c
-            for card, left in enumerate(st.pool[s]):
-                if left != full[card]:
-                    out[base + card_of[card]] = full[card] - left
+            for i, count in _manitou_used(pool[s]):
+                out[base + i] = count
         o = self._o_holders
         nobody = manitou_state.NO_SEAT
         for i, holder in enumerate((st.totem_holder, st.horse_holder)):
