@@ -115,8 +115,9 @@ async def games(request: Request) -> Response:
     for game in all_games():
         info = game.to_json()
         for option in info["options"]:
-            if option["help"]:
-                option["help"] = tr.pgettext(f"{game.name}.option.{option['name']}", option["help"])
+            if option["help"]:  # the catalogs' context of an option's help (campfire.i18n.extract)
+                context = f"{game.name}.option.{option['name']}"
+                option["help"] = tr.pgettext(context, option["help"])
         out.append(info)
     return JSONResponse(out)
 
