@@ -48,6 +48,7 @@ __all__ = [
     "Presenter",
     "Zone",
     "and_list",
+    "current_translator",
     "render_text",
     "set_translator",
     "text",
@@ -324,6 +325,14 @@ def text(message_id: str, template: str, **params: Any) -> str:
     if translate is None:
         return template.format(**params)
     return translate(message_id, template, params)
+
+
+def current_translator() -> Translator | None:
+    """The translator in force in this context (``None``: English).
+
+    Presenters that keep texts they made key them by it, so each language has its own.
+    """
+    return _TRANSLATOR.get()
 
 
 @contextmanager

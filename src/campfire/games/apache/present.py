@@ -33,6 +33,7 @@ from campfire.core.present import (
     ViewHeader,
     Zone,
     and_list,
+    current_translator,
     render_text,
     text,
 )
@@ -295,6 +296,11 @@ def cards_text(cards: Sequence[str]) -> str:
 
 def _cards(n: int) -> str:
     return _counted("apache.cards", n)
+
+
+#: the claim choices made so far, by (action, players, penalty, translator); cleared when full
+_CLAIM_CHOICES: dict[tuple[ApacheAction, int, bool, object], ActionChoice] = {}
+_CLAIM_CACHE_SIZE = 20_000
 
 
 class ApachePresenter(Presenter):
@@ -587,16 +593,20 @@ class ApachePresenter(Presenter):
             return self.choice(action, n, label, group="pass", key="pass")
         if kind == "claim":
             t = TYPES[action.type]
-            mid = "apache.action.claim"
-            key: str = t
-            if action.ms >= 0:
-                mid += ".ms"
-                key = f"{t} {action.ms}"
             protect = view.get("protect_me")
-            if protect is not None and not protect[t]:
-                mid += ".penalty"
-            label = _text(mid, type=type_label(t), ms=action.ms)
-            return self.choice(action, n, label, f"hand:{t}", group=f"claim {t}", key=key)
+            penalty = protect is not None and not protect[t]
+            # a claim window offers every type at every reaction time (about 160 choices per
+            # seat and frame): each choice is made once per language and kept (it is immutable)
+            cache_key = (action, n, penalty, current_translator())
+            try:
+                made = _CLAIM_CHOICES.get(cache_key)
+            except TypeError:  # a translator that cannot be a key: no keeping
+                return self._claim(action, n, t, penalty)
+            if made is None:
+                if len(_CLAIM_CHOICES) >= _CLAIM_CACHE_SIZE:
+                    _CLAIM_CHOICES.clear()
+                made = _CLAIM_CHOICES[cache_key] = self._claim(action, n, t, penalty)
+            return made
         claim = view["queue"][int(view["resolved"])] if view["queue"] else {"type": "hunter"}
         ctype = str(claim["type"])
         if kind == "booty":
@@ -624,6 +634,17 @@ class ApachePresenter(Presenter):
         verb = "prisoner" if kind == "prisoner" else "marry"
         label = _text(f"apache.action.{verb}", card=card_label(card))
         return self.choice(action, n, label, table.get(card), group="choose", key=card)
+
+    def _claim(self, action: ApacheAction, n: int, t: str, penalty: bool) -> ActionChoice:
+        mid = "apache.action.claim"
+        key: str = t
+        if action.ms >= 0:
+            mid += ".ms"
+            key = f"{t} {action.ms}"
+        if penalty:
+            mid += ".penalty"
+        label = _text(mid, type=type_label(t), ms=action.ms)
+        return self.choice(action, n, label, f"hand:{t}", group=f"claim {t}", key=key)
 
     # ----- log lines -----------------------------------------------------------------------
 
