@@ -44,7 +44,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, cast
 
-from campfire.core import Action, Agent, AgentConfig, Observation, OptionError, option
+from campfire.core import Action, Agent, AgentConfig, ErrorText, Observation, OptionError, option
 
 from .actions import (
     CLAIM,
@@ -120,14 +120,20 @@ class ApacheHeuristicConfig(AgentConfig):
         """The mean time lies in 0–2000 ms, the spread is ≥ 0, patience ≥ 2."""
         if not 0 <= self.reaction_ms <= REACTION_MAX_MS:
             raise OptionError(
-                f"reaction_ms is a mean time from 0 to {REACTION_MAX_MS} ms "
-                f"(got {self.reaction_ms})"
+                ErrorText(
+                    "reaction_ms is a mean time from 0 to {reaction_max_ms} ms (got {reaction_ms})",
+                    reaction_max_ms=REACTION_MAX_MS,
+                    reaction_ms=self.reaction_ms,
+                )
             )
         if self.spread < 0:
-            raise OptionError(f"spread must be ≥ 0 ms (got {self.spread})")
+            raise OptionError(ErrorText("spread must be ≥ 0 ms (got {spread})", spread=self.spread))
         if self.patience < 2:
             raise OptionError(
-                f"patience must be at least 2 (a claim wins 2 cards or more; got {self.patience})"
+                ErrorText(
+                    "patience must be at least 2 (a claim wins 2 cards or more; got {patience})",
+                    patience=self.patience,
+                )
             )
 
 

@@ -39,7 +39,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from campfire.core import Action, Observation, OptionError, option
+from campfire.core import Action, ErrorText, Observation, OptionError, option
 
 from .actions import CLAIM, CLAIM_MS, PASS, REACTION_MAX_MS, REACTION_STEP_MS
 from .bots import ApacheHeuristic, ApacheHeuristicConfig
@@ -86,7 +86,11 @@ class ApacheSearchConfig(ApacheHeuristicConfig):
         """The heuristic's checks, and a positive budget."""
         super().validate()
         if self.iterations < 1:
-            raise OptionError(f"iterations must be at least 1 (got {self.iterations})")
+            raise OptionError(
+                ErrorText(
+                    "iterations must be at least 1 (got {iterations})", iterations=self.iterations
+                )
+            )
 
 
 class ApacheModel:

@@ -40,7 +40,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from campfire.core import Action, Agent, AgentConfig, Event, Observation, OptionError, option
+from campfire.core import (
+    Action,
+    Agent,
+    AgentConfig,
+    ErrorText,
+    Event,
+    Observation,
+    OptionError,
+    option,
+)
 
 from .actions import (
     K_BABY,
@@ -125,9 +134,13 @@ class DudabHeuristicConfig(AgentConfig):
     def validate(self) -> None:
         """``noise`` is a probability, ``dudab_keep`` non-negative."""
         if not 0.0 <= self.noise <= 1.0:
-            raise OptionError(f"noise is a probability from 0 to 1 (got {self.noise})")
+            raise OptionError(
+                ErrorText("noise is a probability from 0 to 1 (got {noise})", noise=self.noise)
+            )
         if self.dudab_keep < 0:
-            raise OptionError(f"dudab_keep must be ≥ 0 (got {self.dudab_keep})")
+            raise OptionError(
+                ErrorText("dudab_keep must be ≥ 0 (got {dudab_keep})", dudab_keep=self.dudab_keep)
+            )
 
 
 class DudabHeuristic(Agent):

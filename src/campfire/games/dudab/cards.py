@@ -187,8 +187,11 @@ def parse_card(name: object) -> int:
     card = _BY_NAME.get(name.strip().lower()) if isinstance(name, str) else None
     if card is None:
         raise SetupError(
-            f"unknown card {name!r}; cards are N-<colour>-<symbol>-<value> (e.g. N-red-fur-3), "
-            "DUDAB-1..8, SHAMAN-<colour>-1..2, JUNGLE-1..8, BABY-1..8"
+            ErrorText(
+                "unknown card {name}; cards are N-<colour>-<symbol>-<value> (e.g. "
+                "N-red-fur-3), DUDAB-1..8, SHAMAN-<colour>-1..2, JUNGLE-1..8, BABY-1..8",
+                name=repr(name),
+            )
         )
     return card
 

@@ -33,6 +33,7 @@ from campfire.core import (
     Agent,
     AgentConfig,
     Belief,
+    ErrorText,
     Event,
     Observation,
     OptionError,
@@ -95,7 +96,11 @@ def parse_memory(text: str) -> tuple[int, float]:
         capacity, rate = -2, -1.0
     if capacity < 1 or not 0.0 <= rate <= 1.0:
         raise OptionError(
-            f"memory must be perfect, none, CAPACITY or CAPACITY/DECAY (e.g. 8/0.05); got {text!r}"
+            ErrorText(
+                "memory must be perfect, none, CAPACITY or CAPACITY/DECAY (e.g. "
+                "8/0.05); got {text}",
+                text=repr(text),
+            )
         )
     return capacity, rate
 
@@ -254,9 +259,14 @@ class TrackerHeuristicConfig(AgentConfig):
         """Check the memory spec, greed and patience."""
         parse_memory(self.memory)
         if self.greed < 1:
-            raise OptionError(f"greed must be at least 1 (got {self.greed})")
+            raise OptionError(ErrorText("greed must be at least 1 (got {greed})", greed=self.greed))
         if self.patience < 1:
-            raise OptionError(f"patience must be at least 1 peeking turn (got {self.patience})")
+            raise OptionError(
+                ErrorText(
+                    "patience must be at least 1 peeking turn (got {patience})",
+                    patience=self.patience,
+                )
+            )
 
 
 class TrackerHeuristic(Agent):
