@@ -256,10 +256,11 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         return 0
     heads = (_("game").ljust(10), _("players").rjust(7), _("actions/s").rjust(12))
     print(" ".join((*heads, _("games/s").rjust(10), _("actions/game").rjust(13))))
+    number = current().number  # as the language writes numbers (1 234,5 in Hungarian)
     for r in results:
         print(
-            f"{r.game:<10} {r.players:>7} {r.actions_per_second:>12,.0f} "
-            f"{r.games_per_second:>10,.1f} {r.actions_per_game:>13,.1f}"
+            f"{r.game:<10} {r.players:>7} {number(r.actions_per_second, 0):>12} "
+            f"{number(r.games_per_second, 1):>10} {number(r.actions_per_game, 1):>13}"
         )
     print(_("(random legal actions, one process; median of {runs} runs)").format(runs=args.runs))
     return 0
