@@ -20,7 +20,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import Session, sessionmaker
 
-from campfire.core import OptionError
+from campfire.core import ErrorText, OptionError
 
 __all__ = ["MIGRATIONS", "default_database_url", "make_engine", "migrate", "session_factory"]
 
@@ -45,8 +45,11 @@ def make_engine(url: str) -> Engine:
         parsed = make_url(url)
     except ArgumentError:
         raise OptionError(
-            f"not a database URL: {url!r}; use sqlite:///PATH or "
-            "postgresql+psycopg://USER@HOST:PORT/DBNAME"
+            ErrorText(
+                "not a database URL: {url}; use sqlite:///PATH or "
+                "postgresql+psycopg://USER@HOST:PORT/DBNAME",
+                url=repr(url),
+            )
         ) from None
     kwargs: dict[str, Any] = {}
     sqlite = parsed.get_backend_name() == "sqlite"
@@ -59,7 +62,9 @@ def make_engine(url: str) -> Engine:
     try:
         engine = create_engine(parsed, **kwargs)
     except (ImportError, ArgumentError) as exc:
-        raise OptionError(f"cannot use the database URL {url!r}: {exc}") from None
+        raise OptionError(
+            ErrorText("cannot use the database URL {url}: {exc}", url=repr(url), exc=exc)
+        ) from None
     if sqlite:
 
         @event.listens_for(engine, "connect")
