@@ -19,7 +19,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from campfire.agents import make_agent
-from campfire.core import CampfireError, OptionError, Record, get, parse_option_assignments, replay
+from campfire.core import (
+    CampfireError,
+    ErrorText,
+    OptionError,
+    Record,
+    get,
+    parse_option_assignments,
+    replay,
+)
 from campfire.i18n import _
 
 from .app import CampfireApp, PlayConfig, WatchApp, check_seats, game_options
@@ -63,7 +71,7 @@ def play_config(
             try:
                 make_agent(spec.agent, g, i, count, opts)
             except OptionError as exc:
-                raise OptionError(f"--opponents: {exc}") from None
+                raise OptionError(ErrorText("--opponents: {reason}", reason=exc.text)) from None
     check_seats(g, seats, opts)
     return PlayConfig(
         g.name,
