@@ -33,9 +33,14 @@ def chromium_path() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One headless Chromium for the whole run."""
+    """A headless Chromium for the tests of one module.
+
+    Not for the whole session: while Playwright's synchronous API is started, its event loop
+    counts as running in this thread, and other tests' ``asyncio.run`` would fail; pytest ends
+    a module's fixtures before a test of another module runs.
+    """
     sync_api = pytest.importorskip(
         "playwright.sync_api", reason="Playwright for Python is not installed (make test does it)"
     )
