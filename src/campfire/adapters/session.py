@@ -46,9 +46,9 @@ _ID_CACHE: dict[tuple[str, int], dict[int, tuple[Action, int]]] = {}
 #: per game and player count: every action by index, and whether each carries its index as an
 #: ``index`` attribute (the built-in games' actions do), which spares the index look-up
 _ACTIONS: dict[tuple[str, int], tuple[tuple[Action, ...], bool]] = {}
-#: per game and player count: read-only action masks by the tuple of legal indices (a game
+#: per game and player count: action masks (as bytes) by the tuple of legal indices (a game
 #: offers the same legal sets again and again); cleared when it grows past _MASK_CACHE_SIZE
-_MASKS: dict[tuple[str, int], dict[tuple[int, ...], npt.NDArray[np.int8]]] = {}
+_MASKS: dict[tuple[str, int], dict[tuple[int, ...], bytes]] = {}
 _MASK_CACHE_SIZE = 4096
 #: per game and player count: the latest long legal list of each length, with its indices and
 #: mask (``[actions, indices, mask or None]``); the engines hand out the same action objects
@@ -281,22 +281,26 @@ class Session:
 
     def legal_mask(self, seat: int) -> npt.NDArray[np.int8]:
         """A 0/1 vector over the index space: the legal actions of ``seat`` (a new array)."""
+        # masks are kept as bytes: a bytearray copy viewed by numpy is the cheapest new array
         legal = self._legal_indices(seat)
         entry = self._legal_entry if seat == self._legal_seat else None
         mask = None if entry is None else entry[2]
         if mask is None:
             mask = self._masks.get(legal)
             if mask is None:
-                mask = np.zeros(self.num_actions, dtype=np.int8)
-                if legal:
-                    mask[list(legal)] = 1
-                mask.flags.writeable = False
+                built = bytearray(self.num_actions)
+                for i in legal:
+                    built[i] = 1
+                mask = bytes(built)
                 if len(self._masks) >= _MASK_CACHE_SIZE:
                     self._masks.clear()
                 self._masks[legal] = mask
+                if entry is not None:
+                    entry[2] = mask
+                return np.frombuffer(built, dtype=np.int8)
             if entry is not None:
                 entry[2] = mask
-        return mask.copy()
+        return np.frombuffer(bytearray(mask), dtype=np.int8)
 
     def apply(self, seat: int, index: int) -> list[Event]:
         """Play the action with index ``index`` for ``seat`` (the seat to act); its events.
