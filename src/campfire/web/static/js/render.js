@@ -324,6 +324,7 @@ export function renderTable(container, display, options = {}) {
       head.append(
         el("button", {
           type: "button",
+          "data-zone": zone.id,
           class: `cf-zone-button ${state.selected ? "cf-hint" : ""}`,
           "aria-label": label,
           title: label,
@@ -372,7 +373,20 @@ export function renderTable(container, display, options = {}) {
   // the end: each player's breakdown
   if (display.over) root.append(resultNode(display, options.outcome));
 
+  // keep the keyboard's place: the same card or move if it is still there, else the first move
+  const active = document.activeElement;
+  const hadFocus = active && active !== document.body && container.contains(active);
+  const focusKey = hadFocus ? active.dataset.card || active.dataset.notation || active.dataset.zone : null;
   container.replaceChildren(root);
+  if (hadFocus) {
+    const same = focusKey
+      ? [...root.querySelectorAll("button")].find(
+          (b) => (b.dataset.card || b.dataset.notation || b.dataset.zone) === focusKey,
+        )
+      : null;
+    const next = same || root.querySelector(".cf-menu button, .cf-hint, button.cf-actionable, .cf-actions button, .cf-zone-button");
+    if (next) next.focus({ preventScroll: true });
+  }
   tickClocks(container);
   return root;
 }
