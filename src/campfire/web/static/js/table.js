@@ -200,8 +200,9 @@ function peeks(state, steps) {
 function onState(state, frame, steps, received) {
   page.state = state;
   page.received = received;
+  // a peek shows only as it happens (the steps a snapshot lists after a reload are history)
   if (frame.type === "snapshot") page.shown = {};
-  if (steps.length && state.seat !== null) peeks(state, steps);
+  else if (state.seat !== null) peeks(state, steps);
   const display = state.display;
   // a claim window: several seats answer at once, or this seat has timed answers to give; the
   // panel stays on screen for the window's length (and a moment more) from its first frame
