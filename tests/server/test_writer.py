@@ -120,3 +120,37 @@ def test_many_tables_acting_at_once_through_the_server_share_commits(sqlite_url:
     asyncio.run(go())
     assert manager.writer.committed == 3 * tables
     assert manager.writer.commits < manager.writer.committed
+
+
+def test_a_table_is_listed_finished_only_once_its_record_is_committed(sqlite_url: str) -> None:
+    engine = make_engine(sqlite_url)
+    migrate(engine)
+    manager = TableManager(session_factory(engine))
+    seen: list[tuple[str, str | None]] = []
+    commit = manager.writer.commit
+
+    def watching(actions: list[PendingAction]) -> None:
+        # while the game's last step is being committed, the lobby still says "running" and
+        # no record is asked for; the status changes once the record is there
+        if any(a.record is not None for a in actions):
+            live = manager.tables[actions[0].table_id]
+            seen.append((live.public()["status"], manager.store.record(live.id, 1)))
+        commit(actions)
+
+    manager.writer.commit = watching  # type: ignore[method-assign]
+
+    async def go() -> str:
+        live, _ = manager.create(
+            {"game": "tracker", "players": 2, "seats": [{"kind": "bot"}, {"kind": "bot"}]}
+        )
+        manager.start(live, None, seed=4)
+        for _ in range(20_000):  # bounded: the bots' game ends
+            if live.status == "finished":
+                break
+            await asyncio.sleep(0.001)
+        assert manager.record(live, None)  # the record answers as soon as the status says so
+        await manager.close()
+        return live.status
+
+    assert asyncio.run(go()) == "finished"
+    assert seen == [("running", None)]

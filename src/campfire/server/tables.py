@@ -363,8 +363,8 @@ class StoreListener:
                 live.clocks.left(live.now()) if live.clocks is not None else None,
             )
         )
-        if record is not None:
-            self.live.status = "finished"
+        # the status becomes "finished" once the record is committed (TableManager._apply):
+        # until then the lobby lists the game as running and its record is not asked for
 
 
 class BroadcastListener:
@@ -1166,6 +1166,8 @@ class TableManager:
             pending, live.pending = live.pending, []
             for entry in pending:
                 await self.writer.submit(entry)
+            if any(entry.record is not None for entry in pending):
+                live.status = "finished"  # only now: the record can be read back
         except Exception:
             # nothing was broadcast; if the step was applied but not stored, the log is the
             # truth: rebuild the table from it
