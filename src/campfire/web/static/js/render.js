@@ -280,6 +280,8 @@ export function renderTable(container, display, options = {}) {
   if (!display.over) banner.append(el("span", { class: "cf-prompt" }, display.prompt));
   if (display.progress) banner.append(el("span", { class: "cf-progress" }, ` (${display.progress})`));
   root.append(el("div", { class: "cf-status" }, display.status), banner);
+  // the end: each player's rank, score and breakdown, first thing on the page
+  if (display.over) root.append(resultNode(display, options.outcome));
 
   const players = el("ol", { class: "cf-players", "aria-label": t("web.table.players") });
   for (const p of display.players || []) players.append(playerPanel(p, display, options));
@@ -370,9 +372,6 @@ export function renderTable(container, display, options = {}) {
   }
   root.append(panel, zones);
 
-  // the end: each player's breakdown
-  if (display.over) root.append(resultNode(display, options.outcome));
-
   // keep the keyboard's place: the same card or move if it is still there, else the first move
   const active = document.activeElement;
   const hadFocus = active && active !== document.body && container.contains(active);
@@ -399,7 +398,9 @@ function resultNode(display, outcome) {
     const table = el("table", { class: "cf-scores" });
     for (const seat of order) {
       const player = (display.players || []).find((p) => p.seat === seat);
-      const details = (outcome.details || [])[seat] || {};
+      // the presenter's result lines say how each score was made, in the reader's language;
+      // without them the outcome's details (as the engine names them) stand in
+      const details = display.result && display.result.length ? {} : (outcome.details || [])[seat] || {};
       const breakdown = Object.entries(details)
         .map(([k, v]) => `${k.replaceAll("_", " ")}: ${typeof v === "object" ? JSON.stringify(v) : v}`)
         .join("; ");
