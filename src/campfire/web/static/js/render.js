@@ -273,7 +273,7 @@ export function renderTable(container, display, options = {}) {
   const me = display.seat;
   const mine = interactive && all.length > 0;
   const waitingFor = (display.players || []).filter((p) => p.to_act && !p.you).map((p) => p.name);
-  const banner = el("div", { class: `cf-banner ${mine ? "cf-banner-you" : ""}`, role: "status", "aria-live": "polite" });
+  const banner = el("div", { class: `cf-banner ${mine ? "cf-banner-you" : ""}` });
   if (display.over) banner.append(el("strong", {}, t("web.table.over")));
   else if (mine) banner.append(el("strong", {}, t("web.table.your_turn")), " ");
   else if (waitingFor.length) banner.append(t("web.table.waiting", { names: waitingFor.join(", ") }), " ");

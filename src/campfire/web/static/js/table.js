@@ -252,6 +252,11 @@ function draw() {
     if (!spectator && state.status === "running" && !page.sent) options.onAction = onAction;
     renderTable(board, state.display, options);
     drawRealtime(state.display, options);
+    // one lasting live region says what changed for a screen reader: the turn and the prompt
+    const mine = Boolean(options.onAction) && (state.display.actions || []).length > 0;
+    const say = state.display.over ? t("web.table.over") : `${mine ? t("web.table.your_turn") + " " : ""}${state.display.prompt}`;
+    const announce = $("cf-announce");
+    if (announce.textContent !== say) announce.textContent = say;
   } else {
     board.replaceChildren();
   }
