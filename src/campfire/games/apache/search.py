@@ -53,6 +53,7 @@ from .cards import (
     NUM_KINDS,
     NUM_TYPES,
     TEEPEE,
+    TYPES,
     WARRIOR,
     parse_card,
 )
@@ -356,8 +357,7 @@ class ApacheSearch(ApacheHeuristic):
         candidates = [-1] + [
             t
             for t in range(NUM_TYPES)
-            if protect.get(("chief", "maiden", "warrior", "hunter")[t])
-            and model.best_option(counts, seat, t, buffalo)[0] > 0
+            if protect.get(TYPES[t]) and model.best_option(counts, seat, t, buffalo)[0] > 0
         ]
         if len(candidates) == 1:
             return PASS
@@ -376,14 +376,11 @@ class ApacheSearch(ApacheHeuristic):
                 bf = buffalo[:]
                 claims: list[tuple[int, float, int, int]] = []
                 for s in range(model.n):
-                    if s == seat:
-                        t = cand
-                        step = model.reaction(sim)  # drawn whatever the answer: same samples
-                        tie = sim.random()
-                    else:
-                        t = model.decide(c, s, bf, left)
-                        step = model.reaction(sim)
-                        tie = sim.random()
+                    # the other seats' answers are hidden: the model's stand in for them
+                    t = cand if s == seat else model.decide(c, s, bf, left)
+                    # a time is drawn for every seat, claim or not: the same draws per candidate
+                    step = model.reaction(sim)
+                    tie = sim.random()
                     if t >= 0:
                         claims.append((step, tie, s, t))
                 if claims:
