@@ -10,23 +10,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from campfire.core import ErrorText
-from campfire.i18n import translator
+from campfire.core import ErrorText, OptionError
 
 from . import protocol
+from .cluster import DEFAULT_REDIS_URL, LEASE_SECONDS, Cluster, Elsewhere, ForwardMiddleware
 from .db import default_database_url, make_engine, migrate, session_factory
 from .lobby import language_of
 from .lobby import routes as lobby_routes
@@ -35,7 +35,7 @@ from .tables import Connection, LiveTable, LobbyError, TableManager
 from .web import routes as web_routes
 from .wire import encode
 
-__all__ = ["RateLimit", "create_app"]
+__all__ = ["RateLimit", "app_from_environment", "attach", "create_app", "dispatch"]
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +81,8 @@ def create_app(
     burst: int = 100,
     clock: Callable[[], float] = time.monotonic,
     bot_workers: int = 2,
+    redis_url: str | None = None,
+    lease_seconds: float = LEASE_SECONDS,
 ) -> Starlette:
     """The Campfire server as an ASGI application.
 
@@ -89,16 +91,34 @@ def create_app(
     ``rate`` and ``burst`` limit the messages of one WebSocket connection; ``clock`` measures
     for that limit and the tables' clocks (monotonic seconds); ``bot_workers`` is the number
     of threads bots think in.
+
+    ``redis_url`` makes this process one of several that share the database (PostgreSQL only)
+    and meet at that Redis server: each table is owned by one of them at a time, for leases of
+    ``lease_seconds`` (:mod:`.cluster`).
     """
     url = database_url or default_database_url()
     engine = make_engine(url)
     sessions = session_factory(engine)
+    cluster: Cluster | None = None
+    if redis_url is not None:
+        if engine.dialect.name != "postgresql":
+            raise OptionError(
+                ErrorText(
+                    "several server processes need PostgreSQL (--database-url "
+                    "postgresql+psycopg://USER@HOST:PORT/DBNAME), not {backend}: they share the "
+                    "database, and an SQLite file belongs to one process",
+                    backend=engine.dialect.name,
+                )
+            )
+        cluster = Cluster(sessions, redis_url, lease_seconds)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await asyncio.to_thread(migrate, engine)
+        await asyncio.to_thread(migrate, engine, cluster is not None)
         manager = TableManager(sessions, bot_workers=bot_workers, clock=clock)
         app.state.manager = manager
+        if cluster is not None:
+            await cluster.start(manager, app)
         recovered = manager.recover()
         log.info("campfire serve: database ready, %d unfinished tables rebuilt", recovered)
         app.state.ready = True
@@ -107,6 +127,8 @@ def create_app(
         finally:
             app.state.ready = False
             await manager.close()
+            if cluster is not None:
+                await cluster.close()
             engine.dispose()
 
     async def healthz(request: Request) -> Response:
@@ -126,19 +148,12 @@ def create_app(
             *web_routes(),
         ],
         lifespan=lifespan,
+        middleware=[Middleware(ForwardMiddleware, cluster=cluster)] if cluster is not None else [],
     )
     app.state.ready = False
     app.state.database_url = url
     app.state.next_seed = seeds if seeds is not None else lambda: secrets.randbits(63)
     return app
-
-
-async def _close(
-    websocket: WebSocket, language: str, code: str, message: ErrorText, close_code: int
-) -> None:
-    text = translator(language).error(message)
-    await websocket.send_text(json.dumps(protocol.error_frame(code, text), ensure_ascii=False))
-    await websocket.close(close_code)
 
 
 def _since(raw: str | None) -> int | None:
@@ -147,58 +162,121 @@ def _since(raw: str | None) -> int | None:
     return int(raw)
 
 
-async def _serve_socket(websocket: WebSocket, limit: RateLimit) -> None:
-    """One client at one table: snapshot, then its messages in and the table's frames out.
+async def attach(
+    manager: TableManager,
+    conn: Connection,
+    raw_id: str,
+    token: str | None,
+    since: int | None,
+) -> LiveTable | None:
+    """Seat ``conn`` at table ``raw_id`` with ``token`` and queue its snapshot; the table.
 
-    The connection's language (``?lang=``, else ``Accept-Language``, else English) is that of
-    its display models, log messages and error frames.
+    ``None``: an error frame and a close code are queued on ``conn`` instead (no such table,
+    a token of no seat). With several processes, :class:`.cluster.Elsewhere` says that another
+    process owns the table.
     """
-    await websocket.accept()
-    language = language_of(websocket)
-    manager: TableManager = websocket.app.state.manager
-    raw_id = websocket.path_params["table_id"]
     live: LiveTable | None = None
     if raw_id.isascii() and raw_id.isdigit() and len(raw_id) <= 12:
         live = manager.load(int(raw_id))
     if live is None:
-        await _close(
-            websocket,
-            language,
+        _refuse(
+            conn,
             "unknown_table",
             ErrorText("there is no table {table}", table=repr(raw_id[:20])),
             protocol.CLOSE_UNKNOWN_TABLE,
         )
-        return
-    token = websocket.query_params.get("token")
+        return None
     seat = live.seat_of(token) if token else None
     if token and seat is None:
-        await _close(
-            websocket,
-            language,
+        _refuse(
+            conn,
             "bad_token",
             ErrorText(
                 "this seat token belongs to no seat of the table; connect without one to watch"
             ),
             protocol.CLOSE_BAD_TOKEN,
         )
-        return
-    conn = Connection(seat, language=language)
+        return None
+    conn.seat = seat
     async with live.lock:  # no step can slip between the snapshot and the first delta
         live.connections.add(conn)
         if seat is not None:
             manager.hand_back(live, seat)  # a person who returns takes their seat back
-        conn.push(live.snapshot(seat, _since(websocket.query_params.get("since")), language))
+        conn.push(live.snapshot(seat, since, conn.language))
+    return live
+
+
+def _refuse(conn: Connection, code: str, message: ErrorText, close_code: int) -> None:
+    conn.push(protocol.error_frame(code, conn.tr.error(message)))
+    conn.close(close_code)
+
+
+async def _serve_socket(websocket: WebSocket, limit: RateLimit) -> None:
+    """One client at one table: snapshot, then its messages in and the table's frames out.
+
+    The connection's language (``?lang=``, else ``Accept-Language``, else English) is that of
+    its display models, log messages and error frames. With several processes, a client at a
+    table another process owns is served through it (:mod:`.cluster`).
+    """
+    await websocket.accept()
+    manager: TableManager = websocket.app.state.manager
+    token = websocket.query_params.get("token")
+    since = _since(websocket.query_params.get("since"))
+    conn = Connection(None, language=language_of(websocket))
+    try:
+        live = await attach(manager, conn, websocket.path_params["table_id"], token, since)
+    except Elsewhere as moved:
+        await _proxy(websocket, conn, moved, token, since, limit)
+        return
+    if live is None:
+        await _write(websocket, conn)  # the error frame, then the close code
+        return
+    seat = conn.seat
+
+    async def handle(text: str | bytes) -> None:
+        await dispatch(text, conn, live, manager)
+
     writer = asyncio.get_running_loop().create_task(_write(websocket, conn))
     code: int | None = None
     try:
-        code = await _read(websocket, conn, live, manager, limit)
+        code = await _read(websocket, conn, limit, handle)
     finally:
         live.connections.discard(conn)
         conn.close()
-        if seat is not None and live.status == "running":
+        if seat is not None and live.status == "running" and manager.tables.get(live.id) is live:
             manager.left(live, seat)
         with contextlib.suppress(Exception):
             await writer  # what is queued (an error frame) goes out before the close frame
+    if code is not None and websocket.application_state != WebSocketState.DISCONNECTED:
+        with contextlib.suppress(Exception):
+            await websocket.close(code)
+
+
+async def _proxy(
+    websocket: WebSocket,
+    conn: Connection,
+    moved: Elsewhere,
+    token: str | None,
+    since: int | None,
+    limit: RateLimit,
+) -> None:
+    """Serve a client at a table another process owns: its messages there, its frames back."""
+    cluster = websocket.app.state.manager.cluster
+    assert cluster is not None
+    conn_id = cluster.open_proxy(conn, moved.table_id, moved.owner, token, since)
+
+    async def handle(text: str | bytes) -> None:
+        cluster.forward(conn_id, text)
+
+    writer = asyncio.get_running_loop().create_task(_write(websocket, conn))
+    code: int | None = None
+    try:
+        code = await _read(websocket, conn, limit, handle)
+    finally:
+        cluster.close_proxy(conn_id)
+        conn.close()
+        with contextlib.suppress(Exception):
+            await writer
     if code is not None and websocket.application_state != WebSocketState.DISCONNECTED:
         with contextlib.suppress(Exception):
             await websocket.close(code)
@@ -208,6 +286,9 @@ async def _write(websocket: WebSocket, conn: Connection) -> None:
     while True:
         frame = await conn.queue.get()
         if frame is None:
+            if conn.close_code is not None:  # refused, or the table moved: close with its code
+                with contextlib.suppress(Exception):
+                    await websocket.close(conn.close_code)
             return
         try:  # a step's frames come encoded once for all connections; others are dicts
             await websocket.send_text(frame if isinstance(frame, str) else encode(frame))
@@ -218,9 +299,8 @@ async def _write(websocket: WebSocket, conn: Connection) -> None:
 async def _read(
     websocket: WebSocket,
     conn: Connection,
-    live: LiveTable,
-    manager: TableManager,
     limit: RateLimit,
+    handle: Callable[[str | bytes], Awaitable[None]],
 ) -> int | None:
     """Handle the client's messages until it leaves (``None``) or must go (a close code)."""
     while True:
@@ -271,20 +351,27 @@ async def _read(
                 )
             )
             return protocol.CLOSE_TOO_LARGE
-        try:
-            await _handle(text, conn, live, manager)
-        except protocol.ProtocolError as exc:
-            conn.push(protocol.error_frame(exc.code, conn.tr.error(exc), live.seq))
-        except LobbyError as exc:  # pragma: no cover - defensive
-            conn.push(protocol.error_frame("bad_message", conn.tr.error(exc), live.seq))
-        except Exception:  # never let one message take the server down
-            log.exception("table %s: a message failed", live.id)
-            conn.push(
-                protocol.error_frame(
-                    "internal",
-                    conn.tr.error(ErrorText("the server could not handle that message")),
-                )
+        await handle(text)
+
+
+async def dispatch(
+    text: str | bytes, conn: Connection, live: LiveTable, manager: TableManager
+) -> None:
+    """Handle one client message at ``live``; a refusal or failure is an error frame."""
+    try:
+        await _handle(text, conn, live, manager)
+    except protocol.ProtocolError as exc:
+        conn.push(protocol.error_frame(exc.code, conn.tr.error(exc), live.seq))
+    except LobbyError as exc:  # pragma: no cover - defensive
+        conn.push(protocol.error_frame("bad_message", conn.tr.error(exc), live.seq))
+    except Exception:  # never let one message take the server down
+        log.exception("table %s: a message failed", live.id)
+        conn.push(
+            protocol.error_frame(
+                "internal",
+                conn.tr.error(ErrorText("the server could not handle that message")),
             )
+        )
 
 
 async def _handle(
@@ -303,3 +390,23 @@ async def _handle(
             conn.push(live.snapshot(conn.seat, message.get("since"), conn.language))
     else:
         await manager.act(live, conn.seat, message, received)
+
+
+def app_from_environment() -> Starlette:
+    """The application of one of ``campfire serve --workers N``'s processes.
+
+    uvicorn starts each process with this factory; ``campfire serve`` passes its options in
+    the environment: ``CAMPFIRE_SERVE_DATABASE_URL``, ``CAMPFIRE_SERVE_REDIS_URL`` and
+    ``CAMPFIRE_SERVE_LEASE_SECONDS``.
+    """
+    import os
+
+    from .cli import tune_gc
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    tune_gc()
+    return create_app(
+        os.environ.get("CAMPFIRE_SERVE_DATABASE_URL") or None,
+        redis_url=os.environ.get("CAMPFIRE_SERVE_REDIS_URL") or DEFAULT_REDIS_URL,
+        lease_seconds=float(os.environ.get("CAMPFIRE_SERVE_LEASE_SECONDS") or LEASE_SECONDS),
+    )

@@ -9,13 +9,14 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
+import os
 from typing import Any
 
 from campfire.core import CampfireError
 from campfire.core.validate import int_arg
 from campfire.i18n import _
 
-__all__ = ["add_serve_command"]
+__all__ = ["add_serve_command", "tune_gc"]
 
 
 def add_serve_command(sub: Any) -> None:
@@ -56,6 +57,34 @@ def add_serve_command(sub: Any) -> None:
             "the default), default (level 6: a little smaller, more CPU) or off"
         ),
     )
+    p.add_argument(
+        "--workers",
+        type=int_arg("--workers", 1, 64),
+        default=1,
+        help=_(
+            "server processes sharing the port (default 1); 2 or more need PostgreSQL and Redis: "
+            "each table is served by one process, a client may connect to any"
+        ),
+    )
+    p.add_argument(
+        "--redis-url",
+        metavar="URL",
+        default=None,
+        help=_(
+            "the Redis server the processes pass actions and frames through (default "
+            "redis://127.0.0.1:6379/0 with --workers 2 or more; given with one worker, this "
+            "process joins others that share the database, e.g. on other machines)"
+        ),
+    )
+    p.add_argument(
+        "--lease-seconds",
+        type=int_arg("--lease-seconds", 1, 3600),
+        default=10,
+        help=_(
+            "several processes: how long a table's lease lasts unrenewed, so how soon another "
+            "process takes over the tables of one that died (default 10)"
+        ),
+    )
     p.set_defaults(func=_cmd_serve)
 
 
@@ -72,17 +101,46 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                 "pip install 'campfire-games[server]'"
             ).format(name=exc.name)
         ) from None
+    from .cluster import DEFAULT_REDIS_URL, check_redis
+    from .db import default_database_url
+
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    _tune_gc()
-    app = create_app(args.database_url)
-    uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        ws_max_size=64 * 1024,
-        log_level="info",
+    options: dict[str, Any] = {
+        "host": args.host,
+        "port": args.port,
+        "ws_max_size": 64 * 1024,
+        "log_level": "info",
         **uvicorn_options(args.ws_compression),
-    )
+    }
+    redis_url = args.redis_url
+    if args.workers > 1 or redis_url is not None:
+        redis_url = redis_url or DEFAULT_REDIS_URL
+        database_url = args.database_url or default_database_url()
+        if not database_url.startswith("postgresql"):
+            raise CampfireError(
+                _(
+                    "--workers {workers} needs PostgreSQL (--database-url "
+                    "postgresql+psycopg://USER@HOST:PORT/DBNAME): the processes share the "
+                    "database, and an SQLite file can be written by one process only"
+                ).format(workers=args.workers)
+            )
+        check_redis(redis_url)
+        if args.workers > 1:
+            os.environ["CAMPFIRE_SERVE_DATABASE_URL"] = database_url
+            os.environ["CAMPFIRE_SERVE_REDIS_URL"] = redis_url
+            os.environ["CAMPFIRE_SERVE_LEASE_SECONDS"] = str(args.lease_seconds)
+            if "ws" in options:  # the processes import the protocol class by name
+                options["ws"] = "campfire.server.compression:FAST_PROTOCOL"
+            uvicorn.run(
+                "campfire.server.app:app_from_environment",
+                factory=True,
+                workers=args.workers,
+                **options,
+            )
+            return 0
+    tune_gc()
+    app = create_app(args.database_url, redis_url=redis_url, lease_seconds=args.lease_seconds)
+    uvicorn.run(app, **options)
     return 0
 
 
@@ -90,7 +148,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 GC_THRESHOLDS = (50_000, 20, 10)
 
 
-def _tune_gc() -> None:
+def tune_gc() -> None:
     """Collect cyclic garbage less often while serving.
 
     Every step makes thousands of short-lived objects (each seat's display model and frame),

@@ -80,3 +80,14 @@ def uvicorn_options(compression: str) -> dict[str, Any]:
         )
         return {}
     return {"ws": protocol}
+
+
+def __getattr__(name: str) -> Any:
+    """``FAST_PROTOCOL``: the ``fast`` protocol class, by import path.
+
+    With ``--workers``, uvicorn's processes import it by name (a class made in a function
+    cannot be pickled).
+    """
+    if name == "FAST_PROTOCOL":
+        return protocol_class(FAST_LEVEL)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,7 +15,7 @@ from typing import Any
 import platformdirs
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import Session, sessionmaker
@@ -78,11 +78,17 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema up to the newest migration (Alembic's ``upgrade head``)."""
+def migrate(engine: Engine, shared: bool = False) -> None:
+    """Bring the schema up to the newest migration (Alembic's ``upgrade head``).
+
+    ``shared``: several processes start at once on one PostgreSQL database; they migrate one
+    after the other (an advisory lock held for the transaction).
+    """
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
+        if shared and engine.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(7215461)"))
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 

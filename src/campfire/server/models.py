@@ -29,7 +29,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["ActionRow", "Base", "RecordRow", "SeatRow", "TableRow", "utcnow"]
+__all__ = ["ActionRow", "Base", "LeaseRow", "RecordRow", "SeatRow", "TableRow", "utcnow"]
 
 #: Constraint names, so that migrations name them the same on every database.
 NAMING = {
@@ -115,3 +115,18 @@ class RecordRow(Base):
     game_number: Mapped[int] = mapped_column(Integer, primary_key=True)
     record: Mapped[str] = mapped_column(Text)
     finished: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LeaseRow(Base):
+    """Which server process owns a table (several processes share one PostgreSQL).
+
+    The owner renews ``expires``; once it has passed, another process may take the table over
+    (it rebuilds the table from its log). A single process uses no leases.
+    """
+
+    __tablename__ = "table_leases"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    #: the owning process's id (``host:pid:random``)
+    owner: Mapped[str] = mapped_column(String(80), index=True)
+    expires: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))

@@ -62,6 +62,7 @@ CLOSE_FLOODING = 1008  # policy violation: too many messages
 CLOSE_TOO_LARGE = 1009  # message too big
 CLOSE_BAD_TOKEN = 4401  # the seat token matches no seat of the table
 CLOSE_UNKNOWN_TABLE = 4404  # no such table
+CLOSE_MOVED = 1012  # several processes: the table moved to another process; reconnect
 
 #: Why a step was played for its seat (a step's ``cause``; absent: the seat chose it):
 #: ``timeout`` a random legal action on time-out, ``timeout-bot`` a bot's first action after

@@ -27,9 +27,9 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from campfire.agents import LEVELS, make_agent
@@ -56,6 +56,9 @@ from .models import ActionRow, RecordRow, SeatRow, TableRow, utcnow
 from .windows import ClaimWindow, answered_ms, window_length
 from .wire import encode
 from .writer import LogWriter, PendingAction
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 __all__ = [
     "Connection",
@@ -142,6 +145,8 @@ class Connection:
         #: frames to send: a dict, or a frame already encoded (shared by connections)
         self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue(limit)
         self.overflowed = False
+        #: the close code the connection is to be closed with (``None``: the usual)
+        self.close_code: int | None = None
 
     @property
     def tr(self) -> Translator:
@@ -155,8 +160,10 @@ class Connection:
         except asyncio.QueueFull:
             self.overflowed = True
 
-    def close(self) -> None:
-        """Ask the writer to stop."""
+    def close(self, code: int | None = None) -> None:
+        """Ask the writer to stop (and the connection to close with ``code``, if given)."""
+        if code is not None:
+            self.close_code = code
         try:
             self.queue.put_nowait(None)
         except asyncio.QueueFull:
@@ -283,6 +290,29 @@ class Store:
                     select(TableRow.id).where(TableRow.status.in_(statuses)).order_by(TableRow.id)
                 )
             )
+
+    def public(self, table_id: int) -> dict[str, Any] | None:
+        """A table as the lobby lists it, from the database (``LiveTable.public``'s fields)."""
+        found = self.table(table_id)
+        if found is None:
+            return None
+        row, seats = found
+        with self.sessions() as session:
+            seq = session.scalar(
+                select(func.count())
+                .select_from(ActionRow)
+                .where(ActionRow.table_id == table_id, ActionRow.game_number == row.game_number)
+            )
+        return {
+            "id": row.id,
+            "game": row.game,
+            "options": dict(row.options),
+            "players": row.players,
+            "status": row.status,
+            "game_number": row.game_number,
+            "seq": int(seq or 0),
+            "seats": [s.public() for s in seats],
+        }
 
     def actions(self, table_id: int, game_number: int) -> list[LogEntry]:
         """The logged actions of one game, in order."""
@@ -710,6 +740,8 @@ class TableManager:
         #: where bots think (threads: a search never blocks the event loop or other tables)
         self.pool = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="campfire-bot")
         self._tasks: set[asyncio.Task[None]] = set()
+        #: several processes: the leases and the other processes (``None``: this one alone)
+        self.cluster: Cluster | None = None
 
     # ----- loading ----------------------------------------------------------------------------
 
@@ -718,6 +750,8 @@ class TableManager:
         live = self.tables.get(table_id)
         if live is not None:
             return live
+        if self.cluster is not None and not self.cluster.claim(table_id):
+            return None  # no such table (another process's table raises cluster.Elsewhere)
         found = self.store.table(table_id)
         if found is None:
             return None
@@ -750,16 +784,43 @@ class TableManager:
         return live
 
     def recover(self) -> int:
-        """Rebuild every unfinished table from its log and let its bots go on; return how many."""
-        ids = self.store.table_ids(["running"])
+        """Rebuild every unfinished table from its log and let its bots go on; return how many.
+
+        With several processes: the running tables no process holds (their owner went away).
+        """
+        if self.cluster is None:
+            ids = self.store.table_ids(["running"])
+        else:
+            ids = [i for i in self.cluster.orphans() if i not in self.tables]
+        rebuilt = 0
         for table_id in ids:
-            live = self.load(table_id)
+            try:
+                live = self.load(table_id)
+            except LobbyError:  # another process took it first
+                continue
             if live is not None:
+                rebuilt += 1
                 self.kick(live)
                 self.arm(live)
                 self._absent(live)  # nobody is connected yet: as if everyone had left
                 self._spawn(live, self._windows_locked(live))
-        return len(ids)
+        return rebuilt
+
+    def drop(self, table_id: int) -> None:
+        """Forget a table another process serves now (its lease was lost).
+
+        Its bots and timers stop; its clients are closed with code 1012 and reconnect.
+        """
+        live = self.tables.pop(table_id, None)
+        if live is None:
+            return
+        tasks = [live.bot_task, live.clock_task, *live.leave_tasks.values(), *live.window_tasks]
+        for task in tasks:
+            if task is not None:
+                task.cancel()
+        for conn in list(live.connections):
+            conn.close(protocol.CLOSE_MOVED)
+        live.connections.clear()
 
     def _absent(self, live: LiveTable) -> None:
         """Treat the people not connected to a running table as gone (:meth:`left`)."""
@@ -778,7 +839,12 @@ class TableManager:
 
     def listing(self, statuses: Sequence[str]) -> list[dict[str, Any]]:
         """The tables whose status is one of ``statuses``."""
-        return [self.get(i).public() for i in self.store.table_ids(statuses)]
+        ids = self.store.table_ids(statuses)
+        if self.cluster is None:
+            return [self.get(i).public() for i in ids]
+        # several processes: another process's tables as the database has them
+        found = [self.tables[i].public() if i in self.tables else self.store.public(i) for i in ids]
+        return [t for t in found if t is not None]
 
     # ----- lobby ------------------------------------------------------------------------------
 
@@ -895,6 +961,8 @@ class TableManager:
         live.realtime = realtime
         live.takeover_level = takeover
         live.id = self.store.create(game.name, options, players, seats, live.settings())
+        if self.cluster is not None:
+            self.cluster.claim(live.id)
         self.tables[live.id] = live
         return live, tokens
 

@@ -1,0 +1,652 @@
+"""Several server processes: table leases in PostgreSQL, actions and frames through Redis.
+
+A single process (the default) uses none of this. With ``campfire serve --workers N`` (or
+``--redis-url``), each process runs a :class:`Cluster`:
+
+- **Ownership.** Each table is owned by one process at a time: a row of ``table_leases``
+  (table, owner, expiry). A process takes a table when it first needs it and the lease is free
+  or expired (one atomic ``INSERT ... ON CONFLICT DO UPDATE ... WHERE expired``), renews all of
+  its leases every third of the lease time, and takes over the running tables whose lease has
+  expired (their owner died): it rebuilds them from the action log, as a restart does. Every
+  accepted action is committed before it is broadcast, so a killed process loses nothing. The
+  log's primary key (table, game, sequence number) is the fence: a process that lost its lease
+  without noticing cannot append an action another owner appended first.
+- **Connections on any process.** A WebSocket connection to a table owned by another process is
+  proxied: the process forwards the client's messages to the owner and the owner sends the
+  connection's frames back (each frame encoded once, :mod:`.wire`). Both go over Redis pub/sub:
+  every process listens on its own channel ``campfire:w:<process>``; frames name the connection
+  they are for, so a process receives only the frames of its own clients. The owner treats a
+  proxied connection as one of its own (:class:`RemoteConnection`): the same snapshot, deltas,
+  errors, rate limits (checked by the proxying process) and seat takeover.
+- **Lobby on any process.** An HTTP request about a table (``/api/tables/<id>/...``) that
+  another process owns is run by the owner (:class:`ForwardMiddleware`) and its answer relayed.
+  The list of tables is read from the database.
+
+When the owner goes away, the proxying process closes its clients' connections with code 1012
+(:data:`.protocol.CLOSE_MOVED`); they reconnect (to any process) and resume from their last
+sequence number.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import itertools
+import json
+import logging
+import math
+import os
+import re
+import secrets
+import socket
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session, sessionmaker
+
+from campfire.core import ErrorText, OptionError
+
+from . import protocol
+from .tables import Connection, LiveTable, LobbyError
+from .wire import encode
+
+if TYPE_CHECKING:
+    from .tables import TableManager
+
+__all__ = [
+    "DEFAULT_REDIS_URL",
+    "LEASE_SECONDS",
+    "Cluster",
+    "Elsewhere",
+    "ForwardMiddleware",
+    "RemoteConnection",
+    "check_redis",
+]
+
+log = logging.getLogger(__name__)
+
+#: The Redis server the processes meet at, unless ``--redis-url`` says another.
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+#: How long a table's lease lasts without renewal (seconds): a dead process's tables are
+#: taken over after at most this long (plus a third of it, the interval of the checks).
+LEASE_SECONDS = 10.0
+#: How long a process waits for the owner's answer to a forwarded HTTP request (seconds).
+FORWARD_TIMEOUT = 10.0
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+
+
+class Elsewhere(LobbyError):
+    """The table is owned by another process (``owner``) now."""
+
+    def __init__(self, table_id: int, owner: str) -> None:
+        super().__init__(
+            503,
+            "table_moved",
+            ErrorText(
+                "table {table} is served by another server process at the moment: try again",
+                table=table_id,
+            ),
+        )
+        self.table_id = table_id
+        self.owner = owner
+
+
+def check_redis(url: str) -> None:
+    """Raise :class:`OptionError` saying why if Redis at ``url`` does not answer a ping."""
+    try:
+        import redis
+    except ImportError:  # pragma: no cover - the server extra installs it
+        raise OptionError(
+            ErrorText(
+                "several server processes need the redis package: "
+                "pip install 'campfire-games[server]'"
+            )
+        ) from None
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except (redis.RedisError, ValueError, OSError) as exc:
+        raise OptionError(
+            ErrorText(
+                "cannot reach Redis at {url} ({exc}): several server processes pass actions "
+                "and frames to each other through it; start Redis or give --redis-url",
+                url=repr(url),
+                exc=exc,
+            )
+        ) from None
+
+
+class RemoteConnection(Connection):
+    """A client connected to another process, as the table's owner sees it.
+
+    Its frames go to that process over Redis (each encoded once, shared with every connection
+    that gets the same frame); its messages come from there, in order, through :attr:`inbox`.
+    """
+
+    def __init__(
+        self, cluster: Cluster, conn_id: str, worker: str, table_id: int, language: str
+    ) -> None:
+        super().__init__(None, language=language)
+        self.cluster = cluster
+        self.id = conn_id
+        self.worker = worker
+        self.table_id = table_id
+        #: ``("msg", text)`` and ``("close", None)`` from the proxying process
+        self.inbox: asyncio.Queue[tuple[str, str | None]] = asyncio.Queue()
+
+    def push(self, frame: dict[str, Any] | str) -> None:
+        """Send ``frame`` to the client's process."""
+        text = frame if isinstance(frame, str) else encode(frame)
+        self.cluster.send(self.worker, f"F{self.id}\n{text}")
+
+    def close(self, code: int | None = None) -> None:
+        """Close the client's connection (with ``code``) from its process."""
+        self.cluster.send(self.worker, f"C{self.id}\n{code or 1000}")
+
+
+@dataclass
+class Proxy:
+    """A client of this process at a table another process owns."""
+
+    conn: Connection
+    table_id: int
+    owner: str
+
+
+_TABLE_PATH = re.compile(r"^/api/tables/(\d{1,12})(?:/|$)")
+_FORWARDED = b"x-campfire-forwarded"
+
+
+class ForwardMiddleware:
+    """Runs an HTTP request about a table another process owns at that process."""
+
+    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], cluster: Cluster):
+        self.app = app
+        self.cluster = cluster
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Forward or pass on."""
+        if scope["type"] == "http" and self.cluster.started:
+            match = _TABLE_PATH.match(scope["path"])
+            if match and not any(k == _FORWARDED for k, _ in scope["headers"]):
+                owner = self.cluster.owner_for(int(match.group(1)))
+                if owner is not None:
+                    await self.cluster.forward_http(owner, scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
+
+
+class Cluster:
+    """One process's part in a group of server processes (see the module's description)."""
+
+    def __init__(
+        self,
+        sessions: sessionmaker[Session],
+        redis_url: str = DEFAULT_REDIS_URL,
+        lease_seconds: float = LEASE_SECONDS,
+        worker: str | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.redis_url = redis_url
+        self.lease = float(lease_seconds)
+        #: this process's id (``host:pid:random``)
+        self.me = worker or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        self.manager: TableManager | None = None
+        #: the ASGI application forwarded HTTP requests are run through
+        self.app: Callable[[Scope, Receive, Send], Awaitable[None]] | None = None
+        #: the owner's side: clients of other processes at this process's tables
+        self.remotes: dict[str, RemoteConnection] = {}
+        #: the proxy's side: this process's clients at other processes' tables
+        self.proxies: dict[str, Proxy] = {}
+        self.started = False
+        self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._out: list[tuple[str, str]] = []
+        self._wake: asyncio.Event | None = None
+        self._ids = itertools.count()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._redis: Any = None
+
+    # ----- the database's leases --------------------------------------------------------------
+
+    def claim(self, table_id: int) -> bool:
+        """Take or renew the lease of ``table_id``: ``True``; ``False``: there is no such table.
+
+        Raises :class:`Elsewhere` when another process holds an unexpired lease.
+        """
+        with self.sessions.begin() as session:
+            got = session.execute(
+                text(
+                    "INSERT INTO table_leases (table_id, owner, expires) "
+                    "SELECT id, :me, now() + make_interval(secs => :ttl) FROM game_tables "
+                    "WHERE id = :t "
+                    "ON CONFLICT (table_id) DO UPDATE "
+                    "SET owner = excluded.owner, expires = excluded.expires "
+                    "WHERE table_leases.owner = excluded.owner OR table_leases.expires < now() "
+                    "RETURNING owner"
+                ),
+                {"me": self.me, "ttl": self.lease, "t": table_id},
+            ).scalar()
+            if got is not None:
+                return True
+            owner = session.execute(
+                text("SELECT owner FROM table_leases WHERE table_id = :t"), {"t": table_id}
+            ).scalar()
+        if owner is None:
+            return False
+        raise Elsewhere(table_id, str(owner))
+
+    def renew(self) -> set[int]:
+        """Renew every lease of this process; the tables it still holds."""
+        with self.sessions.begin() as session:
+            return set(
+                session.execute(
+                    text(
+                        "UPDATE table_leases SET expires = now() + make_interval(secs => :ttl) "
+                        "WHERE owner = :me RETURNING table_id"
+                    ),
+                    {"me": self.me, "ttl": self.lease},
+                ).scalars()
+            )
+
+    def orphans(self) -> list[int]:
+        """The running tables nobody holds (no lease, or an expired one), oldest first."""
+        with self.sessions() as session:
+            return list(
+                session.execute(
+                    text(
+                        "SELECT g.id FROM game_tables g "
+                        "LEFT JOIN table_leases l ON l.table_id = g.id "
+                        "WHERE g.status = 'running' AND (l.table_id IS NULL OR l.expires < now()) "
+                        "ORDER BY g.id"
+                    )
+                ).scalars()
+            )
+
+    def owners(self, table_ids: list[int]) -> dict[int, str]:
+        """The processes holding unexpired leases of ``table_ids``."""
+        with self.sessions() as session:
+            rows = session.execute(
+                text(
+                    "SELECT table_id, owner FROM table_leases "
+                    "WHERE table_id = ANY(:ids) AND expires >= now()"
+                ),
+                {"ids": table_ids},
+            ).all()
+        return {int(t): str(o) for t, o in rows}
+
+    def release(self) -> None:
+        """Give up every lease (a clean stop: the others take the tables over at once)."""
+        with self.sessions.begin() as session:
+            session.execute(text("DELETE FROM table_leases WHERE owner = :me"), {"me": self.me})
+
+    def owner_for(self, table_id: int) -> str | None:
+        """The process that owns ``table_id`` if not this one (``None``: this one, or none)."""
+        manager = self.manager
+        if manager is None or table_id in manager.tables:
+            return None
+        try:
+            manager.load(table_id)
+        except Elsewhere as moved:
+            return moved.owner
+        return None
+
+    # ----- running ----------------------------------------------------------------------------
+
+    async def start(self, manager: TableManager, app: Any) -> None:
+        """Connect to Redis, listen on this process's channel, start the lease checks."""
+        import redis.asyncio as aioredis
+
+        self.manager = manager
+        manager.cluster = self
+        self.app = app
+        self._wake = asyncio.Event()
+        self._redis = aioredis.Redis.from_url(self.redis_url, decode_responses=True)
+        try:
+            await self._redis.ping()
+            await self._alive()
+            pubsub = self._redis.pubsub()
+            await pubsub.subscribe(f"campfire:w:{self.me}")
+        except Exception as exc:
+            raise OptionError(
+                ErrorText(
+                    "cannot reach Redis at {url} ({exc}): several server processes pass "
+                    "actions and frames to each other through it",
+                    url=repr(self.redis_url),
+                    exc=exc,
+                )
+            ) from None
+        self._spawn(self._listen(pubsub))
+        self._spawn(self._publish())
+        self._spawn(self._check_loop())
+        self.started = True
+        log.info("campfire serve: process %s joined (lease %g s)", self.me, self.lease)
+
+    async def close(self) -> None:
+        """Stop, give the leases up and disconnect (at shutdown)."""
+        self.started = False
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(Exception):
+            await asyncio.to_thread(self.release)
+        if self._redis is not None:
+            with contextlib.suppress(Exception):
+                await self._redis.delete(f"campfire:alive:{self.me}")
+                await self._redis.aclose()
+
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def new_id(self) -> str:
+        """A connection's or request's id, unique among this process's."""
+        return f"{self.me}/{next(self._ids)}"
+
+    async def _alive(self) -> None:
+        await self._redis.set(f"campfire:alive:{self.me}", "1", ex=max(1, math.ceil(self.lease)))
+
+    def send(self, worker: str, payload: str) -> None:
+        """Publish ``payload`` to ``worker``'s channel (in order, batched)."""
+        self._out.append((f"campfire:w:{worker}", payload))
+        if self._wake is not None:
+            self._wake.set()
+
+    async def _publish(self) -> None:
+        assert self._wake is not None
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._out:
+                batch, self._out = self._out, []
+                try:
+                    async with self._redis.pipeline(transaction=False) as pipe:
+                        for channel, payload in batch:
+                            pipe.publish(channel, payload)
+                        await pipe.execute()
+                except Exception:
+                    log.exception("could not publish %d messages to Redis", len(batch))
+
+    async def _check_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.lease / 3)
+            try:
+                await self.check()
+            except Exception:
+                log.exception("the lease check failed")
+
+    async def check(self) -> None:
+        """Renew leases, drop lost tables, adopt orphans, close proxies whose owner went."""
+        manager = self.manager
+        assert manager is not None
+        await self._alive()
+        before = set(manager.tables)
+        held = await asyncio.to_thread(self.renew)
+        for table_id in sorted(before - held):
+            log.warning("table %s: its lease was lost; another process serves it", table_id)
+            manager.drop(table_id)
+        adopted = manager.recover()
+        if adopted:
+            log.info("took over %d tables whose owner went away", adopted)
+        if self.proxies:
+            tables = sorted({p.table_id for p in self.proxies.values()})
+            owners = await asyncio.to_thread(self.owners, tables)
+            for proxy in list(self.proxies.values()):
+                if owners.get(proxy.table_id) != proxy.owner:
+                    proxy.conn.close(protocol.CLOSE_MOVED)
+        for worker in {r.worker for r in self.remotes.values()}:
+            if not await self._redis.exists(f"campfire:alive:{worker}"):
+                for remote in [r for r in self.remotes.values() if r.worker == worker]:
+                    remote.inbox.put_nowait(("close", None))
+
+    # ----- messages from the other processes ----------------------------------------------------
+
+    async def _listen(self, pubsub: Any) -> None:
+        async for message in pubsub.listen():
+            if message.get("type") != "message":
+                continue
+            try:
+                self._receive(str(message["data"]))
+            except Exception:
+                log.exception("a message from another process failed")
+
+    def _receive(self, data: str) -> None:
+        kind = data[:1]
+        if kind in ("F", "C"):  # a frame for (or the close of) one of this process's clients
+            conn_id, _, rest = data[1:].partition("\n")
+            proxy = self.proxies.get(conn_id)
+            if proxy is None:
+                return
+            if kind == "F":
+                proxy.conn.push(rest)
+            else:
+                proxy.conn.close(int(rest))
+            return
+        op: dict[str, Any] = json.loads(data)
+        name = op.get("op")
+        if name == "open":
+            remote = RemoteConnection(
+                self, op["conn"], op["worker"], int(op["table"]), str(op.get("lang") or "en")
+            )
+            self.remotes[remote.id] = remote
+            self._spawn(self._serve_remote(remote, op))
+        elif name in ("msg", "close"):
+            found = self.remotes.get(op["conn"])
+            if found is not None:
+                found.inbox.put_nowait((name, op.get("text")))
+            elif name == "msg":  # this process no longer serves that connection
+                self.send(op["worker"], f"C{op['conn']}\n{protocol.CLOSE_MOVED}")
+        elif name == "http":
+            self._spawn(self._serve_http(op))
+        elif name == "reply":
+            future = self._replies.pop(op["id"], None)
+            if future is not None and not future.done():
+                future.set_result(op)
+
+    async def _serve_remote(self, remote: RemoteConnection, op: dict[str, Any]) -> None:
+        """Serve a client of another process as a connection of this one."""
+        from .app import attach, dispatch
+
+        manager = self.manager
+        assert manager is not None
+        live: LiveTable | None = None
+        try:
+            try:
+                live = await attach(
+                    manager, remote, str(op["table"]), op.get("token"), op.get("since")
+                )
+            except Elsewhere:
+                remote.close(protocol.CLOSE_MOVED)
+            if live is None:
+                return
+            while True:
+                kind, message = await remote.inbox.get()
+                if kind == "close":
+                    return
+                if manager.tables.get(live.id) is not live:  # dropped: the lease was lost
+                    remote.close(protocol.CLOSE_MOVED)
+                    return
+                await dispatch(message or "", remote, live, manager)
+        finally:
+            self.remotes.pop(remote.id, None)
+            if live is not None:
+                live.connections.discard(remote)
+                seat = remote.seat
+                mine = manager.tables.get(live.id) is live
+                if seat is not None and live.status == "running" and mine:
+                    manager.left(live, seat)
+
+    # ----- a client of this process at another's table -------------------------------------------
+
+    def open_proxy(
+        self,
+        conn: Connection,
+        table_id: int,
+        owner: str,
+        token: str | None,
+        since: int | None,
+    ) -> str:
+        """Ask ``owner`` to serve ``conn`` at ``table_id``; the proxy's id."""
+        conn_id = self.new_id()
+        self.proxies[conn_id] = Proxy(conn, table_id, owner)
+        self.send(
+            owner,
+            json.dumps(
+                {
+                    "op": "open",
+                    "conn": conn_id,
+                    "worker": self.me,
+                    "table": table_id,
+                    "token": token,
+                    "since": since,
+                    "lang": conn.language,
+                }
+            ),
+        )
+        return conn_id
+
+    def forward(self, conn_id: str, message: str | bytes) -> None:
+        """Pass a client's message on to its table's owner."""
+        proxy = self.proxies.get(conn_id)
+        if proxy is None:
+            return
+        if isinstance(message, bytes):
+            message = message.decode("utf-8", "replace")
+        self.send(
+            proxy.owner,
+            json.dumps({"op": "msg", "conn": conn_id, "worker": self.me, "text": message}),
+        )
+
+    def close_proxy(self, conn_id: str) -> None:
+        """The client left: tell the owner."""
+        proxy = self.proxies.pop(conn_id, None)
+        if proxy is not None:
+            self.send(proxy.owner, json.dumps({"op": "close", "conn": conn_id, "worker": self.me}))
+
+    # ----- HTTP requests run by the owner -------------------------------------------------------
+
+    async def forward_http(self, owner: str, scope: Scope, receive: Receive, send: Send) -> None:
+        """Have ``owner`` answer this HTTP request; send its answer."""
+        body = b""
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        request_id = self.new_id()
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._replies[request_id] = future
+        self.send(
+            owner,
+            json.dumps(
+                {
+                    "op": "http",
+                    "id": request_id,
+                    "worker": self.me,
+                    "method": scope["method"],
+                    "path": scope["path"],
+                    "query": scope.get("query_string", b"").decode("latin-1"),
+                    "headers": [
+                        [k.decode("latin-1"), v.decode("latin-1")] for k, v in scope["headers"]
+                    ],
+                    "body": base64.b64encode(body).decode("ascii"),
+                }
+            ),
+        )
+        try:
+            answer = await asyncio.wait_for(future, FORWARD_TIMEOUT)
+        except TimeoutError:
+            error = protocol.error_frame(
+                "table_moved", "the server process that serves this table did not answer"
+            )
+            answer = {
+                "status": 503,
+                "headers": [["content-type", "application/json"]],
+                "body": base64.b64encode(json.dumps(error).encode()).decode("ascii"),
+            }
+        finally:
+            self._replies.pop(request_id, None)
+        await send(
+            {
+                "type": "http.response.start",
+                "status": int(answer["status"]),
+                "headers": [
+                    (k.encode("latin-1"), v.encode("latin-1")) for k, v in answer["headers"]
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": base64.b64decode(answer["body"])})
+
+    async def _serve_http(self, op: dict[str, Any]) -> None:
+        """Run a forwarded HTTP request through this process's application; send the answer."""
+        assert self.app is not None
+        headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in op["headers"]]
+        scope: dict[str, Any] = {
+            "type": "http",
+            "asgi": {"version": "3.0", "spec_version": "2.3"},
+            "http_version": "1.1",
+            "method": op["method"],
+            "scheme": "http",
+            "path": op["path"],
+            "raw_path": op["path"].encode("utf-8"),
+            "query_string": op["query"].encode("latin-1"),
+            "root_path": "",
+            "headers": [*headers, (_FORWARDED, b"1")],
+            "client": ("127.0.0.1", 0),
+            "server": ("127.0.0.1", 0),
+        }
+        body = base64.b64decode(op["body"])
+        delivered = False
+        status = 500
+        answer_headers: list[list[str]] = []
+        chunks: list[bytes] = []
+
+        async def receive() -> dict[str, Any]:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            await asyncio.Event().wait()  # never: the request is answered before
+            return {"type": "http.disconnect"}  # pragma: no cover
+
+        async def send(message: MutableMapping[str, Any]) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+                answer_headers.extend(
+                    [k.decode("latin-1"), v.decode("latin-1")] for k, v in message["headers"]
+                )
+            elif message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+
+        try:
+            await self.app(scope, receive, send)
+        except Exception:
+            log.exception("a forwarded request failed")
+            status, answer_headers, chunks = 500, [], [b"internal error"]
+        self.send(
+            op["worker"],
+            json.dumps(
+                {
+                    "op": "reply",
+                    "id": op["id"],
+                    "status": status,
+                    "headers": answer_headers,
+                    "body": base64.b64encode(b"".join(chunks)).decode("ascii"),
+                }
+            ),
+        )

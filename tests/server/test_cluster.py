@@ -1,0 +1,249 @@
+"""Several server processes on one PostgreSQL database and one Redis (``campfire.server.cluster``).
+
+Real ``campfire serve`` processes (``--redis-url``: each joins the others), real WebSocket
+clients. A table is owned by one process; a client may connect to any, and a lobby request
+may go to any. A process killed with SIGKILL loses nothing: another takes its tables over
+once their leases expire, the clients reconnect, and the record equals an uninterrupted game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import websockets
+
+from campfire.core.records import replay_text
+
+from .conftest import PG_DSN, pg_url
+from .live_server import LiveServer, http
+from .test_kill9 import GAME, PLAYERS, Client, _choice, _uninterrupted
+
+REDIS = os.environ.get("CAMPFIRE_TEST_REDIS", "redis://127.0.0.1:6379/0")
+#: short leases: a killed process's tables are taken over within about three seconds
+ARGS = ("--redis-url", REDIS, "--lease-seconds", "2")
+
+
+@pytest.fixture
+def pg_only(pg_schema: str) -> Iterator[str]:
+    """A fresh PostgreSQL schema for one test (several processes need PostgreSQL)."""
+    import psycopg
+
+    from campfire.server.cluster import check_redis
+
+    try:
+        check_redis(REDIS)
+    except Exception as exc:
+        pytest.fail(f"Redis is not reachable at {REDIS} ({exc}); the cluster tests need it")
+    sub = f"{pg_schema}_{secrets.token_hex(3)}"
+    with psycopg.connect(PG_DSN, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{sub}"')
+    try:
+        yield pg_url(sub)
+    finally:
+        with psycopg.connect(PG_DSN, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{sub}" CASCADE')
+
+
+def _new_table(base: str) -> tuple[int, dict[int, str]]:
+    seats = [{"kind": "reserved", "nickname": f"P{i}"} for i in range(PLAYERS)]
+    status, text = http("POST", f"{base}/api/tables", {"game": GAME, "seats": seats})
+    assert status == 201, text
+    created = json.loads(text)
+    return created["table"]["id"], {int(k): v for k, v in created["tokens"].items()}
+
+
+async def _open(server: LiveServer, table: int, seat: int, query: str) -> Client:
+    """A connection that has read its snapshot; retried while the table changes process."""
+    for _ in range(40):  # bounded: a takeover takes a few lease checks
+        ws = await websockets.connect(f"{server.ws}/ws/tables/{table}?{query}")
+        client = Client(ws, seat)
+        try:
+            frame = await client.read()
+        except (websockets.ConnectionClosed, TimeoutError):
+            await ws.close()
+            await asyncio.sleep(0.5)
+            continue
+        assert frame["type"] == "snapshot", frame
+        return client
+    raise AssertionError("no snapshot: the table was never served again")
+
+
+async def _play(movers: list[Client], readers: list[Client]) -> int:
+    """Play to the end; every reader reads every delta. The number of steps."""
+    steps = 0
+    while movers[0].last["outcome"] is None and steps < 5000:
+        mover = next(c for c in movers if c.last["legal"])
+        seq = mover.last["seq"]
+        await mover.ws.send(
+            json.dumps({"type": "action", "seq": seq, "action": _choice(mover.last)})
+        )
+        for c in readers:
+            frame = await c.read()
+            assert frame["type"] == "delta" and frame["seq"] == seq + 1, frame
+        steps += 1
+    return steps
+
+
+def test_clients_on_two_processes_play_a_game_at_one_table(pg_only: str, tmp_path: Path) -> None:
+    a = LiveServer(pg_only, tmp_path, args=ARGS)
+    b = LiveServer(pg_only, tmp_path, args=ARGS)
+    try:
+        table, tokens = _new_table(a.base)  # a owns it
+        # the lobby works on the other process: it asks the owner
+        status, text = http("POST", f"{b.base}/api/tables/{table}/start", {}, tokens[0])
+        assert status == 200, text
+        assert http("GET", f"{b.base}/api/tables/{table}")[0] == 200
+
+        async def go() -> dict[str, list[dict[str, Any]]]:
+            seat0 = await _open(a, table, 0, f"token={tokens[0]}")  # at the owner
+            seat1 = await _open(b, table, 1, f"token={tokens[1]}")  # through the other
+            seat1_at_owner = await _open(a, table, 1, f"token={tokens[1]}")
+            watcher_b = await _open(b, table, -1, "")
+            watcher_a = await _open(a, table, -1, "")
+            clients = [seat0, seat1, seat1_at_owner, watcher_b, watcher_a]
+            frames: dict[str, list[dict[str, Any]]] = {
+                "seat1": [seat1.last],
+                "seat1_at_owner": [seat1_at_owner.last],
+                "watcher_b": [watcher_b.last],
+                "watcher_a": [watcher_a.last],
+            }
+            real_read = Client.read
+
+            async def keep(client: Client) -> dict[str, Any]:
+                frame = await real_read(client)
+                for name, c in (
+                    ("seat1", seat1),
+                    ("seat1_at_owner", seat1_at_owner),
+                    ("watcher_b", watcher_b),
+                    ("watcher_a", watcher_a),
+                ):
+                    if c is client:
+                        frames[name].append(frame)
+                return frame
+
+            for c in clients:
+                c.read = lambda c=c: keep(c)  # type: ignore[method-assign]
+            assert await _play([seat0, seat1], clients) > 10
+            for c in clients:
+                await c.ws.close()
+            return frames
+
+        frames = asyncio.run(go())
+        # a proxied connection gets exactly the frames the owner sends its own connections:
+        # the seat's own view and events, never another seat's (tests/server/test_hidden.py)
+        assert frames["seat1"] == frames["seat1_at_owner"]
+        assert frames["watcher_b"] == frames["watcher_a"]
+        assert all(f.get("seat") in (1, None) for f in frames["seat1"])
+        status, record = http("GET", f"{b.base}/api/tables/{table}/record")
+        assert status == 200, record
+        assert http("GET", f"{a.base}/api/tables/{table}/record") == (200, record)
+        listed = json.loads(http("GET", f"{b.base}/api/tables?status=finished")[1])["tables"]
+        assert [t["id"] for t in listed] == [table]
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_killed_process_s_tables_are_taken_over_and_the_game_replays_exactly(
+    pg_only: str, tmp_path: Path
+) -> None:
+    a = LiveServer(pg_only, tmp_path, args=ARGS)
+    b = LiveServer(pg_only, tmp_path, args=ARGS)
+    try:
+        table, tokens = _new_table(a.base)  # a owns it
+        assert http("POST", f"{a.base}/api/tables/{table}/start", {}, tokens[0])[0] == 200
+
+        async def first_half() -> dict[int, int]:
+            seat0 = await _open(a, table, 0, f"token={tokens[0]}")
+            seat1 = await _open(b, table, 1, f"token={tokens[1]}")
+            for _ in range(20):
+                mover = next(c for c in (seat0, seat1) if c.last["legal"])
+                seq = mover.last["seq"]
+                await mover.ws.send(
+                    json.dumps({"type": "action", "seq": seq, "action": _choice(mover.last)})
+                )
+                for c in (seat0, seat1):
+                    assert (await c.read())["seq"] == seq + 1
+            a.kill()  # mid-game, without warning
+            # the client of the other process is told to reconnect once the table has moved
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                for _ in range(100):
+                    await asyncio.wait_for(seat1.ws.recv(), 30)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+            return {0: seat0.last["seq"], 1: seat1.last["seq"]}
+
+        seen = asyncio.run(first_half())
+
+        async def second_half() -> list[dict[str, Any]]:
+            clients = [
+                await _open(b, table, s, f"token={tokens[s]}&since={seen[s]}") for s in (0, 1)
+            ]
+            snapshots = [c.last for c in clients]
+            await _play(clients, clients)
+            for c in clients:
+                await c.ws.close()
+            return snapshots
+
+        snapshots = asyncio.run(second_half())
+        status, record = http("GET", f"{b.base}/api/tables/{table}/record")
+        assert status == 200, record
+    finally:
+        a.stop()
+        b.stop()
+    for snap in snapshots:
+        assert snap["seq"] == 20 and snap["missed"] == []  # nothing acknowledged was lost
+    rec, match = replay_text(record)
+    assert rec.seed is not None
+    expected = _uninterrupted(rec.seed)
+    assert rec.actions == [(s, str(a)) for s, a in expected.actions]
+    assert match.state.outcome() == expected.state.outcome()
+
+
+def test_serve_workers_2_plays_a_game(pg_only: str, tmp_path: Path) -> None:
+    server = LiveServer(pg_only, tmp_path, args=("--workers", "2", "--redis-url", REDIS))
+    try:
+        table, tokens = _new_table(server.base)
+        assert http("POST", f"{server.base}/api/tables/{table}/start", {}, tokens[0])[0] == 200
+
+        async def go() -> None:
+            clients = [await _open(server, table, s, f"token={tokens[s]}") for s in (0, 1)]
+            await _play(clients, clients)
+            for c in clients:
+                await c.ws.close()
+
+        asyncio.run(go())
+        assert http("GET", f"{server.base}/api/tables/{table}/record")[0] == 200
+    finally:
+        server.stop()
+
+
+def _serve(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "campfire.cli", "serve", "--port", "0", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_several_processes_refuse_sqlite_and_an_unreachable_redis(tmp_path: Path) -> None:
+    from campfire.core import OptionError
+    from campfire.server.app import create_app
+    from campfire.server.cluster import check_redis
+
+    done = _serve("--workers", "2", "--database-url", f"sqlite:///{tmp_path / 'x.db'}")
+    assert done.returncode != 0
+    assert "needs PostgreSQL" in done.stderr and "SQLite" in done.stderr
+    with pytest.raises(OptionError, match="need PostgreSQL"):
+        create_app(f"sqlite:///{tmp_path / 'y.db'}", redis_url=REDIS)
+    with pytest.raises(OptionError, match="cannot reach Redis at"):
+        check_redis("redis://127.0.0.1:1/0")
