@@ -153,6 +153,9 @@ async function drawTables() {
   const box = $("cf-tables");
   if (!answer.ok) return notice(t("web.error.network", { message: answer.message }), "error");
   const tables = answer.body.tables;
+  const seen = JSON.stringify(tables);
+  if (seen === drawTables.last) return; // unchanged: leave the list (and the focus) alone
+  drawTables.last = seen;
   box.replaceChildren();
   if (!tables.length) {
     box.append(el("li", { class: "cf-help" }, t("web.lobby.tables.none")));
