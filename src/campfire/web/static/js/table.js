@@ -81,7 +81,9 @@ function renderWaiting(state) {
   }
   const parts = [el("h2", {}, t("web.wait.title")), list];
   if (!mine && open.length) {
-    const input = el("input", { id: "cf-nickname", name: "nickname", maxlength: 32, autocomplete: "nickname", value: localStorage.getItem("campfire.nickname") || "" });
+    const typed = $("cf-nickname"); // a redraw keeps what is being typed
+    const value = typed ? typed.value : localStorage.getItem("campfire.nickname") || "";
+    const input = el("input", { id: "cf-nickname", name: "nickname", maxlength: 32, autocomplete: "nickname", value });
     parts.push(el("p", {}, el("label", { for: "cf-nickname" }, t("web.lobby.nickname") + " "), input));
   }
   const link = `${location.origin}/t/${tableId}`;
