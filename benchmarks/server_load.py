@@ -112,11 +112,14 @@ def _postgres_schema(url: str) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def serve(database_url: str | None, profile: str | None = None) -> Iterator[tuple[str, int]]:
+def serve(
+    database_url: str | None, profile: str | None = None, workers: int = 1
+) -> Iterator[tuple[str, int]]:
     """``campfire serve`` in a subprocess on a free loopback port, ready; its URL and pid.
 
     ``profile``: run the server under cProfile and write its statistics to that file (when the
-    server stops).
+    server stops). ``workers``: ``campfire serve --workers`` (PostgreSQL and the Redis at
+    127.0.0.1:6379).
     """
     home = Path(tempfile.mkdtemp(prefix="campfire-load-"))
     try:
@@ -137,6 +140,7 @@ def serve(database_url: str | None, profile: str | None = None) -> Iterator[tupl
                         *(("-m", "cProfile", "-o", profile) if profile else ()),
                         *("-m", "campfire.cli", "serve", "--host", HOST),
                         *("--port", str(port), "--database-url", url),
+                        *(("--workers", str(workers)) if workers > 1 else ()),
                     ],
                     env=env,
                     stdout=out,
@@ -374,6 +378,20 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _tree_cpu_seconds(pid: int) -> float:
+    """The CPU time of process ``pid`` and its descendants (``--workers``: uvicorn's processes)."""
+    total = _cpu_seconds(pid)
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return total
+    for task in tasks:
+        with contextlib.suppress(OSError, ValueError):
+            for child in (task / "children").read_text().split():
+                total += _tree_cpu_seconds(int(child))
+    return total
+
+
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     if not ordered:
@@ -396,6 +414,7 @@ def run_benchmark(
     seed: int = 1,
     profile: str | None = None,
     compression: bool = True,
+    workers: int = 1,
 ) -> dict[str, Any]:
     """Run the load benchmark; the report (actions/s, latency percentiles in ms, counts)."""
     if tables < 1 or seconds <= 0 or max_actions < 1 or client_processes < 1:
@@ -404,9 +423,9 @@ def run_benchmark(
             f"above 0 (got {tables}, {max_actions}, {client_processes}, {seconds})"
         )
     client_processes = min(client_processes, tables)
-    with serve(database_url, profile) as (base, pid):
+    with serve(database_url, profile, workers) as (base, pid):
         made = create_tables(base, tables, game, players)
-        server_cpu = _cpu_seconds(pid)
+        server_cpu = _tree_cpu_seconds(pid)
         share = max(1, max_actions // client_processes)
         jobs = [
             (
@@ -420,7 +439,7 @@ def run_benchmark(
         else:
             with ProcessPoolExecutor(client_processes) as pool:
                 parts = list(pool.map(_play_in_process, jobs))
-        server_cpu = _cpu_seconds(pid) - server_cpu
+        server_cpu = _tree_cpu_seconds(pid) - server_cpu
     latencies = [x for p in parts for x in p["latencies"]]
     errors: Counter[str] = Counter()
     for p in parts:
@@ -430,6 +449,7 @@ def run_benchmark(
         "game": game,
         "players": players,
         "tables": tables,
+        "workers": workers,
         "connections": sum(p["connections"] for p in parts),
         "spectators": spectators,
         "compression": compression,
@@ -492,6 +512,12 @@ def main(argv: list[str] | None = None) -> int:
         help="run the server under cProfile and write its statistics to FILE "
         "(read them with python -m pstats FILE)",
     )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes (campfire serve --workers; 2 or more: PostgreSQL and Redis)",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     args = p.parse_args(argv)
     # a SIGTERM (``timeout``, a CI runner) still stops the server and removes what was created
@@ -509,6 +535,7 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed,
         profile=args.profile,
         compression=not args.no_compression,
+        workers=args.workers,
     )
     if args.json:
         print(json.dumps(report, indent=2))
@@ -517,7 +544,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{report['database']}: {report['tables']} tables of {report['game']} "
         f"({report['players']} players{', a spectator' if report['spectators'] else ''}), "
-        f"{report['connections']} connections"
+        f"{report['connections']} connections, {report['workers']} server processes"
         f"{'' if report['compression'] else ' (no compression)'}, think {report['think_ms']:g} ms, "
         f"{report['seconds']:.1f} s"
     )
