@@ -1,7 +1,9 @@
 // Cards as SVG, drawn by us from a display model's CardFace: label, short code, colour,
 // symbol (a letter that tells the colour without seeing it), face up or down, empty place,
-// marks. A game may add its own art (registerArt) and a way to read a card code it was shown
-// privately (registerDecoder: Tracker's peeked card); neither is needed to play.
+// marks. Each game has a table of pictograms (PICTOGRAMS, read from the short codes its
+// presenter gives: Dudab's suits, Tracker's scouts, Apache's Indians and booty, Manitou's
+// hunters, heroes and tiles); a game without one gets its short code alone. A game may also
+// read a card code it was shown privately (registerDecoder: Tracker's peeked card).
 
 import { t } from "./i18n.js";
 
@@ -17,13 +19,7 @@ export const PALETTE = {
   black: ["#333", "#fff"],
 };
 
-const ART = {};
 const DECODERS = {};
-
-/** Optional art of a game: ``draw(card) → SVG markup or null`` drawn in the card's middle. */
-export function registerArt(game, draw) {
-  ART[game] = draw;
-}
 
 /** How a game's private card code (a peek) becomes a CardFace-like object. */
 export function registerDecoder(game, decode) {
@@ -105,13 +101,27 @@ function drawCard(card, game) {
     if (coloured) {
       parts.push(`<rect x="5" y="5" width="${W - 10}" height="${H - 10}" rx="4" fill="${fill}"/>`);
     }
-    const art = ART[game] ? ART[game](card) : null;
-    if (art) parts.push(art);
-    const short = card.short || (card.label || "").slice(0, 4);
-    const size = short.length <= 2 ? 22 : short.length === 3 ? 17 : 13;
-    parts.push(
-      `<text x="${W / 2}" y="${H / 2 + size / 3}" font-size="${size}" class="cf-face-text" fill="${coloured ? ink : "#222"}">${escapeXml(short)}</text>`,
-    );
+    const ink0 = coloured ? ink : "#222";
+    const art = pictogram(card, game);
+    if (art) {
+      // the pictogram in the middle, the value (a number, ×2…) big above it
+      parts.push(
+        `<g class="cf-art" data-art="${escapeXml(art.name)}" transform="${art.big ? "translate(14 37)" : "translate(10 24) scale(1.25)"}" ` +
+          `fill="${ink0}" stroke="${ink0}">${art.svg(ink0, coloured)}</g>`,
+      );
+      if (art.big) {
+        const size = art.big.length <= 2 ? 22 : 17;
+        parts.push(
+          `<text x="${W / 2}" y="${15 + size / 2}" font-size="${size}" class="cf-face-text cf-value" fill="${ink0}">${escapeXml(art.big)}</text>`,
+        );
+      }
+    } else {
+      const short = card.short || (card.label || "").slice(0, 4);
+      const size = short.length <= 2 ? 22 : short.length === 3 ? 17 : 13;
+      parts.push(
+        `<text x="${W / 2}" y="${H / 2 + size / 3}" font-size="${size}" class="cf-face-text" fill="${ink0}">${escapeXml(short)}</text>`,
+      );
+    }
     if (card.symbol) {
       const ink2 = coloured ? ink : "#222";
       parts.push(
@@ -144,3 +154,184 @@ registerDecoder("tracker", (code) => {
     symbol: LETTERS[tribe] || null,
   };
 });
+
+// ----- pictograms, drawn by us -------------------------------------------------------------
+// Each icon draws in a 32×32 box with the card's ink as fill and stroke (``ink``); on an
+// uncoloured card (``coloured`` false) it may use its own natural colours instead.
+
+const line = (d, w = 2) => `<path d="${d}" fill="none" stroke-width="${w}" stroke-linecap="round" stroke-linejoin="round"/>`;
+const natural = (coloured, ink, own) => (coloured ? ink : own);
+
+function figure(ink, { dress = false } = {}) {
+  const body = dress ? "M8 31 L13 17 Q16 15 19 17 L24 31 Z" : "M10 31 L12 17 Q16 14 20 17 L22 31 Z";
+  return `<circle cx="16" cy="11" r="4.2" stroke="none"/><path d="${body}" stroke="none"/>`;
+}
+
+/** The icons every game's table may use, by name: ``(ink, coloured) → SVG markup``. */
+export const ICONS = {
+  chief: (ink) =>
+    figure(ink) +
+    line("M9 10 L9.5 3 M12 7 L12.5 0.5 M16 6 L16 -1 M20 7 L19.5 0.5 M23 10 L22.5 3", 2.2),
+  maiden: (ink) => figure(ink, { dress: true }) + line("M11.5 11 L10 21 M20.5 11 L22 21", 1.8),
+  warrior: (ink) =>
+    figure(ink) + line("M22 30 L29 11", 2) + `<path d="M26 9 L32 11 L30 16 Z" stroke-width="1"/>`,
+  hunter: (ink) =>
+    figure(ink) + line("M25 5 Q33 18 25 31", 2) + line("M25 5 L25 31", 0.8) + line("M18 18 L31 18", 1.2),
+  scout: (ink) => figure(ink) + line("M24 31 L24 2", 1.8) + `<path d="M21.5 6 L24 0 L26.5 6 Z" stroke="none"/>`,
+  shaman: (ink) =>
+    figure(ink, { dress: true }) +
+    line("M25 31 L25 4", 1.8) +
+    `<circle cx="25" cy="4" r="3" stroke="none"/>` +
+    line("M13 7 L11 1 M19 7 L21 1", 1.6),
+  baby: (ink) =>
+    `<ellipse cx="16" cy="22" rx="12" ry="8" stroke="none" opacity="0.85"/>` +
+    `<circle cx="16" cy="10" r="6" stroke="none"/>` +
+    line("M6 30 Q16 36 26 30", 2),
+  spy: (ink) =>
+    `<path d="M1 16 Q16 3 31 16 Q16 29 1 16 Z" fill="none" stroke-width="2"/>` +
+    `<circle cx="16" cy="16" r="5" stroke="none"/>`,
+  healer: (ink, coloured) =>
+    `<path d="M6 20 Q16 30 26 20 Z" stroke="none" fill="${natural(coloured, ink, "#8a5a2b")}"/>` +
+    `<path d="M16 20 Q6 10 16 1 Q26 10 16 20 Z" stroke="none" fill="${natural(coloured, ink, "#2e9e5b")}"/>` +
+    line("M16 19 L16 5", 1),
+  dudab: (ink) =>
+    `<circle cx="16" cy="17" r="11" stroke="none"/>` +
+    `<path d="M7 10 L3 1 L12 7 Z M25 10 L29 1 L20 7 Z" stroke="none"/>` +
+    `<circle cx="12" cy="15" r="2.2" fill="#fff" stroke="none"/><circle cx="20" cy="15" r="2.2" fill="#fff" stroke="none"/>` +
+    `<path d="M10 21 Q16 26 22 21" fill="none" stroke="#fff" stroke-width="2"/>`,
+  jungle: (ink, coloured) =>
+    `<rect x="14" y="16" width="4" height="15" stroke="none" fill="${natural(coloured, ink, "#8a5a2b")}"/>` +
+    `<path d="M16 1 Q30 6 28 16 Q16 22 4 16 Q2 6 16 1 Z" stroke="none" fill="${natural(coloured, ink, "#2e9e5b")}"/>`,
+  mammoth: (ink) =>
+    `<ellipse cx="18" cy="16" rx="11" ry="9" stroke="none"/>` +
+    `<circle cx="8" cy="13" r="6" stroke="none"/>` +
+    line("M4 15 Q1 24 5 27", 3) +
+    line("M10 18 Q9 24 14 24", 1.5) +
+    `<rect x="11" y="22" width="4" height="8" stroke="none"/><rect x="23" y="22" width="4" height="8" stroke="none"/>`,
+  hand: () =>
+    `<rect x="8" y="14" width="16" height="16" rx="5" stroke="none"/>` +
+    `<rect x="8" y="4" width="3.6" height="13" rx="1.8" stroke="none"/>` +
+    `<rect x="12.4" y="2" width="3.6" height="14" rx="1.8" stroke="none"/>` +
+    `<rect x="16.8" y="3" width="3.6" height="14" rx="1.8" stroke="none"/>` +
+    `<rect x="21" y="6" width="3.4" height="12" rx="1.7" stroke="none"/>` +
+    `<rect x="1" y="16" width="10" height="3.6" rx="1.8" transform="rotate(35 8 18)" stroke="none"/>`,
+  club: () =>
+    `<path d="M14 31 L12 14 Q9 4 16 1 Q24 2 22 12 L18 31 Z" stroke="none"/>` +
+    `<circle cx="13" cy="8" r="1.4" fill="#fff" stroke="none"/><circle cx="19" cy="6" r="1.4" fill="#fff" stroke="none"/>`,
+  fur: () =>
+    `<path d="M6 5 Q16 1 26 5 L30 11 Q25 16 30 22 L26 29 Q16 32 6 29 L2 22 Q7 16 2 11 Z" stroke="none"/>` +
+    `<path d="M10 10 L14 14 M18 9 L22 13 M11 20 L15 24 M19 19 L23 23" stroke="#fff" stroke-width="1.6" opacity="0.7"/>`,
+  tracks: () =>
+    `<ellipse cx="10" cy="22" rx="4.5" ry="6.5" stroke="none"/>` +
+    `<circle cx="6" cy="13" r="1.6" stroke="none"/><circle cx="10" cy="12" r="1.6" stroke="none"/><circle cx="14" cy="13" r="1.6" stroke="none"/>` +
+    `<ellipse cx="22" cy="12" rx="4.5" ry="6.5" stroke="none"/>` +
+    `<circle cx="18" cy="3" r="1.6" stroke="none"/><circle cx="22" cy="2" r="1.6" stroke="none"/><circle cx="26" cy="3" r="1.6" stroke="none"/>`,
+  totem: (ink, coloured) => {
+    const wood = natural(coloured, ink, "#8a5a2b");
+    const paint = coloured ? "none" : "#f2c230";
+    return (
+      `<rect x="10" y="3" width="12" height="28" rx="1" stroke="none" fill="${wood}"/>` +
+      `<path d="M2 9 L10 6 L10 12 Z M30 9 L22 6 L22 12 Z" stroke="none" fill="${natural(coloured, ink, "#d64541")}"/>` +
+      `<path d="M10 12 L22 12 M10 21 L22 21" stroke="${coloured ? "#0005" : "#3b2a1c"}" stroke-width="1.2"/>` +
+      `<circle cx="13.5" cy="7.5" r="1.5" fill="${paint}" stroke="none"/><circle cx="18.5" cy="7.5" r="1.5" fill="${paint}" stroke="none"/>` +
+      `<circle cx="13.5" cy="16" r="1.5" fill="${paint}" stroke="none"/><circle cx="18.5" cy="16" r="1.5" fill="${paint}" stroke="none"/>` +
+      `<path d="M13 26 L19 26" stroke="${paint === "none" ? "#0005" : paint}" stroke-width="1.5"/>`
+    );
+  },
+  necklace: (ink, coloured) => {
+    const beads = [];
+    for (let i = 0; i <= 8; i++) {
+      const a = Math.PI * (i / 8);
+      const x = 16 - 13 * Math.cos(a);
+      const y = 6 + 20 * Math.sin(a);
+      const fill = coloured ? ink : i % 2 ? "#d64541" : "#2aa6a0";
+      beads.push(`<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="2.8" fill="${fill}" stroke="none"/>`);
+    }
+    return line("M3 6 Q16 52 29 6", 1) + beads.join("");
+  },
+  tomahawk: (ink, coloured) =>
+    `<path d="M5 30 L24 4" stroke-width="3.2" stroke-linecap="round" stroke="${natural(coloured, ink, "#8a5a2b")}"/>` +
+    `<path d="M17 6 Q22 -1 30 5 Q26 11 29 16 Q21 15 17 6 Z" stroke="none" fill="${natural(coloured, ink, "#7b8794")}"/>`,
+  buffalo: (ink, coloured) => {
+    const fur = natural(coloured, ink, "#5b3a1e");
+    return (
+      `<g fill="${fur}" stroke="${fur}"><ellipse cx="19" cy="17" rx="11" ry="8" stroke="none"/>` +
+      `<circle cx="12" cy="12" r="7" stroke="none"/><circle cx="6" cy="18" r="4.5" stroke="none"/>` +
+      `<rect x="10" y="22" width="3.5" height="8" stroke="none"/><rect x="24" y="22" width="3.5" height="8" stroke="none"/></g>` +
+      line("M3 14 Q1 9 4 8 M9 14 Q11 9 8 8", 1.6)
+    );
+  },
+  teepee: (ink, coloured) =>
+    `<path d="M16 4 L30 31 L2 31 Z" stroke="none" fill="${natural(coloured, ink, "#d9a066")}"/>` +
+    line("M13 0 L19 9 M19 0 L13 9", 1.6) +
+    `<path d="M16 19 L20 31 L12 31 Z" stroke="none" fill="${coloured ? "#0006" : "#5b3a1e"}"/>` +
+    `<path d="M8 22 L24 22" stroke="${coloured ? "#0004" : "#d64541"}" stroke-width="2"/>`,
+  horse: (ink, coloured) => {
+    const coat = natural(coloured, ink, "#8a5a2b");
+    return (
+      `<path d="M8 31 L10 20 Q6 16 4 14 L3 9 Q10 2 18 3 L26 1 L24 6 Q30 12 28 20 L26 31 Z" stroke="none" fill="${coat}"/>` +
+      `<path d="M18 3 Q24 10 26 20" fill="none" stroke="${coloured ? "#0005" : "#3b2a1c"}" stroke-width="2.5"/>` +
+      `<circle cx="9" cy="9" r="1.3" fill="#fff" stroke="none"/>`
+    );
+  },
+};
+
+const NUMBER_CARD = /^([A-Z])([hmcf])(\d+)$/;
+const DUDAB_SYMBOLS = { h: "hand", m: "mammoth", c: "club", f: "fur" };
+const APACHE_TYPES = { C: "chief", M: "maiden", W: "warrior", H: "hunter" };
+const APACHE_BOOTY = { TOT: "totem", NEC: "necklace", TOM: "tomahawk", BUF: "buffalo", TEE: "teepee" };
+const MANITOU_HEROES = { CH: "chief", SQ: "maiden", SH: "shaman", SP: "spy", HE: "healer" };
+const MANITOU_TILES = { HO: "horse", TO: "totem", TK: "tomahawk" };
+
+/**
+ * Each game's pictograms: ``(card) → {name, big}`` (an icon of ICONS and the value shown big
+ * above it, or null for the fallback: the short code alone). Read from the presenters' codes
+ * (``short``): see each game's ``present.py``.
+ */
+export const PICTOGRAMS = {
+  dudab(card) {
+    const s = card.short || "";
+    const m = NUMBER_CARD.exec(s);
+    if (m) return { name: DUDAB_SYMBOLS[m[2]], big: m[3] };
+    if (s === "Dud") return { name: "dudab", big: null };
+    if (s.startsWith("Sh")) return { name: "shaman", big: null };
+    if (s === "Jun") return { name: "jungle", big: null };
+    if (s === "Bab") return { name: "baby", big: null };
+    return null;
+  },
+  tracker(card) {
+    const s = card.short || "";
+    if (s.startsWith("S:")) return { name: "scout", big: null };
+    if (s === "f") return { name: "tracks", big: null };
+    return null;
+  },
+  apache(card) {
+    const s = card.short || "";
+    if (s in APACHE_BOOTY) return { name: APACHE_BOOTY[s], big: null };
+    if (s.length === 2 && s[1] in APACHE_TYPES) return { name: APACHE_TYPES[s[1]], big: s[1] };
+    return null;
+  },
+  manitou(card) {
+    const s = card.short || "";
+    let m = /^H(\d+)$/.exec(s);
+    if (m) return { name: "hunter", big: m[1] };
+    if (s in MANITOU_HEROES) return { name: MANITOU_HEROES[s], big: s };
+    if (s in MANITOU_TILES) return { name: MANITOU_TILES[s], big: null };
+    m = /^([BT])(\d+)$/.exec(s);
+    if (m) return { name: m[1] === "B" ? "buffalo" : "teepee", big: `×${m[2]}` };
+    return null;
+  },
+};
+
+/** A game's pictogram of a face-up card, or null: the fallback draws the short code alone. */
+export function pictogram(card, game) {
+  const pick = PICTOGRAMS[game];
+  const found = pick ? pick(card) : null;
+  if (!found || !(found.name in ICONS)) return null;
+  return { name: found.name, big: found.big, svg: ICONS[found.name] };
+}
+
+/** Add or replace a game's pictograms (a fifth game): ``pick(card) → {name, big} | null``. */
+export function registerPictograms(game, pick) {
+  PICTOGRAMS[game] = pick;
+}
