@@ -6,15 +6,36 @@ fails. The catalogs translate them by id, like a presenter's ``MESSAGES`` (``doc
 
 >>> strings("en")["web.lobby.create"]
 'Create table'
->>> strings("en")["web.players.count"]
+>>> strings("en")["web.players.count#other"]
 '{count} players'
+>>> plural_ids("web.table.cards")
+['web.table.cards#one', 'web.table.cards#few', 'web.table.cards#many', 'web.table.cards#other']
 """
 
 from __future__ import annotations
 
 from campfire.core.present import text, translation
 
-__all__ = ["STRINGS", "strings"]
+__all__ = ["PLURAL_CATEGORIES", "STRINGS", "plural_ids", "strings"]
+
+#: the plural categories a counted text has a variant for (``Intl.PluralRules`` names them;
+#: English uses one and other, Hungarian one and other, Czech one, few, many and other)
+PLURAL_CATEGORIES = ("one", "few", "many", "other")
+
+
+def plural_ids(message_id: str) -> list[str]:
+    """The ids of a counted text's variants: ``<id>#one``, ``<id>#few``, ``<id>#many``, ...
+
+    The client picks one with ``Intl.PluralRules`` of the page's language; a missing one falls
+    back to ``<id>#other``.
+    """
+    return [f"{message_id}#{category}" for category in PLURAL_CATEGORIES]
+
+
+def _plural(message_id: str, one: str, other: str) -> dict[str, str]:
+    """A counted text's English variants (few and many read as other in English)."""
+    return dict(zip(plural_ids(message_id), (one, other, other, other), strict=True))
+
 
 #: Every text of the browser client: message id → English template.
 STRINGS: dict[str, str] = {
@@ -29,7 +50,7 @@ STRINGS: dict[str, str] = {
     "web.lobby.new": "New table",
     "web.lobby.game": "Game",
     "web.lobby.players": "Players",
-    "web.players.count": "{count} players",
+    **_plural("web.players.count", "{count} player", "{count} players"),
     "web.lobby.nickname": "Your name",
     "web.lobby.nickname.default": "Player",
     "web.lobby.options": "Options",
@@ -84,6 +105,10 @@ STRINGS: dict[str, str] = {
     "web.table.spectating": "You are watching this table.",
     "web.table.you": "you",
     "web.table.bot": "bot",
+    "web.seat.bot": "Bot {number} ({level})",
+    "web.level.easy": "easy",
+    "web.level.medium": "medium",
+    "web.level.hard": "hard",
     "web.table.takeover": "a bot plays for them",
     "web.table.to_act": "to play",
     "web.table.moves": "Moves",
@@ -103,8 +128,7 @@ STRINGS: dict[str, str] = {
     "web.table.error": "Not accepted: {message}",
     "web.table.empty": "empty",
     "web.table.face_down": "face down",
-    "web.table.cards": "{count} cards",
-    "web.table.cards.one": "1 card",
+    **_plural("web.table.cards", "{count} card", "{count} cards"),
     "web.table.count": "{label}: {count}",
     "web.table.no_table": "There is no such table.",
     "web.colour.red": "red",

@@ -67,6 +67,27 @@ export function t(id, params = {}) {
   );
 }
 
+/**
+ * A counted text: the variant of ``id`` for ``count`` in the page's language (``id#one``,
+ * ``id#few``, ``id#many``, ``id#other``, chosen by ``Intl.PluralRules``), ``{count}`` filled.
+ */
+export function plural(id, count, params = {}) {
+  let category = "other";
+  try {
+    category = new Intl.PluralRules(language).select(Number(count));
+  } catch (_) {
+    /* an unknown language: other */
+  }
+  const key = `${id}#${category}` in texts ? `${id}#${category}` : `${id}#other`;
+  return t(key, { ...params, count });
+}
+
+/** A bot seat's name in the page's language: ``Bot 2 (easy)``, ``Bot 2 (könnyű)``. */
+export function botName(number, level) {
+  const levelWord = level ? t(`web.level.${level}`) : "";
+  return t("web.seat.bot", { number, level: levelWord.startsWith("web.") ? level : levelWord });
+}
+
 /** A language switcher (a labelled <select>) that reloads the page in the chosen language. */
 export function languageSwitcher(onChange = () => location.reload()) {
   const label = document.createElement("label");

@@ -1,7 +1,7 @@
 // The lobby page (/): create a table (game, players, options with their help texts, seats,
 // clock, real time), and the list of open and running tables to join, open or watch.
 
-import { chosenLanguage, languageSwitcher, loadStrings, t } from "./i18n.js";
+import { botName, chosenLanguage, languageSwitcher, loadStrings, plural, t } from "./i18n.js";
 import { api, gameTitles, seatFor, storeSeat } from "./lobby-api.js";
 
 const $ = (id) => document.getElementById(id);
@@ -47,7 +47,7 @@ function drawPlayers() {
   const keep = Number(select.value) || g.min_players;
   select.replaceChildren();
   for (let n = g.min_players; n <= g.max_players; n++) {
-    select.append(new Option(t("web.players.count", { count: n }), String(n), false, n === Math.min(Math.max(keep, g.min_players), g.max_players)));
+    select.append(new Option(plural("web.players.count", n), String(n), false, n === Math.min(Math.max(keep, g.min_players), g.max_players)));
   }
 }
 
@@ -164,7 +164,7 @@ async function drawTables() {
   for (const table of tables.slice().reverse()) {
     const g = games[table.game] || { title: table.game };
     const who = table.seats
-      .map((s) => (s.kind === "open" ? t("web.lobby.free") : s.kind === "bot" ? `${t("web.table.bot")} (${s.level})` : s.nickname))
+      .map((s) => (s.kind === "open" ? t("web.lobby.free") : s.kind === "bot" ? botName(s.seat + 1, s.level) : s.nickname))
       .join(", ");
     const mine = seatFor(table.id);
     const free = table.seats.some((s) => s.kind === "open");

@@ -9,7 +9,7 @@
 //   renderLog(container, messages)             messages: [{id, params, text}]
 
 import { cardName, cardSvg, faceFromCode } from "./cards.js";
-import { t } from "./i18n.js";
+import { plural, t } from "./i18n.js";
 
 export { faceFromCode };
 
@@ -193,11 +193,31 @@ function cardNode(card, game, act) {
 }
 
 function cardsText(count) {
-  return count === 1 ? t("web.table.cards.one") : t("web.table.cards", { count });
+  return plural("web.table.cards", count);
 }
 
 function zoneCount(zone) {
   return zone.count ?? zone.cards.length;
+}
+
+const bare = (text) => String(text).toLocaleLowerCase().replace(/[\s!.:…,;]+$/u, "").trim();
+
+/**
+ * The words before the prompt in the banner: "Your turn!" for the seat to act, else "Waiting
+ * for …" — or "" when the prompt says it already ("Your turn: play a card…", "Waiting for Ann
+ * to peek…"), so the banner never says it twice.
+ */
+export function headline(display, mine) {
+  const prompt = String(display.prompt || "").toLocaleLowerCase();
+  if (mine) {
+    const yours = t("web.table.your_turn");
+    return prompt.startsWith(bare(yours)) ? "" : yours;
+  }
+  const waitingFor = (display.players || []).filter((p) => p.to_act && !p.you).map((p) => p.name);
+  if (!waitingFor.length) return "";
+  const waiting = t("web.table.waiting", { names: waitingFor.join(", ") });
+  const said = waitingFor.every((name) => prompt.includes(String(name).toLocaleLowerCase()));
+  return said ? "" : waiting;
 }
 
 /** Draw ``display`` into ``container``; see the module's comment for ``options``. */
@@ -272,11 +292,10 @@ export function renderTable(container, display, options = {}) {
   // whose turn: unmistakable
   const me = display.seat;
   const mine = interactive && all.length > 0;
-  const waitingFor = (display.players || []).filter((p) => p.to_act && !p.you).map((p) => p.name);
   const banner = el("div", { class: `cf-banner ${mine ? "cf-banner-you" : ""}` });
+  const head = headline(display, mine);
   if (display.over) banner.append(el("strong", {}, t("web.table.over")));
-  else if (mine) banner.append(el("strong", {}, t("web.table.your_turn")), " ");
-  else if (waitingFor.length) banner.append(t("web.table.waiting", { names: waitingFor.join(", ") }), " ");
+  else if (head) banner.append(el(mine ? "strong" : "span", { class: "cf-headline" }, head), " ");
   if (!display.over) banner.append(el("span", { class: "cf-prompt" }, display.prompt));
   if (display.progress) banner.append(el("span", { class: "cf-progress" }, ` (${display.progress})`));
   root.append(el("div", { class: "cf-status" }, display.status), banner);

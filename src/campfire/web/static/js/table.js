@@ -3,10 +3,10 @@
 // (an invitation link may carry one in its #fragment, which never reaches the server).
 
 import { faceFromCode } from "./cards.js";
-import { chosenLanguage, langHeaders, languageSwitcher, loadStrings, t } from "./i18n.js";
+import { botName, chosenLanguage, langHeaders, languageSwitcher, loadStrings, t } from "./i18n.js";
 import { api, seatFor, storeSeat, forgetSeat, gameTitles, inviteLink } from "./lobby-api.js";
 import { TableClient } from "./protocol.js";
-import { choices, renderLog, renderTable, tickClocks } from "./render.js";
+import { choices, headline, renderLog, renderTable, tickClocks } from "./render.js";
 
 const PEEK_MS = 3000; // how long a peeked card stays face up for the peeker
 let WINDOW_MS = 2000; // a claim window's length: the longest time its timed answers offer
@@ -57,7 +57,7 @@ function myToken() {
 }
 
 function seatName(seat) {
-  if (seat.kind === "bot") return `${t("web.table.bot")} ${seat.seat + 1} (${seat.level})`;
+  if (seat.kind === "bot") return botName(seat.seat + 1, seat.level);
   return seat.nickname || t("web.lobby.free");
 }
 
@@ -256,7 +256,8 @@ function draw() {
     drawRealtime(state.display, options);
     // one lasting live region says what changed for a screen reader: the turn and the prompt
     const mine = Boolean(options.onAction) && (state.display.actions || []).length > 0;
-    const say = state.display.over ? t("web.table.over") : `${mine ? t("web.table.your_turn") + " " : ""}${state.display.prompt}`;
+    const head = headline(state.display, mine);
+    const say = state.display.over ? t("web.table.over") : `${head ? head + " " : ""}${state.display.prompt}`;
     const announce = $("cf-announce");
     if (announce.textContent !== say) announce.textContent = say;
   } else {
