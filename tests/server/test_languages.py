@@ -165,3 +165,19 @@ def test_the_games_option_help_speaks_the_request_language(sqlite_url: str) -> N
         cs = help_of("", {"Accept-Language": "cs"})
         assert hu == translator("hu").pgettext("tracker.option.peek_count", english) != english
         assert cs == translator("cs").pgettext("tracker.option.peek_count", english) != english
+
+
+def test_a_bots_name_is_in_the_readers_language(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        seats = [{"kind": "reserved", "nickname": "Ann"}, {"kind": "bot", "level": "easy"}]
+        table, _tokens = new_table(client, GAME, 2, seats=seats)
+        names = {}
+        for language in ("en", "hu", "cs"):
+            with client.websocket_connect(f"/ws/tables/{table}?lang={language}") as ws:
+                snapshot = Seat(ws, None).receive()
+                names[language] = [p["name"] for p in snapshot["display"]["players"]]
+        assert names == {
+            "en": ["Ann", "Bot 2 (easy)"],
+            "hu": ["Ann", "2. bot (könnyű)"],
+            "cs": ["Ann", "Bot 2 (snadný)"],
+        }
