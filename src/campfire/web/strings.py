@@ -127,6 +127,7 @@ STRINGS: dict[str, str] = {
     "web.table.clock": "{time} left",
     "web.table.error": "Not accepted: {message}",
     "web.table.empty": "empty",
+    "web.table.none": "none",
     "web.table.face_down": "face down",
     **_plural("web.table.cards", "{count} card", "{count} cards"),
     "web.table.count": "{label}: {count}",

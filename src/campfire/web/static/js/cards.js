@@ -202,12 +202,11 @@ export const ICONS = {
   jungle: (ink, coloured) =>
     `<rect x="14" y="16" width="4" height="15" stroke="none" fill="${natural(coloured, ink, "#8a5a2b")}"/>` +
     `<path d="M16 1 Q30 6 28 16 Q16 22 4 16 Q2 6 16 1 Z" stroke="none" fill="${natural(coloured, ink, "#2e9e5b")}"/>`,
-  mammoth: (ink) =>
-    `<ellipse cx="18" cy="16" rx="11" ry="9" stroke="none"/>` +
-    `<circle cx="8" cy="13" r="6" stroke="none"/>` +
-    line("M4 15 Q1 24 5 27", 3) +
-    line("M10 18 Q9 24 14 24", 1.5) +
-    `<rect x="11" y="22" width="4" height="8" stroke="none"/><rect x="23" y="22" width="4" height="8" stroke="none"/>`,
+  mammoth: (ink, coloured) =>
+    `<path d="M6 12 Q7 3 15 4 Q20 6 24 8 Q31 10 30 20 L29 30 L25 30 L24 23 L15 23 L14 30 L10 30 L10 21 Q5 20 6 12 Z" stroke="none"/>` +
+    line("M7 16 Q1 22 3 29", 3.2) +
+    `<path d="M9 19 Q8 27 15 26 Q11 25 12 19 Z" stroke="none" fill="${coloured ? "#fffdf7" : "#d9c9a8"}"/>` +
+    `<circle cx="10" cy="11" r="1.3" fill="${coloured ? "#0008" : "#fff"}" stroke="none"/>`,
   hand: () =>
     `<rect x="8" y="14" width="16" height="16" rx="5" stroke="none"/>` +
     `<rect x="8" y="4" width="3.6" height="13" rx="1.8" stroke="none"/>` +
@@ -216,8 +215,9 @@ export const ICONS = {
     `<rect x="21" y="6" width="3.4" height="12" rx="1.7" stroke="none"/>` +
     `<rect x="1" y="16" width="10" height="3.6" rx="1.8" transform="rotate(35 8 18)" stroke="none"/>`,
   club: () =>
-    `<path d="M14 31 L12 14 Q9 4 16 1 Q24 2 22 12 L18 31 Z" stroke="none"/>` +
-    `<circle cx="13" cy="8" r="1.4" fill="#fff" stroke="none"/><circle cx="19" cy="6" r="1.4" fill="#fff" stroke="none"/>`,
+    `<g transform="rotate(28 16 16)"><path d="M14.6 32 L13.4 16 Q7 12 9 5 Q12 -1 17 0.5 Q24 2 23 9 Q22 14 18 16 L17.4 32 Z" stroke="none"/>` +
+    `<circle cx="9" cy="9" r="2.6" stroke="none"/><circle cx="22.5" cy="5" r="2.4" stroke="none"/><circle cx="20" cy="13" r="2.2" stroke="none"/>` +
+    `<rect x="13" y="24" width="6" height="2" fill="#fff" stroke="none" opacity="0.6"/></g>`,
   fur: () =>
     `<path d="M6 5 Q16 1 26 5 L30 11 Q25 16 30 22 L26 29 Q16 32 6 29 L2 22 Q7 16 2 11 Z" stroke="none"/>` +
     `<path d="M10 10 L14 14 M18 9 L22 13 M11 20 L15 24 M19 19 L23 23" stroke="#fff" stroke-width="1.6" opacity="0.7"/>`,

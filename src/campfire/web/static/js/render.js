@@ -338,6 +338,7 @@ export function renderTable(container, display, options = {}) {
       if (zone.count !== null && zone.count !== undefined && zone.count > zone.cards.length && zone.kind !== "grid") {
         wrap.append(el("span", { class: "cf-more" }, cardsText(zone.count)));
       }
+      if (!zone.cards.length && !zone.count) wrap.append(el("p", { class: "cf-none" }, t("web.table.none")));
       body.append(wrap);
     }
     if (zoneTargets.length) {
