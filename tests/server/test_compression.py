@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -20,7 +21,13 @@ def test_the_fast_protocol_offers_deflate_at_level_one() -> None:
     assert protocol is not None
     config = uvicorn.Config(app=lambda scope, receive, send: None, ws=protocol)
     config.load()
-    made = protocol(config, ServerState(), {})
+    loop = asyncio.new_event_loop()  # the protocol asks for the current loop, which an earlier
+    asyncio.set_event_loop(loop)  # test's asyncio.run may have unset in this process
+    try:
+        made = protocol(config, ServerState(), {})
+    finally:
+        asyncio.set_event_loop(None)
+        loop.close()
     (factory,) = made.conn.available_extensions
     assert factory.name == "permessage-deflate"
     assert factory.compress_settings == {"memLevel": 5, "level": 1}
