@@ -247,3 +247,38 @@ def test_several_processes_refuse_sqlite_and_an_unreachable_redis(tmp_path: Path
         create_app(f"sqlite:///{tmp_path / 'y.db'}", redis_url=REDIS)
     with pytest.raises(OptionError, match="cannot reach Redis at"):
         check_redis("redis://127.0.0.1:1/0")
+
+
+def test_leases_one_owner_at_a_time_taken_over_once_expired(pg_only: str) -> None:
+    import time
+
+    from campfire.server.cluster import Cluster, Elsewhere
+    from campfire.server.db import make_engine, migrate, session_factory
+    from campfire.server.tables import SeatInfo, Store
+
+    engine = make_engine(pg_only)
+    migrate(engine, shared=True)
+    sessions = session_factory(engine)
+    store = Store(sessions)
+    running, waiting = (store.create(GAME, {}, 2, [SeatInfo(0), SeatInfo(1)]) for _ in range(2))
+    store.start(running, 1, 5)
+    a = Cluster(sessions, REDIS, lease_seconds=0.5, worker="a")
+    b = Cluster(sessions, REDIS, lease_seconds=0.5, worker="b")
+    assert a.orphans() == [running]  # nobody holds the running table yet
+    assert a.claim(running) and a.claim(waiting)
+    assert a.claim(running)  # the owner renews
+    assert a.claim(999_999) is False  # no such table
+    with pytest.raises(Elsewhere) as held:
+        b.claim(running)
+    assert held.value.owner == "a" and held.value.status == 503
+    assert a.orphans() == [] and a.owners([running, waiting]) == {running: "a", waiting: "a"}
+    assert a.renew() == {running, waiting}
+    time.sleep(0.8)  # a stops renewing (as if killed): its leases expire
+    assert b.orphans() == [running] and b.owners([running]) == {}
+    assert b.claim(running)
+    assert a.renew() == {waiting}  # a learns that it lost the table
+    with pytest.raises(Elsewhere):
+        a.claim(running)
+    b.release()
+    assert a.orphans() == [running]
+    engine.dispose()
