@@ -148,6 +148,25 @@ def test_clients_on_two_processes_play_a_game_at_one_table(pg_only: str, tmp_pat
         assert http("GET", f"{a.base}/api/tables/{table}/record") == (200, record)
         listed = json.loads(http("GET", f"{b.base}/api/tables?status=finished")[1])["tables"]
         assert [t["id"] for t in listed] == [table]
+
+        # refusals come back through the other process as the owner words them
+        async def refused() -> tuple[dict[str, Any], int | None]:
+            ws = await websockets.connect(f"{b.ws}/ws/tables/{table}?token=forged")
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await asyncio.wait_for(ws.recv(), 30)
+            return frame, closed.value.rcvd.code if closed.value.rcvd else None
+
+        frame, code = asyncio.run(refused())
+        assert frame["type"] == "error" and frame["code"] == "bad_token" and code == 4401
+        # joining a seat of a table the other process owns
+        status, text = http("POST", f"{a.base}/api/tables", {"game": GAME, "players": 2})
+        other = json.loads(text)["table"]["id"]
+        status, text = http("POST", f"{b.base}/api/tables/{other}/join", {"nickname": "Bea"})
+        assert status == 201, text
+        seat = json.loads(text)["seat"]
+        shown = json.loads(http("GET", f"{a.base}/api/tables/{other}")[1])
+        assert shown["table"]["seats"][seat]["nickname"] == "Bea"
     finally:
         a.stop()
         b.stop()
