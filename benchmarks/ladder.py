@@ -132,7 +132,7 @@ def to_markdown(report: Sequence[dict[str, Any]], command: str | None = None) ->
             f"pair, {entry['seconds'] / 60:.1f} min)"
         )
         if not command and entry.get("command"):
-            lines.append(f"Command: `{entry['command']}`")
+            lines += ["", f"Command: `{entry['command']}`"]
         if entry["left_out"]:
             lines.append(f"(left out: {', '.join(entry['left_out'])}, the same bot as a level)")
         lines += [
