@@ -296,7 +296,7 @@ export function renderTable(container, display, options = {}) {
   const head = headline(display, mine);
   if (display.over) banner.append(el("strong", {}, t("web.table.over")));
   else if (head) banner.append(el(mine ? "strong" : "span", { class: "cf-headline" }, head), " ");
-  if (!display.over) banner.append(el("span", { class: "cf-prompt" }, display.prompt));
+  if (!display.over) banner.append(el(mine && !head ? "strong" : "span", { class: "cf-prompt" }, display.prompt));
   if (display.progress) banner.append(el("span", { class: "cf-progress" }, ` (${display.progress})`));
   root.append(el("div", { class: "cf-status" }, display.status), banner);
   // the end: each player's rank, score and breakdown, first thing on the page
