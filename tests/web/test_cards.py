@@ -149,6 +149,21 @@ def test_the_banner_never_says_the_turn_twice(
     assert page.evaluate(_BANNER, [_display(prompt, mine=mine), mine]).strip() == shown
 
 
+def test_the_banner_knows_how_a_language_says_your_turn(page: Any) -> None:
+    shown = page.evaluate(
+        """async (display) => { const i18n = await import("/static/js/i18n.js");
+        const { renderTable } = await import("/static/js/render.js");
+        i18n.setStrings({"web.table.your_turn": "Te jössz!",
+                         "web.table.your_turn.said": "Te következel:|Rajtad a sor:"}, "hu");
+        const box = document.createElement("div");
+        renderTable(box, display, { onAction: () => {} });
+        const out = box.querySelector(".cf-banner").textContent;
+        await i18n.loadStrings("en"); return out; }""",
+        _display("Te következel: rakj le egy lapot.", mine=True),
+    )
+    assert shown.strip() == "Te következel: rakj le egy lapot."
+
+
 _PLURAL = """async ([lang, texts, counts]) => {
   const i18n = await import("/static/js/i18n.js");
   i18n.setStrings(texts, lang);

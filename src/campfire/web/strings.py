@@ -101,6 +101,9 @@ STRINGS: dict[str, str] = {
     "web.table.log": "Game log",
     "web.table.players": "Players",
     "web.table.your_turn": "Your turn!",
+    # how the games' prompts begin when they say it is your turn, as the presenters' catalogs
+    # translate them (several separated by "|"): the banner then does not add "Your turn!"
+    "web.table.your_turn.said": "Your turn:",
     "web.table.waiting": "Waiting for {names}",
     "web.table.spectating": "You are watching this table.",
     "web.table.you": "you",

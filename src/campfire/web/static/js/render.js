@@ -211,7 +211,9 @@ export function headline(display, mine) {
   const prompt = String(display.prompt || "").toLocaleLowerCase();
   if (mine) {
     const yours = t("web.table.your_turn");
-    return prompt.startsWith(bare(yours)) ? "" : yours;
+    // how the games' prompts say it in this language ("Your turn:"; "|" between several)
+    const said = [yours, ...t("web.table.your_turn.said").split("|")].map(bare).filter(Boolean);
+    return said.some((words) => prompt.startsWith(words)) ? "" : yours;
   }
   const waitingFor = (display.players || []).filter((p) => p.to_act && !p.you).map((p) => p.name);
   if (!waitingFor.length) return "";
