@@ -72,7 +72,9 @@ MESSAGES: dict[str, str] = {
     "tracker.take": "{player} collects the card at position {position}, face down.",
     "tracker.take.you": "You collect the card at position {position}, face down.",
     "tracker.collection_done": "{player} stops collecting: {count} cards in the captured pile.",
+    "tracker.collection_done.one": "{player} stops collecting: 1 card in the captured pile.",
     "tracker.collection_done.you": "You stop collecting: {count} cards in your captured pile.",
+    "tracker.collection_done.one.you": "You stop collecting: 1 card in your captured pile.",
     "tracker.relocate": "{player} moves the card at position {source} to position {target}.",
     "tracker.relocate.you": "You move the card at position {source} to position {target}.",
     "tracker.relocations_done": "{player} ends the turn.",
@@ -550,7 +552,8 @@ class TrackerPresenter(Presenter):
                 params["position"] = d["pos"]
             return _message(f"tracker.{kind}{you}", **params)
         if kind == "collection_done":
-            return _message(f"tracker.collection_done{you}", player=player, count=d["count"])
+            one = ".one" if d["count"] == 1 else ""
+            return _message(f"tracker.collection_done{one}{you}", player=player, count=d["count"])
         if kind == "relocate":
             return _message(
                 f"tracker.relocate{you}", player=player, source=d["from"], target=d["to"]
