@@ -13,6 +13,16 @@ import pytest
 from campfire.i18n import LOCALE_VARS, use_language
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the ``slow`` tests first, each group keeping its (random) order.
+
+    With pytest-xdist, long tests then start beside the short ones instead of being left
+    for one worker at the end while the others wait.
+    """
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(autouse=True)
 def _english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     for var in (*LOCALE_VARS, "CAMPFIRE_LANG"):
