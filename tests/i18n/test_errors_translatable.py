@@ -12,19 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from campfire.core import errors as core_errors
+
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "campfire"
 #: the exceptions a user can cause (``campfire.core.errors``), and the games' ``error`` parameters
-ERRORS = {
-    "CampfireError",
-    "IllegalActionError",
-    "NotationError",
-    "OptionError",
-    "PositionError",
-    "RecordError",
-    "SeatError",
-    "SetupError",
-    "error",
-}
+ERRORS = {name for name in core_errors.__all__ if name.endswith("Error")} | {"error"}
 GAME_FILES = sorted((PACKAGE / "games").rglob("*.py"))
 
 
