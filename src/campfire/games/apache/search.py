@@ -39,7 +39,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from campfire.core import Action, ErrorText, Observation, OptionError, option
+from campfire.core import Action, Observation, option
 
 from .actions import CLAIM, CLAIM_MS, PASS, REACTION_MAX_MS, REACTION_STEP_MS
 from .bots import ApacheHeuristic, ApacheHeuristicConfig
@@ -82,16 +82,6 @@ class ApacheSearchConfig(ApacheHeuristicConfig):
         choices=("margin", "win"),
         help="what a simulated game is worth: the lead over the best other seat, or the win",
     )
-
-    def validate(self) -> None:
-        """The heuristic's checks, and a positive budget."""
-        super().validate()
-        if self.iterations < 1:
-            raise OptionError(
-                ErrorText(
-                    "iterations must be at least 1 (got {iterations})", iterations=self.iterations
-                )
-            )
 
 
 class ApacheModel:
