@@ -3,7 +3,7 @@
 ``docs/protocol.md`` documents every message; the schemas here are the same ones (the tests
 validate every frame the server sends against them with ``jsonschema``). A frame for a seat is
 built only from that seat's view, its legal actions and the events it may see
-(:func:`seat_frame_parts`), never from a state.
+(:func:`seat_display`, :func:`seat_step`), never from a state.
 
 Reading a client's message never raises anything but :class:`ProtocolError`, whose ``code``
 and message go back to the client in an ``error`` frame:
@@ -43,7 +43,6 @@ __all__ = [
     "legal_json",
     "parse_client_message",
     "read_action",
-    "seat_frame_parts",
     "seat_step",
     "snapshot_frame",
     "speaking",
@@ -434,24 +433,6 @@ def step_json(
     return out
 
 
-def seat_frame_parts(
-    game: Game[Any],
-    players: int,
-    view: Mapping[str, Any],
-    legal: Sequence[Action],
-    names: Sequence[str],
-    language: str = DEFAULT_LANGUAGE,
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """A seat's display model and legal actions, from its view and legal actions only.
-
-    The one path from a seat's knowledge to what a client draws: the live tables' frames and
-    the replays (``campfire.server.replay``) both build them here. The display's texts are in
-    ``language``.
-    """
-    display = seat_display(game, view, legal, names, language).to_json()
-    return display, legal_json(game, players, legal)
-
-
 def seat_display(
     game: Game[Any],
     view: Mapping[str, Any],
@@ -460,6 +441,9 @@ def seat_display(
     language: str = DEFAULT_LANGUAGE,
 ) -> Display:
     """A seat's display model (the :class:`~campfire.core.present.Display` itself).
+
+    The one path from a seat's knowledge to what a client draws: the live tables' frames and
+    the replays (``campfire.server.replay``) both build it here, its texts in ``language``.
 
     A frame may hold it as it is: ``campfire.server.wire.encode`` writes it as its
     ``to_json()`` (orjson encodes the dataclass directly, several times faster).

@@ -8,7 +8,7 @@ their log lines), then the outcome.
 
 A replay is built only from what the seat could know at each step — its view, its legal actions
 and its visible events, through the same presenter path as the live tables' frames
-(:func:`.protocol.seat_frame_parts`, :func:`.protocol.seat_step`) — so a seat's replay shows no
+(:func:`.protocol.seat_display`, :func:`.protocol.seat_step`) — so a seat's replay shows no
 other seat's hidden cards. A game still being played has no replay (409): its record would tell
 the seed, which decides every hidden card.
 
