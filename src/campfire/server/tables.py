@@ -55,7 +55,7 @@ from .clocks import Clocks, TimeControl
 from .models import ActionRow, RecordRow, SeatRow, TableRow, utcnow
 from .windows import ClaimWindow, answered_ms, window_length
 from .wire import encode
-from .writer import LogWriter, PendingAction
+from .writer import LogWriter, PendingAction, store_record
 
 if TYPE_CHECKING:
     from .cluster import Cluster
@@ -225,51 +225,10 @@ class Store:
             row = session.get_one(TableRow, table_id)
             row.status, row.game_number, row.seed = "running", game_number, seed
 
-    def append(
-        self,
-        table_id: int,
-        game_number: int,
-        seq: int,
-        seat: int,
-        notation: str,
-        record: str | None,
-        cause: str | None = None,
-        clocks: list[float] | None = None,
-    ) -> None:
-        """Append one action to the log (and the record, if the game ended) in one commit."""
-        with self.sessions.begin() as session:
-            session.add(
-                ActionRow(
-                    table_id=table_id,
-                    game_number=game_number,
-                    seq=seq,
-                    seat=seat,
-                    notation=notation,
-                    received=utcnow(),
-                    cause=cause,
-                    clocks=clocks,
-                )
-            )
-            if record is not None:
-                session.add(
-                    RecordRow(
-                        table_id=table_id,
-                        game_number=game_number,
-                        record=record,
-                        finished=utcnow(),
-                    )
-                )
-                session.get_one(TableRow, table_id).status = "finished"
-
     def finish(self, table_id: int, game_number: int, record: str) -> None:
         """End a game without an action (a loss on time): store its record, mark it finished."""
         with self.sessions.begin() as session:
-            session.add(
-                RecordRow(
-                    table_id=table_id, game_number=game_number, record=record, finished=utcnow()
-                )
-            )
-            session.get_one(TableRow, table_id).status = "finished"
+            store_record(session, table_id, game_number, record)
 
     def table(self, table_id: int) -> tuple[TableRow, list[SeatInfo]] | None:
         """A table and its seats (``None`` if there is no such table)."""
@@ -803,7 +762,7 @@ class TableManager:
                 self.kick(live)
                 self.arm(live)
                 self._absent(live)  # nobody is connected yet: as if everyone had left
-                self._spawn(live, self._windows_locked(live))
+                self._spawn(self._windows_locked(live))
         return rebuilt
 
     def drop(self, table_id: int) -> None:
@@ -1111,7 +1070,7 @@ class TableManager:
         self.kick(live)
         self.arm(live)
         self._absent(live)
-        self._spawn(live, self._windows_locked(live))
+        self._spawn(self._windows_locked(live))
 
     def record(self, live: LiveTable, number: int | None) -> str:
         """The record of game ``number`` (default: the last finished) of a table."""
@@ -1269,10 +1228,7 @@ class TableManager:
         live.clock_task = None
         if live.clocks is None or live.clocks.deadline() is None or live.status != "running":
             return
-        task = asyncio.get_running_loop().create_task(self._clock_loop(live))
-        live.clock_task = task
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        live.clock_task = self._spawn(self._clock_loop(live))
 
     async def _clock_loop(self, live: LiveTable) -> None:
         """Sleep until the earliest deadline; apply the time-out rule to whoever reached it."""
@@ -1301,8 +1257,12 @@ class TableManager:
             outcome = Outcome.from_scores(
                 scores, details=[{"lost_on_time": s == seat} for s in range(live.players)]
             )
-            live.forfeit = {"seat": seat, "seq": live.seq, "reason": "time", "outcome": {}}
-            live.forfeit["outcome"] = outcome.to_json()
+            live.forfeit = {
+                "seat": seat,
+                "seq": live.seq,
+                "reason": "time",
+                "outcome": outcome.to_json(),
+            }
             record = table.match.record(live.record_meta())
             self.store.finish(live.id, live.number, record.dumps())
             live.status = "finished"
@@ -1324,7 +1284,8 @@ class TableManager:
 
     # ----- real-time claim windows --------------------------------------------------------------
 
-    def _spawn(self, live: LiveTable, coro: Any) -> asyncio.Task[None]:
+    def _spawn(self, coro: Any) -> asyncio.Task[None]:
+        """Run ``coro`` as a task of the manager's (cancelled at :meth:`close`)."""
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -1384,9 +1345,9 @@ class TableManager:
             own = getattr(table.agents[seat], "last_reaction_ms", None)
             ms = float(timed[0]) if timed else float(own) if isinstance(own, int | float) else 0.0
             live.window_tasks.append(
-                self._spawn(live, self._bot_answer(live, window, seat, str(action), ms))
+                self._spawn(self._bot_answer(live, window, seat, str(action), ms))
             )
-        live.window_tasks.append(self._spawn(live, self._close_window(live, window)))
+        live.window_tasks.append(self._spawn(self._close_window(live, window)))
 
     async def _bot_answer(
         self, live: LiveTable, window: ClaimWindow, seat: int, notation: str, ms: float
@@ -1459,10 +1420,7 @@ class TableManager:
             return
         if any(c.seat == seat for c in live.connections) or seat in live.leave_tasks:
             return
-        task = asyncio.get_running_loop().create_task(self._take_over_later(live, seat))
-        live.leave_tasks[seat] = task
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        live.leave_tasks[seat] = self._spawn(self._take_over_later(live, seat))
 
     async def _take_over_later(self, live: LiveTable, seat: int) -> None:
         assert live.bot_after_leave is not None
@@ -1480,10 +1438,7 @@ class TableManager:
             return
         if live.table is None or live.status != "running" or live.table.agent_to_act() is None:
             return
-        task = asyncio.get_running_loop().create_task(self._drive(live))
-        live.bot_task = task
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        live.bot_task = self._spawn(self._drive(live))
 
     async def _drive(self, live: LiveTable) -> None:
         loop = asyncio.get_running_loop()

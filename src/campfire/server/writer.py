@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from .models import ActionRow, RecordRow, TableRow, utcnow
 
-__all__ = ["LogWriter", "PendingAction"]
+__all__ = ["LogWriter", "PendingAction", "store_record"]
 
 log = logging.getLogger(__name__)
 
@@ -85,17 +85,7 @@ class LogWriter:
             session.execute(insert(ACTIONS), [a.row() for a in actions])
             for a in actions:
                 if a.record is not None:
-                    session.add(
-                        RecordRow(
-                            table_id=a.table_id,
-                            game_number=a.game_number,
-                            record=a.record,
-                            finished=utcnow(),
-                        )
-                    )
-                    session.execute(
-                        update(TableRow).where(TableRow.id == a.table_id).values(status="finished")
-                    )
+                    store_record(session, a.table_id, a.game_number, a.record)
         self.commits += 1
         self.committed += len(actions)
 
@@ -143,6 +133,14 @@ class LogWriter:
         if task is not None and not task.done():
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(asyncio.shield(task), 10)
+
+
+def store_record(session: Session, table_id: int, game_number: int, record: str) -> None:
+    """Add a finished game's record and mark its table finished (in ``session``'s transaction)."""
+    session.add(
+        RecordRow(table_id=table_id, game_number=game_number, record=record, finished=utcnow())
+    )
+    session.execute(update(TableRow).where(TableRow.id == table_id).values(status="finished"))
 
 
 def _settle(done: asyncio.Future[None], error: BaseException | None = None) -> None:
