@@ -91,7 +91,8 @@ LEVEL_SPECS: dict[str, str] = {
     "hard": "search:reaction_ms=500,spread=100,iterations=200",
 }
 
-#: cards left in the face-down pool below which the bot takes any worthwhile claim
+#: cards left in the face-down pool below which the bot (and the search's model) takes any
+#: worthwhile claim
 _ENDGAME = 6
 
 

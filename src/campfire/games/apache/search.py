@@ -42,13 +42,12 @@ from typing import Any
 from campfire.core import Action, Observation, option
 
 from .actions import CLAIM, CLAIM_MS, PASS, REACTION_MAX_MS, REACTION_STEP_MS
-from .bots import ApacheHeuristic, ApacheHeuristicConfig
+from .bots import _ENDGAME, ApacheHeuristic, ApacheHeuristicConfig
 from .cards import (
     BUFFALO,
     CHIEF,
     DECK_COUNTS,
     HUNTER,
-    MAIDEN,
     NUM_COLOURS,
     NUM_KINDS,
     NUM_TYPES,
@@ -57,13 +56,11 @@ from .cards import (
     WARRIOR,
     parse_card,
 )
-from .resolve import Rules
+from .resolve import Rules, _partner_types
 from .types import ApacheView
 
 __all__ = ["ApacheModel", "ApacheSearch", "ApacheSearchConfig"]
 
-#: cards left in the face-down pool below which the model takes any worthwhile claim (as the bot)
-_ENDGAME = 6
 _STEPS = REACTION_MAX_MS // REACTION_STEP_MS
 
 
@@ -110,11 +107,25 @@ class ApacheModel:
             tuple(4 * c + t for c in range(NUM_COLOURS) if rules.neutral[c])
             for t in range(NUM_TYPES)
         ]
+        #: the kinds a claim of each type may marry (apache §8.2, the resolution's own test)
+        self.partners = [
+            tuple(
+                4 * c + t
+                for t in _partner_types(type_, rules)
+                for c in range(NUM_COLOURS)
+                if rules.marriage_allow_neutral_spouse or not rules.neutral[c]
+            )
+            for type_ in range(NUM_TYPES)
+        ]
 
     # ----- what a claim takes ---------------------------------------------------------------
 
-    def _prisoner(self, counts: list[int], seat: int, scores: list[int]) -> int:
-        """The male Indian a Chief of ``seat`` takes: an opponent's own (the leader's) first."""
+    def _prisoner(self, counts: list[int], seat: int, buffalo: list[int]) -> int:
+        """The male Indian a Chief of ``seat`` takes: an opponent's own first.
+
+        Among the opponents' own, the one of the opponent with the most buffalo (the heuristic
+        bot prefers the leader in score; :meth:`best_option` sees the buffalo counts only).
+        """
         best, best_key = -1, (-1, -1)
         for k in self.males:
             if not counts[k]:
@@ -125,26 +136,16 @@ class ApacheModel:
             elif owner < 0:
                 key = (1, 0)
             else:
-                key = (2, scores[owner])
+                key = (2, buffalo[owner])
             if key > best_key:
                 best, best_key = k, key
         return best
 
     def _partner(self, counts: list[int], type_: int) -> int:
         """A marriage partner for a claim of ``type_`` (marriage rules), or -1."""
-        rules = self.rules
-        types: tuple[int, ...]
-        if type_ == MAIDEN:
-            types = (CHIEF, WARRIOR, HUNTER) if rules.marriage_chief_is_male else (WARRIOR, HUNTER)
-        elif type_ != CHIEF or rules.marriage_chief_is_male:
-            types = (MAIDEN,)
-        else:
-            return -1
-        for t in types:
-            for c in range(NUM_COLOURS):
-                k = 4 * c + t
-                if counts[k] and (rules.marriage_allow_neutral_spouse or not rules.neutral[c]):
-                    return k
+        for k in self.partners[type_]:
+            if counts[k]:
+                return k
         return -1
 
     def best_option(
