@@ -23,8 +23,10 @@ observer's left (slot 0 is the observer). :attr:`Encoder.slots` names each part 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, cast, get_args
 
 import numpy as np
@@ -224,36 +226,13 @@ _APACHE_TYPE_SLOT = tuple(_APACHE_TYPE[name] for name in APACHE_TYPE_NAMES)
 _APACHE_PHASE_SLOT = tuple(_APACHE_PHASE[name] for name in apache_state.PHASES)
 
 
-class _Counted:
-    """Counts of long card lists that seldom change, each list counted once.
+@lru_cache(maxsize=4096)
+def _kind_counts(cards: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """``(card, count)`` of an Apache pile or the discards, computed once per distinct list.
 
-    Apache's piles and discards, Dudab's discard pile: the list as a tuple → ``(slot, count)``
-    for each slot ``slot_of[card]`` (the card itself without ``slot_of``). Forgets everything
-    when it holds ``size`` lists.
+    They are long and change only when a window is resolved.
     """
-
-    def __init__(self, slot_of: Sequence[int] | None = None, size: int = 4096) -> None:
-        self.slot_of = slot_of
-        self.size = size
-        self.lists: dict[tuple[int, ...], list[tuple[int, int]]] = {}
-
-    def __call__(self, cards: list[int]) -> list[tuple[int, int]]:
-        key = tuple(cards)
-        found = self.lists.get(key)
-        if found is None:
-            counts: dict[int, int] = {}
-            get = counts.get
-            for i in cards if self.slot_of is None else map(self.slot_of.__getitem__, cards):
-                counts[i] = get(i, 0) + 1
-            found = list(counts.items())
-            if len(self.lists) >= self.size:
-                self.lists.clear()
-            self.lists[key] = found
-        return found
-
-
-#: Apache card lists by kind
-_kind_counts = _Counted()
+    return tuple(Counter(cards).items())
 
 
 class ApacheEncoder(Encoder):
@@ -418,12 +397,12 @@ class ApacheEncoder(Encoder):
             if pile:
                 r = (s - seat) % n
                 base = o + r * k
-                for kind, count in _kind_counts(pile):
+                for kind, count in _kind_counts(tuple(pile)):
                     out[base + kind_of[kind]] = count / 9
                 out[o_scores + r] = len(pile) / 40
         if st.discard:
             o = self._o_discard
-            for kind, count in _kind_counts(st.discard):
+            for kind, count in _kind_counts(tuple(st.discard)):
                 out[o + kind_of[kind]] = count / 9
         o = self._o_answers
         polling = phase == apache_state.POLLING
@@ -474,38 +453,24 @@ _MANITOU_TILE_SLOT = tuple(_MANITOU_TILE[name] for name in MANITOU_TILE_NAMES)
 _MANITOU_PHASE_SLOT = tuple(_MANITOU_PHASE[name] for name in manitou_state.PHASES)
 _MANITOU_STEP_SLOT = tuple(_MANITOU_STEPS.index(name) for name in manitou_state.EV_STEPS)
 _MANITOU_SHARING = (manitou_state.THIEF, manitou_state.SHARE)
+
+
 # a seat's tiles and cards left, as counts per type, seldom change: their nonzero slots by value
-_MANITOU_OWNED: dict[tuple[int, ...], list[tuple[int, int]]] = {}
-_MANITOU_USED: dict[tuple[int, ...], list[tuple[int, int]]] = {}
-
-
-def _manitou_nonzero(owned: list[int]) -> list[tuple[int, int]]:
+@lru_cache(maxsize=4096)
+def _manitou_owned(owned: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     """``(tile slot, count)`` of a seat's tiles owned, a count per tile type."""
-    key = tuple(owned)
-    found = _MANITOU_OWNED.get(key)
-    if found is None:
-        found = [(_MANITOU_TILE_SLOT[tile], k) for tile, k in enumerate(owned) if k]
-        if len(_MANITOU_OWNED) >= 4096:
-            _MANITOU_OWNED.clear()
-        _MANITOU_OWNED[key] = found
-    return found
+    return tuple((_MANITOU_TILE_SLOT[tile], k) for tile, k in enumerate(owned) if k)
 
 
-def _manitou_used(pool: list[int]) -> list[tuple[int, int]]:
+@lru_cache(maxsize=4096)
+def _manitou_used(pool: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     """``(card slot, count)`` of the cards a seat has played, from its cards left per type."""
-    key = tuple(pool)
-    found = _MANITOU_USED.get(key)
-    if found is None:
-        full = MANITOU_FULL_POOL
-        found = [
-            (_MANITOU_CARD_SLOT[card], full[card] - left)
-            for card, left in enumerate(pool)
-            if left != full[card]
-        ]
-        if len(_MANITOU_USED) >= 4096:
-            _MANITOU_USED.clear()
-        _MANITOU_USED[key] = found
-    return found
+    full = MANITOU_FULL_POOL
+    return tuple(
+        (_MANITOU_CARD_SLOT[card], full[card] - left)
+        for card, left in enumerate(pool)
+        if left != full[card]
+    )
 
 
 class ManitouEncoder(Encoder):
@@ -689,10 +654,10 @@ class ManitouEncoder(Encoder):
         owned, pool = st.owned, st.pool
         for s in range(n):
             base = o_owned + rel[s] * t
-            for i, count in _manitou_nonzero(owned[s]):
+            for i, count in _manitou_owned(tuple(owned[s])):
                 out[base + i] = count
             base = o_used + rel[s] * c
-            for i, count in _manitou_used(pool[s]):
+            for i, count in _manitou_used(tuple(pool[s])):
                 out[base + i] = count
         o = self._o_holders
         nobody = manitou_state.NO_SEAT
@@ -762,8 +727,12 @@ assert sorted(_DUDAB_FACE.values()) == list(range(_DUDAB_FACES))
 # the engine's numbers (cards, calls) as encoder slots: a card's face, a call's one-hot
 _DUDAB_CARD_SLOT = tuple(_DUDAB_FACE[DUDAB_FACE_NAMES[f]] for f in DUDAB_FACE_OF_CARD)
 _DUDAB_CALL_SLOT = tuple(_DUDAB_CALLS.index(name) if name else -1 for name in DUDAB_CALL_NAMES)
-#: Dudab card lists by face
-_face_counts = _Counted(_DUDAB_CARD_SLOT)
+
+
+@lru_cache(maxsize=4096)
+def _face_counts(cards: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """``(face, count)`` of Dudab's discard pile, computed once per distinct pile."""
+    return tuple(Counter(map(_DUDAB_CARD_SLOT.__getitem__, cards)).items())
 
 
 class DudabEncoder(Encoder):
@@ -939,7 +908,7 @@ class DudabEncoder(Encoder):
             out[i] = count
         if st.discard:
             o = self._o_discard
-            for i, count in _face_counts(st.discard):
+            for i, count in _face_counts(tuple(st.discard)):
                 out[o + i] = count * 0.25
         o = self._o_counts
         hands, piles, scores = st.hands, st.piles, st.scores
