@@ -56,7 +56,7 @@ from .cards import (
     WARRIOR,
     parse_card,
 )
-from .resolve import Rules, _partner_types
+from .resolve import Rules, _partner_types, table_counts
 from .types import ApacheView
 
 __all__ = ["ApacheModel", "ApacheSearch", "ApacheSearchConfig"]
@@ -328,9 +328,7 @@ class ApacheSearch(ApacheHeuristic):
             return super()._poll(view, obs)  # nothing to weigh: no claim, or no future
         self.last_reaction_ms = None
         model = self._model_of(view)
-        counts = [0] * NUM_KINDS
-        for name in view["table"]:
-            counts[parse_card(name)] += 1
+        counts = table_counts([parse_card(name) for name in view["table"]])
         unseen = list(DECK_COUNTS)
         for k, on_table in enumerate(counts):
             unseen[k] -= on_table
@@ -345,13 +343,8 @@ class ApacheSearch(ApacheHeuristic):
         pool = [k for k in range(NUM_KINDS) for _ in range(unseen[k])]
         scores = [len(p) for p in view["piles"]]
         seat = self.seat
-        candidates = [-1] + [
-            t
-            for t in range(NUM_TYPES)
-            if protect.get(TYPES[t]) and model.best_option(counts, seat, t, buffalo)[0] > 0
-        ]
-        if len(candidates) == 1:
-            return PASS
+        # pass, and every legal type (a legal claim always wins cards: the model agrees)
+        candidates = [-1] + [t for t in range(NUM_TYPES) if protect.get(TYPES[t])]
         cfg = self.config
         totals = dict.fromkeys(candidates, 0.0)
         rng = self.rng
