@@ -12,7 +12,22 @@ from campfire.agents import make_agent
 from campfire.core import Agent, Observation, OptionError
 from campfire.core.table import Table
 from campfire.games.apache import GAME
-from campfire.games.apache.cards import BUFFALO, NUM_TYPES, PRAIRIE_DECK
+from campfire.games.apache.cards import (
+    BUFFALO,
+    CHIEF,
+    GREEN,
+    HUNTER,
+    MAIDEN,
+    NUM_KINDS,
+    NUM_TYPES,
+    PRAIRIE_DECK,
+    PURPLE,
+    RED,
+    WARRIOR,
+    YELLOW,
+    card_name,
+    parse_card,
+)
 from campfire.games.apache.resolve import (
     Claim,
     Rules,
@@ -203,3 +218,93 @@ def test_the_hard_level_is_the_search_bot_at_the_heuristics_hard_speed() -> None
     assert isinstance(bot, ApacheSearch)
     assert (bot.config.reaction_ms, bot.config.spread) == (500, 100)
     assert bot.config.iterations == 200
+
+
+# ----- the model on the rules' worked examples (apache §12 of the original rules, EX-A*) -------
+
+
+def _settle(
+    rules: Rules,
+    table: list[str],
+    claims: list[tuple[int, int]],
+    piles: list[list[str]] | None = None,
+) -> tuple[list[str], list[int], list[int]]:
+    """Settle ``claims`` (seat, type; fastest first) with the model: (table, scores, buffalo)."""
+    model = ApacheModel(rules, patience=5, reaction_ms=500, spread=0)
+    counts = table_counts([parse_card(c) for c in table])
+    cards = [[parse_card(c) for c in p] for p in piles or [[] for _ in rules.colours]]
+    scores = [len(p) for p in cards]
+    buffalo = [p.count(BUFFALO) for p in cards]
+    model.settle(counts, scores, buffalo, [(i, 0.0, s, t) for i, (s, t) in enumerate(claims)])
+    left = sorted(card_name(k) for k in range(NUM_KINDS) for _ in range(counts[k]))
+    return left, scores, buffalo
+
+
+def test_ex_a1_one_option_per_claim() -> None:
+    # red's hunter with a teepee and a buffalo takes two cards, one of the two booties stays
+    left, scores, _ = _settle(
+        Rules((RED, YELLOW)), ["red-hunter", "teepee", "buffalo"], [(0, HUNTER)]
+    )
+    assert scores == [2, 0] and len(left) == 1 and left[0] in ("teepee", "buffalo")
+
+
+def test_ex_a2_the_red_chief_is_starved_without_a_prisoner() -> None:
+    table = ["yellow-hunter", "purple-hunter", "green-maiden", *["totem"] * 3, "buffalo", "teepee"]
+    table.append("red-chief")
+    claims = [(0, HUNTER), (1, HUNTER), (2, CHIEF)]
+    left, scores, buffalo = _settle(Rules((YELLOW, PURPLE, RED)), table, claims)
+    assert scores == [2, 2, 0] and buffalo == [1, 0, 0]
+    assert left == sorted(["red-chief", "green-maiden", "totem", "totem", "totem"])
+
+
+def test_ex_a4_one_of_two_identical_own_indians() -> None:
+    table = ["red-hunter", "red-hunter", "buffalo", "buffalo"]
+    left, scores, buffalo = _settle(Rules((RED, YELLOW)), table, [(0, HUNTER)])
+    assert scores == [3, 0] and buffalo == [2, 0] and left == ["red-hunter"]
+
+
+def test_ex_a6_the_slower_claim_is_starved() -> None:
+    table = ["red-hunter", "yellow-hunter", "buffalo", "buffalo"]
+    left, scores, _ = _settle(Rules((RED, YELLOW)), table, [(1, HUNTER), (0, HUNTER)])
+    assert scores == [0, 3] and left == ["red-hunter"]
+
+
+def test_ex_a7_neutral_chiefs_join_the_red_chief() -> None:
+    table = ["blue-chief", "yellow-chief", "yellow-chief", "green-warrior", "blue-warrior"]
+    table += ["totem", "totem", "red-chief"]
+    rules = Rules((RED, GREEN, PURPLE), sharing=True)
+    left, scores, _ = _settle(rules, table, [(0, CHIEF)])
+    # the model takes an opponent's own male Indian (green's) as prisoner, as red does
+    assert scores == [7, 0, 0] and left == ["blue-warrior"]
+
+
+def test_ex_a8a_war_tribute_three_players() -> None:
+    piles = [["necklace"], ["buffalo"] * 3 + ["yellow-hunter"], []]
+    rules = Rules((RED, YELLOW, PURPLE), war_tribute=True)
+    left, scores, buffalo = _settle(
+        rules, ["red-warrior", "tomahawk", "tomahawk"], [(0, WARRIOR)], piles
+    )
+    assert left == [] and scores == [1 + 3 + 1, 3, 0] and buffalo == [1, 2, 0]
+
+
+@pytest.mark.parametrize(("held", "given"), [(5, 2), (1, 1), (0, 0)])
+def test_ex_a8b_war_tribute_two_players(held: int, given: int) -> None:
+    piles = [[], ["buffalo"] * held + ["yellow-chief"]]
+    rules = Rules((RED, YELLOW), war_tribute=True)
+    _, scores, buffalo = _settle(rules, ["red-warrior", "tomahawk"], [(0, WARRIOR)], piles)
+    assert scores == [2 + given, held + 1 - given] and buffalo == [given, held - given]
+
+
+def test_ex_a8c_no_tribute_for_the_teepee_option() -> None:
+    # with no tomahawk up, the warrior can only take the teepee: no tribute is paid
+    piles = [[], ["buffalo", "buffalo"], ["buffalo"]]
+    rules = Rules((RED, YELLOW, PURPLE), war_tribute=True)
+    _, scores, buffalo = _settle(rules, ["red-warrior", "teepee"], [(0, WARRIOR)], piles)
+    assert scores == [2, 2, 1] and buffalo == [0, 2, 1]
+
+
+def test_ex_a9_marriage_starves_the_bride_s_own_claim() -> None:
+    table = ["teepee", "teepee", "red-maiden", "green-hunter"]
+    rules = Rules((RED, YELLOW, PURPLE, GREEN), marriage=True)
+    left, scores, _ = _settle(rules, table, [(3, HUNTER), (0, MAIDEN)])
+    assert scores == [0, 0, 0, 4] and left == []
