@@ -1,32 +1,12 @@
 // The lobby page (/): create a table (game, players, options with their help texts, seats,
 // clock, real time), and the list of open and running tables to join, open or watch.
 
-import { botName, chosenLanguage, languageSwitcher, loadStrings, plural, t } from "./i18n.js";
+import { $, el, notice, startPage } from "./dom.js";
+import { botName, chosenLanguage, plural, t } from "./i18n.js";
 import { api, gameTitles, seatFor, storeSeat } from "./lobby-api.js";
 
-const $ = (id) => document.getElementById(id);
 let games = {};
 let modes = {};
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children) if (child !== null && child !== undefined) node.append(child);
-  return node;
-}
-
-function notice(text, kind = "info") {
-  const box = $("cf-notice");
-  box.textContent = text;
-  box.className = `cf-notice cf-notice-${kind}`;
-  box.hidden = !text;
-}
 
 const SEAT_KINDS = ["friend", "open", "easy", "medium", "hard"];
 const CLOCKS = [
@@ -182,9 +162,7 @@ async function drawTables() {
 }
 
 async function main() {
-  await loadStrings(chosenLanguage());
-  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
-  $("cf-lang-slot").replaceChildren(languageSwitcher());
+  await startPage();
   const [g, m] = await Promise.all([gameTitles(), api("/api/play-modes")]);
   games = g;
   modes = m.ok ? m.body : {};

@@ -9,27 +9,12 @@
 //   renderLog(container, messages)             messages: [{id, params, text}]
 
 import { cardName, cardSvg, faceFromCode } from "./cards.js";
+import { el } from "./dom.js";
 import { plural, t } from "./i18n.js";
 
 export { faceFromCode };
 
 const TIMED = /^(.*\D) (\d+)$/;
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
 
 /**
  * The actions as a person chooses them. With ``timed`` set, the variants of one answer that

@@ -5,11 +5,10 @@
 // The table is drawn by render.js, read-only (no onAction). The address keeps the table, the
 // game, the seat and the step (/replay?table=3&game=1&seat=0&step=12), so it can be shared.
 
-import { chosenLanguage, chooseLanguage, currentLanguage, languageSwitcher, loadStrings, t } from "./i18n.js";
+import { $, el, fillTexts, notice, startPage } from "./dom.js";
+import { currentLanguage, loadStrings, t } from "./i18n.js";
 import { api, gameTitles } from "./lobby-api.js";
 import { faceFromCode, renderLog, renderTable } from "./render.js";
-
-const $ = (id) => document.getElementById(id);
 
 const viewer = {
   source: null, // {kind: "table", table, game} | {kind: "file", text, name}
@@ -20,27 +19,9 @@ const viewer = {
   loading: 0, // the number of the latest request (an older answer is dropped)
 };
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children) if (child !== null && child !== undefined) node.append(child);
-  return node;
-}
-
-function notice(text, kind = "info") {
-  const box = $("cf-notice");
-  box.textContent = text;
-  box.className = `cf-notice cf-notice-${kind}`;
-  box.hidden = !text;
-}
-
-function fillTexts() {
-  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+/** The page's texts: the [data-t] elements, the step buttons' labels, the title. */
+function fillLabels() {
+  fillTexts();
   const labels = {
     "cf-first": "web.replay.start",
     "cf-back": "web.replay.back",
@@ -229,18 +210,14 @@ function onKey(event) {
 // ----- start ----------------------------------------------------------------------------------
 
 async function main() {
-  await loadStrings(chosenLanguage());
-  fillTexts();
-  $("cf-lang-slot").replaceChildren(
-    languageSwitcher(async (code) => {
-      chooseLanguage(code);
-      await loadStrings(code);
-      fillTexts();
-      await drawGameList();
-      drawSeats();
-      await load();
-    }),
-  );
+  await startPage(async (code) => {
+    await loadStrings(code); // the switcher remembered the choice; the replay stays open
+    fillLabels();
+    await drawGameList();
+    drawSeats();
+    await load();
+  });
+  fillLabels();
   viewer.games = await gameTitles();
   const params = new URLSearchParams(location.search);
   const seat = params.get("seat");

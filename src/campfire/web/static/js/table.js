@@ -3,7 +3,8 @@
 // (an invitation link may carry one in its #fragment, which never reaches the server).
 
 import { faceFromCode } from "./cards.js";
-import { botName, chosenLanguage, langHeaders, languageSwitcher, loadStrings, t } from "./i18n.js";
+import { $, el, notice as showNotice, startPage } from "./dom.js";
+import { botName, chosenLanguage, t } from "./i18n.js";
 import { api, seatFor, storeSeat, forgetSeat, gameTitles, inviteLink } from "./lobby-api.js";
 import { TableClient } from "./protocol.js";
 import { choices, headline, renderLog, renderTable, tickClocks } from "./render.js";
@@ -12,7 +13,6 @@ const PEEK_MS = 3000; // how long a peeked card stays face up for the peeker
 let WINDOW_MS = 2000; // a claim window's length: the longest time its timed answers offer
 
 const tableId = Number(location.pathname.split("/").filter(Boolean).pop());
-const $ = (id) => document.getElementById(id);
 
 const page = {
   client: null,
@@ -29,27 +29,8 @@ const page = {
   sent: false,
 };
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children) if (child !== null && child !== undefined) node.append(child);
-  return node;
-}
-
-function notice(text, kind = "info") {
-  const box = $("cf-notice");
-  box.textContent = text;
-  box.className = `cf-notice cf-notice-${kind}`;
-  box.hidden = !text;
-  clearTimeout(notice.timer);
-  if (text) notice.timer = setTimeout(() => (box.hidden = true), 6000);
-}
+/** A notice on the table page goes away after a few seconds (the game goes on beneath it). */
+const notice = (text, kind = "info") => showNotice(text, kind, 6000);
 
 function myToken() {
   const seat = seatFor(tableId);
@@ -385,16 +366,10 @@ function takeInvitation() {
 }
 
 async function main() {
-  await loadStrings(chosenLanguage());
+  await startPage();
   document.title = t("web.table.title", { id: tableId });
-  $("cf-lang-slot").replaceChildren(languageSwitcher());
   $("cf-title").textContent = t("web.table.title", { id: tableId });
-  $("cf-lobby-link").textContent = t("web.table.lobby");
-  $("cf-log-title").textContent = t("web.table.log");
-  $("cf-spectator").textContent = t("web.table.spectating");
-  $("cf-rematch").textContent = t("web.table.rematch");
   $("cf-rematch").addEventListener("click", rematch);
-  $("cf-replay-link").textContent = t("web.replay.open");
   takeInvitation();
   const [info, settings, games] = await Promise.all([
     api(`/api/tables/${tableId}`),
@@ -429,5 +404,3 @@ async function main() {
 }
 
 main();
-
-export { langHeaders };
