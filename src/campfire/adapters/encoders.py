@@ -298,6 +298,22 @@ class ApacheEncoder(Encoder):
             self._kind_cache[key] = kind_of
         return kind_of
 
+    def _table(self, out: Vector, table: Sequence[Any], kind_of: Any) -> None:
+        """The face-up cards by kind / 9 and the newest one's kind (``kind_of[card]``).
+
+        Shared by both paths: card names with the view's kinds, card numbers with the state's.
+        """
+        if table:
+            o = self._o_table
+            counts: dict[int, int] = {}
+            get = counts.get
+            for card in table:
+                i = o + kind_of[card]
+                counts[i] = get(i, 0) + 1
+            for i, count in counts.items():
+                out[i] = count / 9
+            out[self._o_last + kind_of[table[-1]]] = 1.0
+
     def _encode(
         self, view: Mapping[str, Any], belief: Belief | None, out: Vector, seat: int
     ) -> None:
@@ -310,16 +326,10 @@ class ApacheEncoder(Encoder):
         out[o] = view["window"] / 114
         out[o + 1] = view["deck_left"] / 114
         out[o + 2] = 1.0 if view["last_card"] else 0.0
-        # the card counts (table, piles, discarded) are counted here first, then written once
+        self._table(out, view["table"], kind_of)
+        # the card counts (piles, discarded) are counted here first, then written once
         counts: dict[int, int] = {}
         get = counts.get
-        table = view["table"]
-        if table:
-            o = self._o_table
-            for card in table:
-                i = o + kind_of[card]
-                counts[i] = get(i, 0) + 1
-            out[self._o_last + kind_of[table[-1]]] = 1.0
         o = self._o_piles
         for s, pile in enumerate(view["piles"]):
             base = o + (s - seat) % n * k
@@ -380,18 +390,9 @@ class ApacheEncoder(Encoder):
         out[o] = st.window / 114
         out[o + 1] = (len(st.deck) - st.deck_pos) / 114
         out[o + 2] = 1.0 if st.last_card else 0.0
-        counts: dict[int, int] = {}
-        get = counts.get
         table = st.table
-        if table:
-            o = self._o_table
-            for card in table:
-                i = o + kind_of[card]
-                counts[i] = get(i, 0) + 1
-            out[self._o_last + kind_of[table[-1]]] = 1.0
+        self._table(out, table, kind_of)
         o, o_scores = self._o_piles, self._o_scores
-        for i, count in counts.items():
-            out[i] = count / 9
         # piles and discards: long, and changed only when a window is resolved
         for s, pile in enumerate(st.piles):
             if pile:
