@@ -1,10 +1,12 @@
 """Observation encoders: a seat's view (and its memory) as a flat ``float32`` vector.
 
-One encoder per game, built for a player count and options. An encoder reads **only** what
-``state.view(seat)`` holds and, for Tracker, the seat's own memory (its :class:`Belief`, fed with
-the events that seat may see). It never touches the state, so an encoding cannot leak hidden
+One encoder per game, built for a player count and options. :meth:`Encoder.encode` reads
+**only** what ``state.view(seat)`` holds and, for Tracker, the seat's own memory (its
+:class:`Belief`, fed with the events that seat may see), so an encoding cannot leak hidden
 information: a state and any of its determinisations for the seat encode identically (the
-adapter tests check this).
+adapter tests check this). :meth:`Encoder.encode_state`, which the adapters call, reads the
+engine fields that view is built from instead; the tests check after every move of random games
+that it equals the view path.
 
 Every encoder has the same shape for every player count of its game (seat slots are padded to
 the game's maximum). Seats are **relative**: seat slot ``k`` is the seat ``k`` places to the
