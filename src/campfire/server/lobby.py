@@ -22,7 +22,16 @@ from campfire.i18n import negotiate, normalize, translator
 
 from .tables import LiveTable, LobbyError, TableManager
 
-__all__ = ["MAX_BODY_BYTES", "error_response", "language_of", "routes"]
+__all__ = [
+    "MAX_BODY_BYTES",
+    "error_response",
+    "game_number",
+    "guarded",
+    "language_of",
+    "live_table",
+    "read_body",
+    "routes",
+]
 
 #: The largest request body the lobby reads.
 MAX_BODY_BYTES = 64 * 1024
@@ -50,16 +59,22 @@ def _manager(request: Request) -> TableManager:
     return manager
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
+    """A request's body, read up to ``limit`` bytes (:class:`LobbyError` 413 beyond)."""
     data = b""
     async for chunk in request.stream():
         data += chunk
-        if len(data) > MAX_BODY_BYTES:
+        if len(data) > limit:
             raise LobbyError(
                 413,
                 "too_large",
-                ErrorText("a request body holds at most {limit} bytes", limit=MAX_BODY_BYTES),
+                ErrorText("a request body holds at most {limit} bytes", limit=limit),
             )
+    return data
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    data = await read_body(request)
     if not data.strip():
         return {}
     try:
@@ -88,11 +103,24 @@ def _table_id(request: Request) -> int:
     return int(raw)
 
 
-def _live(request: Request) -> LiveTable:
+def live_table(request: Request) -> LiveTable:
+    """The table of the request's path (:class:`LobbyError` 404 if there is none)."""
     return _manager(request).get(_table_id(request))
 
 
-def _guarded(handler: Handler) -> Handler:
+def game_number(request: Request) -> int | None:
+    """The ``game`` query parameter: the number of a game at the table (``None``: absent)."""
+    raw = request.query_params.get("game")
+    if raw is None:
+        return None
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 9:
+        raise LobbyError(400, "bad_request", ErrorText("game is the number of a game at the table"))
+    return int(raw)
+
+
+def guarded(handler: Handler) -> Handler:
+    """``handler``, answering a :class:`LobbyError` as the JSON error in the request's language."""
+
     async def run(request: Request) -> Response:
         try:
             return await handler(request)
@@ -146,12 +174,12 @@ async def create_table(request: Request) -> Response:
 
 async def show_table(request: Request) -> Response:
     """``GET /api/tables/{id}``: one table."""
-    return JSONResponse({"table": _live(request).public()})
+    return JSONResponse({"table": live_table(request).public()})
 
 
 async def join(request: Request) -> Response:
     """``POST /api/tables/{id}/join``: take a seat; the answer holds the secret seat token."""
-    live = _live(request)
+    live = live_table(request)
     body = await _body(request)
     async with live.lock:
         seat, token = _manager(request).join(live, body)
@@ -160,7 +188,7 @@ async def join(request: Request) -> Response:
 
 async def leave(request: Request) -> Response:
     """``POST /api/tables/{id}/leave``: give a seat back before the game starts."""
-    live = _live(request)
+    live = live_table(request)
     async with live.lock:
         seat = _manager(request).leave(live, _token(request))
     return JSONResponse({"table": live.public(), "seat": seat})
@@ -168,7 +196,7 @@ async def leave(request: Request) -> Response:
 
 async def start(request: Request) -> Response:
     """``POST /api/tables/{id}/start``: start the game once every seat is taken."""
-    live = _live(request)
+    live = live_table(request)
     manager = _manager(request)
     async with live.lock:
         manager.start(live, _token(request), request.app.state.next_seed())
@@ -177,7 +205,7 @@ async def start(request: Request) -> Response:
 
 async def rematch(request: Request) -> Response:
     """``POST /api/tables/{id}/rematch``: the next game at a finished table, same seats."""
-    live = _live(request)
+    live = live_table(request)
     manager = _manager(request)
     async with live.lock:
         manager.rematch(live, _token(request), request.app.state.next_seed())
@@ -186,29 +214,21 @@ async def rematch(request: Request) -> Response:
 
 async def record(request: Request) -> Response:
     """``GET /api/tables/{id}/record[?game=N]``: a finished game's record (replayable)."""
-    live = _live(request)
-    raw = request.query_params.get("game")
-    number = None
-    if raw is not None:
-        if not raw.isascii() or not raw.isdigit() or len(raw) > 9:
-            raise LobbyError(
-                400, "bad_request", ErrorText("game is the number of a game at the table")
-            )
-        number = int(raw)
-    text = _manager(request).record(live, number)
+    live = live_table(request)
+    text = _manager(request).record(live, game_number(request))
     return Response(text, media_type="application/json")
 
 
 def routes() -> list[Route]:
     """The lobby's routes."""
     return [
-        Route("/api/games", _guarded(games), methods=["GET"]),
-        Route("/api/tables", _guarded(list_tables), methods=["GET"]),
-        Route("/api/tables", _guarded(create_table), methods=["POST"]),
-        Route("/api/tables/{table_id}", _guarded(show_table), methods=["GET"]),
-        Route("/api/tables/{table_id}/join", _guarded(join), methods=["POST"]),
-        Route("/api/tables/{table_id}/leave", _guarded(leave), methods=["POST"]),
-        Route("/api/tables/{table_id}/start", _guarded(start), methods=["POST"]),
-        Route("/api/tables/{table_id}/rematch", _guarded(rematch), methods=["POST"]),
-        Route("/api/tables/{table_id}/record", _guarded(record), methods=["GET"]),
+        Route("/api/games", guarded(games), methods=["GET"]),
+        Route("/api/tables", guarded(list_tables), methods=["GET"]),
+        Route("/api/tables", guarded(create_table), methods=["POST"]),
+        Route("/api/tables/{table_id}", guarded(show_table), methods=["GET"]),
+        Route("/api/tables/{table_id}/join", guarded(join), methods=["POST"]),
+        Route("/api/tables/{table_id}/leave", guarded(leave), methods=["POST"]),
+        Route("/api/tables/{table_id}/start", guarded(start), methods=["POST"]),
+        Route("/api/tables/{table_id}/rematch", guarded(rematch), methods=["POST"]),
+        Route("/api/tables/{table_id}/record", guarded(record), methods=["GET"]),
     ]

@@ -41,11 +41,10 @@ from campfire.core import CampfireError, ErrorText, Outcome, Record
 from campfire.core import get as get_game
 from campfire.core.records import Match, replay_text
 from campfire.core.table import Table
-from campfire.i18n import translator
 from campfire.web import static_dir
 
 from . import protocol, wire
-from .lobby import error_response, language_of
+from .lobby import game_number, guarded, language_of, live_table, read_body
 from .tables import LobbyError, TableManager
 
 __all__ = [
@@ -128,15 +127,6 @@ REPLAY_SCHEMA: dict[str, Any] = {
 }
 
 
-class ReplayError(CampfireError):
-    """A replay request that is refused: ``status`` is the HTTP status, ``code`` the kind."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-
-
 def _causes(meta: Mapping[str, Any], steps: int) -> dict[int, str]:
     """Why steps were played for their seats (``meta.causes``), the well-formed entries only."""
     raw = meta.get("causes")
@@ -176,12 +166,12 @@ def _read_seat(raw: str | None, players: int | None = None) -> int | None:
     if raw is None or raw == "spectator":
         return None
     if not raw.isascii() or not raw.isdigit() or len(raw) > 3:
-        raise ReplayError(
+        raise LobbyError(
             400, "bad_request", f"seat is a seat number or spectator (got {raw[:20]!r})"
         )
     seat = int(raw)
     if players is not None and seat >= players:
-        raise ReplayError(
+        raise LobbyError(
             400,
             "bad_request",
             ErrorText(
@@ -207,16 +197,16 @@ def build_replay(
 
     The record is read by the strict, bounded reader (:func:`campfire.core.records.replay_text`,
     which verifies every action); a malformed record or an illegal action raises
-    :class:`ReplayError` (400 ``bad_record``), a seat that does not exist 400 ``bad_request``,
-    a record of more than :data:`MAX_REPLAY_STEPS` actions 413 ``too_long``.
+    :class:`~.tables.LobbyError` (400 ``bad_record``), a seat that does not exist 400
+    ``bad_request``, a record of more than :data:`MAX_REPLAY_STEPS` actions 413 ``too_long``.
     """
     try:
         record, _ = replay_text(record_text, source=source)
     except CampfireError as exc:  # its message, as raised (so that it can be translated)
-        raise ReplayError(400, "bad_record", exc.text) from None
+        raise LobbyError(400, "bad_record", exc.text) from None
     players = len(record.players)
     if seat is not None and not 0 <= seat < players:
-        raise ReplayError(
+        raise LobbyError(
             400,
             "bad_request",
             ErrorText(
@@ -224,7 +214,7 @@ def build_replay(
             ),
         )
     if len(record.actions) > MAX_REPLAY_STEPS:
-        raise ReplayError(
+        raise LobbyError(
             413,
             "too_long",
             f"a replay steps through at most {MAX_REPLAY_STEPS} actions "
@@ -349,59 +339,31 @@ def _packed(text: str | bytes, seat: int | None, language: str, source: str) -> 
 async def table_replay(request: Request) -> Response:
     """``GET /api/tables/{id}/replay?game=N&seat=S&lang=L``: a finished game of a table."""
     language = language_of(request)
-    try:
-        manager: TableManager = request.app.state.manager
-        raw_id = request.path_params["table_id"]
-        if not raw_id.isascii() or not raw_id.isdigit() or len(raw_id) > 12:
-            raise ReplayError(
-                404,
-                "unknown_table",
-                ErrorText("there is no table {table}", table=repr(raw_id[:20])),
-            )
-        live = manager.get(int(raw_id))
-        seat = _read_seat(request.query_params.get("seat"), live.players)
-        raw_game = request.query_params.get("game")
-        number = None
-        if raw_game is not None:
-            if not raw_game.isascii() or not raw_game.isdigit() or len(raw_game) > 9:
-                raise ReplayError(
-                    400, "bad_request", ErrorText("game is the number of a game at the table")
-                )
-            number = int(raw_game)
-        if number is None and live.status == "running" and live.number == 1:
-            number = 1  # the first game, still being played: 409 rather than "no game 0"
-        text = manager.record(live, number)  # 409 while the game is being played
-        key = (live.id, hash(text), seat, language)
-        cache = _cache(request)
-        packed = cache.get(key)
-        if packed is None:
-            packed = await asyncio.to_thread(_packed, text, seat, language, "the record")
-            cache.put(key, packed)
-        return _json(request, packed, language)
-    except (LobbyError, ReplayError) as exc:
-        return error_response(exc.status, exc.code, translator(language).error(exc))
+    manager: TableManager = request.app.state.manager
+    live = live_table(request)
+    seat = _read_seat(request.query_params.get("seat"), live.players)
+    number = game_number(request)
+    if number is None and live.status == "running" and live.number == 1:
+        number = 1  # the first game, still being played: 409 rather than "no game 0"
+    text = manager.record(live, number)  # 409 while the game is being played
+    key = (live.id, hash(text), seat, language)
+    cache = _cache(request)
+    packed = cache.get(key)
+    if packed is None:
+        packed = await asyncio.to_thread(_packed, text, seat, language, "the record")
+        cache.put(key, packed)
+    return _json(request, packed, language)
 
 
 async def upload_replay(request: Request) -> Response:
     """``POST /api/replay?seat=S&lang=L`` with a record file as the body: its replay."""
     language = language_of(request)
-    try:
-        seat = _read_seat(request.query_params.get("seat"))
-        data = b""
-        async for chunk in request.stream():
-            data += chunk
-            if len(data) > MAX_RECORD_BYTES:
-                raise ReplayError(
-                    413,
-                    "too_large",
-                    ErrorText("a request body holds at most {limit} bytes", limit=MAX_RECORD_BYTES),
-                )
-        if not data.strip():
-            raise ReplayError(400, "bad_record", ErrorText("the request body is one JSON object"))
-        packed = await asyncio.to_thread(_packed, data, seat, language, "the uploaded record")
-        return _json(request, packed, language)
-    except ReplayError as exc:
-        return error_response(exc.status, exc.code, translator(language).error(exc))
+    seat = _read_seat(request.query_params.get("seat"))
+    data = await read_body(request, MAX_RECORD_BYTES)
+    if not data.strip():
+        raise LobbyError(400, "bad_record", ErrorText("the request body is one JSON object"))
+    packed = await asyncio.to_thread(_packed, data, seat, language, "the uploaded record")
+    return _json(request, packed, language)
 
 
 async def replay_page(request: Request) -> Response:
@@ -412,7 +374,7 @@ async def replay_page(request: Request) -> Response:
 def routes() -> list[Route]:
     """The replay routes: the two API routes and the viewer's page."""
     return [
-        Route("/api/tables/{table_id}/replay", table_replay, methods=["GET"]),
-        Route("/api/replay", upload_replay, methods=["POST"]),
+        Route("/api/tables/{table_id}/replay", guarded(table_replay), methods=["GET"]),
+        Route("/api/replay", guarded(upload_replay), methods=["POST"]),
         Route("/replay", replay_page, methods=["GET"]),
     ]
