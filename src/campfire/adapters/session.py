@@ -295,9 +295,6 @@ class Session:
                 if len(self._masks) >= _MASK_CACHE_SIZE:
                     self._masks.clear()
                 self._masks[legal] = mask
-                if entry is not None:
-                    entry[2] = mask
-                return np.frombuffer(built, dtype=np.int8)
             if entry is not None:
                 entry[2] = mask
         return np.frombuffer(bytearray(mask), dtype=np.int8)
