@@ -2,6 +2,10 @@
 // by notation with the sequence number they answer; reconnection with since=<last seq>, so
 // the steps missed arrive in the next snapshot; ping/pong measures the round trip.
 
+// what a delta changes in the state (a snapshot sets these and the table's own fields)
+const STEP_FIELDS = ["seq", "view", "display", "legal", "outcome", "clocks"];
+const pick = (frame, fields) => Object.fromEntries(fields.map((key) => [key, frame[key]]));
+
 export class TableClient {
   /**
    * @param {number} tableId
@@ -114,20 +118,7 @@ export class TableClient {
       if (this.gameNumber !== null && frame.game_number !== this.gameNumber) this.log = [];
       this.gameNumber = frame.game_number;
       steps = frame.missed || [];
-      this.state = {
-        table: frame.table,
-        game: frame.game,
-        status: frame.status,
-        seat: frame.seat,
-        seats: frame.seats,
-        game_number: frame.game_number,
-        seq: frame.seq,
-        view: frame.view,
-        display: frame.display,
-        legal: frame.legal,
-        outcome: frame.outcome,
-        clocks: frame.clocks,
-      };
+      this.state = pick(frame, ["table", "game", "status", "seat", "seats", "game_number", ...STEP_FIELDS]);
       this.seq = frame.seq;
     } else if (frame.type === "delta") {
       if (!this.state || frame.game_number !== this.gameNumber) {
@@ -135,13 +126,7 @@ export class TableClient {
         return;
       }
       steps = [frame.step];
-      Object.assign(this.state, {
-        seq: frame.seq,
-        view: frame.view,
-        display: frame.display,
-        legal: frame.legal,
-        outcome: frame.outcome,
-        clocks: frame.clocks,
+      Object.assign(this.state, pick(frame, STEP_FIELDS), {
         status: frame.outcome ? "finished" : this.state.status,
       });
       this.seq = frame.seq;
