@@ -7,8 +7,6 @@ The tests are skipped, saying why, only when neither can be found.
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,20 +15,8 @@ import pytest
 
 pytest.importorskip("starlette", reason="the browser tests need the server extra")
 
+from tests.benchmark_scripts import load_script
 from tests.server.live_server import LiveServer
-
-
-def chromium_path() -> str | None:
-    """The Chromium executable to drive (``None``: there is none)."""
-    for candidate in (
-        os.environ.get("CAMPFIRE_CHROMIUM"),
-        "/usr/bin/chromium",
-        shutil.which("chromium"),
-        shutil.which("chromium-browser"),
-    ):
-        if candidate and Path(candidate).exists():
-            return candidate
-    return None
 
 
 @pytest.fixture(scope="module")
@@ -41,20 +27,16 @@ def browser() -> Iterator[Any]:
     counts as running in this thread, and other tests' ``asyncio.run`` would fail; pytest ends
     a module's fixtures before a test of another module runs.
     """
-    sync_api = pytest.importorskip(
+    pytest.importorskip(
         "playwright.sync_api", reason="Playwright for Python is not installed (make test does it)"
     )
-    path = chromium_path()
-    if path is None:
+    bench = load_script("web_browser")  # the benchmarks' Chromium: the same finding, the same flags
+    try:
+        bench.chromium_path()
+    except RuntimeError:
         pytest.skip("no Chromium at /usr/bin/chromium: make test installs the chromium package")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=path, args=["--no-sandbox", "--disable-dev-shm-usage"]
-        )
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with bench.chromium() as launched:
+        yield launched
 
 
 @pytest.fixture

@@ -8,25 +8,15 @@ into the game.
 
 from __future__ import annotations
 
-import importlib.util
 import struct
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.benchmark_scripts import load_script
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _script() -> Any:
-    path = ROOT / "benchmarks" / "screenshots.py"
-    spec = importlib.util.spec_from_file_location("campfire_screenshots", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _png_size(path: Path) -> tuple[int, int]:
@@ -40,7 +30,7 @@ def _png_size(path: Path) -> tuple[int, int]:
 def test_each_games_table_at_a_laptops_and_a_phones_size(
     game: str, server: Any, browser: Any
 ) -> None:
-    script = _script()
+    script = load_script("screenshots")
     out = ROOT / "test-artifacts" / "screenshots"
     taken = script.shoot(browser, server.base, game, out, steps=8)
     assert taken["seq"] >= 8

@@ -6,26 +6,13 @@ produces sensible numbers: no duration is asserted.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _script() -> Any:
-    path = ROOT / "benchmarks" / "web_speed.py"
-    spec = importlib.util.spec_from_file_location("campfire_web_speed", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+from tests.benchmark_scripts import load_script
 
 
 def test_first_paint_and_clicks_are_measured(server: Any, browser: Any) -> None:
-    script = _script()
+    script = load_script("web_speed")
     loads = script.first_paint(browser, server.base, 1)
     assert len(loads) == 1
     assert loads[0]["fcp"] > 0 and loads[0]["drawn"] > 0
