@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from campfire.core import Event
+from campfire.agents import make_agent
+from campfire.core import Agent, Event, Outcome
+from campfire.core.table import Table
 from campfire.games.apache import GAME, ApacheState
 from campfire.games.apache.cards import PRAIRIE_DECK, card_name, parse_card
 
@@ -76,3 +78,23 @@ def names(cards: Sequence[int]) -> list[str]:
 
 def resolved(events: Sequence[Event]) -> list[dict[str, Any]]:
     return [e.data for e in events if e.type == "claim_resolved"]
+
+
+def play_bots(
+    specs: Sequence[str], seed: int, options: dict[str, Any] | None = None
+) -> tuple[list[str], Outcome, list[dict[str, Any]]]:
+    """Play a whole game between the agents ``specs`` (one a seat) on a seeded table.
+
+    Returns the action log (``seat:action``), the outcome and the data of every
+    ``claim_resolved`` event.
+    """
+    players = len(specs)
+    agents: list[Agent | None] = [
+        make_agent(sp, GAME, s, players, options, seed=seed * 10 + s) for s, sp in enumerate(specs)
+    ]
+    table = Table(GAME, players, options, seed=seed, agents=agents)
+    results: list[dict[str, Any]] = []
+    table.subscribe(None, lambda events: results.extend(resolved(events)))
+    table.run()
+    log = [f"{seat}:{action}" for seat, action in table.match.actions]
+    return log, table.state.outcome(), results

@@ -9,7 +9,6 @@ import pytest
 
 from campfire.agents import make_agent
 from campfire.core import Agent, Observation, OptionError
-from campfire.core.table import Table
 from campfire.games.apache import GAME
 from campfire.games.apache.bots import (
     LEVEL_SPECS,
@@ -18,7 +17,7 @@ from campfire.games.apache.bots import (
     round_reaction,
 )
 
-from .tables import play, position
+from .tables import play, play_bots, position
 
 ARRIVAL = {"claim_order": "arrival"}
 #: a fast heuristic bot (the search bot of the hard level is tested in test_search.py)
@@ -35,23 +34,6 @@ def _act(state: Any, bot: Agent) -> str:
     return str(bot.act(Observation(state, bot.seat, bot.belief)))
 
 
-def _play(
-    specs: list[str], seed: int, options: dict[str, Any] | None = None
-) -> tuple[list[str], Any, list[dict[str, Any]]]:
-    players = len(specs)
-    agents: list[Agent | None] = [
-        make_agent(sp, GAME, s, players, options, seed=seed * 10 + s) for s, sp in enumerate(specs)
-    ]
-    table = Table(GAME, players, options, seed=seed, agents=agents)
-    results: list[dict[str, Any]] = []
-    table.subscribe(
-        None, lambda events: results.extend(e.data for e in events if e.type == "claim_resolved")
-    )
-    table.run()
-    log = [f"{seat}:{action}" for seat, action in table.match.actions]
-    return log, table.state.outcome(), results
-
-
 @pytest.mark.parametrize(
     ("players", "options"),
     [(2, None), (3, VARIANTS), (4, ARRIVAL), (5, {**VARIANTS, **ARRIVAL})],
@@ -60,8 +42,8 @@ def test_plays_legal_deterministic_games_without_penalties(
     players: int, options: dict[str, Any] | None
 ) -> None:
     specs = ["heuristic", "easy", FAST, "medium", "heuristic"][:players]
-    first = _play(specs, seed=players, options=options)
-    assert first == _play(specs, seed=players, options=options)
+    first = play_bots(specs, seed=players, options=options)
+    assert first == play_bots(specs, seed=players, options=options)
     results = first[2]
     assert results and all(r["result"] != "penalty" for r in results)  # claims only when legal
     assert any(r["result"] == "won" for r in results)
@@ -74,7 +56,7 @@ def test_heuristic_clearly_beats_random() -> None:
         seat = seed % 3
         specs = ["random"] * 3
         specs[seat] = "heuristic"
-        _, outcome, _ = _play(specs, seed=200 + seed)
+        _, outcome, _ = play_bots(specs, seed=200 + seed)
         wins += outcome.win_shares()[seat]
     assert wins / games >= 0.9
 
@@ -185,7 +167,7 @@ def test_faster_bots_win_races() -> None:
     games = 20
     for seed in range(games):
         specs = ["easy", FAST] if seed % 2 else [FAST, "easy"]
-        _, outcome, _ = _play(specs, seed=300 + seed)
+        _, outcome, _ = play_bots(specs, seed=300 + seed)
         wins += outcome.win_shares()[specs.index(FAST)]
     assert wins / games > 0.5
 

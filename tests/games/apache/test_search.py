@@ -10,7 +10,6 @@ import pytest
 
 from campfire.agents import make_agent
 from campfire.core import Agent, Observation, OptionError
-from campfire.core.table import Table
 from campfire.games.apache import GAME
 from campfire.games.apache.cards import (
     BUFFALO,
@@ -39,7 +38,7 @@ from campfire.games.apache.resolve import (
 )
 from campfire.games.apache.search import ApacheModel, ApacheSearch
 
-from .tables import play, position
+from .tables import play, play_bots, position
 
 VARIANTS = {"war_tribute": True, "marriage": True, "sharing": True}
 RULES = [
@@ -128,20 +127,6 @@ def test_the_models_windows_move_the_cards_the_rules_move(rules: Rules) -> None:
         assert [p.count(BUFFALO) for p in result.piles] == mb
 
 
-def _play(specs: list[str], seed: int, options: dict[str, Any] | None = None) -> Any:
-    players = len(specs)
-    agents: list[Agent | None] = [
-        make_agent(sp, GAME, s, players, options, seed=seed * 10 + s) for s, sp in enumerate(specs)
-    ]
-    table = Table(GAME, players, options, seed=seed, agents=agents)
-    results: list[dict[str, Any]] = []
-    table.subscribe(
-        None, lambda events: results.extend(e.data for e in events if e.type == "claim_resolved")
-    )
-    table.run()
-    return [str(a) for _, a in table.match.actions], table.state.outcome(), results
-
-
 @pytest.mark.parametrize(
     ("players", "options"),
     [(2, None), (3, VARIANTS), (4, {"claim_order": "arrival"})],
@@ -150,8 +135,8 @@ def test_plays_legal_deterministic_games_without_penalties(
     players: int, options: dict[str, Any] | None
 ) -> None:
     specs = ["search:iterations=8", "heuristic", "search:iterations=4,horizon=10", "medium"]
-    first = _play(specs[:players], seed=40 + players, options=options)
-    assert first == _play(specs[:players], seed=40 + players, options=options)
+    first = play_bots(specs[:players], seed=40 + players, options=options)
+    assert first == play_bots(specs[:players], seed=40 + players, options=options)
     results = first[2]
     assert any(r["result"] == "won" and r["seat"] == 0 for r in results)
     assert all(r["result"] != "penalty" for r in results)
@@ -180,6 +165,7 @@ def test_waits_when_nobody_can_take_the_booty() -> None:
     state = position(2, ["red-hunter", "buffalo"], piles=[[], yellow_hunters], reveal=["buffalo"])
     play(state, (0, "reveal"))
     bot = make_agent("search:iterations=40", GAME, 0, 2, seed=3)
+    assert isinstance(bot, ApacheSearch)
     assert _act(state, bot) == "pass"
     assert bot.last_values[-1] > bot.last_values[3]
 
