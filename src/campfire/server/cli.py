@@ -16,6 +16,8 @@ from campfire.core import CampfireError
 from campfire.core.validate import int_arg
 from campfire.i18n import _
 
+from .compression import COMPRESSION
+
 __all__ = ["add_serve_command", "tune_gc"]
 
 
@@ -50,7 +52,7 @@ def add_serve_command(sub: Any) -> None:
     )
     p.add_argument(
         "--ws-compression",
-        choices=("fast", "default", "off"),
+        choices=COMPRESSION,
         default="fast",
         help=_(
             "WebSocket compression (permessage-deflate) of the frames: fast (zlib level 1, "
