@@ -5,7 +5,8 @@ of its decisions with a choice (spread over the game) each level's agent is aske
 the same observation. The time is *CPU time* of this process (``time.process_time``), so the
 figures do not depend on what else the machine runs; a level is within the budget of
 ``docs/strength.md`` when its mean is at most 0.5 s. For an ISMCTS level the iterations it ran
-(its fixed budget) divided by that time give the iterations per second.
+(its fixed budget), for Apache's search bot its samples (``last_iterations``: 0 at a decision
+it did not search), divided by that time give the iterations per second.
 
     .venv/bin/python benchmarks/search_speed.py [GAME ...] [--positions 12] [--seed 1]
         [--levels easy,medium,hard]
