@@ -58,6 +58,11 @@ def language_of(request: Request) -> str:
     )
 
 
+def _table_number(raw: str) -> int | None:
+    """A table id from a path (``None``: not one: not all ASCII digits, or too long)."""
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 12 else None
+
+
 async def lobby_page(request: Request) -> Response:
     """``GET /``: the lobby."""
     return FileResponse(static_dir() / "index.html", headers=_NO_CACHE)
@@ -66,7 +71,7 @@ async def lobby_page(request: Request) -> Response:
 async def table_page(request: Request) -> Response:
     """``GET /t/{id}``: a table (the id is read by the page's script)."""
     raw = request.path_params["table_id"]
-    if not raw.isascii() or not raw.isdigit() or len(raw) > 12:
+    if _table_number(raw) is None:
         return error_response(404, "unknown_table", f"there is no table {raw[:20]!r}")
     return FileResponse(static_dir() / "table.html", headers=_NO_CACHE)
 
@@ -88,9 +93,8 @@ async def play_modes(request: Request) -> Response:
 async def table_settings(request: Request) -> Response:
     """``GET /api/tables/{id}/settings``: the table's clock, takeover and real-time settings."""
     raw = request.path_params["table_id"]
-    live = None
-    if raw.isascii() and raw.isdigit() and len(raw) <= 12:
-        live = request.app.state.manager.load(int(raw))
+    number = _table_number(raw)
+    live = None if number is None else request.app.state.manager.load(number)
     if live is None:
         return error_response(404, "unknown_table", f"there is no table {raw[:20]!r}")
     settings: dict[str, Any] = dict(live.settings())
