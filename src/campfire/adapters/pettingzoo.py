@@ -177,31 +177,27 @@ class raw_env(AECEnv):  # type: ignore[misc]
             raise OptionError(f"{agent} is still playing; give an action index, not None")
         self._cumulative_rewards[agent] = 0.0
         session.apply(self._seat[agent], int(action))
-        if not self.shaping and not session.is_over():
-            # the usual step: no reward to clear (every reward is 0 until the last step) or add
-            self.agent_selection = self.possible_agents[session.current_seat()]  # type: ignore[index]
-            if self.render_mode == "human":
-                self.render()
-            return
-        self._clear_rewards()
-        if self.shaping:
-            potential = session.score_potential()
-            for s, a in enumerate(self.possible_agents):
-                self.rewards[a] += self.shaping * (potential[s] - self._potential[s])
-            self._potential = potential
-        if session.is_over():
-            final = session.returns()
-            for s, a in enumerate(self.possible_agents):
-                self.rewards[a] += final[s]
-                if session.truncated:
-                    self.truncations[a] = True
-                else:
-                    self.terminations[a] = True
-                self.infos[a] = {"moves": session.moves, "truncated": session.truncated}
+        over = session.is_over()
+        if self.shaping or over:  # else every reward is 0 until the end: none to clear or add
+            self._clear_rewards()
+            if self.shaping:
+                potential = session.score_potential()
+                for s, a in enumerate(self.possible_agents):
+                    self.rewards[a] += self.shaping * (potential[s] - self._potential[s])
+                self._potential = potential
+            if over:
+                final = session.returns()
+                for s, a in enumerate(self.possible_agents):
+                    self.rewards[a] += final[s]
+                    if session.truncated:
+                        self.truncations[a] = True
+                    else:
+                        self.terminations[a] = True
+                    self.infos[a] = {"moves": session.moves, "truncated": session.truncated}
             self._accumulate_rewards()
+        if over:
             self._deads_step_first()
         else:
-            self._accumulate_rewards()
             self._select()
         if self.render_mode == "human":
             self.render()
