@@ -50,6 +50,7 @@ from campfire.core import (
     get,
 )
 from campfire.core.table import AgentError, Step, Table, TooLongError
+from campfire.i18n import DEFAULT_LANGUAGE, N_, Translator, translator
 
 __all__ = [
     "BACKENDS",
@@ -245,6 +246,15 @@ def make_tasks(config: SimConfig) -> Iterator[GameTask]:
         )
 
 
+#: the kinds of failure, as a summary names them
+_FAILURE_KINDS = {
+    "exception": N_("exception"),
+    "illegal_action": N_("illegal action"),
+    "engine_error": N_("engine error"),
+    "too_long": N_("too long"),
+}
+
+
 @dataclass(frozen=True)
 class Failure:
     """A game stopped by an agent that raised or returned an illegal action.
@@ -265,12 +275,28 @@ class Failure:
     record: dict[str, Any]
     traceback: str = ""
 
-    def describe(self) -> str:
-        """One line: which game, seed, seat and agent, and what went wrong."""
-        who = f"seat {self.seat} ({self.agent})" if self.seat is not None else "the game"
-        return (
-            f"game {self.game} (seed {self.seed}), {who} after {self.actions} actions: "
-            f"{self.kind.replace('_', ' ')}: {self.message}"
+    def describe(self, tr: Translator | None = None) -> str:
+        """One line: which game, seed, seat and agent, and what went wrong.
+
+        In ``tr``'s language (English by default); the error's own message stays as raised.
+        """
+        tr = tr or translator(DEFAULT_LANGUAGE)
+        if self.seat is not None:
+            who = tr.gettext(N_("seat {seat} ({agent})")).format(seat=self.seat, agent=self.agent)
+        else:
+            who = tr.gettext(N_("the game"))
+        kind = tr.gettext(_FAILURE_KINDS.get(self.kind, self.kind.replace("_", " ")))
+        return tr.ngettext(
+            "game {game} (seed {seed}), {who} after {count} action: {kind}: {message}",
+            "game {game} (seed {seed}), {who} after {count} actions: {kind}: {message}",
+            self.actions,
+        ).format(
+            game=self.game,
+            seed=self.seed,
+            who=who,
+            count=self.actions,
+            kind=kind,
+            message=self.message,
         )
 
     def to_json(self) -> dict[str, Any]:

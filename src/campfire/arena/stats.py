@@ -298,7 +298,7 @@ class Summary:
                 ],
             )
         for f in self.failures:
-            lines.append(tr.gettext(N_("failed: {failure}")).format(failure=_describe(f, tr)))
+            lines.append(tr.gettext(N_("failed: {failure}")).format(failure=f.describe(tr)))
         return "\n".join(lines)
 
 
@@ -319,29 +319,6 @@ def text_table(columns: list[tuple[str, str]], rows: list[list[str]]) -> list[st
         ).rstrip()
 
     return [line([head for head, _ in columns]), *(line(r) for r in rows)]
-
-
-#: the kinds of failure, as a summary names them
-_FAILURE_KINDS = {
-    "exception": N_("exception"),
-    "illegal_action": N_("illegal action"),
-    "engine_error": N_("engine error"),
-    "too_long": N_("too long"),
-}
-
-
-def _describe(f: Failure, tr: Translator) -> str:
-    """:meth:`Failure.describe` in ``tr``'s language (the error's own message as raised)."""
-    if f.seat is not None:
-        who = tr.gettext(N_("seat {seat} ({agent})")).format(seat=f.seat, agent=f.agent)
-    else:
-        who = tr.gettext(N_("the game"))
-    kind = tr.gettext(_FAILURE_KINDS.get(f.kind, f.kind.replace("_", " ")))
-    return tr.ngettext(
-        "game {game} (seed {seed}), {who} after {count} action: {kind}: {message}",
-        "game {game} (seed {seed}), {who} after {count} actions: {kind}: {message}",
-        f.actions,
-    ).format(game=f.game, seed=f.seed, who=who, count=f.actions, kind=kind, message=f.message)
 
 
 def _fmt_option(value: Any) -> str:
