@@ -24,7 +24,7 @@ export function chosenLanguage() {
 }
 
 /** Remember ``code`` as the language of every page. */
-export function chooseLanguage(code) {
+function chooseLanguage(code) {
   try {
     localStorage.setItem(KEY, code);
   } catch (_) {

@@ -8,11 +8,9 @@
 //       openedAt, names}
 //   renderLog(container, messages)             messages: [{id, params, text}]
 
-import { cardName, cardSvg, faceFromCode } from "./cards.js";
+import { cardName, cardSvg } from "./cards.js";
 import { el } from "./dom.js";
 import { plural, t } from "./i18n.js";
-
-export { faceFromCode };
 
 const TIMED = /^(.*\D) (\d+)$/;
 
@@ -58,7 +56,7 @@ export function choices(display, options = {}) {
 }
 
 /** The notation to send for a choice (a merged timed answer resolved: see ``choices``). */
-export function notationOf(choice, options = {}) {
+function notationOf(choice, options = {}) {
   if (!choice.variants) return choice.notation;
   if (options.timed === "realtime") return choice.answer;
   const elapsed = options.openedAt ? performance.now() - options.openedAt : 0;

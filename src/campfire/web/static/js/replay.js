@@ -8,7 +8,8 @@
 import { $, el, fillTexts, notice, startPage } from "./dom.js";
 import { currentLanguage, loadStrings, t } from "./i18n.js";
 import { api, gameTitles } from "./lobby-api.js";
-import { faceFromCode, renderLog, renderTable } from "./render.js";
+import { faceFromCode } from "./cards.js";
+import { renderLog, renderTable } from "./render.js";
 
 const viewer = {
   source: null, // {kind: "table", table, game} | {kind: "file", text, name}
