@@ -6,27 +6,14 @@ section it writes into a Markdown file are checked on a few quick games.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def load_ladder() -> ModuleType:
-    path = ROOT / "benchmarks" / "ladder.py"
-    spec = importlib.util.spec_from_file_location("campfire_ladder", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+from tests.benchmark_scripts import load_script
 
 
 def test_round_robin_is_rated_and_written_between_the_markers(tmp_path: Path) -> None:
-    ladder = load_ladder()
+    ladder = load_script("ladder")
     # Big Manitou's easy level is its heuristic bot: the heuristic is left out there
     assert ladder.levels_for("manitou", ladder.LEVELS) == (
         ["random", "easy", "medium", "hard"],
