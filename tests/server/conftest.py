@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,21 @@ def pg_url(schema: str) -> str:
     return f"{base}?options=-csearch_path%3D{schema}"
 
 
+@contextmanager
+def fresh_schema(schema: str) -> Iterator[str]:
+    """The URL of a fresh schema inside the run's ``schema`` (one test's; dropped afterwards)."""
+    import psycopg
+
+    sub = f"{schema}_{secrets.token_hex(3)}"
+    with psycopg.connect(PG_DSN, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{sub}"')
+    try:
+        yield pg_url(sub)
+    finally:
+        with psycopg.connect(PG_DSN, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{sub}" CASCADE')
+
+
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
     """A fresh SQLite file."""
@@ -58,15 +74,6 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'campfire.db'}"
         return
-    schema = request.getfixturevalue("pg_schema")
     # one schema per test: the tables of one test never meet another's
-    import psycopg
-
-    sub = f"{schema}_{secrets.token_hex(3)}"
-    with psycopg.connect(PG_DSN, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{sub}"')
-    try:
-        yield pg_url(sub)
-    finally:
-        with psycopg.connect(PG_DSN, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{sub}" CASCADE')
+    with fresh_schema(request.getfixturevalue("pg_schema")) as url:
+        yield url

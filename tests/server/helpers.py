@@ -65,6 +65,18 @@ def new_table(
     return data["table"]["id"], tokens
 
 
+def start_table(
+    client: TestClient, table: int, tokens: dict[int, str], clients: list[Seat]
+) -> None:
+    """Start the table once everyone is connected; every client reads the new snapshot."""
+    answer = client.post(
+        f"/api/tables/{table}/start", headers={"Authorization": f"Bearer {tokens[0]}"}
+    )
+    assert answer.status_code == 200, answer.text
+    for c in clients:
+        assert c.receive()["status"] == "running"
+
+
 class Seat:
     """A WebSocket client of one seat (``None``: a spectator) that keeps every frame."""
 

@@ -11,17 +11,7 @@ from typing import Any
 
 from campfire.core.records import replay_text
 
-from .helpers import Seat, app_client, new_table, seats
-
-
-def _start(client: Any, table: int, tokens: dict[int, str], clients: list[Seat]) -> None:
-    """Start the table once everyone is connected; every client reads the new snapshot."""
-    answer = client.post(
-        f"/api/tables/{table}/start", headers={"Authorization": f"Bearer {tokens[0]}"}
-    )
-    assert answer.status_code == 200, answer.text
-    for c in clients:
-        assert c.receive()["status"] == "running"
+from .helpers import Seat, app_client, new_table, seats, start_table
 
 
 def _until(client: Seat, test: Any, limit: int = 400) -> dict[str, Any]:
@@ -38,7 +28,7 @@ def test_a_random_action_is_played_on_time_out_and_the_log_says_so(sqlite_url: s
     with app_client(sqlite_url) as client:
         table, tokens = new_table(client, "tracker", 2, start=False, clock=clock)
         with seats(client, table, tokens) as clients:
-            _start(client, table, tokens, clients)
+            start_table(client, table, tokens, clients)
             snap = clients[0].frames[-1]
             assert snap["clocks"]["control"] == {
                 "kind": "move",
@@ -67,7 +57,7 @@ def test_a_loss_on_time_ends_the_game_and_the_record_says_who_lost(db_url: str) 
     with app_client(db_url) as client:
         table, tokens = new_table(client, "manitou", 2, start=False, clock=clock)
         with seats(client, table, tokens) as clients:
-            _start(client, table, tokens, clients)
+            start_table(client, table, tokens, clients)
             to_act = next(c for c in clients if c.last["legal"])
             frame = _until(clients[2], lambda f: f.get("outcome") is not None)
             assert frame["type"] == "snapshot" and frame["status"] == "finished"
@@ -90,7 +80,7 @@ def test_a_bot_takes_over_on_time_out_and_hands_the_seat_back(sqlite_url: str) -
     with app_client(sqlite_url) as client:
         table, tokens = new_table(client, "tracker", 2, start=False, clock=clock)
         with seats(client, table, tokens) as clients:
-            _start(client, table, tokens, clients)
+            start_table(client, table, tokens, clients)
             slow = next(c for c in clients if c.last["legal"])
             taken = _until(
                 slow, lambda f: f["type"] == "snapshot" and f["seats"][slow.seat]["takeover"]
@@ -115,7 +105,7 @@ def test_a_bot_takes_over_the_seat_of_a_person_who_left_until_they_return(
             watcher.receive()
             with client.websocket_connect(f"/ws/tables/{table}?token={tokens[0]}") as gone:
                 Seat(gone, 0).receive()
-                _start(client, table, tokens, [watcher])
+                start_table(client, table, tokens, [watcher])
             # seat 1 never connected and seat 0 left: bots play both
             frame = _until(watcher, lambda f: f["type"] == "delta" and f["seq"] >= 4)
             assert frame["step"]["cause"] == "takeover"

@@ -10,16 +10,7 @@ from typing import Any
 
 from campfire.agents import make_agent
 
-from .helpers import Seat, app_client, new_table, seats
-
-
-def _start(client: Any, table: int, tokens: dict[int, str], clients: list[Seat]) -> None:
-    answer = client.post(
-        f"/api/tables/{table}/start", headers={"Authorization": f"Bearer {tokens[0]}"}
-    )
-    assert answer.status_code == 200, answer.text
-    for c in clients:
-        assert c.receive()["status"] == "running"
+from .helpers import Seat, app_client, new_table, seats, start_table
 
 
 def _deltas(watcher: Seat, count: int) -> list[dict[str, Any]]:
@@ -33,7 +24,7 @@ def test_a_seat_out_of_time_in_a_claim_window_passes_and_both_clocks_run(
     with app_client(sqlite_url) as client:
         table, tokens = new_table(client, "apache", 2, start=False, realtime=True, clock=clock)
         with seats(client, table, tokens) as clients:
-            _start(client, table, tokens, clients)
+            start_table(client, table, tokens, clients)
             frames = _deltas(clients[2], 9)  # nobody acts: three reveals and their windows
         live = client.app.state.manager.tables[table]  # type: ignore[attr-defined]
         played = [(s, str(a)) for s, a in live.table.match.actions][:9]
@@ -55,7 +46,7 @@ def test_a_claim_in_time_stands_while_the_seat_out_of_time_passes(sqlite_url: st
     with app_client(sqlite_url) as client:
         table, tokens = new_table(client, "apache", 2, start=False, realtime=True, clock=clock)
         with seats(client, table, tokens, spectator=False) as clients:
-            _start(client, table, tokens, clients)
+            start_table(client, table, tokens, clients)
             revealer = next(c for c in clients if c.last["legal"])
             revealer.act("reveal")
             for c in clients:
@@ -86,7 +77,7 @@ def test_the_takeover_bots_level_is_the_tables_setting(sqlite_url: str) -> None:
             client, "tracker", 2, start=False, clock=clock, takeover_level="medium"
         )
         with seats(client, table, tokens) as clients:
-            _start(client, table, tokens, clients)
+            start_table(client, table, tokens, clients)
             frame = clients[2].receive()
             while frame["type"] != "delta":
                 frame = clients[2].receive()
@@ -126,7 +117,7 @@ def test_a_window_opened_again_after_a_restart_stamps_later_claims_after_the_log
     with app_client(sqlite_url, clock=lambda: now[0]) as client:
         table, tokens = new_table(client, "apache", 2, start=False, realtime=True)
         with seats(client, table, tokens, spectator=False) as clients:
-            _start(client, table, tokens, clients)
+            start_table(client, table, tokens, clients)
             revealer = next(c for c in clients if c.last["legal"])
             now[0] = 1000.0  # the window opens
             revealer.act("reveal")

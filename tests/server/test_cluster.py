@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import secrets
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -23,7 +22,7 @@ import websockets
 
 from campfire.core.records import replay_text
 
-from .conftest import PG_DSN, pg_url
+from .conftest import fresh_schema
 from .live_server import LiveServer, http
 from .test_kill9 import GAME, PLAYERS, Client, _choice, _uninterrupted
 
@@ -35,22 +34,14 @@ ARGS = ("--redis-url", REDIS, "--lease-seconds", "2")
 @pytest.fixture
 def pg_only(pg_schema: str) -> Iterator[str]:
     """A fresh PostgreSQL schema for one test (several processes need PostgreSQL)."""
-    import psycopg
-
     from campfire.server.cluster import check_redis
 
     try:
         check_redis(REDIS)
     except Exception as exc:
         pytest.fail(f"Redis is not reachable at {REDIS} ({exc}); the cluster tests need it")
-    sub = f"{pg_schema}_{secrets.token_hex(3)}"
-    with psycopg.connect(PG_DSN, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{sub}"')
-    try:
-        yield pg_url(sub)
-    finally:
-        with psycopg.connect(PG_DSN, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{sub}" CASCADE')
+    with fresh_schema(pg_schema) as url:
+        yield url
 
 
 def _new_table(base: str) -> tuple[int, dict[int, str]]:

@@ -13,18 +13,9 @@ import pytest
 
 from campfire.server.windows import answer_name
 
-from .helpers import Seat, app_client, new_table, seats
+from .helpers import app_client, new_table, seats, start_table
 
 OPENED = 1000.0
-
-
-def _start(client: Any, table: int, tokens: dict[int, str], clients: list[Seat]) -> None:
-    answer = client.post(
-        f"/api/tables/{table}/start", headers={"Authorization": f"Bearer {tokens[0]}"}
-    )
-    assert answer.status_code == 200, answer.text
-    for c in clients:
-        assert c.receive()["status"] == "running"
 
 
 def _claim(frame: dict[str, Any]) -> str:
@@ -56,7 +47,7 @@ def test_a_claim_is_stamped_with_its_round_trip_plus_reaction_in_receive_order(
     with app_client(sqlite_url, clock=lambda: now[0]) as client:
         table, tokens = new_table(client, "apache", 2, start=False, realtime=True)
         with seats(client, table, tokens, spectator=False) as clients:
-            _start(client, table, tokens, clients)
+            start_table(client, table, tokens, clients)
             revealer = next(c for c in clients if c.last["legal"])
             assert [a["notation"] for a in revealer.last["legal"]] == ["reveal"]
             now[0] = OPENED  # the window opens when the reveal is applied
@@ -92,7 +83,7 @@ def test_bots_answer_after_their_reaction_times_and_a_silent_seat_passes_at_the_
             client, "apache", 2, seats=[person, bot], start=False, realtime=True
         )
         with seats(client, table, tokens, spectator=False) as clients:
-            _start(client, table, tokens, clients)
+            start_table(client, table, tokens, clients)
             ann = clients[0]
             frame = ann.last
             for _ in range(20):  # until the first window has closed (Ann reveals, never claims)
