@@ -78,6 +78,18 @@ def test_resampled_state_has_the_same_information_state():
         assert other.observation_tensor(player) == state.observation_tensor(player)
 
 
+def test_the_information_state_string_has_perfect_recall():
+    """OpenSpiel's information state: the seat's view and its history, not the observation."""
+    state = cs.load("tracker", 2).new_initial_state()
+    state.apply_action(0)
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    for p in range(2):
+        info = json.loads(state.information_state_string(p))
+        assert info["history"] == [json.loads(e) for e in state.session.history(p)] != []
+        assert info["view"] == json.loads(state.observation_string(p))["view"]
+
+
 def test_options_reach_the_engine():
     spiel_game = cs.load("dudab", 4, use_jungle=True)
     state = spiel_game.new_initial_state()
