@@ -34,9 +34,10 @@ play: $(VENV)/.installed
 	exec $(BIN)/campfire play
 
 # The browser tests (tests/web) drive the machine's Chromium (the Debian package `chromium`)
-# through Playwright; install it when it is missing and say so.
+# through Playwright (or the one CAMPFIRE_CHROMIUM names); install it when it is missing and say so.
 chromium:
-	@if [ -x /usr/bin/chromium ] || command -v chromium >/dev/null 2>&1; then :; \
+	@if [ -x "$${CAMPFIRE_CHROMIUM:-/usr/bin/chromium}" ] || command -v chromium >/dev/null 2>&1 \
+	  || command -v chromium-browser >/dev/null 2>&1; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  echo "make: Chromium is missing; installing the chromium package with apt-get (browser tests)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
