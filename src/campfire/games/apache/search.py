@@ -13,8 +13,9 @@ person). :class:`ApacheSearch` separates the two questions:
   draws the reaction times, then plays the rest of the game (or ``horizon`` windows) once per
   candidate on that same sample with :class:`ApacheModel`, a fast model of Apache play on card
   counts. The candidate with the best mean result is played. Because every candidate meets the
-  same cards and the same reaction times, the comparison measures the decision, not the luck
-  of the draw.
+  same cards, and in the decision's window the same reaction times, the comparison measures the
+  decision rather than the luck of the draw. (Later windows draw a time only for the seats that
+  claim, so once two candidates' games differ their later times are no longer paired.)
 
 :class:`ApacheModel` plays every seat like the heuristic bot (claim when a claim is worth
 ``patience`` cards, sooner under threat or near the end; the best option; an opponent's own
