@@ -519,12 +519,6 @@ class LiveTable:
 
     # ----- frames (from a seat's view, legal actions and visible events only) -----------------
 
-    def _seat_parts(
-        self, seat: int | None, language: str = DEFAULT_LANGUAGE
-    ) -> tuple[Mapping[str, Any], dict[str, Any], list[dict[str, Any]]]:
-        view, display, legal = self._seat_model(seat, language)
-        return view, display.to_json(), legal
-
     def _seat_model(
         self, seat: int | None, language: str = DEFAULT_LANGUAGE
     ) -> tuple[Mapping[str, Any], Display, list[dict[str, Any]]]:
@@ -603,12 +597,12 @@ class LiveTable:
             outcome = None
             missed: list[dict[str, Any]] = []
         else:
-            view, display, legal = self._seat_parts(seat, language)
+            view, model, legal = self._seat_model(seat, language)
+            display = model.to_json()
             outcome = self._outcome()
             steps = self.table.steps[since:] if since is not None and since <= self.seq else []
             missed = [
-                self._step_for(seat, s, [e for e in s.events if e.visible_to(seat)], language)
-                for s in steps
+                self._step_for(seat, s, visible_events(s.events, seat), language) for s in steps
             ]
         return protocol.snapshot_frame(
             table=self.id,
@@ -1386,7 +1380,7 @@ class TableManager:
         seed = random.Random(f"{live.seed}/{seat}/takeover/{live.seq}").getrandbits(62)
         agent = make_agent(live.takeover_level, live.game, seat, live.players, live.options, seed)
         for step in table.steps:  # the bot learns the game so far as the seat saw it
-            agent.observe(visible_events(list(step.events), seat))
+            agent.observe(visible_events(step.events, seat))
         table.agents[seat] = agent
         info.takeover = True
         if live.clocks is not None:
