@@ -93,18 +93,18 @@ class Game(ABC, Generic[S]):
             if not isinstance(values, self.options_type):
                 raise OptionError(
                     ErrorText(
-                        "{name__} are not options of {title}; use {name__2}",
-                        name__=type(values).__name__,
+                        "{kind} are not options of {title}; use {expected}",
+                        kind=type(values).__name__,
                         title=self.title,
-                        name__2=self.options_type.__name__,
+                        expected=self.options_type.__name__,
                     )
                 )
             return values
         if values is not None and not isinstance(values, Mapping):
             raise OptionError(
                 ErrorText(
-                    "options are a mapping of option names to values (got {name__})",
-                    name__=type(values).__name__,
+                    "options are a mapping of option names to values (got {kind})",
+                    kind=type(values).__name__,
                 )
             )
         return self.options_type.from_mapping(values)
@@ -156,7 +156,7 @@ class Game(ABC, Generic[S]):
             setup = self.random_setup(players, opts, GameRng(seed))
         elif not isinstance(setup, Mapping):
             raise SetupError(
-                ErrorText("a setup is a JSON object (got {name__})", name__=type(setup).__name__)
+                ErrorText("a setup is a JSON object (got {kind})", kind=type(setup).__name__)
             )
         return self.from_setup(players, opts, setup, self.play_rng(0 if seed is None else seed))
 

@@ -340,9 +340,9 @@ def _cards(raw: Any, field: str) -> list[int]:
     if not isinstance(raw, list):
         raise PositionError(
             ErrorText(
-                "{field} must be a list of card ids (got {name__})",
+                "{field} must be a list of card ids (got {kind})",
                 field=field,
-                name__=type(raw).__name__,
+                kind=type(raw).__name__,
             )
         )
     return [parse_card(k, PositionError) for k in raw]

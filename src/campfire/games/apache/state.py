@@ -142,9 +142,9 @@ def _read_cards(raw: Any, what: str, ctx: ReadContext) -> list[int]:
     if not isinstance(raw, list):
         raise PositionError(
             ErrorText(
-                "{what} must be a list of card ids (got {name__})",
+                "{what} must be a list of card ids (got {kind})",
                 what=what,
-                name__=type(raw).__name__,
+                kind=type(raw).__name__,
             )
         )
     return [parse_card(k, PositionError) for k in raw]

@@ -226,9 +226,9 @@ def read_names(
     if not isinstance(raw, list):
         raise error(
             ErrorText(
-                "{what} must be a list of names (got {name__})",
+                "{what} must be a list of names (got {kind})",
                 what=what,
-                name__=type(raw).__name__,
+                kind=type(raw).__name__,
             )
         )
     out = []
