@@ -45,6 +45,7 @@ from campfire.core import (
     all_games,
 )
 from campfire.core import get as get_game
+from campfire.core.actions import split_timed
 from campfire.core.events import visible_events
 from campfire.core.present import Display
 from campfire.core.table import AgentError, Step, Table
@@ -1335,9 +1336,9 @@ class TableManager:
             except AgentError as exc:
                 log.error("table %s: the bot of seat %s failed: %s", live.id, seat, exc)
                 continue
-            timed = [int(w) for w in str(action).split()[-1:] if w.isdigit()]
+            timed = split_timed(str(action))[1]
             own = getattr(table.agents[seat], "last_reaction_ms", None)
-            ms = float(timed[0]) if timed else float(own) if isinstance(own, int | float) else 0.0
+            ms = float(timed if timed is not None else own if isinstance(own, int | float) else 0)
             live.window_tasks.append(
                 self._spawn(self._bot_answer(live, window, seat, str(action), ms))
             )
