@@ -1,11 +1,14 @@
-"""The load benchmark (benchmarks/server_load.py) at a tiny size, so that the script keeps working.
+"""The server benchmarks (benchmarks/server_load.py, server_frames.py) at a tiny size, so that
+the scripts keep working.
 
-Its figures are measured by hand (benchmarks/README.md); here only the report's shape is checked:
-actions were played and their latencies measured. No duration is asserted.
+Their figures are measured by hand (benchmarks/README.md); here only the reports' shape is
+checked: actions were played, their latencies measured, their frames sent. No duration is
+asserted.
 """
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import sys
 from pathlib import Path
@@ -34,3 +37,29 @@ def test_load_benchmark_plays_two_tables_and_reports_actions_and_latencies() -> 
     latency = report["latency_ms"]
     assert 0 < latency["p50"] <= latency["p99"] <= latency["max"]
     assert report["failures"] == []
+
+
+def test_frames_benchmark_plays_a_few_actions_and_reports_frames_per_action() -> None:
+    path = ROOT / "benchmarks" / "server_frames.py"
+    spec = importlib.util.spec_from_file_location("campfire_server_frames", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench
+    spec.loader.exec_module(bench)
+    report = asyncio.run(
+        bench.run(
+            actions=12,
+            database_url=None,
+            game="tracker",
+            players=2,
+            spectators=1,
+            tables=2,
+            concurrent=2,
+            seed=1,
+            profile=None,
+        )
+    )
+    assert report["actions"] == 12
+    # every action sends one delta to each of its table's connections (2 seats, 1 spectator)
+    assert report["frames_per_action"] == 3
+    assert report["mean_frame_chars"] > 0
