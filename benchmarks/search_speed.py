@@ -6,7 +6,9 @@ the same observation. The time is *CPU time* of this process (``time.process_tim
 figures do not depend on what else the machine runs; a level is within the budget of
 ``docs/strength.md`` when its mean is at most 0.5 s. For an ISMCTS level the iterations it ran
 (its fixed budget), for Apache's search bot its samples (``last_iterations``: 0 at a decision
-it did not search), divided by that time give the iterations per second.
+it did not search), divided by that time give the iterations per second. The decisions that
+ran a search (``last_iterations`` above 0: every ISMCTS decision, only some of Apache's) get
+their own mean and longest CPU time.
 
     .venv/bin/python benchmarks/search_speed.py [GAME ...] [--positions 12] [--seed 1]
         [--levels easy,medium,hard]
@@ -53,14 +55,19 @@ def measure(game: str, level: str, points: Sequence[tuple[State, int]]) -> dict[
     spec = campfire.get_game(game)
     cpu = 0.0
     iterations = 0
+    searched: list[float] = []  # CPU seconds of the decisions that ran a search
     rng = random.Random(0)
     for i, (state, seat) in enumerate(points):
         agent: Agent = make_agent(level, spec, seat, 2, seed=i)
         obs = Observation.of(state, seat, agent.belief, rng)
         start = time.process_time()
         agent.act(obs)
-        cpu += time.process_time() - start
-        iterations += getattr(agent, "last_iterations", 0)
+        spent = time.process_time() - start
+        cpu += spent
+        ran = getattr(agent, "last_iterations", 0)
+        iterations += ran
+        if ran:
+            searched.append(spent)
     mean = cpu / max(1, len(points))
     return {
         "game": game,
@@ -69,6 +76,9 @@ def measure(game: str, level: str, points: Sequence[tuple[State, int]]) -> dict[
         "decisions": len(points),
         "cpu_s_per_decision": mean,
         "iterations_per_s": iterations / cpu if iterations and cpu > 0 else None,
+        "searched": len(searched),
+        "cpu_s_per_search": sum(searched) / len(searched) if searched else None,
+        "longest_search_s": max(searched, default=None),
     }
 
 
@@ -80,16 +90,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--levels", default="easy,medium,hard")
     args = parser.parse_args(argv)
-    print("| game | level | agent | decisions | CPU s/decision | iterations/s |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| game | level | agent | decisions | CPU s/decision | iterations/s "
+        "| searched | CPU s/search (longest) |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for game in args.games:
         points = positions(game, args.positions, args.seed)
         for level in args.levels.split(","):
             row = measure(game, level.strip(), points)
             ips = row["iterations_per_s"]
+            per_search = row["cpu_s_per_search"]
+            search = (
+                "" if per_search is None else f"{per_search:.3f} ({row['longest_search_s']:.3f})"
+            )
             print(
                 f"| {game} | {row['level']} | `{row['agent']}` | {row['decisions']} | "
-                f"{row['cpu_s_per_decision']:.3f} | {'' if ips is None else f'{ips:,.0f}'} |"
+                f"{row['cpu_s_per_decision']:.3f} | {'' if ips is None else f'{ips:,.0f}'} | "
+                f"{row['searched']} | {search} |"
             )
 
 
