@@ -39,7 +39,7 @@ from starlette.routing import Route
 
 from campfire.core import CampfireError, ErrorText, Outcome, Record
 from campfire.core import get as get_game
-from campfire.core.records import Match, replay_text
+from campfire.core.records import replay_text
 from campfire.core.table import Table
 from campfire.web import static_dir
 
@@ -227,16 +227,8 @@ def _frames(record: Record, seat: int | None, language: str, plain: bool) -> dic
     game = get_game(record.game)
     players = len(record.players)
     names = [p.name for p in record.players]
-    match = Match(
-        game,
-        players,
-        record.options,
-        seed=record.seed,
-        setup=record.setup,
-        names=names,
-        agents=[p.agent for p in record.players],
-    )
-    table = Table(game, match=match)  # the same loop as the live tables: seats get their events
+    # the same loop as the live tables: seats get their events
+    table = Table(game, players, record.options, seed=record.seed, setup=record.setup, names=names)
     seen: list[Any] = []
     table.subscribe(seat, seen.extend)
     causes = _causes(record.meta, len(record.actions))
