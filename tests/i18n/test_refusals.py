@@ -164,3 +164,24 @@ def test_a_record_that_does_not_replay_in_each_language() -> None:
     with pytest.raises(RecordError) as info:
         Record.from_json({"format": "campfire-record", "version": 99})
     assert translator("cs").error(info.value).startswith("nepodporovaná verze záznamu 99")
+
+
+def test_a_seat_that_is_no_seat_in_each_language() -> None:
+    from campfire.core import SeatError
+
+    state = get("tracker").new_game(2, seed=1)
+    with pytest.raises(IllegalActionError) as info:
+        state.apply(5, "peek 1")
+    exc = info.value
+    assert str(exc) == "seat: there is no seat 5 in a 2-player game; seats are 0–1"
+    assert translator("hu").error(exc) == "hely: egy 2 fős játékban nincs 5. hely; a helyek: 0–1"
+    assert translator("cs").error(exc) == (
+        "místo: ve hře s počtem hráčů 2 není místo 5; místa jsou 0–1"
+    )
+    with pytest.raises(SeatError) as seat_info:
+        state.view("x")  # type: ignore[arg-type]
+    for language in ("hu", "cs"):
+        assert _untranslated(seat_info.value.text, language) == []
+    assert translator("cs").error(seat_info.value) == (
+        "místo je celé číslo 0–1, nebo None pro diváka (zadáno: 'x')"
+    )

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["State", "seat_problem"]
 
 
-def seat_problem(seat: object, players: int, *, spectator: bool = False) -> str | None:
+def seat_problem(seat: object, players: int, *, spectator: bool = False) -> ErrorText | None:
     """What is wrong with ``seat`` as a seat of a ``players``-player game (``None``: nothing).
 
     A seat is an ``int`` (never a ``bool``) from 0 to ``players - 1``; ``None`` is a spectator,
@@ -44,12 +44,26 @@ def seat_problem(seat: object, players: int, *, spectator: bool = False) -> str 
     if seat is None:
         if spectator:
             return None
-        return f"a seat 0–{last} is needed here (None, a spectator, may only view the game)"
+        return ErrorText(
+            "a seat 0–{last} is needed here (None, a spectator, may only view the game)", last=last
+        )
     if isinstance(seat, bool) or not isinstance(seat, int):
-        also = ", or None for a spectator" if spectator else ""
-        return f"a seat is a whole number 0–{last}{also} (got {short_repr(seat)})"
+        if spectator:
+            return ErrorText(
+                "a seat is a whole number 0–{last}, or None for a spectator (got {got})",
+                last=last,
+                got=short_repr(seat),
+            )
+        return ErrorText(
+            "a seat is a whole number 0–{last} (got {got})", last=last, got=short_repr(seat)
+        )
     if not 0 <= seat < players:
-        return f"there is no seat {seat} in a {players}-player game; seats are 0–{last}"
+        return ErrorText(
+            "there is no seat {seat} in a {players}-player game; seats are 0–{last}",
+            seat=seat,
+            players=players,
+            last=last,
+        )
     return None
 
 
