@@ -38,7 +38,7 @@ def test_an_unknown_option_in_english_exactly(capsys: pytest.CaptureFixture[str]
     assert err == (
         "campfire: error: unknown option 'nosuch'; this game's options are: "
         "peek_count, max_relocations\n"
-    ) or err.startswith("campfire: error: unknown option 'nosuch'; this game's options are: ")
+    )
 
 
 def test_an_unknown_flag_in_english_exactly(capsys: pytest.CaptureFixture[str]) -> None:
