@@ -792,11 +792,13 @@ class TableManager:
         return live
 
     def listing(self, statuses: Sequence[str]) -> list[dict[str, Any]]:
-        """The tables whose status is one of ``statuses``."""
+        """The tables whose status is one of ``statuses``.
+
+        A table this process has in memory as it is there; any other (another process's, or a
+        finished one nobody asked for since the start) as the database has it, without
+        rebuilding it.
+        """
         ids = self.store.table_ids(statuses)
-        if self.cluster is None:
-            return [self.get(i).public() for i in ids]
-        # several processes: another process's tables as the database has them
         found = [self.tables[i].public() if i in self.tables else self.store.public(i) for i in ids]
         return [t for t in found if t is not None]
 
