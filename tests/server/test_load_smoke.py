@@ -9,26 +9,12 @@ asserted.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def load_benchmark() -> ModuleType:
-    path = ROOT / "benchmarks" / "server_load.py"
-    spec = importlib.util.spec_from_file_location("campfire_server_load", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
-    spec.loader.exec_module(module)
-    return module
+from tests.benchmark_scripts import load_script
 
 
 def test_load_benchmark_plays_two_tables_and_reports_actions_and_latencies() -> None:
-    bench = load_benchmark()
+    bench = load_script("server_load")
     report = bench.run_benchmark(tables=2, seconds=3, think_ms=20, players=3, max_actions=400)
     assert report["tables"] == 2
     assert report["connections"] == 2 * (3 + 1)
@@ -40,12 +26,7 @@ def test_load_benchmark_plays_two_tables_and_reports_actions_and_latencies() -> 
 
 
 def test_frames_benchmark_plays_a_few_actions_and_reports_frames_per_action() -> None:
-    path = ROOT / "benchmarks" / "server_frames.py"
-    spec = importlib.util.spec_from_file_location("campfire_server_frames", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = bench
-    spec.loader.exec_module(bench)
+    bench = load_script("server_frames")
     report = asyncio.run(
         bench.run(
             actions=12,
