@@ -167,10 +167,19 @@ def _read_seat(raw: str | None, players: int | None = None) -> int | None:
         return None
     if not raw.isascii() or not raw.isdigit() or len(raw) > 3:
         raise LobbyError(
-            400, "bad_request", f"seat is a seat number or spectator (got {raw[:20]!r})"
+            400,
+            "bad_request",
+            ErrorText("seat is a seat number or spectator (got {got})", got=repr(raw[:20])),
         )
     seat = int(raw)
-    if players is not None and seat >= players:
+    if players is not None:
+        _check_seat(seat, players)
+    return seat
+
+
+def _check_seat(seat: int, players: int) -> None:
+    """Refuse a seat that the game does not have (400 ``bad_request``)."""
+    if not 0 <= seat < players:
         raise LobbyError(
             400,
             "bad_request",
@@ -178,7 +187,6 @@ def _read_seat(raw: str | None, players: int | None = None) -> int | None:
                 "seat {seat} does not exist (seats are 0–{last})", seat=seat, last=players - 1
             ),
         )
-    return seat
 
 
 def build_replay(
@@ -205,20 +213,17 @@ def build_replay(
     except CampfireError as exc:  # its message, as raised (so that it can be translated)
         raise LobbyError(400, "bad_record", exc.text) from None
     players = len(record.players)
-    if seat is not None and not 0 <= seat < players:
-        raise LobbyError(
-            400,
-            "bad_request",
-            ErrorText(
-                "seat {seat} does not exist (seats are 0–{last})", seat=seat, last=players - 1
-            ),
-        )
+    if seat is not None:
+        _check_seat(seat, players)
     if len(record.actions) > MAX_REPLAY_STEPS:
         raise LobbyError(
             413,
             "too_long",
-            f"a replay steps through at most {MAX_REPLAY_STEPS} actions "
-            f"(the record has {len(record.actions)})",
+            ErrorText(
+                "a replay steps through at most {limit} actions (the record has {count})",
+                limit=MAX_REPLAY_STEPS,
+                count=len(record.actions),
+            ),
         )
     return _frames(record, seat, language, plain)
 
