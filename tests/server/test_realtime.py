@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from campfire.server.windows import answer_name
+from campfire.core.actions import answer_name
 
 from .helpers import app_client, new_table, seats, start_table
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from campfire.core.actions import answer_name, split_timed
 
-__all__ = ["ClaimWindow", "answer_name", "answered_ms", "timed_variants", "window_length"]
+__all__ = ["ClaimWindow", "answered_ms", "timed_variants", "window_length"]
 
 
 def timed_variants(name: str, legal: Sequence[str]) -> dict[int, str]:
