@@ -107,7 +107,6 @@ STRINGS: dict[str, str] = {
     "web.table.waiting": "Waiting for {names}",
     "web.table.spectating": "You are watching this table.",
     "web.table.you": "you",
-    "web.table.bot": "bot",
     "web.seat.bot": "Bot {number} ({level})",
     "web.level.easy": "easy",
     "web.level.medium": "medium",
