@@ -1,7 +1,7 @@
 """Adapter throughput: raw engine, Session, PettingZoo environments, PettingZoo's card games.
 
     .venv/bin/python benchmarks/adapters_bench.py [--steps 20000] [--runs 3] [--players 2,4]
-        [--games tracker,dudab] [--pz-benchmark] [--json]
+        [--games tracker,dudab] [--before REV] [--pz-benchmark] [--json]
 
 Every figure is random play in one process, measured side by side in one run; each figure is
 the best of ``--runs`` rounds (the rounds of a game's engine, Session and environment
@@ -25,6 +25,11 @@ order, the environment by index, so the games differ move by move but not in dis
 * PettingZoo's classic card environments (``texas_holdem_v4``, ``texas_holdem_no_limit_v6``,
   ``leduc_holdem_v4``; they need ``rlcard`` and ``pygame``) with the same loop, when installed.
 
+``--before REV`` adds a before/after comparison: the adapters of git revision ``REV``
+(``src/campfire/adapters`` at that commit, copied out of git into a temporary package) are
+loaded next to the current ones in the same process and stepped with the same loop over the
+same games; the engine is the current one for both.
+
 ``--pz-benchmark`` also runs PettingZoo's own ``performance_benchmark`` (5 s per environment)
 and reports its turns per second.
 """
@@ -38,8 +43,13 @@ import io
 import json
 import random
 import re
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -108,6 +118,14 @@ class NullEnv(AECEnv):  # type: ignore[misc]
             self._accumulate_rewards()
 
 
+def _stock_null() -> Any:
+    return wrappers.OrderEnforcingWrapper(NullEnv())
+
+
+def _campfire_null() -> Any:
+    return OrderEnforcingWrapper(NullEnv())
+
+
 def engine_rate(game: str, players: int, steps: int) -> float:
     """Actions per second of the raw engine: ``legal_actions`` and ``apply``."""
     spec = campfire.get_game(game)
@@ -166,6 +184,27 @@ def aec_rate(make: Callable[[], Any], steps: int) -> float:
     return _timed(run, steps)
 
 
+def adapters_at(rev: str) -> Any:
+    """The PettingZoo adapter module of git revision ``rev``, loaded next to the current one.
+
+    ``src/campfire/adapters`` at ``rev`` is copied into a temporary package (its relative
+    imports stay inside it; ``campfire`` itself is the current one).
+    """
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], capture_output=True, text=True, check=True).stdout
+
+    package = "campfire_adapters_before"
+    folder = Path(tempfile.mkdtemp(prefix="adapters_before_"))
+    (folder / package).mkdir()
+    for name in git("ls-tree", "--name-only", f"{rev}:src/campfire/adapters").split():
+        if name.endswith(".py"):
+            text = git("show", f"{rev}:src/campfire/adapters/{name}")
+            (folder / package / name).write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(folder))
+    return importlib.import_module(f"{package}.pettingzoo")
+
+
 def pz_benchmark(make: Callable[[], Any]) -> float:
     from pettingzoo.test import performance_benchmark
 
@@ -204,50 +243,51 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="rounds; the best counts")
     parser.add_argument("--players", default="2", help="player counts, comma-separated")
     parser.add_argument("--games", default="", help="comma-separated games (default: all)")
+    parser.add_argument(
+        "--before", default="", help="git revision whose adapters to compare with (optional)"
+    )
     parser.add_argument("--pz-benchmark", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     steps = args.steps
     counts = [int(x) for x in args.players.split(",")]
     games = args.games.split(",") if args.games else [g.name for g in campfire.all_games()]
+    before_env = adapters_at(args.before).env if args.before else None
 
     rows: list[dict[str, Any]] = []
     for n in counts:
         for game in games:
             row: dict[str, Any] = {"env": f"campfire {game}", "players": n}
-            row.update(
-                _best(
-                    {
-                        "engine": [lambda g=game, n=n: engine_rate(g, n, steps)],
-                        "session": [lambda g=game, n=n: session_rate(g, n, steps)],
-                        "pettingzoo": [
-                            lambda g=game, n=n: aec_rate(lambda: campfire_env(g, players=n), steps)
-                        ],
-                    },
-                    args.runs,
-                )
-            )
+            make = partial(campfire_env, game, players=n)
+            measures: dict[str, list[Callable[[], float]]] = {
+                "engine": [partial(engine_rate, game, n, steps)],
+                "session": [partial(session_rate, game, n, steps)],
+                "pettingzoo": [partial(aec_rate, make, steps)],
+            }
+            if before_env is not None:
+                measures["before"] = [
+                    partial(aec_rate, partial(before_env, game, players=n), steps)
+                ]
+            row.update(_best(measures, args.runs))
             row["overhead"] = row["engine"] / row["pettingzoo"]
+            if before_env is not None:
+                row["before_overhead"] = row["engine"] / row["before"]
             if args.pz_benchmark:
-                row["performance_benchmark"] = pz_benchmark(
-                    lambda g=game, n=n: campfire_env(g, players=n)
-                )
+                row["performance_benchmark"] = pz_benchmark(make)
             rows.append(row)
-    null: dict[str, Callable[[], Any]] = {
-        "null (stock OrderEnforcingWrapper)": lambda: wrappers.OrderEnforcingWrapper(NullEnv()),
-        "null (campfire OrderEnforcingWrapper)": lambda: OrderEnforcingWrapper(NullEnv()),
+    others: dict[str, Callable[[], Any]] = {
+        "null (stock OrderEnforcingWrapper)": _stock_null,
+        "null (campfire OrderEnforcingWrapper)": _campfire_null,
     }
-    for name, make in null.items():
-        rate = _best({"pettingzoo": [lambda m=make: aec_rate(m, steps)]}, args.runs)
-        rows.append({"env": name, "players": 2, **rate})
-    for name, make in classic_envs().items():
+    others.update((f"pettingzoo {name}", make_env) for name, make_env in classic_envs().items())
+    for name, make_env in others.items():
         row = {
-            "env": f"pettingzoo {name}",
+            "env": name,
             "players": 2,
-            **_best({"pettingzoo": [lambda m=make: aec_rate(m, steps)]}, args.runs),
+            **_best({"pettingzoo": [partial(aec_rate, make_env, steps)]}, args.runs),
         }
-        if args.pz_benchmark:
-            row["performance_benchmark"] = pz_benchmark(make)
+        if args.pz_benchmark and name.startswith("pettingzoo"):
+            row["performance_benchmark"] = pz_benchmark(make_env)
         rows.append(row)
     if args.json:
         print(json.dumps(rows, indent=1))
@@ -255,6 +295,8 @@ def main() -> None:
     header = (
         "| environment | players | engine steps/s | Session steps/s | AEC steps/s | engine ÷ AEC |"
     )
+    if before_env is not None:
+        header += f" before ({args.before}): AEC steps/s | before: engine ÷ AEC |"
     if args.pz_benchmark:
         header += " performance_benchmark turns/s |"
     print(header)
@@ -268,8 +310,12 @@ def main() -> None:
             f"{r['pettingzoo']:,.0f}",
             f"{r['overhead']:.2f}" if "overhead" in r else "",
         ]
+        if before_env is not None:
+            cells.append(f"{r['before']:,.0f}" if "before" in r else "")
+            cells.append(f"{r['before_overhead']:.2f}" if "before_overhead" in r else "")
         if args.pz_benchmark:
-            cells.append(f"{r['performance_benchmark']:,.0f}")
+            pz = r.get("performance_benchmark")
+            cells.append("" if pz is None else f"{pz:,.0f}")
         print("| " + " | ".join(cells) + " |")
 
 
