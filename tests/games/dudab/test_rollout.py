@@ -8,7 +8,8 @@ import pytest
 
 from campfire.agents import make_agent
 from campfire.core import Observation
-from campfire.games.dudab import GAME
+from campfire.games.dudab import GAME, DudabState
+from campfire.games.dudab.actions import K_PLACE, DudabAction
 from campfire.games.dudab.rollout import DudabRollout
 
 from .table import A, make
@@ -20,9 +21,9 @@ class _Greedy(DudabRollout):
     greedy = 1.0  # always the rule of thumb, never a random move
 
 
-def _act(state: object, seed: int = 0) -> str:
+def _act(state: DudabState, seed: int = 0) -> str:
     policy = _Greedy()
-    return str(policy.act(state, state.to_act(), random.Random(seed)))  # type: ignore[attr-defined]
+    return str(policy.act(state, state.to_act(), random.Random(seed)))
 
 
 def test_sheds_the_highest_card() -> None:
@@ -109,3 +110,56 @@ def test_the_default_reward_is_the_games_margin() -> None:
             state.apply(seat, action)
         choices[spec] = log
     assert choices["ismcts:iterations=40"] == choices["ismcts:iterations=40,reward=margin"]
+
+
+class _Weighted(DudabRollout):
+    hand_weight = 0.5
+    dudab_credit = 2.0
+    ramp = 20.0
+
+
+def test_evaluate_discounts_the_hand_while_the_draw_pile_is_long() -> None:
+    hands = [["dudab", "red/fur/1"], ["blue/club/4"]]
+    piles: list[list[str]] = [[], ["green/hand/3"]]
+    long = _Weighted().evaluate(make(2, hands=hands, piles=piles))
+    assert long is not None
+    # the 1 counts half, the Dudab is worth 2 points off; 4 counts half, plus the pile's 3
+    assert long.scores == pytest.approx((0.5 - 2.0, 2.0 + 3.0))
+    end = _Weighted().evaluate(make(2, hands=hands, piles=piles, draw_size=1))
+    assert end is not None
+    # one card left of the last 20: weights 0.975 of the hand, 0.95·5 − 0.05·2 for the Dudab
+    assert end.scores == pytest.approx((0.975 + 4.65, 0.975 * 4 + 3.0))
+    half = _Weighted().evaluate(make(2, hands=hands, piles=piles, draw_size=10))
+    assert half is not None  # halfway through the last 20 cards: weights halfway
+    assert half.scores == pytest.approx((0.75 + 1.5, 3.0 + 3.0))
+
+
+def test_evaluate_pairs_hand_numbers_with_pile_dudabs_as_the_round_score_does() -> None:
+    state = make(2, hands=[["red/fur/4"], ["blue/club/1"]], piles=[["dudab"], []])
+    estimate = _Weighted().evaluate(state)
+    assert estimate is not None
+    # the pile's Dudab takes the 4 at the end (-4); alone it scores 0: the hand's share is -4
+    assert estimate.scores == pytest.approx((-2.0, 0.5))
+
+
+class _TwoCalls(DudabRollout):
+    calls = 2
+
+
+def test_prune_keeps_the_best_calls_and_every_other_action() -> None:
+    # everything red but the Shamans is out of sight of seat A except red/fur/4 in its hand,
+    # so red is the call with the fewest unseen matching cards
+    reds = [f"red/{s}/{v}" for s in ("hand", "mammoth", "club", "fur") for v in (1, 2, 3, 4)]
+    state = make(2, hands=[["dudab", "red/fur/4"]], discard=reds[:-1])
+    legal = state.legal_actions(A)
+    kept = _TwoCalls().prune(state, A, legal, random.Random(0))
+    calls = [a for a in legal if isinstance(a, DudabAction) and a.kind == K_PLACE and a.call]
+    dropped = [str(a) for a in legal if a not in kept]
+    assert len(calls) == 24 and len(dropped) == 20  # 2 calls of 12 kept on each column
+    assert all(a in kept for a in legal if a not in calls)
+    assert "p dudab c1 call=red" in [str(a) for a in kept]
+    assert _AllCalls().prune(state, A, legal, random.Random(0)) == legal
+
+
+class _AllCalls(DudabRollout):
+    calls = 12

@@ -30,11 +30,14 @@ import random
 from campfire.core import Action, Outcome, RolloutPolicy, State
 
 from .actions import K_DRAW, K_JUNGLE, K_KEEP, K_PENALTY, K_PILE, K_PLACE, K_REST, DudabAction
-from .cards import FACE_DUDAB, FACE_SHAMAN, VALUE
+from .cards import FACE, FACE_DUDAB, FACE_SHAMAN, MATCH, VALUE
 from .scoring import round_score
 from .state import CAPTURE_AT, MAX_HAND, DudabState
 
 __all__ = ["DudabRollout"]
+
+#: how many cards match each call 1–12: 16 Number cards, plus 2 Shamans for a colour
+_CALL_TOTAL = tuple(0 if x == 0 else 18 if x <= 4 else 16 for x in range(13))
 
 #: what a capture costs on average (about five cards, less what the discard down to 2 sheds)
 _CAPTURE_COST = 8.0
@@ -51,6 +54,14 @@ class DudabRollout(RolloutPolicy):
     margin_scale = 20.0
     #: probability of playing the rule of thumb's choice (else a uniformly random legal action)
     greedy = 0.85
+    #: how many of the 12 calls of a Dudab placement a search considers (:meth:`prune`)
+    calls = 12
+    #: what the cards in hand count (of their round score) while the draw pile is long
+    hand_weight = 1.0
+    #: what a Dudab in hand is worth (points off) while the draw pile is long
+    dudab_credit = -5.0
+    #: over how many last cards of the draw pile the hand comes to count in full (0: always)
+    ramp = 0.0
 
     def act(self, state: State, seat: int, rng: random.Random) -> Action:
         """The rule of thumb's action, or now and then a random legal one."""
@@ -112,12 +123,69 @@ class DudabRollout(RolloutPolicy):
             return float(len(state.vis[a.col]))
         return float(len(state.vis[a.col]) + len(state.heap[a.col]))  # a Baby buries the most
 
+    def prune(
+        self, state: State, seat: int, actions: list[Action], rng: random.Random
+    ) -> list[Action]:
+        """Of the 12 calls a Dudab placement may make, keep the :attr:`calls` best.
+
+        A call is better the fewer matching cards the seat has not seen yet (cards on the
+        columns, in the discard pile and in its own hand and pile are seen). Dudab placements
+        without a call and every other action stay.
+        """
+        keep = self.calls
+        if keep >= 12 or len(actions) <= keep + 2:
+            return actions
+        assert isinstance(state, DudabState)
+        rank: list[int] | None = None
+        kept: list[Action] = []
+        for a in actions:
+            assert isinstance(a, DudabAction)
+            if a.kind == K_PLACE and a.call:
+                if rank is None:
+                    rank = _best_calls(state, seat)[:keep]
+                if a.call not in rank:
+                    continue
+            kept.append(a)
+        return kept
+
     def evaluate(self, state: State) -> Outcome | None:
-        """Totals so far plus the running round scored now; lowest total wins."""
+        """Totals so far plus the running round scored now; lowest total wins.
+
+        While the draw pile is long, the cards in hand count only :attr:`hand_weight` of what
+        they would score if the round ended now (most will be shed before it ends) and a Dudab
+        in hand is worth :attr:`dudab_credit` points instead of its +5; the weights reach the
+        full score as the draw pile runs out (over its last :attr:`ramp` cards).
+        """
         assert isinstance(state, DudabState)
         totals = state.totals()
-        scores = [
-            totals[s] + round_score(state.hands[s], state.piles[s]).total
-            for s in range(state.num_players)
-        ]
+        left = len(state.draw)
+        late = max(0.0, 1.0 - left / self.ramp) if self.ramp > 0 else 1.0
+        w = self.hand_weight + (1.0 - self.hand_weight) * late
+        dudab = late * 5.0 - (1.0 - late) * self.dudab_credit
+        scores: list[float] = []
+        for s in range(state.num_players):
+            hand = state.hands[s]
+            pile = state.piles[s]
+            full = round_score(hand, pile).total
+            if w >= 1.0 and late >= 1.0:
+                scores.append(totals[s] + full)
+                continue
+            base = round_score((), pile).total if pile else 0
+            dudabs = sum(1 for c in hand if FACE[c] == FACE_DUDAB)
+            rest = full - base - 5 * dudabs
+            scores.append(totals[s] + base + w * rest + dudabs * dudab)
         return Outcome.from_scores(scores, lower_is_better=True)
+
+
+def _best_calls(state: DudabState, seat: int) -> list[int]:
+    """The 12 calls, best first for ``seat``: fewest matching cards it has not seen."""
+    seen = [0] * 13
+    cards: list[int] = [*state.discard, *state.hands[seat], *state.piles[seat]]
+    for col in state.vis:
+        cards.extend(col)
+    for c in cards:
+        if 0 <= c < len(MATCH[1]):
+            for call in range(1, 13):
+                if MATCH[call][c]:
+                    seen[call] += 1
+    return sorted(range(1, 13), key=lambda call: (_CALL_TOTAL[call] - seen[call], call))
