@@ -230,9 +230,10 @@ _APACHE_PHASE_SLOT = tuple(_APACHE_PHASE[name] for name in apache_state.PHASES)
 
 @lru_cache(maxsize=4096)
 def _kind_counts(cards: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """``(card, count)`` of an Apache pile or the discards, computed once per distinct list.
+    """``(card, count)`` of Apache's table, a pile or the discards, once per distinct list.
 
-    They are long and change only when a window is resolved.
+    The piles and discards are long and change only when a window is resolved; the table stays
+    the same through a window's poll and choices.
     """
     return tuple(Counter(cards).items())
 
@@ -300,11 +301,8 @@ class ApacheEncoder(Encoder):
             self._kind_cache[key] = kind_of
         return kind_of
 
-    def _table(self, out: Vector, table: Sequence[Any], kind_of: Any) -> None:
-        """The face-up cards by kind / 9 and the newest one's kind (``kind_of[card]``).
-
-        Shared by both paths: card names with the view's kinds, card numbers with the state's.
-        """
+    def _table(self, out: Vector, table: Sequence[str], kind_of: Mapping[str, int]) -> None:
+        """The view's face-up cards by kind / 9 and the newest one's kind."""
         if table:
             o = self._o_table
             counts: dict[int, int] = {}
@@ -393,7 +391,13 @@ class ApacheEncoder(Encoder):
         out[o + 1] = (len(st.deck) - st.deck_pos) / 114
         out[o + 2] = 1.0 if st.last_card else 0.0
         table = st.table
-        self._table(out, table, kind_of)
+        if table:
+            # counted once per distinct table (it stays the same through a window's poll and
+            # choices); each state kind is one relative kind
+            o = self._o_table
+            for kind, count in _kind_counts(tuple(table)):
+                out[o + kind_of[kind]] = count / 9
+            out[self._o_last + kind_of[table[-1]]] = 1.0
         o, o_scores = self._o_piles, self._o_scores
         # piles and discards: long, and changed only when a window is resolved
         for s, pile in enumerate(st.piles):
@@ -968,6 +972,8 @@ class TrackerEncoder(Encoder):
     def _build(self) -> None:
         p = self.max_players
         self._channels: dict[tuple[int, ...], tuple[int, ...]] = {}
+        #: per board (its cards by position): the 0/1 vector of its occupied positions
+        self._occupied: dict[tuple[int, ...], Vector] = {}
         self._common()
         self._o_phase = self._add(
             "phase", (4,), "one-hot: normal, final_peek, final_capture, game_over"
@@ -994,6 +1000,9 @@ class TrackerEncoder(Encoder):
             "tribe; known scout of relative seat 1…5's tribe; known scout of a tribe nobody "
             "plays; known false track; other seats' peeks there / 3 (capped at 1)",
         )
+        width = len(_TRACKER_CHANNELS)
+        #: the "occupied" channel of every position
+        self._board_cells = slice(self._o_board, self._o_board + self.POSITIONS * width, width)
 
     def _encode(
         self, view: Mapping[str, Any], belief: Belief | None, out: Vector, seat: int
@@ -1061,9 +1070,17 @@ class TrackerEncoder(Encoder):
         width = len(_TRACKER_CHANNELS)
         board = self._o_board
         empty = tracker_state.EMPTY
-        for pos, card in enumerate(st.board):
-            if card != empty:
-                out[board + pos * width] = 1.0
+        # the occupied positions, one strided write: a board is the same for many moves in a
+        # row (only taking, lifting and dropping change it), so its 0/1 vector is kept by value
+        cells = tuple(st.board)
+        occupied = self._occupied.get(cells)
+        if occupied is None:
+            if len(self._occupied) >= 4096:
+                self._occupied.clear()
+            occupied = self._occupied[cells] = np.array(
+                [card != empty for card in cells], dtype=np.float32
+            )
+        out[self._board_cells] = occupied
         for pos in st.peeked:
             out[board + pos * width + 1] = 1.0
         if st.lifted != empty:
@@ -1096,18 +1113,28 @@ _ENCODERS: dict[str, type[Encoder]] = {
 }
 
 
+#: the encoders made so far, by game and player count (shared: they keep only caches)
+_INSTANCES: dict[tuple[str, int], Encoder] = {}
+
+
 def encoder_for(game: str, players: int) -> Encoder:
     """The observation encoder of ``game`` for ``players`` players.
 
-    Raises :class:`~campfire.core.errors.UnknownGameError` for a game without an encoder.
+    One encoder per game and player count is shared by every caller: an encoder holds no
+    game, only caches of values it computed from its inputs (kept by value), which every
+    game of that player count can reuse. Raises
+    :class:`~campfire.core.errors.UnknownGameError` for a game without an encoder.
     """
-    cls = _ENCODERS.get(game)
-    if cls is None:
-        raise UnknownGameError(
-            f"no observation encoder for {game!r}; "
-            f"encoders exist for {', '.join(sorted(_ENCODERS))}"
-        )
-    return cls(players)
+    encoder = _INSTANCES.get((game, players))
+    if encoder is None:
+        cls = _ENCODERS.get(game)
+        if cls is None:
+            raise UnknownGameError(
+                f"no observation encoder for {game!r}; "
+                f"encoders exist for {', '.join(sorted(_ENCODERS))}"
+            )
+        encoder = _INSTANCES[game, players] = cls(players)
+    return encoder
 
 
 def describe(game: str) -> Sequence[tuple[str, tuple[int, ...], str]]:

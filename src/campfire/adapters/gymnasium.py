@@ -99,7 +99,7 @@ class CampfireEnv(gymnasium.Env[Any, Any]):
     def _obs(self) -> ObsDict:
         assert self.session is not None
         return {
-            "observation": self.session.observation(self.seat).copy(),
+            "observation": self.session.new_observation(self.seat),
             "action_mask": self.session.legal_mask(self.seat),
         }
 

@@ -161,7 +161,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         assert self.session is not None, "reset the environment first"
         seat = self._seat[agent]
         return {
-            "observation": self.session.observation(seat).copy(),
+            "observation": self.session.new_observation(seat),
             "action_mask": self.session.legal_mask(seat),
         }
 

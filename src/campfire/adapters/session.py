@@ -339,6 +339,17 @@ class Session:
             )
         return obs
 
+    def new_observation(self, seat: int) -> npt.NDArray[np.float32]:
+        """The seat's observation vector, encoded anew: an array that nobody else holds.
+
+        What an environment hands out once per step: no copy of a cached array to make (see
+        :meth:`observation` for repeated reads of the same move).
+        """
+        obs = self._obs_cache.get(seat)
+        if obs is not None:
+            return obs.copy()
+        return self.encoder.encode_state(self.state, seat, self._beliefs[seat])
+
     def observation_string(self, seat: int) -> str:
         """The seat's view and memory as compact JSON (what the seat knows now)."""
         known = getattr(self.beliefs[seat], "known", None)
@@ -461,6 +472,7 @@ class Session:
         data["_beliefs"] = self.beliefs  # told every pending event
         data["_pending"] = []
         data["_obs_cache"] = {}
+        data["encoder"] = None  # shared, with its caches: looked up again
         data["_index"] = None
         data["_by_id"] = None
         data["_public"] = None
@@ -474,6 +486,7 @@ class Session:
         self.__dict__.update(data)
         self.game = get_game(data["game"])
         self.state = self.game.state_from_position(json.loads(data["state"]))
+        self.encoder = encoder_for(self.game.name, self.players)
         self._index = _INDEX_CACHE.setdefault((self.game.name, self.players), {})
         self._by_id = _ID_CACHE.setdefault((self.game.name, self.players), {})
         self._public = _public_scores(self.game.name)
