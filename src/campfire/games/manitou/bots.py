@@ -9,11 +9,12 @@ the thief the least valuable tile (manitou §12 M10: the loss that least reduces
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from campfire.core import Action, Agent, Observation
 
-from .actions import K_LOSE, K_MOVE, K_PASS, K_PICK, K_PLAY, K_TAKE, NUM_GROUNDS, ManitouAction
+from .actions import K_LOSE, K_MOVE, K_PASS, K_PICK, K_PLAY, K_TAKE, ManitouAction
 from .cards import (
     HORSE,
     MAX_MULTIPLIER,
@@ -29,7 +30,7 @@ from .cards import (
 )
 from .types import ManitouView
 
-__all__ = ["ManitouHeuristic", "tile_points"]
+__all__ = ["Ground", "HeuristicRules", "ManitouHeuristic", "points_table", "tile_points"]
 
 #: Selection preference: strong hunters first, the heroes that win most contests early.
 _PICK_ORDER = tuple(
@@ -55,6 +56,28 @@ def _vp(owned: list[int]) -> int:
     return min(buffalo, tipis) + owned[HORSE] + owned[TOTEM] + owned[TOMAHAWK]
 
 
+#: :func:`tile_points` of every tile type, per tiles-owned vector (the bot asks for the same few
+#: vectors thousands of times in a search's rollouts); cleared when it grows past its bound
+_POINTS: dict[tuple[int, ...], tuple[float, ...]] = {}
+_POINTS_BOUND = 1 << 16
+
+
+def points_table(owned: list[int]) -> tuple[float, ...]:
+    """:func:`tile_points` of each tile type for a seat owning ``owned`` (memoised).
+
+    >>> points_table([0] * 13)[5] == tile_points([0] * 13, 5)
+    True
+    """
+    key = tuple(owned)
+    table = _POINTS.get(key)
+    if table is None:
+        if len(_POINTS) >= _POINTS_BOUND:
+            _POINTS.clear()
+        table = tuple(tile_points(owned, t) for t in range(NUM_TILE_TYPES))
+        _POINTS[key] = table
+    return table
+
+
 def tile_points(owned: list[int], tile: int) -> float:
     """What gaining ``tile`` is worth to a seat owning ``owned`` (points, plus small extras).
 
@@ -78,37 +101,50 @@ def tile_points(owned: list[int], tile: int) -> float:
     return round(gain, 6)
 
 
-class ManitouHeuristic(Agent):
-    """A rule-of-thumb Big Manitou player (deterministic; uses only its view)."""
+#: a ground as the rules read it: its tiles, and its cards as (seat, card type, face up)
+Ground = tuple[list[int], list[tuple[int, int, bool]]]
 
-    name = "heuristic"
-    description = "plays each card where it wins the most tiles; cheap, deterministic"
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        chart = getattr(self.options, "hero_chart", "seed_plus_1997")
-        self._beats = beat_table(chart)
+class HeuristicRules:
+    """The heuristic's rule of thumb for one seat, on public facts already read as numbers.
 
-    def act(self, obs: Observation) -> Action:
-        """Choose one of the legal actions."""
-        legal = [a for a in obs.legal_actions if isinstance(a, ManitouAction)]
-        if len(legal) == 1:
-            return legal[0]
-        view = cast(ManitouView, obs.view)
+    :class:`ManitouHeuristic` reads them from its view; the search's rollout model
+    (:class:`~campfire.games.manitou.rollout.ManitouRollout`) reads the same facts straight
+    from a simulated state, which is many times cheaper than building a view per move, and so
+    plays exactly as the bot would.
+    """
+
+    __slots__ = ("beats", "seat")
+
+    def __init__(self, seat: int, beats: tuple[tuple[bool, ...], ...]) -> None:
+        self.seat = seat
+        self.beats = beats
+
+    def choose(
+        self,
+        legal: list[ManitouAction],
+        owned: list[list[int]],
+        grounds: Callable[[], list[Ground]],
+    ) -> ManitouAction:
+        """One of ``legal`` (at least two actions of one step).
+
+        ``owned`` is each seat's count of tiles per tile type; ``grounds`` reads the grounds
+        (called only for a play or a horse move).
+        """
         kind = legal[0].kind
         if kind == K_PICK:
             return min(legal, key=lambda a: _PICK_RANK[a.arg])
-        owned = [_owned_counts(names) for names in view["tiles_owned"]]
         mine = owned[self.seat]
         if kind == K_LOSE:
             # the thief: lose what costs least, the lowest tile first (M10)
             return min(legal, key=lambda a: (-self._loss_value(mine, a.arg), tile_value(a.arg)))
+        points = points_table(mine)
         if kind == K_TAKE:
-            return max(legal, key=lambda a: tile_points(mine, a.arg))
+            return max(legal, key=lambda a: points[a.arg])
         if kind == K_PLAY:  # a play turn, or the totem's extra card (PASS comes last)
-            return self._play(view, legal, owned)
+            return self._play(grounds, legal, owned, points)
         if kind == K_MOVE:
-            return self._horse(view, legal, owned)
+            return self._horse(grounds(), legal, owned, points)
         return legal[0]
 
     # ----- helpers -----------------------------------------------------------------------------
@@ -119,22 +155,17 @@ class ManitouHeuristic(Agent):
         after[tile] -= 1
         return float(_vp(after) - _vp(owned)) - 0.01 * tile_value(tile)
 
-    def _ground(self, view: ManitouView, g: int) -> tuple[list[int], list[tuple[int, int, bool]]]:
-        ground = view["grounds"][g]
-        tiles = [parse_tile(t) for t in ground["tiles"]]
-        cards = [(int(s), parse_card(str(c)), bool(u)) for s, c, u in ground["cards"]]
-        return tiles, cards
-
     def _hunter_share(
         self,
         cards: list[tuple[int, int, bool]],
-        tiles: list[int],
+        values: list[float],
         owned: list[list[int]],
         has_hero_claim: bool,
     ) -> float:
-        """Tile points this seat expects from ranking at a ground with ``cards`` on it."""
-        mine = owned[self.seat]
-        values = sorted((tile_points(mine, t) for t in tiles), reverse=True)
+        """Tile points this seat expects from ranking at a ground with ``cards`` on it.
+
+        ``values`` are the points of the ground's tiles to this seat, highest first.
+        """
         if has_hero_claim and values:
             values = values[1:]
         # a hunter's strength is its card type + 1, plus its owner's tomahawks
@@ -150,25 +181,34 @@ class ManitouHeuristic(Agent):
             share += sum(values[2:])
         return share
 
-    def _hero_owner(self, cards: list[tuple[int, int, bool]]) -> tuple[int, list[int]]:
+    @staticmethod
+    def _hero_owner(cards: list[tuple[int, int, bool]]) -> tuple[int, list[int]]:
         up = [(s, c) for s, c, u in cards if u and c >= NUM_HUNTERS]
         if not up:
             return -1, []
         return up[0][0], [c for _, c in up]
 
-    def _play_value(self, view: ManitouView, card: int, g: int, owned: list[list[int]]) -> float:
-        tiles, cards = self._ground(view, g)
+    def _play_value(
+        self,
+        ground: Ground,
+        values: list[float],
+        card: int,
+        owned: list[list[int]],
+        before: dict[int, float],
+        g: int,
+    ) -> float:
+        """What playing ``card`` at ground ``g`` gains (``before``: the shares without it)."""
+        tiles, cards = ground
         if not tiles:
             return -0.5 - 0.05 * card  # nothing to win: dump a weak card
         owner, heroes = self._hero_owner(cards)
-        mine = owned[self.seat]
-        best_tile = max(tile_points(mine, t) for t in tiles)
+        best_tile = values[0]
         if card >= NUM_HUNTERS:
             if owner == self.seat:
                 return -0.3  # a second hero only protects the first
             if owner < 0:
                 return best_tile * 0.8
-            beats = self._beats[card]
+            beats = self.beats[card]
             if len(heroes) == 1:
                 if beats[heroes[0]]:
                     return best_tile * 1.1
@@ -178,48 +218,96 @@ class ManitouHeuristic(Agent):
             last = heroes[-1]
             return best_tile * 0.3 if beats[last] or last == card else -1.0
         claim = owner == self.seat
-        before = self._hunter_share(cards, tiles, owned, claim)
-        after = self._hunter_share([*cards, (self.seat, card, True)], tiles, owned, claim)
+        share = before.get(g)
+        if share is None:
+            share = before[g] = self._hunter_share(cards, values, owned, claim)
+        after = self._hunter_share([*cards, (self.seat, card, True)], values, owned, claim)
         # keep strong hunters for later, and a high thief sum costs a tile
-        return after - before - 0.04 * card
+        return after - share - 0.04 * card
 
     def _play(
-        self, view: ManitouView, legal: list[ManitouAction], owned: list[list[int]]
-    ) -> Action:
+        self,
+        read_grounds: Callable[[], list[Ground]],
+        legal: list[ManitouAction],
+        owned: list[list[int]],
+        points: tuple[float, ...],
+    ) -> ManitouAction:
         plays = [a for a in legal if a.kind == K_PLAY]
         if not plays:
             return legal[0]
-        best = max(plays, key=lambda a: self._play_value(view, a.arg, a.ground, owned))
+        grounds = read_grounds()
+        values = [sorted((points[t] for t in tiles), reverse=True) for tiles, _ in grounds]
+        before: dict[int, float] = {}
+        gains = [
+            self._play_value(grounds[a.ground], values[a.ground], a.arg, owned, before, a.ground)
+            for a in plays
+        ]
+        best = max(range(len(plays)), key=gains.__getitem__)  # the first of the best
         passing = [a for a in legal if a.kind == K_PASS]
-        if passing and self._play_value(view, best.arg, best.ground, owned) <= 0:
+        if passing and gains[best] <= 0:
             return passing[0]  # an optional totem card that gains nothing
-        return best
+        return plays[best]
 
     def _horse(
-        self, view: ManitouView, legal: list[ManitouAction], owned: list[list[int]]
-    ) -> Action:
-        grounds = [self._ground(view, g) for g in range(NUM_GROUNDS)]
+        self,
+        grounds: list[Ground],
+        legal: list[ManitouAction],
+        owned: list[list[int]],
+        points: tuple[float, ...],
+    ) -> ManitouAction:
+        values = [sorted((points[t] for t in tiles), reverse=True) for tiles, _ in grounds]
 
-        def total(layout: list[tuple[list[int], list[tuple[int, int, bool]]]]) -> float:
+        def total(layout: list[list[tuple[int, int, bool]]]) -> float:
             value = 0.0
-            for tiles, cards in layout:
+            for g, cards in enumerate(layout):
                 owner, _ = self._hero_owner(cards)
-                value += self._hunter_share(cards, tiles, owned, owner == self.seat)
+                value += self._hunter_share(cards, values[g], owned, owner == self.seat)
             return value
 
-        base = total(grounds)
-        best: Action = next(a for a in legal if a.kind == K_PASS)
+        base = total([cards for _, cards in grounds])
+        best = next(a for a in legal if a.kind == K_PASS)
         best_gain = 0.0
         for a in legal:
             if a.kind != K_MOVE:
                 continue
             layout = []
-            for g, (tiles, cards) in enumerate(grounds):
+            for g, (_, cards) in enumerate(grounds):
                 kept = [c for c in cards if not (c[0] == self.seat and c[1] == a.arg)]
                 if g == a.ground:
                     kept.append((self.seat, a.arg, True))
-                layout.append((tiles, kept))
+                layout.append(kept)
             gain = total(layout) - base
             if gain > best_gain + 1e-9:
                 best, best_gain = a, gain
         return best
+
+
+class ManitouHeuristic(Agent):
+    """A rule-of-thumb Big Manitou player (deterministic; uses only its view)."""
+
+    name = "heuristic"
+    description = "plays each card where it wins the most tiles; cheap, deterministic"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        chart = getattr(self.options, "hero_chart", "seed_plus_1997")
+        self._rules = HeuristicRules(self.seat, beat_table(chart))
+
+    def act(self, obs: Observation) -> Action:
+        """Choose one of the legal actions."""
+        legal = [a for a in obs.legal_actions if isinstance(a, ManitouAction)]
+        if len(legal) == 1:
+            return legal[0]
+        view = cast(ManitouView, obs.view)
+        owned = [_owned_counts(names) for names in view["tiles_owned"]]
+        return self._rules.choose(legal, owned, lambda: _view_grounds(view))
+
+
+def _view_grounds(view: ManitouView) -> list[Ground]:
+    """Every ground of the view, as numbers."""
+    out: list[Ground] = []
+    for ground in view["grounds"]:
+        tiles = [parse_tile(t) for t in ground["tiles"]]
+        cards = [(int(s), parse_card(str(c)), bool(u)) for s, c, u in ground["cards"]]
+        out.append((tiles, cards))
+    return out
