@@ -13,6 +13,7 @@ import jsonschema
 from starlette.testclient import TestClient
 
 from campfire.server.app import create_app
+from campfire.server.patches import apply_patch
 from campfire.server.protocol import CLIENT_SCHEMAS, SERVER_SCHEMAS
 
 VALIDATORS = {k: jsonschema.Draft202012Validator(s) for k, s in SERVER_SCHEMAS.items()}
@@ -78,14 +79,25 @@ def start_table(
 
 
 class Seat:
-    """A WebSocket client of one seat (``None``: a spectator) that keeps every frame."""
+    """A WebSocket client of one seat (``None``: a spectator) that keeps every frame.
 
-    def __init__(self, ws: Any, seat: int | None, check_every: int = 1) -> None:
+    A client of display patches (``patch=1``) applies each delta's ``patch`` to the display
+    model it holds, as the browser does: :attr:`frames` hold the frames with that model as
+    ``display``, :attr:`raw` the frames as they came.
+    """
+
+    def __init__(
+        self, ws: Any, seat: int | None, check_every: int = 1, patches: bool = False
+    ) -> None:
         self.ws = ws
         self.seat = seat
         self.frames: list[dict[str, Any]] = []
+        self.raw: list[dict[str, Any]] = []
         #: validate every n-th frame against its schema (every frame by default)
         self.check_every = check_every
+        self.patches = patches
+        #: the display model of the last snapshot or delta
+        self.display: Any = None
 
     @property
     def last(self) -> dict[str, Any]:
@@ -94,9 +106,16 @@ class Seat:
 
     def receive(self) -> dict[str, Any]:
         """The next frame, checked against its schema."""
-        frame = self.ws.receive_json()
+        frame: dict[str, Any] = self.ws.receive_json()
         if len(self.frames) % self.check_every == 0 or frame.get("type") != "delta":
             check_frame(frame)
+        self.raw.append(frame)
+        if frame.get("type") == "delta" and "patch" in frame:
+            assert self.patches, "a client that did not ask for patches got one"
+            frame = {k: v for k, v in frame.items() if k != "patch"}
+            frame["display"] = apply_patch(self.display, self.raw[-1]["patch"])
+        if frame.get("type") in ("snapshot", "delta"):
+            self.display = frame["display"]
         self.frames.append(frame)
         return frame
 
@@ -119,18 +138,23 @@ def seats(
     tokens: dict[int, str],
     spectator: bool = True,
     check_every: int = 1,
+    patches: bool = False,
 ) -> Iterator[list[Seat]]:
-    """One connected client per token (in seat order), plus a spectator last; snapshots read."""
+    """One connected client per token (in seat order), plus a spectator last; snapshots read.
+
+    ``patches``: the clients ask for display patches (``patch=1``).
+    """
+    extra = "&patch=1" if patches else ""
     with contextlib.ExitStack() as stack:
         out = []
         for seat in sorted(tokens):
             ws = stack.enter_context(
-                client.websocket_connect(f"/ws/tables/{table}?token={tokens[seat]}")
+                client.websocket_connect(f"/ws/tables/{table}?token={tokens[seat]}{extra}")
             )
-            out.append(Seat(ws, seat, check_every))
+            out.append(Seat(ws, seat, check_every, patches))
         if spectator:
-            ws = stack.enter_context(client.websocket_connect(f"/ws/tables/{table}"))
-            out.append(Seat(ws, None, check_every))
+            ws = stack.enter_context(client.websocket_connect(f"/ws/tables/{table}?{extra[1:]}"))
+            out.append(Seat(ws, None, check_every, patches))
         for s in out:
             assert s.receive()["type"] == "snapshot"
         yield out

@@ -9,7 +9,10 @@ moment (``to_position()``):
   of this step addressed to it does;
 - the frame's view is that seat's view, its events are only those addressed to it;
 - its view and display model are the same in a determinisation for that seat (everything the
-  seat cannot know re-dealt): they depend on nothing hidden.
+  seat cannot know re-dealt): they depend on nothing hidden;
+- a second client per seat (and spectator) asks for display patches (``patch=1``): every frame
+  it receives, patch and all, passes the same check, and the display model it rebuilds from the
+  patches is the one the first client is sent whole.
 """
 
 from __future__ import annotations
@@ -106,7 +109,10 @@ def test_no_frame_holds_a_card_its_seat_may_not_know(name: str, sqlite_url: str)
         table, tokens = new_table(client, name, players)
         live = client.app.state.manager.tables[table]  # type: ignore[attr-defined]
         names = live.names()
-        with seats(client, table, tokens, check_every=7) as clients:
+        with (
+            seats(client, table, tokens, check_every=7) as clients,
+            seats(client, table, tokens, check_every=7, patches=True) as patched,
+        ):
 
             def choose(to_act: list[Seat]) -> tuple[Seat, str]:
                 c = rng.choice(to_act)
@@ -115,18 +121,22 @@ def test_no_frame_holds_a_card_its_seat_may_not_know(name: str, sqlite_url: str)
             steps = 0
             while clients[0].last["outcome"] is None:
                 state = live.table.state
-                for c in clients:
+                for c, p in zip(clients, patched, strict=True):
                     _check(game, state, c, c.last, names)
+                    _check(game, state, p, p.raw[-1], names)  # the patch as it came
+                    assert p.last == c.last  # the model rebuilt from patches: the same
                     if name == "manitou" or steps % 5 == 0:
                         _check_world(game, state, c, c.last, rng, names)
                 to_act = [c for c in clients if c.last["legal"]]
                 c, action = choose(to_act)
                 c.act(action)
-                for c in clients:
+                for c in [*clients, *patched]:
                     assert c.receive()["type"] == "delta"
                 steps += 1
             state = live.table.state
-            for c in clients:
+            for c, p in zip(clients, patched, strict=True):
                 _check(game, state, c, c.last, names)
+                _check(game, state, p, p.raw[-1], names)
+                assert p.last == c.last
                 assert c.last["outcome"] == state.outcome().to_json()
     assert steps > 20

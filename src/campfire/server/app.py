@@ -215,14 +215,19 @@ async def _serve_socket(websocket: WebSocket, limit: RateLimit) -> None:
     """One client at one table: snapshot, then its messages in and the table's frames out.
 
     The connection's language (``?lang=``, else ``Accept-Language``, else English) is that of
-    its display models, log messages and error frames. With several processes, a client at a
-    table another process owns is served through it (:mod:`.cluster`).
+    its display models, log messages and error frames; ``?patch=1`` asks for display patches
+    (:mod:`.patches`). With several processes, a client at a table another process owns is
+    served through it (:mod:`.cluster`; such a client gets whole display models).
     """
     await websocket.accept()
     manager: TableManager = websocket.app.state.manager
     token = websocket.query_params.get("token")
     since = _since(websocket.query_params.get("since"))
-    conn = Connection(None, language=language_of(websocket))
+    conn = Connection(
+        None,
+        language=language_of(websocket),
+        patches=websocket.query_params.get("patch") == "1",
+    )
     try:
         live = await attach(manager, conn, websocket.path_params["table_id"], token, since)
     except Elsewhere as moved:

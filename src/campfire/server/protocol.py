@@ -49,8 +49,9 @@ __all__ = [
     "step_json",
 ]
 
-#: The protocol's version; every snapshot carries it. A change that breaks a client adds one.
-PROTOCOL_VERSION = 2
+#: The protocol's version; every snapshot carries it. A change that breaks a client adds one
+#: (and so does a new feature a client may look for: version 3 added display patches).
+PROTOCOL_VERSION = 3
 #: The longest client message the server reads (characters of JSON text).
 MAX_MESSAGE_CHARS = 4096
 #: The longest action notation a client may send.
@@ -171,6 +172,22 @@ _CLOCKS = {
     "additionalProperties": False,
 }
 _DISPLAY = {"type": ["object", "null"], "required": ["game", "prompt", "zones", "actions"]}
+#: a display patch (``campfire.server.patches``): ``[path, value]`` pairs, applied in order
+_PATCH = {
+    "type": "array",
+    "items": {
+        "type": "array",
+        "prefixItems": [
+            {
+                "type": "array",
+                "items": {"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}]},
+            },
+            {},
+        ],
+        "minItems": 2,
+        "maxItems": 2,
+    },
+}
 
 
 def _message(type_: str, required: Sequence[str], properties: Mapping[str, Any]) -> dict[str, Any]:
@@ -244,29 +261,24 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
             "clocks": _CLOCKS,
         },
     ),
-    "delta": _message(
-        "delta",
-        [
-            "table",
-            "game_number",
-            "seq",
-            "step",
-            "view",
-            "display",
-            "legal",
-            "outcome",
-            "clocks",
-        ],
-        {
-            **_TABLE_FIELDS,
-            "step": _STEP,
-            "view": {"type": "object"},
-            "display": _DISPLAY,
-            "legal": _LEGAL,
-            "outcome": _OUTCOME,
-            "clocks": _CLOCKS,
-        },
-    ),
+    "delta": {
+        **_message(
+            "delta",
+            ["table", "game_number", "seq", "step", "view", "legal", "outcome", "clocks"],
+            {
+                **_TABLE_FIELDS,
+                "step": _STEP,
+                "view": {"type": "object"},
+                "display": _DISPLAY,
+                "patch": _PATCH,
+                "legal": _LEGAL,
+                "outcome": _OUTCOME,
+                "clocks": _CLOCKS,
+            },
+        ),
+        # the whole display model, or (a client of patches) the changes from its last one
+        "oneOf": [{"required": ["display"]}, {"required": ["patch"]}],
+    },
     "error": _message(
         "error",
         ["code", "message"],
@@ -487,13 +499,17 @@ def snapshot_frame(
     seat: int | None,
     seats: Sequence[Mapping[str, Any]],
     view: Mapping[str, Any] | None,
-    display: Mapping[str, Any] | None,
+    display: Mapping[str, Any] | Display | None,
     legal: Sequence[Mapping[str, Any]],
     missed: Sequence[Mapping[str, Any]] = (),
     outcome: Mapping[str, Any] | None = None,
     clocks: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """A ``snapshot`` frame: everything a seat (or a spectator) may know now."""
+    """A ``snapshot`` frame: everything a seat (or a spectator) may know now.
+
+    ``display`` may be the :class:`~campfire.core.present.Display` itself (kept as it is, for
+    ``campfire.server.wire.encode``) or its JSON.
+    """
     return {
         "type": "snapshot",
         "version": PROTOCOL_VERSION,
@@ -505,7 +521,7 @@ def snapshot_frame(
         "seat": seat,
         "seats": [dict(s) for s in seats],
         "view": dict(view) if view is not None else None,
-        "display": dict(display) if display is not None else None,
+        "display": display if display is None or isinstance(display, Display) else dict(display),
         "legal": [dict(a) for a in legal],
         "missed": [dict(m) for m in missed],
         "outcome": dict(outcome) if outcome is not None else None,
