@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -292,3 +293,163 @@ def test_leases_one_owner_at_a_time_taken_over_once_expired(pg_only: str) -> Non
     b.release()
     assert a.orphans() == [running]
     engine.dispose()
+
+
+def _lease_owner(url: str, table: int) -> str | None:
+    """The process holding ``table``'s lease (expired or not) as the database has it."""
+    from sqlalchemy import text
+
+    from campfire.server.db import make_engine
+
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            owner = conn.execute(
+                text("SELECT owner FROM table_leases WHERE table_id = :t"), {"t": table}
+            ).scalar()
+    finally:
+        engine.dispose()
+    return None if owner is None else str(owner)
+
+
+async def _closed_with(client: Client) -> tuple[int | None, list[dict[str, Any]]]:
+    """Read until the server closes the connection: its close code and the frames before."""
+    frames = []
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        for _ in range(1000):
+            frames.append(json.loads(await asyncio.wait_for(client.ws.recv(), 30)))
+    return (closed.value.rcvd.code if closed.value.rcvd else None), frames
+
+
+def _check_record(record: str) -> None:
+    """The record is the uninterrupted game of its seed and the tests' choices."""
+    rec, match = replay_text(record)
+    assert rec.seed is not None
+    expected = _uninterrupted(rec.seed)
+    assert rec.actions == [(s, str(a)) for s, a in expected.actions]
+    assert match.state.outcome() == expected.state.outcome()
+
+
+def test_the_clients_of_a_proxying_process_that_dies_resume_elsewhere_and_lose_nothing(
+    pg_only: str, tmp_path: Path
+) -> None:
+    a = LiveServer(pg_only, tmp_path, args=ARGS)
+    b = LiveServer(pg_only, tmp_path, args=ARGS)
+    try:
+        table, tokens = _new_table(a.base)  # a owns it; b only relays
+        assert http("POST", f"{a.base}/api/tables/{table}/start", {}, tokens[0])[0] == 200
+
+        async def go() -> list[tuple[dict[str, Any], int]]:
+            seat0 = await _open(a, table, 0, f"token={tokens[0]}")
+            seat1 = await _open(b, table, 1, f"token={tokens[1]}")  # through b
+            watcher = await _open(b, table, -1, "")  # through b
+            for _ in range(40):  # at least 10 steps, up to seat 0's turn
+                if seat0.last["seq"] >= 10 and seat0.last["legal"]:
+                    break
+                await _play_one([seat0, seat1], [seat0, seat1, watcher])
+            b.kill()  # the relay dies; the owner lives
+            seen = {"seat1": seat1.last["seq"], "watcher": watcher.last["seq"]}
+            # seat 0 plays on while it is its turn; seat 1 and the watcher see nothing of it
+            while seat0.last["legal"] and seat0.last["seq"] < seen["seat1"] + 3:
+                await _play_one([seat0], [seat0])
+            assert seat0.last["seq"] > seen["seat1"]
+            # they reconnect (to the owner) from the last sequence number they saw
+            seat1 = await _open(a, table, 1, f"token={tokens[1]}&since={seen['seat1']}")
+            watcher = await _open(a, table, -1, f"since={seen['watcher']}")
+            snapshots = [(seat1.last, seen["seat1"]), (watcher.last, seen["watcher"])]
+            await _play([seat0, seat1], [seat0, seat1, watcher])
+            for c in (seat0, seat1, watcher):
+                await c.ws.close()
+            return snapshots
+
+        snapshots = asyncio.run(go())
+        status, record = http("GET", f"{a.base}/api/tables/{table}/record")
+        assert status == 200, record
+    finally:
+        a.stop()
+        b.stop()
+    for snap, since in snapshots:  # every step the relay never passed on is in the snapshot
+        assert snap["seq"] > since >= 10
+        assert [m["seq"] for m in snap["missed"]] == list(range(since + 1, snap["seq"] + 1))
+    _check_record(record)
+
+
+async def _play_one(movers: list[Client], readers: list[Client]) -> None:
+    """The mover among ``movers`` plays its choice; every reader reads the delta."""
+    mover = next(c for c in movers if c.last["legal"])
+    seq = mover.last["seq"]
+    await mover.ws.send(json.dumps({"type": "action", "seq": seq, "action": _choice(mover.last)}))
+    for c in readers:
+        frame = await c.read()
+        assert frame["type"] == "delta" and frame["seq"] == seq + 1, frame
+
+
+def test_an_owner_that_stalls_past_its_lease_stops_and_the_game_goes_on_at_the_new_owner(
+    pg_only: str, tmp_path: Path
+) -> None:
+    a = LiveServer(pg_only, tmp_path, args=ARGS)
+    b = LiveServer(pg_only, tmp_path, args=ARGS)
+    try:
+        table, tokens = _new_table(a.base)  # a owns it
+        assert http("POST", f"{a.base}/api/tables/{table}/start", {}, tokens[0])[0] == 200
+        stalled_owner = _lease_owner(pg_only, table)
+
+        async def first_half() -> tuple[int, list[dict[str, Any]], tuple[int, str]]:
+            seat0 = await _open(a, table, 0, f"token={tokens[0]}")  # at the owner
+            seat1 = await _open(b, table, 1, f"token={tokens[1]}")  # through b
+            for _ in range(10):
+                await _play_one([seat0, seat1], [seat0, seat1])
+            a.proc.send_signal(signal.SIGSTOP)  # a stalls: it renews nothing any more
+            try:
+                # a lobby read at b waits for the stalled owner, then follows the table to b
+                read = asyncio.create_task(
+                    asyncio.to_thread(http, "GET", f"{b.base}/api/tables/{table}/settings")
+                )
+                # b takes the table over once a's lease has run out, and tells its client
+                code, _ = await _closed_with(seat1)
+                assert code == 1012
+                settings = await read
+                for _ in range(200):  # bounded
+                    if _lease_owner(pg_only, table) != stalled_owner:
+                        break
+                    await asyncio.sleep(0.05)
+            finally:
+                a.proc.send_signal(signal.SIGCONT)
+            # a wakes up: it may still try to play seat 0's move, but it writes nothing more
+            # for the table; it drops it and closes its client, which reconnects
+            if seat0.last["legal"]:
+                await seat0.ws.send(
+                    json.dumps({"type": "action", "seq": 10, "action": _choice(seat0.last)})
+                )
+            code, frames = await _closed_with(seat0)
+            assert code == 1012
+            return code, frames, settings
+
+        _, frames, settings = asyncio.run(first_half())
+        assert all(f["type"] != "delta" for f in frames), frames  # nothing more from a
+        assert settings[0] == 200 and "modes" in json.loads(settings[1]), settings
+        assert _lease_owner(pg_only, table) not in (None, stalled_owner)
+
+        async def second_half() -> list[dict[str, Any]]:
+            clients = [  # back with their sequence numbers, at either process
+                await _open(a, table, 0, f"token={tokens[0]}&since=10"),
+                await _open(b, table, 1, f"token={tokens[1]}&since=10"),
+            ]
+            snapshots = [c.last for c in clients]
+            await _play(clients, clients)
+            for c in clients:
+                await c.ws.close()
+            return snapshots
+
+        snapshots = asyncio.run(second_half())
+        status, record = http("GET", f"{a.base}/api/tables/{table}/record")
+        assert status == 200, record
+    finally:
+        for server in (a, b):
+            if server.proc.poll() is None:
+                server.proc.send_signal(signal.SIGCONT)
+        a.stop()
+        b.stop()
+    for snap in snapshots:  # nothing the old owner acknowledged was lost, nothing was doubled
+        assert snap["seq"] == 10 and snap["missed"] == []
+    _check_record(record)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,11 +30,20 @@ from campfire.core import (
     option,
 )
 
-__all__ = ["MAX_ITERATIONS", "MAX_SECONDS", "ISMCTSAgent", "ISMCTSConfig", "reward_vector"]
+__all__ = [
+    "DEFAULT_ITERATIONS",
+    "MAX_ITERATIONS",
+    "MAX_SECONDS",
+    "ISMCTSAgent",
+    "ISMCTSConfig",
+    "reward_vector",
+]
 
 #: the most iterations and seconds a move may be given (a budget a user controls is bounded)
 MAX_ITERATIONS = 1_000_000
 MAX_SECONDS = 600.0
+#: the iterations of a move when neither ``iterations`` nor ``seconds`` is given
+DEFAULT_ITERATIONS = 200
 
 
 @dataclass(frozen=True)
@@ -41,7 +51,7 @@ class ISMCTSConfig(AgentConfig):
     """Parameters of the ISMCTS agent."""
 
     iterations: int = option(
-        200,
+        DEFAULT_ITERATIONS,
         minimum=1,
         maximum=MAX_ITERATIONS,
         help="search iterations per move (when seconds is 0)",
@@ -79,13 +89,23 @@ class ISMCTSConfig(AgentConfig):
     )
 
     def validate(self) -> None:
-        """Budgets must be positive."""
+        """A budget is a number of iterations or a time, not both.
+
+        The bounds of each option are checked before (``iterations=0`` is refused there); here,
+        ``seconds`` together with an ``iterations`` other than the default is refused, since a
+        time budget ignores the iterations.
+        """
         from campfire.core import OptionError
 
-        if self.iterations < 1:
-            raise OptionError(ErrorText("iterations must be at least 1"))
-        if self.seconds < 0 or self.exploration < 0 or self.max_rollout < 1:
-            raise OptionError(ErrorText("seconds and exploration must be ≥ 0 and max_rollout ≥ 1"))
+        if self.seconds > 0 and self.iterations != DEFAULT_ITERATIONS:
+            raise OptionError(
+                ErrorText(
+                    "give the search either iterations or seconds, not both (iterations="
+                    "{iterations}, seconds={seconds}): a time budget ignores the iterations",
+                    iterations=self.iterations,
+                    seconds=self.seconds,
+                )
+            )
 
 
 def reward_vector(outcome: Outcome, kind: str = "mixed", scale: float | None = None) -> list[float]:
@@ -168,18 +188,28 @@ class ISMCTSAgent(Agent):
         if mode == "heuristic" and "heuristic" in self.game.agents():
             self._heuristic_rollout(state, obs, limit)
             return
-        actor = policy if mode != "random" else None
+        apply, is_terminal, seats_to_act = state.apply, state.is_terminal, state.seats_to_act
+        after = _after_hook(policy)
         steps = 0
-        while steps < limit and not state.is_terminal():
-            seat = state.seats_to_act()[0]
-            if actor is not None:
-                action = actor.act(state, seat, rng)
-            else:
-                moves = state.legal_actions(seat)
-                action = moves[rng.randrange(len(moves))]
-            state.apply(seat, action)
-            if policy is not None:
-                policy.after(state, seat, action)
+        if mode != "random" and policy is not None:
+            act = policy.act
+            while steps < limit and not is_terminal():
+                seat = seats_to_act()[0]
+                action = act(state, seat, rng)
+                apply(seat, action)
+                if after is not None:
+                    after(state, seat, action)
+                steps += 1
+            return
+        randrange = rng.randrange
+        legal_actions = state.legal_actions
+        while steps < limit and not is_terminal():
+            seat = seats_to_act()[0]
+            moves = legal_actions(seat)
+            action = moves[randrange(len(moves))]
+            apply(seat, action)
+            if after is not None:
+                after(state, seat, action)
             steps += 1
 
     def _heuristic_rollout(self, state: State, obs: Observation, limit: int) -> None:
@@ -217,9 +247,12 @@ class ISMCTSAgent(Agent):
             return legal[0]
         cfg = self.config
         rng = self.rng
+        randrange = rng.randrange
         root = _Node(-1)
         c = cfg.exploration
+        log, sqrt = math.log, math.sqrt
         deadline = time.perf_counter() + cfg.seconds if cfg.seconds > 0 else None
+        rollout_policy = self.game.rollout_policy
         iterations = 0
         while True:
             if deadline is None:
@@ -229,17 +262,19 @@ class ISMCTSAgent(Agent):
                 break
             iterations += 1
             state = obs.sample(rng)
-            policy = self.game.rollout_policy(obs.seat, obs.belief)
+            policy = rollout_policy(obs.seat, obs.belief)
+            after = _after_hook(policy)
+            prune = policy.prune if policy is not None else None
             node = root
             path = [root]
-            first = True
+            seat = obs.seat
             # selection and expansion
             while not state.is_terminal():
-                seat = obs.seat if first else state.seats_to_act()[0]
-                first = False
+                if node is not root:
+                    seat = state.seats_to_act()[0]
                 actions = state.legal_actions(seat)
-                if policy is not None and len(actions) > 1:
-                    actions = policy.prune(state, seat, actions, rng)
+                if prune is not None and len(actions) > 1:
+                    actions = prune(state, seat, actions, rng)
                 children = node.children
                 untried = []
                 for a in actions:
@@ -249,26 +284,27 @@ class ISMCTSAgent(Agent):
                     else:
                         child.avail += 1
                 if untried:
-                    action = untried[rng.randrange(len(untried))]
+                    action = untried[randrange(len(untried))]
                     child = _Node(seat)
                     child.avail = 1
                     children[action] = child
                     state.apply(seat, action)
-                    if policy is not None:
-                        policy.after(state, seat, action)
+                    if after is not None:
+                        after(state, seat, action)
                     path.append(child)
                     break
                 best_value = -1.0
                 best_action = actions[0]
                 for a in actions:
                     ch = children[a]
-                    value = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    visits = ch.visits
+                    value = ch.reward / visits + c * sqrt(log(ch.avail) / visits)
                     if value > best_value:
                         best_value, best_action = value, a
                 node = children[best_action]
                 state.apply(seat, best_action)
-                if policy is not None:
-                    policy.after(state, seat, best_action)
+                if after is not None:
+                    after(state, seat, best_action)
                 path.append(node)
             # rollout
             self._rollout(state, obs, policy)
@@ -289,3 +325,13 @@ class ISMCTSAgent(Agent):
                 n.reward += rewards[n.seat]
         self.last_iterations = iterations
         return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
+
+
+def _after_hook(policy: RolloutPolicy | None) -> Callable[[State, int, Action], None] | None:
+    """The policy's :meth:`~RolloutPolicy.after`, or ``None`` where it does nothing.
+
+    A policy that does not override it is not called at every step of every simulated game.
+    """
+    if policy is None or type(policy).after is RolloutPolicy.after:
+        return None
+    return policy.after

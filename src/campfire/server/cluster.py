@@ -9,8 +9,15 @@ A single process (the default) uses none of this. With ``campfire serve --worker
   its leases every third of the lease time, and takes over the running tables whose lease has
   expired (their owner died): it rebuilds them from the action log, as a restart does. Every
   accepted action is committed before it is broadcast, so a killed process loses nothing. The
-  log's primary key (table, game, sequence number) is the fence: a process that lost its lease
-  without noticing cannot append an action another owner appended first.
+  log's writes are fenced: each write transaction (:class:`~.writer.LogWriter`, the lobby's
+  and the clocks' :class:`~.tables.Store` writes) first locks this process's lease rows of the
+  tables it writes for (``SELECT ... FOR SHARE``, in table order), and a table whose lease
+  another process has taken fails with :class:`~.writer.LeaseLost`: nothing of it is written,
+  the table is dropped from memory and its clients are closed with 1012 (they reconnect to the
+  new owner). A new owner's claim waits for such a transaction to end, then reads the log:
+  it sees every action the old owner committed, and the old owner can commit none after it.
+  (The log's primary key, table, game and sequence number, would refuse a second action at
+  one sequence number anyway.)
 - **Connections on any process.** A WebSocket connection to a table owned by another process is
   proxied: the process forwards the client's messages to the owner and the owner sends the
   connection's frames back (each frame encoded once, :mod:`.wire`). Both go over Redis pub/sub:
@@ -20,11 +27,16 @@ A single process (the default) uses none of this. With ``campfire serve --worker
   errors, rate limits (checked by the proxying process) and seat takeover.
 - **Lobby on any process.** An HTTP request about a table (``/api/tables/<id>/...``) that
   another process owns is run by the owner (:class:`ForwardMiddleware`) and its answer relayed.
-  The list of tables is read from the database.
+  A request caught in a table's move (the owner answers that it no longer has the table, the
+  owner is gone, the lease was lost while the request ran here) is tried again, at whichever
+  process owns the table then, for up to :data:`FORWARD_TIMEOUT`; only then is it answered
+  503 ``table_moved`` with ``Retry-After``. The list of tables is read from the database.
 
 When the owner goes away, the proxying process closes its clients' connections with code 1012
 (:data:`.protocol.CLOSE_MOVED`); they reconnect (to any process) and resume from their last
-sequence number.
+sequence number. When a proxying process goes away, the owner notices within a lease check
+(its ``campfire:alive:<process>`` key expires) and ends that process's connections as if
+their clients had left; the clients reconnect (to any process) and resume the same way.
 """
 
 from __future__ import annotations
@@ -40,18 +52,22 @@ import os
 import re
 import secrets
 import socket
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Collection, MutableMapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session, sessionmaker
+from starlette.requests import ClientDisconnect, Request
 
 from campfire.core import ErrorText, OptionError
+from campfire.i18n import translator
 
 from . import protocol
+from .lobby import MAX_BODY_BYTES, language_of, read_body
 from .tables import Connection, LiveTable, LobbyError
 from .wire import encode
+from .writer import LeaseLost
 
 if TYPE_CHECKING:
     from .tables import TableManager
@@ -73,12 +89,14 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 #: How long a table's lease lasts without renewal (seconds): a dead process's tables are
 #: taken over after at most this long (plus a third of it, the interval of the checks).
 LEASE_SECONDS = 10.0
-#: How long a process waits for the owner's answer to a forwarded HTTP request (seconds).
+#: How long a lobby request about a table may wait for the table's owner (seconds): for its
+#: answer, and while the table moves, for it to be served again.
 FORWARD_TIMEOUT = 10.0
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 class Elsewhere(LobbyError):
@@ -140,17 +158,25 @@ class RemoteConnection(Connection):
         self.id = conn_id
         self.worker = worker
         self.table_id = table_id
-        #: ``("msg", text)`` and ``("close", None)`` from the proxying process
+        #: ``("msg", text)`` and ``("close", None)`` from the proxying process (or this one)
         self.inbox: asyncio.Queue[tuple[str, str | None]] = asyncio.Queue()
+        self.closed = False
 
     def push(self, frame: dict[str, Any] | str) -> None:
-        """Send ``frame`` to the client's process."""
+        """Send ``frame`` to the client's process (nothing once the connection is closed)."""
+        if self.closed:
+            return
         text = frame if isinstance(frame, str) else encode(frame)
         self.cluster.send(self.worker, f"F{self.id}\n{text}")
 
     def close(self, code: int | None = None) -> None:
-        """Close the client's connection (with ``code``) from its process."""
+        """Close the client's connection (with ``code``) from its process; stop serving it."""
+        if self.closed:
+            return
+        self.closed = True
+        self.close_code = code
         self.cluster.send(self.worker, f"C{self.id}\n{code or 1000}")
+        self.inbox.put_nowait(("close", None))
 
 
 @dataclass
@@ -167,22 +193,117 @@ _FORWARDED = b"x-campfire-forwarded"
 
 
 class ForwardMiddleware:
-    """Runs an HTTP request about a table another process owns at that process."""
+    """Runs an HTTP request about a table at the process that owns the table.
 
-    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], cluster: Cluster):
+    The request is run here if this process owns the table, else forwarded to the owner
+    (:meth:`Cluster.serve_http`); one caught in the table's move is tried again. A request
+    forwarded here by another process is run here only (:meth:`Cluster.run_forwarded`).
+    """
+
+    def __init__(self, app: App, cluster: Cluster):
         self.app = app
         self.cluster = cluster
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Forward or pass on."""
+        """Forward, run here, or pass on."""
         if scope["type"] == "http" and self.cluster.started:
             match = _TABLE_PATH.match(scope["path"])
-            if match and not any(k == _FORWARDED for k, _ in scope["headers"]):
-                owner = self.cluster.owner_for(int(match.group(1)))
-                if owner is not None:
-                    await self.cluster.forward_http(owner, scope, receive, send)
-                    return
+            if match:
+                table_id = int(match.group(1))
+                if any(k == _FORWARDED for k, _ in scope["headers"]):
+                    await self.cluster.run_forwarded(self.app, table_id, scope, receive, send)
+                else:
+                    await self.cluster.serve_http(self.app, table_id, scope, receive, send)
+                return
         await self.app(scope, receive, send)
+
+
+def _body_once(body: bytes) -> Receive:
+    """An ASGI ``receive`` that gives ``body`` (read already), then waits forever."""
+    delivered = False
+
+    async def receive() -> MutableMapping[str, Any]:
+        nonlocal delivered
+        if not delivered:
+            delivered = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        await asyncio.Event().wait()  # never: the request is answered before
+        return {"type": "http.disconnect"}  # pragma: no cover
+
+    return receive
+
+
+def _json_answer(status: int, body: Any, headers: Collection[tuple[str, str]] = ()) -> Answer:
+    return Answer(
+        status,
+        [("content-type", "application/json"), *headers],
+        json.dumps(body).encode(),
+    )
+
+
+def _is_moved(answer: Answer) -> bool:
+    """Whether ``answer`` says that the table is served by another process now."""
+    if answer.status != 503:
+        return False
+    try:
+        error = json.loads(answer.body)["error"]
+    except (ValueError, TypeError, KeyError):
+        return False
+    return isinstance(error, dict) and error.get("code") == "table_moved"
+
+
+@dataclass
+class Answer:
+    """An HTTP response, whole: what a process sends back for a forwarded request."""
+
+    status: int
+    headers: list[tuple[str, str]]
+    body: bytes
+
+    def to_json(self) -> dict[str, Any]:
+        """The answer as a ``reply`` message holds it."""
+        return {
+            "status": self.status,
+            "headers": [list(h) for h in self.headers],
+            "body": base64.b64encode(self.body).decode("ascii"),
+        }
+
+    @classmethod
+    def from_json(cls, reply: dict[str, Any]) -> Answer:
+        """Read a ``reply`` message's answer."""
+        return cls(
+            int(reply["status"]),
+            [(str(k), str(v)) for k, v in reply["headers"]],
+            base64.b64decode(reply["body"]),
+        )
+
+    async def send(self, send: Send) -> None:
+        """Send the answer through ASGI's ``send``."""
+        await send(
+            {
+                "type": "http.response.start",
+                "status": self.status,
+                "headers": [(k.encode("latin-1"), v.encode("latin-1")) for k, v in self.headers],
+            }
+        )
+        await send({"type": "http.response.body", "body": self.body})
+
+
+async def _capture(app: App, scope: Scope, body: bytes) -> Answer:
+    """Run ``app`` on a request whose body is ``body``; its whole answer."""
+    answer = Answer(500, [], b"")
+
+    async def send(message: MutableMapping[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            answer.status = int(message["status"])
+            answer.headers = [
+                (k.decode("latin-1"), v.decode("latin-1")) for k, v in message["headers"]
+            ]
+        elif message["type"] == "http.response.body":
+            answer.body += message.get("body", b"")
+
+    await app(scope, _body_once(body), send)
+    return answer
 
 
 class Cluster:
@@ -209,7 +330,7 @@ class Cluster:
         self.proxies: dict[str, Proxy] = {}
         self.started = False
         self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        self._out: list[tuple[str, str]] = []
+        self._out: list[tuple[str, str, Callable[[int], None] | None]] = []
         self._wake: asyncio.Event | None = None
         self._ids = itertools.count()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -245,17 +366,42 @@ class Cluster:
         raise Elsewhere(table_id, str(owner))
 
     def renew(self) -> set[int]:
-        """Renew every lease of this process; the tables it still holds."""
+        """Renew every lease of this process; the tables it still holds.
+
+        The rows are locked in table order, as :meth:`fence` locks them (no deadlock).
+        """
         with self.sessions.begin() as session:
             return set(
                 session.execute(
                     text(
                         "UPDATE table_leases SET expires = now() + make_interval(secs => :ttl) "
-                        "WHERE owner = :me RETURNING table_id"
+                        "WHERE table_id IN (SELECT table_id FROM table_leases WHERE owner = :me "
+                        "ORDER BY table_id FOR UPDATE) AND owner = :me RETURNING table_id"
                     ),
                     {"me": self.me, "ttl": self.lease},
                 ).scalars()
             )
+
+    def fence(self, session: Session, table_ids: Collection[int]) -> None:
+        """Raise :class:`~.writer.LeaseLost` unless this process holds every lease of ``table_ids``.
+
+        Called first in a write transaction (``session``) for those tables: it locks their lease
+        rows (shared, in table order) until the transaction ends, so another process's
+        :meth:`claim` of one of them waits for the transaction, and then reads its writes.
+        A lease that expired but that nobody has taken yet still counts as held.
+        """
+        held = set(
+            session.execute(
+                text(
+                    "SELECT table_id FROM table_leases WHERE table_id = ANY(:ids) "
+                    "AND owner = :me ORDER BY table_id FOR SHARE"
+                ),
+                {"ids": sorted(table_ids), "me": self.me},
+            ).scalars()
+        )
+        lost = sorted(set(table_ids) - held)
+        if lost:
+            raise LeaseLost(lost[0])
 
     def orphans(self) -> list[int]:
         """The running tables nobody holds (no lease, or an expired one), oldest first."""
@@ -307,6 +453,7 @@ class Cluster:
 
         self.manager = manager
         manager.cluster = self
+        manager.writer.fence = manager.store.fence = self.fence
         self.app = app
         self._wake = asyncio.Event()
         self._redis = aioredis.Redis.from_url(self.redis_url, decode_responses=True)
@@ -358,9 +505,16 @@ class Cluster:
     async def _alive(self) -> None:
         await self._redis.set(f"campfire:alive:{self.me}", "1", ex=max(1, math.ceil(self.lease)))
 
-    def send(self, worker: str, payload: str) -> None:
-        """Publish ``payload`` to ``worker``'s channel (in order, batched)."""
-        self._out.append((f"campfire:w:{worker}", payload))
+    def send(
+        self, worker: str, payload: str, published: Callable[[int], None] | None = None
+    ) -> None:
+        """Publish ``payload`` to ``worker``'s channel (in order, batched).
+
+        ``published`` is called once it is published, with the number of processes that
+        received it: 0 if nobody listens on that channel (the process is gone) or Redis could
+        not be reached.
+        """
+        self._out.append((f"campfire:w:{worker}", payload, published))
         if self._wake is not None:
             self._wake.set()
 
@@ -373,11 +527,15 @@ class Cluster:
                 batch, self._out = self._out, []
                 try:
                     async with self._redis.pipeline(transaction=False) as pipe:
-                        for channel, payload in batch:
+                        for channel, payload, _ in batch:
                             pipe.publish(channel, payload)
-                        await pipe.execute()
+                        listeners = await pipe.execute()
                 except Exception:
                     log.exception("could not publish %d messages to Redis", len(batch))
+                    listeners = [0] * len(batch)
+                for (_, _, published), count in zip(batch, listeners, strict=True):
+                    if published is not None:
+                        published(int(count))
 
     async def _check_loop(self) -> None:
         while True:
@@ -408,8 +566,9 @@ class Cluster:
                     proxy.conn.close(protocol.CLOSE_MOVED)
         for worker in {r.worker for r in self.remotes.values()}:
             if not await self._redis.exists(f"campfire:alive:{worker}"):
+                # that process is gone: its clients count as having left (they reconnect)
                 for remote in [r for r in self.remotes.values() if r.worker == worker]:
-                    remote.inbox.put_nowait(("close", None))
+                    remote.close(protocol.CLOSE_MOVED)
 
     # ----- messages from the other processes ----------------------------------------------------
 
@@ -535,21 +694,164 @@ class Cluster:
         if proxy is not None:
             self.send(proxy.owner, json.dumps({"op": "close", "conn": conn_id, "worker": self.me}))
 
-    # ----- HTTP requests run by the owner -------------------------------------------------------
+    # ----- HTTP requests about a table ---------------------------------------------------------
 
-    async def forward_http(self, owner: str, scope: Scope, receive: Receive, send: Send) -> None:
-        """Have ``owner`` answer this HTTP request; send its answer."""
-        body = b""
+    async def serve_http(
+        self, app: App, table_id: int, scope: Scope, receive: Receive, send: Send
+    ) -> None:
+        """Answer an HTTP request about ``table_id`` at the process that owns the table.
+
+        Run through ``app`` here if this process owns the table (or nobody does: it takes it),
+        else forwarded to the owner. A request caught in the table's move (:func:`_is_moved`:
+        the process that ran it no longer had the table; the owner was gone; this process's
+        lease was lost while it ran) is run again where the table is then, until
+        :data:`FORWARD_TIMEOUT` has passed; only then is it answered 503 ``table_moved`` (in
+        the request's language, with ``Retry-After``). Trying again is safe: the table's lease
+        is checked before anything is changed (:meth:`claim`), and a write whose lease was
+        lost is refused whole (:meth:`fence`).
+        """
+        request = Request(scope, receive)
+        try:
+            body = await read_body(request, MAX_BODY_BYTES)
+        except ClientDisconnect:
+            return  # the client went away
+        except LobbyError as exc:
+            await self._error(exc, request).send(send)
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + FORWARD_TIMEOUT
+        pause = 0.05
         while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            body += message.get("body", b"")
-            if not message.get("more_body"):
+            owner = self.owner_for(table_id)
+            if owner is None:
+                answer = await self._run_here(app, scope, body, send)
+                if answer is None:
+                    return  # answered
+            else:
+                asked = await self._ask(owner, table_id, scope, body, deadline - loop.time())
+                if asked is None:  # it may have run the request: not asked again
+                    answer = self._error(
+                        LobbyError(
+                            503,
+                            "table_moved",
+                            ErrorText(
+                                "the server process that serves table {table} did not answer "
+                                "in time: try again in a moment",
+                                table=table_id,
+                            ),
+                        ),
+                        request,
+                    )
+                    break
+                answer = asked
+            if not _is_moved(answer):
                 break
+            left = deadline - loop.time()
+            if left <= 0:
+                answer = self._error(Elsewhere(table_id, owner or ""), request)
+                break
+            await asyncio.sleep(min(pause, left))  # the new owner renews the lease meanwhile
+            pause = min(pause * 2, self.lease / 4)
+        await answer.send(send)
+
+    def _error(self, error: LobbyError, request: Request) -> Answer:
+        """``error`` as the lobby answers it: JSON, in the request's language."""
+        message = translator(language_of(request)).error(error)
+        headers = []
+        if error.code == "table_moved":
+            headers.append(("retry-after", str(max(1, math.ceil(self.lease / 3)))))
+        return _json_answer(
+            error.status, {"error": {"code": error.code, "message": message}}, headers
+        )
+
+    async def _run_here(self, app: App, scope: Scope, body: bytes, send: Send) -> Answer | None:
+        """Run a request through ``app``; ``None`` once answered, or an answer that says moved.
+
+        An answer other than 503 is passed on as it comes; a 503 is held back until it is
+        whole, to see whether it says ``table_moved``.
+        """
+        held = Answer(503, [], b"")
+        passing = False
+
+        async def hold(message: MutableMapping[str, Any]) -> None:
+            nonlocal passing
+            if passing:
+                await send(message)
+            elif message["type"] == "http.response.start":
+                if message["status"] != 503:
+                    passing = True
+                    await send(message)
+                else:
+                    held.headers = [
+                        (k.decode("latin-1"), v.decode("latin-1")) for k, v in message["headers"]
+                    ]
+            elif message["type"] == "http.response.body":
+                held.body += message.get("body", b"")
+
+        try:
+            await app(scope, _body_once(body), hold)
+        except (Elsewhere, LeaseLost) as exc:
+            if passing:
+                raise
+            if isinstance(exc, LeaseLost) and self.manager is not None:
+                self.manager.drop(exc.table_id)
+            return _json_answer(503, {"error": {"code": "table_moved", "message": str(exc)}})
+        if passing:
+            return None
+        if _is_moved(held):
+            return held
+        await held.send(send)
+        return None
+
+    async def run_forwarded(
+        self, app: App, table_id: int, scope: Scope, receive: Receive, send: Send
+    ) -> None:
+        """Run an HTTP request another process forwarded here (and nowhere else).
+
+        If this process turns out not to own ``table_id`` (any more) the answer is 503
+        ``table_moved``, and the forwarding process tries again.
+        """
+        request = Request(scope, receive)
+        started = False
+
+        async def watch(message: MutableMapping[str, Any]) -> None:
+            nonlocal started
+            started = True
+            await send(message)
+
+        try:
+            await app(scope, receive, watch)
+        except (Elsewhere, LeaseLost) as exc:
+            if started:
+                raise
+            if isinstance(exc, LeaseLost) and self.manager is not None:
+                self.manager.drop(exc.table_id)
+            moved = exc if isinstance(exc, Elsewhere) else Elsewhere(table_id, "")
+            await self._error(moved, request).send(send)
+
+    async def _ask(
+        self, owner: str, table_id: int, scope: Scope, body: bytes, timeout: float
+    ) -> Answer | None:
+        """Have ``owner`` run this request; its answer (``None``: none came within ``timeout``).
+
+        An owner that is not listening (gone) answers at once that the table moved. While
+        the answer is awaited, the lease is looked at every third of the lease time: if the
+        table has moved on (the owner stalled and lost it), a request that only reads
+        (``GET``, ``HEAD``) is answered as moved, to be run again where the table is now; any
+        other gets ``None`` (the old owner may have run it before it stalled).
+        """
         request_id = self.new_id()
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[dict[str, Any]] = loop.create_future()
         self._replies[request_id] = future
+        delivered: asyncio.Future[bool] = loop.create_future()
+
+        def published(count: int) -> None:
+            if not delivered.done():
+                delivered.set_result(count > 0)
+            if not count and not future.done():
+                future.set_result(_MOVED_REPLY)
+
         self.send(
             owner,
             json.dumps(
@@ -566,30 +868,34 @@ class Cluster:
                     "body": base64.b64encode(body).decode("ascii"),
                 }
             ),
+            published,
         )
+        end = loop.time() + timeout
         try:
-            answer = await asyncio.wait_for(future, FORWARD_TIMEOUT)
-        except TimeoutError:
-            error = protocol.error_frame(
-                "table_moved", "the server process that serves this table did not answer"
-            )
-            answer = {
-                "status": 503,
-                "headers": [["content-type", "application/json"]],
-                "body": base64.b64encode(json.dumps(error).encode()).decode("ascii"),
-            }
+            while True:
+                left = end - loop.time()
+                if left <= 0:
+                    if not delivered.done():  # whether it reached the owner: known in a moment
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(asyncio.shield(delivered), 1.0)
+                    if future.done():
+                        return Answer.from_json(future.result())
+                    return None
+                try:
+                    reply = await asyncio.wait_for(
+                        asyncio.shield(future), min(left, self.lease / 3)
+                    )
+                except TimeoutError:
+                    owners = await asyncio.to_thread(self.owners, [table_id])
+                    if owners.get(table_id) == owner:
+                        continue  # still the owner: it is only slow
+                    if scope["method"] in ("GET", "HEAD"):
+                        reply = _MOVED_REPLY
+                    else:
+                        return None
+                return Answer.from_json(reply)
         finally:
             self._replies.pop(request_id, None)
-        await send(
-            {
-                "type": "http.response.start",
-                "status": int(answer["status"]),
-                "headers": [
-                    (k.encode("latin-1"), v.encode("latin-1")) for k, v in answer["headers"]
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": base64.b64decode(answer["body"])})
 
     async def _serve_http(self, op: dict[str, Any]) -> None:
         """Run a forwarded HTTP request through this process's application; send the answer."""
@@ -609,44 +915,22 @@ class Cluster:
             "client": ("127.0.0.1", 0),
             "server": ("127.0.0.1", 0),
         }
-        body = base64.b64decode(op["body"])
-        delivered = False
-        status = 500
-        answer_headers: list[list[str]] = []
-        chunks: list[bytes] = []
-
-        async def receive() -> dict[str, Any]:
-            nonlocal delivered
-            if not delivered:
-                delivered = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            await asyncio.Event().wait()  # never: the request is answered before
-            return {"type": "http.disconnect"}  # pragma: no cover
-
-        async def send(message: MutableMapping[str, Any]) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = int(message["status"])
-                answer_headers.extend(
-                    [k.decode("latin-1"), v.decode("latin-1")] for k, v in message["headers"]
-                )
-            elif message["type"] == "http.response.body":
-                chunks.append(message.get("body", b""))
-
         try:
-            await self.app(scope, receive, send)
+            answer = await _capture(self.app, scope, base64.b64decode(op["body"]))
         except Exception:
             log.exception("a forwarded request failed")
-            status, answer_headers, chunks = 500, [], [b"internal error"]
-        self.send(
-            op["worker"],
-            json.dumps(
-                {
-                    "op": "reply",
-                    "id": op["id"],
-                    "status": status,
-                    "headers": answer_headers,
-                    "body": base64.b64encode(b"".join(chunks)).decode("ascii"),
-                }
-            ),
-        )
+            answer = self._error(
+                LobbyError(500, "internal", ErrorText("the server could not handle that request")),
+                Request(scope),
+            )
+        self.send(op["worker"], json.dumps({"op": "reply", "id": op["id"], **answer.to_json()}))
+
+
+#: a ``reply`` that says the table moved (for a request its owner never received or ran)
+_MOVED_REPLY: dict[str, Any] = {
+    "status": 503,
+    "headers": [],
+    "body": base64.b64encode(
+        json.dumps({"error": {"code": "table_moved", "message": ""}}).encode()
+    ).decode("ascii"),
+}

@@ -54,10 +54,9 @@ from campfire.i18n import DEFAULT_LANGUAGE, N_, Translator, translator
 from . import protocol
 from .clocks import Clocks, TimeControl
 from .models import ActionRow, RecordRow, SeatRow, TableRow, utcnow
-from .patches import patch_frame
 from .windows import ClaimWindow, answered_ms, window_length
 from .wire import encode
-from .writer import LogWriter, PendingAction, store_record
+from .writer import Fence, LeaseLost, LogWriter, PendingAction, store_record
 
 if TYPE_CHECKING:
     from .cluster import Cluster
@@ -140,17 +139,10 @@ class Connection:
     not keep up is dropped (:attr:`overflowed`) rather than slowing the table down.
     """
 
-    def __init__(
-        self, seat: int | None, limit: int = 1000, language: str = "en", patches: bool = False
-    ) -> None:
+    def __init__(self, seat: int | None, limit: int = 1000, language: str = "en") -> None:
         self.seat = seat
         #: the language of the connection's display models, log messages and errors
         self.language = language
-        #: the client asked for display patches (``patch=1``): its deltas carry ``patch``, the
-        #: changes from :attr:`shown`, instead of the whole ``display`` (:mod:`.patches`)
-        self.patches = patches
-        #: the display model of the last snapshot or delta queued for this connection
-        self.shown: Display | None = None
         #: frames to send: a dict, or a frame already encoded (shared by connections)
         self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue(limit)
         self.overflowed = False
@@ -163,13 +155,7 @@ class Connection:
         return translator(self.language)
 
     def push(self, frame: dict[str, Any] | str) -> None:
-        """Queue ``frame`` (a dict, or its text) for sending (from the event loop's thread).
-
-        A snapshot's display model becomes :attr:`shown`, what the next patch starts from.
-        """
-        if type(frame) is dict and frame["type"] == "snapshot":
-            shown = frame["display"]
-            self.shown = shown if isinstance(shown, Display) else None
+        """Queue ``frame`` (a dict, or its text) for sending (from the event loop's thread)."""
         try:
             self.queue.put_nowait(frame)
         except asyncio.QueueFull:
@@ -202,6 +188,12 @@ class Store:
 
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self.sessions = sessions
+        #: several processes: refuses the writes for a table whose lease was lost (``LeaseLost``)
+        self.fence: Fence | None = None
+
+    def _fenced(self, session: Session, table_id: int) -> None:
+        if self.fence is not None:
+            self.fence(session, (table_id,))
 
     def create(
         self,
@@ -232,17 +224,20 @@ class Store:
     def save_seat(self, table_id: int, seat: SeatInfo) -> None:
         """Store the new state of one seat."""
         with self.sessions.begin() as session:
+            self._fenced(session, table_id)
             session.merge(_seat_row(table_id, seat))
 
     def start(self, table_id: int, game_number: int, seed: int) -> None:
         """Mark a table running its game ``game_number`` with ``seed``."""
         with self.sessions.begin() as session:
+            self._fenced(session, table_id)
             row = session.get_one(TableRow, table_id)
             row.status, row.game_number, row.seed = "running", game_number, seed
 
     def finish(self, table_id: int, game_number: int, record: str) -> None:
         """End a game without an action (a loss on time): store its record, mark it finished."""
         with self.sessions.begin() as session:
+            self._fenced(session, table_id)
             store_record(session, table_id, game_number, record)
 
     def table(self, table_id: int) -> tuple[TableRow, list[SeatInfo]] | None:
@@ -603,17 +598,17 @@ class LiveTable:
     ) -> dict[str, Any]:
         """The ``snapshot`` frame for ``seat``, with the steps it missed after ``since``.
 
-        Its display model (the :class:`~campfire.core.present.Display` itself, encoded by
-        :func:`.wire.encode` as its ``to_json()``) and log messages are in ``language``.
+        Its display model and log messages are in ``language``.
         """
         if self.table is None:
             view: Mapping[str, Any] | None = None
-            display: Display | None = None
+            display: dict[str, Any] | None = None
             legal: list[dict[str, Any]] = []
             outcome = None
             missed: list[dict[str, Any]] = []
         else:
-            view, display, legal = self._seat_model(seat, language)
+            view, model, legal = self._seat_model(seat, language)
+            display = model.to_json()
             outcome = self._outcome()
             steps = self.table.steps[since:] if since is not None and since <= self.seq else []
             missed = [
@@ -636,26 +631,13 @@ class LiveTable:
         )
 
     def flush(self) -> None:
-        """Send the frames the last step prepared, each encoded once for all its connections.
-
-        A connection of patches gets its frame's display model as the changes from the one it
-        was sent last (:attr:`Connection.shown`): built and encoded once for all connections
-        that hold the same model.
-        """
+        """Send the frames the last step prepared, each encoded once for all its connections."""
         outbox, self.outbox = self.outbox, []
-        # a frame (and the model a patch starts from), by identity -> the text; each key's
-        # objects are kept in the value, so that their ids stay theirs until the loop ends
-        texts: dict[tuple[int, int], tuple[Any, Any, str]] = {}
+        texts: dict[int, str] = {}  # a frame (by identity: alive until the loop ends) -> text
         for conn, frame in outbox:
-            base = conn.shown if conn.patches else None
-            key = (id(frame), id(base) if conn.patches else -1)
-            found = texts.get(key)
-            if found is None:
-                text = encode(patch_frame(frame, base) if conn.patches else frame)
-                texts[key] = (frame, base, text)
-            else:
-                text = found[2]
-            conn.shown = frame["display"]
+            text = texts.get(id(frame))
+            if text is None:
+                text = texts[id(frame)] = encode(frame)
             conn.push(text)
 
     def push_snapshots(self) -> None:
@@ -762,6 +744,8 @@ class TableManager:
                 meta = json.loads(text).get("meta", {}) if text else {}
                 live.forfeit = meta.get("forfeit")
         self.tables[table_id] = live
+        if self.cluster is not None and live.status == "running":
+            self._resume(live)  # taken over from another process (or its lease ran out)
         return live
 
     def recover(self) -> int:
@@ -781,11 +765,16 @@ class TableManager:
                 continue
             if live is not None:
                 rebuilt += 1
-                self.kick(live)
-                self.arm(live)
-                self._absent(live)  # nobody is connected yet: as if everyone had left
-                self._spawn(self._windows_locked(live))
+                if self.cluster is None:  # (with several processes, load did it)
+                    self._resume(live)
         return rebuilt
+
+    def _resume(self, live: LiveTable) -> None:
+        """Let a running table rebuilt from its log go on: its bots, clocks and windows."""
+        self.kick(live)
+        self.arm(live)
+        self._absent(live)  # nobody is connected yet: as if everyone had left
+        self._spawn(self._windows_locked(live))
 
     def drop(self, table_id: int) -> None:
         """Forget a table another process serves now (its lease was lost).
@@ -1219,6 +1208,14 @@ class TableManager:
                 await self.writer.submit(entry)
             if any(entry.record is not None for entry in pending):
                 live.status = "finished"  # only now: the record can be read back
+        except LeaseLost:
+            # another process owns the table now and goes on from the log (cluster.py): this
+            # one stops acting for it, and its clients reconnect there (closed with 1012)
+            live.outbox.clear()
+            live.pending.clear()
+            if self.tables.get(live.id) is live:
+                self.drop(live.id)
+            raise
         except Exception:
             # nothing was broadcast; if the step was applied but not stored, the log is the
             # truth: rebuild the table from it
@@ -1312,8 +1309,20 @@ class TableManager:
         """Run ``coro`` as a task of the manager's (cancelled at :meth:`close`)."""
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._finished)
         return task
+
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if task.cancelled():
+            return
+        error = task.exception()
+        if isinstance(error, LeaseLost):  # a bot or a clock acted for a table that moved
+            live = self.tables.get(error.table_id)
+            if live is not None:
+                self.drop(live.id)
+        elif error is not None:
+            log.error("a table's task failed", exc_info=error)
 
     async def _windows_locked(self, live: LiveTable) -> None:
         async with live.lock:

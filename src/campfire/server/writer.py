@@ -12,6 +12,11 @@ SQLite); alone, an action waits for nothing but its own commit.
 A table has at most one action in the queue (its lock is held until the commit), so the log of
 one table is written in order. If a group's transaction fails, each of its actions is tried
 again in a transaction of its own, so that one bad row fails only its own action.
+
+With several server processes (:mod:`.cluster`) the writer's :attr:`LogWriter.fence` checks,
+inside each transaction and before anything is written, that this process still holds the
+lease of every table in it; a table whose lease another process has taken fails its action
+with :class:`LeaseLost` (and nothing of it is written).
 """
 
 from __future__ import annotations
@@ -19,15 +24,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Table, insert, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from .models import ActionRow, RecordRow, TableRow, utcnow
+from campfire.core import ErrorText
 
-__all__ = ["LogWriter", "PendingAction", "store_record"]
+from .models import ActionRow, RecordRow, TableRow, utcnow
+from .protocol import ProtocolError
+
+__all__ = ["Fence", "LeaseLost", "LogWriter", "PendingAction", "store_record"]
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +45,25 @@ ACTIONS: Table = ActionRow.__table__  # type: ignore[assignment]
 
 #: The most actions one transaction holds.
 MAX_GROUP = 500
+
+#: Called in a write transaction with the ids of the tables it writes for: raises
+#: :class:`LeaseLost` if this process may no longer write for one of them (:mod:`.cluster`).
+Fence = Callable[[Session, Collection[int]], None]
+
+
+class LeaseLost(ProtocolError):
+    """Another server process holds the table's lease now: this one may not write for it.
+
+    Nothing was written. The table is dropped from this process's memory; its clients are
+    closed with 1012 and reconnect to the new owner, which rebuilds it from the log.
+    """
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(
+            "table_moved",
+            ErrorText("table {table} moved to another server process: reconnect", table=table_id),
+        )
+        self.table_id = table_id
 
 
 @dataclass
@@ -78,10 +106,17 @@ class LogWriter:
         #: transactions committed and actions in them (for benchmarks and tests)
         self.commits = 0
         self.committed = 0
+        #: several processes: refuses the actions of a table whose lease was lost
+        self.fence: Fence | None = None
 
     def commit(self, actions: list[PendingAction]) -> None:
-        """Append ``actions`` (and the records of the games they ended) in one transaction."""
+        """Append ``actions`` (and the records of the games they ended) in one transaction.
+
+        Raises :class:`LeaseLost` (writing nothing) if :attr:`fence` refuses a table.
+        """
         with self.sessions.begin() as session:
+            if self.fence is not None:
+                self.fence(session, {a.table_id for a in actions})
             session.execute(insert(ACTIONS), [a.row() for a in actions])
             for a in actions:
                 if a.record is not None:
