@@ -54,6 +54,7 @@ from campfire.i18n import DEFAULT_LANGUAGE, N_, Translator, translator
 from . import protocol
 from .clocks import Clocks, TimeControl
 from .models import ActionRow, RecordRow, SeatRow, TableRow, utcnow
+from .patches import patch_frame
 from .windows import ClaimWindow, answered_ms, window_length
 from .wire import encode
 from .writer import Fence, LeaseLost, LogWriter, PendingAction, store_record
@@ -139,10 +140,17 @@ class Connection:
     not keep up is dropped (:attr:`overflowed`) rather than slowing the table down.
     """
 
-    def __init__(self, seat: int | None, limit: int = 1000, language: str = "en") -> None:
+    def __init__(
+        self, seat: int | None, limit: int = 1000, language: str = "en", patches: bool = False
+    ) -> None:
         self.seat = seat
         #: the language of the connection's display models, log messages and errors
         self.language = language
+        #: the client asked for display patches (``patch=1``): its deltas carry ``patch``, the
+        #: changes from :attr:`shown`, instead of the whole ``display`` (:mod:`.patches`)
+        self.patches = patches
+        #: the display model of the last snapshot or delta queued for this connection
+        self.shown: Display | None = None
         #: frames to send: a dict, or a frame already encoded (shared by connections)
         self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue(limit)
         self.overflowed = False
@@ -155,7 +163,13 @@ class Connection:
         return translator(self.language)
 
     def push(self, frame: dict[str, Any] | str) -> None:
-        """Queue ``frame`` (a dict, or its text) for sending (from the event loop's thread)."""
+        """Queue ``frame`` (a dict, or its text) for sending (from the event loop's thread).
+
+        A snapshot's display model becomes :attr:`shown`, what the next patch starts from.
+        """
+        if type(frame) is dict and frame["type"] == "snapshot":
+            shown = frame["display"]
+            self.shown = shown if isinstance(shown, Display) else None
         try:
             self.queue.put_nowait(frame)
         except asyncio.QueueFull:
@@ -598,17 +612,17 @@ class LiveTable:
     ) -> dict[str, Any]:
         """The ``snapshot`` frame for ``seat``, with the steps it missed after ``since``.
 
-        Its display model and log messages are in ``language``.
+        Its display model (the :class:`~campfire.core.present.Display` itself, encoded by
+        :func:`.wire.encode` as its ``to_json()``) and log messages are in ``language``.
         """
         if self.table is None:
             view: Mapping[str, Any] | None = None
-            display: dict[str, Any] | None = None
+            display: Display | None = None
             legal: list[dict[str, Any]] = []
             outcome = None
             missed: list[dict[str, Any]] = []
         else:
-            view, model, legal = self._seat_model(seat, language)
-            display = model.to_json()
+            view, display, legal = self._seat_model(seat, language)
             outcome = self._outcome()
             steps = self.table.steps[since:] if since is not None and since <= self.seq else []
             missed = [
@@ -631,13 +645,26 @@ class LiveTable:
         )
 
     def flush(self) -> None:
-        """Send the frames the last step prepared, each encoded once for all its connections."""
+        """Send the frames the last step prepared, each encoded once for all its connections.
+
+        A connection of patches gets its frame's display model as the changes from the one it
+        was sent last (:attr:`Connection.shown`): built and encoded once for all connections
+        that hold the same model.
+        """
         outbox, self.outbox = self.outbox, []
-        texts: dict[int, str] = {}  # a frame (by identity: alive until the loop ends) -> text
+        # a frame (and the model a patch starts from), by identity -> the text; each key's
+        # objects are kept in the value, so that their ids stay theirs until the loop ends
+        texts: dict[tuple[int, int], tuple[Any, Any, str]] = {}
         for conn, frame in outbox:
-            text = texts.get(id(frame))
-            if text is None:
-                text = texts[id(frame)] = encode(frame)
+            base = conn.shown if conn.patches else None
+            key = (id(frame), id(base) if conn.patches else -1)
+            found = texts.get(key)
+            if found is None:
+                text = encode(patch_frame(frame, base) if conn.patches else frame)
+                texts[key] = (frame, base, text)
+            else:
+                text = found[2]
+            conn.shown = frame["display"]
             conn.push(text)
 
     def push_snapshots(self) -> None:
