@@ -464,6 +464,35 @@ _MANITOU_SHARING = (manitou_state.THIEF, manitou_state.SHARE)
 
 # a seat's tiles and cards left, as counts per type, seldom change: their nonzero slots by value
 @lru_cache(maxsize=4096)
+def _manitou_tiles(tiles: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """``(tile slot, count)`` of a list of tiles (a ground's, those out of the game)."""
+    return tuple(Counter(map(_MANITOU_TILE_SLOT.__getitem__, tiles)).items())
+
+
+@lru_cache(maxsize=4096)
+def _manitou_cards(cards: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """``(card slot, count)`` of a list of cards (a hand, a deck)."""
+    return tuple(Counter(map(_MANITOU_CARD_SLOT.__getitem__, cards)).items())
+
+
+@lru_cache(maxsize=4096)
+def _manitou_table(codes: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
+    """``(owner seat, slot, count)`` of the cards played on a ground (the engine's codes).
+
+    Per owner: its cards by card slot, and at slot ``C`` (one past the card slots) how many of
+    them lie face down.
+    """
+    down, face_down = manitou_state.DOWN, ManitouEncoder.C
+    counts: Counter[tuple[int, int]] = Counter()
+    for code in codes:
+        owner = (code & 255) >> 4
+        counts[owner, _MANITOU_CARD_SLOT[code & 15]] += 1
+        if code & down:
+            counts[owner, face_down] += 1
+    return tuple((owner, i, count) for (owner, i), count in counts.items())
+
+
+@lru_cache(maxsize=4096)
 def _manitou_owned(owned: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     """``(tile slot, count)`` of a seat's tiles owned, a count per tile type."""
     return tuple((_MANITOU_TILE_SLOT[tile], k) for tile, k in enumerate(owned) if k)
@@ -616,7 +645,7 @@ class ManitouEncoder(Encoder):
         st = cast(ManitouState, state)
         c, t, p, n = self.C, self.T, self.max_players, self.players
         rel = [(s - seat) % n for s in range(n)]
-        card_of, tile_of = _MANITOU_CARD_SLOT, _MANITOU_TILE_SLOT
+        card_of = _MANITOU_CARD_SLOT
         phase = st.phase
         out[self._o_phase + _MANITOU_PHASE_SLOT[phase]] = 1.0
         out[self._o_seats + rel[st.dealer]] = 1.0
@@ -626,34 +655,28 @@ class ManitouEncoder(Encoder):
         out[o] = min(st.hunt + 1, hunts) / max(1, hunts)
         out[o + 1] = st.turn / (PLAYS_PER_HUNT * n)
         out[o + 2] = len(st.bag) / 60
-        counts: dict[int, int] = {}
-        get = counts.get
+        # tiles and cards by type, each list counted once per distinct list (most of them stay
+        # the same over several moves)
         o_tiles, o_cards = self._o_ground_tiles, self._o_ground_cards
-        down = manitou_state.DOWN
+        grounds, table = st.grounds, st.table
         for g in range(3):
-            base = o_tiles + g * t
-            for tile in st.grounds[g]:
-                i = base + tile_of[tile]
-                counts[i] = get(i, 0) + 1
-            for code in st.table[g]:
-                base = o_cards + (g * p + rel[(code & 255) >> 4]) * (c + 1)
-                i = base + card_of[code & 15]
-                counts[i] = get(i, 0) + 1
-                if code & down:
-                    counts[base + c] = get(base + c, 0) + 1
-        o = self._o_out
-        for tile in st.out_of_game:
-            i = o + tile_of[tile]
-            counts[i] = get(i, 0) + 1
+            if grounds[g]:
+                base = o_tiles + g * t
+                for i, count in _manitou_tiles(tuple(grounds[g])):
+                    out[base + i] = count
+            if table[g]:
+                for owner, i, count in _manitou_table(tuple(table[g])):
+                    out[o_cards + (g * p + rel[owner]) * (c + 1) + i] = count
+        if st.out_of_game:
+            o = self._o_out
+            for i, count in _manitou_tiles(tuple(st.out_of_game)):
+                out[o + i] = count
         o = self._o_own
         for k, cards in enumerate((st.hands[seat], st.decks[seat]), start=1):
-            base = o + k * c
-            for card in cards:
-                i = base + card_of[card]
-                counts[i] = get(i, 0) + 1
-        for i, count in counts.items():
-            out[i] = count
-        o = self._o_own
+            if cards:
+                base = o + k * c
+                for i, count in _manitou_cards(tuple(cards)):
+                    out[base + i] = count
         for card, count in enumerate(st.selected[seat]):
             if count:
                 out[o + card_of[card]] = count
@@ -738,7 +761,10 @@ _DUDAB_CALL_SLOT = tuple(_DUDAB_CALLS.index(name) if name else -1 for name in DU
 
 @lru_cache(maxsize=4096)
 def _face_counts(cards: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """``(face, count)`` of Dudab's discard pile, computed once per distinct pile."""
+    """``(face, count)`` of a group of Dudab cards (a column, a hand, a pile, the discards).
+
+    Computed once per distinct group: most groups stay the same over several moves.
+    """
     return tuple(Counter(map(_DUDAB_CARD_SLOT.__getitem__, cards)).items())
 
 
@@ -877,8 +903,8 @@ class DudabEncoder(Encoder):
             out[o + 3 + st.ob_col] = 1.0
             if ob == dudab_state.OB_CALL:
                 out[o + 6 + _DUDAB_CALL_SLOT[st.ob_call]] = 1.0
-        counts: dict[int, int] = {}
-        get = counts.get
+        # card groups by face, each counted once per distinct group (_face_counts): a column,
+        # a hand or a pile stays the same over several moves
         width = 4 + 2 * f
         above, heap = st.above, st.heap
         for k, cards in enumerate(st.vis[: st.ncols]):
@@ -891,28 +917,24 @@ class DudabEncoder(Encoder):
                 out[base + 3] = len(heap[k]) / 10
             if cards:
                 out[base] = len(cards) / 6
-                for card in cards:
-                    i = base + 4 + face[card]
-                    counts[i] = get(i, 0) + 1
+                for i, count in _face_counts(tuple(cards)):
+                    out[base + 4 + i] = count
                 out[base + 4 + f + face[cards[-1]]] = 1.0
         tasks = st.tasks
         capturer = tasks[-1][1] if tasks and tasks[-1][0] == dudab_state.T_KEEP else -1
         o = self._o_own
         own = (st.hands[seat], st.piles[seat], st.kept if seat == capturer else ())
         for k, group in enumerate(own):
-            base = o + k * f
-            for card in group:
-                i = base + face[card]
-                counts[i] = get(i, 0) + 1
+            if group:
+                base = o + k * f
+                for i, count in _face_counts(tuple(group)):
+                    out[base + i] = count
         revealed = st.revealed
         if revealed >= 0:
             out[self._o_revealed + (revealed - seat) % n] = 1.0
             base = self._o_revealed + p
-            for card in st.hands[revealed]:
-                i = base + face[card]
-                counts[i] = get(i, 0) + 1
-        for i, count in counts.items():
-            out[i] = count
+            for i, count in _face_counts(tuple(st.hands[revealed])):
+                out[base + i] = count
         if st.discard:
             o = self._o_discard
             for i, count in _face_counts(tuple(st.discard)):

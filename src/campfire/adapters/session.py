@@ -46,9 +46,10 @@ _ID_CACHE: dict[tuple[str, int], dict[int, tuple[Action, int]]] = {}
 #: per game and player count: every action by index, and whether each carries its index as an
 #: ``index`` attribute (the built-in games' actions do), which spares the index look-up
 _ACTIONS: dict[tuple[str, int], tuple[tuple[Action, ...], bool]] = {}
-#: per game and player count: action masks (as bytes) by the tuple of legal indices (a game
-#: offers the same legal sets again and again); cleared when it grows past _MASK_CACHE_SIZE
-_MASKS: dict[tuple[str, int], dict[tuple[int, ...], bytes]] = {}
+#: per game and player count: action masks (read-only arrays) by the tuple of legal indices (a
+#: game offers the same legal sets again and again); cleared when it grows past _MASK_CACHE_SIZE
+_MASKS: dict[tuple[str, int], dict[tuple[int, ...], npt.NDArray[np.int8]]] = {}
+_INT8 = np.dtype(np.int8)
 _MASK_CACHE_SIZE = 4096
 #: per game and player count: the latest long legal list of each length, with its indices and
 #: mask (``[actions, indices, mask or None]``); the engines hand out the same action objects
@@ -281,7 +282,8 @@ class Session:
 
     def legal_mask(self, seat: int) -> npt.NDArray[np.int8]:
         """A 0/1 vector over the index space: the legal actions of ``seat`` (a new array)."""
-        # masks are kept as bytes: a bytearray copy viewed by numpy is the cheapest new array
+        # masks are kept as read-only arrays, handed out as copies (cheaper than np.zeros and
+        # a fancy assignment, and than a numpy view of a bytearray copy)
         legal = self._legal_indices(seat)
         entry = self._legal_entry if seat == self._legal_seat else None
         mask = None if entry is None else entry[2]
@@ -291,13 +293,13 @@ class Session:
                 built = bytearray(self.num_actions)
                 for i in legal:
                     built[i] = 1
-                mask = bytes(built)
+                mask = np.frombuffer(bytes(built), _INT8)
                 if len(self._masks) >= _MASK_CACHE_SIZE:
                     self._masks.clear()
                 self._masks[legal] = mask
             if entry is not None:
                 entry[2] = mask
-        return np.frombuffer(bytearray(mask), dtype=np.int8)
+        return mask.copy()
 
     def apply(self, seat: int, index: int) -> list[Event]:
         """Play the action with index ``index`` for ``seat`` (the seat to act); its events.
@@ -319,13 +321,15 @@ class Session:
             self._pending.append(events)
         listening = self._listening
         if listening:
-            if all(e.to is None for e in events):
-                for belief in listening:
-                    belief.observe(events)
+            for e in events:
+                if e.to is not None:  # a private event: each memory is told what it may see
+                    for belief in listening:
+                        b = belief.seat
+                        belief.observe([e for e in events if e.to is None or b in e.to])
+                    break
             else:
                 for belief in listening:
-                    b = belief.seat
-                    belief.observe([e for e in events if e.to is None or b in e.to])
+                    belief.observe(events)
         return events
 
     # ----- observations --------------------------------------------------------------------
