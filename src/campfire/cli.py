@@ -23,6 +23,7 @@ from .core.records import replay_file, replay_text
 from .core.validate import MAX_JSON_BYTES, MAX_PLAYERS_ARG, int_arg, seed_arg
 from .i18n import LANGUAGES, _, check_language, current, ngettext, resolve_language, use_language
 from .i18n.argparse_strings import argparse_language
+from .i18n.names import shown_names
 from .i18n.rules import missing_note, option_help, rules_document
 
 __all__ = ["main", "rules_markdown"]
@@ -182,7 +183,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         }
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
-    names = [p.name for p in record.players]
+    names = shown_names([p.name for p in record.players], [p.agent for p in record.players])
     players = ngettext("{count} player", "{count} players", len(names)).format(count=len(names))
     actions = ngettext(
         "{count} action verified.", "{count} actions verified.", len(record.actions)
@@ -194,7 +195,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     for seat in sorted(range(len(names)), key=lambda s: outcome.ranks[s]):
         mark = "  " + _("winner") if seat in outcome.winners else ""
         line = _("{rank}. {name} (seat {seat}): {score}").format(
-            rank=outcome.ranks[seat], name=names[seat], seat=seat, score=f"{outcome.scores[seat]:g}"
+            rank=outcome.ranks[seat],
+            name=names[seat],
+            seat=seat,
+            score=current().number(outcome.scores[seat]),
         )
         print(f"  {line}{mark}")
     return 0

@@ -100,14 +100,7 @@ class Game(ABC, Generic[S]):
                     )
                 )
             return values
-        if values is not None and not isinstance(values, Mapping):
-            raise OptionError(
-                ErrorText(
-                    "options are a mapping of option names to values (got {kind})",
-                    kind=type(values).__name__,
-                )
-            )
-        return self.options_type.from_mapping(values)
+        return self.options_type.from_mapping(values)  # refuses what is no mapping
 
     def check_players(self, players: int) -> None:
         """Raise :class:`OptionError` unless ``players`` is in the game's player range."""

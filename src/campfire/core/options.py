@@ -29,7 +29,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Self, TypeVar
 
-from .errors import OptionError
+from .errors import ErrorText, OptionError
 from .validate import MAX_TEXT_OPTION, parse_int, short_repr
 
 __all__ = ["OptionInfo", "Options", "option"]
@@ -225,18 +225,26 @@ class Options:
         """
         if values is not None and not isinstance(values, Mapping):
             raise OptionError(
-                f"options are a mapping of option names to values (got {type(values).__name__})"
+                ErrorText(
+                    "options are a mapping of option names to values (got {kind})",
+                    kind=type(values).__name__,
+                )
             )
         values = dict(values or {})
         known = {info.name: info for info in cls.infos()}
         for key in values:
             if not isinstance(key, str):
-                raise OptionError(f"option names are strings (got {short_repr(key)})")
+                raise OptionError(
+                    ErrorText("option names are strings (got {got})", got=short_repr(key))
+                )
         unknown = sorted(set(values) - set(known))
         if unknown:
-            allowed = ", ".join(known) if known else "none"
             raise OptionError(
-                f"unknown option {short_repr(unknown[0])}; this game's options are: {allowed}"
+                ErrorText(
+                    "unknown option {name}; this game's options are: {known}",
+                    name=short_repr(unknown[0]),
+                    known=", ".join(known) or ErrorText("none"),
+                )
             )
         return cls(**{k: _coerce(known[k], v) for k, v in values.items()})
 
@@ -276,6 +284,8 @@ def parse_option_assignments(items: Sequence[str]) -> dict[str, str]:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise OptionError(f"an option is written key=value (got {item!r})")
+            raise OptionError(
+                ErrorText("an option is written key=value (got {got})", got=repr(item))
+            )
         result[key.strip()] = value.strip()
     return result

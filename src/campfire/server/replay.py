@@ -13,7 +13,9 @@ other seat's hidden cards. A game still being played has no replay (409): its re
 the seed, which decides every hidden card.
 
 The text is in the language of the ``lang`` query parameter, else the ``Accept-Language``
-header's (:func:`.lobby.language_of`); so are the error messages.
+header's (:func:`.lobby.language_of`); so are the error messages, and so are the names that
+Campfire gave (a bot's, an unnamed seat's: :func:`campfire.i18n.names.shown_name`), whatever
+language the record wrote them in.
 
 >>> from campfire.core import Match, get
 >>> match = Match(get("tracker"), 2, seed=3, names=["Ann", "Bob"])
@@ -41,6 +43,8 @@ from campfire.core import CampfireError, ErrorText, Outcome, Record
 from campfire.core import get as get_game
 from campfire.core.records import replay_text
 from campfire.core.table import Table
+from campfire.i18n import translator
+from campfire.i18n.names import shown_names
 from campfire.web import static_dir
 
 from . import protocol, wire
@@ -231,9 +235,13 @@ def build_replay(
 def _frames(record: Record, seat: int | None, language: str, plain: bool) -> dict[str, Any]:
     game = get_game(record.game)
     players = len(record.players)
-    names = [p.name for p in record.players]
+    recorded = [p.name for p in record.players]
+    # the names Campfire gave (a bot's, an unnamed seat's) in the reader's language
+    names = shown_names(recorded, [p.agent for p in record.players], translator(language))
     # the same loop as the live tables: seats get their events
-    table = Table(game, players, record.options, seed=record.seed, setup=record.setup, names=names)
+    table = Table(
+        game, players, record.options, seed=record.seed, setup=record.setup, names=recorded
+    )
     seen: list[Any] = []
     table.subscribe(seat, seen.extend)
     causes = _causes(record.meta, len(record.actions))

@@ -49,7 +49,8 @@ from campfire.core.actions import split_timed
 from campfire.core.events import visible_events
 from campfire.core.present import Display
 from campfire.core.table import AgentError, Step, Table
-from campfire.i18n import DEFAULT_LANGUAGE, N_, Translator, translator
+from campfire.i18n import DEFAULT_LANGUAGE, Translator, translator
+from campfire.i18n import names as seat_names
 
 from . import protocol
 from .clocks import Clocks, TimeControl
@@ -122,15 +123,8 @@ class SeatInfo:
         """The seat's name in displays and records (in ``tr``'s language; default English)."""
         tr = tr or translator(DEFAULT_LANGUAGE)
         if self.kind == "bot":
-            level = tr.gettext(_LEVEL_NAMES.get(self.level or "", self.level or ""))
-            return tr.gettext(N_("Bot {number} ({level})")).format(
-                number=self.seat + 1, level=level
-            )
-        return self.nickname or tr.gettext(N_("Seat {number}")).format(number=self.seat + 1)
-
-
-#: the bots' levels as a seat's name says them
-_LEVEL_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+            return seat_names.bot_name(self.seat + 1, self.level or "", tr)
+        return self.nickname or tr.gettext(seat_names.SEAT).format(number=self.seat + 1)
 
 
 class Connection:

@@ -51,8 +51,9 @@ from campfire.core import (
     parse_option_assignments,
     visible_events,
 )
-from campfire.core.present import ActionChoice, Display
+from campfire.core.present import ActionChoice, Display, and_list
 from campfire.i18n import N_, _, current, ngettext, translate
+from campfire.i18n.names import shown_names
 from campfire.i18n.rules import missing_note, option_help, rules_document
 
 from .clock import Clock, MonotonicClock
@@ -493,9 +494,8 @@ def outcome_text(title: str, outcome: Outcome, names: Sequence[str]) -> str:
     width = max(len(n) for n in names)
     for seat in sorted(range(len(names)), key=lambda s: (outcome.ranks[s], s)):
         mark = "  " + _("winner") if seat in outcome.winners else ""
-        lines.append(
-            f"  {outcome.ranks[seat]}. {names[seat]:<{width}}  {outcome.scores[seat]:g}{mark}"
-        )
+        score = current().number(outcome.scores[seat])
+        lines.append(f"  {outcome.ranks[seat]}. {names[seat]:<{width}}  {score}{mark}")
     return "\n".join(lines)
 
 
@@ -1109,7 +1109,9 @@ class WatchScreen(Translated, Screen[None]):
         self.record = record
         self.game = get(record.game)
         self.presenter = self.game.presenter()
-        self.names = [p.name for p in record.players]
+        self.names = shown_names(
+            [p.name for p in record.players], [p.agent for p in record.players]
+        )
         self.match = Match(
             self.game, len(record.players), record.options, seed=record.seed, setup=record.setup
         )
@@ -1158,7 +1160,7 @@ class WatchScreen(Translated, Screen[None]):
             status += f": {self.names[seat]} {text}"
         outcome = self.match.state.outcome() if self.match.state.is_terminal() else None
         if self.index == total and outcome is not None:
-            winners = ", ".join(self.names[s] for s in outcome.winners)
+            winners = and_list([self.names[s] for s in outcome.winners])
             status += " — " + _("over, won by {winners}").format(winners=winners)
         self.query_one("#status", StatusBar).show(status, display.status)
         options = self.query_one("#actions", OptionList)

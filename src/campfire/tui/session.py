@@ -43,7 +43,8 @@ from campfire.core import (
 from campfire.core.present import Display, Presenter
 from campfire.core.records import Player
 from campfire.core.table import Step, Table
-from campfire.i18n import N_, _, current, translate
+from campfire.i18n import _, current, translate
+from campfire.i18n import names as seat_names
 
 __all__ = [
     "PlaySession",
@@ -97,7 +98,7 @@ def parse_opponents(levels: Sequence[str], players: int) -> list[SeatSpec]:
                 count=len(levels), players=players, most=players - 1
             )
         )
-    specs = [SeatSpec(_("You"))]
+    specs = [SeatSpec(_(seat_names.YOU))]
     wanted = list(levels) or ["easy"]
     for i in range(1, players):
         level = wanted[min(i - 1, len(wanted) - 1)].strip().lower()
@@ -112,7 +113,7 @@ def parse_opponents(levels: Sequence[str], players: int) -> list[SeatSpec]:
 
 def player_name(number: int) -> str:
     """The name of a person who gave none: ``Player 2`` (in the current language)."""
-    return _("Player {number}").format(number=number)
+    return _(seat_names.PLAYER).format(number=number)
 
 
 def is_default_name(name: str) -> bool:
@@ -122,13 +123,12 @@ def is_default_name(name: str) -> bool:
 
 def level_name(level: str) -> str:
     """A difficulty level as shown: ``easy``, ``medium``, ``hard``, ``human`` translated."""
-    names = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"), "human": N_("human")}
-    return _(names[level]) if level in names else level
+    return _("human") if level == "human" else seat_names.level_name(level)
 
 
 def bot_name(number: int, level: str) -> str:
-    """The name of a bot seat: ``Bot 2 (easy)``."""
-    return _("Bot {number} ({level})").format(number=number, level=level_name(level))
+    """The name of a bot seat: ``Bot 2 (easy)`` (:func:`campfire.i18n.names.bot_name`)."""
+    return seat_names.bot_name(number, level)
 
 
 def data_dir() -> Path:
@@ -410,6 +410,8 @@ class PlaySession:
             setup=record.setup,
             bot_seed=bot_seed if isinstance(bot_seed, int) else None,
         )
+        # the names Campfire gave (bots, "Player 2") in today's language; the record keeps its own
+        session.names = seat_names.shown_names(session.names, [s.agent for s in seats])
         for index, (seat, text) in enumerate(record.actions):
             try:
                 session.table.play(seat, text)
