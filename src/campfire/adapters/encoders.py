@@ -121,6 +121,10 @@ class Encoder:
         self.players = players
         self._layout = _Layout()
         self._build()
+        #: what every encoding starts from: zeros, and the number of players
+        self._blank = np.zeros(self.size, dtype=np.float32)
+        self._blank[self._o_players + players - 1] = 1.0
+        self._blank.flags.writeable = False
 
     @property
     def size(self) -> int:
@@ -166,18 +170,23 @@ class Encoder:
         """
         if type(state) is not self.state_class:
             return self.encode(state.view(seat), belief)
-        out = np.zeros(self.size, dtype=np.float32)
+        out = self._blank.copy()  # the number of players set
+        # written through a memoryview of the array: an item write costs half a numpy one
+        # (every value written must be a float)
+        slots = cast("memoryview[float]", out.data)
         n = self.players
-        out[self._o_players + n - 1] = 1.0
         for s in state.seats_to_act():
-            out[self._o_to_act + (s - seat) % n] = 1.0
-        self._encode_state(state, seat, belief, out)
+            slots[self._o_to_act + (s - seat) % n] = 1.0
+        self._encode_state(state, seat, belief, slots)
         return out
 
     #: the engine state class whose fields :meth:`encode_state` reads (``None``: none)
     state_class: type[State] | None = None
 
-    def _encode_state(self, state: Any, seat: int, belief: Belief | None, out: Vector) -> None:
+    def _encode_state(
+        self, state: Any, seat: int, belief: Belief | None, out: memoryview[float]
+    ) -> None:
+        """Write the game's slots of ``state`` seen by ``seat`` into ``out`` (zeros, floats)."""
         raise NotImplementedError
 
     def _common(self) -> None:
@@ -199,6 +208,11 @@ class Encoder:
 def _one_hot(out: Vector, offset: int, index: int | None) -> None:
     if index is not None:
         out[offset + index] = 1.0
+
+
+def _float_counts(counts: Counter[int]) -> tuple[tuple[int, float], ...]:
+    """``(value, count)`` pairs of ``counts``, the counts as floats (what the slots hold)."""
+    return tuple((i, float(count)) for i, count in counts.items())
 
 
 def _count_into(out: Vector, offset: int, items: Iterable[int], scale: float) -> None:
@@ -229,13 +243,13 @@ _APACHE_PHASE_SLOT = tuple(_APACHE_PHASE[name] for name in apache_state.PHASES)
 
 
 @lru_cache(maxsize=4096)
-def _kind_counts(cards: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+def _kind_counts(cards: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
     """``(card, count)`` of Apache's table, a pile or the discards, once per distinct list.
 
     The piles and discards are long and change only when a window is resolved; the table stays
     the same through a window's poll and choices.
     """
-    return tuple(Counter(cards).items())
+    return _float_counts(Counter(cards))
 
 
 class ApacheEncoder(Encoder):
@@ -370,7 +384,9 @@ class ApacheEncoder(Encoder):
             if ok:
                 out[self._o_protect + _APACHE_TYPE[t]] = 1.0
 
-    def _encode_state(self, state: Any, seat: int, belief: Belief | None, out: Vector) -> None:
+    def _encode_state(
+        self, state: Any, seat: int, belief: Belief | None, out: memoryview[float]
+    ) -> None:
         # the fields ApacheState.view builds the keys read by _encode from; of the poll's
         # answers only whether each seat answered, the seat's own answer (every answer in
         # arrival mode, where they are public)
@@ -464,19 +480,19 @@ _MANITOU_SHARING = (manitou_state.THIEF, manitou_state.SHARE)
 
 # a seat's tiles and cards left, as counts per type, seldom change: their nonzero slots by value
 @lru_cache(maxsize=4096)
-def _manitou_tiles(tiles: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+def _manitou_tiles(tiles: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
     """``(tile slot, count)`` of a list of tiles (a ground's, those out of the game)."""
-    return tuple(Counter(map(_MANITOU_TILE_SLOT.__getitem__, tiles)).items())
+    return _float_counts(Counter(map(_MANITOU_TILE_SLOT.__getitem__, tiles)))
 
 
 @lru_cache(maxsize=4096)
-def _manitou_cards(cards: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+def _manitou_cards(cards: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
     """``(card slot, count)`` of a list of cards (a hand, a deck)."""
-    return tuple(Counter(map(_MANITOU_CARD_SLOT.__getitem__, cards)).items())
+    return _float_counts(Counter(map(_MANITOU_CARD_SLOT.__getitem__, cards)))
 
 
 @lru_cache(maxsize=4096)
-def _manitou_table(codes: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
+def _manitou_table(codes: tuple[int, ...]) -> tuple[tuple[int, int, float], ...]:
     """``(owner seat, slot, count)`` of the cards played on a ground (the engine's codes).
 
     Per owner: its cards by card slot, and at slot ``C`` (one past the card slots) how many of
@@ -489,21 +505,21 @@ def _manitou_table(codes: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
         counts[owner, _MANITOU_CARD_SLOT[code & 15]] += 1
         if code & down:
             counts[owner, face_down] += 1
-    return tuple((owner, i, count) for (owner, i), count in counts.items())
+    return tuple((owner, i, float(count)) for (owner, i), count in counts.items())
 
 
 @lru_cache(maxsize=4096)
-def _manitou_owned(owned: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+def _manitou_owned(owned: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
     """``(tile slot, count)`` of a seat's tiles owned, a count per tile type."""
-    return tuple((_MANITOU_TILE_SLOT[tile], k) for tile, k in enumerate(owned) if k)
+    return tuple((_MANITOU_TILE_SLOT[tile], float(k)) for tile, k in enumerate(owned) if k)
 
 
 @lru_cache(maxsize=4096)
-def _manitou_used(pool: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+def _manitou_used(pool: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
     """``(card slot, count)`` of the cards a seat has played, from its cards left per type."""
     full = MANITOU_FULL_POOL
     return tuple(
-        (_MANITOU_CARD_SLOT[card], full[card] - left)
+        (_MANITOU_CARD_SLOT[card], float(full[card] - left))
         for card, left in enumerate(pool)
         if left != full[card]
     )
@@ -639,7 +655,9 @@ class ManitouEncoder(Encoder):
         for s in view.get("thief_queue") or ():
             out[self._o_thief + rel[s]] = 1.0
 
-    def _encode_state(self, state: Any, seat: int, belief: Belief | None, out: Vector) -> None:
+    def _encode_state(
+        self, state: Any, seat: int, belief: Belief | None, out: memoryview[float]
+    ) -> None:
         # the fields ManitouState.view builds the keys read by _encode from; of the seats'
         # cards only counts, and the seat's own selection, hand and deck
         st = cast(ManitouState, state)
@@ -679,7 +697,7 @@ class ManitouEncoder(Encoder):
                     out[base + i] = count
         for card, count in enumerate(st.selected[seat]):
             if count:
-                out[o + card_of[card]] = count
+                out[o + card_of[card]] = float(count)
         o_owned, o_used = self._o_owned, self._o_used
         owned, pool = st.owned, st.pool
         for s in range(n):
@@ -692,7 +710,7 @@ class ManitouEncoder(Encoder):
         o = self._o_holders
         nobody = manitou_state.NO_SEAT
         for i, holder in enumerate((st.totem_holder, st.horse_holder)):
-            out[o + i * (p + 1) + (p if holder == nobody else rel[holder])] = 1
+            out[o + i * (p + 1) + (p if holder == nobody else rel[holder])] = 1.0
         o = self._o_counts
         for i, values in enumerate(
             (st.sel_size, st.picked, [len(h) for h in st.hands], [len(d) for d in st.decks])
@@ -760,12 +778,12 @@ _DUDAB_CALL_SLOT = tuple(_DUDAB_CALLS.index(name) if name else -1 for name in DU
 
 
 @lru_cache(maxsize=4096)
-def _face_counts(cards: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+def _face_counts(cards: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
     """``(face, count)`` of a group of Dudab cards (a column, a hand, a pile, the discards).
 
     Computed once per distinct group: most groups stay the same over several moves.
     """
-    return tuple(Counter(map(_DUDAB_CARD_SLOT.__getitem__, cards)).items())
+    return _float_counts(Counter(map(_DUDAB_CARD_SLOT.__getitem__, cards)))
 
 
 class DudabEncoder(Encoder):
@@ -881,7 +899,9 @@ class DudabEncoder(Encoder):
                 if value:
                     out[base + (s - seat) % n] = value / scale
 
-    def _encode_state(self, state: Any, seat: int, belief: Belief | None, out: Vector) -> None:
+    def _encode_state(
+        self, state: Any, seat: int, belief: Belief | None, out: memoryview[float]
+    ) -> None:
         # the fields DudabState.view builds the keys read by _encode from; of the hands only
         # their sizes, the seat's own hand, pile and kept cards, and a revealed hand
         st = cast(DudabState, state)
@@ -995,7 +1015,7 @@ class TrackerEncoder(Encoder):
         p = self.max_players
         self._channels: dict[tuple[int, ...], tuple[int, ...]] = {}
         #: per board (its cards by position): the 0/1 vector of its occupied positions
-        self._occupied: dict[tuple[int, ...], Vector] = {}
+        self._occupied: dict[tuple[int, ...], memoryview] = {}
         self._common()
         self._o_phase = self._add(
             "phase", (4,), "one-hot: normal, final_peek, final_capture, game_over"
@@ -1067,7 +1087,9 @@ class TrackerEncoder(Encoder):
         for pos, count in interest.items():
             out[board + pos * width + 12] = _TRACKER_INTEREST[count] if count < 3 else 1.0
 
-    def _encode_state(self, state: Any, seat: int, belief: Belief | None, out: Vector) -> None:
+    def _encode_state(
+        self, state: Any, seat: int, belief: Belief | None, out: memoryview[float]
+    ) -> None:
         # the fields TrackerState.view builds the keys read by _encode from: the board's
         # occupied positions (never which card), counts, and the seat's own memory
         st = cast(TrackerState, state)
@@ -1101,7 +1123,7 @@ class TrackerEncoder(Encoder):
                 self._occupied.clear()
             occupied = self._occupied[cells] = np.array(
                 [card != empty for card in cells], dtype=np.float32
-            )
+            ).data
         out[self._board_cells] = occupied
         for pos in st.peeked:
             out[board + pos * width + 1] = 1.0
