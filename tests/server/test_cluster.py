@@ -123,7 +123,7 @@ def test_clients_on_two_processes_play_a_game_at_one_table(pg_only: str, tmp_pat
                 return frame
 
             for c in clients:
-                c.read = lambda c=c: keep(c)  # type: ignore[method-assign]
+                c.read = lambda c=c: keep(c)  # type: ignore[method-assign,misc]
             assert await _play([seat0, seat1], clients) > 10
             for c in clients:
                 await c.ws.close()

@@ -23,7 +23,7 @@ import logging
 import secrets
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from sqlalchemy import text
@@ -393,7 +393,7 @@ class Ghost:
         self.me = _worker()
         self.answer = answer
         self.asked: list[dict[str, Any]] = []
-        self.client: Any = redis.Redis.from_url(REDIS, decode_responses=True)
+        self.client = cast(Any, redis.Redis.from_url(REDIS, decode_responses=True))
         self.pubsub = self.client.pubsub()
         self.pubsub.subscribe(f"campfire:w:{self.me}")
         self.stop = threading.Event()
