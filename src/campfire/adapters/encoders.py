@@ -119,6 +119,10 @@ class Encoder:
 
     def __init__(self, players: int) -> None:
         self.players = players
+        #: per observer seat: the relative slot of every seat
+        self._rel = tuple(
+            tuple((s - seat) % players for s in range(players)) for seat in range(players)
+        )
         self._layout = _Layout()
         self._build()
         #: what every encoding starts from: zeros, and the number of players
@@ -515,6 +519,12 @@ def _manitou_owned(owned: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
 
 
 @lru_cache(maxsize=4096)
+def _manitou_counted(counts: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
+    """``(card slot, count)`` of counts per card type (a seat's selection)."""
+    return tuple((_MANITOU_CARD_SLOT[card], float(k)) for card, k in enumerate(counts) if k)
+
+
+@lru_cache(maxsize=4096)
 def _manitou_used(pool: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
     """``(card slot, count)`` of the cards a seat has played, from its cards left per type."""
     full = MANITOU_FULL_POOL
@@ -662,8 +672,7 @@ class ManitouEncoder(Encoder):
         # cards only counts, and the seat's own selection, hand and deck
         st = cast(ManitouState, state)
         c, t, p, n = self.C, self.T, self.max_players, self.players
-        rel = [(s - seat) % n for s in range(n)]
-        card_of = _MANITOU_CARD_SLOT
+        rel = self._rel[seat]
         phase = st.phase
         out[self._o_phase + _MANITOU_PHASE_SLOT[phase]] = 1.0
         out[self._o_seats + rel[st.dealer]] = 1.0
@@ -695,9 +704,8 @@ class ManitouEncoder(Encoder):
                 base = o + k * c
                 for i, count in _manitou_cards(tuple(cards)):
                     out[base + i] = count
-        for card, count in enumerate(st.selected[seat]):
-            if count:
-                out[o + card_of[card]] = float(count)
+        for i, count in _manitou_counted(tuple(st.selected[seat])):
+            out[o + i] = count
         o_owned, o_used = self._o_owned, self._o_used
         owned, pool = st.owned, st.pool
         for s in range(n):
