@@ -9,7 +9,8 @@ reserved seats with one connection per seat plus ``--spectators`` spectators eac
 play random legal actions through ``TableManager.act`` (parse, legality, apply, the commit, one
 delta per seat and language, each encoded once), round robin over the tables, ``--concurrent``
 tables at once (their commits share transactions). Every frame pushed is taken as the
-connection's writer would take it (the first round's are parsed back as a check). It reports the
+connection's writer would take it (the first round's are parsed back as a check); ``--patches``
+makes every connection one of display patches. It reports the
 CPU milliseconds per action (the process's CPU time: the event loop, the commit thread and the
 database driver; PostgreSQL's own work is not counted) and the mean frame size; ``--profile
 FILE`` writes cProfile statistics of the event loop's thread.
@@ -31,7 +32,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,7 @@ try:
     from campfire.server.wire import encode
 except ImportError:  # the server before frames were encoded once (to compare)
 
-    def encode(frame: Any) -> str:
+    def encode(frame: Mapping[str, Any]) -> str:
         return json.dumps(frame, ensure_ascii=False)
 
 
@@ -107,6 +108,7 @@ async def run(
     concurrent: int,
     seed: int,
     profile: str | None,
+    patches: bool = False,
 ) -> dict[str, Any]:
     """Play ``actions`` actions; the report (CPU per action, frames, commits)."""
     with _database(database_url) as url:
@@ -119,8 +121,9 @@ async def run(
             seats = [{"kind": "reserved", "nickname": f"P{i}"} for i in range(players)]
             live, tokens = manager.create({"game": game, "players": players, "seats": seats})
             manager.start(live, tokens[0], seed=rng.getrandbits(32))
-            conns = [Connection(s) for s in range(players)]
-            conns += [Connection(None) for _ in range(spectators)]
+            asks: dict[str, Any] = {"patches": True} if patches else {}  # (the server before
+            conns = [Connection(s, **asks) for s in range(players)]  # patches takes none)
+            conns += [Connection(None, **asks) for _ in range(spectators)]
             live.connections.update(conns)
             made.append((live, tokens, conns))
         for _, _, conns in made:
@@ -139,7 +142,7 @@ async def run(
                 f, s = _drain(conns, check=done == 0)
                 frames, size = frames + f, size + s
             done += len(group)
-        if profiler is not None:
+        if profiler is not None and profile is not None:
             profiler.disable()
             profiler.dump_stats(profile)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
@@ -151,6 +154,7 @@ async def run(
         "players": players,
         "spectators": spectators,
         "database": "sqlite" if database_url is None else database_url.split(":", 1)[0],
+        "patches": patches,
         "actions": done,
         "cpu_ms_per_action": 1000 * cpu / done,
         "wall_ms_per_action": 1000 * wall / done,
@@ -173,6 +177,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--seed", type=int, default=1, help="seed of the deals and choices (1)")
     p.add_argument("--profile", metavar="FILE", default=None, help="write cProfile statistics")
+    p.add_argument(
+        "--patches",
+        action="store_true",
+        help="connections of display patches (patch=1, as the browser client asks)",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     args = p.parse_args(argv)
     if min(args.actions, args.tables, args.concurrent, args.players) < 1 or args.spectators < 0:
@@ -188,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
             concurrent=args.concurrent,
             seed=args.seed,
             profile=args.profile,
+            patches=args.patches,
         )
     )
     if args.json:
@@ -195,7 +205,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(
         f"{report['database']}: {report['game']}, {report['players']} players + "
-        f"{report['spectators']} spectators, {report['actions']} actions: "
+        f"{report['spectators']} spectators{', patches' if report['patches'] else ''}, "
+        f"{report['actions']} actions: "
         f"{report['cpu_ms_per_action']:.2f} ms CPU an action "
         f"({report['wall_ms_per_action']:.2f} ms wall), "
         f"{report['frames_per_action']:.1f} frames of {report['mean_frame_chars']:.0f} chars, "

@@ -7,6 +7,8 @@ a client: when a frame lists legal actions for it, it waits ``--think-ms`` (unif
 half and one and a half times that; 0: at once) and sends one of them, drawn at random, by
 index. So each action goes the whole way a person's does: parse, legality, apply, commit to the
 database, one delta frame per connection built from that seat's view, sent over the socket.
+The clients ask for display patches (``patch=1``) as the browser client does, and apply each
+to the display model they hold (``--no-patches``: whole display models in every delta).
 (Bot seats would measure the bots' thinking instead of the broadcast path.) A finished game is
 followed by a rematch at the same table (seat 0 asks for it over HTTP).
 
@@ -59,7 +61,7 @@ import websockets
 try:  # the clients share the machine with the server: read frames as cheaply as it can be done
     from orjson import loads as _loads
 except ImportError:  # pragma: no cover - the server extra installs orjson
-    _loads = json.loads
+    _loads = json.loads  # type: ignore[assignment]
 
 HOST = "127.0.0.1"
 
@@ -193,6 +195,24 @@ def create_tables(base: str, tables: int, game: str, players: int) -> list[dict[
 # ----- the clients ------------------------------------------------------------------------------
 
 
+def apply_patch(model: Any, patch: list[Any]) -> Any:
+    """``model`` (a display model as JSON) with a delta's ``patch`` applied, in place.
+
+    What a client of patches does (``docs/protocol.md``, "Display patches"); the load
+    generator has its own few lines, as the browser has, rather than the server's module.
+    """
+    for path, value in patch:
+        if not path:
+            model = value
+            continue
+        node = model
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+    return model
+
+
+
 @dataclass
 class _Run:
     """The measurements of one client process."""
@@ -201,6 +221,8 @@ class _Run:
     max_actions: int
     #: offer permessage-deflate (as browsers do); False: plain frames
     compression: bool = True
+    #: ask for display patches (``patch=1``, as the browser client does) and apply them
+    patches: bool = True
     sends: dict[tuple[int, int, int, int], float] = field(default_factory=dict)
     seen: Counter[tuple[int, int, int, int]] = field(default_factory=Counter)
     latencies: list[float] = field(default_factory=list)
@@ -231,9 +253,10 @@ async def _client(
     think: float,
     rng: random.Random,
 ) -> None:
-    ws_url = base.replace("http://", "ws://") + f"/ws/tables/{table}"
-    if token is not None:
-        ws_url += f"?token={token}"
+    query = [f"token={token}"] if token is not None else []
+    if run.patches:
+        query.append("patch=1")
+    ws_url = base.replace("http://", "ws://") + f"/ws/tables/{table}?" + "&".join(query)
     acted: set[tuple[int, int]] = set()  # (game number, seq) answered already
     pending: set[asyncio.Task[None]] = set()
 
@@ -255,6 +278,7 @@ async def _client(
         compression="deflate" if run.compression else None,
     ) as ws:
         frame = _loads(await ws.recv())  # the snapshot
+        display = frame.get("display")  # the display model, kept up to date as a client does
         run.ready += 1
         await run.go.wait()
         while not run.done.is_set():
@@ -291,8 +315,13 @@ async def _client(
             now = time.perf_counter()
             frame = _loads(raw)
             if frame["type"] == "delta":
+                display = (
+                    apply_patch(display, frame["patch"]) if "patch" in frame else frame["display"]
+                )
                 step = frame["step"]
                 run.receipt((table, frame["game_number"], step["seq"] - 1, step["seat"]), now)
+            elif frame["type"] == "snapshot":
+                display = frame["display"]
         for task in list(pending):
             task.cancel()
 
@@ -315,12 +344,14 @@ async def _play(
     max_actions: int,
     seed: int,
     compression: bool = True,
+    patches: bool = True,
 ) -> dict[str, Any]:
     players = len(tables[0]["tokens"])
     run = _Run(
         clients_per_table=players + (1 if spectators else 0),
         max_actions=max_actions,
         compression=compression,
+        patches=patches,
     )
     rng = random.Random(seed)
     tasks = []
@@ -415,6 +446,7 @@ def run_benchmark(
     profile: str | None = None,
     compression: bool = True,
     workers: int = 1,
+    patches: bool = True,
 ) -> dict[str, Any]:
     """Run the load benchmark; the report (actions/s, latency percentiles in ms, counts)."""
     if tables < 1 or seconds <= 0 or max_actions < 1 or client_processes < 1:
@@ -430,7 +462,7 @@ def run_benchmark(
         jobs = [
             (
                 *(base, made[i::client_processes], spectators, think_ms / 1000, seconds, share),
-                *(seed + i, compression),
+                *(seed + i, compression, patches),
             )
             for i in range(client_processes)
         ]
@@ -453,6 +485,7 @@ def run_benchmark(
         "connections": sum(p["connections"] for p in parts),
         "spectators": spectators,
         "compression": compression,
+        "patches": patches,
         "think_ms": think_ms,
         "client_processes": client_processes,
         "seconds": max(p["seconds"] for p in parts),
@@ -502,6 +535,12 @@ def main(argv: list[str] | None = None) -> int:
         "every frame for each connection)",
     )
     p.add_argument(
+        "--no-patches",
+        action="store_true",
+        help="clients do not ask for display patches (patch=1; the browser client does): "
+        "every delta carries the whole display model",
+    )
+    p.add_argument(
         "--client-processes", type=int, default=1, help="processes the clients run in (1)"
     )
     p.add_argument("--seed", type=int, default=1, help="seed of the players' choices (1)")
@@ -536,6 +575,7 @@ def main(argv: list[str] | None = None) -> int:
         profile=args.profile,
         compression=not args.no_compression,
         workers=args.workers,
+        patches=not args.no_patches,
     )
     if args.json:
         print(json.dumps(report, indent=2))
@@ -545,8 +585,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{report['database']}: {report['tables']} tables of {report['game']} "
         f"({report['players']} players{', a spectator' if report['spectators'] else ''}), "
         f"{report['connections']} connections, {report['workers']} server processes"
-        f"{'' if report['compression'] else ' (no compression)'}, think {report['think_ms']:g} ms, "
-        f"{report['seconds']:.1f} s"
+        f"{'' if report['compression'] else ' (no compression)'}"
+        f"{', patches' if report['patches'] else ', whole displays'}, "
+        f"think {report['think_ms']:g} ms, {report['seconds']:.1f} s"
     )
     print(
         f"  {report['actions']} actions ({report['actions_per_s']:.1f}/s), "

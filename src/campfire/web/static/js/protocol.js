@@ -1,10 +1,44 @@
-// The table socket (docs/protocol.md, version 2): snapshot, then one delta per step; actions
+// The table socket (docs/protocol.md, version 3): snapshot, then one delta per step; actions
 // by notation with the sequence number they answer; reconnection with since=<last seq>, so
-// the steps missed arrive in the next snapshot; ping/pong measures the round trip.
+// the steps missed arrive in the next snapshot; ping/pong measures the round trip. The client
+// asks for display patches (patch=1): a delta then carries the changes to the display model
+// held (applyPatch), not the whole model.
 
 // what a delta changes in the state (a snapshot sets these and the table's own fields)
 const STEP_FIELDS = ["seq", "view", "display", "legal", "outcome", "clocks"];
 const pick = (frame, fields) => Object.fromEntries(fields.map((key) => [key, frame[key]]));
+
+/**
+ * The display model ``model`` with a delta's ``patch`` applied: ``[path, value]`` pairs in
+ * order, each setting the thing at ``path`` (object keys and array indices) to ``value``; an
+ * empty path replaces the model. ``model`` itself is left as it was (every object or array on
+ * a path is copied before it changes; the rest is shared). Throws if a path leads nowhere.
+ */
+export function applyPatch(model, patch) {
+  const copied = new Set();
+  const fresh = (value) => {
+    if (value === null || typeof value !== "object") throw new Error("the patch does not fit");
+    if (copied.has(value)) return value;
+    const made = Array.isArray(value) ? value.slice() : { ...value };
+    copied.add(made);
+    return made;
+  };
+  for (const [path, value] of patch) {
+    if (path.length === 0) {
+      model = value;
+      continue;
+    }
+    model = fresh(model);
+    let node = model;
+    for (const key of path.slice(0, -1)) {
+      if (!(key in node)) throw new Error("the patch does not fit");
+      node = node[key] = fresh(node[key]);
+    }
+    if (!(path[path.length - 1] in node)) throw new Error("the patch does not fit");
+    node[path[path.length - 1]] = value;
+  }
+  return model;
+}
 
 export class TableClient {
   /**
@@ -26,6 +60,7 @@ export class TableClient {
     this.pingSent = null;
     this.latency = null;
     this.frames = 0;
+    this.resyncing = false; // a patch did not fit the model held: deltas wait for a snapshot
   }
 
   url() {
@@ -34,6 +69,7 @@ export class TableClient {
     if (this.opts.token) params.set("token", this.opts.token);
     params.set("since", String(this.seq ?? 0));
     if (this.opts.lang) params.set("lang", this.opts.lang);
+    params.set("patch", "1");
     return `${proto}://${location.host}/ws/tables/${this.tableId}?${params}`;
   }
 
@@ -115,6 +151,7 @@ export class TableClient {
     }
     let steps = [];
     if (frame.type === "snapshot") {
+      this.resyncing = false;
       if (this.gameNumber !== null && frame.game_number !== this.gameNumber) this.log = [];
       this.gameNumber = frame.game_number;
       steps = frame.missed || [];
@@ -125,8 +162,19 @@ export class TableClient {
         this.send({ type: "sync", since: 0 });
         return;
       }
+      if (this.resyncing) return; // a patch did not fit: waiting for a whole model
+      const changed = pick(frame, STEP_FIELDS);
+      if ("patch" in frame) {
+        try {
+          changed.display = applyPatch(this.state.display, frame.patch);
+        } catch (_) {
+          this.resyncing = true;
+          this.send({ type: "sync", since: this.seq ?? 0 }); // a snapshot: a whole model
+          return;
+        }
+      }
       steps = [frame.step];
-      Object.assign(this.state, pick(frame, STEP_FIELDS), {
+      Object.assign(this.state, changed, {
         status: frame.outcome ? "finished" : this.state.status,
       });
       this.seq = frame.seq;
