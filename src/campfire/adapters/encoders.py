@@ -1157,12 +1157,15 @@ class TrackerEncoder(Encoder):
                     for card in range(NUM_CARDS)
                 )
                 self._channels[key] = channel
+            at = self._occupied_at  # each position's first channel
             for pos, card in known.items():
-                base = board + pos * width
+                base = at[pos]
                 out[base + 3] = 1.0
                 out[base + channel[card]] = 1.0
-        for pos, count in interest.items():
-            out[board + pos * width + 12] = _TRACKER_INTEREST[count] if count < 3 else 1.0
+        if interest:
+            at = self._occupied_at
+            for pos, count in interest.items():
+                out[at[pos] + 12] = _TRACKER_INTEREST[count] if count < 3 else 1.0
 
 
 _ENCODERS: dict[str, type[Encoder]] = {
