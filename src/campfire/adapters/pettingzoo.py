@@ -177,7 +177,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
             raise OptionError(f"{agent} is still playing; give an action index, not None")
         self._cumulative_rewards[agent] = 0.0
         session.apply(self._seat[agent], int(action))
-        over = session.is_over()
+        seat = session.current_seat()
+        over = seat is None and session.is_over()
         if self.shaping or over:  # else every reward is 0 until the end: none to clear or add
             self._clear_rewards()
             if self.shaping:
@@ -197,8 +198,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self._accumulate_rewards()
         if over:
             self._deads_step_first()
-        else:
-            self._select()
+        elif seat is not None:
+            self.agent_selection = self.possible_agents[seat]
         if self.render_mode == "human":
             self.render()
 

@@ -227,7 +227,7 @@ class Session:
                 turn = None
             else:
                 seats = self.state.seats_to_act()
-                turn = min(seats) if seats else None
+                turn = seats[0] if len(seats) == 1 else (min(seats) if seats else None)
             self._turn = turn
         return turn
 
