@@ -22,8 +22,9 @@ each (``R B Y G P O``), so that they read without seeing colour.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any, cast
 
 from campfire.core import Action, Event
@@ -38,6 +39,7 @@ from campfire.core.present import (
     ViewHeader,
     Zone,
     and_list,
+    current_translator,
     text,
 )
 
@@ -270,6 +272,29 @@ _DOWN = tuple(
 )
 
 
+#: parts of display models already made, by everything each is made from (the language too):
+#: they are immutable, so the next display that needs one (another seat's at the same step, the
+#: next step's) takes it as it is — the server builds a display per seat at every step, and the
+#: board, the piles and the panels are mostly the same for all of them
+_KEPT: dict[tuple[Any, ...], Any] = {}
+#: the most parts kept (then they are forgotten all at once)
+_KEPT_SIZE = 20_000
+
+
+def _kept(key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+    """The part made by ``make``, kept under ``key`` (which holds everything it depends on)."""
+    try:
+        return _KEPT[key]
+    except KeyError:
+        pass
+    except TypeError:  # a translator that cannot be a key: nothing is kept
+        return make()
+    if len(_KEPT) >= _KEPT_SIZE:
+        _KEPT.clear()
+    made = _KEPT[key] = make()
+    return made
+
+
 class TrackerPresenter(Presenter):
     """Tracker's board, players, prompts, log lines and legend (tracker §2, §5, §6, §8)."""
 
@@ -287,17 +312,59 @@ class TrackerPresenter(Presenter):
     def _display(self, view: TrackerView, legal: Sequence[Action], names: Sequence[str]) -> Display:
         head = ViewHeader.of(view)
         seat, n, to_act, over = head.seat, head.players, head.to_act, head.over
-        zones = [self._board(view), self._centre(view)]
-        zones.extend(self._pile(view, s, names) for s in range(n))
-        players = tuple(self._panel(view, s, names, seat) for s in range(n))
-        actions = tuple(self._choice(view, a, n) for a in legal if isinstance(a, TrackerAction))
+        # every part is kept by what it is made from (_kept): the same inputs, the same object
+        tr, phase, step = current_translator(), view["phase"], view["step"]
+        board = (
+            "board",
+            tr,
+            tuple(view["occupied"]),
+            tuple(view["peeked_this_turn"]),
+            view["lifted"],
+            view["centre"],
+            tuple(view["board"]) if over else None,
+        )
+        zones = [_kept(board, lambda: self._board(view)), self._centre(view)]
+        for s in range(n):
+            pile = (
+                "pile",
+                tr,
+                s,
+                view["seat"] == s,
+                self.name(names, s),
+                view["captured_counts"][s],
+                tuple(view["captured"][s]) if over else None,
+            )
+            zones.append(_kept(pile, partial(self._pile, view, s, names)))
+        players = []
+        for s in range(n):
+            panel = (
+                "panel",
+                tr,
+                s,
+                s == seat,
+                self.name(names, s),
+                view["tribes"][s],
+                view["trackers"][s],
+                view["captured_counts"][s],
+                view["last_player"] == s,
+                phase,
+                view["outcome"]["scores"][s] if "outcome" in view else None,
+                s in view["to_act"],
+            )
+            players.append(_kept(panel, partial(self._panel, view, s, names, seat)))
+        game = self.game.name
+        actions = tuple(
+            _kept(("choice", tr, game, a, n, phase, step), partial(self._choice, view, a, n))
+            for a in legal
+            if isinstance(a, TrackerAction)
+        )
         return Display(
             game=self.game.name,
             seat=seat,
             status=self._status(view),
             prompt=self._prompt(view, seat, names),
             to_act=to_act,
-            players=players,
+            players=tuple(players),
             zones=tuple(zones),
             actions=actions,
             progress=self._progress(view) if to_act else "",
