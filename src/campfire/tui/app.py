@@ -499,6 +499,14 @@ def outcome_text(title: str, outcome: Outcome, names: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+def score_text(session: PlaySession) -> str:
+    """The text of the score screen: the presenter's summary, else :func:`outcome_text`."""
+    display = session.display(session.humans[0], actions=False)
+    if not display.result:
+        return outcome_text(session.game.title, session.outcome(), session.names)
+    return "\n".join([display.status, "", *display.result])
+
+
 class ScoreScreen(Translated, Screen[None]):
     """The final scores (the presenter's summary) and where the record was saved."""
 
@@ -717,12 +725,8 @@ class GameScreen(Translated, Screen[None]):
                 self.config.resumed_from.unlink(missing_ok=True)
         except CampfireError as exc:
             note = _("The record could not be saved: {reason}").format(reason=exc)
-        display = session.display(session.humans[0], actions=False)
-        lines = [display.status, "", *display.result]
-        if not display.result:
-            lines = [outcome_text(session.game.title, session.outcome(), session.names)]
         assert isinstance(self.app, CampfireApp)
-        self.app.show_scores("\n".join(lines), note)
+        self.app.show_scores(score_text(session), note)
 
     # ----- drawing -----------------------------------------------------------------------
 
