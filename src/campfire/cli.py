@@ -21,7 +21,16 @@ from . import __version__
 from .core import CampfireError, Game, OptionError, all_games, get
 from .core.records import replay_file, replay_text
 from .core.validate import MAX_JSON_BYTES, MAX_PLAYERS_ARG, int_arg, seed_arg
-from .i18n import LANGUAGES, _, check_language, current, ngettext, resolve_language, use_language
+from .i18n import (
+    LANGUAGES,
+    _,
+    check_language,
+    current,
+    game_title,
+    ngettext,
+    resolve_language,
+    use_language,
+)
 from .i18n.argparse_strings import argparse_language
 from .i18n.names import shown_names
 from .i18n.rules import missing_note, option_help, rules_document
@@ -96,7 +105,7 @@ def games_table() -> str:
     for game in all_games():
         opts = ", ".join(f"{i.name}={_fmt_value(i.default)}" for i in game.options_type.infos())
         players = f"{game.min_players}–{game.max_players}"
-        lines.append(f"{game.name:<10} {game.title:<14} {players:<8} {opts or '-'}")
+        lines.append(f"{game.name:<10} {game_title(game):<14} {players:<8} {opts or '-'}")
     return "\n".join(lines)
 
 
@@ -188,7 +197,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     actions = ngettext(
         "{count} action verified.", "{count} actions verified.", len(record.actions)
     ).format(count=len(record.actions))
-    print(f"{match.game.title}, {players}; {actions}")
+    print(f"{game_title(match.game)}, {players}; {actions}")
     if outcome is None:
         print(_("The game is not finished."))
         return 0

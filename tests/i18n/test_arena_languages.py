@@ -85,10 +85,10 @@ def test_the_leaderboard_in_each_language() -> None:
     assert english.startswith("Tracker: 5 games rated")
     assert "win share" in english.splitlines()[1]
     hu = board.to_text(translator("hu")).splitlines()
-    assert hu[0].startswith("Tracker: 5 értékelt játszma")
+    assert hu[0].startswith("Nyomkereső: 5 értékelt játszma")
     assert re.search(r"értékszám .* nyerési arány$", hu[1])
     cs = board.to_text(translator("cs")).splitlines()
-    assert cs[0].startswith("Tracker: hodnoceno 5 her")
+    assert cs[0].startswith("Stopař: hodnoceno 5 her")
     assert "podíl výher" in cs[1]
     assert len({len(line) for line in cs[1:]}) == 1  # aligned
 

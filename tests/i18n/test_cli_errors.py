@@ -117,8 +117,8 @@ def test_the_core_templates_still_match_what_the_core_raises() -> None:
     ("language", "expected"),
     [
         ("en", "campfire: error: Tracker is played by 2–6 players (got 9)\n"),
-        ("hu", "a(z) Tracker játékot 2–6 játékos játssza (kapott: 9)"),
-        ("cs", "hru Tracker hraje 2–6 hráčů (zadáno: 9)"),
+        ("hu", "a(z) Nyomkereső játékot 2–6 játékos játssza (kapott: 9)"),
+        ("cs", "hru Stopař hraje 2–6 hráčů (zadáno: 9)"),
     ],
 )
 def test_a_bad_player_count_in_each_language(

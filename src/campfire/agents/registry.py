@@ -86,7 +86,7 @@ def make_agent(
             ErrorText(
                 "unknown agent {name} for {game}; agents: {agents}; levels: {levels}",
                 name=repr(name),
-                game=game.title,
+                game=game.title_text(),
                 agents=", ".join(types),
                 levels=", ".join(LEVELS),
             )

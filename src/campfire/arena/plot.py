@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from campfire.core import CampfireError, get
-from campfire.i18n import _, ngettext
+from campfire.i18n import _, game_title, ngettext
 
 from .stats import Summary
 
@@ -84,7 +84,7 @@ def plot_summary(summary: Summary, path: str | Path) -> None:
             "{title}, {players}: {count} games (seed {seed})",
             summary.completed,
         ).format(
-            title=get(cfg.game).title,
+            title=game_title(get(cfg.game)),
             players=players.format(count=cfg.players),
             count=summary.completed,
             seed=cfg.seed,

@@ -27,7 +27,7 @@ from typing import Any
 
 from campfire.core import CampfireError, ErrorText, Record, RecordError, get, replay
 from campfire.core.validate import loads_json, read_bytes
-from campfire.i18n import N_, Translator, current
+from campfire.i18n import N_, Translator, current, game_title
 
 from .stats import text_table
 
@@ -86,7 +86,7 @@ class Leaderboard:
         """
         tr = tr or current()
         try:
-            title = get(self.game).title
+            title = game_title(get(self.game), tr)
         except CampfireError:
             title = self.game
         head = tr.ngettext(

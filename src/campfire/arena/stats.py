@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from campfire.core import get
-from campfire.i18n import DEFAULT_LANGUAGE, N_, Translator, current, translator
+from campfire.i18n import DEFAULT_LANGUAGE, N_, Translator, current, game_title, translator
 
 from .runner import Failure, GameResult, SimConfig, SimResult
 
@@ -185,7 +185,7 @@ class Summary:
         """
         tr = tr or current()
         cfg = self.config
-        title = get(cfg.game).title
+        title = game_title(get(cfg.game), tr)
         opts = ", ".join(f"{k}={_fmt_option(v)}" for k, v in cfg.options.items())
         players = tr.ngettext("{count} player", "{count} players", cfg.players)
         games_n = tr.ngettext("{count} game", "{count} games", cfg.games)

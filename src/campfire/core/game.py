@@ -95,12 +95,17 @@ class Game(ABC, Generic[S]):
                     ErrorText(
                         "{kind} are not options of {title}; use {expected}",
                         kind=type(values).__name__,
-                        title=self.title,
+                        title=self.title_text(),
                         expected=self.options_type.__name__,
                     )
                 )
             return values
         return self.options_type.from_mapping(values)  # refuses what is no mapping
+
+    def title_text(self) -> ErrorText:
+        """The title as a word of an error message (translated at the edge: ``<name>.title``)."""
+        context = f"{self.name}.title"
+        return ErrorText(self.title, context=context)
 
     def check_players(self, players: int) -> None:
         """Raise :class:`OptionError` unless ``players`` is in the game's player range."""
@@ -115,7 +120,7 @@ class Game(ABC, Generic[S]):
             raise OptionError(
                 ErrorText(
                     "{title} is played by {min_players}–{max_players} players (got {players})",
-                    title=self.title,
+                    title=self.title_text(),
                     min_players=self.min_players,
                     max_players=self.max_players,
                     players=players,
@@ -319,7 +324,7 @@ class Game(ABC, Generic[S]):
             raise PositionError(
                 ErrorText(
                     "this is not a {title} position (game={value})",
-                    title=self.title,
+                    title=self.title_text(),
                     value=repr(data.get("game")),
                 )
             )

@@ -58,6 +58,7 @@ __all__ = [
     "_",
     "check_language",
     "current",
+    "game_title",
     "get_language",
     "language_name",
     "negotiate",
@@ -395,6 +396,21 @@ def pgettext(context: str, msgid: str) -> str:
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     """The form for ``n`` in ``context``, in the current language."""
     return current().npgettext(context, singular, plural, n)
+
+
+def game_title(game: Any, tr: Translator | None = None) -> str:
+    """A game's title in ``tr``'s language (default: the current one): Tracker is *Nyomkereső*.
+
+    The catalogs hold each title with the context ``<game>.title`` (``campfire.i18n.extract``);
+    a game the catalogs do not know keeps its own title.
+
+    >>> from campfire.core import get
+    >>> import campfire.games
+    >>> game_title(get("tracker"), translator("hu")), game_title(get("dudab"), translator("cs"))
+    ('Nyomkereső', 'Dudab')
+    """
+    context = f"{game.name}.title"
+    return (tr or current()).pgettext(context, game.title)
 
 
 def translate(message: Message, language: str | None = None) -> str:

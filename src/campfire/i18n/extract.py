@@ -5,7 +5,8 @@
 - the core's ``campfire.core.present.MESSAGES`` and every registered game's presenter
   catalogue ``MESSAGES`` (context: the message id, msgid: the English template; a ``<id>.one``
   / ``<id>`` pair becomes one plural entry whose context is ``<id>``),
-- every game option's help text (context ``<game>.option.<name>``),
+- every game's title (context ``<game>.title``) and option help text (context
+  ``<game>.option.<name>``),
 - the browser client's ``campfire.web.strings.STRINGS`` (id → English template), the same way
   as the presenters' messages,
 - the strings marked with ``_``, ``N_``, ``ngettext``, ``pgettext`` and ``npgettext`` in the
@@ -121,6 +122,7 @@ def extract() -> Catalog:
     from campfire.core import all_games
 
     for game in sorted(all_games(), key=lambda g: g.name):
+        catalog.add(game.title, locations=_at(f"{game.name} title"), context=f"{game.name}.title")
         for info in game.options_type.infos():
             if info.help:
                 catalog.add(

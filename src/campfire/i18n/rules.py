@@ -7,7 +7,7 @@ from typing import Any
 
 from campfire.core.game import Game
 
-from . import _, current
+from . import _, current, game_title
 
 __all__ = ["missing_note", "option_help", "rules_document"]
 
@@ -34,7 +34,7 @@ def missing_note(game: Game[Any]) -> str:
     """The one line said when the rules are not written in the chosen language."""
     return _(
         "(The rules of {game} are not yet written in this language; here they are in English.)"
-    ).format(game=game.title)
+    ).format(game=game_title(game))
 
 
 def option_help(game: Game[Any], name: str, help_text: str) -> str:

@@ -18,7 +18,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from campfire.core import ErrorText, all_games
-from campfire.i18n import negotiate, normalize, translator
+from campfire.i18n import game_title, negotiate, normalize, translator
 
 from .tables import LiveTable, LobbyError, TableManager
 
@@ -136,12 +136,13 @@ def guarded(handler: Handler) -> Handler:
 async def games(request: Request) -> Response:
     """``GET /api/games``: the games, their player ranges and options with defaults.
 
-    The options' help texts are in the request's language (:func:`language_of`).
+    The titles and the options' help texts are in the request's language (:func:`language_of`).
     """
     tr = translator(language_of(request))
     out = []
     for game in all_games():
         info = game.to_json()
+        info["title"] = game_title(game, tr)
         for option in info["options"]:
             if option["help"]:  # the catalogs' context of an option's help (campfire.i18n.extract)
                 context = f"{game.name}.option.{option['name']}"

@@ -407,7 +407,7 @@ def read_action(game: Game[Any], players: int, action: str | int) -> Action:
                 ErrorText(
                     "an action index is 0–{high} in {game} for {players}",
                     high=size - 1,
-                    game=game.title,
+                    game=game.title_text(),
                     players=players,
                 ),
             )

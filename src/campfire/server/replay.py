@@ -43,7 +43,7 @@ from campfire.core import CampfireError, ErrorText, Outcome, Record
 from campfire.core import get as get_game
 from campfire.core.records import replay_text
 from campfire.core.table import Table
-from campfire.i18n import translator
+from campfire.i18n import game_title, translator
 from campfire.i18n.names import shown_names
 from campfire.web import static_dir
 
@@ -279,7 +279,7 @@ def _frames(record: Record, seat: int | None, language: str, plain: bool) -> dic
     meta = record.meta
     return {
         "game": game.name,
-        "title": game.title,
+        "title": game_title(game, translator(language)),
         "players": players,
         "names": names,
         "options": dict(record.options),

@@ -876,7 +876,7 @@ class TableManager:
                 "bad_request",
                 ErrorText(
                     '"players": {game} is played by {low}–{high}',
-                    game=game.title,
+                    game=game.title_text(),
                     low=game.min_players,
                     high=game.max_players,
                 ),

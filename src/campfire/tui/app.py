@@ -52,7 +52,7 @@ from campfire.core import (
     visible_events,
 )
 from campfire.core.present import ActionChoice, Display, and_list
-from campfire.i18n import N_, _, current, ngettext, translate
+from campfire.i18n import N_, _, current, game_title, ngettext, translate
 from campfire.i18n.names import shown_names
 from campfire.i18n.rules import missing_note, option_help, rules_document
 
@@ -142,7 +142,8 @@ def options_help(game: Game[Any]) -> str:
       peek_count=2  (2/3/4)  cards shown by one peek ...
     """
     lines = [
-        "\n" + _("Options of {game} (type key=value on the start screen):").format(game=game.title)
+        "\n"
+        + _("Options of {game} (type key=value on the start screen):").format(game=game_title(game))
     ]
     for info in game.options_type.infos():
 
@@ -261,7 +262,7 @@ class StartScreen(Translated, Screen[None]):
         with Horizontal(classes="row"):
             yield Label(_("Game") + " ", classes="label")
             yield Select(
-                [(f"{g.title} ({g.min_players}–{g.max_players})", g.name) for g in games],
+                [(f"{game_title(g)} ({g.min_players}–{g.max_players})", g.name) for g in games],
                 value=first.name,
                 allow_blank=False,
                 compact=True,
@@ -332,7 +333,7 @@ class StartScreen(Translated, Screen[None]):
         self.query_one("#options", Input).placeholder = (
             _("e.g. {example}").format(example=example)
             if example
-            else _("{game} has no options").format(game=game.title)
+            else _("{game} has no options").format(game=game_title(game))
         )
 
     def on_select_changed(self, event: Select.Changed) -> None:
@@ -503,7 +504,7 @@ def score_text(session: PlaySession) -> str:
     """The text of the score screen: the presenter's summary, else :func:`outcome_text`."""
     display = session.display(session.humans[0], actions=False)
     if not display.result:
-        return outcome_text(session.game.title, session.outcome(), session.names)
+        return outcome_text(game_title(session.game), session.outcome(), session.names)
     return "\n".join([display.status, "", *display.result])
 
 
@@ -1157,7 +1158,7 @@ class WatchScreen(Translated, Screen[None]):
         self.query_one("#players", Players).show(display.players)
         self.query_one("#log", GameLog).reset(self.lines[: self.logs[self.index]])
         status = _("{game} replay — action {index}/{total}").format(
-            game=self.game.title, index=self.index, total=total
+            game=game_title(self.game), index=self.index, total=total
         )
         if self.index:
             seat, text = self.record.actions[self.index - 1]
