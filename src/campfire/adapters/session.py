@@ -290,10 +290,15 @@ class Session:
         if mask is None:
             mask = self._masks.get(legal)
             if mask is None:
-                built = bytearray(self.num_actions)
-                for i in legal:
-                    built[i] = 1
-                mask = np.frombuffer(bytes(built), _INT8)
+                if len(legal) < _LONG:
+                    built = bytearray(self.num_actions)
+                    for i in legal:
+                        built[i] = 1
+                    mask = np.frombuffer(bytes(built), _INT8)
+                else:  # one fancy write beats a loop over many indices
+                    mask = np.zeros(self.num_actions, _INT8)
+                    mask[np.fromiter(legal, np.intp, len(legal))] = 1
+                    mask.flags.writeable = False
                 if len(self._masks) >= _MASK_CACHE_SIZE:
                     self._masks.clear()
                 self._masks[legal] = mask
