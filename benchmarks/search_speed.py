@@ -1,9 +1,10 @@
 """Search speed: CPU seconds per decision of every level, and ISMCTS iterations per second.
 
-For each game a seeded two-player game between heuristic bots is played, and at ``--positions``
-of its decisions with a choice (spread over the game) each level's agent is asked to decide from
-the same observation. The time is *CPU time* of this process (``time.process_time``), so the
-figures do not depend on what else the machine runs; a level is within the budget of
+For each game a seeded game between heuristic bots (``--players``, two by default) is played,
+and at ``--positions`` of its decisions with a choice (spread over the game) each level's agent
+is asked to decide from the same observation. The time is *CPU time* of this process
+(``time.process_time``), which depends far less than wall-clock time on what else the machine
+runs (though not at all only on this code: compare figures side by side); a level is within the budget of
 ``docs/strength.md`` when its mean is at most 0.5 s. For an ISMCTS level the iterations it ran
 (its fixed budget), for Apache's search bot its samples (``last_iterations``: 0 at a decision
 it did not search), divided by that time give the iterations per second. The decisions that
@@ -11,7 +12,7 @@ ran a search (``last_iterations`` above 0: every ISMCTS decision, only some of A
 their own mean and longest CPU time.
 
     .venv/bin/python benchmarks/search_speed.py [GAME ...] [--positions 12] [--seed 1]
-        [--levels easy,medium,hard]
+        [--levels easy,medium,hard] [--players 2]
 """
 
 from __future__ import annotations
@@ -27,11 +28,11 @@ from campfire.agents import make_agent
 from campfire.core import Agent, Observation, State
 
 
-def positions(game: str, count: int, seed: int) -> list[tuple[State, int]]:
+def positions(game: str, count: int, seed: int, players: int = 2) -> list[tuple[State, int]]:
     """``count`` decisions with a choice of a seeded heuristic game: (state copy, seat)."""
     spec = campfire.get_game(game)
-    state = spec.new_game(2, seed=seed)
-    bots = [make_agent("heuristic", spec, s, 2, seed=seed + s) for s in range(2)]
+    state = spec.new_game(players, seed=seed)
+    bots = [make_agent("heuristic", spec, s, players, seed=seed + s) for s in range(players)]
     found: list[tuple[State, int]] = []
     rng = random.Random(seed)
     while not state.is_terminal():
@@ -58,7 +59,7 @@ def measure(game: str, level: str, points: Sequence[tuple[State, int]]) -> dict[
     searched: list[float] = []  # CPU seconds of the decisions that ran a search
     rng = random.Random(0)
     for i, (state, seat) in enumerate(points):
-        agent: Agent = make_agent(level, spec, seat, 2, seed=i)
+        agent: Agent = make_agent(level, spec, seat, state.num_players, seed=i)
         obs = Observation.of(state, seat, agent.belief, rng)
         start = time.process_time()
         agent.act(obs)
@@ -89,6 +90,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--levels", default="easy,medium,hard")
+    parser.add_argument("--players", type=int, default=2, help="players of the seeded games")
     args = parser.parse_args(argv)
     print(
         "| game | level | agent | decisions | CPU s/decision | iterations/s "
@@ -96,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     print("|---|---|---|---|---|---|---|---|")
     for game in args.games:
-        points = positions(game, args.positions, args.seed)
+        points = positions(game, args.positions, args.seed, args.players)
         for level in args.levels.split(","):
             row = measure(game, level.strip(), points)
             ips = row["iterations_per_s"]
