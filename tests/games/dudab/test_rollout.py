@@ -71,9 +71,13 @@ def test_rollouts_play_legal_games_to_the_end(options: dict[str, bool] | None) -
     assert steps > 100
 
 
+class _AsItStands(DudabRollout):
+    ramp = 0.0  # the hand counts in full however long the draw pile
+
+
 def test_evaluate_scores_the_round_as_it_stands() -> None:
     state = make(2, hands=[["dudab", "red/fur/1"], ["blue/club/4"]], piles=[[], ["green/hand/3"]])
-    estimate = DudabRollout().evaluate(state)
+    estimate = _AsItStands().evaluate(state)
     assert estimate is not None
     assert estimate.scores == (6, 7)  # Dudab in hand +5 and the 1; 4 + 3
     assert estimate.winners == (A,)  # fewer points win

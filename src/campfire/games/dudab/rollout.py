@@ -3,7 +3,10 @@
 Simulated games are played for a short horizon by a cheap rule of thumb (shed high cards, do not
 capture, keep the Dudabs for later, draw rather than feed a capture), with some random moves
 mixed in; the position is then scored as if the round ended now (dudab §7 on the current hands
-and piles, added to the totals so far). That keeps each search iteration cheap in a game of
+and piles, added to the totals so far), except that while the draw pile is long the cards in
+hand count only half (most of them will be shed) and a Dudab in hand counts as an asset rather
+than its +5. A search considers only the two most promising of the 12 calls of a Dudab
+placement (:meth:`DudabRollout.prune`). That keeps each search iteration cheap in a game of
 several long rounds, and the simulated players behave roughly like real ones: uniformly random
 moves would, for instance, place a Dudab far too often (13 ways of placing it on each column,
 one per call) and capture without a second thought.
@@ -49,19 +52,19 @@ _DUDAB_KEEP = 2.0
 class DudabRollout(RolloutPolicy):
     """Rule-of-thumb play with some random moves for a few dozen steps, then the round scored."""
 
-    horizon = 40
+    horizon = 20
     reward = "margin"
     margin_scale = 20.0
     #: probability of playing the rule of thumb's choice (else a uniformly random legal action)
     greedy = 0.85
     #: how many of the 12 calls of a Dudab placement a search considers (:meth:`prune`)
-    calls = 12
+    calls = 2
     #: what the cards in hand count (of their round score) while the draw pile is long
-    hand_weight = 1.0
+    hand_weight = 0.5
     #: what a Dudab in hand is worth (points off) while the draw pile is long
-    dudab_credit = -5.0
+    dudab_credit = 2.0
     #: over how many last cards of the draw pile the hand comes to count in full (0: always)
-    ramp = 0.0
+    ramp = 30.0
 
     def act(self, state: State, seat: int, rng: random.Random) -> Action:
         """The rule of thumb's action, or now and then a random legal one."""
