@@ -41,7 +41,7 @@ from campfire.core.present import Display
 
 from .wire import encode
 
-__all__ = ["PatchError", "apply_patch", "display_patch", "patch_frame", "to_json"]
+__all__ = ["Memo", "PatchError", "apply_patch", "display_patch", "patch_frame", "to_json"]
 
 #: a key of an object or an index of an array
 PathKey = str | int
@@ -62,7 +62,12 @@ def _names(kind: type) -> tuple[str, ...] | None:
         return names
 
 
-def display_patch(old: Display | None, new: Display | None) -> list[Op]:
+#: what :func:`display_patch` found already in one round of patches (a step's): the changes
+#: between two parts, by the parts' identities (both kept in the value, so the ids stay theirs)
+Memo = dict[tuple[int, int], tuple[Any, Any, list[Op]]]
+
+
+def display_patch(old: Display | None, new: Display | None, memo: Memo | None = None) -> list[Op]:
     """The ``[path, value]`` pairs that turn ``old`` (its JSON) into ``new`` (its JSON).
 
     ``old`` is ``None`` when the client holds no model: the patch then replaces the root.
@@ -71,6 +76,10 @@ def display_patch(old: Display | None, new: Display | None) -> list[Op]:
     an array of which more than half the items did (or whose length changed), is sent whole:
     it is then about as short as its changes, and quicker to apply (one change alone is
     always followed down).
+
+    ``memo`` (a dict, empty at first) shares the work between the patches of one step: the
+    seats' models share parts (a presenter keeps them: the board, the panels), and the
+    changes between two parts are found once for all the seats whose models hold them.
     """
     out: list[Op] = []
     if old is None or new is None:
@@ -78,11 +87,13 @@ def display_patch(old: Display | None, new: Display | None) -> list[Op]:
             out.append([[], new])
         return out
     if old is not new and old != new:
-        _diff(old, new, [], out, root=True)
+        _diff(old, new, [], out, memo, root=True)
     return out
 
 
-def _diff(old: Any, new: Any, path: list[PathKey], out: list[Op], root: bool = False) -> None:
+def _diff(
+    old: Any, new: Any, path: list[PathKey], out: list[Op], memo: Memo | None, root: bool = False
+) -> None:
     """Append to ``out`` the changes from ``old`` to ``new`` (both at ``path``; not equal).
 
     Parts both models share are skipped by identity, equal ones by ``==`` (in C for tuples
@@ -100,29 +111,55 @@ def _diff(old: Any, new: Any, path: list[PathKey], out: list[Op], root: bool = F
                 ]
                 if len(changed) < 2 or 2 * len(changed) <= len(new):
                     for i in changed:
-                        _diff(old[i], new[i], [*path, i], out)
+                        _diff(old[i], new[i], [*path, i], out, memo)
                     return
         elif kind is dict:
             if old.keys() == new.keys() and all(type(k) is str for k in new):
                 keys = [k for k, b in new.items() if old[k] is not b and old[k] != b]
                 if len(keys) < 2 or 2 * len(keys) <= len(new):
                     for k in keys:
-                        _diff(old[k], new[k], [*path, k], out)
+                        _diff(old[k], new[k], [*path, k], out, memo)
                     return
         else:
             names = _names(kind)
             if names is not None:
-                changed_fields = []
-                for name in names:
-                    a, b = getattr(old, name), getattr(new, name)
-                    if a is not b and a != b:
-                        changed_fields.append((name, a, b))
-                n = len(changed_fields)
-                if root or n < 2 or 2 * n <= len(names):
-                    for name, a, b in changed_fields:
-                        _diff(a, b, [*path, name], out)
+                if memo is None or root:
+                    if _fields(old, new, names, path, out, memo, root):
+                        return
+                else:
+                    key = (id(old), id(new))
+                    found = memo.get(key)
+                    if found is None:
+                        changes: list[Op] = []
+                        if not _fields(old, new, names, [], changes, memo, False):
+                            changes = [[[], new]]
+                        found = memo[key] = (old, new, changes)
+                    out.extend([[*path, *where], value] for where, value in found[2])
                     return
     out.append([path, new])
+
+
+def _fields(
+    old: Any,
+    new: Any,
+    names: tuple[str, ...],
+    path: list[PathKey],
+    out: list[Op],
+    memo: Memo | None,
+    root: bool,
+) -> bool:
+    """The changes of two dataclasses of one class, field by field (``False``: send it whole)."""
+    changed = []
+    for name in names:
+        a, b = getattr(old, name), getattr(new, name)
+        if a is not b and a != b:
+            changed.append((name, a, b))
+    n = len(changed)
+    if not root and n >= 2 and 2 * n > len(names):
+        return False
+    for name, a, b in changed:
+        _diff(a, b, [*path, name], out, memo)
+    return True
 
 
 def to_json(value: Any) -> Any:
@@ -185,12 +222,14 @@ def _check_step(node: Any, key: Any, path: list[Any]) -> None:
         raise PatchError(f"the path {path!r} goes through a {type(node).__name__}")
 
 
-def patch_frame(frame: dict[str, Any], shown: Display | None) -> dict[str, Any]:
+def patch_frame(
+    frame: dict[str, Any], shown: Display | None, memo: Memo | None = None
+) -> dict[str, Any]:
     """``frame`` (a ``delta`` with its whole display model) as a client of patches gets it.
 
     ``shown`` is the display model that client was sent last; the frame's ``display`` becomes
-    ``patch``, the changes from it.
+    ``patch``, the changes from it (``memo``: see :func:`display_patch`).
     """
     out = {k: v for k, v in frame.items() if k != "display"}
-    out["patch"] = display_patch(shown, frame["display"])
+    out["patch"] = display_patch(shown, frame["display"], memo)
     return out

@@ -55,7 +55,7 @@ from campfire.i18n import names as seat_names
 from . import protocol
 from .clocks import Clocks, TimeControl
 from .models import ActionRow, RecordRow, SeatRow, TableRow, utcnow
-from .patches import patch_frame
+from .patches import Memo, patch_frame
 from .windows import ClaimWindow, answered_ms, window_length
 from .wire import encode
 from .writer import Fence, LeaseLost, LogWriter, PendingAction, store_record
@@ -649,12 +649,13 @@ class LiveTable:
         # a frame (and the model a patch starts from), by identity -> the text; each key's
         # objects are kept in the value, so that their ids stay theirs until the loop ends
         texts: dict[tuple[int, int], tuple[Any, Any, str]] = {}
+        memo: Memo = {}  # the changes between the parts the seats' models share, found once
         for conn, frame in outbox:
             base = conn.shown if conn.patches else None
             key = (id(frame), id(base) if conn.patches else -1)
             found = texts.get(key)
             if found is None:
-                text = encode(patch_frame(frame, base) if conn.patches else frame)
+                text = encode(patch_frame(frame, base, memo) if conn.patches else frame)
                 texts[key] = (frame, base, text)
             else:
                 text = found[2]
