@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from campfire.cli import main
@@ -130,3 +132,35 @@ def test_a_bad_player_count_in_each_language(
         assert err == expected
     else:
         assert expected in err
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", "argument --games: the number of games must be 1–10000000 (got 0)"),
+        ("hu", "--games argumentum: a játszmák száma: a megengedett érték 1–10000000 (kapott: 0)"),
+        ("cs", "argument --games: počet her musí být 1–10000000 (zadáno: 0)"),
+    ],
+)
+def test_a_bad_count_argument_names_the_count_in_each_language(
+    capsys: pytest.CaptureFixture[str], language: str, expected: str
+) -> None:
+    argv = ["sim", "tracker", "--players", "2", "--agents", "random", "--games", "0"]
+    assert expected in _err(capsys, *argv, "--lang", language)
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", "is not valid JSON: Expecting value (line 1, column 1)"),
+        ("hu", "nem érvényes JSON: Expecting value (1. sor, 1. oszlop)"),
+        ("cs", "není platný JSON: Expecting value (řádek 1, sloupec 1)"),
+    ],
+)
+def test_a_record_that_is_no_json_in_each_language(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, language: str, expected: str
+) -> None:
+    path = tmp_path / "game.json"
+    path.write_text("nope", encoding="utf-8")
+    assert main(["replay", str(path), "--lang", language]) == 2
+    assert expected in capsys.readouterr().err

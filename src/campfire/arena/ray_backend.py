@@ -12,7 +12,7 @@ import socket
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from campfire.core import CampfireError
+from campfire.core import CampfireError, ErrorText
 
 from .runner import GameResult, GameTask, chunked, play_chunk
 
@@ -83,8 +83,14 @@ def run_on_ray(
         except CampfireError:
             raise
         except Exception as exc:
-            where = f"the Ray cluster at {address}" if address else "a local Ray instance"
-            raise CampfireError(f"cannot start or reach {where}: {exc}") from None
+            where = (
+                ErrorText("the Ray cluster at {address}", address=address)
+                if address
+                else ErrorText("a local Ray instance")
+            )
+            raise CampfireError(
+                ErrorText("cannot start or reach {where}: {reason}", where=where, reason=str(exc))
+            ) from None
         started = True
     pending: list[Any] = []
     try:

@@ -133,7 +133,7 @@ class Record:
         return cls.loads(read_bytes(path, str(path)), source=str(path))
 
     @classmethod
-    def loads(cls, data: bytes | str, *, source: str = "the record") -> Record:
+    def loads(cls, data: bytes | str, *, source: str = ErrorText("the record")) -> Record:
         """Read a record from JSON text or UTF-8 bytes (raise :class:`RecordError`)."""
         return cls.from_json(loads_json(data, source))
 
@@ -364,11 +364,19 @@ def replay_file(source: str | Path | IO[bytes], *, name: str | None = None) -> t
     The file is refused before reading if it is larger than :data:`MAX_JSON_BYTES`; the first
     bad action stops the reading (see :func:`replay_text`). ``name`` names the source in errors.
     """
-    what = name if name is not None else str(source) if isinstance(source, (str, Path)) else "input"
+    what = (
+        name
+        if name is not None
+        else str(source)
+        if isinstance(source, (str, Path))
+        else ErrorText("input")
+    )
     return replay_text(read_bytes(source, what), source=what)
 
 
-def replay_text(data: bytes | str, *, source: str = "the record") -> tuple[Record, Match]:
+def replay_text(
+    data: bytes | str, *, source: str = ErrorText("the record")
+) -> tuple[Record, Match]:
     """Read a record's JSON text and replay it, checking each action as soon as it is read.
 
     When the header fields (``format``, ``version``, ``game``, ``options``, ``players``, ``seed``,
@@ -401,7 +409,7 @@ def replay_text(data: bytes | str, *, source: str = "the record") -> tuple[Recor
     else:
         while True:
             if reader.skip_space() != '"':
-                raise reader.fail("expected a key in double quotes")
+                raise reader.fail(ErrorText("expected a key in double quotes"))
             key = reader.value(1)
             reader.expect(":")
             if key in fields or (key == "actions" and "actions" in fields):

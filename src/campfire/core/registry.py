@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import UnknownGameError
+from .errors import ErrorText, UnknownGameError
 from .game import Game
 
 __all__ = ["all_games", "get", "register"]
@@ -30,8 +30,10 @@ def get(name: str) -> Game[Any]:
     """The registered game called ``name`` (case-insensitive)."""
     game = _GAMES.get(name.strip().lower())
     if game is None:
-        known = ", ".join(sorted(_GAMES)) or "none"
-        raise UnknownGameError(f"unknown game {name!r}; known games: {known}")
+        known = ", ".join(sorted(_GAMES)) or ErrorText("none")
+        raise UnknownGameError(
+            ErrorText("unknown game {name}; known games: {known}", name=repr(name), known=known)
+        )
     return game
 
 

@@ -307,7 +307,9 @@ class Table:
         """
         while not self.state.is_terminal():
             if max_actions is not None and len(self.match.actions) >= max_actions:
-                raise TooLongError(f"the game did not end within {max_actions} actions")
+                raise TooLongError(
+                    ErrorText("the game did not end within {limit} actions", limit=max_actions)
+                )
             if self.step() is None:
                 raise ValueError(
                     f"seat {self.person_to_act()} is played by a person: use play() for it"

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
-from .errors import CampfireError, OptionError, RecordError
+from .errors import CampfireError, ErrorText, OptionError, RecordError
 
 __all__ = [
     "MAX_INT_DIGITS",
@@ -166,7 +166,11 @@ def read_bytes(
     A file larger than ``limit`` is refused before it is read; a stream is read up to one byte
     past the limit, and refused if it is longer.
     """
-    too_big = f"{what} is larger than {limit:,} bytes, the most Campfire reads"
+    too_big = ErrorText(
+        "{source} is larger than {limit} bytes, the most Campfire reads",
+        source=what,
+        limit=format(limit, ","),
+    )
     if isinstance(source, (str, Path)):
         path = Path(source)
         try:
@@ -175,15 +179,20 @@ def read_bytes(
                     raise error(too_big)
                 data = f.read(limit + 1)
         except OSError as exc:
-            raise error(f"cannot read {path}: {exc.strerror or exc}") from None
+            raise error(_cannot_read(str(path), exc)) from None
     else:
         try:
             data = source.read(limit + 1)
         except OSError as exc:
-            raise error(f"cannot read {what}: {exc.strerror or exc}") from None
+            raise error(_cannot_read(what, exc)) from None
     if len(data) > limit:
         raise error(too_big)
     return data
+
+
+def _cannot_read(source: str, exc: OSError) -> ErrorText:
+    """Why ``source`` could not be read (the system's reason, as it gives it)."""
+    return ErrorText("cannot read {source}: {reason}", source=source, reason=exc.strerror or exc)
 
 
 def decode_text(data: bytes | str, what: str, *, error: ErrorType = RecordError) -> str:
@@ -193,8 +202,14 @@ def decode_text(data: bytes | str, what: str, *, error: ErrorType = RecordError)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
+        byte = f"0x{data[exc.start]:02x}"
         raise error(
-            f"{what} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+            ErrorText(
+                "{source} is not UTF-8 text (byte {byte} at offset {offset})",
+                source=what,
+                byte=byte,
+                offset=exc.start,
+            )
         ) from None
 
 
@@ -225,19 +240,33 @@ class JsonReader:
     def _int(self, text: str) -> int:
         if len(text.lstrip("-")) > MAX_INT_DIGITS:
             raise self.error(
-                f"{self.what} holds an integer of {len(text.lstrip('-'))} digits; "
-                f"at most {MAX_INT_DIGITS} are allowed"
+                ErrorText(
+                    "{source} holds an integer of {digits} digits; at most {most} are allowed",
+                    source=self.what,
+                    digits=len(text.lstrip("-")),
+                    most=MAX_INT_DIGITS,
+                )
             )
         return int(text)
 
     def _float(self, text: str) -> float:
         value = float(text)
         if not math.isfinite(value):
-            raise self.error(f"{self.what} holds the number {text[:40]}, which is out of range")
+            raise self.error(
+                ErrorText(
+                    "{source} holds the number {number}, which is out of range",
+                    source=self.what,
+                    number=text[:40],
+                )
+            )
         return value
 
     def _constant(self, text: str) -> Any:
-        raise self.error(f"{self.what} holds {text}, which is not a JSON number")
+        raise self.error(
+            ErrorText(
+                "{source} holds {text}, which is not a JSON number", source=self.what, text=text
+            )
+        )
 
     def _object(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         result = dict(pairs)
@@ -245,17 +274,33 @@ class JsonReader:
             seen: set[str] = set()
             for key, _ in pairs:
                 if key in seen:
-                    raise self.error(f"{self.what} has the key {key!r} twice in one object")
+                    raise self.error(
+                        ErrorText(
+                            "{source} has the key {key} twice in one object",
+                            source=self.what,
+                            key=repr(key),
+                        )
+                    )
                 seen.add(key)
         return result
 
     # reading
     def fail(self, message: str) -> CampfireError:
-        """An error about the text at the current position (line and column)."""
+        """An error about the text at the current position (line and column).
+
+        ``message`` says what is wrong there: an :class:`ErrorText`, or the JSON decoder's own
+        (English) words.
+        """
         line = self.text.count("\n", 0, self.pos) + 1
         column = self.pos - (self.text.rfind("\n", 0, self.pos) + 1) + 1
         return self.error(
-            f"{self.what} is not valid JSON: {message} (line {line}, column {column})"
+            ErrorText(
+                "{source} is not valid JSON: {problem} (line {line}, column {column})",
+                source=self.what,
+                problem=message,
+                line=line,
+                column=column,
+            )
         )
 
     def skip_space(self) -> str:
@@ -268,7 +313,9 @@ class JsonReader:
         if self.skip_space() != char:
             found = self.text[self.pos : self.pos + 1]
             raise self.fail(
-                f"expected {char!r}, found {found!r}" if found else f"expected {char!r}"
+                ErrorText("expected {char}, found {found}", char=repr(char), found=repr(found))
+                if found
+                else ErrorText("expected {char}", char=repr(char))
             )
         self.pos += 1
 
@@ -283,16 +330,14 @@ class JsonReader:
             raise self.fail(exc.msg) from None
         except RecursionError:
             self.pos = start
-            raise self.error(
-                f"{self.what} is nested more than {MAX_JSON_DEPTH} levels deep"
-            ) from None
+            raise self.error(_too_deep(self.what)) from None
         check_json_value(value, self.what, depth=depth, error=self.error)
         return value
 
     def at_end(self) -> None:
         """Fail unless only white space is left."""
         if self.skip_space():
-            raise self.fail("extra data after the document")
+            raise self.fail(ErrorText("extra data after the document"))
 
 
 def check_json_value(
@@ -306,7 +351,7 @@ def check_json_value(
             _check_string(item, what, error)
         elif isinstance(item, (list, dict)):
             if level >= MAX_JSON_DEPTH:
-                raise error(f"{what} is nested more than {MAX_JSON_DEPTH} levels deep")
+                raise error(_too_deep(what))
             if isinstance(item, dict):
                 for key, sub in item.items():
                     _check_string(key, what, error)
@@ -316,12 +361,24 @@ def check_json_value(
                 stack.extend((sub, level + 1) for sub in item if isinstance(sub, (str, list, dict)))
 
 
+def _too_deep(source: str) -> ErrorText:
+    return ErrorText(
+        "{source} is nested more than {depth} levels deep", source=source, depth=MAX_JSON_DEPTH
+    )
+
+
 def _check_string(text: str, what: str, error: ErrorType) -> None:
     if not text.isascii():
         try:
             text.encode("utf-8")
         except UnicodeEncodeError:
-            raise error(f"{what} holds a string with a lone surrogate (\\ud800–\\udfff)") from None
+            raise error(
+                ErrorText(
+                    "{source} holds a string with a lone surrogate ({range})",
+                    source=what,
+                    range="\\ud800–\\udfff",
+                )
+            ) from None
 
 
 def loads_json(data: bytes | str, what: str, *, error: ErrorType = RecordError) -> Any:
@@ -330,7 +387,13 @@ def loads_json(data: bytes | str, what: str, *, error: ErrorType = RecordError) 
     ``data`` longer than :data:`MAX_JSON_BYTES` is refused.
     """
     if len(data) > MAX_JSON_BYTES:
-        raise error(f"{what} is larger than {MAX_JSON_BYTES:,} bytes, the most Campfire reads")
+        raise error(
+            ErrorText(
+                "{source} is larger than {limit} bytes, the most Campfire reads",
+                source=what,
+                limit=format(MAX_JSON_BYTES, ","),
+            )
+        )
     reader = JsonReader(decode_text(data, what, error=error), what, error=error)
     value = reader.value()
     reader.at_end()

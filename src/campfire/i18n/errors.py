@@ -93,10 +93,19 @@ def _match(text: str, templates: tuple[str, ...], tr: Translator) -> str | None:
 
 
 def _part(text: str, tr: Translator) -> str:
-    """A part of a message: translated if it is one of :data:`PART_TEMPLATES`, else as is."""
+    """A part of a message: translated if it is one of :data:`PART_TEMPLATES`, else as is.
+
+    A part after a prefix that ends in ``": "`` (argparse's ``argument --games: the number of
+    games``, already in the language) is translated after the prefix.
+    """
     if "–" in text and re.fullmatch(r"-?\d+–-?\d+", text):
         return text
-    return _match(text, PART_TEMPLATES, tr) or text
+    found = _match(text, PART_TEMPLATES, tr)
+    if found is not None:
+        return found
+    head, sep, tail = text.rpartition(": ")
+    inner = _match(tail, PART_TEMPLATES, tr) if sep else None
+    return head + sep + inner if inner is not None else text
 
 
 def render(text: ErrorText, tr: Translator) -> str:

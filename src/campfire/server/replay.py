@@ -198,7 +198,7 @@ def build_replay(
     seat: int | None,
     language: str = "en",
     *,
-    source: str = "the record",
+    source: str = ErrorText("the record"),
     plain: bool = True,
 ) -> dict[str, Any]:
     """The replay document of a record, as ``seat`` (``None``: a spectator) saw the game.
@@ -355,7 +355,7 @@ async def table_replay(request: Request) -> Response:
     cache = _cache(request)
     packed = cache.get(key)
     if packed is None:
-        packed = await asyncio.to_thread(_packed, text, seat, language, "the record")
+        packed = await asyncio.to_thread(_packed, text, seat, language, ErrorText("the record"))
         cache.put(key, packed)
     return _json(request, packed, language)
 
@@ -367,7 +367,9 @@ async def upload_replay(request: Request) -> Response:
     data = await read_body(request, MAX_RECORD_BYTES)
     if not data.strip():
         raise LobbyError(400, "bad_record", ErrorText("the request body is one JSON object"))
-    packed = await asyncio.to_thread(_packed, data, seat, language, "the uploaded record")
+    packed = await asyncio.to_thread(
+        _packed, data, seat, language, ErrorText("the uploaded record")
+    )
     return _json(request, packed, language)
 
 
