@@ -214,9 +214,10 @@ class DudabGame(Game[DudabState]):
     def difficulty_levels(self) -> dict[str, str]:
         """Easy and medium are the heuristic bot (easy with random slips); hard searches.
 
-        ``ismcts:iterations=1000`` (short rule-of-thumb rollouts scored as the round stands,
-        rewarding the score margin, see :mod:`.rollout`) beats the plain heuristic; see
-        ``docs/strength.md``.
+        ``ismcts:iterations=1000`` with the game's rollout model (:mod:`.rollout`: 20-action
+        rule-of-thumb rollouts scored as the round stands, the hand discounted while the draw
+        pile is long, the two best calls of a Dudab placement searched, rewarding the score
+        margin); its strength against the heuristic is measured in ``docs/strength.md``.
         """
         return {
             "easy": "heuristic:noise=0.3",
