@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from textual.widgets import MarkdownViewer, Select
 
 from campfire.core import get
+from campfire.i18n import use_language
+from campfire.i18n.rules import option_help
 from campfire.tui.app import CampfireApp, RulesScreen, StartScreen
 
 from .helpers import SIZE
@@ -46,3 +49,17 @@ def test_rules_screen_shows_the_rules_document() -> None:
             assert isinstance(app.screen, StartScreen)
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize(
+    ("language", "heading"),
+    [("hu", "# Nyomkereső (Stopař) — játékszabály"), ("cs", "# Stopař (Tracker) – pravidla")],
+)
+def test_rules_screen_speaks_the_users_language(language: str, heading: str) -> None:
+    game = get("tracker")
+    info = game.options_type.infos()[0]
+    with use_language(language):
+        source = RulesScreen(game).markdown()
+        translated = option_help(game, info.name, info.help)
+    assert source.startswith(heading)  # the translated document, without the English note
+    assert translated != info.help and translated in source  # the options' help too
