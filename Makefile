@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run play test chromium
+.PHONY: run play test chromium catalogs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,13 @@ chromium:
 	  echo "make: the browser tests need Chromium and it cannot be installed here (no root, no sudo, no apt-get): install the chromium package, or set CAMPFIRE_CHROMIUM to a Chromium executable" >&2; \
 	  exit 1; \
 	fi
+
+# `make catalogs`: after a user-facing string changed, rewrite the template from the code and merge it
+# into the Hungarian and Czech catalogs (new entries come in empty for the translators); `make test`
+# fails while the template is out of date or an entry is untranslated (docs/i18n.md).
+catalogs: $(VENV)/.installed
+	$(BIN)/python -m campfire.i18n extract
+	$(BIN)/python -m campfire.i18n update
 
 test: $(VENV)/.installed-dev chromium
 	$(BIN)/ruff check src tests benchmarks
