@@ -101,6 +101,7 @@ class Board(Static):
         self.spots: list[Spot] = []
         #: the plain text on show (for tests and the size check)
         self.text = ""
+        self._markup = ""
 
     def show(
         self,
@@ -118,7 +119,10 @@ class Board(Static):
             self._zone(zone, number, can, cursor, selected, lines, plain, spots)
         self.spots = spots
         self.text = "\n".join(plain)
-        self.update(Content.from_markup("\n".join(lines)))
+        markup = "\n".join(lines)
+        if markup != self._markup:  # the screen redraws ten times a second: lay out only changes
+            self._markup = markup
+            self.update(Content.from_markup(markup))
 
     @staticmethod
     def _card(card: CardFace, can: set[str], cursor: str | None, selected: str | None) -> str:
@@ -213,6 +217,8 @@ class Board(Static):
 class Players(Static):
     """One line per player: to act, name, colour letter, score, what is public."""
 
+    _markup = ""
+
     def show(self, players: Sequence[PlayerPanel]) -> None:
         """Draw the players."""
         lines = []
@@ -229,7 +235,10 @@ class Players(Static):
             extra = " " + _("(out)") if p.out else ""
             score = f" {escape(p.score)}" if p.score else ""
             lines.append(f"{mark}{name}{extra}{score}")
-        self.update(Content.from_markup("\n".join(lines)))
+        markup = "\n".join(lines)
+        if markup != self._markup:  # redrawn only when it changes, as the board
+            self._markup = markup
+            self.update(Content.from_markup(markup))
 
 
 class StatusBar(Static):
@@ -279,10 +288,15 @@ class GameLog(RichLog):
         del self.written[:-500]
 
     def reset(self, lines: Iterable[str]) -> None:
-        """Show only ``lines`` (another seat's log, in hot seat)."""
+        """Show only ``lines`` (another seat's log, in hot seat).
+
+        Written as one text: a log of hundreds of lines is laid out once, not line by line
+        (each hand-over in hot seat resets the log twice).
+        """
         self.clear()
-        self.written = []
-        self.add(lines)
+        self.written = list(lines)[-500:]
+        if self.written:
+            self.write("\n".join(self.written), scroll_end=True)
 
 
 class MoveInput(Input):
