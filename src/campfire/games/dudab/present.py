@@ -38,6 +38,7 @@ from campfire.core.present import (
     ViewHeader,
     Zone,
     and_list,
+    current_translator,
     text,
 )
 
@@ -344,8 +345,30 @@ def _colour(face: int) -> int:
     return -1
 
 
+#: card faces already made, by id, card, marks and language: a face is immutable, so the
+#: next display that shows the same card in the same place (another seat's, the next step's)
+#: takes it as it is (the server builds a display per seat at every step)
+_FACES_KEPT: dict[tuple[Any, ...], CardFace] = {}
+#: the most faces kept (then they are forgotten all at once)
+_FACES_KEPT_SIZE = 20_000
+
+
 def card_face(card_id: str, name: str, marks: tuple[str, ...] = ()) -> CardFace:
     """The :class:`CardFace` of a face-up card called ``name`` (its notation)."""
+    key = (card_id, name, marks, current_translator())
+    try:
+        return _FACES_KEPT[key]
+    except KeyError:
+        pass
+    except TypeError:  # a translator that cannot be a key: nothing is kept
+        return _card_face(card_id, name, marks)
+    if len(_FACES_KEPT) >= _FACES_KEPT_SIZE:
+        _FACES_KEPT.clear()
+    made = _FACES_KEPT[key] = _card_face(card_id, name, marks)
+    return made
+
+
+def _card_face(card_id: str, name: str, marks: tuple[str, ...]) -> CardFace:
     face = _FACES[name]
     colour = _colour(face)
     return CardFace(
