@@ -256,10 +256,9 @@ _APACHE_PHASE_SLOT = tuple(_APACHE_PHASE[name] for name in apache_state.PHASES)
 
 @lru_cache(maxsize=4096)
 def _kind_counts(cards: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
-    """``(card, count)`` of Apache's table, a pile or the discards, once per distinct list.
+    """``(card, count)`` of an Apache pile or the discards, computed once per distinct list.
 
-    The piles and discards are long and change only when a window is resolved; the table stays
-    the same through a window's poll and choices.
+    They are long and change only when a window is resolved.
     """
     return _float_counts(Counter(cards))
 
@@ -420,11 +419,14 @@ class ApacheEncoder(Encoder):
         out[o + 2] = 1.0 if st.last_card else 0.0
         table = st.table
         if table:
-            # counted once per distinct table (it stays the same through a window's poll and
-            # choices); each state kind is one relative kind
             o = self._o_table
-            for kind, count in _kind_counts(tuple(table)):
-                out[o + kind_of[kind]] = count / 9
+            counts: dict[int, int] = {}
+            get = counts.get
+            for card in table:
+                i = o + kind_of[card]
+                counts[i] = get(i, 0) + 1
+            for i, count in counts.items():
+                out[i] = count / 9
             out[self._o_last + kind_of[table[-1]]] = 1.0
         o, o_scores = self._o_piles, self._o_scores
         # piles and discards: long, and changed only when a window is resolved
@@ -432,13 +434,13 @@ class ApacheEncoder(Encoder):
             if pile:
                 r = (s - seat) % n
                 base = o + r * k
-                for kind, count in _kind_counts(tuple(pile)):
-                    out[base + kind_of[kind]] = count / 9
+                for kind, value in _kind_counts(tuple(pile)):
+                    out[base + kind_of[kind]] = value / 9
                 out[o_scores + r] = len(pile) / 40
         if st.discard:
             o = self._o_discard
-            for kind, count in _kind_counts(tuple(st.discard)):
-                out[o + kind_of[kind]] = count / 9
+            for kind, value in _kind_counts(tuple(st.discard)):
+                out[o + kind_of[kind]] = value / 9
         o = self._o_answers
         polling = phase == apache_state.POLLING
         answered, answers, arrival = st.answered, st.answers, st.arrival
@@ -491,35 +493,6 @@ _MANITOU_SHARING = (manitou_state.THIEF, manitou_state.SHARE)
 
 
 # a seat's tiles and cards left, as counts per type, seldom change: their nonzero slots by value
-@lru_cache(maxsize=4096)
-def _manitou_tiles(tiles: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
-    """``(tile slot, count)`` of a list of tiles (a ground's, those out of the game)."""
-    return _float_counts(Counter(map(_MANITOU_TILE_SLOT.__getitem__, tiles)))
-
-
-@lru_cache(maxsize=4096)
-def _manitou_cards(cards: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
-    """``(card slot, count)`` of a list of cards (a hand, a deck)."""
-    return _float_counts(Counter(map(_MANITOU_CARD_SLOT.__getitem__, cards)))
-
-
-@lru_cache(maxsize=4096)
-def _manitou_table(codes: tuple[int, ...]) -> tuple[tuple[int, int, float], ...]:
-    """``(owner seat, slot, count)`` of the cards played on a ground (the engine's codes).
-
-    Per owner: its cards by card slot, and at slot ``C`` (one past the card slots) how many of
-    them lie face down.
-    """
-    down, face_down = manitou_state.DOWN, ManitouEncoder.C
-    counts: Counter[tuple[int, int]] = Counter()
-    for code in codes:
-        owner = (code & 255) >> 4
-        counts[owner, _MANITOU_CARD_SLOT[code & 15]] += 1
-        if code & down:
-            counts[owner, face_down] += 1
-    return tuple((owner, i, float(count)) for (owner, i), count in counts.items())
-
-
 @lru_cache(maxsize=4096)
 def _manitou_owned(owned: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
     """``(tile slot, count)`` of a seat's tiles owned, a count per tile type."""
@@ -690,39 +663,46 @@ class ManitouEncoder(Encoder):
         out[o] = min(st.hunt + 1, hunts) / max(1, hunts)
         out[o + 1] = st.turn / (PLAYS_PER_HUNT * n)
         out[o + 2] = len(st.bag) / 60
-        # tiles and cards by type, each list counted once per distinct list (most of them stay
-        # the same over several moves)
+        # tiles and cards by type, counted here and then written once
+        counts: dict[int, int] = {}
+        get = counts.get
         o_tiles, o_cards = self._o_ground_tiles, self._o_ground_cards
-        grounds, table = st.grounds, st.table
+        card_of, tile_of = _MANITOU_CARD_SLOT, _MANITOU_TILE_SLOT
+        down = manitou_state.DOWN
         for g in range(3):
-            if grounds[g]:
-                base = o_tiles + g * t
-                for i, count in _manitou_tiles(tuple(grounds[g])):
-                    out[base + i] = count
-            if table[g]:
-                for owner, i, count in _manitou_table(tuple(table[g])):
-                    out[o_cards + (g * p + rel[owner]) * (c + 1) + i] = count
-        if st.out_of_game:
-            o = self._o_out
-            for i, count in _manitou_tiles(tuple(st.out_of_game)):
-                out[o + i] = count
+            base = o_tiles + g * t
+            for tile in st.grounds[g]:
+                i = base + tile_of[tile]
+                counts[i] = get(i, 0) + 1
+            for code in st.table[g]:
+                base = o_cards + (g * p + rel[(code & 255) >> 4]) * (c + 1)
+                i = base + card_of[code & 15]
+                counts[i] = get(i, 0) + 1
+                if code & down:
+                    counts[base + c] = get(base + c, 0) + 1
+        o = self._o_out
+        for tile in st.out_of_game:
+            i = o + tile_of[tile]
+            counts[i] = get(i, 0) + 1
         o = self._o_own
         for k, cards in enumerate((st.hands[seat], st.decks[seat]), start=1):
-            if cards:
-                base = o + k * c
-                for i, count in _manitou_cards(tuple(cards)):
-                    out[base + i] = count
-        for i, count in _manitou_counted(tuple(st.selected[seat])):
-            out[o + i] = count
+            base = o + k * c
+            for card in cards:
+                i = base + card_of[card]
+                counts[i] = get(i, 0) + 1
+        for i, count in counts.items():
+            out[i] = float(count)
+        for i, value in _manitou_counted(tuple(st.selected[seat])):
+            out[o + i] = value
         o_owned, o_used = self._o_owned, self._o_used
         owned, pool = st.owned, st.pool
         for s in range(n):
             base = o_owned + rel[s] * t
-            for i, count in _manitou_owned(tuple(owned[s])):
-                out[base + i] = count
+            for i, value in _manitou_owned(tuple(owned[s])):
+                out[base + i] = value
             base = o_used + rel[s] * c
-            for i, count in _manitou_used(tuple(pool[s])):
-                out[base + i] = count
+            for i, value in _manitou_used(tuple(pool[s])):
+                out[base + i] = value
         o = self._o_holders
         nobody = manitou_state.NO_SEAT
         for i, holder in enumerate((st.totem_holder, st.horse_holder)):
@@ -795,9 +775,9 @@ _DUDAB_CALL_SLOT = tuple(_DUDAB_CALLS.index(name) if name else -1 for name in DU
 
 @lru_cache(maxsize=4096)
 def _face_counts(cards: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
-    """``(face, count)`` of a group of Dudab cards (a column, a hand, a pile, the discards).
+    """``(face, count)`` of Dudab's discard pile or a seat's pile, once per distinct pile.
 
-    Computed once per distinct group: most groups stay the same over several moves.
+    Both are long and change seldom (a discard, a capture).
     """
     return _float_counts(Counter(map(_DUDAB_CARD_SLOT.__getitem__, cards)))
 
@@ -939,8 +919,11 @@ class DudabEncoder(Encoder):
             out[o + 3 + st.ob_col] = 1.0
             if ob == dudab_state.OB_CALL:
                 out[o + 6 + _DUDAB_CALL_SLOT[st.ob_call]] = 1.0
-        # card groups by face, each counted once per distinct group (_face_counts): a column,
-        # a hand or a pile stays the same over several moves
+        # cards by face: the columns, the hand, kept and revealed cards (which change often)
+        # counted here, then written once; the pile (long, changed only by a capture) is
+        # counted once per distinct pile
+        counts: dict[int, int] = {}
+        get = counts.get
         width = 4 + 2 * f
         above, heap = st.above, st.heap
         for k, cards in enumerate(st.vis[: st.ncols]):
@@ -953,28 +936,39 @@ class DudabEncoder(Encoder):
                 out[base + 3] = len(heap[k]) / 10
             if cards:
                 out[base] = len(cards) / 6
-                for i, count in _face_counts(tuple(cards)):
-                    out[base + 4 + i] = count
+                for card in cards:
+                    i = base + 4 + face[card]
+                    counts[i] = get(i, 0) + 1
                 out[base + 4 + f + face[cards[-1]]] = 1.0
         tasks = st.tasks
         capturer = tasks[-1][1] if tasks and tasks[-1][0] == dudab_state.T_KEEP else -1
         o = self._o_own
-        own = (st.hands[seat], st.piles[seat], st.kept if seat == capturer else ())
-        for k, group in enumerate(own):
-            if group:
-                base = o + k * f
-                for i, count in _face_counts(tuple(group)):
-                    out[base + i] = count
+        for card in st.hands[seat]:
+            i = o + face[card]
+            counts[i] = get(i, 0) + 1
+        if seat == capturer:
+            base = o + 2 * f
+            for card in st.kept:
+                i = base + face[card]
+                counts[i] = get(i, 0) + 1
         revealed = st.revealed
         if revealed >= 0:
             out[self._o_revealed + (revealed - seat) % n] = 1.0
             base = self._o_revealed + p
-            for i, count in _face_counts(tuple(st.hands[revealed])):
-                out[base + i] = count
+            for card in st.hands[revealed]:
+                i = base + face[card]
+                counts[i] = get(i, 0) + 1
+        for i, count in counts.items():
+            out[i] = float(count)
+        pile = st.piles[seat]
+        if pile:
+            base = o + f
+            for i, value in _face_counts(tuple(pile)):
+                out[base + i] = value
         if st.discard:
             o = self._o_discard
-            for i, count in _face_counts(tuple(st.discard)):
-                out[o + i] = count * 0.25
+            for i, value in _face_counts(tuple(st.discard)):
+                out[o + i] = value * 0.25
         o = self._o_counts
         hands, piles, scores = st.hands, st.piles, st.scores
         kept = len(st.kept)
