@@ -212,7 +212,6 @@ def apply_patch(model: Any, patch: list[Any]) -> Any:
     return model
 
 
-
 @dataclass
 class _Run:
     """The measurements of one client process."""
