@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from textual.keys import _character_to_key
 from textual.pilot import Pilot
 
+from campfire.core import get
 from campfire.core.actions import answer_name
 from campfire.core.present import ActionChoice
 from campfire.tui.app import CampfireApp, GameScreen, PlayConfig, PrivacyScreen, ScoreScreen
 from campfire.tui.clock import FakeClock
 from campfire.tui.modes import RealtimeClaimsMode
-from campfire.tui.session import SeatSpec
+from campfire.tui.session import PlaySession, SeatSpec
 from campfire.tui.widgets import Board
 
 SIZE = (80, 24)
@@ -48,6 +50,47 @@ def make_app(
         seed=seed,
         save=tmp_path / "game.json",
         unfinished_dir=tmp_path / "unfinished",
+        **kwargs,
+    )
+    return CampfireApp(config, clock=clock), clock
+
+
+def make_late_app(
+    game: str,
+    players: list[SeatSpec],
+    tmp_path: Path,
+    until: Callable[[Mapping[str, Any]], bool],
+    options: dict[str, Any] | None = None,
+    seed: int = 4,
+    **kwargs: Any,
+) -> tuple[CampfireApp, FakeClock]:
+    """An app that resumes the game ``make_app`` would start, from a later, legal position.
+
+    The game is played on without a screen (the humans' moves random legal ones, the bots'
+    their own) until ``until`` holds for the state's position (``State.to_position()["state"]``,
+    the format of ``docs/notation/<game>.md``); the app then continues that unfinished game as
+    ``campfire play --resume`` does. The rest is the test's to play, by pointing and typing:
+    a pilot test reaches the end of a game in a fraction of the keys a whole game takes.
+    """
+    session = PlaySession(get(game), players, options or {}, seed=seed)
+    rng = random.Random(seed)
+    while not until(session.state.to_position()["state"]):
+        assert not session.is_over(), f"the {game} game ended before the position sought"
+        human = session.human_to_act()
+        if human is None:
+            assert session.bot_step() is not None
+        else:
+            session.play(human, rng.choice(session.legal_actions(human)))
+    clock = FakeClock()
+    kwargs.setdefault("bot_delay", 0)
+    config = PlayConfig(
+        game,
+        [],
+        options or {},
+        seed=seed,
+        save=tmp_path / "game.json",
+        unfinished_dir=tmp_path / "unfinished",
+        resume=session.record(),
         **kwargs,
     )
     return CampfireApp(config, clock=clock), clock

@@ -20,10 +20,11 @@ import subprocess
 import sys
 import tempfile
 import termios
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,7 +32,7 @@ from campfire.core import Record
 from campfire.tui.app import GameScreen
 from campfire.tui.terminal import HANG_UP_STATUS, _GuardedFile, terminal_gone
 
-from .helpers import SIZE, make_app, play_to_end, seats
+from .helpers import SIZE, make_app, make_late_app, play_to_end, seats
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -236,7 +237,13 @@ def test_hang_up_in_a_game_leaves_as_quit_does(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_hang_up_after_the_game_keeps_its_record(tmp_path: Path) -> None:
-    app, clock = make_app("tracker", seats(None, "easy"), tmp_path)
+    """The game is resumed at its last player's two final turns (Tracker §5.1), played to its
+    end by keys, and then the terminal hangs up on the score screen."""
+
+    def final_turns(state: Mapping[str, Any]) -> bool:
+        return bool(state["phase"] != "normal")
+
+    app, clock = make_late_app("tracker", seats(None, "easy"), tmp_path, final_turns)
 
     async def run() -> None:
         async with app.run_test(size=SIZE) as pilot:

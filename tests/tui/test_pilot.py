@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,9 +29,10 @@ from campfire.tui.app import (
 from campfire.tui.clock import FakeClock
 from campfire.tui.launch import resume_config
 from campfire.tui.modes import RealtimeClaimsMode, TimedPeekMode
+from campfire.tui.session import SeatSpec
 from campfire.tui.widgets import Board, GameLog, StatusBar
 
-from .helpers import SIZE, make_app, play_to_end, point_at, seats, type_text
+from .helpers import SIZE, make_app, make_late_app, play_to_end, point_at, seats, type_text
 
 
 def _finished_record(path: Path) -> Record:
@@ -41,11 +42,36 @@ def _finished_record(path: Path) -> Record:
     return record
 
 
+#: game → where its pilot game starts (a position's ``state``, ``docs/notation/<game>.md``): the
+#: last round, hunt or cards of the game, reached by random legal moves without a screen; every
+#: kind of choice of the game still comes in it. ``None``: from the first move (Tracker is short).
+LATE_STARTS: dict[str, Callable[[Mapping[str, Any]], bool] | None] = {
+    "tracker": None,
+    "dudab": lambda state: state["round"] == 2,  # the last of two players' two rounds (§2)
+    "manitou": lambda state: state["hunt"] == 4,  # the last of two players' four hunts (§3)
+    "apache": lambda state: state["phase"] == "reveal" and len(state["deck"]) <= 20,
+}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("game", ["tracker", "dudab", "manitou", "apache"])
+@pytest.mark.parametrize("game", sorted(LATE_STARTS))
 def test_a_full_game_at_80x24_by_pointing_and_typing_only(game: str, tmp_path: Path) -> None:
+    """A game to its end at 80x24, every move chosen by pointing (arrows + Enter) or typing.
+
+    Tracker is played from its first move; the longer games are resumed at their last round,
+    hunt or twenty cards (``LATE_STARTS``; a resumed game, as ``campfire play --resume``), so
+    that the test plays every kind of choice in a fraction of the keys. Playing a whole game of
+    each by keys took minutes; the moves of a whole game are checked without a screen by the
+    games' own tests and the soak (``tests/soak``).
+    """
+    late = LATE_STARTS[game]
+
     async def run() -> None:
-        app, clock = make_app(game, seats(None, "random"), tmp_path, seed=3)
+        players = seats(None, "random")
+        if late is None:
+            app, clock = make_app(game, players, tmp_path, seed=3)
+        else:
+            app, clock = make_late_app(game, players, tmp_path, late, seed=3)
         async with app.run_test(size=SIZE) as pilot:
             counts = await play_to_end(app, clock, pilot)
             assert counts["moves"] + counts["claims"] > 0
@@ -62,10 +88,17 @@ def test_a_full_game_at_80x24_by_pointing_and_typing_only(game: str, tmp_path: P
 
 @pytest.mark.slow
 def test_hot_seat_names_go_into_the_record(tmp_path: Path) -> None:
+    """Two people at one keyboard each type a name on their first privacy screen.
+
+    The game is Big Manitou for three resumed at its last hunt (the third, rules §3): both
+    people still play many turns, handing over the keyboard between them, to the end.
+    """
+
     async def run() -> None:
-        app, clock = make_app("manitou", seats(None, None, "random"), tmp_path, seed=2)
-        app.config.seats[0] = app.config.seats[0].__class__("Player 1")  # type: ignore[union-attr]
-        app.config.seats[1] = app.config.seats[1].__class__("Player 2")  # type: ignore[union-attr]
+        players = [SeatSpec("Player 1"), SeatSpec("Player 2"), SeatSpec("Bot 3", "random")]
+        app, clock = make_late_app(
+            "manitou", players, tmp_path, lambda state: state["hunt"] == 3, seed=2
+        )
         async with app.run_test(size=SIZE) as pilot:
             screen = app.screen
             assert isinstance(screen, PrivacyScreen) and screen.ask_name
@@ -183,6 +216,31 @@ def test_the_log_always_shows_the_newest_line(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+def test_a_log_reset_at_once_shows_what_writing_line_by_line_shows(tmp_path: Path) -> None:
+    """``GameLog.reset`` (a hand-over in hot seat) writes the whole log as one text."""
+    lines = [f"line {n}: " + "word " * (n % 23) for n in range(80)]
+
+    async def run() -> None:
+        app, _ = make_app("tracker", seats(None, "random"), tmp_path, seed=1)
+        async with app.run_test(size=SIZE) as pilot:
+            log = app.screen.query_one("#log", GameLog)
+
+            async def shown() -> tuple[list[str], list[str], float]:
+                await pilot.pause()
+                height = log.scrollable_content_region.height
+                seen = [log.render_line(y).text for y in range(height)]
+                return [strip.text.rstrip() for strip in log.lines], seen, log.max_scroll_y
+
+            log.reset([])
+            log.add(lines)
+            one_by_one = await shown()
+            log.reset(lines)
+            assert await shown() == one_by_one
+            assert log.written == lines and any(lines[-1] in line for line in one_by_one[1])
+
+    asyncio.run(run())
+
+
 def test_a_thinking_bot_is_shown_and_typed_input_waits(tmp_path: Path) -> None:
     async def run() -> None:
         app, _ = make_app("tracker", seats("random", None), tmp_path, seed=1, bot_delay=0.3)
@@ -251,7 +309,7 @@ def test_ctrl_q_asks_and_resume_continues_the_game(tmp_path: Path) -> None:
             await pilot.press("ctrl+q")
             assert isinstance(app.screen, ConfirmQuit)
             await pilot.press("n")  # stay
-            assert app.screen is screen
+            assert app.screen_stack[-1] is screen  # the game screen again
             await pilot.press("ctrl+q", "y")
         return len(screen.session.match.actions)
 
@@ -388,7 +446,7 @@ class _ToyState(State):
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         return [_ToyAction(n) for n in (1, 2) if n <= self.sticks] if self.sticks else []
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
         assert isinstance(action, _ToyAction) and action in self.legal_actions(seat)
         self.sticks -= action.n
         self.last = seat
@@ -466,7 +524,7 @@ def test_a_toy_game_registered_here_plays_through_the_app(
     from campfire.core import registry
 
     toy = _ToyGame()
-    monkeypatch.setitem(registry._GAMES, toy.name, toy)  # type: ignore[attr-defined]
+    monkeypatch.setitem(registry._GAMES, toy.name, toy)
 
     async def run() -> None:
         app, clock = make_app(toy.name, seats(None, "random"), tmp_path, seed=1)
