@@ -22,8 +22,10 @@ import pytest
 import websockets
 
 from campfire.core.records import replay_text
+from campfire.server.tables import Connection
 
 from .conftest import fresh_schema
+from .helpers import check_frame
 from .live_server import LiveServer, http
 from .test_kill9 import GAME, PLAYERS, Client, _choice, _uninterrupted
 
@@ -453,3 +455,110 @@ def test_an_owner_that_stalls_past_its_lease_stops_and_the_game_goes_on_at_the_n
     for snap in snapshots:  # nothing the old owner acknowledged was lost, nothing was doubled
         assert snap["seq"] == 10 and snap["missed"] == []
     _check_record(record)
+
+
+# ----- display patches through the relay -------------------------------------------------------
+
+
+async def _relayed(conn: Connection) -> dict[str, Any]:
+    """The next frame the owner sent ``conn`` (a connection of the relaying process)."""
+    text = await asyncio.wait_for(conn.queue.get(), 10)
+    assert isinstance(text, str), text  # frames come from the owner as it encoded them
+    frame: dict[str, Any] = check_frame(json.loads(text))
+    return frame
+
+
+def test_a_client_of_patches_served_through_another_process_rebuilds_every_model(
+    pg_only: str,
+) -> None:
+    """Two cluster members in one process (fast): the owner serves the relay's clients.
+
+    For each seat and the spectator, a client of patches and one of whole models (in the same
+    language) connect through the relay; after every step, the model the first rebuilds from
+    its patches is the one the second gets whole (and so is the rest of the frame).
+    """
+    import secrets
+
+    from campfire.server.cluster import Cluster
+    from campfire.server.db import make_engine, migrate, session_factory
+    from campfire.server.patches import apply_patch
+    from campfire.server.tables import TableManager
+
+    engine = make_engine(pg_only)
+    migrate(engine, shared=True)
+    sessions = session_factory(engine)
+
+    async def go() -> tuple[int, int, int]:
+        at_owner, at_relay = TableManager(sessions, bot_workers=1), TableManager(sessions)
+        owner = Cluster(sessions, REDIS, 30, f"owner-{secrets.token_hex(3)}")
+        relay = Cluster(sessions, REDIS, 30, f"relay-{secrets.token_hex(3)}")
+        await owner.start(at_owner, None)
+        await relay.start(at_relay, None)
+        try:
+            live, tokens = at_owner.create(
+                {
+                    "game": GAME,
+                    "seats": [{"kind": "reserved", "nickname": f"P{i}"} for i in range(PLAYERS)],
+                }
+            )
+            at_owner.start(live, tokens[0], seed=12)
+            readers: list[int | None] = [*range(PLAYERS), None]
+            languages = {0: "en", 1: "hu", None: "cs"}
+            pairs: dict[int | None, tuple[Connection, Connection]] = {}
+            ids: dict[int | None, str] = {}
+            held: dict[int | None, dict[str, Any]] = {}  # the frames rebuilt from patches
+            for seat in readers:
+                token = None if seat is None else tokens[seat]
+                patched = Connection(None, language=languages[seat], patches=True)
+                plain = Connection(None, language=languages[seat])
+                ids[seat] = relay.open_proxy(patched, live.id, owner.me, token, None)
+                relay.open_proxy(plain, live.id, owner.me, token, None)
+                pairs[seat] = (patched, plain)
+                snapshot, expected = await _relayed(patched), await _relayed(plain)
+                assert snapshot["type"] == "snapshot" and snapshot["display"] is not None
+                assert snapshot == expected
+                held[seat] = snapshot
+            sent = whole = steps = 0
+
+            async def read_step(seq: int) -> None:
+                nonlocal sent, whole
+                for seat, (patched, plain) in pairs.items():
+                    delta, expected = await _relayed(patched), await _relayed(plain)
+                    assert delta["type"] == expected["type"] == "delta"
+                    assert delta["seq"] == seq and "display" not in delta
+                    assert "patch" not in expected  # a client that did not ask: as before
+                    # the first delta too starts from the model of the snapshot, not from none
+                    assert all(path for path, _ in delta["patch"]), delta["patch"]
+                    model = apply_patch(held[seat]["display"], delta["patch"])
+                    rebuilt = {k: v for k, v in delta.items() if k != "patch"}
+                    held[seat] = {**rebuilt, "display": model}
+                    assert held[seat] == expected, (seat, seq)
+                    sent += len(json.dumps(delta["patch"]))
+                    whole += len(json.dumps(expected["display"]))
+
+            while held[0]["outcome"] is None and steps < 30:
+                mover = next(s for s in range(PLAYERS) if held[s]["legal"])
+                seq = held[mover]["seq"]
+                action = {"type": "action", "seq": seq, "action": _choice(held[mover])}
+                relay.forward(ids[mover], json.dumps(action))
+                await read_step(seq + 1)
+                steps += 1
+                if steps == 10:  # sync: a whole model again, and the patches go on from it
+                    relay.forward(ids[None], json.dumps({"type": "sync"}))
+                    again = await _relayed(pairs[None][0])
+                    assert again["type"] == "snapshot" and again["display"] is not None
+                    assert again["display"] == held[None]["display"]
+                    held[None] = again
+            return steps, sent, whole
+        finally:
+            await relay.close()
+            await owner.close()
+            await at_relay.close()
+            await at_owner.close()
+
+    try:
+        steps, sent, whole = asyncio.run(go())
+    finally:
+        engine.dispose()
+    assert steps > 10
+    assert sent * 3 < whole  # the relay keeps the saving: patches, not whole models

@@ -217,7 +217,7 @@ async def _serve_socket(websocket: WebSocket, limit: RateLimit) -> None:
     The connection's language (``?lang=``, else ``Accept-Language``, else English) is that of
     its display models, log messages and error frames; ``?patch=1`` asks for display patches
     (:mod:`.patches`). With several processes, a client at a table another process owns is
-    served through it (:mod:`.cluster`; such a client gets whole display models).
+    served through it (:mod:`.cluster`; patches too).
     """
     await websocket.accept()
     manager: TableManager = websocket.app.state.manager

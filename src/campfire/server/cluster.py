@@ -23,8 +23,10 @@ A single process (the default) uses none of this. With ``campfire serve --worker
   connection's frames back (each frame encoded once, :mod:`.wire`). Both go over Redis pub/sub:
   every process listens on its own channel ``campfire:w:<process>``; frames name the connection
   they are for, so a process receives only the frames of its own clients. The owner treats a
-  proxied connection as one of its own (:class:`RemoteConnection`): the same snapshot, deltas,
-  errors, rate limits (checked by the proxying process) and seat takeover.
+  proxied connection as one of its own (:class:`RemoteConnection`): the same snapshot, deltas
+  (with display patches if the client asked for them, :mod:`.patches`: the owner keeps the
+  model each patch starts from), errors, rate limits (checked by the proxying process) and
+  seat takeover.
 - **Lobby on any process.** An HTTP request about a table (``/api/tables/<id>/...``) that
   another process owns is run by the owner (:class:`ForwardMiddleware`) and its answer relayed.
   A request caught in a table's move (the owner answers that it no longer has the table, the
@@ -61,6 +63,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from starlette.requests import ClientDisconnect, Request
 
 from campfire.core import ErrorText, OptionError
+from campfire.core.present import Display
 from campfire.i18n import translator
 
 from . import protocol
@@ -148,12 +151,21 @@ class RemoteConnection(Connection):
 
     Its frames go to that process over Redis (each encoded once, shared with every connection
     that gets the same frame); its messages come from there, in order, through :attr:`inbox`.
+    A client of display patches (``patch=1``, passed on in the ``open`` message) gets them as
+    a client of this process does: the owner keeps :attr:`~.tables.Connection.shown`, the
+    model each patch starts from, and the proxying process passes the frames on as they are.
     """
 
     def __init__(
-        self, cluster: Cluster, conn_id: str, worker: str, table_id: int, language: str
+        self,
+        cluster: Cluster,
+        conn_id: str,
+        worker: str,
+        table_id: int,
+        language: str,
+        patches: bool = False,
     ) -> None:
-        super().__init__(None, language=language)
+        super().__init__(None, language=language, patches=patches)
         self.cluster = cluster
         self.id = conn_id
         self.worker = worker
@@ -163,9 +175,16 @@ class RemoteConnection(Connection):
         self.closed = False
 
     def push(self, frame: dict[str, Any] | str) -> None:
-        """Send ``frame`` to the client's process (nothing once the connection is closed)."""
+        """Send ``frame`` to the client's process (nothing once the connection is closed).
+
+        A snapshot's display model becomes :attr:`shown`, what the next patch starts from
+        (as :meth:`Connection.push` does).
+        """
         if self.closed:
             return
+        if type(frame) is dict and frame["type"] == "snapshot":
+            shown = frame["display"]
+            self.shown = shown if isinstance(shown, Display) else None
         text = frame if isinstance(frame, str) else encode(frame)
         self.cluster.send(self.worker, f"F{self.id}\n{text}")
 
@@ -597,7 +616,12 @@ class Cluster:
         name = op.get("op")
         if name == "open":
             remote = RemoteConnection(
-                self, op["conn"], op["worker"], int(op["table"]), str(op.get("lang") or "en")
+                self,
+                op["conn"],
+                op["worker"],
+                int(op["table"]),
+                str(op.get("lang") or "en"),
+                patches=op.get("patches") is True,  # absent: a process from before patches
             )
             self.remotes[remote.id] = remote
             self._spawn(self._serve_remote(remote, op))
@@ -671,6 +695,7 @@ class Cluster:
                     "token": token,
                     "since": since,
                     "lang": conn.language,
+                    "patches": conn.patches,
                 }
             ),
         )
