@@ -4,6 +4,7 @@ Real ``campfire serve`` processes (``--redis-url``: each joins the others), real
 clients. A table is owned by one process; a client may connect to any, and a lobby request
 may go to any. A process killed with SIGKILL loses nothing: another takes its tables over
 once their leases expire, the clients reconnect, and the record equals an uninterrupted game.
+Display patches through the relay are checked with two cluster members in one process (fast).
 """
 
 from __future__ import annotations
