@@ -8,7 +8,6 @@ The tests are skipped, saying why, only when neither can be found.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -39,10 +38,15 @@ def browser() -> Iterator[Any]:
         yield launched
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    """A fresh ``campfire serve`` on its own SQLite file."""
-    live = LiveServer(None, tmp_path)
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A ``campfire serve`` on its own SQLite file, shared by the tests of one module.
+
+    Starting a server is a Python process's whole start (a second or more of CPU): the tests
+    share one, each on tables of its own (found by their ids, never by being the only ones).
+    A module whose test stops the server (``test_resume.py``) has a fresh one of its own.
+    """
+    live = LiveServer(None, tmp_path_factory.mktemp("server"))
     try:
         yield live
     finally:
@@ -59,7 +63,7 @@ def new_page(browser: Any) -> Iterator[Any]:
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()
-        page.errors = []  # type: ignore[attr-defined]
+        page.errors = []
         page.on("pageerror", lambda exc: page.errors.append(str(exc)))
         return page
 

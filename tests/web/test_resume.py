@@ -10,12 +10,25 @@ game goes on from where it was.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.server.live_server import LiveServer
 
 from .people import click_something, create_table, seq_of, start
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    """A server of this test's own (the test stops it and starts another on its database)."""
+    live = LiveServer(None, tmp_path)
+    try:
+        yield live
+    finally:
+        live.stop()
 
 
 def _play(pages: list[Any], rng: random.Random, moves: int) -> None:
