@@ -43,8 +43,8 @@ def _finished_record(path: Path) -> Record:
 
 
 #: game → where its pilot game starts (a position's ``state``, ``docs/notation/<game>.md``): the
-#: last round, hunt or cards of the game, reached by random legal moves without a screen; every
-#: kind of choice of the game still comes in it. ``None``: from the first move (Tracker is short).
+#: last round, hunt or cards of the game, reached by random legal moves without a screen (a round
+#: or hunt goes through every phase of its game). ``None``: from the first move (Tracker is short).
 LATE_STARTS: dict[str, Callable[[Mapping[str, Any]], bool] | None] = {
     "tracker": None,
     "dudab": lambda state: state["round"] == 2,  # the last of two players' two rounds (§2)
@@ -60,7 +60,7 @@ def test_a_full_game_at_80x24_by_pointing_and_typing_only(game: str, tmp_path: P
 
     Tracker is played from its first move; the longer games are resumed at their last round,
     hunt or twenty cards (``LATE_STARTS``; a resumed game, as ``campfire play --resume``), so
-    that the test plays every kind of choice in a fraction of the keys. Playing a whole game of
+    that the test plays every phase of the game in a fraction of the keys. Playing a whole game of
     each by keys took minutes; the moves of a whole game are checked without a screen by the
     games' own tests and the soak (``tests/soak``).
     """
