@@ -102,3 +102,17 @@ def test_the_client_names_no_game(name: str) -> None:
     text = (static_dir() / "js" / name).read_text(encoding="utf-8").lower()
     for game in ("apache", "manitou", "dudab", "tracker"):
         assert game not in text, (name, game)
+
+
+def test_the_pages_404s_and_the_rules_title_come_in_the_asked_language(client: TestClient) -> None:
+    assert "<title>Nyomkereső</title>" in client.get("/rules/tracker?lang=hu").text
+    assert "<title>Tracker</title>" in client.get("/rules/tracker?lang=en").text
+    for path, code in (("/rules/nogame", "unknown_game"), ("/t/x1", "unknown_table")):
+        english = client.get(f"{path}?lang=en").json()["error"]
+        czech = client.get(f"{path}?lang=cs").json()["error"]
+        assert english["code"] == czech["code"] == code
+        assert english["message"] != czech["message"] and "'" in czech["message"]
+    assert (
+        "known games: apache, dudab, manitou, tracker"
+        in client.get("/rules/x").json()["error"]["message"]
+    )

@@ -36,14 +36,28 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from campfire.core import CampfireError, all_games
+from campfire.core import CampfireError, ErrorText, all_games
 from campfire.core import get as get_game
-from campfire.i18n import _, negotiate, normalize, resolve_language, set_language
+from campfire.i18n import (
+    _,
+    game_title,
+    negotiate,
+    normalize,
+    resolve_language,
+    set_language,
+    translator,
+)
 from campfire.i18n.rules import rules_document
 from campfire.web import static_dir
 from campfire.web.strings import strings
 
 from .lobby import error_response
+
+
+def _not_found(request: Request, code: str, message: ErrorText) -> Response:
+    """A JSON 404 answer in the request's language."""
+    return error_response(404, code, translator(language_of(request)).error(message))
+
 
 __all__ = ["has_desktop", "language_of", "main", "routes"]
 
@@ -72,7 +86,9 @@ async def table_page(request: Request) -> Response:
     """``GET /t/{id}``: a table (the id is read by the page's script)."""
     raw = request.path_params["table_id"]
     if _table_number(raw) is None:
-        return error_response(404, "unknown_table", f"there is no table {raw[:20]!r}")
+        return _not_found(
+            request, "unknown_table", ErrorText("there is no table {table}", table=repr(raw[:20]))
+        )
     return FileResponse(static_dir() / "table.html", headers=_NO_CACHE)
 
 
@@ -96,7 +112,9 @@ async def table_settings(request: Request) -> Response:
     number = _table_number(raw)
     live = None if number is None else request.app.state.manager.load(number)
     if live is None:
-        return error_response(404, "unknown_table", f"there is no table {raw[:20]!r}")
+        return _not_found(
+            request, "unknown_table", ErrorText("there is no table {table}", table=repr(raw[:20]))
+        )
     settings: dict[str, Any] = dict(live.settings())
     settings["modes"] = list(live.game.play_modes)  # how the game is played: "realtime-claims"
     return JSONResponse(settings)
@@ -116,15 +134,19 @@ async def rules_page(request: Request) -> Response:
         game = get_game(name) if name.isascii() and name.isidentifier() else None
     except CampfireError:
         game = None
-    if game is None:
-        return error_response(404, "unknown_game", f"there is no game {name[:20]!r}")
     language = language_of(request)
+    if game is None:
+        known = ", ".join(sorted(g.name for g in all_games()))
+        message = ErrorText(
+            "unknown game {name}; known games: {known}", name=repr(name[:20]), known=known
+        )
+        return _not_found(request, "unknown_game", message)
     text, written_in = rules_document(game, language)
     body = _markdown(text)
     page = (
         f'<!doctype html>\n<html lang="{written_in}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{html.escape(game.title)}</title>"
+        f"<title>{html.escape(game_title(game, translator(written_in)))}</title>"
         '<link rel="stylesheet" href="/static/css/campfire.css"></head>'
         f'<body class="cf-rules"><main>{body}</main></body></html>\n'
     )
