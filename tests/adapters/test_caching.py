@@ -4,6 +4,7 @@ import pickle
 import random
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 import campfire
@@ -13,7 +14,7 @@ from campfire.adapters.session import Session
 from .conftest import GAMES
 
 
-def _fresh_legal(session, seat):
+def _fresh_legal(session: Session, seat: int) -> list[int]:
     """The legal indices of ``seat`` computed from scratch (no cache of the session)."""
     state = session.state
     if session.is_over() or seat != min(state.seats_to_act()):
@@ -21,17 +22,17 @@ def _fresh_legal(session, seat):
     return sorted(session.game.action_index(a, session.players) for a in state.legal_actions(seat))
 
 
-def _fresh_observation(session, seat):
+def _fresh_observation(session: Session, seat: int) -> npt.NDArray[np.float32]:
     return session.encoder.encode(session.state.view(seat), session.beliefs[seat])
 
 
-def _player_counts(game):
+def _player_counts(game: str) -> list[int]:
     spec = campfire.get_game(game)
     return sorted({spec.min_players, 3, spec.max_players})
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_mask_and_observation_after_every_step_equal_fresh_ones(game):
+def test_mask_and_observation_after_every_step_equal_fresh_ones(game: str) -> None:
     for players in _player_counts(game):
         e = env(game, players=players)
         e.reset(seed=players)
@@ -53,7 +54,7 @@ def test_mask_and_observation_after_every_step_equal_fresh_ones(game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_copies_of_a_session_recompute_what_they_cached(game):
+def test_copies_of_a_session_recompute_what_they_cached(game: str) -> None:
     session = Session(game, 3, seed=11)
     rng = random.Random(3)
     for step in range(60):
@@ -70,7 +71,7 @@ def test_copies_of_a_session_recompute_what_they_cached(game):
         session.apply(seat, rng.choice(session.legal(seat)))
 
 
-def test_a_returned_mask_or_observation_may_be_changed_by_its_caller():
+def test_a_returned_mask_or_observation_may_be_changed_by_its_caller() -> None:
     e = env("apache", players=2)
     e.reset(seed=0)
     agent = e.agent_selection
@@ -83,7 +84,7 @@ def test_a_returned_mask_or_observation_may_be_changed_by_its_caller():
     assert np.array_equal(again["observation"], expected["observation"])
 
 
-def test_the_wrapper_refuses_per_step_attributes_before_reset():
+def test_the_wrapper_refuses_per_step_attributes_before_reset() -> None:
     e = env("tracker", players=2)
     for name in ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos"):
         with pytest.raises(AttributeError, match="before reset"):
@@ -93,7 +94,7 @@ def test_the_wrapper_refuses_per_step_attributes_before_reset():
     assert str(e) == "campfire_tracker_v0"
 
 
-def test_the_wrapper_keeps_pettingzoos_order_checks():
+def test_the_wrapper_keeps_pettingzoos_order_checks() -> None:
     e = env("dudab", players=2)
     with pytest.raises(AssertionError, match="before step"):
         e.step(0)
@@ -111,13 +112,14 @@ def test_the_wrapper_keeps_pettingzoos_order_checks():
         next(agents)  # max_iter reached
 
 
-def test_lazy_memories_are_told_every_move_when_asked():
+def test_lazy_memories_are_told_every_move_when_asked() -> None:
     """A memory the encoder does not read catches up on its events, move by move."""
     lazy = Session("dudab", 3, seed=4)
     eager = Session("dudab", 3, seed=4)
     rng = random.Random(4)
     for _ in range(40):
         seat = lazy.current_seat()
+        assert seat is not None
         index = rng.choice(lazy.legal(seat))
         events = lazy.apply(seat, index)
         eager.apply(seat, index)
