@@ -1,3 +1,5 @@
+from typing import Any
+
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
@@ -9,29 +11,29 @@ from campfire.core import IllegalActionError, OptionError
 from .conftest import GAMES
 
 
-def _player_counts(game):
+def _player_counts(game: str) -> list[int]:
     spec = campfire.get_game(game)
     return sorted({spec.min_players, spec.max_players})
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_api_test_passes(game):
+def test_api_test_passes(game: str) -> None:
     for players in _player_counts(game):
         api_test(env(game, players=players), num_cycles=200, verbose_progress=False)
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_seed_test_passes(game):
+def test_seed_test_passes(game: str) -> None:
     seed_test(lambda **kw: env(game, players=3, **kw), num_cycles=200)
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_render_test_passes(game, capsys):
+def test_render_test_passes(game: str, capsys: pytest.CaptureFixture[str]) -> None:
     render_test(lambda render_mode=None: env(game, players=2, render_mode=render_mode))
     assert "to act: player_" in capsys.readouterr().out  # human mode prints
 
 
-def _play(e, seed, rng):
+def _play(e: Any, seed: int, rng: np.random.Generator) -> dict[str, float]:
     e.reset(seed=seed)
     totals = dict.fromkeys(e.possible_agents, 0.0)
     for agent in e.agent_iter():
@@ -45,14 +47,14 @@ def _play(e, seed, rng):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_rewards_are_the_win_shares_at_the_end(game):
+def test_rewards_are_the_win_shares_at_the_end(game: str) -> None:
     e = env(game, players=3)
     totals = _play(e, 4, np.random.default_rng(0))
     session = e.unwrapped.session
     assert [totals[a] for a in e.possible_agents] == pytest.approx(session.returns())
 
 
-def test_shaping_adds_the_final_score_lead():
+def test_shaping_adds_the_final_score_lead() -> None:
     shaped = env("apache", players=2, shaping=0.1)
     plain = env("apache", players=2)
     a = _play(shaped, 9, np.random.default_rng(1))
@@ -62,7 +64,7 @@ def test_shaping_adds_the_final_score_lead():
         assert a[agent] == pytest.approx(b[agent] + 0.1 * lead[s])
 
 
-def test_move_cap_truncates_every_agent():
+def test_move_cap_truncates_every_agent() -> None:
     e = env("tracker", players=3, max_moves=10)
     e.reset(seed=0)
     for _agent in e.agent_iter():
@@ -75,7 +77,7 @@ def test_move_cap_truncates_every_agent():
     assert e.unwrapped.session.moves == 10
 
 
-def test_mask_is_empty_for_agents_not_to_act():
+def test_mask_is_empty_for_agents_not_to_act() -> None:
     e = env("dudab", players=4)
     e.reset(seed=2)
     acting = e.agent_selection
@@ -84,7 +86,7 @@ def test_mask_is_empty_for_agents_not_to_act():
         assert (mask.sum() > 0) == (agent == acting)
 
 
-def test_illegal_action_is_refused():
+def test_illegal_action_is_refused() -> None:
     e = env("tracker", players=2)
     e.reset(seed=0)
     mask = e.observe(e.agent_selection)["action_mask"]
@@ -92,6 +94,6 @@ def test_illegal_action_is_refused():
         e.step(int(np.flatnonzero(mask == 0)[0]))
 
 
-def test_bad_render_mode_says_what_is_allowed():
+def test_bad_render_mode_says_what_is_allowed() -> None:
     with pytest.raises(OptionError, match="ansi, human"):
         raw_env("tracker", 2, render_mode="rgb_array")
