@@ -2,6 +2,7 @@
 
 import json
 import random
+from typing import cast
 
 import pytest
 
@@ -10,7 +11,7 @@ from campfire.adapters.session import Session
 from .conftest import GAMES
 
 
-def _play(session, rng, moves):
+def _play(session: Session, rng: random.Random, moves: int) -> None:
     for _ in range(moves):
         seat = session.current_seat()
         if seat is None:
@@ -19,11 +20,11 @@ def _play(session, rng, moves):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_history_only_grows_and_holds_what_the_seat_did_and_saw(game):
+def test_a_history_only_grows_and_holds_what_the_seat_did_and_saw(game: str) -> None:
     players = 3
     session = Session(game, players, seed=7)
     rng = random.Random(7)
-    before = [[] for _ in range(players)]
+    before: list[list[str]] = [[] for _ in range(players)]
     while (seat := session.current_seat()) is not None and session.moves < 150:
         index = rng.choice(session.legal(seat))
         events = session.apply(seat, index)
@@ -40,10 +41,10 @@ def test_a_history_only_grows_and_holds_what_the_seat_did_and_saw(game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_another_own_move_gives_another_information_state(game):
+def test_another_own_move_gives_another_information_state(game: str) -> None:
     """Two pasts that differ only in one of the seat's own moves are told apart."""
     first = Session(game, 2, seed=3)
-    while len(first.legal(seat := first.current_seat())) < 2:
+    while len(first.legal(seat := cast(int, first.current_seat()))) < 2:
         first.apply(seat, first.legal(seat)[0])
     legal = first.legal(seat)
     second = first.clone()
@@ -54,10 +55,11 @@ def test_another_own_move_gives_another_information_state(game):
     assert view == json.loads(json.dumps(first.state.view(seat)))
 
 
-def test_a_determinisation_keeps_only_what_the_seat_saw():
+def test_a_determinisation_keeps_only_what_the_seat_saw() -> None:
     session = Session("dudab", 3, seed=5)
     _play(session, random.Random(5), 40)
     seat = session.current_seat()
+    assert seat is not None
     other = session.determinize(seat, random.Random(1))
     assert other.history(seat) == session.history(seat)
     for s in range(3):
