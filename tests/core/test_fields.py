@@ -40,6 +40,17 @@ class _Box:
 
 
 class _Toy:
+    # the attributes FIELDS declares, for the type checker only (install_fields reads FIELDS)
+    value: int
+    flat: list[int]
+    nested: list[list[int]]
+    box: _Box
+    table: dict[str, int]
+    pair: tuple[int, int]
+    phase: int
+    seat: int | None
+    _cache: str | None
+
     FIELDS = (
         StateField("value", key="v", codec=Int(0, 9, offset=1)),
         StateField("flat", Copy.LIST, codec=ListOf(Int(0, 9), length=2)),
@@ -276,7 +287,7 @@ _GAMES = [g.name for g in campfire.all_games()]
 
 def _mid_game(name: str, players: int, seed: int) -> State:
     game = campfire.get_game(name)
-    state = game.new_game(players, seed=seed)
+    state: State = game.new_game(players, seed=seed)
     rng = random.Random(seed)
     for _ in range(60):
         if state.is_terminal():
