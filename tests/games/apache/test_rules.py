@@ -42,6 +42,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from typing import cast
 
 import pytest
 
@@ -53,7 +54,7 @@ from campfire.core import (
     visible_events,
 )
 from campfire.games.apache import GAME, ApacheState
-from campfire.games.apache.actions import ApacheAction, action_index, window_actions
+from campfire.games.apache.actions import ApacheAction, ApacheKind, action_index, window_actions
 from campfire.games.apache.cards import (
     BUFFALO,
     DECK_COUNTS,
@@ -63,6 +64,7 @@ from campfire.games.apache.cards import (
     booty_of,
     card_name,
 )
+from campfire.games.apache.options import ApacheOptions
 from campfire.games.apache.resolve import Choice, Claim, Rules, claim_choices, default_choice
 
 from .tables import names, play, poll, position, resolved
@@ -571,12 +573,13 @@ def test_hand_built_actions_outside_the_notation_are_rejected_unchanged() -> Non
     state = position(2, ["red-hunter", "buffalo"], reveal=["buffalo"])
     play(state, (0, "reveal"))
     before = state.to_position()
+    # built by hand from plain strings, as a careless caller would (cast: for the type checker)
     for action in (
-        ApacheAction("claim", 4, 100),  # type out of range
-        ApacheAction("claim", 3, 37),  # off the 50 ms grid
-        ApacheAction("claim", 3, 5000),
-        ApacheAction("prisoner", card=0),  # a chief as prisoner
-        ApacheAction("jump"),
+        ApacheAction(cast(ApacheKind, "claim"), 4, 100),  # type out of range
+        ApacheAction(cast(ApacheKind, "claim"), 3, 37),  # off the 50 ms grid
+        ApacheAction(cast(ApacheKind, "claim"), 3, 5000),
+        ApacheAction(cast(ApacheKind, "prisoner"), card=0),  # a chief as prisoner
+        ApacheAction(cast(ApacheKind, "jump")),
     ):
         with pytest.raises(NotationError, match="is not an Apache action"):
             state.apply(0, action)
@@ -584,7 +587,7 @@ def test_hand_built_actions_outside_the_notation_are_rejected_unchanged() -> Non
             action_index(action)
         assert state.to_position() == before
     # an equal action built by hand is the same move
-    state.apply(0, ApacheAction("claim", 3, 100))
+    state.apply(0, ApacheAction(cast(ApacheKind, "claim"), 3, 100))
     assert state.view(0)["answers"][0] == "claim hunter 100"
 
 
@@ -616,6 +619,7 @@ def test_no_seat_sees_another_seats_poll_answer_before_the_window_closes() -> No
     assert isinstance(state, ApacheState)
     rng = random.Random(12)
     seen: list[list[dict[str, object]]] = [[], [], []]
+    viewer: int | None
     while not state.is_terminal() and state.view(None)["window"] < 40:
         seat = rng.choice(state.seats_to_act())
         legal = state.legal_actions(seat)
@@ -665,6 +669,7 @@ def test_determinize_keeps_the_seat_knowledge_and_rng_is_not_shared() -> None:
 
 def test_options_defaults_are_the_base_rules_and_bad_options_are_clear_errors() -> None:
     options = GAME.options()
+    assert isinstance(options, ApacheOptions)
     assert (options.war_tribute, options.marriage, options.sharing) == (False, False, False)
     assert (options.marriage_chief_is_male, options.marriage_allow_neutral_spouse) == (True, True)
     assert options.claim_order == "reaction"
