@@ -12,14 +12,14 @@ from .conftest import GAME_PLAYERS, GAMES
 
 
 @pytest.mark.parametrize(("game", "players"), GAME_PLAYERS)
-def test_random_sim_test_passes(game, players):
+def test_random_sim_test_passes(game: str, players: int) -> None:
     spiel_game = cs.load(game, players)
     sims = 2 if players <= 3 else 1
     pyspiel.random_sim_test(spiel_game, num_sims=sims, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_games_are_registered_with_their_info(game):
+def test_games_are_registered_with_their_info(game: str) -> None:
     assert f"campfire_{game}" in pyspiel.registered_names()
     spiel_game = pyspiel.load_game(f"campfire_{game}", {"players": 3})
     gtype = spiel_game.get_type()
@@ -31,7 +31,7 @@ def test_games_are_registered_with_their_info(game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_ismcts_bot_plays_a_full_game_with_evaluate_bots(game):
+def test_ismcts_bot_plays_a_full_game_with_evaluate_bots(game: str) -> None:
     spiel_game = cs.load(game, 2)
     bots = [
         cs.ismcts_bot(spiel_game, simulations=4, rollout_length=8, seed=1),
@@ -43,7 +43,7 @@ def test_ismcts_bot_plays_a_full_game_with_evaluate_bots(game):
     assert len(returns) == 2 and abs(sum(returns)) < 1e-9
 
 
-def test_serialised_state_continues_identically():
+def test_serialised_state_continues_identically() -> None:
     spiel_game = cs.load("manitou", 3)
     state = spiel_game.new_initial_state()
     state.apply_action(11)
@@ -63,7 +63,7 @@ def test_serialised_state_continues_identically():
         assert copy.observation_tensor(p) == state.observation_tensor(p)
 
 
-def test_resampled_state_has_the_same_information_state():
+def test_resampled_state_has_the_same_information_state() -> None:
     spiel_game = cs.load("tracker", 3)
     state = spiel_game.new_initial_state()
     state.apply_action(2)
@@ -78,7 +78,7 @@ def test_resampled_state_has_the_same_information_state():
         assert other.observation_tensor(player) == state.observation_tensor(player)
 
 
-def test_the_information_state_string_has_perfect_recall():
+def test_the_information_state_string_has_perfect_recall() -> None:
     """OpenSpiel's information state: the seat's view and its history, not the observation."""
     state = cs.load("tracker", 2).new_initial_state()
     state.apply_action(0)
@@ -90,7 +90,7 @@ def test_the_information_state_string_has_perfect_recall():
         assert info["view"] == json.loads(state.observation_string(p))["view"]
 
 
-def test_options_reach_the_engine():
+def test_options_reach_the_engine() -> None:
     spiel_game = cs.load("dudab", 4, use_jungle=True)
     state = spiel_game.new_initial_state()
     state.apply_action(0)
@@ -98,7 +98,7 @@ def test_options_reach_the_engine():
     assert view["use_jungle"] is True
 
 
-def test_bad_options_are_refused_with_what_is_allowed():
+def test_bad_options_are_refused_with_what_is_allowed() -> None:
     with pytest.raises(OptionError, match="JSON object"):
         cs._config("tracker", {"options": "[1]"})
     with pytest.raises(ValueError, match="peek_count"):
