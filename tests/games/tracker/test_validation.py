@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from campfire.core import IllegalActionError, SeatError
 from campfire.games.tracker import GAME
-from campfire.games.tracker.actions import TrackerAction, parse_action
+from campfire.games.tracker.actions import TrackerAction, TrackerKind, parse_action
 from campfire.games.tracker.state import TrackerState
 
 from ..boundary import (
@@ -27,13 +27,14 @@ def fresh() -> TrackerState:
 
 @pytest.mark.parametrize(
     "built",
+    # built by hand from plain values, as a careless caller would (cast: for the type checker)
     [
-        TrackerAction("peek", -1, 0),  # used to show the card at position 59
-        TrackerAction("peek", 60, 60),  # used to raise IndexError
-        TrackerAction("track", 0, 239),  # used to start a capture with no trackers
-        TrackerAction("track", 4, 243),
-        TrackerAction("jump", 1, 1),
-        TrackerAction("peek", [1], 1),  # unhashable
+        TrackerAction(cast(TrackerKind, "peek"), -1, 0),  # used to show the card at position 59
+        TrackerAction(cast(TrackerKind, "peek"), 60, 60),  # used to raise IndexError
+        TrackerAction(cast(TrackerKind, "track"), 0, 239),  # used to start a capture, no trackers
+        TrackerAction(cast(TrackerKind, "track"), 4, 243),
+        TrackerAction(cast(TrackerKind, "jump"), 1, 1),
+        TrackerAction(cast(TrackerKind, "peek"), cast(int, [1]), 1),  # unhashable
     ],
 )
 def test_hand_built_actions_outside_the_index_space_are_notation_errors(
@@ -44,7 +45,8 @@ def test_hand_built_actions_outside_the_index_space_are_notation_errors(
 
 def test_a_hand_built_copy_of_a_legal_action_is_that_action() -> None:
     state = fresh()
-    events = state.apply(0, TrackerAction("peek", 12, 999))  # the index is not compared
+    # the index is not compared
+    events = state.apply(0, TrackerAction(cast(TrackerKind, "peek"), 12, 999))
     assert [e.type for e in events] == ["peek", "peek_card"]
     assert state.peeked == [12]
 
@@ -53,7 +55,7 @@ def test_a_hand_built_action_that_is_not_legal_now_names_the_rule() -> None:
     state = fresh()
     state.apply(0, "peek 12")
     with pytest.raises(IllegalActionError, match=r"tracker rules §4\.2"):
-        state.apply(0, TrackerAction("peek", 12, 0))
+        state.apply(0, TrackerAction(cast(TrackerKind, "peek"), 12, 0))
 
 
 @pytest.mark.parametrize("seat", [True, 1.0, "0", None, -1, 3])
@@ -67,7 +69,7 @@ def test_seat_true_is_not_seat_1() -> None:
         state.apply(0, state.legal_actions(0)[0])  # peeks
     assert state.seats_to_act() == (1,)
     with pytest.raises(IllegalActionError, match="got True"):
-        state.apply(True, "peek 1")  # type: ignore[arg-type]
+        state.apply(True, "peek 1")
 
 
 @pytest.mark.parametrize("seat", [True, 1.0, "x", -1, 3])
