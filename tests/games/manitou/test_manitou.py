@@ -21,7 +21,7 @@ from campfire.core import (
     SetupError,
     replay,
 )
-from campfire.games.manitou import GAME, ManitouOptions
+from campfire.games.manitou import GAME, ManitouOptions, ManitouState
 from campfire.games.manitou.actions import NUM_ACTIONS, action_from_index, parse_action
 from campfire.games.manitou.cards import (
     CHIEF,
@@ -349,6 +349,7 @@ def test_horse_piece_keeps_its_holder_when_counts_drop() -> None:
 def test_views_hide_hands_and_decks_and_determinize_keeps_the_view() -> None:
     match = Match(GAME, 4, seed=9)
     state = match.state
+    assert isinstance(state, ManitouState)
     rng = random.Random(9)
     while state.phase_name == "select":
         seat = state.seats_to_act()[0]
