@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from campfire.core import Event
 from campfire.games.manitou import GAME, ManitouState
@@ -128,8 +128,8 @@ def takes(events: Sequence[Event]) -> list[tuple[int, int, str]]:
 
 def cards_at(state: ManitouState, g: int) -> list[list[Any]]:
     """The cards at ground g (1-based) as [seat, card, face_up]."""
-    cards: list[list[Any]] = state.view(None)["grounds"][g - 1]["cards"]
-    return cards
+    # lists at run time (JSON arrays); the view declares them as the GroundCard tuples read there
+    return cast(list[list[Any]], state.view(None)["grounds"][g - 1]["cards"])
 
 
 def play_first_legal(state: ManitouState) -> list[Event]:
