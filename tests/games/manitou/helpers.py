@@ -90,7 +90,7 @@ def play_state(
 
 def evaluate(
     players: int,
-    table: Sequence[Sequence[list[Any]]],
+    table: Sequence[Sequence[Sequence[Any]]],
     grounds: Sequence[Sequence[str]],
     owned: dict[int, list[str]] | None = None,
     dealer: int = 0,

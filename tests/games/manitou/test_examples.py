@@ -9,6 +9,7 @@ import random
 import pytest
 
 from campfire.core import IllegalActionError
+from campfire.games.manitou import ManitouState
 from campfire.games.manitou.cards import (
     CHIEF,
     HEALER,
@@ -36,7 +37,7 @@ from .helpers import (
 HEROES = (CHIEF, SQUAW, SHAMAN, SPY, HEALER)
 
 
-def _pick_first_legal(state):  # type: ignore[no-untyped-def]
+def _pick_first_legal(state: ManitouState) -> None:
     while state.phase_name == "select":
         seat = state.seats_to_act()[0]
         state.apply(seat, state.legal_actions(seat)[0])
