@@ -13,7 +13,7 @@ import copy
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 
@@ -30,12 +30,14 @@ BASIC_VALUES: tuple[Any, ...] = (None, True, False, 0, 1, 2, -1, 2.5, "", "x", [
 
 Draw = Callable[[st.SearchStrategy[Any]], Any]
 
+S = TypeVar("S", bound=State)
+
 
 def sample_positions(
-    game: Game[Any],
+    game: Game[S],
     runs: Sequence[tuple[int, int, Mapping[str, Any]]],
-    keep: Callable[[State, random.Random], bool],
-    step: Callable[[State, random.Random], object],
+    keep: Callable[[S, random.Random], bool],
+    step: Callable[[S, random.Random], object],
 ) -> tuple[str, ...]:
     """Positions (as JSON text) of seeded games, to mutate.
 
