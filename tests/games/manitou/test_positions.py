@@ -219,7 +219,12 @@ def _keep(state: ManitouState, rng: random.Random) -> bool:
 
 @cache
 def _positions() -> tuple[str, ...]:
-    runs = [(1, 2, {}), (2, 3, {}), (3, 4, {"draw_cards": True}), (4, 5, {"leftover_tiles": "bag"})]
+    runs: list[tuple[int, int, dict[str, Any]]] = [
+        (1, 2, {}),
+        (2, 3, {}),
+        (3, 4, {"draw_cards": True}),
+        (4, 5, {"leftover_tiles": "bag"}),
+    ]
     return sample_positions(GAME, runs, _keep, lambda state, rng: _play(state, rng, 1))
 
 
