@@ -48,7 +48,7 @@ def test_equal_reaction_times_follow_the_setup_tiebreaks_in_turn() -> None:
     setup = GAME.random_setup(3, GAME.options(), GameRng(1))
     setup["tiebreaks"] = [[2, 0, 1], [1, 2, 0]]
     state = GAME.new_game(3, setup=setup)
-    closed = []
+    closed: list[list[int]] = []
     while len(closed) < 3:
         seat = state.seats_to_act()[0]
         if state.view(None)["phase"] == "claim":
@@ -118,7 +118,7 @@ def test_a_claim_without_reaction_time_is_refused_in_reaction_order() -> None:
 
 @cache
 def _positions() -> tuple[str, ...]:
-    runs = [
+    runs: list[tuple[int, int, dict[str, Any]]] = [
         (1, 2, {}),
         (2, 3, {"claim_order": "arrival", "marriage": True}),
         (3, 5, {"sharing": True, "war_tribute": True}),
