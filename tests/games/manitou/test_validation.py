@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from campfire.core import IllegalActionError
 from campfire.games.manitou import GAME, ManitouState
-from campfire.games.manitou.actions import K_MOVE, K_PICK, K_PLAY, ManitouAction
+from campfire.games.manitou.actions import K_MOVE, K_PICK, K_PLAY, ManitouAction, ManitouKind
 
 from ..boundary import (
     check_a_notation_error,
@@ -25,14 +25,15 @@ def fresh() -> ManitouState:
 
 @pytest.mark.parametrize(
     "built",
+    # built by hand, wrong values included (cast: for the type checker)
     [
         ManitouAction(K_PICK, -1, -1, 0),  # used to pick a healer
         ManitouAction(K_PICK, 99, -1, 0),  # used to raise IndexError
         ManitouAction(K_PICK, 0, 1, 0),  # a pick names no ground
         ManitouAction(K_PLAY, 0, 3, 15),  # there are 3 grounds
         ManitouAction(K_MOVE, 11, 0, 60),  # only hunters move
-        ManitouAction(9, 0, -1, 0),
-        ManitouAction(K_PICK, [0], -1, 0),  # unhashable
+        ManitouAction(cast(ManitouKind, 9), 0, -1, 0),
+        ManitouAction(K_PICK, cast(int, [0]), -1, 0),  # unhashable
     ],
 )
 def test_hand_built_actions_outside_the_index_space_are_notation_errors(
