@@ -20,6 +20,7 @@ from campfire.games.dudab.actions import (
     K_PLACE,
     K_REST,
     NUM_ACTIONS,
+    DudabKind,
     parse_action,
 )
 from campfire.games.dudab.cards import FACE_DUDAB, FACE_SHAMAN
@@ -39,7 +40,7 @@ def _table_rows(section: str) -> list[list[str]]:
     return [[cell.strip() for cell in row.strip("|").split("|")] for row in rows[1:]]
 
 
-def _documented_index(kind: int, face: int, col: int, call: int) -> int:
+def _documented_index(kind: DudabKind, face: int, col: int, call: int) -> int:
     """The index formulas of the doc's action table (K = col + 1, F = face)."""
     k = col + 1
     if kind == K_PLACE and face < 64:
