@@ -7,17 +7,20 @@ that a state and its determinisations encode identically through it).
 """
 
 import random
+from collections.abc import Mapping
+from typing import Any, cast
 
 import numpy as np
 import pytest
 
 from campfire.adapters.encoders import Encoder, encoder_for
 from campfire.adapters.session import Session
+from campfire.core import State
 
 from .conftest import GAME_PLAYERS
 
 #: options whose views differ: Apache's public answers, Dudab's expansion cards
-VARIANTS = [
+VARIANTS: list[tuple[str, int, dict[str, Any]]] = [
     ("apache", 3, {"claim_order": "arrival"}),
     ("apache", 2, {"sharing": True}),
     ("dudab", 3, {"use_jungle": True, "use_baby": True}),
@@ -25,10 +28,15 @@ VARIANTS = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("game", "players", "options"), [(*gp, {}) for gp in GAME_PLAYERS] + VARIANTS
-)
-def test_the_state_path_equals_the_view_path_after_every_step(game, players, options):
+#: every game at every player count with its default options, then the variants
+CASES: list[tuple[str, int, dict[str, Any]]] = [(*gp, {}) for gp in GAME_PLAYERS] + VARIANTS
+
+
+@pytest.mark.parametrize(("game", "players", "options"), CASES)
+def test_the_state_path_equals_the_view_path_after_every_step(
+    game: str, players: int, options: dict[str, Any]
+) -> None:
+    seat: int | None
     for seed in range(2):
         session = Session(game, players, options, seed=100 * players + seed)
         encoder = session.encoder
@@ -55,20 +63,20 @@ def _slot_at(encoder: Encoder, index: int) -> str:
     return "?"
 
 
-def test_another_state_class_is_encoded_through_its_view():
+def test_another_state_class_is_encoded_through_its_view() -> None:
     encoder = encoder_for("apache", 2)
 
     class ViewOnly:
-        def __init__(self, view):
+        def __init__(self, view: Mapping[str, Any]) -> None:
             self.view_of = view
-            self.asked = []
+            self.asked: list[int | None] = []
 
-        def view(self, seat):
+        def view(self, seat: int | None) -> Mapping[str, Any]:
             self.asked.append(seat)
             return self.view_of
 
     apache = Session("apache", 2, seed=1)
     stand_in = ViewOnly(apache.state.view(1))
-    out = encoder.encode_state(stand_in, 1, None)
+    out = encoder.encode_state(cast(State, stand_in), 1, None)  # no State: on purpose
     assert stand_in.asked == [1]
     assert np.array_equal(out, encoder.encode(apache.state.view(1), None))
