@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -16,7 +16,7 @@ from campfire.core import (
     SetupError,
     replay,
 )
-from campfire.games.dudab import GAME, DudabState
+from campfire.games.dudab import GAME, DudabAction, DudabState
 from campfire.games.dudab.actions import NUM_ACTIONS, action_from_index, parse_action
 from campfire.games.dudab.cards import KIND, card_name, cards_in_use
 
@@ -68,7 +68,7 @@ def test_expansion_positions_views_determinisations(players: int, options: dict[
         if state.is_terminal():
             continue
         seat = state.seats_to_act()[0]
-        ok = {a.index for a in state.legal_actions(seat)}
+        ok = {cast(DudabAction, a).index for a in state.legal_actions(seat)}
         for index in rng.sample(range(NUM_ACTIONS), 8):
             if index in ok:
                 continue
@@ -136,6 +136,7 @@ def test_explicit_setup_replays() -> None:
     setup = {"start_player": B, "decks": [deck]}
     match = Match(GAME, 3, setup=setup, seed=5)
     state = match.state
+    assert isinstance(state, DudabState)
     assert state.round_start_player() == B
     # one card at a time clockwise from the start player, then the starters
     assert [card_name(c) for c in state.hands[B]] == [deck[0], deck[3], deck[6]]
