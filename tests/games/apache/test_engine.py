@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import cast
 
 import pytest
 
@@ -20,6 +21,7 @@ from campfire.core import (
 from campfire.games.apache import GAME, ApacheState
 from campfire.games.apache.actions import (
     NUM_ACTIONS,
+    ApacheAction,
     action_from_index,
     parse_action,
     window_actions,
@@ -223,7 +225,8 @@ def test_explicit_arrival_order_resolves_like_the_poll(seed: int, players: int) 
     poll_match, queues = _play_reaction_game(seed, players)
     setup = GAME.random_setup(players, GAME.options(), GameRng(seed))
     arrival = Match(GAME, players, {"claim_order": "arrival"}, setup=setup)
-    choices = [(s, a) for s, a in poll_match.actions if a.kind not in ("claim", "pass", "reveal")]
+    played = cast(list[tuple[int, ApacheAction]], poll_match.actions)
+    choices = [(s, a) for s, a in played if a.kind not in ("claim", "pass", "reveal")]
     windows = iter(queues)
     state = arrival.state
     assert isinstance(state, ApacheState)
@@ -433,7 +436,7 @@ def test_variants_round_trip_and_hide_at_every_step(options: dict[str, object]) 
                 assert det.view(seat) == state.view(seat)
                 assert det.seats_to_act() == state.seats_to_act()
         seat = rng.choice(state.seats_to_act())
-        legal = state.legal_actions(seat)
+        legal = cast(list[ApacheAction], state.legal_actions(seat))
         # claim legal claims often, so that choices, marriages, tribute and sharing happen
         claims = [a for a in legal if a.kind == "claim" and state.claim_is_legal(seat, a.type)]
         if claims and rng.random() < 0.7:
