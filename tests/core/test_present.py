@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 import random
 import string
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
 import campfire
-from campfire.core import visible_events
+from campfire.core import Action, visible_events
 from campfire.core.present import Display, GenericPresenter, Message
 
 GAMES = campfire.all_games()
@@ -28,7 +30,9 @@ def _targets(display: Display) -> set[str]:
     return ids
 
 
-def _check_display(game: campfire.Game, display: Display, legal: list, seat: int | None) -> None:
+def _check_display(
+    game: campfire.Game[Any], display: Display, legal: list[Action], seat: int | None
+) -> None:
     json.dumps(display.to_json())
     assert display.game == game.name and display.seat == seat
     assert display.prompt.strip() and display.status.strip()
@@ -49,7 +53,7 @@ def _check_display(game: campfire.Game, display: Display, legal: list, seat: int
 
 @pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
 @pytest.mark.parametrize("seed", [1, 2])
-def test_displays_and_messages_along_a_random_game(game: campfire.Game, seed: int) -> None:
+def test_displays_and_messages_along_a_random_game(game: campfire.Game[Any], seed: int) -> None:
     n = min(max(3, game.min_players), game.max_players)
     names = [f"P{i}" for i in range(n)]
     presenter = game.presenter()
@@ -104,7 +108,7 @@ def test_presenters_speak_the_language_in_force(name: str) -> None:
     seat = state.current_seat()
     seen: list[str] = []
 
-    def shout(message_id: str, template: str, params: dict) -> str:
+    def shout(message_id: str, template: str, params: Mapping[str, Any]) -> str:
         seen.append(message_id)
         return template.format(**params).upper()
 
