@@ -7,7 +7,7 @@ import random
 import pytest
 
 from campfire.core import IllegalActionError, Match
-from campfire.games.dudab import GAME, round_score
+from campfire.games.dudab import GAME, DudabState, round_score
 from campfire.games.dudab.cards import FACE_NAMES, cards_in_use, parse_card
 
 from .table import A, B, C, D, can_place, column, hand, legal, make, pile
@@ -32,7 +32,9 @@ def test_we1_setup_counts() -> None:
 
 def test_we2_start_player_rotation() -> None:
     match = Match(GAME, 4, {"start_player": C}, seed=4)
-    starts = [match.state.round_start_player()]
+    first = match.state
+    assert isinstance(first, DudabState)
+    starts = [first.round_start_player()]
     rng = random.Random(4)
     while not match.state.is_terminal():
         seat = match.state.seats_to_act()[0]
@@ -125,7 +127,8 @@ def test_we7_drawing_with_five_cards() -> None:
     reveal = next(e for e in events if e.type == "reveal_hand")
     assert reveal.to is None and reveal.data["cards"] == sorted(five, key=FACE_NAMES.index)
     assert state.prompt() == "swap"
-    assert state.view(C)["revealed"]["seat"] == B
+    revealed = state.view(C)["revealed"]
+    assert revealed is not None and revealed["seat"] == B
     state.apply(B, "pile red/hand/1")
     assert pile(state, B) == ["red/hand/1"]
     assert len(state.hands[B]) == 5 and "yellow/hand/2" in hand(state, B)
@@ -691,5 +694,5 @@ def _score(hand_: list[str], pile_: list[str]) -> int:
 
 
 def _jungle_fits(card: str, col: dict[str, object], options: dict[str, bool]) -> bool:
-    state = make(hands=[[card, "red/fur/4"]], columns=[col], options=options)  # type: ignore[list-item]
+    state = make(hands=[[card, "red/fur/4"]], columns=[col], options=options)
     return state.is_legal(A, f"p {card} c1")
