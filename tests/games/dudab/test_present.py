@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from campfire.core import visible_events
+from campfire.core import Event, visible_events
 from campfire.core.present import Display, render_text
 from campfire.games.dudab import GAME, DudabState
 from campfire.games.dudab.cards import FACE_NAMES
@@ -29,13 +29,13 @@ def show(state: DudabState, seat: int | None) -> Display:
     return PRESENTER.display(state.view(seat), legal, NAMES[: state.num_players])
 
 
-def lines(state: DudabState, seat: int | None, events: list) -> list[str]:
+def lines(state: DudabState, seat: int | None, events: list[Event]) -> list[str]:
     names = NAMES[: state.num_players]
     return [m.text for m in PRESENTER.messages(visible_events(events, seat), names, seat)]
 
 
-def play(state: DudabState, seat: int, *steps: str) -> list:
-    events: list = []
+def play(state: DudabState, seat: int, *steps: str) -> list[Event]:
+    events: list[Event] = []
     for step in steps:
         events.extend(state.apply(seat, step))
     return events
@@ -282,7 +282,9 @@ def test_s1_round_summary_names_every_part_and_says_lowest_is_best() -> None:
     assert dict(show(state, A).players[0].facts)["rounds"] == "12"
 
 
-def _random_game(players: int, seed: int, options: dict[str, Any]) -> Iterator[tuple]:
+def _random_game(
+    players: int, seed: int, options: dict[str, Any]
+) -> Iterator[tuple[DudabState, list[Event]]]:
     state = GAME.new_game(players, options, seed=seed)
     rng = random.Random(seed)
     while not state.is_terminal():
