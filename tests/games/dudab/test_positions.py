@@ -142,7 +142,8 @@ def _position(players: int = 3, options: dict[str, Any] | None = None, steps: in
 
 def _first(s: dict[str, Any], prefix: str) -> str:
     """The first card id starting with ``prefix`` in the draw pile."""
-    return next(c for c in s["draw"] if c.startswith(prefix))
+    card: str = next(c for c in s["draw"] if c.startswith(prefix))
+    return card
 
 
 def _move_draw_card(s: dict[str, Any], zone: str) -> None:
