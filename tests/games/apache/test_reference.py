@@ -61,6 +61,7 @@ def options(table: Sequence[str], seat: int, type_: str, v: Variant) -> set[tupl
         out.add(("teepees", ""))
         if v.marriage:
             males = ("warrior", "hunter", "chief") if v.chief_is_male else MALE
+            partners: tuple[str, ...]
             if type_ == "maiden":
                 partners = males
             elif type_ in males:
