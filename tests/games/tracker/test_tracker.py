@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
+from typing import Any, cast
 
 import pytest
 
@@ -14,7 +16,7 @@ from campfire.core import (
     SetupError,
 )
 from campfire.games.tracker import GAME, TrackerAction, parse_action
-from campfire.games.tracker.actions import NUM_ACTIONS, action_from_index
+from campfire.games.tracker.actions import NUM_ACTIONS, TrackerKind, action_from_index
 from campfire.games.tracker.cards import card_name
 
 from .helpers import capture_turn, make_setup, new_state, play
@@ -26,7 +28,7 @@ def test_notation_round_trip_and_errors() -> None:
     for i in range(NUM_ACTIONS):
         action = action_from_index(i)
         assert parse_action(str(action)) == action
-    assert parse_action("  PEEK   7 ") == TrackerAction("peek", 7, 7)
+    assert parse_action("  PEEK   7 ") == TrackerAction(cast(TrackerKind, "peek"), 7, 7)
     for bad in ["peek", "peek 60", "take -1", "track 4", "jump", "done 3"]:
         with pytest.raises(NotationError, match="Tracker actions are: peek P"):
             parse_action(bad)
@@ -144,7 +146,7 @@ def test_determinize_reshuffles_face_down_cards_and_keeps_pins() -> None:
 
 def test_setup_errors() -> None:
     setup = make_setup()
-    for mutate, message in [
+    cases: list[tuple[Callable[[dict[str, Any]], object], str]] = [
         (lambda s: s.update(tribes=["T0", "T0", "T1"]), "different tribe"),
         (lambda s: s.update(tribes=["T0", "T9", "T1"]), "unknown tribe 'T9'"),
         (lambda s: s.update(start_player=3), "start_player must be a seat 0–2"),
@@ -152,7 +154,8 @@ def test_setup_errors() -> None:
         (lambda s: s["board"].pop(), "each of the 60 positions"),
         (lambda s: s["board"].__setitem__(0, "X-1"), "unknown card 'X-1'"),
         (lambda s: s.update(extra=1), "unknown setup field 'extra'"),
-    ]:
+    ]
+    for mutate, message in cases:
         bad = json.loads(json.dumps(setup))
         mutate(bad)
         with pytest.raises(SetupError, match=message):
