@@ -27,7 +27,7 @@ def show(state: TrackerState, seat: int | None) -> Display:
     return PRESENTER.display(state.view(seat), legal, NAMES)
 
 
-def lines(state: TrackerState, seat: int | None, events: list) -> list[str]:
+def lines(state: TrackerState, seat: int | None, events: list[Event]) -> list[str]:
     return [m.text for m in PRESENTER.messages(visible_events(events, seat), NAMES, seat)]
 
 
