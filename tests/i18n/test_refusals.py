@@ -179,7 +179,7 @@ def test_a_seat_that_is_no_seat_in_each_language() -> None:
         "místo: ve hře s počtem hráčů 2 není místo 5; místa jsou 0–1"
     )
     with pytest.raises(SeatError) as seat_info:
-        state.view("x")  # type: ignore[arg-type]
+        state.view("x")
     for language in ("hu", "cs"):
         assert _untranslated(seat_info.value.text, language) == []
     assert translator("cs").error(seat_info.value) == (
