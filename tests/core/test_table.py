@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -133,7 +134,7 @@ def test_the_policy_chooses_among_simultaneous_seats() -> None:
     game = get_game("manitou")
     chosen: list[tuple[int, ...]] = []
 
-    def last(state: Any, seats: Any) -> int:
+    def last(state: Any, seats: Sequence[int]) -> int:
         chosen.append(tuple(seats))
         return max(seats)
 
