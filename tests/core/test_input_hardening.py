@@ -27,6 +27,7 @@ from campfire.core.validate import (
     loads_json,
     parse_int,
 )
+from campfire.games.manitou import ManitouOptions
 from campfire.games.manitou.cards import MAX_BAG_TILES
 
 TRACKER = get_game("tracker")
@@ -126,7 +127,9 @@ def test_huge_tile_mix_count_is_refused_before_allocating() -> None:
         manitou.options({"tile_mix": "tipi1:100000000000"})
     with pytest.raises(OptionError, match=f"at most {MAX_BAG_TILES} tiles"):
         manitou.options({"tile_mix": "tipi1:600,tipi2:600"})
-    assert sum(manitou.options({"tile_mix": f"tipi1:{MAX_BAG_TILES}"}).tile_counts()) == 1000
+    options = manitou.options({"tile_mix": f"tipi1:{MAX_BAG_TILES}"})
+    assert isinstance(options, ManitouOptions)
+    assert sum(options.tile_counts()) == 1000
 
 
 def test_explicit_manitou_bag_is_bounded() -> None:
