@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -145,7 +145,7 @@ def test_dudab_samples_keep_a_revealed_hand_in_that_hand() -> None:
                 if e.type == "round_end":
                     shown.clear()
                 elif e.type == "reveal_hand":
-                    shown[who] = Counter(parse_face(f) for f in e.data["cards"])
+                    shown[cast(int, who)] = Counter(parse_face(f) for f in e.data["cards"])
                 elif who not in shown:
                     continue
                 elif e.type in ("place", "to_pile") and e.data["card"] is not None:
