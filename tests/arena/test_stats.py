@@ -16,7 +16,7 @@ from campfire.arena.stats import wilson_interval
 
 def result(
     index: int, agents: tuple[str, ...], scores: tuple[float, ...], winners: tuple[int, ...]
-):
+) -> GameResult:
     ranks = tuple(1 + sum(1 for o in scores if o > s) for s in scores)
     return GameResult(
         index, 100 + index, agents, tuple(range(len(agents))), scores, ranks, winners, 7
