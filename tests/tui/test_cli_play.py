@@ -9,14 +9,19 @@ import pytest
 from campfire.cli import main
 from campfire.core import Match, get
 from campfire.tui import launch
-from campfire.tui.app import PlayConfig
+from campfire.tui.app import PlayConfig, WatchApp
 
 
 @pytest.fixture
 def launched(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     calls: list[object] = []
-    monkeypatch.setattr(launch, "run_play", lambda config: calls.append(config) or 0)
-    monkeypatch.setattr(launch.WatchApp, "run", lambda self: calls.append(self.record))
+
+    def run_play(config: PlayConfig) -> int:
+        calls.append(config)
+        return 0
+
+    monkeypatch.setattr(launch, "run_play", run_play)
+    monkeypatch.setattr(WatchApp, "run", lambda self: calls.append(self.record))  # launch's class
     return calls
 
 
