@@ -85,7 +85,7 @@ def test_every_frame_sent_equals_the_frame_built_the_old_way(
 
 
 def test_the_encoder_gives_the_json_of_the_standard_library() -> None:
-    frame = {
+    frame: dict[Any, Any] = {
         "type": "delta",
         "text": "Pál peeks — 3 ♠",
         "seats": (0, 1),
@@ -135,12 +135,12 @@ def test_a_spectators_frames_are_one_text_for_all_spectators(sqlite_url: str) ->
                     texts.append(frame)
                 original(self, frame)
 
-            type(conns[0]).push = spy  # type: ignore[method-assign]
+            type(conns[0]).push = spy
             try:
                 mover.act(mover.last["legal"][0]["index"])
                 for c in [*clients, second]:
                     assert c.receive()["type"] == "delta"
             finally:
-                type(conns[0]).push = original  # type: ignore[method-assign]
+                type(conns[0]).push = original
             assert len(texts) == 2 and isinstance(texts[0], str) and texts[0] is texts[1]
             assert clients[-1].last == second.last
