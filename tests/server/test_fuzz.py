@@ -22,7 +22,7 @@ JSON = st.recursive(
     max_leaves=12,
 )
 FIELDS = st.sampled_from(["type", "seq", "action", "seat", "since", "extra"])
-VALUES = (
+VALUES: st.SearchStrategy[Any] = (
     st.sampled_from(
         [
             "action",
