@@ -130,6 +130,7 @@ def test_a_window_opened_again_after_a_restart_stamps_later_claims_after_the_log
                 assert c.receive()["type"] == "delta"
     now[0] = 5000.0  # a new server process: the window opens again now
     with app_client(sqlite_url, seed=99, clock=lambda: now[0]) as client:
+        assert second.seat is not None
         with seats(client, table, {second.seat: tokens[second.seat]}, spectator=False) as again:
             (late,) = again
             now[0] = 5000.1  # 100 ms into the reopened window, but after the 900 ms claim
