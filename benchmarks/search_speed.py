@@ -4,10 +4,11 @@ For each game a seeded game between heuristic bots (``--players``, two by defaul
 and at ``--positions`` of its decisions with a choice (spread over the game) each level's agent
 is asked to decide from the same observation. The time is *CPU time* of this process
 (``time.process_time``), which depends far less than wall-clock time on what else the machine
-runs (though not at all only on this code: compare figures side by side); a level is within the budget of
-``docs/strength.md`` when its mean is at most 0.5 s. For an ISMCTS level the iterations it ran
-(its fixed budget), for Apache's search bot its samples (``last_iterations``: 0 at a decision
-it did not search), divided by that time give the iterations per second. The decisions that
+runs (though not only on this code: compare figures side by side); a level is within the
+budget of ``docs/strength.md`` when its mean is at most 0.5 s. For an ISMCTS level the
+iterations it ran (its fixed budget), for Apache's search bot its samples
+(``last_iterations``: 0 at a decision it did not search), divided by that time give the
+iterations per second. The decisions that
 ran a search (``last_iterations`` above 0: every ISMCTS decision, only some of Apache's) get
 their own mean and longest CPU time.
 
