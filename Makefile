@@ -61,5 +61,5 @@ catalogs: $(VENV)/.installed
 test: $(VENV)/.installed-dev chromium
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
-	$(BIN)/mypy --strict src
+	$(BIN)/mypy --strict src tests benchmarks
 	$(BIN)/python -m pytest -q -n auto
