@@ -326,18 +326,28 @@ class ApacheEncoder(Encoder):
             self._kind_cache[key] = kind_of
         return kind_of
 
-    def _table(self, out: Vector, table: Sequence[str], kind_of: Mapping[str, int]) -> None:
-        """The view's face-up cards by kind / 9 and the newest one's kind."""
+    def _table(
+        self,
+        out: Vector | memoryview[float],
+        table: Sequence[Any],
+        kind_of: Mapping[str, int] | Sequence[int],
+    ) -> None:
+        """The face-up cards by kind / 9 and the newest one's kind.
+
+        ``kind_of`` maps a card to its relative kind: by name (a view's cards) or by index (a
+        state's card numbers).
+        """
+        kinds = cast(Mapping[Any, int], kind_of)
         if table:
             o = self._o_table
             counts: dict[int, int] = {}
             get = counts.get
             for card in table:
-                i = o + kind_of[card]
+                i = o + kinds[card]
                 counts[i] = get(i, 0) + 1
             for i, count in counts.items():
                 out[i] = count / 9
-            out[self._o_last + kind_of[table[-1]]] = 1.0
+            out[self._o_last + kinds[table[-1]]] = 1.0
 
     def _encode(
         self, view: Mapping[str, Any], belief: Belief | None, out: Vector, seat: int
@@ -417,17 +427,7 @@ class ApacheEncoder(Encoder):
         out[o] = st.window / 114
         out[o + 1] = (len(st.deck) - st.deck_pos) / 114
         out[o + 2] = 1.0 if st.last_card else 0.0
-        table = st.table
-        if table:
-            o = self._o_table
-            counts: dict[int, int] = {}
-            get = counts.get
-            for card in table:
-                i = o + kind_of[card]
-                counts[i] = get(i, 0) + 1
-            for i, count in counts.items():
-                out[i] = count / 9
-            out[self._o_last + kind_of[table[-1]]] = 1.0
+        self._table(out, st.table, kind_of)
         o, o_scores = self._o_piles, self._o_scores
         # piles and discards: long, and changed only when a window is resolved
         for s, pile in enumerate(st.piles):
@@ -467,7 +467,7 @@ class ApacheEncoder(Encoder):
         if polling and seat in st.to_act:
             o = self._o_protect
             for t in range(4):
-                if claim_is_legal(table, seat, t, st.rules, st.counts):
+                if claim_is_legal(st.table, seat, t, st.rules, st.counts):
                     out[o + _APACHE_TYPE_SLOT[t]] = 1.0
 
 
