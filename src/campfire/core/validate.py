@@ -166,11 +166,7 @@ def read_bytes(
     A file larger than ``limit`` is refused before it is read; a stream is read up to one byte
     past the limit, and refused if it is longer.
     """
-    too_big = ErrorText(
-        "{source} is larger than {limit} bytes, the most Campfire reads",
-        source=what,
-        limit=format(limit, ","),
-    )
+    too_big = _too_big(what, limit)
     if isinstance(source, (str, Path)):
         path = Path(source)
         try:
@@ -188,6 +184,15 @@ def read_bytes(
     if len(data) > limit:
         raise error(too_big)
     return data
+
+
+def _too_big(source: str, limit: int) -> ErrorText:
+    """``source`` is refused for being larger than ``limit`` bytes."""
+    return ErrorText(
+        "{source} is larger than {limit} bytes, the most Campfire reads",
+        source=source,
+        limit=format(limit, ","),
+    )
 
 
 def _cannot_read(source: str, exc: OSError) -> ErrorText:
@@ -387,13 +392,7 @@ def loads_json(data: bytes | str, what: str, *, error: ErrorType = RecordError) 
     ``data`` longer than :data:`MAX_JSON_BYTES` is refused.
     """
     if len(data) > MAX_JSON_BYTES:
-        raise error(
-            ErrorText(
-                "{source} is larger than {limit} bytes, the most Campfire reads",
-                source=what,
-                limit=format(MAX_JSON_BYTES, ","),
-            )
-        )
+        raise error(_too_big(what, MAX_JSON_BYTES))
     reader = JsonReader(decode_text(data, what, error=error), what, error=error)
     value = reader.value()
     reader.at_end()
