@@ -33,14 +33,18 @@ import random
 from campfire.core import Action, Outcome, RolloutPolicy, State
 
 from .actions import K_DRAW, K_JUNGLE, K_KEEP, K_PENALTY, K_PILE, K_PLACE, K_REST, DudabAction
-from .cards import FACE, FACE_DUDAB, FACE_SHAMAN, MATCH, VALUE
+from .cards import FACE, FACE_DUDAB, FACE_SHAMAN, MATCH, NUM_CARDS, VALUE
 from .scoring import round_score
 from .state import CAPTURE_AT, MAX_HAND, DudabState
 
 __all__ = ["DudabRollout"]
 
-#: how many cards match each call 1–12: 16 Number cards, plus 2 Shamans for a colour
-_CALL_TOTAL = tuple(0 if x == 0 else 18 if x <= 4 else 16 for x in range(13))
+#: how many cards match each call 1–12 (index 0: no call)
+_CALL_TOTAL = tuple(sum(match) for match in MATCH)
+#: the calls 1–12 each card matches
+_CALLS_OF = tuple(
+    tuple(call for call in range(1, 13) if MATCH[call][card]) for card in range(NUM_CARDS)
+)
 
 #: what a capture costs on average (about five cards, less what the discard down to 2 sheds)
 _CAPTURE_COST = 8.0
@@ -183,12 +187,8 @@ class DudabRollout(RolloutPolicy):
 def _best_calls(state: DudabState, seat: int) -> list[int]:
     """The 12 calls, best first for ``seat``: fewest matching cards it has not seen."""
     seen = [0] * 13
-    cards: list[int] = [*state.discard, *state.hands[seat], *state.piles[seat]]
-    for col in state.vis:
-        cards.extend(col)
-    for c in cards:
-        if 0 <= c < len(MATCH[1]):
-            for call in range(1, 13):
-                if MATCH[call][c]:
-                    seen[call] += 1
+    for cards in (state.discard, state.hands[seat], state.piles[seat], *state.vis):
+        for card in cards:
+            for call in _CALLS_OF[card]:
+                seen[call] += 1
     return sorted(range(1, 13), key=lambda call: (_CALL_TOTAL[call] - seen[call], call))
