@@ -63,7 +63,6 @@ from sqlalchemy.orm import Session, sessionmaker
 from starlette.requests import ClientDisconnect, Request
 
 from campfire.core import ErrorText, OptionError
-from campfire.core.present import Display
 from campfire.i18n import translator
 
 from . import protocol
@@ -182,9 +181,7 @@ class RemoteConnection(Connection):
         """
         if self.closed:
             return
-        if type(frame) is dict and frame["type"] == "snapshot":
-            shown = frame["display"]
-            self.shown = shown if isinstance(shown, Display) else None
+        self._note_snapshot(frame)
         text = frame if isinstance(frame, str) else encode(frame)
         self.cluster.send(self.worker, f"F{self.id}\n{text}")
 

@@ -161,13 +161,17 @@ class Connection:
 
         A snapshot's display model becomes :attr:`shown`, what the next patch starts from.
         """
-        if type(frame) is dict and frame["type"] == "snapshot":
-            shown = frame["display"]
-            self.shown = shown if isinstance(shown, Display) else None
+        self._note_snapshot(frame)
         try:
             self.queue.put_nowait(frame)
         except asyncio.QueueFull:
             self.overflowed = True
+
+    def _note_snapshot(self, frame: dict[str, Any] | str) -> None:
+        """If ``frame`` is a snapshot, keep its display model as :attr:`shown`."""
+        if type(frame) is dict and frame["type"] == "snapshot":
+            shown = frame["display"]
+            self.shown = shown if isinstance(shown, Display) else None
 
     def close(self, code: int | None = None) -> None:
         """Ask the writer to stop (and the connection to close with ``code``, if given)."""
