@@ -19,30 +19,19 @@ from typing import cast
 
 from campfire.core import Action, Outcome, RolloutPolicy, State
 
-from .actions import NUM_GROUNDS, ManitouAction
+from .actions import ManitouAction
 from .bots import Ground, HeuristicRules
-from .cards import beat_table
 from .state import DOWN, ManitouState
 
 __all__ = ["ManitouRollout"]
-
-#: the hero beat table of each chart, made once
-_BEATS: dict[str, tuple[tuple[bool, ...], ...]] = {}
-
-
-def _beats(chart: str) -> tuple[tuple[bool, ...], ...]:
-    table = _BEATS.get(chart)
-    if table is None:
-        table = _BEATS[chart] = beat_table(chart)
-    return table
 
 
 def _grounds(state: ManitouState) -> list[Ground]:
     """The grounds as the bot reads them from its view: tiles, and (seat, card, face up)."""
     # a card on the table is coded card | seat << 4, plus DOWN once turned face down
     return [
-        (state.grounds[g], [((code & 255) >> 4, code & 15, not code & DOWN) for code in cards])
-        for g, cards in zip(range(NUM_GROUNDS), state.table, strict=True)
+        (tiles, [((code & 255) >> 4, code & 15, not code & DOWN) for code in cards])
+        for tiles, cards in zip(state.grounds, state.table, strict=True)
     ]
 
 
@@ -62,8 +51,8 @@ class ManitouRollout(RolloutPolicy):
             return legal[0]
         rules = self._rules.get(seat)
         if rules is None:
-            chart = getattr(state.options, "hero_chart", "seed_plus_1997")
-            rules = self._rules[seat] = HeuristicRules(seat, _beats(chart))
+            # the beat table of the state's hero chart, which the state made for its contests
+            rules = self._rules[seat] = HeuristicRules(seat, state._beats)
         return rules.choose(legal, state.owned, lambda: _grounds(state))
 
     def evaluate(self, state: State) -> Outcome | None:
