@@ -53,7 +53,7 @@ from campfire.core import (
 )
 from campfire.core.present import ActionChoice, Display, and_list
 from campfire.i18n import N_, _, current, game_title, ngettext, translate
-from campfire.i18n.names import shown_names
+from campfire.i18n.names import bot_name, shown_names
 from campfire.i18n.rules import missing_note, option_help, rules_document
 
 from .clock import Clock, MonotonicClock
@@ -61,7 +61,6 @@ from .modes import Mode, ModeSettings, mode_for
 from .session import (
     PlaySession,
     SeatSpec,
-    bot_name,
     data_dir,
     is_default_name,
     level_name,

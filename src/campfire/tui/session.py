@@ -49,7 +49,6 @@ from campfire.i18n import names as seat_names
 __all__ = [
     "PlaySession",
     "SeatSpec",
-    "bot_name",
     "data_dir",
     "default_record_path",
     "is_default_name",
@@ -105,7 +104,7 @@ def parse_opponents(levels: Sequence[str], players: int) -> list[SeatSpec]:
         if level == "human":
             specs.append(SeatSpec(player_name(i + 1)))
         else:
-            specs.append(SeatSpec(bot_name(i + 1, level), level))
+            specs.append(SeatSpec(seat_names.bot_name(i + 1, level), level))
     if sum(s.human for s in specs) > 1:
         specs[0] = SeatSpec(player_name(1))
     return specs
@@ -124,11 +123,6 @@ def is_default_name(name: str) -> bool:
 def level_name(level: str) -> str:
     """A difficulty level as shown: ``easy``, ``medium``, ``hard``, ``human`` translated."""
     return _("human") if level == "human" else seat_names.level_name(level)
-
-
-def bot_name(number: int, level: str) -> str:
-    """The name of a bot seat: ``Bot 2 (easy)`` (:func:`campfire.i18n.names.bot_name`)."""
-    return seat_names.bot_name(number, level)
 
 
 def data_dir() -> Path:
