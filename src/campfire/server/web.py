@@ -51,7 +51,7 @@ from campfire.i18n.rules import rules_document
 from campfire.web import static_dir
 from campfire.web.strings import strings
 
-from .lobby import error_response
+from .lobby import error_response, guarded, live_table
 
 
 def _not_found(request: Request, code: str, message: ErrorText) -> Response:
@@ -108,13 +108,7 @@ async def play_modes(request: Request) -> Response:
 
 async def table_settings(request: Request) -> Response:
     """``GET /api/tables/{id}/settings``: the table's clock, takeover and real-time settings."""
-    raw = request.path_params["table_id"]
-    number = _table_number(raw)
-    live = None if number is None else request.app.state.manager.load(number)
-    if live is None:
-        return _not_found(
-            request, "unknown_table", ErrorText("there is no table {table}", table=repr(raw[:20]))
-        )
+    live = live_table(request)  # (404 if there is none: the route is guarded)
     settings: dict[str, Any] = dict(live.settings())
     settings["modes"] = list(live.game.play_modes)  # how the game is played: "realtime-claims"
     return JSONResponse(settings)
@@ -160,7 +154,7 @@ def routes() -> list[BaseRoute]:
         Route("/t/{table_id}", table_page, methods=["GET"]),
         Route("/api/strings", ui_strings, methods=["GET"]),
         Route("/api/play-modes", play_modes, methods=["GET"]),
-        Route("/api/tables/{table_id}/settings", table_settings, methods=["GET"]),
+        Route("/api/tables/{table_id}/settings", guarded(table_settings), methods=["GET"]),
         Route("/rules/{game}", rules_page, methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=static_dir()), name="static"),
     ]
