@@ -174,7 +174,7 @@ class DudabRollout(RolloutPolicy):
             hand = state.hands[s]
             pile = state.piles[s]
             full = round_score(hand, pile).total
-            if w >= 1.0 and late >= 1.0:
+            if late >= 1.0:  # the weights are full: the round as it stands
                 scores.append(totals[s] + full)
                 continue
             base = round_score((), pile).total if pile else 0
