@@ -8,9 +8,8 @@ runs (though not only on this code: compare figures side by side); a level is wi
 budget of ``docs/strength.md`` when its mean is at most 0.5 s. For an ISMCTS level the
 iterations it ran (its fixed budget), for Apache's search bot its samples
 (``last_iterations``: 0 at a decision it did not search), divided by that time give the
-iterations per second. The decisions that
-ran a search (``last_iterations`` above 0: every ISMCTS decision, only some of Apache's) get
-their own mean and longest CPU time.
+iterations per second. The decisions that ran a search (``last_iterations`` above 0: every
+ISMCTS decision, only some of Apache's) get their own mean and longest CPU time.
 
     .venv/bin/python benchmarks/search_speed.py [GAME ...] [--positions 12] [--seed 1]
         [--levels easy,medium,hard] [--players 2]
