@@ -62,6 +62,23 @@ def fresh_schema(schema: str) -> Iterator[str]:
             conn.execute(f'DROP SCHEMA "{sub}" CASCADE')
 
 
+#: the Redis of the multi-process tests (``campfire serve --workers``)
+REDIS = os.environ.get("CAMPFIRE_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+
+@pytest.fixture
+def pg_only(pg_schema: str) -> Iterator[str]:
+    """A fresh PostgreSQL schema for one test of several processes (Redis must answer too)."""
+    from campfire.server.cluster import check_redis
+
+    try:
+        check_redis(REDIS)
+    except Exception as exc:
+        pytest.fail(f"Redis is not reachable at {REDIS} ({exc}); the cluster tests need it")
+    with fresh_schema(pg_schema) as url:
+        yield url
+
+
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
     """A fresh SQLite file."""

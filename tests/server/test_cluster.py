@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,27 +23,13 @@ import websockets
 from campfire.core.records import replay_text
 from campfire.server.tables import Connection
 
-from .conftest import fresh_schema
+from .conftest import REDIS
 from .helpers import check_frame
 from .live_server import LiveServer, http
 from .test_kill9 import GAME, PLAYERS, Client, _choice, _uninterrupted
 
-REDIS = os.environ.get("CAMPFIRE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 #: short leases: a killed process's tables are taken over within about three seconds
 ARGS = ("--redis-url", REDIS, "--lease-seconds", "2")
-
-
-@pytest.fixture
-def pg_only(pg_schema: str) -> Iterator[str]:
-    """A fresh PostgreSQL schema for one test (several processes need PostgreSQL)."""
-    from campfire.server.cluster import check_redis
-
-    try:
-        check_redis(REDIS)
-    except Exception as exc:
-        pytest.fail(f"Redis is not reachable at {REDIS} ({exc}); the cluster tests need it")
-    with fresh_schema(pg_schema) as url:
-        yield url
 
 
 def _new_table(base: str) -> tuple[int, dict[int, str]]:
@@ -180,13 +164,7 @@ def test_a_killed_process_s_tables_are_taken_over_and_the_game_replays_exactly(
             seat0 = await _open(a, table, 0, f"token={tokens[0]}")
             seat1 = await _open(b, table, 1, f"token={tokens[1]}")
             for _ in range(20):
-                mover = next(c for c in (seat0, seat1) if c.last["legal"])
-                seq = mover.last["seq"]
-                await mover.ws.send(
-                    json.dumps({"type": "action", "seq": seq, "action": _choice(mover.last)})
-                )
-                for c in (seat0, seat1):
-                    assert (await c.read())["seq"] == seq + 1
+                await _play_one([seat0, seat1], [seat0, seat1])
             a.kill()  # mid-game, without warning
             # the client of the other process is told to reconnect once the table has moved
             with pytest.raises(websockets.ConnectionClosed) as closed:
@@ -215,11 +193,7 @@ def test_a_killed_process_s_tables_are_taken_over_and_the_game_replays_exactly(
         b.stop()
     for snap in snapshots:
         assert snap["seq"] == 20 and snap["missed"] == []  # nothing acknowledged was lost
-    rec, match = replay_text(record)
-    assert rec.seed is not None
-    expected = _uninterrupted(rec.seed)
-    assert rec.actions == [(s, str(a)) for s, a in expected.actions]
-    assert match.state.outcome() == expected.state.outcome()
+    _check_record(record)
 
 
 def test_serve_workers_2_plays_a_game(pg_only: str, tmp_path: Path) -> None:

@@ -38,28 +38,14 @@ from campfire.server.db import make_engine, migrate, session_factory
 from campfire.server.tables import Connection, SeatInfo, Store, TableManager
 from campfire.server.writer import LeaseLost, LogWriter, PendingAction
 
-from .conftest import fresh_schema
-from .test_cluster import REDIS
+from .conftest import REDIS
 from .test_kill9 import GAME, _choice
 
 
 @pytest.fixture
-def pg_url(pg_schema: str) -> Iterator[str]:
-    """A fresh PostgreSQL schema for one test; Redis must answer."""
-    from campfire.server.cluster import check_redis
-
-    try:
-        check_redis(REDIS)
-    except Exception as exc:
-        pytest.fail(f"Redis is not reachable at {REDIS} ({exc}); the cluster tests need it")
-    with fresh_schema(pg_schema) as url:
-        yield url
-
-
-@pytest.fixture
-def sessions(pg_url: str) -> Iterator[sessionmaker[Session]]:
+def sessions(pg_only: str) -> Iterator[sessionmaker[Session]]:
     """Sessions on a fresh, migrated PostgreSQL schema (with the leases' table)."""
-    engine = make_engine(pg_url)
+    engine = make_engine(pg_only)
     migrate(engine, shared=True)
     yield session_factory(engine)
     engine.dispose()
@@ -153,14 +139,14 @@ def test_the_fence_refuses_every_write_for_a_table_whose_lease_another_process_t
 
 
 def test_a_takeover_waits_for_the_old_owner_s_write_and_then_reads_it(
-    sessions: sessionmaker[Session], pg_url: str
+    sessions: sessionmaker[Session], pg_only: str
 ) -> None:
     store = Store(sessions)
     table = store.create(GAME, {}, 2, [SeatInfo(0), SeatInfo(1)])
     store.start(table, 1, 5)
     a = Cluster(sessions, REDIS, 30, _worker())
     name = f"campfire-b-{secrets.token_hex(3)}"
-    b_engine = make_engine(f"{pg_url}&application_name={name}")
+    b_engine = make_engine(f"{pg_only}&application_name={name}")
     b = Cluster(session_factory(b_engine), REDIS, 30, _worker())
     assert a.claim(table)
     _set_lease(sessions, table, a.me, -1)  # a's lease has run out, a does not know it
@@ -438,9 +424,9 @@ def _reply(status: int, body: Any) -> dict[str, Any]:
 
 
 def test_lobby_requests_caught_in_a_move_are_run_again_where_the_table_is(
-    pg_url: str, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+    pg_only: str, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = create_app(pg_url, redis_url=REDIS, lease_seconds=30)
+    app = create_app(pg_only, redis_url=REDIS, lease_seconds=30)
     ghosts: list[Ghost] = []
     try:
         with TestClient(app) as client:
@@ -523,9 +509,9 @@ def test_lobby_requests_caught_in_a_move_are_run_again_where_the_table_is(
 
 
 def test_a_read_waiting_on_a_stalled_owner_follows_the_table_when_its_lease_moves(
-    pg_url: str, sessions: sessionmaker[Session]
+    pg_only: str, sessions: sessionmaker[Session]
 ) -> None:
-    app = create_app(pg_url, redis_url=REDIS, lease_seconds=1.5)
+    app = create_app(pg_only, redis_url=REDIS, lease_seconds=1.5)
     moved = threading.Event()
     ghost: Ghost | None = None
     try:
