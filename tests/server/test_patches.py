@@ -21,15 +21,11 @@ import pytest
 import campfire
 from campfire.core import Match, all_games
 from campfire.core.present import CardFace, Display, PlayerPanel, Zone
-from campfire.server import protocol
 from campfire.server.patches import Memo, PatchError, apply_patch, display_patch, to_json
+from campfire.server.protocol import seat_display
 from campfire.server.wire import encode
 
 from .helpers import Seat, app_client, check_frame, new_table, seats
-
-
-def _model(view: Any, legal: Any, game: Any, names: list[str], language: str) -> Display:
-    return protocol.seat_display(game, view, legal, names, language)
 
 
 @pytest.mark.parametrize("name", sorted(g.name for g in all_games()))
@@ -37,31 +33,31 @@ def test_patches_rebuild_every_model_of_random_games(name: str) -> None:
     game = campfire.get_game(name)
     rng = random.Random(name)
     steps = 0
-    for players, language in ((game.min_players, "hu"),):
-        names = [f"P{i}" for i in range(players)]
-        match = Match(game, players, {}, seed=rng.getrandbits(32))
-        readers: list[int | None] = [*range(players), None]
-        sent: dict[int | None, Display | None] = dict.fromkeys(readers)
-        held: dict[int | None, Any] = dict.fromkeys(readers)
-        while True:
-            state = match.state
-            memo: Memo = {}  # one step's, shared by its readers (as the server's flush does)
-            for seat in readers:
-                acting = seat is not None and not state.is_terminal()
-                legal = state.legal_actions(seat) if acting and seat in state.seats_to_act() else []
-                model = _model(state.view(seat), legal, game, names, language)
-                ops = display_patch(sent[seat], model, memo)
-                assert to_json(ops) == to_json(display_patch(sent[seat], model))
-                wire = json.loads(encode({"type": "delta", "patch": ops}))["patch"]
-                held[seat] = apply_patch(held[seat], wire)
-                assert held[seat] == to_json(model), (name, players, seat, steps)
-                assert display_patch(model, model) == []
-                sent[seat] = model
-            if state.is_terminal():
-                break
-            seat = rng.choice(list(state.seats_to_act()))
-            match.play(seat, str(rng.choice(state.legal_actions(seat))))
-            steps += 1
+    players, language = game.min_players, "hu"
+    names = [f"P{i}" for i in range(players)]
+    match = Match(game, players, {}, seed=rng.getrandbits(32))
+    readers: list[int | None] = [*range(players), None]
+    sent: dict[int | None, Display | None] = dict.fromkeys(readers)
+    held: dict[int | None, Any] = dict.fromkeys(readers)
+    while True:
+        state = match.state
+        memo: Memo = {}  # one step's, shared by its readers (as the server's flush does)
+        for seat in readers:
+            acting = seat is not None and not state.is_terminal()
+            legal = state.legal_actions(seat) if acting and seat in state.seats_to_act() else []
+            model = seat_display(game, state.view(seat), legal, names, language)
+            ops = display_patch(sent[seat], model, memo)
+            assert to_json(ops) == to_json(display_patch(sent[seat], model))
+            wire = json.loads(encode({"type": "delta", "patch": ops}))["patch"]
+            held[seat] = apply_patch(held[seat], wire)
+            assert held[seat] == to_json(model), (name, players, seat, steps)
+            assert display_patch(model, model) == []
+            sent[seat] = model
+        if state.is_terminal():
+            break
+        seat = rng.choice(list(state.seats_to_act()))
+        match.play(seat, str(rng.choice(state.legal_actions(seat))))
+        steps += 1
     assert steps > 20
 
 
@@ -192,6 +188,8 @@ def test_a_client_of_patches_that_reconnects_starts_from_a_whole_model(sqlite_ur
             live = client.app.state.manager.tables[table]  # type: ignore[attr-defined]
             state = live.table.state
             legal = state.legal_actions(1) if 1 in state.seats_to_act() else []
-            model = _model(state.view(1), legal, campfire.get_game("dudab"), live.names(), "en")
+            model = seat_display(
+                campfire.get_game("dudab"), state.view(1), legal, live.names(), "en"
+            )
             assert again.last["display"] == to_json(model)
             check_frame(again.raw[-1])
