@@ -92,7 +92,19 @@ class Spot:
     col: int
 
 
-class Board(Static):
+class _Drawn(Static):
+    """Text laid out again only when its markup changes (the screen redraws ten times a second)."""
+
+    _markup = ""
+
+    def draw(self, markup: str) -> None:
+        """Show ``markup`` unless it is what is on show already."""
+        if markup != self._markup:
+            self._markup = markup
+            self.update(Content.from_markup(markup))
+
+
+class Board(_Drawn):
     """The table: every zone of the display; pointable cards are underlined and clickable."""
 
     def __init__(self, *, id: str) -> None:
@@ -101,7 +113,6 @@ class Board(Static):
         self.spots: list[Spot] = []
         #: the plain text on show (for tests and the size check)
         self.text = ""
-        self._markup = ""
 
     def show(
         self,
@@ -119,10 +130,7 @@ class Board(Static):
             self._zone(zone, number, can, cursor, selected, lines, plain, spots)
         self.spots = spots
         self.text = "\n".join(plain)
-        markup = "\n".join(lines)
-        if markup != self._markup:  # the screen redraws ten times a second: lay out only changes
-            self._markup = markup
-            self.update(Content.from_markup(markup))
+        self.draw("\n".join(lines))
 
     @staticmethod
     def _card(card: CardFace, can: set[str], cursor: str | None, selected: str | None) -> str:
@@ -214,10 +222,8 @@ class Board(Static):
         return min(row, key=lambda s: (abs(s.col - here.col), s.col)).id
 
 
-class Players(Static):
+class Players(_Drawn):
     """One line per player: to act, name, colour letter, score, what is public."""
-
-    _markup = ""
 
     def show(self, players: Sequence[PlayerPanel]) -> None:
         """Draw the players."""
@@ -235,10 +241,7 @@ class Players(Static):
             extra = " " + _("(out)") if p.out else ""
             score = f" {escape(p.score)}" if p.score else ""
             lines.append(f"{mark}{name}{extra}{score}")
-        markup = "\n".join(lines)
-        if markup != self._markup:  # redrawn only when it changes, as the board
-            self._markup = markup
-            self.update(Content.from_markup(markup))
+        self.draw("\n".join(lines))
 
 
 class StatusBar(Static):
