@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,12 +25,9 @@ GAMES = ("apache", "dudab", "manitou", "tracker")
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    live = LiveServer(None, Path(tmp_path_factory.mktemp("cards")))
-    try:
-        yield live.base
-    finally:
-        live.stop()
+def base(server: LiveServer) -> str:
+    """The module's live server (tests/web/conftest.py)."""
+    return server.base
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,6 @@ import itertools
 import json
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -44,12 +43,9 @@ _APPLY = """async ([start, patches]) => {
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    live = LiveServer(None, Path(tmp_path_factory.mktemp("patches")))
-    try:
-        yield live.base
-    finally:
-        live.stop()
+def base(server: LiveServer) -> str:
+    """The module's live server (tests/web/conftest.py)."""
+    return server.base
 
 
 @pytest.fixture(scope="module")
