@@ -51,13 +51,8 @@ from campfire.i18n.rules import rules_document
 from campfire.web import static_dir
 from campfire.web.strings import strings
 
-from .lobby import error_response, guarded, live_table
-
-
-def _not_found(request: Request, code: str, message: ErrorText) -> Response:
-    """A JSON 404 answer in the request's language."""
-    return error_response(404, code, translator(language_of(request)).error(message))
-
+from .lobby import guarded, live_table
+from .tables import LobbyError
 
 __all__ = ["has_desktop", "language_of", "main", "routes"]
 
@@ -85,9 +80,9 @@ async def lobby_page(request: Request) -> Response:
 async def table_page(request: Request) -> Response:
     """``GET /t/{id}``: a table (the id is read by the page's script)."""
     raw = request.path_params["table_id"]
-    if _table_number(raw) is None:
-        return _not_found(
-            request, "unknown_table", ErrorText("there is no table {table}", table=repr(raw[:20]))
+    if _table_number(raw) is None:  # (the route is guarded: answered as JSON)
+        raise LobbyError(
+            404, "unknown_table", ErrorText("there is no table {table}", table=repr(raw[:20]))
         )
     return FileResponse(static_dir() / "table.html", headers=_NO_CACHE)
 
@@ -134,7 +129,7 @@ async def rules_page(request: Request) -> Response:
         message = ErrorText(
             "unknown game {name}; known games: {known}", name=repr(name[:20]), known=known
         )
-        return _not_found(request, "unknown_game", message)
+        raise LobbyError(404, "unknown_game", message)  # (the route is guarded)
     text, written_in = rules_document(game, language)
     body = _markdown(text)
     page = (
@@ -151,11 +146,11 @@ def routes() -> list[BaseRoute]:
     """The client's routes (add them to the app's routes)."""
     return [
         Route("/", lobby_page, methods=["GET"]),
-        Route("/t/{table_id}", table_page, methods=["GET"]),
+        Route("/t/{table_id}", guarded(table_page), methods=["GET"]),
         Route("/api/strings", ui_strings, methods=["GET"]),
         Route("/api/play-modes", play_modes, methods=["GET"]),
         Route("/api/tables/{table_id}/settings", guarded(table_settings), methods=["GET"]),
-        Route("/rules/{game}", rules_page, methods=["GET"]),
+        Route("/rules/{game}", guarded(rules_page), methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=static_dir()), name="static"),
     ]
 
