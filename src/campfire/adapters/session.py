@@ -35,7 +35,16 @@ import numpy as np
 import numpy.typing as npt
 
 from campfire import get_game
-from campfire.core import Action, Belief, Event, Game, IllegalActionError, OptionError, State
+from campfire.core import (
+    Action,
+    Belief,
+    Event,
+    Game,
+    IllegalActionError,
+    OptionError,
+    State,
+    visible_events,
+)
 
 from .encoders import Encoder, encoder_for
 
@@ -196,8 +205,7 @@ class Session:
             pending, self._pending = self._pending, []
             for events in pending:
                 for belief in self._lazy:
-                    b = belief.seat
-                    belief.observe([e for e in events if e.to is None or b in e.to])
+                    belief.observe(visible_events(events, belief.seat))
         return self._beliefs
 
     def _invalidate(self) -> None:
@@ -329,8 +337,7 @@ class Session:
             for e in events:
                 if e.to is not None:  # a private event: each memory is told what it may see
                     for belief in listening:
-                        b = belief.seat
-                        belief.observe([e for e in events if e.to is None or b in e.to])
+                        belief.observe(visible_events(events, belief.seat))
                     break
             else:
                 for belief in listening:
