@@ -41,8 +41,6 @@ from campfire.core import get as get_game
 from campfire.i18n import (
     _,
     game_title,
-    negotiate,
-    normalize,
     resolve_language,
     set_language,
     translator,
@@ -51,20 +49,13 @@ from campfire.i18n.rules import rules_document
 from campfire.web import static_dir
 from campfire.web.strings import strings
 
-from .lobby import guarded, live_table
+from .lobby import guarded, language_of, live_table
 from .tables import LobbyError
 
 __all__ = ["has_desktop", "language_of", "main", "routes"]
 
 #: files the browser may keep only after asking whether they changed
 _NO_CACHE = {"Cache-Control": "no-cache"}
-
-
-def language_of(request: Request) -> str:
-    """The request's language: ``?lang=``, else ``Accept-Language``, else English."""
-    return normalize(request.query_params.get("lang")) or negotiate(
-        request.headers.get("accept-language")
-    )
 
 
 def _table_number(raw: str) -> int | None:
