@@ -81,19 +81,7 @@ def make_late_app(
             assert session.bot_step() is not None
         else:
             session.play(human, rng.choice(session.legal_actions(human)))
-    clock = FakeClock()
-    kwargs.setdefault("bot_delay", 0)
-    config = PlayConfig(
-        game,
-        [],
-        options or {},
-        seed=seed,
-        save=tmp_path / "game.json",
-        unfinished_dir=tmp_path / "unfinished",
-        resume=session.record(),
-        **kwargs,
-    )
-    return CampfireApp(config, clock=clock), clock
+    return make_app(game, [], tmp_path, options, seed, resume=session.record(), **kwargs)
 
 
 def offered(screen: GameScreen) -> list[str]:
