@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -121,9 +122,8 @@ def test_applying_a_patch_leaves_the_model_it_started_from_as_it_was() -> None:
     ],
 )
 def test_a_patch_that_does_not_fit_the_model_is_refused(ops: Any, says: str) -> None:
-    with pytest.raises(PatchError, match=None) as caught:
+    with pytest.raises(PatchError, match=re.escape(says)):
         apply_patch(to_json(_display()), ops)
-    assert says in str(caught.value)
 
 
 # ----- the server -------------------------------------------------------------------------------
