@@ -42,6 +42,7 @@ __all__ = [
     "CardFace",
     "Display",
     "GenericPresenter",
+    "KeptParts",
     "LegendEntry",
     "Message",
     "PlayerPanel",
@@ -594,3 +595,42 @@ def render_text(display: Display, *, actions: bool = False) -> str:
         lines.append(_core("core.moves", moves=moves))
     lines.extend(display.result)
     return "\n".join(lines)
+
+
+class KeptParts:
+    """Parts of display models already made, kept by everything each is made from.
+
+    Display parts are immutable, so the next display that needs one (another seat's at the same
+    step, the next step's) can take it as it is: the server builds a display per seat and
+    language at every step, and most parts are the same for all of them. The key must hold
+    everything the part depends on, the language too (:func:`current_translator`); a key that
+    cannot be hashed keeps nothing. At ``size`` parts, all are forgotten at once.
+
+    >>> kept = KeptParts(size=2)
+    >>> kept.get(("a", 1), lambda: ["made"]) is kept.get(("a", 1), lambda: ["again"])
+    True
+    >>> kept.get(([],), lambda: "unhashable key: made, not kept")
+    'unhashable key: made, not kept'
+    """
+
+    def __init__(self, size: int = 20_000) -> None:
+        self.size = size
+        self._parts: dict[tuple[Any, ...], Any] = {}
+
+    def get(self, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+        """The part kept under ``key``, made by ``make`` (and kept) if there is none."""
+        parts = self._parts
+        try:
+            return parts[key]
+        except KeyError:
+            pass
+        except TypeError:  # a key that cannot be hashed (a translator that cannot be a key)
+            return make()
+        if len(parts) >= self.size:
+            parts.clear()
+        made = parts[key] = make()
+        return made
+
+    def clear(self) -> None:
+        """Forget every part."""
+        self._parts.clear()

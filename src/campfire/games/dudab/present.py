@@ -31,6 +31,7 @@ from campfire.core.present import (
     ActionChoice,
     CardFace,
     Display,
+    KeptParts,
     LegendEntry,
     Message,
     PlayerPanel,
@@ -345,27 +346,17 @@ def _colour(face: int) -> int:
     return -1
 
 
-#: card faces already made, by id, card, marks and language: a face is immutable, so the
-#: next display that shows the same card in the same place (another seat's, the next step's)
-#: takes it as it is (the server builds a display per seat at every step)
-_FACES_KEPT: dict[tuple[Any, ...], CardFace] = {}
-#: the most faces kept (then they are forgotten all at once)
-_FACES_KEPT_SIZE = 20_000
+#: card faces already made, by id, card, marks and language (another seat's display, the next
+#: step's, shows mostly the same cards in the same places)
+_FACES_KEPT = KeptParts()
 
 
 def card_face(card_id: str, name: str, marks: tuple[str, ...] = ()) -> CardFace:
     """The :class:`CardFace` of a face-up card called ``name`` (its notation)."""
-    key = (card_id, name, marks, current_translator())
-    try:
-        return _FACES_KEPT[key]
-    except KeyError:
-        pass
-    except TypeError:  # a translator that cannot be a key: nothing is kept
-        return _card_face(card_id, name, marks)
-    if len(_FACES_KEPT) >= _FACES_KEPT_SIZE:
-        _FACES_KEPT.clear()
-    made = _FACES_KEPT[key] = _card_face(card_id, name, marks)
-    return made
+    face: CardFace = _FACES_KEPT.get(
+        (card_id, name, marks, current_translator()), lambda: _card_face(card_id, name, marks)
+    )
+    return face
 
 
 def _card_face(card_id: str, name: str, marks: tuple[str, ...]) -> CardFace:

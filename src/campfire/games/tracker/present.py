@@ -22,7 +22,7 @@ each (``R B Y G P O``), so that they read without seeing colour.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from typing import Any, cast
@@ -32,6 +32,7 @@ from campfire.core.present import (
     ActionChoice,
     CardFace,
     Display,
+    KeptParts,
     LegendEntry,
     Message,
     PlayerPanel,
@@ -272,27 +273,10 @@ _DOWN = tuple(
 )
 
 
-#: parts of display models already made, by everything each is made from (the language too):
-#: they are immutable, so the next display that needs one (another seat's at the same step, the
-#: next step's) takes it as it is — the server builds a display per seat at every step, and the
-#: board, the piles and the panels are mostly the same for all of them
-_KEPT: dict[tuple[Any, ...], Any] = {}
-#: the most parts kept (then they are forgotten all at once)
-_KEPT_SIZE = 20_000
-
-
-def _kept(key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
-    """The part made by ``make``, kept under ``key`` (which holds everything it depends on)."""
-    try:
-        return _KEPT[key]
-    except KeyError:
-        pass
-    except TypeError:  # a translator that cannot be a key: nothing is kept
-        return make()
-    if len(_KEPT) >= _KEPT_SIZE:
-        _KEPT.clear()
-    made = _KEPT[key] = make()
-    return made
+#: parts of display models already made (board, piles, panels, choices), by everything each is
+#: made from: the board, the piles and the panels are mostly the same for every seat's display
+_KEPT = KeptParts()
+_kept = _KEPT.get
 
 
 class TrackerPresenter(Presenter):
