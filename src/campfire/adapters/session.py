@@ -388,7 +388,7 @@ class Session:
         if start < len(log):
             dumps = json.dumps
             for actor, index, events in log[start:]:
-                seen = [[e.type, e.data] for e in events if e.to is None or seat in e.to]
+                seen = [[e.type, e.data] for e in visible_events(events, seat)]
                 if actor == seat:
                     entries.append(
                         dumps({"act": index, "seen": seen}, sort_keys=True, separators=(",", ":"))
@@ -468,7 +468,7 @@ class Session:
             (
                 actor,
                 index if actor == seat else -1,
-                [e for e in events if e.to is None or seat in e.to],
+                visible_events(events, seat),
             )
             for actor, index, events in self._log
         ]

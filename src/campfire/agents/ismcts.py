@@ -28,6 +28,7 @@ from campfire.core import (
     RolloutPolicy,
     State,
     option,
+    visible_events,
 )
 
 __all__ = [
@@ -237,7 +238,7 @@ class ISMCTSAgent(Agent):
             agent = agents[seat]
             events = state.apply(seat, agent.act(Observation.of_world(state, seat, agent.belief)))
             for s, other in agents.items():
-                other.observe([e for e in events if e.to is None or s in e.to])
+                other.observe(visible_events(events, s))
             steps += 1
 
     def act(self, obs: Observation) -> Action:
