@@ -108,6 +108,9 @@ def parse_memory(text: str) -> tuple[int, float]:
 class TrackerMemory(Belief):
     """A seat's memory of Tracker cards (perfect or forgetful)."""
 
+    #: with more than two players, sample other seats' piles as their enemy scouts (:meth:`sample`)
+    scout_piles = True
+
     def __init__(self, seat: int, capacity: int = 0, decay: float = 0.0, seed: int = 0) -> None:
         super().__init__(seat)
         self.capacity = capacity
@@ -117,6 +120,8 @@ class TrackerMemory(Belief):
         self.known: OrderedDict[int, int] = OrderedDict()
         #: position → how many times other seats peeked there (followed through relocations)
         self.interest: dict[int, int] = {}
+        #: position → the other seats that peeked there (same positions as :attr:`interest`)
+        self.peekers: dict[int, set[int]] = {}
         #: seat → the peeked cards it collected (a perfect memory follows a card into a pile)
         self.in_piles: dict[int, list[int]] = {}
         #: this seat's peeking turns since it last played a tracker (or since the start)
@@ -129,6 +134,7 @@ class TrackerMemory(Belief):
         other.rng.setstate(self.rng.getstate())
         other.known = OrderedDict(self.known)
         other.interest = dict(self.interest)
+        other.peekers = {pos: set(seats) for pos, seats in self.peekers.items()}
         other.in_piles = {s: cards[:] for s, cards in self.in_piles.items()}
         other.peek_turns = self.peek_turns
         other._peeking = self._peeking
@@ -158,6 +164,7 @@ class TrackerMemory(Belief):
                 peek = cast(PeekData, data)
                 if peek["seat"] != self.seat:
                     self.interest[peek["pos"]] = self.interest.get(peek["pos"], 0) + 1
+                    self.peekers.setdefault(peek["pos"], set()).add(peek["seat"])
                 elif not self._peeking:  # the first peek of one of this seat's turns
                     self.peek_turns += 1
             elif t == "trackers_played" and cast(TrackersPlayedData, data)["seat"] == self.seat:
@@ -168,6 +175,7 @@ class TrackerMemory(Belief):
                 if card is not None and self.capacity == 0 and self.decay == 0:
                     self.in_piles.setdefault(take["seat"], []).append(card)
                 self.interest.pop(take["pos"], None)
+                self.peekers.pop(take["pos"], None)
             elif t == "relocate":
                 move = cast(RelocateData, data)
                 src, dst = move["from"], move["to"]
@@ -175,9 +183,12 @@ class TrackerMemory(Belief):
                     self.known[dst] = self.known.pop(src)
                 if src in self.interest:
                     self.interest[dst] = self.interest.pop(src)
+                if src in self.peekers:
+                    self.peekers[dst] = self.peekers.pop(src)
             elif t == "game_over":
                 self.known.clear()
                 self.interest.clear()
+                self.peekers.clear()
                 self.in_piles.clear()
                 self.peek_turns = 0
             if data.get("seat", self.seat) != self.seat:
@@ -195,8 +206,17 @@ class TrackerMemory(Belief):
         The remembered cards that were collected stay in their collector's pile: each lands on
         a uniform place of that pile, and the card that was there moves to where the remembered
         card was drawn, which keeps the deal uniform among those consistent with the memory.
+
+        With more than two players (:attr:`scout_piles`), the other cards in other seats' piles
+        are taken to be what a player collects on purpose: each that is not an enemy scout of
+        its collector is swapped, while any is left, with an enemy scout of that seat from a
+        place this memory knows nothing of (see :meth:`_scout_piles`). With two players the
+        piles stay uniform, as the two-player ``hard`` level was measured.
         """
-        if not isinstance(state, TrackerState) or not (self.known or self.in_piles):
+        if not isinstance(state, TrackerState):
+            return state.determinize(self.seat, rng)
+        scouts = self.scout_piles and state.num_players > 2
+        if not (self.known or self.in_piles or scouts):
             return state.determinize(self.seat, rng)
         try:
             world = state.determinize(self.seat, rng, known=dict(self.known))
@@ -204,7 +224,55 @@ class TrackerMemory(Belief):
             return state.determinize(self.seat, rng)
         if self.in_piles and not world.is_terminal():
             self._pin_piles(world, rng)
+        if scouts and not world.is_terminal():
+            self._scout_piles(world, rng)
         return world
+
+    def _scout_piles(self, world: TrackerState, rng: random.Random) -> None:
+        """Fill other seats' piles with their enemy scouts where this memory does not object.
+
+        A card stays where it is if the memory pins it (a remembered card on the board or one
+        followed into a pile) or if it already is an enemy scout of the pile's owner; any other
+        card of another seat's pile is swapped with a uniform one of the enemy scouts of that
+        seat lying on a free place (the board, or any pile's unpinned cards), while one is left.
+        """
+        board, piles, tribes = world.board, world.captured, world.tribes
+        fixed: set[tuple[int, int]] = {(-1, pos) for pos in self.known}
+        for owner, cards in self.in_piles.items():
+            if 0 <= owner < len(piles):
+                remembered = set(cards)
+                fixed.update((owner, i) for i, c in enumerate(piles[owner]) if c in remembered)
+        where: dict[int, tuple[int, int]] = {}  # a scout on a free place → that place
+        for pos, card in enumerate(board):
+            if card != EMPTY and is_scout(card) and (-1, pos) not in fixed:
+                where[card] = (-1, pos)
+        for owner, pile in enumerate(piles):
+            for i, card in enumerate(pile):
+                if is_scout(card) and (owner, i) not in fixed:
+                    where[card] = (owner, i)
+        for owner, pile in enumerate(piles):
+            if owner == self.seat:
+                continue
+            tribe = tribes[owner]
+            for i, card in enumerate(pile):
+                if (owner, i) in fixed:
+                    continue
+                fixed.add((owner, i))
+                where.pop(card, None)
+                if is_enemy_scout(card, tribe):
+                    continue
+                choices = sorted(c for c in where if tribe_of(c) != tribe)
+                if not choices:
+                    continue
+                scout = choices[rng.randrange(len(choices))]
+                src = where.pop(scout)
+                pile[i] = scout
+                if src[0] < 0:
+                    board[src[1]] = card
+                else:
+                    piles[src[0]][src[1]] = card
+                if is_scout(card):
+                    where[card] = src
 
     def _pin_piles(self, world: TrackerState, rng: random.Random) -> None:
         """Move each collected remembered card into its collector's pile (see :meth:`sample`)."""
@@ -383,9 +451,21 @@ class TrackerRollout(RolloutPolicy):
     The searching seat's patience is bounded like the bot's: once it has peeked
     :data:`DEFAULT_PATIENCE` turns in a row (its memory's ``peek_turns``), the first candidates
     asked for — the root of the search, at the start of its turn — are the captures only.
+
+    With more than two players three things depend on the player count (with two players the
+    model is exactly the one the two-player ``hard`` level was measured with): each other seat
+    starts knowing the cards at the positions *it* was seen peeking at (the memory's
+    ``peekers``; with two players, every peek of the other seat), the other seats peek
+    unknown cards weighted like the heuristic bot's (1, plus 2 for each other seat that has seen
+    the card; :attr:`interest_peeks`), and the estimate shares a scout that several seats
+    remember (:attr:`share_scouts`, see :meth:`evaluate`).
     """
 
     horizon = 30
+    #: with more than two players, share a scout that several seats remember (see :meth:`evaluate`)
+    share_scouts = True
+    #: with more than two players, the other seats peek like the heuristic bot (see :meth:`act`)
+    interest_peeks = True
 
     def __init__(self, seat: int, belief: Belief) -> None:
         self.seat = seat
@@ -399,11 +479,10 @@ class TrackerRollout(RolloutPolicy):
         if isinstance(belief, TrackerMemory):
             self.known[self.seat] = set(belief.known.values())
             board = state.board
-            for pos in belief.interest:
+            for pos, seats in belief.peekers.items():
                 if board[pos] != EMPTY:
-                    for other in range(state.num_players):
-                        if other != self.seat:
-                            self.known[other].add(board[pos])
+                    for other in seats:
+                        self.known[other].add(board[pos])
 
     def after(self, state: State, seat: int, action: Action) -> None:
         """Remember a peeked card."""
@@ -424,9 +503,7 @@ class TrackerRollout(RolloutPolicy):
         known = self.known[seat]
         if step == COLLECTING or (step == TURN_START and phase == NORMAL):
             tribe = state.tribes[seat]
-            targets = [
-                p for p in BOARD_POSITIONS if board[p] in known and is_enemy_scout(board[p], tribe)
-            ]
+            targets = [p for p, c in enumerate(board) if c in known and is_enemy_scout(c, tribe)]
             if step == COLLECTING:
                 return TAKE[targets[0]] if targets else DONE
             others = sum(state.hands) - state.hands[seat]
@@ -436,12 +513,18 @@ class TrackerRollout(RolloutPolicy):
             return TRACK[state.hands[seat] - 1]
         if step in (TURN_START, PEEKING):
             peeked = state.peeked
-            fresh = [
-                p
-                for p in BOARD_POSITIONS
-                if board[p] != EMPTY and board[p] not in known and p not in peeked
-            ]
+            # the same list as a filter of BOARD_POSITIONS, built faster (``known`` holds no EMPTY)
+            if peeked:
+                fresh = [
+                    p
+                    for p, c in enumerate(board)
+                    if c != EMPTY and c not in known and p not in peeked
+                ]
+            else:
+                fresh = [p for p, c in enumerate(board) if c != EMPTY and c not in known]
             if fresh:
+                if self.interest_peeks and seat != self.seat and len(self.known) > 2:
+                    return PEEK[self._interesting(fresh, board, seat, rng)]
                 return PEEK[fresh[rng.randrange(len(fresh))]]
             if step == TURN_START and phase == FINAL_PEEK:
                 return DECLINE
@@ -453,6 +536,18 @@ class TrackerRollout(RolloutPolicy):
             return DONE
         empty = [p for p in BOARD_POSITIONS if board[p] == EMPTY]
         return DROP[empty[rng.randrange(len(empty))]]
+
+    def _interesting(
+        self, fresh: list[int], board: list[int], seat: int, rng: random.Random
+    ) -> int:
+        """A position of ``fresh`` for another seat's peek, drawn like the heuristic bot's.
+
+        Each card weighs 1, plus 2 for every other seat that has seen it: a card others looked
+        at may hide a scout (:class:`TrackerHeuristic` weighs by ``interest``).
+        """
+        others = [k for s, k in enumerate(self.known) if s != seat]
+        weights = [1 + 2 * sum(1 for k in others if board[p] in k) for p in fresh]
+        return rng.choices(fresh, weights)[0]
 
     def prune(
         self, state: State, seat: int, actions: list[Action], rng: random.Random
@@ -510,15 +605,35 @@ class TrackerRollout(RolloutPolicy):
         return chosen if chosen else actions
 
     def evaluate(self, state: State) -> Outcome | None:
-        """The score now, plus 3 for every remembered enemy scout a seat can still capture."""
+        """The score now, plus 3 for every remembered enemy scout a seat can still capture.
+
+        With more than two players, a scout that several seats remember and can capture is
+        shared: each of them gets ``3 / k`` (and ``1 / k`` of an enemy scout for the tiebreak),
+        since only one of them will collect it. With two players every seat that remembers it
+        gets the full 3, as the two-player ``hard`` level was measured.
+        """
         assert isinstance(state, TrackerState)
         if not self.known:
             self._start(state)
         outcome = state.score()
         board = state.board
-        scores = list(outcome.scores)
-        enemies = [d["enemy_scouts_captured"] for d in outcome.details]
-        for seat in range(state.num_players):
+        scores: list[float] = list(outcome.scores)
+        enemies: list[float] = [d["enemy_scouts_captured"] for d in outcome.details]
+        players = state.num_players
+        if players > 2 and self.share_scouts:
+            hands, tribes, all_known = state.hands, state.tribes, self.known
+            able = [s for s in range(players) if hands[s] > 0]
+            for c in board:
+                if c == EMPTY:
+                    continue
+                takers = [s for s in able if c in all_known[s] and is_enemy_scout(c, tribes[s])]
+                if takers:
+                    share = 1.0 / len(takers)
+                    for s in takers:
+                        scores[s] += 3 * share
+                        enemies[s] += share
+            return Outcome.from_scores(scores, tiebreak=enemies)
+        for seat in range(players):
             if state.hands[seat] == 0:
                 continue
             tribe = state.tribes[seat]
