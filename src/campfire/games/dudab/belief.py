@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from campfire.core import Belief, Event, State
 
 from .cards import FACE, FACE_BABY, FACE_JUNGLE, KIND, SHAMAN, cards_in_use, parse_face
-from .state import HAND_DEAL, NO_SEAT, OVER, T_KEEP, DudabState, random_deck
+from .state import HAND_DEAL, NO_SEAT, OVER, T_KEEP, DudabState, random_deck, shuffle
 
 __all__ = ["UNSEEN", "DudabMemory"]
 
@@ -282,21 +282,21 @@ class DudabMemory(Belief):
             pile_free[p] = pile_slots - len(pile_part)
         normal = [c for c in rest if KIND[c] <= SHAMAN]
         special = [c for c in rest if KIND[c] > SHAMAN]
-        rng.shuffle(normal)
+        shuffle(normal, rng)
         slots = sum(hand_free.values())
         if slots > len(normal):
             return None
         it = iter(normal[:slots])
         for p in sorted(hands):
             cards = fixed_hand.get(p, []) + [next(it) for _ in range(hand_free[p])]
-            rng.shuffle(cards)
+            shuffle(cards, rng)
             h = hand_len[p]
             if h:
                 other.hands[p][:] = cards[:h]
             if p == capturer:
                 other.kept[:] = cards[h:]
         leftover = normal[slots:] + special
-        rng.shuffle(leftover)
+        shuffle(leftover, rng)
         it = iter(leftover)
         for p in sorted(piles):
             piles[p][:] = fixed_pile.get(p, []) + [next(it) for _ in range(pile_free[p])]

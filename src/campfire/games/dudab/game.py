@@ -676,7 +676,6 @@ def _read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> Du
         everything += state.hands[p] + state.piles[p]
     _check_cards(everything, expected, "the cards of the round", PositionError)
     state._legal = None
-    state._legal_idx = frozenset()
     if playing and not state.legal_actions():
         raise PositionError(
             ErrorText(

@@ -32,9 +32,19 @@ import random
 
 from campfire.core import Action, Outcome, RolloutPolicy, State
 
-from .actions import K_DRAW, K_JUNGLE, K_KEEP, K_PENALTY, K_PILE, K_PLACE, K_REST, DudabAction
+from .actions import (
+    ACTIONS,
+    K_DRAW,
+    K_JUNGLE,
+    K_KEEP,
+    K_PENALTY,
+    K_PILE,
+    K_PLACE,
+    K_REST,
+    DudabAction,
+)
 from .cards import FACE, FACE_DUDAB, FACE_SHAMAN, MATCH, NUM_CARDS, VALUE
-from .scoring import round_score
+from .scoring import round_total
 from .state import CAPTURE_AT, MAX_HAND, DudabState
 
 __all__ = ["DudabRollout"]
@@ -51,6 +61,26 @@ _CAPTURE_COST = 8.0
 #: what a Dudab in hand is worth while the draw pile is long (it fits every column, answers and
 #: counters calls); once the pile runs low it is shed, as it would score +5 in hand
 _DUDAB_KEEP = 2.0
+
+
+def _face_value(face: int) -> float:
+    """What placing a Number card or a Shaman is worth before a capture (it is shed)."""
+    return 6.5 if face >= FACE_SHAMAN else float(VALUE[face])  # a Shaman: the next must react
+
+
+#: what a placement (by action index) is worth before a capture while the draw pile is long
+#: (a Dudab is kept for later: placing it costs its worth in hand, a little less with a call)
+_PLACE_EARLY = tuple(
+    (-_DUDAB_KEEP + (0.5 if a.call else 0.0) if a.face == FACE_DUDAB else _face_value(a.face))
+    if a.kind == K_PLACE
+    else 0.0
+    for a in ACTIONS
+)
+#: the same once the draw pile is low (a Dudab is shed: it would score +5 in hand)
+_PLACE_LATE = tuple(
+    (5.0 if a.face == FACE_DUDAB else _face_value(a.face)) if a.kind == K_PLACE else 0.0
+    for a in ACTIONS
+)
 
 
 class DudabRollout(RolloutPolicy):
@@ -72,30 +102,30 @@ class DudabRollout(RolloutPolicy):
 
     def act(self, state: State, seat: int, rng: random.Random) -> Action:
         """The rule of thumb's action, or now and then a random legal one."""
-        legal = state.legal_actions(seat)
+        assert isinstance(state, DudabState)
+        legal: list[DudabAction] = state.legal_now()  # ``seat`` is the seat to act
         if len(legal) == 1 or rng.random() >= self.greedy:
             return legal[rng.randrange(len(legal))]
-        assert isinstance(state, DudabState)
-        best: list[Action] = []
-        best_value = float("-inf")
-        # a placement's value depends only on the card, the column and whether it calls: the
-        # 12 calling Dudab placements of a column are valued once
-        seen: dict[tuple[int, int, bool], float] = {}
-        for a in legal:
-            assert isinstance(a, DudabAction)
-            if a.kind == K_PLACE:
-                key = (a.face, a.col, a.call > 0)
-                cached = seen.get(key)
-                if cached is None:
-                    cached = seen[key] = self._value(state, seat, a)
-                value = cached
-            else:
-                value = self._value(state, seat, a)
-            if value > best_value:
-                best, best_value = [a], value
-            elif value == best_value:
-                best.append(a)
+        values = self._values(state, seat, legal)
+        top = max(values)
+        best = [a for a, value in zip(legal, values, strict=True) if value == top]
         return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+    @classmethod
+    def _values(cls, state: DudabState, seat: int, legal: list[DudabAction]) -> list[float]:
+        """:meth:`_value` of each action in ``legal``, the placements' read from tables.
+
+        A placement is worth its card's value (:data:`_PLACE_EARLY`, or :data:`_PLACE_LATE`
+        once the draw pile runs low) less what a capture on its column would cost, worked out
+        once for all the placements (:func:`_capture_costs`; subtracting 0.0 changes no value).
+        """
+        table = _PLACE_LATE if len(state.draw) <= 2 * state.num_players else _PLACE_EARLY
+        costs = _capture_costs(state)
+        value = cls._value
+        return [
+            table[a.index] - costs[a.col] if a.kind is K_PLACE else value(state, seat, a)
+            for a in legal
+        ]
 
     @staticmethod
     def _value(state: DudabState, seat: int, a: DudabAction) -> float:
@@ -173,15 +203,27 @@ class DudabRollout(RolloutPolicy):
         for s in range(state.num_players):
             hand = state.hands[s]
             pile = state.piles[s]
-            full = round_score(hand, pile).total
+            full = round_total(hand, pile)
             if late >= 1.0:  # the weights are full: the round as it stands
                 scores.append(totals[s] + full)
                 continue
-            base = round_score((), pile).total if pile else 0
+            base = round_total((), pile) if pile else 0
             dudabs = sum(1 for c in hand if FACE[c] == FACE_DUDAB)
             rest = full - base - 5 * dudabs
             scores.append(totals[s] + base + w * rest + dudabs * dudab)
         return Outcome.from_scores(scores, lower_is_better=True)
+
+
+def _capture_costs(state: DudabState) -> list[float]:
+    """What a card placed on each column costs for the capture it makes (0.0: none)."""
+    costs: list[float] = []
+    for vis, above, heap in zip(state.vis, state.above, state.heap, strict=True):
+        n = len(vis) + 1
+        if (above >= 0 and n - above > above) or (above < 0 and n == CAPTURE_AT):
+            costs.append(_CAPTURE_COST + 2.5 * len(heap))
+        else:
+            costs.append(0.0)
+    return costs
 
 
 def _best_calls(state: DudabState, seat: int) -> list[int]:

@@ -19,7 +19,7 @@ from typing import Any
 
 from .cards import BABY, DUDAB, JUNGLE, KIND, NUMBER, SHAMAN, VALUE
 
-__all__ = ["BABY_POINTS", "RoundScore", "round_score", "score_counts"]
+__all__ = ["BABY_POINTS", "RoundScore", "round_score", "round_total", "score_counts"]
 
 #: dudab §7.2: points for 0..8 Babies in the own pile
 BABY_POINTS = (0, -1, -3, -6, -11, -19, -32, -51, -81)
@@ -141,3 +141,59 @@ def round_score(hand: Iterable[int], pile: Iterable[int]) -> RoundScore:
         counts[BABY],
         (numbers[0], numbers[1], numbers[2], numbers[3]),
     )
+
+
+#: where :func:`round_total` counts each card: 0–3 Number cards of value 1–4, then Dudab, Shaman,
+#: Jungle and Baby
+_SLOT = tuple(VALUE[c] - 1 if KIND[c] == NUMBER else 4 + KIND[c] - DUDAB for c in range(len(KIND)))
+#: :func:`round_total`'s scores by counts, less the hand's Dudabs (at most :data:`_KEEP` kept)
+_TOTALS: dict[tuple[int, ...], int] = {}
+_KEEP = 1 << 16
+
+
+def round_total(hand: Iterable[int], pile: Iterable[int]) -> int:
+    """``round_score(hand, pile).total``, faster: by card counts, each count's score kept.
+
+    A search scores the position at the end of every simulated game; the counts repeat a lot.
+    """
+    counts = [0] * 8
+    hand_dudabs = 0
+    slot = _SLOT
+    for card in hand:
+        k = slot[card]
+        if k == 4:
+            hand_dudabs += 1
+        else:
+            counts[k] += 1
+    for card in pile:
+        counts[slot[card]] += 1
+    key = tuple(counts)
+    total = _TOTALS.get(key)
+    if total is None:
+        total = _counts_total(*counts)
+        if len(_TOTALS) >= _KEEP:
+            _TOTALS.clear()
+        _TOTALS[key] = total
+    return 5 * hand_dudabs + total
+
+
+def _counts_total(
+    n1: int, n2: int, n3: int, n4: int, dudabs: int, shamans: int, jungles: int, babies: int
+) -> int:
+    """:func:`score_counts`'s total without Dudabs in hand: the same search, less the rest."""
+    pairs = min(dudabs, shamans)
+    d = dudabs - pairs
+    s = shamans - pairs
+    k = min(d, n1 + n2 + n3 + n4)
+    if k == 0:  # no leftover Dudab takes a Number card
+        return _rest_score((n1, n2, n3, n4), jungles, s) + BABY_POINTS[babies]
+    best = min(
+        _rest_score((n1 - a1, n2 - a2, n3 - a3, n4 - a4), jungles, s)
+        - (a1 + 2 * a2 + 3 * a3 + 4 * a4)
+        for a1 in range(min(n1, k) + 1)
+        for a2 in range(min(n2, k - a1) + 1)
+        for a3 in range(min(n3, k - a1 - a2) + 1)
+        for a4 in (k - a1 - a2 - a3,)
+        if a4 <= n4
+    )
+    return best + BABY_POINTS[babies]

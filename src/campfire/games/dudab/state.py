@@ -19,6 +19,8 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Mapping, Sequence
+from itertools import repeat
+from operator import is_
 from typing import TYPE_CHECKING, Any, Self, cast
 
 from campfire.core import (
@@ -107,7 +109,7 @@ from .types import (
 if TYPE_CHECKING:
     from .game import DudabGame
 
-__all__ = ["OBLIGATIONS", "PHASES", "PROMPTS", "TASKS", "DudabState", "random_deck"]
+__all__ = ["OBLIGATIONS", "PHASES", "PROMPTS", "TASKS", "DudabState", "random_deck", "shuffle"]
 
 NO_SEAT = -1
 PLAYING, OVER = 0, 1
@@ -147,6 +149,31 @@ _REPR: tuple[int, ...] = tuple(
 )
 
 
+def _turn_fit(t: int, x: int) -> bool:
+    """Whether Number/Shaman ``x`` may go on top card ``t`` in a TURN step (dudab §4.1).
+
+    :meth:`DudabState._base` for a TURN step, which has no call pending: a Shaman only on a
+    Number card of its colour, a Number card on a Dudab.
+    """
+    kt = KIND[t]
+    kx = KIND[x]
+    if kt == NUMBER:
+        if kx == NUMBER:
+            return NUMBER_FITS[x][t]
+        return COLOUR[x] == COLOUR[t]
+    if kt == SHAMAN:
+        return kx == NUMBER and COLOUR[x] == COLOUR[t]
+    return kx == NUMBER
+
+
+#: ``_TURN_FITS[t]``: for the top card ``t`` of a column without a Jungle, whether each hand
+#: face but the Dudab (by :data:`_REPR`) may be placed on it in a TURN step
+_TURN_FITS: tuple[tuple[bool, ...], ...] = tuple(
+    tuple(f != FACE_DUDAB and _turn_fit(t, _REPR[f]) for f in range(len(_REPR)))
+    for t in range(len(KIND))
+)
+
+
 def columns_for(players: int) -> int:
     """Number of columns (dudab §2.3 step 3, D35): 2 for 2–4 players, 3 for 5–6."""
     return 2 if players <= 4 else 3
@@ -160,10 +187,50 @@ def random_deck(cards: Sequence[int], head: int, rng: random.Random) -> list[int
     """
     normal = [c for c in cards if KIND[c] <= SHAMAN]
     special = [c for c in cards if KIND[c] > SHAMAN]
-    rng.shuffle(normal)
+    shuffle(normal, rng)
     rest = normal[head:] + special
-    rng.shuffle(rest)
+    shuffle(rest, rng)
     return normal[:head] + rest
+
+
+#: ``n.bit_length()`` for the list lengths a shuffle meets (longer lists compute it)
+_BITS = tuple(n.bit_length() for n in range(256))
+
+
+def shuffle(items: list[int], rng: random.Random) -> None:
+    """Shuffle ``items`` in place exactly as ``rng.shuffle(items)`` would, only faster.
+
+    For a plain :class:`random.Random` this makes the very draws of :meth:`random.Random.shuffle`
+    (Python 3.11–3.13): for ``i`` from the last index down to 1 a ``j`` below ``i + 1`` drawn by
+    ``getrandbits(k)`` with ``k`` the bit length of ``i + 1``, drawn again while it is not below
+    ``i + 1`` (``_randbelow_with_getrandbits``), and ``items[i]`` swapped with ``items[j]``;
+    without the two method calls per card. The same order comes out and the generator ends in
+    the same state (the tests check both). Any other generator shuffles with its own method.
+    """
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    bits = _BITS
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = bits[n] if n < 256 else n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+def _copy_json(value: Any) -> Any:
+    """A deep copy of JSON-like data (dicts, lists, tuples and atoms), faster than deepcopy."""
+    cls = value.__class__
+    if cls is dict:
+        return {k: _copy_json(v) for k, v in value.items()}
+    if cls is list:
+        return [_copy_json(v) for v in value]
+    if cls is str or cls is int or cls is bool or cls is float or value is None:
+        return value
+    return copy.deepcopy(value)
 
 
 # ----- how the fields are written in a position (``DudabState.FIELDS``) ---------------------------
@@ -410,9 +477,8 @@ class DudabState(State):
         # never mutated, only replaced; read by the game's reader (it depends on the round)
         StateField("report", key="last_round", codec=Read(_read_report)),
         StateField("decks", Copy.LISTS, codec=ListOf(_NAMES)),
-        # the legal steps and their indices: shared, since apply replaces them, never changes
+        # the legal steps: shared, since apply replaces them, never changes
         StateField("_legal", key=None),
-        StateField("_legal_idx", key=None),
     )
 
     def __init__(
@@ -444,7 +510,6 @@ class DudabState(State):
         self.revealed = NO_SEAT
         self.report: RoundEndData | None = None
         self._legal: list[DudabAction] | None = None
-        self._legal_idx: frozenset[int] = frozenset()
         self._setup_round(list(decks[0]), [])
 
     # ----- round structure (dudab §2) ------------------------------------------------------------
@@ -582,7 +647,20 @@ class DudabState(State):
         else:
             legal = self._answer_actions(seat)
         self._legal = legal
-        self._legal_idx = frozenset(a.index for a in legal)
+        return legal
+
+    def legal_now(self) -> list[DudabAction]:
+        """The legal steps of the seat to act (a search's hot path; ``[]`` when it is over).
+
+        :meth:`legal_actions` for the seat to act without its checks and copy: the list is the
+        state's own, kept until the next :meth:`apply`, and must not be changed.
+        """
+        legal = self._legal
+        if legal is None:
+            who = self.to_act()
+            if who < 0:
+                return []
+            legal = self._compute_legal(who)
         return legal
 
     def _turn_actions(self, seat: int) -> list[DudabAction]:
@@ -592,14 +670,19 @@ class DudabState(State):
         legal: list[DudabAction] = []
         has_dudab = False
         cols = range(self.ncols)
+        # a column without a Jungle: what fits its top card, from the table
+        fits = [
+            _TURN_FITS[v[-1]] if a < 0 and v else None
+            for v, a in zip(self.vis, self.above, strict=True)
+        ]
         for f in faces:
             if f == FACE_DUDAB:
                 has_dudab = True
                 continue
-            x = _REPR[f]
             row = PLACE[f]
             for c in cols:
-                if self._fits(c, x, TURN):
+                table = fits[c]
+                if table[f] if table is not None else self._fits(c, _REPR[f], TURN):
                     legal.append(row[c])
         # faces ascend, so the placements are already in index order (Dudab indices come last)
         if has_dudab:
@@ -704,7 +787,8 @@ class DudabState(State):
         elif not isinstance(action, DudabAction):
             raise NotationError(ErrorText("{action} is not a Dudab action", action=repr(action)))
         # an action is identified by its index alone: read its parts from the canonical action
-        # of that index, so that a hand-built DudabAction cannot mislead the checks below
+        # of that index, so that a hand-built DudabAction cannot mislead the checks below (and
+        # the legal steps, canonical actions too, hold it itself when it is legal)
         if not isinstance(action.index, int) or not 0 <= action.index < len(ACTIONS):
             raise NotationError(
                 ErrorText(
@@ -717,9 +801,10 @@ class DudabState(State):
         who = self.to_act()
         if seat.__class__ is not int or seat != who:
             self._check_turn(seat)
-        if self._legal is None:
-            self._compute_legal(who)
-        if action.index not in self._legal_idx:
+        legal = self._legal
+        if legal is None:
+            legal = self._compute_legal(who)
+        if not any(map(is_, legal, repeat(action))):
             raise self._illegal(seat, action)
         self._legal = None
         events: list[Event] = []
@@ -994,6 +1079,10 @@ class DudabState(State):
                     return
             elif typ == T_END_STEP:  # §5.6
                 tasks.pop()
+                if MIN_HAND <= len(hands[seat]) <= MAX_HAND:
+                    # the refill and the trim below would do nothing: advance at once
+                    self.actor = (seat + 1) % self.num_players
+                    continue
                 tasks.append((T_ADVANCE, seat, 0))
                 tasks.append((T_TRIM, seat, 0))
                 tasks.append((T_REFILL, seat, 0))
@@ -1264,7 +1353,7 @@ class DudabState(State):
         self._check_seat(seat)
         other = self.clone()
         # a determinisation goes to agents: it must share nothing mutable with the true state
-        other.report = copy.deepcopy(self.report)
+        other.report = _copy_json(self.report)
         if self.phase == OVER:
             return other
         n = self.num_players
@@ -1282,13 +1371,13 @@ class DudabState(State):
         pool.sort()
         normal = [c for c in pool if KIND[c] <= SHAMAN]
         special = [c for c in pool if KIND[c] > SHAMAN]
-        rng.shuffle(normal)
+        shuffle(normal, rng)
         slots = sum(len(z) for z in hand_zones)
         it = iter(normal[:slots])
         for z in hand_zones:
             z[:] = [next(it) for _ in z]
         rest = normal[slots:] + special
-        rng.shuffle(rest)
+        shuffle(rest, rng)
         it = iter(rest)
         for z in other_zones:
             z[:] = [next(it) for _ in z]
@@ -1302,13 +1391,20 @@ class DudabState(State):
 # ----- helpers ------------------------------------------------------------------------------------
 
 
+#: ``frozenset((seat,))`` of each seat, for the events only that seat sees
+_ONLY_SEAT = tuple(frozenset((seat,)) for seat in range(16))
+
+
 def _only(seat: int) -> frozenset[int]:
-    return frozenset((seat,))
+    return _ONLY_SEAT[seat] if 0 <= seat < 16 else frozenset((seat,))
+
+
+_FACE_OF = FACE.__getitem__
 
 
 def _faces(hand: list[int]) -> list[int]:
     """The distinct faces in a hand, in face order."""
-    return sorted({FACE[c] for c in hand})
+    return sorted(set(map(_FACE_OF, hand)))
 
 
 def _take(hand: list[int], face: int) -> int:

@@ -1,0 +1,147 @@
+"""The search's fast paths of Dudab agree with the plain definitions they stand in for.
+
+Each fast path (a shuffle without the method calls, the tables of placements and their values,
+the scores kept by card counts, the copy of the last round's report) must give exactly what the
+plain code gives, random draws included, so that a search decides the same as before.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from campfire.games.dudab import GAME, DudabState
+from campfire.games.dudab.actions import ACTIONS, K_PLACE
+from campfire.games.dudab.cards import FACE_DUDAB, NUM_CARDS
+from campfire.games.dudab.rollout import DudabRollout
+from campfire.games.dudab.scoring import round_score, round_total
+from campfire.games.dudab.state import (
+    _FACE_OF,
+    _REPR,
+    _TURN_FITS,
+    OB_NONE,
+    TURN,
+    _copy_json,
+    _faces,
+    shuffle,
+)
+
+OPTIONS = [None, {"use_jungle": True, "use_baby": True}]
+
+
+def _positions(players: int, options: dict[str, bool] | None, seed: int) -> Iterator[DudabState]:
+    """Every position of a game played by the rollout model (with its random moves)."""
+    state = GAME.new_game(players, options, seed=seed)
+    policy = DudabRollout()
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        yield state
+        seat = state.to_act()
+        state.apply(seat, policy.act(state, seat, rng))
+
+
+@pytest.mark.parametrize("length", [0, 1, 2, 3, 17, 70, 255, 256, 300])
+def test_shuffle_draws_as_random_shuffle(length: int) -> None:
+    for seed in range(40):
+        plain, fast = list(range(length)), list(range(length))
+        plain_rng, fast_rng = random.Random(seed), random.Random(seed)
+        plain_rng.shuffle(plain)
+        shuffle(fast, fast_rng)
+        assert fast == plain
+        assert fast_rng.getstate() == plain_rng.getstate()
+
+
+class _Counting(random.Random):
+    """A generator of another class: it shuffles with its own method."""
+
+    shuffles = 0
+
+    def shuffle(self, x: list[int]) -> None:  # type: ignore[override]
+        self.shuffles += 1
+        super().shuffle(x)
+
+
+def test_shuffle_leaves_other_generators_to_their_own_method() -> None:
+    rng = _Counting(3)
+    items = list(range(10))
+    shuffle(items, rng)
+    assert rng.shuffles == 1
+    assert sorted(items) == list(range(10))
+
+
+def test_copy_json_is_a_deep_copy() -> None:
+    report: dict[str, Any] = {
+        "round": 1,
+        "hands": [["dudab"], []],
+        "details": [{"total": -3, "x": (1, [2])}],
+    }
+    report["extra"] = {"flag": True, "none": None, "ratio": 0.5}
+    copied = _copy_json(report)
+    assert copied == copy.deepcopy(report)
+    assert copied["hands"][0] is not report["hands"][0]
+    assert copied["details"][0]["x"][1] is not report["details"][0]["x"][1]
+
+
+def test_round_total_equals_round_score() -> None:
+    rng = random.Random(7)
+    for _ in range(3000):
+        cards = rng.sample(range(NUM_CARDS), rng.randrange(0, 30))
+        cut = rng.randrange(0, min(len(cards), 7) + 1)
+        hand, pile = cards[:cut], cards[cut:]
+        assert round_total(hand, pile) == round_score(hand, pile).total
+        assert round_total((), pile) == round_score((), pile).total
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+def test_turn_table_agrees_with_the_placement_rules(options: dict[str, bool] | None) -> None:
+    checked = 0
+    for players in (2, 5):
+        for state in _positions(players, options, seed=players):
+            if state.tasks or state.ob != OB_NONE:
+                continue
+            for col in range(state.ncols):
+                vis = state.vis[col]
+                if state.above[col] >= 0 or not vis:
+                    continue
+                for face in range(len(_REPR)):
+                    if face != FACE_DUDAB:
+                        fits = state._fits(col, _REPR[face], TURN)
+                        assert _TURN_FITS[vis[-1]][face] == fits
+                        checked += 1
+    assert checked > 10_000
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+def test_legal_now_and_values_agree_with_the_plain_definitions(
+    options: dict[str, bool] | None,
+) -> None:
+    placements = 0
+    for players in (2, 4):
+        for state in _positions(players, options, seed=10 + players):
+            seat = state.to_act()
+            legal = state.legal_actions(seat)
+            fresh = state.clone()
+            fresh._legal = None
+            assert fresh.legal_now() == legal
+            assert all(ACTIONS[a.index] is a for a in fresh.legal_now())
+            assert state.legal_now() == legal
+            assert _faces(state.hands[seat]) == sorted({_FACE_OF(c) for c in state.hands[seat]})
+            values = DudabRollout._values(state, seat, state.legal_now())
+            assert values == [DudabRollout._value(state, seat, a) for a in state.legal_now()]
+            placements += sum(1 for a in state.legal_now() if a.kind == K_PLACE)
+    assert placements > 1000
+
+
+def test_legal_now_is_empty_when_the_game_is_over() -> None:
+    state = GAME.new_game(2, seed=1)
+    policy = DudabRollout()
+    rng = random.Random(1)
+    while not state.is_terminal():
+        seat = state.to_act()
+        state.apply(seat, policy.act(state, seat, rng))
+    assert state.legal_now() == []
+    assert state.legal_actions() == []
