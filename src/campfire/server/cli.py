@@ -16,7 +16,7 @@ from campfire.core import CampfireError
 from campfire.core.validate import int_arg
 from campfire.i18n import _
 
-from .compression import COMPRESSION
+from .compression import COMPRESSION, DEFAULT_MIN_SIZE, MIN_SIZE_VARIABLE
 
 __all__ = ["add_serve_command", "tune_gc"]
 
@@ -58,6 +58,16 @@ def add_serve_command(sub: Any) -> None:
             "WebSocket compression (permessage-deflate) of the frames: fast (zlib level 1, "
             "the default), default (level 6: a little smaller, more CPU) or off"
         ),
+    )
+    p.add_argument(
+        "--ws-compress-min",
+        metavar="BYTES",
+        type=int_arg("--ws-compress-min", 0, 1 << 30),
+        default=DEFAULT_MIN_SIZE,
+        help=_(
+            "with --ws-compression fast, frames of fewer bytes are sent uncompressed "
+            "(default {default}; 0: compress every frame)"
+        ).format(default=DEFAULT_MIN_SIZE),
     )
     p.add_argument(
         "--workers",
@@ -112,7 +122,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         "port": args.port,
         "ws_max_size": 64 * 1024,
         "log_level": "info",
-        **uvicorn_options(args.ws_compression),
+        **uvicorn_options(args.ws_compression, args.ws_compress_min),
     }
     redis_url = args.redis_url
     if args.workers > 1 or redis_url is not None:
@@ -131,6 +141,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             os.environ["CAMPFIRE_SERVE_DATABASE_URL"] = database_url
             os.environ["CAMPFIRE_SERVE_REDIS_URL"] = redis_url
             os.environ["CAMPFIRE_SERVE_LEASE_SECONDS"] = str(args.lease_seconds)
+            os.environ[MIN_SIZE_VARIABLE] = str(args.ws_compress_min)
             if "ws" in options:  # the processes import the protocol class by name
                 options["ws"] = "campfire.server.compression:FAST_PROTOCOL"
             uvicorn.run(
