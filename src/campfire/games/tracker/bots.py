@@ -471,6 +471,8 @@ class TrackerRollout(RolloutPolicy):
         self.seat = seat
         self.belief = belief
         self.known: list[set[int]] = []
+        #: card → how many seats know it (kept with more than two players, for the peeks)
+        self.seen: dict[int, int] = {}
         self._root = True  # the next prune is the search's root (a policy serves one search)
 
     def _start(self, state: TrackerState) -> None:
@@ -483,6 +485,11 @@ class TrackerRollout(RolloutPolicy):
                 if board[pos] != EMPTY:
                     for other in seats:
                         self.known[other].add(board[pos])
+        if self.interest_peeks and state.num_players > 2:
+            seen = self.seen
+            for known in self.known:
+                for card in known:
+                    seen[card] = seen.get(card, 0) + 1
 
     def after(self, state: State, seat: int, action: Action) -> None:
         """Remember a peeked card."""
@@ -490,7 +497,12 @@ class TrackerRollout(RolloutPolicy):
         if not self.known:
             self._start(state)
         if action.kind == _PEEK:
-            self.known[seat].add(state.board[action.arg])
+            card = state.board[action.arg]
+            known = self.known[seat]
+            if card not in known:
+                known.add(card)
+                if len(self.known) > 2 and self.interest_peeks:
+                    self.seen[card] = self.seen.get(card, 0) + 1
 
     def act(self, state: State, seat: int, rng: random.Random) -> Action:
         """The next step of ``seat``."""
@@ -545,9 +557,9 @@ class TrackerRollout(RolloutPolicy):
         Each card weighs 1, plus 2 for every other seat that has seen it: a card others looked
         at may hide a scout (:class:`TrackerHeuristic` weighs by ``interest``).
         """
-        others = [k for s, k in enumerate(self.known) if s != seat]
-        weights = [1 + 2 * sum(1 for k in others if board[p] in k) for p in fresh]
-        return rng.choices(fresh, weights)[0]
+        # ``fresh`` holds no card ``seat`` knows: every seat that knows one is another seat
+        seen = self.seen.get
+        return rng.choices(fresh, [1 + 2 * seen(board[p], 0) for p in fresh])[0]
 
     def prune(
         self, state: State, seat: int, actions: list[Action], rng: random.Random

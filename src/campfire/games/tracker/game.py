@@ -178,7 +178,15 @@ class TrackerGame(Game[TrackerState]):
         return TrackerPresenter(self)
 
     def difficulty_levels(self) -> dict[str, str]:
-        """Easy forgets much, medium forgets a little, hard searches with a perfect memory."""
+        """Easy forgets much, medium forgets a little, hard searches with a perfect memory.
+
+        The specs are the same at every player count; what the search of ``hard`` assumes
+        depends on it. With more than two players its model (:class:`.bots.TrackerRollout`,
+        :meth:`.bots.TrackerMemory.sample`) gives each other seat only its own peeks, lets the
+        others peek where others looked, shares a scout several seats remember in its estimate,
+        and samples other seats' piles as their enemy scouts; with two players the model is
+        exactly the one the two-player figures of ``docs/strength.md`` were measured with.
+        """
         return {
             "easy": "heuristic:memory=6/0.05",
             "medium": "heuristic:memory=16/0.01",
