@@ -14,11 +14,12 @@ from typing import Any
 
 import pytest
 
+from campfire.core import Action
 from campfire.games.dudab import GAME, DudabState
-from campfire.games.dudab.actions import ACTIONS, K_PLACE
-from campfire.games.dudab.cards import FACE_DUDAB, NUM_CARDS
-from campfire.games.dudab.rollout import DudabRollout
-from campfire.games.dudab.scoring import round_score, round_total
+from campfire.games.dudab.actions import ACTIONS, K_PLACE, DudabAction
+from campfire.games.dudab.cards import FACE, FACE_DUDAB, NUM_CARDS
+from campfire.games.dudab.rollout import DudabRollout, _best_calls
+from campfire.games.dudab.scoring import round_score, round_total, round_totals
 from campfire.games.dudab.state import (
     _FACE_OF,
     _REPR,
@@ -44,7 +45,7 @@ def _positions(players: int, options: dict[str, bool] | None, seed: int) -> Iter
         state.apply(seat, policy.act(state, seat, rng))
 
 
-@pytest.mark.parametrize("length", [0, 1, 2, 3, 17, 70, 255, 256, 300])
+@pytest.mark.parametrize("length", [0, 1, 2, 3, 17, 70, 255, 256, 300, 1025])
 def test_shuffle_draws_as_random_shuffle(length: int) -> None:
     for seed in range(40):
         plain, fast = list(range(length)), list(range(length))
@@ -94,6 +95,9 @@ def test_round_total_equals_round_score() -> None:
         hand, pile = cards[:cut], cards[cut:]
         assert round_total(hand, pile) == round_score(hand, pile).total
         assert round_total((), pile) == round_score((), pile).total
+        dudabs = sum(1 for c in hand if FACE[c] == FACE_DUDAB)
+        expected = (round_score(hand, pile).total, round_score((), pile).total, dudabs)
+        assert round_totals(hand, pile) == expected
 
 
 @pytest.mark.parametrize("options", OPTIONS)
@@ -145,3 +149,35 @@ def test_legal_now_is_empty_when_the_game_is_over() -> None:
         state.apply(seat, policy.act(state, seat, rng))
     assert state.legal_now() == []
     assert state.legal_actions() == []
+
+
+def _plain_prune(state: DudabState, seat: int, actions: list[Action], keep: int) -> list[Action]:
+    """The calling placements but the ``keep`` best calls left out, one action at a time."""
+    rank: list[int] | None = None
+    kept: list[Action] = []
+    for a in actions:
+        assert isinstance(a, DudabAction)
+        if a.kind == K_PLACE and a.call:
+            if rank is None:
+                rank = _best_calls(state, seat)[:keep]
+            if a.call not in rank:
+                continue
+        kept.append(a)
+    return kept
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+def test_prune_keeps_what_the_plain_loop_keeps(options: dict[str, bool] | None) -> None:
+    policy = DudabRollout()
+    pruned = 0
+    for players in (2, 3):
+        for state in _positions(players, options, seed=20 + players):
+            seat = state.to_act()
+            legal = state.legal_actions(seat)
+            kept = policy.prune(state, seat, legal, random.Random(0))
+            if len(legal) > policy.calls + 2:
+                assert kept == _plain_prune(state, seat, legal, policy.calls)
+                pruned += len(legal) - len(kept)
+            else:
+                assert kept == legal
+    assert pruned > 100

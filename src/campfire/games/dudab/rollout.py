@@ -29,6 +29,7 @@ ahead from behind, which after a lopsided first round is the same for every move
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from campfire.core import Action, Outcome, RolloutPolicy, State
 
@@ -43,9 +44,9 @@ from .actions import (
     K_REST,
     DudabAction,
 )
-from .cards import FACE, FACE_DUDAB, FACE_SHAMAN, MATCH, NUM_CARDS, VALUE
-from .scoring import round_total
-from .state import CAPTURE_AT, MAX_HAND, DudabState
+from .cards import FACE_DUDAB, FACE_SHAMAN, MATCH, NUM_CARDS, VALUE
+from .scoring import round_total, round_totals
+from .state import CAPTURE_AT, MAX_HAND, DudabState, randbelow
 
 __all__ = ["DudabRollout"]
 
@@ -105,11 +106,11 @@ class DudabRollout(RolloutPolicy):
         assert isinstance(state, DudabState)
         legal: list[DudabAction] = state.legal_now()  # ``seat`` is the seat to act
         if len(legal) == 1 or rng.random() >= self.greedy:
-            return legal[rng.randrange(len(legal))]
+            return legal[randbelow(rng, len(legal))]
         values = self._values(state, seat, legal)
         top = max(values)
         best = [a for a, value in zip(legal, values, strict=True) if value == top]
-        return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+        return best[randbelow(rng, len(best))] if len(best) > 1 else best[0]
 
     @classmethod
     def _values(cls, state: DudabState, seat: int, legal: list[DudabAction]) -> list[float]:
@@ -173,17 +174,11 @@ class DudabRollout(RolloutPolicy):
         if keep >= 12 or len(actions) <= keep + 2:
             return actions
         assert isinstance(state, DudabState)
-        rank: list[int] | None = None
-        kept: list[Action] = []
-        for a in actions:
-            assert isinstance(a, DudabAction)
-            if a.kind == K_PLACE and a.call:
-                if rank is None:
-                    rank = _best_calls(state, seat)[:keep]
-                if a.call not in rank:
-                    continue
-            kept.append(a)
-        return kept
+        steps = cast(list[DudabAction], actions)  # a Dudab state's legal steps
+        if not any(a.call and a.kind is K_PLACE for a in steps):
+            return actions  # no calling placement (a ``rest``'s call is its destination)
+        rank = _best_calls(state, seat)[:keep]
+        return [a for a in steps if not a.call or a.kind is not K_PLACE or a.call in rank]
 
     def evaluate(self, state: State) -> Outcome | None:
         """Totals so far plus the running round scored now; lowest total wins.
@@ -203,12 +198,11 @@ class DudabRollout(RolloutPolicy):
         for s in range(state.num_players):
             hand = state.hands[s]
             pile = state.piles[s]
-            full = round_total(hand, pile)
             if late >= 1.0:  # the weights are full: the round as it stands
-                scores.append(totals[s] + full)
+                scores.append(totals[s] + round_total(hand, pile))
                 continue
-            base = round_total((), pile) if pile else 0
-            dudabs = sum(1 for c in hand if FACE[c] == FACE_DUDAB)
+            # the round total, the pile's alone and the Dudabs in hand
+            full, base, dudabs = round_totals(hand, pile)
             rest = full - base - 5 * dudabs
             scores.append(totals[s] + base + w * rest + dudabs * dudab)
         return Outcome.from_scores(scores, lower_is_better=True)
@@ -216,14 +210,13 @@ class DudabRollout(RolloutPolicy):
 
 def _capture_costs(state: DudabState) -> list[float]:
     """What a card placed on each column costs for the capture it makes (0.0: none)."""
-    costs: list[float] = []
-    for vis, above, heap in zip(state.vis, state.above, state.heap, strict=True):
-        n = len(vis) + 1
-        if (above >= 0 and n - above > above) or (above < 0 and n == CAPTURE_AT):
-            costs.append(_CAPTURE_COST + 2.5 * len(heap))
-        else:
-            costs.append(0.0)
-    return costs
+    return [
+        _CAPTURE_COST + 2.5 * len(heap)
+        if (above >= 0 and len(vis) + 1 - above > above)
+        or (above < 0 and len(vis) + 1 == CAPTURE_AT)
+        else 0.0
+        for vis, above, heap in zip(state.vis, state.above, state.heap, strict=True)
+    ]
 
 
 def _best_calls(state: DudabState, seat: int) -> list[int]:

@@ -19,7 +19,14 @@ from typing import Any
 
 from .cards import BABY, DUDAB, JUNGLE, KIND, NUMBER, SHAMAN, VALUE
 
-__all__ = ["BABY_POINTS", "RoundScore", "round_score", "round_total", "score_counts"]
+__all__ = [
+    "BABY_POINTS",
+    "RoundScore",
+    "round_score",
+    "round_total",
+    "round_totals",
+    "score_counts",
+]
 
 #: dudab §7.2: points for 0..8 Babies in the own pile
 BABY_POINTS = (0, -1, -3, -6, -11, -19, -32, -51, -81)
@@ -157,16 +164,38 @@ def round_total(hand: Iterable[int], pile: Iterable[int]) -> int:
     A search scores the position at the end of every simulated game; the counts repeat a lot.
     """
     counts = [0] * 8
+    slot = _SLOT
+    for card in pile:
+        counts[slot[card]] += 1
+    return _with_hand(counts, hand)[0]
+
+
+def round_totals(hand: Iterable[int], pile: Iterable[int]) -> tuple[int, int, int]:
+    """``round_total(hand, pile)``, ``round_total((), pile)`` and the Dudabs in ``hand``."""
+    counts = [0] * 8
+    slot = _SLOT
+    for card in pile:
+        counts[slot[card]] += 1
+    pile_total = _kept_total(counts)
+    total, dudabs = _with_hand(counts, hand)
+    return total, pile_total, dudabs
+
+
+def _with_hand(counts: list[int], hand: Iterable[int]) -> tuple[int, int]:
+    """The total with ``hand`` added to the pile's ``counts`` (changed), and its Dudabs."""
     hand_dudabs = 0
     slot = _SLOT
     for card in hand:
         k = slot[card]
         if k == 4:
-            hand_dudabs += 1
+            hand_dudabs += 1  # §7.1 step 1: +5 each, removed
         else:
-            counts[k] += 1
-    for card in pile:
-        counts[slot[card]] += 1
+            counts[k] += 1  # step 2: the rest of the hand joins the own pile
+    return 5 * hand_dudabs + _kept_total(counts), hand_dudabs
+
+
+def _kept_total(counts: list[int]) -> int:
+    """The total of a pile with these counts (no Dudab in hand), kept for the next time."""
     key = tuple(counts)
     total = _TOTALS.get(key)
     if total is None:
@@ -174,7 +203,7 @@ def round_total(hand: Iterable[int], pile: Iterable[int]) -> int:
         if len(_TOTALS) >= _KEEP:
             _TOTALS.clear()
         _TOTALS[key] = total
-    return 5 * hand_dudabs + total
+    return total
 
 
 def _counts_total(

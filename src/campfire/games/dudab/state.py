@@ -109,7 +109,16 @@ from .types import (
 if TYPE_CHECKING:
     from .game import DudabGame
 
-__all__ = ["OBLIGATIONS", "PHASES", "PROMPTS", "TASKS", "DudabState", "random_deck", "shuffle"]
+__all__ = [
+    "OBLIGATIONS",
+    "PHASES",
+    "PROMPTS",
+    "TASKS",
+    "DudabState",
+    "randbelow",
+    "random_deck",
+    "shuffle",
+]
 
 NO_SEAT = -1
 PLAYING, OVER = 0, 1
@@ -193,8 +202,17 @@ def random_deck(cards: Sequence[int], head: int, rng: random.Random) -> list[int
     return normal[:head] + rest
 
 
-#: ``n.bit_length()`` for the list lengths a shuffle meets (longer lists compute it)
-_BITS = tuple(n.bit_length() for n in range(256))
+#: for each list length a shuffle met, its steps: (index, index + 1, bit length of index + 1)
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _shuffle_steps(length: int) -> tuple[tuple[int, int, int], ...]:
+    steps = _SHUFFLE_STEPS.get(length)
+    if steps is None:
+        steps = tuple((i, i + 1, (i + 1).bit_length()) for i in range(length - 1, 0, -1))
+        if length <= 1024:
+            _SHUFFLE_STEPS[length] = steps
+    return steps
 
 
 def shuffle(items: list[int], rng: random.Random) -> None:
@@ -211,14 +229,28 @@ def shuffle(items: list[int], rng: random.Random) -> None:
         rng.shuffle(items)
         return
     getrandbits = rng.getrandbits
-    bits = _BITS
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = bits[n] if n < 256 else n.bit_length()
+    for i, n, k in _shuffle_steps(len(items)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
+
+
+def randbelow(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n`` > 0, the same draw made without its two method calls.
+
+    For a plain :class:`random.Random`, ``randrange(n)`` is ``_randbelow_with_getrandbits(n)``
+    (Python 3.11–3.13): ``getrandbits(k)``, ``k`` the bit length of ``n``, drawn again while it
+    is not below ``n``. Any other generator draws with its own method.
+    """
+    if type(rng) is not random.Random or n <= 0:
+        return rng.randrange(n)
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
 
 
 def _copy_json(value: Any) -> Any:
@@ -782,23 +814,33 @@ class DudabState(State):
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
         """Apply one step for ``seat`` and return the events (see the module docstring)."""
-        if isinstance(action, str):
-            action = parse_action(action)
-        elif not isinstance(action, DudabAction):
-            raise NotationError(ErrorText("{action} is not a Dudab action", action=repr(action)))
+        if action.__class__ is not DudabAction:  # a search passes DudabActions only
+            if isinstance(action, str):
+                action = parse_action(action)
+            elif not isinstance(action, DudabAction):
+                raise NotationError(
+                    ErrorText("{action} is not a Dudab action", action=repr(action))
+                )
         # an action is identified by its index alone: read its parts from the canonical action
         # of that index, so that a hand-built DudabAction cannot mislead the checks below (and
         # the legal steps, canonical actions too, hold it itself when it is legal)
-        if not isinstance(action.index, int) or not 0 <= action.index < len(ACTIONS):
+        index = action.index
+        if (index.__class__ is not int and not isinstance(index, int)) or not (
+            0 <= index < len(ACTIONS)
+        ):
             raise NotationError(
                 ErrorText(
                     "Dudab action indices are 0–{last} (got {index})",
                     last=len(ACTIONS) - 1,
-                    index=repr(action.index),
+                    index=repr(index),
                 )
             )
-        action = ACTIONS[action.index]
-        who = self.to_act()
+        action = ACTIONS[index]
+        if self.phase == OVER:
+            who = NO_SEAT
+        else:
+            tasks = self.tasks
+            who = tasks[-1][1] if tasks else self.actor
         if seat.__class__ is not int or seat != who:
             self._check_turn(seat)
         legal = self._legal
@@ -1059,7 +1101,16 @@ class DudabState(State):
         hands = self.hands
         while tasks:
             typ, seat, arg = tasks[-1]
-            if typ == T_DRAW:
+            if typ == T_END_STEP:  # §5.6
+                tasks.pop()
+                if MIN_HAND <= len(hands[seat]) <= MAX_HAND:
+                    # the refill and the trim below would do nothing: advance at once
+                    self.actor = (seat + 1) % self.num_players
+                    continue
+                tasks.append((T_ADVANCE, seat, 0))
+                tasks.append((T_TRIM, seat, 0))
+                tasks.append((T_REFILL, seat, 0))
+            elif typ == T_DRAW:
                 tasks.pop()
                 if arg > 1:
                     tasks.append((T_DRAW, seat, arg - 1))
@@ -1077,15 +1128,6 @@ class DudabState(State):
                     tasks.pop()
                 else:
                     return
-            elif typ == T_END_STEP:  # §5.6
-                tasks.pop()
-                if MIN_HAND <= len(hands[seat]) <= MAX_HAND:
-                    # the refill and the trim below would do nothing: advance at once
-                    self.actor = (seat + 1) % self.num_players
-                    continue
-                tasks.append((T_ADVANCE, seat, 0))
-                tasks.append((T_TRIM, seat, 0))
-                tasks.append((T_REFILL, seat, 0))
             elif typ == T_ADVANCE:  # §5.2: the next step goes to the left
                 tasks.pop()
                 self.actor = (seat + 1) % self.num_players
