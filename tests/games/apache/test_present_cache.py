@@ -1,4 +1,4 @@
-"""Apache's claim choices are kept per language: a kept choice equals a freshly made one."""
+"""Apache's kept display parts (table, piles, board, panels, claim choices): kept equals fresh."""
 
 from __future__ import annotations
 
@@ -7,6 +7,11 @@ import random
 from campfire.core import get
 from campfire.games.apache import present
 from campfire.server.protocol import speaking
+from tests.games.present_cache import check_kept_displays
+
+
+def test_kept_parts_are_those_made_afresh_for_every_seat_and_language() -> None:
+    check_kept_displays("apache", (2, 3, 5), 12, present._KEPT.clear)
 
 
 def test_kept_claim_choices_are_those_made_afresh_in_each_language() -> None:
@@ -28,7 +33,7 @@ def test_kept_claim_choices_are_those_made_afresh_in_each_language() -> None:
             for language in ("en", "hu", "cs", "en"):
                 with speaking(language):
                     kept = presenter.display(view, legal, ["A", "B", "C"])
-                    present._CLAIM_CHOICES.clear()
+                    present._KEPT.clear()
                     fresh = presenter.display(view, legal, ["A", "B", "C"])
                 assert kept == fresh
                 shown[language] = [a.label for a in kept.actions if a.notation.startswith("claim")]

@@ -19,6 +19,7 @@ Every word shown, the card names and colours inserted into sentences too, is a t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from campfire.core import Action, Event
@@ -26,6 +27,7 @@ from campfire.core.present import (
     ActionChoice,
     CardFace,
     Display,
+    KeptParts,
     LegendEntry,
     Message,
     PlayerPanel,
@@ -298,9 +300,30 @@ def _cards(n: int) -> str:
     return _counted("apache.cards", n)
 
 
-#: the claim choices made so far, by (action, players, penalty, translator); cleared when full
-_CLAIM_CHOICES: dict[tuple[ApacheAction, int, bool, object], ActionChoice] = {}
-_CLAIM_CACHE_SIZE = 20_000
+#: parts of display models already made (the table, the piles, the board, the panels, the
+#: claim choices), by everything each is made from and the language: most are the same in every
+#: seat's display, and a claim window offers every type at every reaction time (about 160
+#: choices per seat and frame)
+_KEPT = KeptParts()
+_kept = _KEPT.get
+
+
+def _table_face(i: int, card: str, whose: tuple[str, ...]) -> CardFace:
+    """Table card ``i`` with its mark.
+
+    ``whose``: ``("yours",)``, ``("neutral",)``, ``("owner", name)`` or ``()`` (booty).
+    """
+    colour, symbol = _colour(card)
+    marks: tuple[str, ...] = ()
+    if whose == ("yours",):
+        marks = (_text("apache.mark.yours"),)
+    elif whose == ("neutral",):
+        marks = (_text("apache.mark.neutral"),)
+    elif whose:
+        marks = (_text("apache.mark.owner", player=whose[1]),)
+    return CardFace(
+        f"table:{i}", card_label(card), card_short(card), True, colour, symbol, marks=marks
+    )
 
 
 class ApachePresenter(Presenter):
@@ -357,38 +380,15 @@ class ApachePresenter(Presenter):
         return _counted("apache.status.window", left, window=view["window"])
 
     def _zones(self, view: ApacheView, me: int | None, names: Sequence[str]) -> tuple[Zone, ...]:
-        colours = list(view["colours"])
+        colours = tuple(view["colours"])
         mine = colours[me] if me is not None else None
-        neutral = set(view["neutral_colours"])
-        table = []
-        for i, card in enumerate(view["table"]):
-            colour, symbol = _colour(card)
-            marks: tuple[str, ...] = ()
-            if colour is not None and colour == mine:
-                marks = (_text("apache.mark.yours"),)
-            elif colour in neutral:
-                marks = (_text("apache.mark.neutral"),)
-            elif colour is not None:
-                owner = self.name(names, colours.index(colour))
-                marks = (_text("apache.mark.owner", player=owner),)
-            table.append(
-                CardFace(
-                    f"table:{i}",
-                    card_label(card),
-                    card_short(card),
-                    True,
-                    colour,
-                    symbol,
-                    marks=marks,
-                )
-            )
-        note = ""
-        if neutral:
-            words = ", ".join(colour_label(c) for c in view["neutral_colours"])
-            note = _text("apache.note.neutral", colours=words)
+        tr = current_translator()
+        # every part is kept by what it is made from (_kept): the same inputs, the same object
+        owners = tuple(self.name(names, s) for s in range(len(colours)))
+        table = (tuple(view["table"]), mine, colours, tuple(view["neutral_colours"]), owners)
         zones = [
             Zone("deck", _text("apache.zone.deck"), "hidden", count=int(view["deck_left"])),
-            Zone("table", _text("apache.zone.table"), "row", tuple(table), note=note),
+            _kept(("table", tr, *table), partial(self._table, tr, *table)),
         ]
         if me is not None:
             protect = view.get("protect_me")
@@ -411,30 +411,12 @@ class ApachePresenter(Presenter):
                     )
                 )
             zones.append(Zone("hand", _text("apache.zone.hand"), "row", tuple(hand), owner=me))
-        zones.append(self._board(view, names))
+        queue = tuple(tuple(sorted(claim.items())) for claim in view["queue"])
+        board = ("board", tr, queue, view["resolved"], tuple(view["answers"]), colours, owners)
+        zones.append(_kept(board, partial(self._board, view, names)))
         for s, pile in enumerate(view["piles"]):
-            faces = []
-            for i, card in enumerate(pile):
-                colour, symbol = _colour(card)
-                faces.append(
-                    CardFace(
-                        f"pile:{s}:{i}", card_label(card), card_short(card), True, colour, symbol
-                    )
-                )
-            zones.append(
-                Zone(
-                    f"pile:{s}",
-                    _text(
-                        "apache.zone.pile" + (".you" if s == me else ""),
-                        player=self.name(names, s),
-                    ),
-                    "stack",
-                    tuple(faces),
-                    owner=s,
-                    count=len(pile),
-                    note=cards_text(pile) if pile else "",
-                )
-            )
+            made = (s, s == me, owners[s], tuple(pile))
+            zones.append(_kept(("pile", tr, *made), partial(self._pile, *made)))
         discarded = view["discarded"]
         zones.append(
             Zone(
@@ -446,6 +428,54 @@ class ApachePresenter(Presenter):
             )
         )
         return tuple(zones)
+
+    @staticmethod
+    def _table(
+        tr: object,
+        cards: tuple[str, ...],
+        mine: str | None,
+        colours: tuple[str, ...],
+        neutral_colours: tuple[str, ...],
+        owners: tuple[str, ...],
+    ) -> Zone:
+        """The cards on the table, each marked as the reader's, neutral or another's colour."""
+        neutral = set(neutral_colours)
+        table = []
+        for i, card in enumerate(cards):
+            colour = _colour(card)[0]
+            whose: tuple[str, ...] = ()  # the card's mark: yours, neutral, or its owner's
+            if colour is not None and colour == mine:
+                whose = ("yours",)
+            elif colour in neutral:
+                whose = ("neutral",)
+            elif colour is not None:
+                whose = ("owner", owners[colours.index(colour)])
+            # a card's face is the same for every reader but the card's owner: kept on its own
+            table.append(_kept(("face", tr, i, card, whose), partial(_table_face, i, card, whose)))
+        note = ""
+        if neutral:
+            words = ", ".join(colour_label(c) for c in neutral_colours)
+            note = _text("apache.note.neutral", colours=words)
+        return Zone("table", _text("apache.zone.table"), "row", tuple(table), note=note)
+
+    @staticmethod
+    def _pile(s: int, yours: bool, who: str, pile: tuple[str, ...]) -> Zone:
+        """Seat ``s``'s pile of booty (``yours``: the reader's own)."""
+        faces = []
+        for i, card in enumerate(pile):
+            colour, symbol = _colour(card)
+            faces.append(
+                CardFace(f"pile:{s}:{i}", card_label(card), card_short(card), True, colour, symbol)
+            )
+        return Zone(
+            f"pile:{s}",
+            _text("apache.zone.pile" + (".you" if yours else ""), player=who),
+            "stack",
+            tuple(faces),
+            owner=s,
+            count=len(pile),
+            note=cards_text(pile) if pile else "",
+        )
 
     def _board(self, view: ApacheView, names: Sequence[str]) -> Zone:
         """The Pow-Wow board: the claims of the window (public ones only)."""
@@ -499,39 +529,57 @@ class ApachePresenter(Presenter):
     ) -> tuple[PlayerPanel, ...]:
         to_act = set(view["to_act"])
         winners = view["outcome"]["winners"] if "outcome" in view else []
+        tr, reveal = current_translator(), view["phase"] == "reveal"
         panels = []
         for s, pile in enumerate(view["piles"]):
-            facts: list[tuple[str, str]] = []
-            if pile:
-                facts.append((_text("apache.fact.top"), card_label(pile[-1])))
-            answer = view["answers"][s]
-            poll = _text("apache.fact.poll")
-            if answer == "hidden":
-                facts.append((poll, _text("apache.fact.poll.answered")))
-            elif answer == "pass":
-                facts.append((poll, _text("apache.fact.poll.pass")))
-            elif isinstance(answer, str):
-                kind = type_label(answer.split()[1])
-                facts.append((poll, _text("apache.fact.poll.claim", type=kind)))
-            if view["phase"] == "reveal" and s == view["revealer"]:
-                facts.append((_text("apache.fact.role"), _text("apache.fact.role.revealer")))
-            score = _cards(int(view["scores"][s]))
-            if s in winners:
-                score = _text("apache.score.winner", score=score)
-            colour = view["colours"][s]
-            panels.append(
-                PlayerPanel(
-                    s,
-                    self.name(names, s),
-                    score,
-                    tuple(facts),
-                    colour,
-                    _PALETTE.get(colour),
-                    s in to_act,
-                    s == me,
-                )
+            key = (
+                "panel",
+                tr,
+                s,
+                self.name(names, s),
+                pile[-1] if pile else None,
+                view["answers"][s],
+                reveal and s == view["revealer"],
+                int(view["scores"][s]),
+                s in winners,
+                view["colours"][s],
+                s in to_act,
+                s == me,
             )
+            panels.append(_kept(key, partial(self._panel, *key[2:])))
         return tuple(panels)
+
+    @staticmethod
+    def _panel(
+        s: int,
+        who: str,
+        top: str | None,
+        answer: str | None,
+        revealer: bool,
+        cards: int,
+        winner: bool,
+        colour: str,
+        acting: bool,
+        you: bool,
+    ) -> PlayerPanel:
+        """Seat ``s``'s panel: the top of its pile, its answer to the poll, its role, score."""
+        facts: list[tuple[str, str]] = []
+        if top is not None:
+            facts.append((_text("apache.fact.top"), card_label(top)))
+        poll = _text("apache.fact.poll")
+        if answer == "hidden":
+            facts.append((poll, _text("apache.fact.poll.answered")))
+        elif answer == "pass":
+            facts.append((poll, _text("apache.fact.poll.pass")))
+        elif isinstance(answer, str):
+            kind = type_label(answer.split()[1])
+            facts.append((poll, _text("apache.fact.poll.claim", type=kind)))
+        if revealer:
+            facts.append((_text("apache.fact.role"), _text("apache.fact.role.revealer")))
+        score = _cards(cards)
+        if winner:
+            score = _text("apache.score.winner", score=score)
+        return PlayerPanel(s, who, score, tuple(facts), colour, _PALETTE.get(colour), acting, you)
 
     def _progress(self, view: ApacheView) -> str:
         if view["phase"] == "claim":
@@ -595,17 +643,8 @@ class ApachePresenter(Presenter):
             t = TYPES[action.type]
             protect = view.get("protect_me")
             penalty = protect is not None and not protect[t]
-            # a claim window offers every type at every reaction time (about 160 choices per
-            # seat and frame): each choice is made once per language and kept (it is immutable)
-            cache_key = (action, n, penalty, current_translator())
-            try:
-                made = _CLAIM_CHOICES.get(cache_key)
-            except TypeError:  # a translator that cannot be a key: no keeping
-                return self._claim(action, n, t, penalty)
-            if made is None:
-                if len(_CLAIM_CHOICES) >= _CLAIM_CACHE_SIZE:
-                    _CLAIM_CHOICES.clear()
-                made = _CLAIM_CHOICES[cache_key] = self._claim(action, n, t, penalty)
+            key = ("claim", current_translator(), action, n, penalty)
+            made: ActionChoice = _kept(key, partial(self._claim, action, n, t, penalty))
             return made
         claim = view["queue"][int(view["resolved"])] if view["queue"] else {"type": "hunter"}
         ctype = str(claim["type"])

@@ -19,6 +19,7 @@ Every word shown, the card and tile names inserted into sentences too, is a text
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from campfire.core import Action, Event
@@ -26,6 +27,7 @@ from campfire.core.present import (
     ActionChoice,
     CardFace,
     Display,
+    KeptParts,
     LegendEntry,
     Message,
     PlayerPanel,
@@ -33,6 +35,7 @@ from campfire.core.present import (
     ViewHeader,
     Zone,
     and_list,
+    current_translator,
     render_text,
     text,
 )
@@ -390,6 +393,12 @@ def breakdown(details: Mapping[str, Any], score: float | None = None) -> str:
     return ", ".join(parts)
 
 
+#: parts of display models already made (the grounds, the tiles, the panels, the choices), by
+#: everything each is made from and the language: most are the same in every seat's display
+_KEPT = KeptParts()
+_kept = _KEPT.get
+
+
 class ManitouPresenter(Presenter):
     """The presenter of Big Manitou."""
 
@@ -408,7 +417,10 @@ class ManitouPresenter(Presenter):
         head = ViewHeader.of(view)
         me, n, to_act, over = head.seat, head.players, head.to_act, head.over
         zones = self._zones(view, me, names)
-        actions = tuple(self._choice(a, view, n) for a in legal if isinstance(a, ManitouAction))
+        tr = current_translator()
+        actions = tuple(
+            self._kept_choice(tr, a, view, n) for a in legal if isinstance(a, ManitouAction)
+        )
         return Display(
             game=self.game.name,
             seat=me,
@@ -441,29 +453,14 @@ class ManitouPresenter(Presenter):
         zones: list[Zone] = []
         sharing = view.get("sharing")
         shared = sharing["ground"] if sharing is not None else None
+        tr = current_translator()
         for g, ground in enumerate(view["grounds"], 1):
-            tiles = tuple(
-                CardFace(f"g{g}:t{i}", tile_label(t), tile_short(t))
-                for i, t in enumerate(ground["tiles"])
-            )
-            note = _text("manitou.note.shared") if shared == g and view["phase"] == "take" else ""
-            zones.append(
-                Zone(f"g{g}", _text("manitou.zone.ground", ground=g), "row", tiles, note=note)
-            )
-            cards = []
-            for i, (owner, card, up) in enumerate(ground["cards"]):
-                who = self.name(names, int(owner))
-                cards.append(
-                    CardFace(
-                        f"g{g}:c{i}",
-                        _text("manitou.card.owned", player=who, card=card_label(card)),
-                        card_short(card),
-                        face_up=bool(up),
-                        marks=() if up else (_text("manitou.mark.face_down"),),
-                    )
-                )
-            label = _text("manitou.zone.ground_cards", ground=g)
-            zones.append(Zone(f"g{g}:cards", label, "row", tuple(cards)))
+            # every part is kept by what it is made from (_kept): the same inputs, the same object
+            tiles = tuple(ground["tiles"])
+            key = ("tiles", tr, g, tiles, shared == g and view["phase"] == "take")
+            zones.append(_kept(key, partial(self._ground_tiles, g, tiles, key[-1])))
+            cards = tuple((self.name(names, int(o)), c, bool(u)) for o, c, u in ground["cards"])
+            zones.append(_kept(("cards", tr, g, cards), partial(self._ground_cards, g, cards)))
         you = view.get("you")
         if me is not None and you is not None:
             hand = tuple(
@@ -489,13 +486,9 @@ class ManitouPresenter(Presenter):
                     label = _text("manitou.zone.deck")
                     zones.append(Zone("deck", label, "row", deck, owner=me, note=note))
         for s in range(int(view["players"])):
-            owned = view["tiles_owned"][s]
-            faces = tuple(
-                CardFace(f"tiles:{s}:{i}", tile_label(t), tile_short(t))
-                for i, t in enumerate(owned)
-            )
-            label = _text("manitou.zone.tiles", player=self.name(names, s))
-            zones.append(Zone(f"tiles:{s}", label, "row", faces, owner=s))
+            owned = tuple(view["tiles_owned"][s])
+            who = self.name(names, s)
+            zones.append(_kept(("owned", tr, s, who, owned), partial(self._owned, s, who, owned)))
         bag = _text("manitou.zone.bag")
         zones.append(Zone("bag", bag, "counter", count=int(view["bag_size"])))
         out = view["out_of_game"]
@@ -509,6 +502,39 @@ class ManitouPresenter(Presenter):
             )
         )
         return tuple(zones)
+
+    @staticmethod
+    def _ground_tiles(g: int, tiles: tuple[str, ...], shared: bool) -> Zone:
+        """Hunting ground ``g``'s tiles (noted when it is the ground being shared)."""
+        faces = tuple(
+            CardFace(f"g{g}:t{i}", tile_label(t), tile_short(t)) for i, t in enumerate(tiles)
+        )
+        note = _text("manitou.note.shared") if shared else ""
+        return Zone(f"g{g}", _text("manitou.zone.ground", ground=g), "row", faces, note=note)
+
+    @staticmethod
+    def _ground_cards(g: int, cards: tuple[tuple[str, str, bool], ...]) -> Zone:
+        """The cards on hunting ground ``g``: (owner's name, card, face up) each."""
+        faces = tuple(
+            CardFace(
+                f"g{g}:c{i}",
+                _text("manitou.card.owned", player=who, card=card_label(card)),
+                card_short(card),
+                face_up=up,
+                marks=() if up else (_text("manitou.mark.face_down"),),
+            )
+            for i, (who, card, up) in enumerate(cards)
+        )
+        return Zone(f"g{g}:cards", _text("manitou.zone.ground_cards", ground=g), "row", faces)
+
+    @staticmethod
+    def _owned(s: int, who: str, owned: tuple[str, ...]) -> Zone:
+        """The tiles seat ``s`` (named ``who``) has won."""
+        faces = tuple(
+            CardFace(f"tiles:{s}:{i}", tile_label(t), tile_short(t)) for i, t in enumerate(owned)
+        )
+        label = _text("manitou.zone.tiles", player=who)
+        return Zone(f"tiles:{s}", label, "row", faces, owner=s)
 
     def _pool(self, view: ManitouView, me: int, you: Mapping[str, Any]) -> Zone:
         """The cards ``me`` may still choose (manitou §4): not used this cycle, not chosen."""
@@ -535,47 +561,68 @@ class ManitouPresenter(Presenter):
             for owner, card, _ in ground["cards"]:
                 if card[:1] == "h" and card[1:].isdigit():  # a hunter (not the healer)
                     sums[int(owner)] += int(card[1:])
+        tr, phase = current_translator(), view["phase"]
+        select = phase == "select"
         panels = []
         for s in range(n):
-            facts: list[tuple[str, str]] = []
-            role = _text("manitou.fact.role")
-            if s == view["dealer"]:
-                facts.append((role, _text("manitou.fact.role.dealer")))
-            elif s == view["first_player"]:
-                facts.append((role, _text("manitou.fact.role.first")))
-            if view["phase"] == "select":
-                chosen = _text(
-                    "manitou.fact.chosen.value",
-                    done=view["selected_counts"][s],
-                    size=view["selection_sizes"][s],
-                )
-                facts.append((_text("manitou.fact.chosen"), chosen))
-            else:
-                facts.append((_text("manitou.fact.hand"), str(view["hand_sizes"][s])))
-                facts.append((_text("manitou.fact.deck"), str(view["deck_sizes"][s])))
-            if view["phase"] != "select":
-                facts.append((_text("manitou.fact.hunters"), str(sums[s])))
-            pieces = [_piece(p) for p in ("totem", "horse") if view.get(f"{p}_holder") == s]
-            if pieces:
-                facts.append((_text("manitou.fact.pieces"), and_list(pieces)))
-            used = view["used_this_cycle"][s]
-            if used:
-                codes = " ".join(card_short(c) for c in used)
-                facts.append((_text("manitou.fact.used"), codes))
-            score = _points(scores[s]) if scores is not None else ""
-            if outcome and s in outcome.get("winners", ()):
-                score = _text("manitou.score.winner", score=score)
-            panels.append(
-                PlayerPanel(
-                    s,
-                    self.name(names, s),
-                    score,
-                    tuple(facts),
-                    to_act=s in to_act,
-                    you=s == me,
-                )
+            # the panel's inputs: the same for every seat's display but ``you``
+            key = (
+                "panel",
+                tr,
+                s,
+                self.name(names, s),
+                "dealer" if s == view["dealer"] else "first" if s == view["first_player"] else "",
+                (view["selected_counts"][s], view["selection_sizes"][s])
+                if select
+                else (view["hand_sizes"][s], view["deck_sizes"][s], sums[s]),
+                tuple(p for p in ("totem", "horse") if view.get(f"{p}_holder") == s),
+                tuple(view["used_this_cycle"][s]),
+                scores[s] if scores is not None else None,
+                bool(outcome) and s in outcome.get("winners", ()),  # type: ignore[union-attr]
+                s in to_act,
+                s == me,
             )
+            panels.append(_kept(key, partial(self._panel, *key[2:])))
         return tuple(panels)
+
+    @staticmethod
+    def _panel(
+        s: int,
+        who: str,
+        role: str,
+        counts: tuple[int, ...],
+        pieces: tuple[str, ...],
+        used: tuple[str, ...],
+        score: float | None,
+        winner: bool,
+        acting: bool,
+        you: bool,
+    ) -> PlayerPanel:
+        """Seat ``s``'s panel.
+
+        ``counts``: chosen and to choose (selecting), else hand, deck and hunters' strength on
+        the grounds.
+        """
+        facts: list[tuple[str, str]] = []
+        if role:
+            facts.append((_text("manitou.fact.role"), _text(f"manitou.fact.role.{role}")))
+        if len(counts) == 2:
+            done, size = counts
+            chosen = _text("manitou.fact.chosen.value", done=done, size=size)
+            facts.append((_text("manitou.fact.chosen"), chosen))
+        else:
+            hand, deck, hunters = counts
+            facts.append((_text("manitou.fact.hand"), str(hand)))
+            facts.append((_text("manitou.fact.deck"), str(deck)))
+            facts.append((_text("manitou.fact.hunters"), str(hunters)))
+        if pieces:
+            facts.append((_text("manitou.fact.pieces"), and_list([_piece(p) for p in pieces])))
+        if used:
+            facts.append((_text("manitou.fact.used"), " ".join(card_short(c) for c in used)))
+        shown = _points(score) if score is not None else ""
+        if winner:
+            shown = _text("manitou.score.winner", score=shown)
+        return PlayerPanel(s, who, shown, tuple(facts), to_act=acting, you=you)
 
     def _progress(self, view: ManitouView, me: int | None) -> str:
         phase = view["phase"]
@@ -645,6 +692,35 @@ class ManitouPresenter(Presenter):
             )
         lines.append(_text("manitou.result.rule"))
         return tuple(lines)
+
+    def _kept_choice(
+        self, tr: object, action: ManitouAction, view: ManitouView, n: int
+    ) -> ActionChoice:
+        """:meth:`_choice`, kept by the action and the parts of the view its label uses."""
+        kind = action.kind
+        phase = view["phase"]
+        if kind == K_PICK:
+            needs: Any = None
+        elif kind == K_PLAY:
+            you = view.get("you")
+            needs = (phase == "totem", tuple(you["hand"]) if you is not None else ())
+        elif kind == K_MOVE:
+            seat = view.get("seat")
+            needs = tuple(
+                tuple((j, c) for j, (owner, c, _) in enumerate(ground["cards"]) if owner == seat)
+                for ground in view["grounds"]
+            )
+        elif kind == K_TAKE:
+            sharing = view.get("sharing")
+            g = sharing["ground"] if sharing is not None else 0
+            needs = (g, tuple(view["grounds"][g - 1]["tiles"]) if g else ())
+        elif kind == K_LOSE:
+            needs = (view["seat"], tuple(view["tiles_owned"][view["seat"] or 0]))
+        else:
+            needs = phase
+        key = ("choice", tr, action, n, needs)
+        made: ActionChoice = _kept(key, partial(self._choice, action, view, n))
+        return made
 
     def _choice(self, action: ManitouAction, view: ManitouView, n: int) -> ActionChoice:
         kind = action.kind
