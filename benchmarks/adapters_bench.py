@@ -1,7 +1,8 @@
 """Adapter throughput: raw engine, Session, PettingZoo environments, PettingZoo's card games.
 
     .venv/bin/python benchmarks/adapters_bench.py [--steps 20000] [--runs 3] [--players 2,4]
-        [--games tracker,dudab] [--before REV] [--pz-benchmark] [--json]
+        [--games tracker,dudab] [--before REV] [--floor] [--classic-wrappers] [--pz-benchmark]
+        [--json]
 
 Every figure is random play in one process, measured side by side in one run; each figure is
 the best of ``--runs`` rounds (the rounds of a game's engine, Session and environment
@@ -18,6 +19,14 @@ order, the environment by index, so the games differ move by move but not in dis
   memories told the events), no observation;
 * ``pettingzoo``: our AEC environment, stepped like ``pettingzoo.test.performance_benchmark``:
   ``env.last()`` (observation and mask) and a random legal action from the mask, every step;
+* ``free observation`` (``--floor``): the same environment with an observation that costs
+  nothing (``Session.new_observation`` hands out a copy of a constant vector of the right
+  size; masks, memories, the loop unchanged): what the environment would cost with a perfect
+  encoder, so ``engine ÷`` it is the floor of every encoder-side improvement;
+* ``classic wrappers`` (``--classic-wrappers``): our ``raw_env`` wrapped the way PettingZoo's
+  classic environments' ``env()`` wrap theirs (``TerminateIllegalWrapper``,
+  ``AssertOutOfBoundsWrapper`` and the stock ``OrderEnforcingWrapper``), instead of our one
+  order-enforcing wrapper;
 * ``null``: an AEC environment whose game does nothing (a fixed observation and mask, 100
   steps a game) with the same loop, through PettingZoo's stock ``OrderEnforcingWrapper`` and
   through ours: the cost of the loop itself (``agent_iter``, ``last``, ``step``, the random
@@ -53,11 +62,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 import campfire
-from campfire.adapters.pettingzoo import OrderEnforcingWrapper
+from campfire.adapters.pettingzoo import OrderEnforcingWrapper, raw_env
 from campfire.adapters.pettingzoo import env as campfire_env
 from campfire.adapters.session import Session
 
@@ -76,7 +86,11 @@ def engine_seed(k: int) -> int:
 
 
 class NullEnv(AECEnv):  # type: ignore[misc]
-    """Two agents, a fixed observation and mask, 100 steps a game: the loop's own cost."""
+    """Two agents, a fixed observation and mask, 100 steps a game: the loop's own cost.
+
+    Its step does what our environments' step does besides the game (the rewards are touched
+    only at the end), so with our wrapper it is the floor of PettingZoo's loop.
+    """
 
     metadata: dict[str, Any] = {"render_modes": [], "name": "null", "is_parallelizable": False}  # noqa: RUF012
 
@@ -108,14 +122,45 @@ class NullEnv(AECEnv):  # type: ignore[misc]
             return
         self._cumulative_rewards[agent] = 0.0
         self._moves += 1
-        self._clear_rewards()
         if self._moves >= 100:
+            self._clear_rewards()
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
             self._deads_step_first()
-        else:
+        else:  # every reward is 0 until the end (as in our environments): none to clear or add
             self.agent_selection = self.possible_agents[self._moves % 2]
-            self._accumulate_rewards()
+
+
+class _FreeObservationSession(Session):
+    """A session whose observation costs nothing: a copy of a constant vector."""
+
+    _constant: dict[int, npt.NDArray[np.float32]] = {}  # noqa: RUF012 (one per size)
+
+    def new_observation(self, seat: int) -> npt.NDArray[np.float32]:
+        size = self.encoder.size
+        constant = self._constant.get(size)
+        if constant is None:
+            constant = self._constant[size] = np.zeros(size, dtype=np.float32)
+        return constant.copy()
+
+
+class _FreeObservationEnv(raw_env):
+    """Our environment with :class:`_FreeObservationSession` (everything else unchanged)."""
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        super().reset(seed, options)
+        self.session.__class__ = _FreeObservationSession
+
+
+def free_observation_env(game: str, players: int) -> Any:
+    """Our environment, wrapped as ``env()`` does, with an observation that costs nothing."""
+    return OrderEnforcingWrapper(_FreeObservationEnv(game, players))
+
+
+def classic_wrapped_env(game: str, players: int) -> Any:
+    """Our ``raw_env`` in the wrappers of PettingZoo's classic environments' ``env()``."""
+    inner = wrappers.TerminateIllegalWrapper(raw_env(game, players), illegal_reward=-1)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(inner))
 
 
 def _stock_null() -> Any:
@@ -246,6 +291,14 @@ def main() -> None:
     parser.add_argument(
         "--before", default="", help="git revision whose adapters to compare with (optional)"
     )
+    parser.add_argument(
+        "--floor", action="store_true", help="also measure with an observation that costs nothing"
+    )
+    parser.add_argument(
+        "--classic-wrappers",
+        action="store_true",
+        help="also measure raw_env in the wrappers of PettingZoo's classic environments",
+    )
     parser.add_argument("--pz-benchmark", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -268,10 +321,22 @@ def main() -> None:
                 measures["before"] = [
                     partial(aec_rate, partial(before_env, game, players=n), steps)
                 ]
+            if args.floor:
+                measures["free"] = [
+                    partial(aec_rate, partial(free_observation_env, game, n), steps)
+                ]
+            if args.classic_wrappers:
+                measures["classic"] = [
+                    partial(aec_rate, partial(classic_wrapped_env, game, n), steps)
+                ]
             row.update(_best(measures, args.runs))
             row["overhead"] = row["engine"] / row["pettingzoo"]
             if before_env is not None:
                 row["before_overhead"] = row["engine"] / row["before"]
+            if args.floor:
+                row["free_overhead"] = row["engine"] / row["free"]
+            if args.classic_wrappers:
+                row["classic_overhead"] = row["engine"] / row["classic"]
             if args.pz_benchmark:
                 row["performance_benchmark"] = pz_benchmark(make)
             rows.append(row)
@@ -297,6 +362,10 @@ def main() -> None:
     )
     if before_env is not None:
         header += f" before ({args.before}): AEC steps/s | before: engine ÷ AEC |"
+    if args.floor:
+        header += " free observation: AEC steps/s | engine ÷ it |"
+    if args.classic_wrappers:
+        header += " classic wrappers: AEC steps/s | engine ÷ it |"
     if args.pz_benchmark:
         header += " performance_benchmark turns/s |"
     print(header)
@@ -313,9 +382,40 @@ def main() -> None:
         if before_env is not None:
             cells.append(f"{r['before']:,.0f}" if "before" in r else "")
             cells.append(f"{r['before_overhead']:.2f}" if "before_overhead" in r else "")
+        for key, shown in (("free", args.floor), ("classic", args.classic_wrappers)):
+            if shown:
+                cells.append(f"{r[key]:,.0f}" if key in r else "")
+                cells.append(f"{r[key + '_overhead']:.2f}" if key in r else "")
         if args.pz_benchmark:
             pz = r.get("performance_benchmark")
             cells.append("" if pz is None else f"{pz:,.0f}")
+        print("| " + " | ".join(cells) + " |")
+    if args.floor:
+        print()
+        print_breakdown(rows)
+
+
+def print_breakdown(rows: list[dict[str, Any]]) -> None:
+    """Per action, in µs: where an environment step's time goes (rows with ``free``).
+
+    The engine; what the Session adds (action indices, memories); what the environment adds
+    with an observation that costs nothing (PettingZoo's loop, ``last``/``step``, the mask,
+    the random choice from it, less the Session loop's choice); the observation. The target,
+    engine ÷ AEC ≤ 2, is: everything past the engine ≤ one engine step.
+    """
+    print(
+        "| environment | players | engine µs | + Session µs | + loop and mask µs "
+        "| + observation µs | AEC µs | past the engine ÷ engine |"
+    )
+    print("|---" * 8 + "|")
+    for r in rows:
+        if "free" not in r:
+            continue
+        engine, session = 1e6 / r["engine"], 1e6 / r["session"]
+        free, aec = 1e6 / r["free"], 1e6 / r["pettingzoo"]
+        cells = [r["env"], str(r["players"])]
+        cells += [f"{x:.2f}" for x in (engine, session - engine, free - session, aec - free, aec)]
+        cells.append(f"{(aec - engine) / engine:.2f}")
         print("| " + " | ".join(cells) + " |")
 
 
