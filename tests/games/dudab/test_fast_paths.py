@@ -17,17 +17,20 @@ import pytest
 from campfire.core import Action
 from campfire.games.dudab import GAME, DudabState
 from campfire.games.dudab.actions import ACTIONS, K_PLACE, DudabAction
-from campfire.games.dudab.cards import FACE, FACE_DUDAB, NUM_CARDS
+from campfire.games.dudab.cards import FACE, FACE_DUDAB, KIND, NUM_CARDS, SHAMAN, cards_in_use
 from campfire.games.dudab.rollout import DudabRollout, _best_calls
 from campfire.games.dudab.scoring import round_score, round_total, round_totals
 from campfire.games.dudab.state import (
     _FACE_OF,
     _REPR,
     _TURN_FITS,
+    HAND_DEAL,
     OB_NONE,
+    T_KEEP,
     TURN,
     _copy_json,
     _faces,
+    random_deck,
     shuffle,
 )
 
@@ -134,8 +137,10 @@ def test_legal_now_and_values_agree_with_the_plain_definitions(
             assert all(ACTIONS[a.index] is a for a in fresh.legal_now())
             assert state.legal_now() == legal
             assert _faces(state.hands[seat]) == sorted({_FACE_OF(c) for c in state.hands[seat]})
-            values = DudabRollout._values(state, seat, state.legal_now())
-            assert values == [DudabRollout._value(state, seat, a) for a in state.legal_now()]
+            values = [DudabRollout._value(state, seat, a) for a in state.legal_now()]
+            top = max(values)
+            best = [a for a, v in zip(legal, values, strict=True) if v == top]
+            assert DudabRollout._best(state, seat, state.legal_now()) == best
             placements += sum(1 for a in state.legal_now() if a.kind == K_PLACE)
     assert placements > 1000
 
@@ -181,3 +186,86 @@ def test_prune_keeps_what_the_plain_loop_keeps(options: dict[str, bool] | None) 
             else:
                 assert kept == legal
     assert pruned > 100
+
+
+def _plain_random_deck(cards: list[int], head: int, rng: random.Random) -> list[int]:
+    normal = [c for c in cards if KIND[c] <= SHAMAN]
+    special = [c for c in cards if KIND[c] > SHAMAN]
+    rng.shuffle(normal)
+    rest = normal[head:] + special
+    rng.shuffle(rest)
+    return normal[:head] + rest
+
+
+def _plain_determinize(state: DudabState, seat: int, rng: random.Random) -> DudabState:
+    """The determinisation written plainly: comprehensions, ``rng.shuffle`` and deepcopy."""
+    other = state.clone()
+    other.report = copy.deepcopy(state.report)
+    if state.is_terminal():
+        return other
+    n = state.num_players
+    capturer = state.tasks[-1][1] if state.tasks and state.tasks[-1][0] == T_KEEP else -1
+    hand_zones = [other.hands[p] for p in range(n) if p != seat and p != state.revealed]
+    if capturer >= 0 and capturer != seat:
+        hand_zones.append(other.kept)
+    other_zones = [other.piles[p] for p in range(n) if p != seat]
+    other_zones.extend(other.heap)
+    other_zones.append(other.draw)
+    pool = sorted([c for z in hand_zones for c in z] + [c for z in other_zones for c in z])
+    normal = [c for c in pool if KIND[c] <= SHAMAN]
+    special = [c for c in pool if KIND[c] > SHAMAN]
+    rng.shuffle(normal)
+    slots = sum(len(z) for z in hand_zones)
+    it = iter(normal[:slots])
+    for z in hand_zones:
+        z[:] = [next(it) for _ in z]
+    rest = normal[slots:] + special
+    rng.shuffle(rest)
+    it = iter(rest)
+    for z in other_zones:
+        z[:] = [next(it) for _ in z]
+    deck = cards_in_use(state.options.use_jungle, state.options.use_baby)
+    head = HAND_DEAL * n + state.ncols
+    other.decks = [_plain_random_deck(deck, head, rng) for _ in state.decks]
+    return other
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+def test_determinize_deals_as_the_plain_code(options: dict[str, bool] | None) -> None:
+    compared = 0
+    for players in (2, 4):
+        for i, state in enumerate(_positions(players, options, seed=30 + players)):
+            if i % 7:
+                continue
+            seat = (i // 7) % players
+            fast_rng, plain_rng = random.Random(i), random.Random(i)
+            fast = state.determinize(seat, fast_rng)
+            plain = _plain_determinize(state, seat, plain_rng)
+            assert fast_rng.getstate() == plain_rng.getstate()
+            assert fast.to_position() == plain.to_position()
+            assert fast.report == state.report
+            if state.report is not None and fast.report is not None:
+                assert fast.report is not state.report
+                assert fast.report["hands"] is not state.report["hands"]
+            compared += 1
+    assert compared > 50
+
+
+def test_determinisations_share_a_report_copy_only_while_it_is_unchanged() -> None:
+    state = next(s for s in _positions(2, None, seed=3) if s.report is not None)
+    first = state.determinize(0, random.Random(1))
+    second = state.determinize(0, random.Random(2))
+    assert first.report == state.report and first.report is not state.report
+    assert second.report is first.report  # as clones share theirs: never changed, only replaced
+    assert first.report is not None
+    first.report["scores"].append(99)  # changed after all: the next copy is a fresh one
+    third = state.determinize(0, random.Random(3))
+    assert third.report == state.report and third.report is not first.report
+
+
+def test_random_deck_deals_as_the_plain_code() -> None:
+    for cards in (cards_in_use(False, False), cards_in_use(True, True)):
+        for seed in range(30):
+            fast_rng, plain_rng = random.Random(seed), random.Random(seed)
+            assert random_deck(cards, 9, fast_rng) == _plain_random_deck(cards, 9, plain_rng)
+            assert fast_rng.getstate() == plain_rng.getstate()

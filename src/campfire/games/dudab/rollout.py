@@ -107,26 +107,33 @@ class DudabRollout(RolloutPolicy):
         legal: list[DudabAction] = state.legal_now()  # ``seat`` is the seat to act
         if len(legal) == 1 or rng.random() >= self.greedy:
             return legal[randbelow(rng, len(legal))]
-        values = self._values(state, seat, legal)
-        top = max(values)
-        best = [a for a, value in zip(legal, values, strict=True) if value == top]
+        best = self._best(state, seat, legal)
         return best[randbelow(rng, len(best))] if len(best) > 1 else best[0]
 
     @classmethod
-    def _values(cls, state: DudabState, seat: int, legal: list[DudabAction]) -> list[float]:
-        """:meth:`_value` of each action in ``legal``, the placements' read from tables.
+    def _best(cls, state: DudabState, seat: int, legal: list[DudabAction]) -> list[Action]:
+        """The actions of ``legal`` of the highest :meth:`_value`, in their order.
 
-        A placement is worth its card's value (:data:`_PLACE_EARLY`, or :data:`_PLACE_LATE`
-        once the draw pile runs low) less what a capture on its column would cost, worked out
-        once for all the placements (:func:`_capture_costs`; subtracting 0.0 changes no value).
+        A placement's value is read from tables: its card's value (:data:`_PLACE_EARLY`, or
+        :data:`_PLACE_LATE` once the draw pile runs low) less what a capture on its column
+        would cost, worked out once for all the placements (:func:`_capture_costs`;
+        subtracting 0.0 changes no value). Plain loops: a comprehension costs more here.
         """
         table = _PLACE_LATE if len(state.draw) <= 2 * state.num_players else _PLACE_EARLY
         costs = _capture_costs(state)
-        value = cls._value
-        return [
-            table[a.index] - costs[a.col] if a.kind is K_PLACE else value(state, seat, a)
-            for a in legal
-        ]
+        best: list[Action] = []
+        best_value = float("-inf")
+        for a in legal:
+            if a.kind is K_PLACE:
+                value = table[a.index] - costs[a.col]
+            else:
+                value = cls._value(state, seat, a)
+            if value > best_value:
+                best = [a]
+                best_value = value
+            elif value == best_value:
+                best.append(a)
+        return best
 
     @staticmethod
     def _value(state: DudabState, seat: int, a: DudabAction) -> float:
@@ -174,11 +181,16 @@ class DudabRollout(RolloutPolicy):
         if keep >= 12 or len(actions) <= keep + 2:
             return actions
         assert isinstance(state, DudabState)
-        steps = cast(list[DudabAction], actions)  # a Dudab state's legal steps
-        if not any(a.call and a.kind is K_PLACE for a in steps):
-            return actions  # no calling placement (a ``rest``'s call is its destination)
-        rank = _best_calls(state, seat)[:keep]
-        return [a for a in steps if not a.call or a.kind is not K_PLACE or a.call in rank]
+        rank: list[int] | None = None
+        kept: list[Action] = []
+        for a in cast(list[DudabAction], actions):  # a Dudab state's legal steps
+            if a.call and a.kind is K_PLACE:  # (a ``rest``'s call is its destination)
+                if rank is None:
+                    rank = _best_calls(state, seat)[:keep]
+                if a.call not in rank:
+                    continue
+            kept.append(a)
+        return kept
 
     def evaluate(self, state: State) -> Outcome | None:
         """Totals so far plus the running round scored now; lowest total wins.
@@ -209,14 +221,21 @@ class DudabRollout(RolloutPolicy):
 
 
 def _capture_costs(state: DudabState) -> list[float]:
-    """What a card placed on each column costs for the capture it makes (0.0: none)."""
-    return [
-        _CAPTURE_COST + 2.5 * len(heap)
-        if (above >= 0 and len(vis) + 1 - above > above)
-        or (above < 0 and len(vis) + 1 == CAPTURE_AT)
-        else 0.0
-        for vis, above, heap in zip(state.vis, state.above, state.heap, strict=True)
-    ]
+    """What a card placed on each column costs for the capture it makes (0.0: none).
+
+    The card captures when it makes B > A above a Jungle (the column has at least 2 A visible
+    cards) or is the 6th card of a column without one (dudab §4.2, §4.3).
+    """
+    costs: list[float] = []
+    heap = state.heap
+    above = state.above
+    for c, vis in enumerate(state.vis):
+        a = above[c]
+        if len(vis) >= 2 * a if a >= 0 else len(vis) == CAPTURE_AT - 1:
+            costs.append(_CAPTURE_COST + 2.5 * len(heap[c]))
+        else:
+            costs.append(0.0)
+    return costs
 
 
 def _best_calls(state: DudabState, seat: int) -> list[int]:

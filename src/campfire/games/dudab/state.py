@@ -194,12 +194,26 @@ def random_deck(cards: Sequence[int], head: int, rng: random.Random) -> list[int
     This has the distribution of dudab §2.3 step 4 (D3): Jungle/Baby cards met while dealing are
     set aside, replaced, and shuffled back into the draw pile.
     """
-    normal = [c for c in cards if KIND[c] <= SHAMAN]
-    special = [c for c in cards if KIND[c] > SHAMAN]
+    key = tuple(cards)
+    split = _DECK_SPLIT.get(key)
+    if split is None:
+        split = (
+            tuple(c for c in cards if KIND[c] <= SHAMAN),
+            tuple(c for c in cards if KIND[c] > SHAMAN),
+        )
+        if len(_DECK_SPLIT) >= 64:
+            _DECK_SPLIT.clear()
+        _DECK_SPLIT[key] = split
+    normal = list(split[0])
     shuffle(normal, rng)
-    rest = normal[head:] + special
+    rest = normal[head:]
+    rest.extend(split[1])
     shuffle(rest, rng)
     return normal[:head] + rest
+
+
+#: the decks :func:`random_deck` met, split into their normal and special (Jungle/Baby) cards
+_DECK_SPLIT: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
 
 #: for each list length a shuffle met, its steps: (index, index + 1, bit length of index + 1)
@@ -251,6 +265,27 @@ def randbelow(rng: random.Random, n: int) -> int:
     while r >= n:
         r = getrandbits(k)
     return r
+
+
+#: the report last copied for a determinisation, and its copy (:func:`_report_copy`)
+_REPORT_COPY: list[Any] = [None, None]
+
+
+def _report_copy(report: RoundEndData | None) -> RoundEndData | None:
+    """A deep copy of a state's last-round report, for a determinisation.
+
+    The determinisations of one position share one copy (as clones share their report, which
+    is never changed, only replaced): the copy made for the same report before, while it is
+    still equal to it; it shares nothing with the report itself.
+    """
+    if report is None:
+        return None
+    source, kept = _REPORT_COPY
+    if source is report and kept == report:
+        return cast(RoundEndData, kept)
+    kept = _copy_json(report)
+    _REPORT_COPY[:] = [report, kept]
+    return cast(RoundEndData, kept)
 
 
 def _copy_json(value: Any) -> Any:
@@ -702,11 +737,12 @@ class DudabState(State):
         legal: list[DudabAction] = []
         has_dudab = False
         cols = range(self.ncols)
-        # a column without a Jungle: what fits its top card, from the table
-        fits = [
-            _TURN_FITS[v[-1]] if a < 0 and v else None
-            for v, a in zip(self.vis, self.above, strict=True)
-        ]
+        # a column without a Jungle: what fits its top card, from the table (a plain loop: a
+        # comprehension costs more for so few columns)
+        fits: list[tuple[bool, ...] | None] = []
+        above = self.above
+        for c, v in enumerate(self.vis):
+            fits.append(_TURN_FITS[v[-1]] if above[c] < 0 and v else None)
         for f in faces:
             if f == FACE_DUDAB:
                 has_dudab = True
@@ -1395,7 +1431,7 @@ class DudabState(State):
         self._check_seat(seat)
         other = self.clone()
         # a determinisation goes to agents: it must share nothing mutable with the true state
-        other.report = _copy_json(self.report)
+        other.report = _report_copy(self.report)
         if self.phase == OVER:
             return other
         n = self.num_players
@@ -1408,21 +1444,29 @@ class DudabState(State):
         other_zones: list[list[int]] = [other.piles[p] for p in range(n) if p != seat]
         other_zones.extend(other.heap)
         other_zones.append(other.draw)
-        pool = [c for z in hand_zones for c in z] + [c for z in other_zones for c in z]
+        pool: list[int] = []
+        for z in hand_zones:
+            pool.extend(z)
+        for z in other_zones:
+            pool.extend(z)
         # sorted first, so that the copy depends only on what the seat knows and on ``rng``
         pool.sort()
         normal = [c for c in pool if KIND[c] <= SHAMAN]
         special = [c for c in pool if KIND[c] > SHAMAN]
         shuffle(normal, rng)
-        slots = sum(len(z) for z in hand_zones)
-        it = iter(normal[:slots])
+        # the zones take the shuffled cards in turn (slices: no per-card step here)
+        pos = 0
         for z in hand_zones:
-            z[:] = [next(it) for _ in z]
-        rest = normal[slots:] + special
+            end = pos + len(z)
+            z[:] = normal[pos:end]
+            pos = end
+        rest = normal[pos:] + special
         shuffle(rest, rng)
-        it = iter(rest)
+        pos = 0
         for z in other_zones:
-            z[:] = [next(it) for _ in z]
+            end = pos + len(z)
+            z[:] = rest[pos:end]
+            pos = end
         deck = cards_in_use(self.options.use_jungle, self.options.use_baby)
         head = HAND_DEAL * n + self.ncols
         other.decks = [random_deck(deck, head, rng) for _ in self.decks]
