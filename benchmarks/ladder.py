@@ -9,8 +9,15 @@ first level with its Wilson 95% interval is kept, so that "each level clearly ab
 below" can be read off the adjacent pairs. The mean thinking time per move with a choice of
 each level (the budget of ``docs/strength.md``) comes with it.
 
-    .venv/bin/python benchmarks/ladder.py [GAME ...] [--games 10] [--seed 5100]
-        [--levels random,easy,medium,hard,heuristic] [--write docs/strength.md] [--json PATH]
+    .venv/bin/python benchmarks/ladder.py [GAME ...] [--games 10] [--search-games N]
+        [--seed 5100] [--levels random,easy,medium,hard,heuristic] [--write docs/strength.md]
+        [--json PATH]
+
+A pair with a searching level (an agent other than ``random`` and ``heuristic``) costs up to a
+thousand times the CPU of a pair of heuristic bots, so ``--search-games`` sets its games apart
+(default: ``--games``): the cheap steps of a ladder can be played at a size that shows them
+clearly while the searching pairs get what the machine affords. Each pair's line goes to
+standard error as it finishes, with its time.
 
 ``--write`` replaces the part of the file between ``<!-- ladder:begin -->`` and
 ``<!-- ladder:end -->`` with the tables and the command that made them. A long ladder can be
@@ -52,10 +59,23 @@ def levels_for(game: str, levels: Sequence[str]) -> tuple[list[str], list[str]]:
     return kept, dropped
 
 
+def searches(game: str, level: str) -> bool:
+    """Whether ``level`` of ``game`` is a searching agent (not ``random`` or a ``heuristic``)."""
+    return _spec(game, level).split(":", 1)[0] not in ("random", "heuristic")
+
+
 def run_game(
-    game: str, levels: Sequence[str], games: int, seed: int, players: int = 2
+    game: str,
+    levels: Sequence[str],
+    games: int,
+    seed: int,
+    players: int = 2,
+    search_games: int | None = None,
 ) -> dict[str, Any]:
-    """Play the round robin of ``levels`` for one game and rate it (see the module docstring)."""
+    """Play the round robin of ``levels`` for one game and rate it (see the module docstring).
+
+    ``search_games`` (default ``games``) is the number of games of a pair with a searching level.
+    """
     kept, dropped = levels_for(game, levels)
     records: list[Record] = []
     pairs = []
@@ -65,7 +85,10 @@ def run_game(
         # the stronger one first: a later level, or a level against the heuristic
         a, b = (low, high) if high == "heuristic" else (high, low)
         pair_seed = derive_seed(seed, "ladder", game, a, b)
-        config = prepare(game, players, [a, b], games, pair_seed, records=True)
+        searching = searches(game, a) or searches(game, b)
+        n = games if search_games is None or not searching else search_games
+        began = time.perf_counter()
+        config = prepare(game, players, [a, b], n, pair_seed, records=True)
         result = run(config, jobs=1)
         summary = summarize(result)
         for r in result.completed:
@@ -75,6 +98,12 @@ def run_game(
                 think[label][0] += r.decision_seconds[seat]
                 think[label][1] += r.decisions[seat]
         first = next(s for s in summary.agents if s.agent == a)
+        print(
+            f"{game}: {a} vs {b}: {first.win_share:.3f} of {first.games} games "
+            f"({time.perf_counter() - began:.0f} s)",
+            file=sys.stderr,
+            flush=True,
+        )
         pairs.append(
             {
                 "a": a,
@@ -99,6 +128,7 @@ def run_game(
         "game": game,
         "players": players,
         "games_per_pair": games,
+        "search_games": games if search_games is None else search_games,
         "levels": kept,
         "left_out": dropped,
         "ratings": rows,
@@ -112,10 +142,15 @@ def _spec(game: str, level: str) -> str:
 
 
 def run_ladder(
-    games: Sequence[str], levels: Sequence[str], per_pair: int, seed: int, players: int = 2
+    games: Sequence[str],
+    levels: Sequence[str],
+    per_pair: int,
+    seed: int,
+    players: int = 2,
+    search_games: int | None = None,
 ) -> list[dict[str, Any]]:
     """The ladder of every game in ``games``."""
-    return [run_game(g, levels, per_pair, seed, players) for g in games]
+    return [run_game(g, levels, per_pair, seed, players, search_games) for g in games]
 
 
 def to_markdown(report: Sequence[dict[str, Any]], command: str | None = None) -> str:
@@ -127,9 +162,13 @@ def to_markdown(report: Sequence[dict[str, Any]], command: str | None = None) ->
     lines = [f"Command: `{command}`", ""] if command else []
     for entry in report:
         title = campfire.get_game(entry["game"]).title
+        per_pair = entry["games_per_pair"]
+        searched = entry.get("search_games", per_pair)
+        size = f"{per_pair} games per pair"
+        if searched != per_pair:
+            size += f", {searched} per pair with a searching level"
         lines.append(
-            f"**{title}** ({entry['players']} players, {entry['games_per_pair']} games per "
-            f"pair, {entry['seconds'] / 60:.1f} min)"
+            f"**{title}** ({entry['players']} players, {size}, {entry['seconds'] / 60:.1f} min)"
         )
         if not command and entry.get("command"):
             lines += ["", f"Command: `{entry['command']}`"]
@@ -178,6 +217,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", default=[g.name for g in campfire.all_games()])
     parser.add_argument("--games", dest="per_pair", type=int, default=10, help="games per pair")
+    parser.add_argument(
+        "--search-games",
+        type=int,
+        metavar="PER_PAIR",
+        help="games per pair with a searching level (default: --games)",
+    )
     parser.add_argument("--seed", type=int, default=5100, help="run seed (evaluation range)")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--levels", default=",".join(LEVELS), help="agents, comma-separated")
@@ -198,7 +243,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         markdown = to_markdown(report)
     else:
         levels = [lv.strip() for lv in args.levels.split(",")]
-        report = run_ladder(args.games, levels, args.per_pair, args.seed, args.players)
+        report = run_ladder(
+            args.games, levels, args.per_pair, args.seed, args.players, args.search_games
+        )
         for entry in report:
             entry["command"] = command
         markdown = to_markdown(report, command)

@@ -47,3 +47,14 @@ def test_round_robin_is_rated_and_written_between_the_markers(tmp_path: Path) ->
     ladder.main(["--combine", str(report), "--write", str(doc)])
     text = doc.read_text(encoding="utf-8")
     assert "Command: `ladder.py tracker --games 2`" in text and "| easy vs random | 2 |" in text
+
+
+def test_pairs_with_a_searching_level_play_their_own_number_of_games() -> None:
+    ladder = load_script("ladder")
+    assert ladder.searches("apache", "hard") and ladder.searches("manitou", "medium")
+    assert not ladder.searches("tracker", "easy") and not ladder.searches("dudab", "random")
+    (entry,) = ladder.run_ladder(["apache"], ["random", "easy", "hard"], 2, seed=3, search_games=1)
+    games = {(p["a"], p["b"]): p["games"] for p in entry["pairs"]}
+    assert games == {("easy", "random"): 2, ("hard", "random"): 1, ("hard", "easy"): 1}
+    assert entry["games_per_pair"] == 2 and entry["search_games"] == 1
+    assert "2 games per pair, 1 per pair with a searching level" in ladder.to_markdown([entry])
