@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Iterator
+from itertools import product
 from typing import Any
 
 import pytest
@@ -17,9 +18,15 @@ import pytest
 from campfire.core import Action
 from campfire.games.dudab import GAME, DudabState
 from campfire.games.dudab.actions import ACTIONS, K_PLACE, DudabAction
-from campfire.games.dudab.cards import FACE, FACE_DUDAB, KIND, NUM_CARDS, SHAMAN, cards_in_use
+from campfire.games.dudab.cards import FACE, FACE_DUDAB, KIND, SHAMAN, cards_in_use
 from campfire.games.dudab.rollout import DudabRollout, _best_calls
-from campfire.games.dudab.scoring import round_score, round_total, round_totals
+from campfire.games.dudab.scoring import (
+    _counts_total,
+    round_score,
+    round_total,
+    round_totals,
+    score_counts,
+)
 from campfire.games.dudab.state import (
     _FACE_OF,
     _REPR,
@@ -90,10 +97,12 @@ def test_copy_json_is_a_deep_copy() -> None:
     assert copied["details"][0]["x"][1] is not report["details"][0]["x"][1]
 
 
-def test_round_total_equals_round_score() -> None:
+@pytest.mark.parametrize("expansions", [False, True])
+def test_round_total_equals_round_score(expansions: bool) -> None:
     rng = random.Random(7)
+    deck = cards_in_use(expansions, expansions)
     for _ in range(3000):
-        cards = rng.sample(range(NUM_CARDS), rng.randrange(0, 30))
+        cards = rng.sample(deck, rng.randrange(0, 30))
         cut = rng.randrange(0, min(len(cards), 7) + 1)
         hand, pile = cards[:cut], cards[cut:]
         assert round_total(hand, pile) == round_score(hand, pile).total
@@ -269,3 +278,11 @@ def test_random_deck_deals_as_the_plain_code() -> None:
             fast_rng, plain_rng = random.Random(seed), random.Random(seed)
             assert random_deck(cards, 9, fast_rng) == _plain_random_deck(cards, 9, plain_rng)
             assert fast_rng.getstate() == plain_rng.getstate()
+
+
+def test_counts_total_equals_score_counts_for_small_counts() -> None:
+    for n1, n2, n3, n4 in product(range(4), repeat=4):
+        for dudabs, shamans, jungles, babies in product(range(5), range(4), range(3), range(3)):
+            counts = (n1, n2, n3, n4, dudabs, shamans, jungles, babies)
+            score = score_counts(0, dudabs, shamans, jungles, babies, (n1, n2, n3, n4))
+            assert _counts_total(*counts) == score.total

@@ -214,6 +214,16 @@ def _counts_total(
     d = dudabs - pairs
     s = shamans - pairs
     k = min(d, n1 + n2 + n3 + n4)
+    if jungles == 0:
+        # no Jungle removes a value: every Number card left scores its value, so the Dudabs do
+        # best taking the highest values (each taken card scores minus its value, not plus)
+        taken = 0
+        for value, count in ((4, n4), (3, n3), (2, n2), (1, n1)):
+            take = count if count < k else k
+            taken += value * take
+            k -= take
+        points = n1 + 2 * n2 + 3 * n3 + 4 * n4 - 2 * taken + 5 * s
+        return points + BABY_POINTS[babies]
     if k == 0:  # no leftover Dudab takes a Number card
         return _rest_score((n1, n2, n3, n4), jungles, s) + BABY_POINTS[babies]
     best = min(
