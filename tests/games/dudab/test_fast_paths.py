@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import Counter
 from collections.abc import Iterator
 from itertools import product
 from typing import Any
 
 import pytest
 
-from campfire.core import Action
+from campfire.core import Action, visible_events
 from campfire.games.dudab import GAME, DudabState
 from campfire.games.dudab.actions import ACTIONS, K_PLACE, DudabAction
+from campfire.games.dudab.belief import DudabMemory
 from campfire.games.dudab.cards import FACE, FACE_DUDAB, KIND, SHAMAN, cards_in_use
 from campfire.games.dudab.rollout import DudabRollout, _best_calls
 from campfire.games.dudab.scoring import (
@@ -32,6 +34,7 @@ from campfire.games.dudab.state import (
     _REPR,
     _TURN_FITS,
     HAND_DEAL,
+    NO_SEAT,
     OB_NONE,
     T_KEEP,
     TURN,
@@ -286,3 +289,148 @@ def test_counts_total_equals_score_counts_for_small_counts() -> None:
             counts = (n1, n2, n3, n4, dudabs, shamans, jungles, babies)
             score = score_counts(0, dudabs, shamans, jungles, babies, (n1, n2, n3, n4))
             assert _counts_total(*counts) == score.total
+
+
+def _plain_deal(
+    memory: DudabMemory, state: DudabState, rng: random.Random, either_in_hand_first: bool
+) -> DudabState | None:
+    """``DudabMemory._deal`` written plainly: ``rng.shuffle``, a card at a time."""
+    seat = memory.seat
+    n = state.num_players
+    other = state.clone()
+    capturer = state.tasks[-1][1] if state.tasks and state.tasks[-1][0] == T_KEEP else NO_SEAT
+    hands: dict[int, list[int]] = {}  # seat → hidden hand slots (hand, then kept cards)
+    hand_len: dict[int, int] = {}
+    for p in range(n):
+        if p == seat:
+            continue
+        hidden = other.hands[p] if p != state.revealed else []
+        kept = other.kept if p == capturer else []
+        if hidden or kept:
+            hands[p] = hidden + kept
+            hand_len[p] = len(hidden)
+    piles = {p: other.piles[p] for p in range(n) if p != seat}
+    heaps = other.heap
+    pool = sorted(
+        [c for h in hands.values() for c in h]
+        + [c for p in piles.values() for c in p]
+        + [c for h in heaps for c in h]
+        + other.draw
+    )
+    by_face: dict[int, list[int]] = {}
+    for c in reversed(pool):  # popping gives the lowest card of a face first
+        by_face.setdefault(FACE[c], []).append(c)
+
+    def take(faces: list[int]) -> list[int] | None:
+        need = Counter(faces)
+        if any(len(by_face.get(f, ())) < k for f, k in need.items()):
+            return None
+        return [by_face[f].pop() for f in faces]
+
+    new_heaps: dict[int, list[int]] = {}
+    for col, faces in memory._heaps(state).items():
+        cards = take(faces)
+        if cards is not None:
+            new_heaps[col] = cards
+    fixed_hand: dict[int, list[int]] = {}
+    fixed_pile: dict[int, list[int]] = {}
+    either: dict[int, list[int]] = {}
+    for p in sorted(piles):
+        known_pile = memory.piles.get(p, [])
+        if len(known_pile) <= len(piles[p]):
+            fixed_pile[p] = take(known_pile) or []
+        if p in hands:
+            known_hand = memory.in_hand.get(p, [])
+            if len(known_hand) <= len(hands[p]):
+                fixed_hand[p] = take(known_hand) or []
+            free = (
+                len(hands[p])
+                + len(piles[p])
+                - len(fixed_hand.get(p, []))
+                - len(fixed_pile.get(p, []))
+            )
+            known_either = memory.hand_or_pile.get(p, [])
+            if len(known_either) <= free:
+                either[p] = take(known_either) or []
+    rest = sorted(c for cards in by_face.values() for c in cards)
+    # the seats' free places: hand slots must take cards that can be in a hand
+    hand_free: dict[int, int] = {}
+    pile_free: dict[int, int] = {}
+    for p in sorted(piles):
+        hand_slots = len(hands[p]) - len(fixed_hand.get(p, [])) if p in hands else 0
+        pile_slots = len(piles[p]) - len(fixed_pile.get(p, []))
+        hand_part: list[int] = []
+        pile_part: list[int] = []
+        cards = either.get(p, [])
+        if cards:
+            if either_in_hand_first:
+                k = min(hand_slots, len(cards))
+                hand_part, pile_part = cards[:k], cards[k:]
+            else:
+                spots = rng.sample(range(hand_slots + pile_slots), len(cards))
+                for card, spot in zip(cards, spots, strict=True):
+                    (hand_part if spot < hand_slots else pile_part).append(card)
+            if len(pile_part) > pile_slots:
+                return None
+        fixed_hand.setdefault(p, []).extend(hand_part)
+        fixed_pile.setdefault(p, []).extend(pile_part)
+        hand_free[p] = hand_slots - len(hand_part)
+        pile_free[p] = pile_slots - len(pile_part)
+    normal = [c for c in rest if KIND[c] <= SHAMAN]
+    special = [c for c in rest if KIND[c] > SHAMAN]
+    rng.shuffle(normal)
+    slots = sum(hand_free.values())
+    if slots > len(normal):
+        return None
+    it = iter(normal[:slots])
+    for p in sorted(hands):
+        cards = fixed_hand.get(p, []) + [next(it) for _ in range(hand_free[p])]
+        rng.shuffle(cards)
+        h = hand_len[p]
+        if h:
+            other.hands[p][:] = cards[:h]
+        if p == capturer:
+            other.kept[:] = cards[h:]
+    leftover = normal[slots:] + special
+    rng.shuffle(leftover)
+    it = iter(leftover)
+    for p in sorted(piles):
+        piles[p][:] = fixed_pile.get(p, []) + [next(it) for _ in range(pile_free[p])]
+    for col, heap in enumerate(heaps):
+        known = new_heaps.get(col, [])
+        heap[:] = known + [next(it) for _ in range(len(heap) - len(known))]
+    other.draw[:] = [next(it) for _ in other.draw]
+    deck = cards_in_use(state.options.use_jungle, state.options.use_baby)
+    head = HAND_DEAL * n + state.ncols
+    other.decks = [_plain_random_deck(deck, head, rng) for _ in state.decks]
+    other._legal = None
+    return other
+
+
+@pytest.mark.parametrize(("players", "options"), [(2, None), (3, OPTIONS[1]), (4, None)])
+def test_deal_deals_as_the_plain_code(players: int, options: dict[str, bool] | None) -> None:
+    """A memory that watched a game re-deals as the plain code, draw for draw."""
+    state = GAME.new_game(players, options, seed=40 + players)
+    memories = [DudabMemory(seat) for seat in range(players)]
+    policy = DudabRollout()
+    rng = random.Random(players)
+    dealt = 0
+    step = 0
+    while not state.is_terminal():
+        seat = state.to_act()
+        if step % 5 == 0:
+            memory = memories[seat]
+            for first in (False, True):
+                fast_rng, plain_rng = random.Random(step), random.Random(step)
+                fast = memory._deal(state, fast_rng, either_in_hand_first=first)
+                plain = _plain_deal(memory, state, plain_rng, either_in_hand_first=first)
+                assert fast_rng.getstate() == plain_rng.getstate()
+                assert (fast is None) == (plain is None)
+                if fast is not None and plain is not None:
+                    assert fast.to_position() == plain.to_position()
+                    dealt += 1
+        events = state.apply(seat, policy.act(state, seat, rng))
+        for s, memory in enumerate(memories):
+            memory.observe(visible_events(events, s))
+        step += 1
+    assert dealt > 50

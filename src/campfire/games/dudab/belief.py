@@ -33,15 +33,30 @@ state (a memory started in the middle of a round) is dropped rather than trusted
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
+from itertools import groupby
 
 from campfire.core import Belief, Event, State
 
-from .cards import FACE, FACE_BABY, FACE_JUNGLE, KIND, SHAMAN, cards_in_use, parse_face
-from .state import HAND_DEAL, NO_SEAT, OVER, T_KEEP, DudabState, random_deck, shuffle
+from .cards import FACE, FACE_BABY, FACE_JUNGLE, cards_in_use, parse_face
+from .state import (
+    FIRST_SPECIAL,
+    HAND_DEAL,
+    NO_SEAT,
+    OVER,
+    T_KEEP,
+    DudabState,
+    random_deck,
+    shuffle,
+)
 
 __all__ = ["UNSEEN", "DudabMemory"]
+
+_FACE_OF = FACE.__getitem__
+# the faces ascend with the card ids (``_deal`` groups a sorted pool by face)
+assert all(FACE[c] <= FACE[c + 1] for c in range(len(FACE) - 1))
 
 #: a card of a column that the memory never saw (the first round's starters)
 UNSEEN = -1
@@ -221,11 +236,13 @@ class DudabMemory(Belief):
             + [c for h in heaps for c in h]
             + other.draw
         )
-        by_face: dict[int, list[int]] = {}
-        for c in reversed(pool):  # popping gives the lowest card of a face first
-            by_face.setdefault(FACE[c], []).append(c)
+        # each face's cards, highest first (popping gives the lowest card of a face first): the
+        # faces ascend with the card ids, so in the sorted pool each face is one run
+        by_face = {face: list(run) for face, run in groupby(reversed(pool), _FACE_OF)}
 
         def take(faces: list[int]) -> list[int] | None:
+            if not faces:
+                return []
             need = Counter(faces)
             if any(len(by_face.get(f, ())) < k for f, k in need.items()):
                 return None
@@ -256,7 +273,10 @@ class DudabMemory(Belief):
                 known_either = self.hand_or_pile.get(p, [])
                 if len(known_either) <= free:
                     either[p] = take(known_either) or []
-        rest = sorted(c for cards in by_face.values() for c in cards)
+        rest: list[int] = []
+        for cards in by_face.values():
+            rest.extend(cards)
+        rest.sort()
         # the seats' free places: hand slots must take cards that can be in a hand
         hand_free: dict[int, int] = {}
         pile_free: dict[int, int] = {}
@@ -280,15 +300,19 @@ class DudabMemory(Belief):
             fixed_pile.setdefault(p, []).extend(pile_part)
             hand_free[p] = hand_slots - len(hand_part)
             pile_free[p] = pile_slots - len(pile_part)
-        normal = [c for c in rest if KIND[c] <= SHAMAN]
-        special = [c for c in rest if KIND[c] > SHAMAN]
+        # ``rest`` is sorted and the Jungle and Baby cards have the highest ids
+        split = bisect_left(rest, FIRST_SPECIAL)
+        normal = rest[:split]
+        special = rest[split:]
         shuffle(normal, rng)
         slots = sum(hand_free.values())
         if slots > len(normal):
             return None
-        it = iter(normal[:slots])
+        pos = 0  # the cards go out in turn (slices: no per-card step here)
         for p in sorted(hands):
-            cards = fixed_hand.get(p, []) + [next(it) for _ in range(hand_free[p])]
+            end = pos + hand_free[p]
+            cards = fixed_hand.get(p, []) + normal[pos:end]
+            pos = end
             shuffle(cards, rng)
             h = hand_len[p]
             if h:
@@ -297,13 +321,20 @@ class DudabMemory(Belief):
                 other.kept[:] = cards[h:]
         leftover = normal[slots:] + special
         shuffle(leftover, rng)
-        it = iter(leftover)
+        pos = 0
         for p in sorted(piles):
-            piles[p][:] = fixed_pile.get(p, []) + [next(it) for _ in range(pile_free[p])]
+            end = pos + pile_free[p]
+            piles[p][:] = fixed_pile.get(p, []) + leftover[pos:end]
+            pos = end
         for col, heap in enumerate(heaps):
             known = new_heaps.get(col, [])
-            heap[:] = known + [next(it) for _ in range(len(heap) - len(known))]
-        other.draw[:] = [next(it) for _ in other.draw]
+            end = pos + len(heap) - len(known)
+            heap[:] = known + leftover[pos:end]
+            pos = end
+        end = pos + len(other.draw)
+        other.draw[:] = leftover[pos:end]
+        # the places hold exactly the hidden cards: none was short of cards
+        assert end <= len(leftover), "a re-deal ran out of cards"
         deck = cards_in_use(state.options.use_jungle, state.options.use_baby)
         head = HAND_DEAL * n + state.ncols
         other.decks = [random_deck(deck, head, rng) for _ in state.decks]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import random
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from itertools import repeat
 from operator import is_
@@ -146,6 +147,10 @@ PROMPTS: tuple[Prompt, ...] = (
     "baby",
     "game_over",
 )
+
+#: the lowest Jungle or Baby card id: they have the highest ids (the others are "normal")
+FIRST_SPECIAL = min(c for c in range(len(KIND)) if KIND[c] > SHAMAN)
+assert all((KIND[c] > SHAMAN) == (c >= FIRST_SPECIAL) for c in range(len(KIND)))
 
 HAND_DEAL = 3  # dudab §2.3 step 2
 CAPTURE_AT = 6  # dudab §4.3
@@ -1451,8 +1456,9 @@ class DudabState(State):
             pool.extend(z)
         # sorted first, so that the copy depends only on what the seat knows and on ``rng``
         pool.sort()
-        normal = [c for c in pool if KIND[c] <= SHAMAN]
-        special = [c for c in pool if KIND[c] > SHAMAN]
+        split = bisect_left(pool, FIRST_SPECIAL)  # the Jungle and Baby cards come last
+        normal = pool[:split]
+        special = pool[split:]
         shuffle(normal, rng)
         # the zones take the shuffled cards in turn (slices: no per-card step here)
         pos = 0
