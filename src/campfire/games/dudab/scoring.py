@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from .cards import BABY, DUDAB, JUNGLE, KIND, NUMBER, SHAMAN, VALUE
@@ -63,6 +64,7 @@ class RoundScore:
         }
 
 
+@lru_cache(maxsize=1 << 14)  # a search ends many simulated rounds with the same counts
 def score_counts(
     hand_dudabs: int,
     dudabs: int,
@@ -74,6 +76,7 @@ def score_counts(
     """Score a round from counts: ``numbers[v - 1]`` Number cards of value v in the own pile.
 
     ``dudabs`` etc. count the own pile after the rest of the hand has joined it (§7.1 step 2).
+    The scores are kept: the same counts give the same (immutable) :class:`RoundScore`.
     """
     pairs = min(dudabs, shamans)  # dudab §7.1 step 4
     d = dudabs - pairs
