@@ -120,13 +120,16 @@ def serve(
     profile: str | None = None,
     workers: int = 1,
     compress_min: int | None = None,
+    own_session: bool = False,
 ) -> Iterator[tuple[str, int]]:
     """``campfire serve`` in a subprocess on a free loopback port, ready; its URL and pid.
 
     ``profile``: run the server under cProfile and write its statistics to that file (when the
     server stops). ``workers``: ``campfire serve --workers`` (PostgreSQL and the Redis at
     127.0.0.1:6379). ``compress_min``: ``campfire serve --ws-compress-min`` (``None``: its
-    default).
+    default). ``own_session``: start the server in a session of its own (``setsid``), as a
+    deployed server runs: where the kernel shares the CPU fairly between sessions (Linux's
+    autogroup), the server's share is then not the load generator's too.
     """
     home = Path(tempfile.mkdtemp(prefix="campfire-load-"))
     try:
@@ -157,6 +160,7 @@ def serve(
                     env=env,
                     stdout=out,
                     stderr=subprocess.STDOUT,
+                    start_new_session=own_session,
                 )
             try:
                 base = f"http://{HOST}:{port}"
@@ -467,6 +471,7 @@ def run_benchmark(
     workers: int = 1,
     patches: bool = True,
     compress_min: int | None = None,
+    server_session: bool = False,
 ) -> dict[str, Any]:
     """Run the load benchmark; the report (actions/s, latency percentiles in ms, counts)."""
     if tables < 1 or seconds <= 0 or max_actions < 1 or client_processes < 1:
@@ -476,7 +481,7 @@ def run_benchmark(
         )
     client_processes = min(client_processes, tables)
     load = os.getloadavg()[0]
-    with serve(database_url, profile, workers, compress_min) as (base, pid):
+    with serve(database_url, profile, workers, compress_min, server_session) as (base, pid):
         made = create_tables(base, tables, game, players)
         server_cpu = _tree_cpu_seconds(pid)
         share = max(1, max_actions // client_processes)
@@ -507,6 +512,7 @@ def run_benchmark(
         "spectators": spectators,
         "compression": compression,
         "compress_min": compress_min,
+        "server_session": server_session,
         "patches": patches,
         "think_ms": think_ms,
         "client_processes": client_processes,
@@ -588,6 +594,13 @@ def main(argv: list[str] | None = None) -> int:
         help="campfire serve --ws-compress-min: frames of fewer bytes go uncompressed "
         "(default: the server's; 0: every frame compressed, as before it)",
     )
+    p.add_argument(
+        "--server-session",
+        action="store_true",
+        help="start the server in a session of its own (setsid), as a deployed server runs: "
+        "where the kernel shares the CPU between sessions (autogroup), its share is then "
+        "apart from the load generator's",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     args = p.parse_args(argv)
     # a SIGTERM (``timeout``, a CI runner) still stops the server and removes what was created
@@ -608,6 +621,7 @@ def main(argv: list[str] | None = None) -> int:
         workers=args.workers,
         patches=not args.no_patches,
         compress_min=args.ws_compress_min,
+        server_session=args.server_session,
     )
     if args.json:
         print(json.dumps(report, indent=2))
@@ -625,6 +639,7 @@ def main(argv: list[str] | None = None) -> int:
             if report["compress_min"] is not None
             else ""
         )
+        + (", the server in its own session" if report["server_session"] else "")
     )
     print(
         f"  {report['actions']} actions ({report['actions_per_s']:.1f}/s), "

@@ -44,3 +44,27 @@ def test_frames_benchmark_plays_a_few_actions_and_reports_frames_per_action() ->
     # every action sends one delta to each of its table's connections (2 seats, 1 spectator)
     assert report["frames_per_action"] == 3
     assert report["mean_frame_chars"] > 0
+
+
+def test_load_benchmark_with_its_server_options_reports_them_and_the_load() -> None:
+    bench = load_script("server_load")
+    report = bench.run_benchmark(
+        tables=1,
+        seconds=2,
+        think_ms=20,
+        players=2,
+        max_actions=100,
+        compress_min=0,
+        server_session=True,
+    )
+    assert report["compress_min"] == 0 and report["server_session"] is True
+    assert report["actions"] > 0
+    assert set(report["load_average"]) == {"start", "end"}
+    assert report["failures"] == []
+
+
+def test_presenter_benchmark_times_every_seat_and_the_spectator() -> None:
+    bench = load_script("present_speed")
+    report = bench.run("tracker", 2, 1, 100, 10)
+    assert report["displays"] == 10 * 3  # ten steps, two seats and the spectator at each
+    assert report["us_per_display"] > 0
