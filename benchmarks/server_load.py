@@ -54,6 +54,7 @@ from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -417,7 +418,17 @@ async def _play(
 
 
 def _play_in_process(args: tuple[Any, ...]) -> dict[str, Any]:
-    return asyncio.run(_play(*args))
+    *play, fast_loop = args
+    if fast_loop:
+        try:  # the clients on uvloop (the server extra has it), as the server is
+            import uvloop
+        except ImportError:  # pragma: no cover - the server extra installs uvloop
+            pass
+        else:
+            with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+                result: dict[str, Any] = runner.run(_play(*play))
+                return result
+    return asyncio.run(_play(*play))
 
 
 # ----- the benchmark ----------------------------------------------------------------------------
@@ -472,6 +483,7 @@ def run_benchmark(
     patches: bool = True,
     compress_min: int | None = None,
     server_session: bool = False,
+    fast_loop: bool = True,
 ) -> dict[str, Any]:
     """Run the load benchmark; the report (actions/s, latency percentiles in ms, counts)."""
     if tables < 1 or seconds <= 0 or max_actions < 1 or client_processes < 1:
@@ -488,7 +500,7 @@ def run_benchmark(
         jobs = [
             (
                 *(base, made[i::client_processes], spectators, think_ms / 1000, seconds, share),
-                *(seed + i, compression, patches),
+                *(seed + i, compression, patches, fast_loop),
             )
             for i in range(client_processes)
         ]
@@ -513,6 +525,7 @@ def run_benchmark(
         "compression": compression,
         "compress_min": compress_min,
         "server_session": server_session,
+        "client_loop": "uvloop" if fast_loop and find_spec("uvloop") else "asyncio",
         "patches": patches,
         "think_ms": think_ms,
         "client_processes": client_processes,
@@ -601,6 +614,11 @@ def main(argv: list[str] | None = None) -> int:
         "where the kernel shares the CPU between sessions (autogroup), its share is then "
         "apart from the load generator's",
     )
+    p.add_argument(
+        "--asyncio-clients",
+        action="store_true",
+        help="run the clients on asyncio's own event loop (default: uvloop, when installed)",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     args = p.parse_args(argv)
     # a SIGTERM (``timeout``, a CI runner) still stops the server and removes what was created
@@ -622,6 +640,7 @@ def main(argv: list[str] | None = None) -> int:
         patches=not args.no_patches,
         compress_min=args.ws_compress_min,
         server_session=args.server_session,
+        fast_loop=not args.asyncio_clients,
     )
     if args.json:
         print(json.dumps(report, indent=2))
