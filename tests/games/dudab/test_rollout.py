@@ -138,6 +138,20 @@ def test_evaluate_discounts_the_hand_while_the_draw_pile_is_long() -> None:
     assert half.scores == pytest.approx((0.75 + 1.5, 3.0 + 3.0))
 
 
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_evaluate_counts_the_hand_in_full_from_four_players_on(players: int) -> None:
+    hands = [["dudab", "red/fur/1"], ["blue/club/4"]]
+    piles: list[list[str]] = [[], ["green/hand/3"]]
+    estimate = _Weighted().evaluate(make(players, hands=hands, piles=piles))
+    assert estimate is not None
+    # with 2 or 3 players the 1 and the 4 count half; from 4 players on in full (the Dudab
+    # in hand is worth 2 points off either way); the seats without cards score 0
+    weight = 0.5 if players < 4 else 1.0
+    rest = (0.0,) * (players - 2)
+    assert estimate.scores == pytest.approx((weight - 2.0, 4 * weight + 3.0, *rest))
+    assert DudabRollout.hand_weight == 0.5 and DudabRollout.hand_weight_many == 1.0
+
+
 def test_evaluate_pairs_hand_numbers_with_pile_dudabs_as_the_round_score_does() -> None:
     state = make(2, hands=[["red/fur/4"], ["blue/club/1"]], piles=[["dudab"], []])
     estimate = _Weighted().evaluate(state)

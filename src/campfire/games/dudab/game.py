@@ -218,6 +218,12 @@ class DudabGame(Game[DudabState]):
         rule-of-thumb rollouts scored as the round stands, the hand discounted while the draw
         pile is long, the two best calls of a Dudab placement searched, rewarding the score
         margin); its strength against the heuristic is measured in ``docs/strength.md``.
+
+        The spec is the same at every player count; the rollout model's estimate depends on it:
+        from 4 players on the hand counts in full while the draw pile is long
+        (:attr:`.rollout.DudabRollout.hand_weight_many`; half with 2 or 3 players), since a
+        seat that draws up to a full hand is forced into captures there. With 2 and 3 players
+        the model, and so every decision, is the one measured before that change.
         """
         return {
             "easy": "heuristic:noise=0.3",

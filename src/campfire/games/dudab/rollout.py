@@ -4,8 +4,9 @@ Simulated games are played for a short horizon by a cheap rule of thumb (shed hi
 capture, keep the Dudabs for later, draw rather than feed a capture), with some random moves
 mixed in; the position is then scored as if the round ended now (dudab §7 on the current hands
 and piles, added to the totals so far), except that while the draw pile is long the cards in
-hand count only half (most of them will be shed) and a Dudab in hand counts as an asset rather
-than its +5. A search considers only the two most promising of the 12 calls of a Dudab
+hand count only half with 2 or 3 players (most of them will be shed; in full from 4 players on,
+where a full hand is forced into captures) and a Dudab in hand counts as an asset rather than
+its +5. A search considers only the two most promising of the 12 calls of a Dudab
 placement (:meth:`DudabRollout.prune`). That keeps each search iteration cheap in a game of
 several long rounds, and the simulated players behave roughly like real ones: uniformly random
 moves would, for instance, place a Dudab far too often (13 ways of placing it on each column,
@@ -94,8 +95,14 @@ class DudabRollout(RolloutPolicy):
     greedy = 0.85
     #: how many of the 12 calls of a Dudab placement a search considers (:meth:`prune`)
     calls = 2
-    #: what the cards in hand count (of their round score) while the draw pile is long
+    #: what the cards in hand count (of their round score) while the draw pile is long, with 2
+    #: or 3 players
     hand_weight = 0.5
+    #: the same from 4 players on: in full. Three other seats fill the two columns between a
+    #: seat's turns, and a seat that draws up to 5 cards must place one if it can (dudab §5.3),
+    #: so it is forced into captures; with half the hand counted the search drew into that
+    #: (twice the heuristic's captures); see docs/strength.md
+    hand_weight_many = 1.0
     #: what a Dudab in hand is worth (points off) while the draw pile is long
     dudab_credit = 2.0
     #: over how many last cards of the draw pile the hand comes to count in full (0: always)
@@ -195,8 +202,9 @@ class DudabRollout(RolloutPolicy):
     def evaluate(self, state: State) -> Outcome | None:
         """Totals so far plus the running round scored now; lowest total wins.
 
-        While the draw pile is long, the cards in hand count only :attr:`hand_weight` of what
-        they would score if the round ended now (most will be shed before it ends) and a Dudab
+        While the draw pile is long, the cards in hand count only :attr:`hand_weight` (from 4
+        players on :attr:`hand_weight_many`) of what they would score if the round ended now
+        (most will be shed before it ends) and a Dudab
         in hand is worth :attr:`dudab_credit` points instead of its +5; the weights reach the
         full score as the draw pile runs out (over its last :attr:`ramp` cards).
         """
@@ -204,7 +212,8 @@ class DudabRollout(RolloutPolicy):
         totals = state.totals()
         left = len(state.draw)
         late = max(0.0, 1.0 - left / self.ramp) if self.ramp > 0 else 1.0
-        w = self.hand_weight + (1.0 - self.hand_weight) * late
+        weight = self.hand_weight if state.num_players < 4 else self.hand_weight_many
+        w = weight + (1.0 - weight) * late
         dudab = late * 5.0 - (1.0 - late) * self.dudab_credit
         scores: list[float] = []
         for s in range(state.num_players):
