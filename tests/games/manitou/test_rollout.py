@@ -75,9 +75,8 @@ def test_points_table_is_tile_points_of_every_tile() -> None:
         assert points_table(owned) is points_table(list(owned))  # memoised
 
 
-def test_the_search_levels_use_the_fast_policy() -> None:
+def test_the_search_level_uses_the_fast_policy() -> None:
     levels = GAME.difficulty_levels()
-    assert levels["medium"].startswith("ismcts:") and "rollout" not in levels["medium"]
     assert levels["hard"].startswith("ismcts:") and "rollout" not in levels["hard"]
     agent = make_agent(levels["hard"], GAME, 0, 2)
     assert isinstance(agent, ISMCTSAgent) and agent.config.rollout == "auto"

@@ -5,14 +5,18 @@ gains the most tiles (a hero where it wins the contest or claims an empty ground
 it becomes the best or second-best unique hunter, with the cheapest card that does it), uses the
 totem and the horse when they gain something, takes the tiles that add most points, and gives
 the thief the least valuable tile (manitou §12 M10: the loss that least reduces its pairs).
+
+It is deterministic given its seed; with ``noise`` > 0 it plays a uniformly random legal
+action with that probability (the easy level).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, cast
 
-from campfire.core import Action, Agent, Observation
+from campfire.core import Action, Agent, AgentConfig, ErrorText, Observation, OptionError, option
 
 from .actions import K_LOSE, K_MOVE, K_PASS, K_PICK, K_PLAY, K_TAKE, ManitouAction
 from .cards import (
@@ -30,7 +34,14 @@ from .cards import (
 )
 from .types import ManitouView
 
-__all__ = ["Ground", "HeuristicRules", "ManitouHeuristic", "points_table", "tile_points"]
+__all__ = [
+    "Ground",
+    "HeuristicRules",
+    "ManitouHeuristic",
+    "ManitouHeuristicConfig",
+    "points_table",
+    "tile_points",
+]
 
 #: Selection preference: strong hunters first, the heroes that win most contests early.
 _PICK_ORDER = tuple(
@@ -282,11 +293,29 @@ class HeuristicRules:
         return best
 
 
+@dataclass(frozen=True)
+class ManitouHeuristicConfig(AgentConfig):
+    """Parameters of the Big Manitou heuristic bot."""
+
+    noise: float = option(
+        0.0, help="probability of playing a uniformly random legal action instead (0–1)"
+    )
+
+    def validate(self) -> None:
+        """``noise`` is a probability."""
+        if not 0.0 <= self.noise <= 1.0:
+            raise OptionError(
+                ErrorText("noise is a probability from 0 to 1 (got {noise})", noise=self.noise)
+            )
+
+
 class ManitouHeuristic(Agent):
-    """A rule-of-thumb Big Manitou player (deterministic; uses only its view)."""
+    """A rule-of-thumb Big Manitou player (deterministic given its seed; uses only its view)."""
 
     name = "heuristic"
     description = "plays each card where it wins the most tiles; cheap, deterministic"
+    config_type = ManitouHeuristicConfig
+    config: ManitouHeuristicConfig
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -298,6 +327,8 @@ class ManitouHeuristic(Agent):
         legal = [a for a in obs.legal_actions if isinstance(a, ManitouAction)]
         if len(legal) == 1:
             return legal[0]
+        if self.config.noise > 0 and self.rng.random() < self.config.noise:
+            return legal[self.rng.randrange(len(legal))]
         view = cast(ManitouView, obs.view)
         owned = [_owned_counts(names) for names in view["tiles_owned"]]
         return self._rules.choose(legal, owned, lambda: _view_grounds(view))
