@@ -16,5 +16,5 @@ def test_search_speed_measures_a_search_at_its_player_count(players: int) -> Non
     row = speed.measure("manitou", "ismcts:iterations=3", points)
     assert row["decisions"] == 2 and row["searched"] == 2
     assert row["agent"] == "ismcts:iterations=3"  # not a level name: the spec itself
-    heuristic = speed.measure("manitou", "easy", points)
+    heuristic = speed.measure("manitou", "medium", points)  # the level that is the heuristic
     assert heuristic["agent"] == "heuristic" and heuristic["searched"] == 0
