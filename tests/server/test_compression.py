@@ -111,6 +111,17 @@ def test_the_choices_and_a_bad_one() -> None:
         uvicorn_options("fast", -1)
 
 
+def _reserved_table(server: LiveServer) -> int:
+    """A two-seat Tracker table with both seats reserved, created on ``server``; its id."""
+    seats = [{"kind": "reserved", "nickname": "A"}, {"kind": "reserved", "nickname": "B"}]
+    status, body = http(
+        "POST", f"{server.base}/api/tables", {"game": "tracker", "players": 2, "seats": seats}
+    )
+    assert status == 201, body
+    table: int = json.loads(body)["table"]["id"]
+    return table
+
+
 @pytest.mark.parametrize(("choice", "deflate"), [("fast", True), ("off", False)])
 def test_a_served_table_speaks_with_the_compression_chosen(
     tmp_path: Path, choice: str, deflate: bool
@@ -119,12 +130,7 @@ def test_a_served_table_speaks_with_the_compression_chosen(
         f"sqlite:///{tmp_path / 'c.db'}", tmp_path, args=("--ws-compression", choice)
     )
     try:
-        seats = [{"kind": "reserved", "nickname": "A"}, {"kind": "reserved", "nickname": "B"}]
-        status, body = http(
-            "POST", f"{server.base}/api/tables", {"game": "tracker", "players": 2, "seats": seats}
-        )
-        assert status == 201, body
-        table = json.loads(body)["table"]["id"]
+        table = _reserved_table(server)
         with connect(f"{server.ws}/ws/tables/{table}", compression="deflate") as ws:
             names = [e.name for e in ws.protocol.extensions]
             assert names == (["permessage-deflate"] if deflate else [])
@@ -141,12 +147,7 @@ def test_a_served_table_sends_a_small_frame_plain_and_a_snapshot_compressed(
         f"sqlite:///{tmp_path / 'c.db'}", tmp_path, args=("--ws-compress-min", "200")
     )
     try:
-        seats = [{"kind": "reserved", "nickname": "A"}, {"kind": "reserved", "nickname": "B"}]
-        status, body = http(
-            "POST", f"{server.base}/api/tables", {"game": "tracker", "players": 2, "seats": seats}
-        )
-        assert status == 201, body
-        table = json.loads(body)["table"]["id"]
+        table = _reserved_table(server)
         received: list[tuple[bool, int]] = []  # (compressed, bytes decoded) of each frame
 
         class Noting(ClientPerMessageDeflateFactory):
