@@ -689,13 +689,9 @@ class DudabState(State):
         """
         if seat is not None:
             self._check_seat(seat)
-        who = self.to_act()
-        if who < 0 or (seat is not None and seat != who):
-            return []
-        legal = self._legal
-        if legal is None:
-            legal = self._compute_legal(who)
-        return list(legal)
+            if seat != self.to_act():
+                return []
+        return list(self.legal_now())
 
     def _compute_legal(self, seat: int) -> list[DudabAction]:
         tasks = self.tasks
