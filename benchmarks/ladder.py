@@ -46,9 +46,9 @@ LEVELS = ("random", "easy", "medium", "hard", "heuristic")
 BEGIN, END = "<!-- ladder:begin -->", "<!-- ladder:end -->"
 
 
-def levels_for(game: str, levels: Sequence[str]) -> tuple[list[str], list[str]]:
+def levels_for(game: str, levels: Sequence[str], players: int = 2) -> tuple[list[str], list[str]]:
     """The levels to play for ``game`` and those left out (a level that is the heuristic)."""
-    specs = campfire.get_game(game).difficulty_levels()
+    specs = campfire.get_game(game).difficulty_levels(players)
     same = set(specs.values())
     kept, dropped = [], []
     for level in levels:
@@ -59,9 +59,9 @@ def levels_for(game: str, levels: Sequence[str]) -> tuple[list[str], list[str]]:
     return kept, dropped
 
 
-def searches(game: str, level: str) -> bool:
+def searches(game: str, level: str, players: int = 2) -> bool:
     """Whether ``level`` of ``game`` is a searching agent (not ``random`` or a ``heuristic``)."""
-    return _spec(game, level).split(":", 1)[0] not in ("random", "heuristic")
+    return _spec(game, level, players).split(":", 1)[0] not in ("random", "heuristic")
 
 
 def run_game(
@@ -76,7 +76,7 @@ def run_game(
 
     ``search_games`` (default ``games``) is the number of games of a pair with a searching level.
     """
-    kept, dropped = levels_for(game, levels)
+    kept, dropped = levels_for(game, levels, players)
     records: list[Record] = []
     pairs = []
     think: dict[str, list[float]] = {lv: [0.0, 0.0] for lv in kept}  # seconds, decisions
@@ -85,7 +85,7 @@ def run_game(
         # the stronger one first: a later level, or a level against the heuristic
         a, b = (low, high) if high == "heuristic" else (high, low)
         pair_seed = derive_seed(seed, "ladder", game, a, b)
-        searching = searches(game, a) or searches(game, b)
+        searching = searches(game, a, players) or searches(game, b, players)
         n = games if search_games is None or not searching else search_games
         began = time.perf_counter()
         config = prepare(game, players, [a, b], n, pair_seed, records=True)
@@ -119,7 +119,7 @@ def run_game(
     rows = [
         {
             **row.to_json(),
-            "spec": _spec(game, row.player),
+            "spec": _spec(game, row.player, players),
             "s_per_choice": think[row.player][0] / max(1.0, think[row.player][1]),
         }
         for row in board.rows
@@ -137,8 +137,8 @@ def run_game(
     }
 
 
-def _spec(game: str, level: str) -> str:
-    return campfire.get_game(game).difficulty_levels().get(level, level)
+def _spec(game: str, level: str, players: int = 2) -> str:
+    return campfire.get_game(game).difficulty_levels(players).get(level, level)
 
 
 def run_ladder(

@@ -54,6 +54,7 @@ def positions(game: str, count: int, seed: int, players: int = 2) -> list[tuple[
 def measure(game: str, level: str, points: Sequence[tuple[State, int]]) -> dict[str, Any]:
     """Mean CPU seconds per decision of ``level`` at ``points`` (and its iterations per second)."""
     spec = campfire.get_game(game)
+    players = points[0][0].num_players if points else 2
     cpu = 0.0
     iterations = 0
     searched: list[float] = []  # CPU seconds of the decisions that ran a search
@@ -73,7 +74,7 @@ def measure(game: str, level: str, points: Sequence[tuple[State, int]]) -> dict[
     return {
         "game": game,
         "level": level,
-        "agent": spec.difficulty_levels().get(level, level),
+        "agent": spec.difficulty_levels(players).get(level, level),
         "decisions": len(points),
         "cpu_s_per_decision": mean,
         "iterations_per_s": iterations / cpu if iterations and cpu > 0 else None,

@@ -152,6 +152,17 @@ def _shortened(spec: str, iterations: int) -> str:
     return name + ":" + ",".join(f"{k}={v}" for k, v in params.items())
 
 
+def _level_specs(game: Game[Any], players: int) -> tuple[list[str], list[str]]:
+    """The fast agent specs (and the heuristic) and the searching ones at ``players``.
+
+    A game's levels may differ with the player count (``Game.difficulty_levels``).
+    """
+    levels = game.difficulty_levels(players)
+    fast = list(dict.fromkeys([s for s in levels.values() if not _is_search(s)] + ["heuristic"]))
+    searching = [s for s in dict.fromkeys(levels.values()) if _is_search(s)]
+    return fast, searching
+
+
 def plan(
     game: Game[Any],
     games: int,
@@ -166,10 +177,8 @@ def plan(
     The bulk cycles through every (player count, options) case, player counts fastest, so a
     run of at least as many games as cases covers them all; lineups are drawn at random.
     """
-    levels = game.difficulty_levels()
-    fast = list(dict.fromkeys([s for s in levels.values() if not _is_search(s)] + ["heuristic"]))
-    searching = [s for s in dict.fromkeys(levels.values()) if _is_search(s)]
     players = list(range(game.min_players, game.max_players + 1))
+    fast, searching = _level_specs(game, players[0])
     combos = list(game.options_type.combinations())
     default = game.options_type()
     cases = [(p, o) for o in combos for p in players]
@@ -185,9 +194,10 @@ def plan(
 
     out: list[Planned] = []
     for i in range(level_games):
-        for spec in searching:
-            n = players[i % len(players)]
-            lineup = [fast[(i + s) % len(fast)] for s in range(n)]
+        n = players[i % len(players)]
+        fast_n, searching_n = _level_specs(game, n)  # a level may differ with the player count
+        for spec in searching_n:
+            lineup = [fast_n[(i + s) % len(fast_n)] for s in range(n)]
             lineup[rng.randrange(n)] = spec  # one seat searches, as configured
             out.append(Planned("levels", n, default, tuple(lineup)))
     short = [_shortened(s, search_iterations) for s in searching]

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import campfire
-from campfire.agents import ISMCTSAgent, make_agent, parse_agent_spec, reward_vector
+from campfire.agents import LEVELS, ISMCTSAgent, make_agent, parse_agent_spec, reward_vector
 from campfire.core import Agent, Game, Observation, OptionError, Outcome
 from campfire.core.table import Table
 from tests.games.tracker.helpers import new_state
@@ -67,9 +67,14 @@ def test_parse_agent_spec_and_errors() -> None:
 
 @pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
 def test_difficulty_levels_make_agents(game: Game[Any]) -> None:
-    for level in ("easy", "medium", "hard"):
-        agent = make_agent(level, game, 0, game.min_players)
-        assert isinstance(agent, Agent)
+    for players in range(game.min_players, game.max_players + 1):
+        levels = game.difficulty_levels(players)
+        assert set(levels) == set(LEVELS)
+        for level in LEVELS:
+            agent = make_agent(level, game, 0, players)
+            assert isinstance(agent, Agent)
+            # the level is its spec at this player count
+            assert agent.spec() == make_agent(levels[level], game, 0, players).spec()
 
 
 def test_reward_vector() -> None:

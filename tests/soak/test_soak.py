@@ -50,7 +50,8 @@ def test_small_soak_every_game_ends_replays_and_clones_stay_independent() -> Non
         assert figures.longest <= game.playout_bound
         assert figures.players == set(range(game.min_players, game.max_players + 1))
         # every difficulty level's agent played (a searching level with fewer iterations)
-        for spec in game.difficulty_levels().values():
+        specs = {s for n in figures.players for s in game.difficulty_levels(n).values()}
+        for spec in specs:
             name = spec.split(":")[0]
             assert any(a.split(":")[0] == name for a in figures.agents), spec
         assert "random" in figures.agents
@@ -67,8 +68,7 @@ def test_soak_plan_covers_every_case_and_runs_each_searching_level_as_configured
     bulk = [p for p in planned if p.kind == "bulk"]
     assert len({(p.players, p.options) for p in bulk}) == cases
     levels = [p for p in planned if p.kind == "levels"]
-    hard = game.difficulty_levels()["hard"]
-    assert all(hard in p.lineup for p in levels)
+    assert all(game.difficulty_levels(p.players)["hard"] in p.lineup for p in levels)
     searches = [p for p in planned if p.kind == "search"]
     assert all("ismcts:iterations=4" in p.lineup for p in searches)
     assert all(len(p.lineup) == p.players for p in planned)

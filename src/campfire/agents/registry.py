@@ -78,7 +78,7 @@ def make_agent(
             raise OptionError(
                 ErrorText("a difficulty level takes no parameters (got {got})", got=repr(spec))
             )
-        name, params = parse_agent_spec(game.difficulty_levels()[name])
+        name, params = parse_agent_spec(game.difficulty_levels(players)[name])
     types = agent_types(game)
     cls = types.get(name)
     if cls is None:

@@ -233,10 +233,13 @@ class Game(ABC, Generic[S]):
         """
         return None
 
-    def difficulty_levels(self) -> dict[str, str]:
-        """Agent specs for the difficulty levels ``easy``, ``medium`` and ``hard``.
+    def difficulty_levels(self, players: int) -> dict[str, str]:
+        """Agent specs for the difficulty levels ``easy``, ``medium`` and ``hard`` at ``players``.
 
-        The default uses the game's heuristic bot (or the random agent if it has none) and ISMCTS.
+        A level may differ with the player count (a search whose model costs more with more
+        players runs fewer iterations, so that every level keeps to its time budget). The
+        default uses the game's heuristic bot (or the random agent if it has none) and ISMCTS,
+        the same at every player count.
         """
         return {
             "easy": "heuristic" if "heuristic" in self.agents() else "random",

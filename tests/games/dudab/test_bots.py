@@ -185,7 +185,7 @@ def test_bad_config_is_a_clear_error(spec: str, message: str) -> None:
 
 
 def test_difficulty_levels() -> None:
-    levels = GAME.difficulty_levels()
+    levels = GAME.difficulty_levels(2)
     assert set(levels) == {"easy", "medium", "hard"}
     assert make_agent("easy", GAME, 0, 3).spec() == "heuristic:noise=0.3"
     assert make_agent("medium", GAME, 0, 3).spec() == "heuristic"

@@ -111,11 +111,12 @@ def test_noise_outside_zero_to_one_is_a_clear_error(noise: str) -> None:
 
 
 def test_difficulty_levels() -> None:
-    assert GAME.difficulty_levels() == {
-        "easy": "heuristic:noise=0.3",
-        "medium": "heuristic",
-        "hard": "ismcts:iterations=100",
-    }
+    for players in range(GAME.min_players, GAME.max_players + 1):  # the same at every count
+        assert GAME.difficulty_levels(players) == {
+            "easy": "heuristic:noise=0.3",
+            "medium": "heuristic",
+            "hard": "ismcts:iterations=100",
+        }
     assert make_agent("easy", GAME, 0, 2).spec() == "heuristic:noise=0.3"
     assert make_agent("medium", GAME, 0, 2).spec() == "heuristic"
     assert make_agent("hard", GAME, 0, 2).spec() == "ismcts:iterations=100"

@@ -76,7 +76,7 @@ def test_points_table_is_tile_points_of_every_tile() -> None:
 
 
 def test_the_search_level_uses_the_fast_policy() -> None:
-    levels = GAME.difficulty_levels()
+    levels = GAME.difficulty_levels(2)
     assert levels["hard"].startswith("ismcts:") and "rollout" not in levels["hard"]
     agent = make_agent(levels["hard"], GAME, 0, 2)
     assert isinstance(agent, ISMCTSAgent) and agent.config.rollout == "auto"

@@ -206,3 +206,18 @@ def test_heuristic_bots_always_finish() -> None:
                 agent.observe(visible_events(events, agent.seat))
             steps += 1
             assert steps < 5_000, f"seed {seed}: the game does not end"
+
+
+def test_hard_searches_less_at_more_players() -> None:
+    """Tracker's ``hard`` runs fewer iterations as its multi-player model grows dearer."""
+    from campfire.agents import make_agent
+    from campfire.games.tracker.game import HARD_ITERATIONS
+
+    assert set(HARD_ITERATIONS) == set(range(GAME.min_players, GAME.max_players + 1))
+    counts = [HARD_ITERATIONS[n] for n in sorted(HARD_ITERATIONS)]
+    assert counts == sorted(counts, reverse=True) and counts[0] == 1000  # 2 players unchanged
+    for players, iterations in HARD_ITERATIONS.items():
+        levels = GAME.difficulty_levels(players)
+        assert levels["hard"] == f"ismcts:iterations={iterations}"
+        assert levels["easy"] == "heuristic:memory=6/0.05"  # the heuristic levels do not change
+        assert make_agent("hard", GAME, 0, players).spec() == levels["hard"]

@@ -173,8 +173,11 @@ class ApacheGame(Game[ApacheState]):
 
         return {"heuristic": ApacheHeuristic, "search": ApacheSearch}
 
-    def difficulty_levels(self) -> dict[str, str]:
-        """Heuristic bots that differ in reaction speed and patience (see :mod:`.bots`)."""
+    def difficulty_levels(self, players: int) -> dict[str, str]:
+        """Heuristic bots that differ in reaction speed and patience (see :mod:`.bots`).
+
+        The same at every player count.
+        """
         from .bots import LEVEL_SPECS
 
         return dict(LEVEL_SPECS)

@@ -211,7 +211,7 @@ class DudabGame(Game[DudabState]):
         """Dudab's presenter (``present.py``): columns, prompts, log lines, legend."""
         return DudabPresenter(self)
 
-    def difficulty_levels(self) -> dict[str, str]:
+    def difficulty_levels(self, players: int) -> dict[str, str]:
         """Easy and medium are the heuristic bot (easy with random slips); hard searches.
 
         ``ismcts:iterations=1000`` with the game's rollout model (:mod:`.rollout`: 20-action

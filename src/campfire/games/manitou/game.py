@@ -220,14 +220,15 @@ class ManitouGame(Game[ManitouState]):
 
         return {"heuristic": ManitouHeuristic}
 
-    def difficulty_levels(self) -> dict[str, str]:
+    def difficulty_levels(self, players: int) -> dict[str, str]:
         """Easy: the heuristic, 30% random moves; medium: the heuristic; hard: a search.
 
         Easy plays a uniformly random legal move three times in ten (``noise=0.3``). Hard
         searches with heuristic rollouts: the game's rollout policy plays as the heuristic bot
         does, read straight from the simulated state (the same search as
         ``rollout=heuristic``, several times faster). A short search (30 iterations) lost to
-        the heuristic bot, so the heuristic itself is the medium level.
+        the heuristic bot, so the heuristic itself is the medium level. The same at every player
+        count.
         """
         return {
             "easy": "heuristic:noise=0.3",

@@ -50,7 +50,11 @@ from .state import (
     read_tribes,
 )
 
-__all__ = ["GAME", "TrackerGame"]
+__all__ = ["GAME", "HARD_ITERATIONS", "TrackerGame"]
+
+#: ISMCTS iterations of the ``hard`` level by player count: the search's model costs more with
+#: every player, and a decision keeps to half a second of CPU (measured in docs/strength.md)
+HARD_ITERATIONS = {2: 1000, 3: 650, 4: 550, 5: 550, 6: 500}
 
 
 class TrackerGame(Game[TrackerState]):
@@ -177,20 +181,25 @@ class TrackerGame(Game[TrackerState]):
         """Tracker's presenter (``present.py``): board, prompts, log lines, legend."""
         return TrackerPresenter(self)
 
-    def difficulty_levels(self) -> dict[str, str]:
+    def difficulty_levels(self, players: int) -> dict[str, str]:
         """Easy forgets much, medium forgets a little, hard searches with a perfect memory.
 
-        The specs are the same at every player count; what the search of ``hard`` assumes
-        depends on it. With more than two players its model (:class:`.bots.TrackerRollout`,
-        :meth:`.bots.TrackerMemory.sample`) gives each other seat only its own peeks, lets the
-        others peek where others looked, shares a scout several seats remember in its estimate,
-        and samples other seats' piles as their enemy scouts; with two players the model is
-        exactly the one the two-player figures of ``docs/strength.md`` were measured with.
+        What the search of ``hard`` assumes depends on the player count. With more than two
+        players its model (:class:`.bots.TrackerRollout`, :meth:`.bots.TrackerMemory.sample`)
+        gives each other seat only its own peeks, lets the others peek where others looked,
+        shares a scout several seats remember in its estimate, and samples other seats' piles
+        as their enemy scouts; with two players the model is exactly the one the two-player
+        figures of ``docs/strength.md`` were measured with. That model costs more with every
+        player, so ``hard`` runs fewer iterations at more players (:data:`HARD_ITERATIONS`) to
+        keep a decision within the time budget of ``docs/strength.md``.
+
+        >>> GAME.difficulty_levels(2)["hard"], GAME.difficulty_levels(4)["hard"]
+        ('ismcts:iterations=1000', 'ismcts:iterations=550')
         """
         return {
             "easy": "heuristic:memory=6/0.05",
             "medium": "heuristic:memory=16/0.01",
-            "hard": "ismcts:iterations=1000",
+            "hard": f"ismcts:iterations={HARD_ITERATIONS[players]}",
         }
 
 
