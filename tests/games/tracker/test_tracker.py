@@ -209,13 +209,13 @@ def test_heuristic_bots_always_finish() -> None:
 
 
 def test_hard_searches_less_at_more_players() -> None:
-    """Tracker's ``hard`` runs fewer iterations as its multi-player model grows dearer."""
+    """Tracker's ``hard`` runs fewer iterations with more than two players (a dearer model)."""
     from campfire.agents import make_agent
     from campfire.games.tracker.game import HARD_ITERATIONS
 
     assert set(HARD_ITERATIONS) == set(range(GAME.min_players, GAME.max_players + 1))
-    counts = [HARD_ITERATIONS[n] for n in sorted(HARD_ITERATIONS)]
-    assert counts == sorted(counts, reverse=True) and counts[0] == 1000  # 2 players unchanged
+    assert HARD_ITERATIONS[2] == 1000  # the two-player level is the one measured before
+    assert all(HARD_ITERATIONS[n] < 1000 for n in range(3, GAME.max_players + 1))
     for players, iterations in HARD_ITERATIONS.items():
         levels = GAME.difficulty_levels(players)
         assert levels["hard"] == f"ismcts:iterations={iterations}"

@@ -52,9 +52,12 @@ from .state import (
 
 __all__ = ["GAME", "HARD_ITERATIONS", "TrackerGame"]
 
-#: ISMCTS iterations of the ``hard`` level by player count: the search's model costs more with
-#: every player, and a decision keeps to half a second of CPU (measured in docs/strength.md)
-HARD_ITERATIONS = {2: 1000, 3: 650, 4: 550, 5: 550, 6: 500}
+#: ISMCTS iterations of the ``hard`` level by player count. The search's multi-player model
+#: costs more per iteration than the two-player one, and a decision keeps to half a second of
+#: CPU. 3 players: 650, evaluated clearly above the fair share; 4 players: 800, after 550 was
+#: not clearly above it (both evaluations in docs/strength.md); 5 and 6 players: chosen from
+#: CPU time alone (no strength figure at those counts)
+HARD_ITERATIONS = {2: 1000, 3: 650, 4: 800, 5: 700, 6: 650}
 
 
 class TrackerGame(Game[TrackerState]):
@@ -189,12 +192,13 @@ class TrackerGame(Game[TrackerState]):
         gives each other seat only its own peeks, lets the others peek where others looked,
         shares a scout several seats remember in its estimate, and samples other seats' piles
         as their enemy scouts; with two players the model is exactly the one the two-player
-        figures of ``docs/strength.md`` were measured with. That model costs more with every
-        player, so ``hard`` runs fewer iterations at more players (:data:`HARD_ITERATIONS`) to
-        keep a decision within the time budget of ``docs/strength.md``.
+        figures of ``docs/strength.md`` were measured with. That model costs more per
+        iteration, so ``hard`` runs fewer iterations with more than two players
+        (:data:`HARD_ITERATIONS`) to keep a decision within the time budget of
+        ``docs/strength.md``.
 
         >>> GAME.difficulty_levels(2)["hard"], GAME.difficulty_levels(4)["hard"]
-        ('ismcts:iterations=1000', 'ismcts:iterations=550')
+        ('ismcts:iterations=1000', 'ismcts:iterations=800')
         """
         return {
             "easy": "heuristic:memory=6/0.05",
