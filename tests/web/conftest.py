@@ -60,7 +60,9 @@ def new_page(browser: Any) -> Iterator[Any]:
 
     def make(width: int = 1280, height: int = 800) -> Any:
         context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
-        context.set_default_timeout(15_000)
+        # generous: a replay is built on the server (every step's display model), and a busy
+        # 2-core machine running the other test worker took over 15 s for one once
+        context.set_default_timeout(30_000)
         contexts.append(context)
         page = context.new_page()
         page.errors = []
