@@ -12,6 +12,7 @@ import pytest
 from campfire.core import (
     IllegalActionError,
     NotationError,
+    OptionError,
     PositionError,
     SetupError,
 )
@@ -221,3 +222,6 @@ def test_hard_searches_less_at_more_players() -> None:
         assert levels["hard"] == f"ismcts:iterations={iterations}"
         assert levels["easy"] == "heuristic:memory=6/0.05"  # the heuristic levels do not change
         assert make_agent("hard", GAME, 0, players).spec() == levels["hard"]
+    for players in (1, 7):
+        with pytest.raises(OptionError, match="2–6 players"):
+            GAME.difficulty_levels(players)

@@ -200,6 +200,7 @@ class TrackerGame(Game[TrackerState]):
         >>> GAME.difficulty_levels(2)["hard"], GAME.difficulty_levels(4)["hard"]
         ('ismcts:iterations=1000', 'ismcts:iterations=800')
         """
+        self.check_players(players)  # a clear error outside 2-6 players
         return {
             "easy": "heuristic:memory=6/0.05",
             "medium": "heuristic:memory=16/0.01",
