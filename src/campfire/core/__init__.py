@@ -6,7 +6,7 @@ replay, and the registry of games. It imports nothing else of Campfire.
 """
 
 from .actions import Action
-from .agent import Agent, AgentConfig, Belief, Observation, RolloutPolicy
+from .agent import Agent, AgentConfig, Belief, NoisyConfig, Observation, RolloutPolicy
 from .errors import (
     CampfireError,
     ErrorText,
@@ -41,6 +41,7 @@ __all__ = [
     "GameRng",
     "IllegalActionError",
     "Match",
+    "NoisyConfig",
     "NotationError",
     "Observation",
     "OptionError",

@@ -32,18 +32,21 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .actions import Action
+from .errors import ErrorText, OptionError
 from .events import Event
-from .options import Options
+from .options import Options, option
 from .outcome import Outcome
 from .state import State
 
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["Agent", "AgentConfig", "Belief", "Observation", "RolloutPolicy"]
+__all__ = ["Agent", "AgentConfig", "Belief", "NoisyConfig", "Observation", "RolloutPolicy"]
+
+_A = TypeVar("_A")
 
 
 class Belief:
@@ -243,6 +246,43 @@ class RolloutPolicy:
 @dataclass(frozen=True)
 class AgentConfig(Options):
     """Base class of agents' parameters (an agent without parameters uses it as is)."""
+
+
+@dataclass(frozen=True)
+class NoisyConfig(AgentConfig):
+    """Parameters of a rule-of-thumb bot that slips: ``noise``, its chance of a random move.
+
+    A game's heuristic bot derives its parameters from it and asks :meth:`slip` first in
+    ``act``; an easy level is such a bot with ``noise`` above 0. A subclass that overrides
+    :meth:`validate` calls ``super().validate()``.
+
+    >>> import random
+    >>> NoisyConfig().slip(random.Random(1), ["a", "b"]) is None  # noise 0: never a slip
+    True
+    >>> NoisyConfig(noise=1.0).slip(random.Random(1), ["a", "b"]) in ("a", "b")
+    True
+    """
+
+    noise: float = option(
+        0.0, help="probability of playing a uniformly random legal action instead (0–1)"
+    )
+
+    def validate(self) -> None:
+        """``noise`` is a probability."""
+        if not 0.0 <= self.noise <= 1.0:
+            raise OptionError(
+                ErrorText("noise is a probability from 0 to 1 (got {noise})", noise=self.noise)
+            )
+
+    def slip(self, rng: random.Random, legal: Sequence[_A]) -> _A | None:
+        """With probability ``noise`` a uniformly random one of ``legal`` (drawn from ``rng``).
+
+        ``None`` otherwise: the bot then plays its rule of thumb. With ``noise`` 0 it draws
+        nothing from ``rng``.
+        """
+        if self.noise > 0 and rng.random() < self.noise:
+            return legal[rng.randrange(len(legal))]
+        return None
 
 
 class Agent(ABC):

@@ -43,9 +43,9 @@ from typing import Any, cast
 from campfire.core import (
     Action,
     Agent,
-    AgentConfig,
     ErrorText,
     Event,
+    NoisyConfig,
     Observation,
     OptionError,
     option,
@@ -121,22 +121,16 @@ def face_cost(pile: Sequence[int], faces: Sequence[int]) -> int:
 
 
 @dataclass(frozen=True)
-class DudabHeuristicConfig(AgentConfig):
-    """Parameters of the Dudab heuristic bot."""
+class DudabHeuristicConfig(NoisyConfig):
+    """Parameters of the Dudab heuristic bot: ``noise`` (:class:`NoisyConfig`) and these."""
 
-    noise: float = option(
-        0.0, help="probability of playing a uniformly random legal action instead (0–1)"
-    )
     dudab_keep: float = option(
         3.0, help="what keeping a Dudab in hand is worth (points) while the round is young"
     )
 
     def validate(self) -> None:
         """``noise`` is a probability, ``dudab_keep`` non-negative."""
-        if not 0.0 <= self.noise <= 1.0:
-            raise OptionError(
-                ErrorText("noise is a probability from 0 to 1 (got {noise})", noise=self.noise)
-            )
+        super().validate()
         if self.dudab_keep < 0:
             raise OptionError(
                 ErrorText("dudab_keep must be ≥ 0 (got {dudab_keep})", dudab_keep=self.dudab_keep)
@@ -174,8 +168,9 @@ class DudabHeuristic(Agent):
         legal = [a for a in obs.legal_actions if isinstance(a, DudabAction)]
         if len(legal) == 1:
             return legal[0]
-        if self.config.noise > 0 and self.rng.random() < self.config.noise:
-            return legal[self.rng.randrange(len(legal))]
+        slip = self.config.slip(self.rng, legal)
+        if slip is not None:
+            return slip
         view = cast(DudabView, obs.view)
         kind = legal[0].kind
         if kind == K_KEEP:

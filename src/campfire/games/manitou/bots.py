@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
-from campfire.core import Action, Agent, AgentConfig, ErrorText, Observation, OptionError, option
+from campfire.core import Action, Agent, NoisyConfig, Observation
 
 from .actions import K_LOSE, K_MOVE, K_PASS, K_PICK, K_PLAY, K_TAKE, ManitouAction
 from .cards import (
@@ -294,19 +294,8 @@ class HeuristicRules:
 
 
 @dataclass(frozen=True)
-class ManitouHeuristicConfig(AgentConfig):
-    """Parameters of the Big Manitou heuristic bot."""
-
-    noise: float = option(
-        0.0, help="probability of playing a uniformly random legal action instead (0–1)"
-    )
-
-    def validate(self) -> None:
-        """``noise`` is a probability."""
-        if not 0.0 <= self.noise <= 1.0:
-            raise OptionError(
-                ErrorText("noise is a probability from 0 to 1 (got {noise})", noise=self.noise)
-            )
+class ManitouHeuristicConfig(NoisyConfig):
+    """Parameters of the Big Manitou heuristic bot: ``noise`` (:class:`NoisyConfig`)."""
 
 
 class ManitouHeuristic(Agent):
@@ -327,8 +316,9 @@ class ManitouHeuristic(Agent):
         legal = [a for a in obs.legal_actions if isinstance(a, ManitouAction)]
         if len(legal) == 1:
             return legal[0]
-        if self.config.noise > 0 and self.rng.random() < self.config.noise:
-            return legal[self.rng.randrange(len(legal))]
+        slip = self.config.slip(self.rng, legal)
+        if slip is not None:
+            return slip
         view = cast(ManitouView, obs.view)
         owned = [_owned_counts(names) for names in view["tiles_owned"]]
         return self._rules.choose(legal, owned, lambda: _view_grounds(view))
