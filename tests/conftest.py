@@ -13,6 +13,16 @@ import pytest
 from campfire.i18n import LOCALE_VARS, use_language
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--all-option-combinations``: the conformance suite's full size."""
+    parser.addoption(
+        "--all-option-combinations",
+        action="store_true",
+        help="run the conformance suite's step-level checks for every option combination "
+        "of every game (by default: every pair of option values)",
+    )
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Run the ``slow`` tests first, each group keeping its (random) order.

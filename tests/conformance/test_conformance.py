@@ -1,10 +1,17 @@
 """The generic conformance suite: every registered game, every player count, every option set.
 
-Each game added to the registry runs through these tests automatically.
+Each game added to the registry runs through these tests automatically. Random playouts and
+replays run for every option combination at every player count. The checks made at every
+step of a game run for every player count with the default options and for a set of rows in
+which every pair of option values (and of an option value and a player count) appears; pass
+``--all-option-combinations`` to run them for every option combination as well
+(``benchmarks/README.md``, "Conformance at full size").
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import json
 import random
 from collections.abc import Iterator
@@ -41,24 +48,73 @@ def _player_cases() -> Iterator[Any]:
             yield pytest.param(game, players, id=f"{game.name}-{players}p")
 
 
-def _step_cases() -> Iterator[Any]:
-    """Every player count with the default options, and every other option combination once
-    (at a player count that cycles through the range)."""
+def _values(options: Any, names: list[str]) -> list[tuple[str, Any]]:
+    return [(name, getattr(options, name)) for name in names]
+
+
+def covering_rows(game: Game[Any]) -> list[tuple[int, Any]]:
+    """The (player count, options) rows the step-level checks run by default.
+
+    First the default options at every player count; then, greedily, the valid combinations
+    that cover the most value pairs not covered yet, until every pair of values of two factors
+    (the player count, and each option with more than one sweep value) that some valid
+    combination holds appears together in at least one row. Deterministic: ties go to the
+    first row in ``combinations()`` order.
+    """
+    default = game.options_type()
+    names = [info.name for info in game.options_type.infos() if len(info.sweep) > 1]
+    counts = range(game.min_players, game.max_players + 1)
+
+    def pairs(players: int, options: Any) -> set[tuple[tuple[str, Any], tuple[str, Any]]]:
+        factors = [("players", players), *_values(options, names)]
+        return set(itertools.combinations(factors, 2))
+
+    candidates = [(p, o) for p in counts for o in game.options_type.combinations()]
+    candidate_pairs = [pairs(p, o) for p, o in candidates]
+    uncovered: set[tuple[tuple[str, Any], tuple[str, Any]]] = set().union(*candidate_pairs)
+    rows = [(p, default) for p in counts]
+    for p, o in rows:
+        uncovered -= pairs(p, o)
+    while uncovered:
+        best = max(range(len(candidates)), key=lambda k: len(candidate_pairs[k] & uncovered))
+        rows.append(candidates[best])
+        uncovered -= candidate_pairs[best]
+    return rows
+
+
+@functools.cache
+def _step_cases(every_combination: bool) -> list[Any]:
+    """The cases of the step-level checks.
+
+    By default the covering rows of each game (:func:`covering_rows`); with
+    ``--all-option-combinations``, every player count with the default options and every other
+    option combination once, at a player count that cycles through the range.
+    """
+    cases = []
     for game in GAMES:
         default = game.options_type()
-        for players in range(game.min_players, game.max_players + 1):
-            yield pytest.param(game, players, default, id=f"{game.name}-{players}p-default")
-        span = game.max_players - game.min_players + 1
-        others = [o for o in game.options_type.combinations() if o != default]
-        for i, options in enumerate(others):
-            players = game.min_players + i % span
-            label = ",".join(f"{k}={v}" for k, v in options.non_default().items())
-            yield pytest.param(game, players, options, id=f"{game.name}-{players}p-{label}")
+        if every_combination:
+            rows = [(p, default) for p in range(game.min_players, game.max_players + 1)]
+            span = game.max_players - game.min_players + 1
+            others = [o for o in game.options_type.combinations() if o != default]
+            rows += [(game.min_players + i % span, o) for i, o in enumerate(others)]
+        else:
+            rows = covering_rows(game)
+        for players, options in rows:
+            label = ",".join(f"{k}={v}" for k, v in options.non_default().items()) or "default"
+            cases.append(pytest.param(game, players, options, id=f"{game.name}-{players}p-{label}"))
+    return cases
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Give the tests marked ``step_cases`` their (game, players, options) cases."""
+    if metafunc.definition.get_closest_marker("step_cases") is not None:
+        every = bool(metafunc.config.getoption("all_option_combinations"))
+        metafunc.parametrize(("game", "players", "options"), _step_cases(every))
 
 
 CASES = list(_cases())
 PLAYER_CASES = list(_player_cases())
-STEP_CASES = list(_step_cases())
 
 
 def random_playout(match: Match, rng: random.Random, bound: int) -> None:
@@ -138,7 +194,7 @@ def _walk(game: Game[Any], players: int, seed: int, options: Any = None) -> Iter
         state.apply(seat, legal[rng.randrange(len(legal))])
 
 
-@pytest.mark.parametrize(("game", "players", "options"), STEP_CASES)
+@pytest.mark.step_cases
 def test_position_round_trip_every_step(game: Game[Any], players: int, options: Any) -> None:
     for state in _walk(game, players, seed=3, options=options):
         position = state.to_position()
@@ -156,7 +212,7 @@ def _sample(items: list[Any], k: int, rng: random.Random) -> list[Any]:
     return items if len(items) <= k else rng.sample(items, k)
 
 
-@pytest.mark.parametrize(("game", "players", "options"), STEP_CASES)
+@pytest.mark.step_cases
 def test_clone_independence_and_every_legal_action_applies(
     game: Game[Any], players: int, options: Any
 ) -> None:
@@ -188,7 +244,7 @@ def test_clone_independence_and_every_legal_action_applies(
         assert as_json(old.to_position()) == old_snapshot
 
 
-@pytest.mark.parametrize(("game", "players", "options"), STEP_CASES)
+@pytest.mark.step_cases
 def test_illegal_actions_raise_and_leave_state_unchanged(
     game: Game[Any], players: int, options: Any
 ) -> None:
@@ -225,7 +281,7 @@ def test_bad_notation_is_a_clear_error(game: Game[Any], players: int) -> None:
 # ----- hidden information --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("game", "players", "options"), STEP_CASES)
+@pytest.mark.step_cases
 def test_determinisations_keep_what_a_seat_knows(
     game: Game[Any], players: int, options: Any
 ) -> None:
@@ -289,7 +345,7 @@ def test_action_index_space_round_trips(game: Game[Any], players: int) -> None:
                 assert game.parse_action(str(action)) == action
 
 
-@pytest.mark.parametrize(("game", "players", "options"), STEP_CASES)
+@pytest.mark.step_cases
 def test_legal_actions_are_deterministic_and_distinct(
     game: Game[Any], players: int, options: Any
 ) -> None:
