@@ -18,10 +18,7 @@ def test_moves_are_named_buttons_reached_by_tab_and_played_by_enter(
     ann = new_page()
     create_table(ann, server.base, "dudab", 2, ["easy"], name="Ann")
     start(ann)
-    for _ in range(200):  # Ann's turn (the start player is drawn)
-        if ann.locator("#cf-board .cf-banner-you").count():
-            break
-        ann.wait_for_timeout(30)
+    ann.locator("#cf-board .cf-banner-you").wait_for()  # Ann's turn (the start player is drawn)
     moves = ann.evaluate(_MOVES)
     assert moves and all(name.strip() for name in moves)  # every move has a name
     cards = ann.locator("#cf-board [data-card]:not(button)")
@@ -37,21 +34,21 @@ def test_moves_are_named_buttons_reached_by_tab_and_played_by_enter(
             break
     assert named is not None, moves
     ann.keyboard.press("Enter")
-    for _ in range(100):  # a move played, or a card picked up: then Tab to a place and Enter
-        if seq_of(ann) > before:
-            break
-        if ann.locator("#cf-board .cf-selected, #cf-board .cf-menu").count():
-            for _ in range(80):
-                ann.keyboard.press("Tab")
-                classes = ann.evaluate("() => document.activeElement.className") or ""
-                if ("cf-hint" in classes or "cf-action" in classes) and "cf-cancel" not in classes:
-                    ann.keyboard.press("Enter")
-                    break
-            break
-        ann.wait_for_timeout(30)
-    for _ in range(100):
-        if seq_of(ann) > before:
-            break
-        ann.wait_for_timeout(30)
+    # a move played, or a card picked up (then Tab to a place and Enter)
+    ann.wait_for_function(
+        """(before) => +document.body.dataset.seq > before
+            || document.querySelector('#cf-board .cf-selected, #cf-board .cf-menu')""",
+        arg=before,
+    )
+    if seq_of(ann) == before:
+        for _ in range(80):
+            ann.keyboard.press("Tab")
+            classes = ann.evaluate("() => document.activeElement.className") or ""
+            if ("cf-hint" in classes or "cf-action" in classes) and "cf-cancel" not in classes:
+                ann.keyboard.press("Enter")
+                break
+        else:
+            raise AssertionError("Tab never reached a place for the picked-up card")
+    ann.wait_for_function("(before) => +document.body.dataset.seq > before", arg=before)
     assert seq_of(ann) > before
     assert ann.errors == []
