@@ -2,8 +2,9 @@
 
 Everything goes through what a person would use: labelled form fields, and buttons found by
 their role and accessible name (the lobby's, the waiting room's, the table's cards, places and
-buttons). A random but seeded player picks among the buttons the table offers; the waiting loops
-are bounded in count, and no duration is asserted.
+buttons). A random but seeded player picks among the buttons the table offers; a wait for the
+page gives up after :data:`PATIENCE` seconds (a bound for a loaded machine, never an assertion
+about speed).
 """
 
 from __future__ import annotations
@@ -11,11 +12,28 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
 #: What a page shows a person at the end of a game.
 RESULT = "#cf-board .cf-result"
+#: how long a wait for a page gives up after, in seconds (Playwright's default in these tests)
+PATIENCE = 30.0
+
+
+def until(page: Any, ready: Callable[[], Any], seconds: float = PATIENCE) -> Any:
+    """Poll ``ready()`` every 30 ms while ``page`` runs; its first true value, or ``None``.
+
+    The caller asserts what it waited for, so a page that never gets there fails with the
+    caller's message.
+    """
+    deadline = time.monotonic() + seconds
+    while not (value := ready()):
+        if time.monotonic() > deadline:
+            return None
+        page.wait_for_timeout(30)
+    return value
 
 
 def create_table(
@@ -62,10 +80,7 @@ def join_table(page: Any, base: str, table: int, name: str) -> None:
 def start(page: Any) -> None:
     """Press start once every seat is taken."""
     button = page.get_by_role("button", name="Start the game")
-    for _ in range(100):
-        if button.is_enabled():
-            break
-        page.wait_for_timeout(50)
+    until(page, button.is_enabled)
     button.click()
     page.locator("#cf-board .cf-table-view").wait_for()
 

@@ -11,7 +11,7 @@ import pytest
 
 from tests.server.live_server import http
 
-from .people import create_table, over, play_to_the_end, start
+from .people import create_table, over, play_to_the_end, start, until
 
 
 def test_a_running_table_is_listed_and_watched_without_moves(server: Any, new_page: Any) -> None:
@@ -47,10 +47,7 @@ def test_a_clock_counts_down_for_the_seat_to_play(server: Any, new_page: Any) ->
     running.first.wait_for()
     first = running.first.inner_text()
     assert re.fullmatch(r"\d+:\d\d", first)
-    for _ in range(100):
-        if running.count() and running.first.inner_text() != first:
-            break
-        ann.wait_for_timeout(50)
+    until(ann, lambda: running.count() and running.first.inner_text() != first)
     assert running.first.inner_text() != first  # it counts down between frames
 
 
@@ -82,10 +79,7 @@ def test_the_language_switcher_sets_the_page_and_the_socket(server: Any, new_pag
     table = json.loads(text)["table"]["id"]
     page.goto(f"{server.base}/t/{table}")  # the language holds on every page
     page.locator("#cf-waiting").wait_for()
-    for _ in range(100):
-        if sockets:
-            break
-        page.wait_for_timeout(30)
+    until(page, lambda: sockets)
     assert page.evaluate("document.documentElement.lang") == "hu"
     assert any(f"/ws/tables/{table}?" in url and "lang=hu" in url for url in sockets), sockets
     assert "hu" in languages
@@ -101,10 +95,7 @@ def test_rematch_after_the_end(server: Any, new_page: Any) -> None:
     lines = ann.locator("#cf-log li").count()
     assert lines > 10
     ann.get_by_role("button", name="Play again (same seats)").click()
-    for _ in range(200):
-        if not over(ann) and ann.locator("#cf-log li").count() < lines:
-            break
-        ann.wait_for_timeout(30)
+    until(ann, lambda: not over(ann) and ann.locator("#cf-log li").count() < lines)
     assert not over(ann)
     assert ann.locator("#cf-log li").count() < lines  # a new game, a new log
     assert ann.get_by_role("button", name="Play again (same seats)").is_hidden()

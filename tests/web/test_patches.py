@@ -23,6 +23,8 @@ from campfire.server.patches import display_patch, to_json
 from campfire.server.protocol import seat_display
 from tests.server.live_server import LiveServer, http
 
+from .people import until
+
 GAMES = ("apache", "dudab", "manitou", "tracker")
 #: steps of each game checked (the models are large: enough to see every kind of change)
 STEPS = 40
@@ -122,26 +124,22 @@ def test_a_table_page_asks_for_patches_and_draws_a_game_from_them(browser: Any, 
 
         watcher.on("websocket", socket)
         watcher.goto(f"{base}/t/{table}")
-        for _ in range(300):  # connected: the snapshot of the table waiting to start
-            if any(f.get("type") == "snapshot" for f in frames):
-                break
-            watcher.wait_for_timeout(30)
+        # connected: the snapshot of the table waiting to start
+        until(watcher, lambda: any(f.get("type") == "snapshot" for f in frames))
         assert http("POST", f"{base}/api/tables/{table}/start", {})[0] == 200
         watcher.locator("#cf-board .cf-table-view").wait_for()
-        for _ in range(600):  # the bots play the game out
+
+        def over() -> bool:  # the bots played the game out
             last = [f for f in frames if f.get("type") in ("snapshot", "delta")]
-            if last and last[-1]["outcome"] is not None:
-                break
-            watcher.wait_for_timeout(50)
+            return bool(last) and last[-1]["outcome"] is not None
+
+        until(watcher, over, 60)
         deltas = [f for f in frames if f.get("type") == "delta"]
         assert deltas and deltas[-1]["outcome"] is not None
         assert all("patch" in f and "display" not in f for f in deltas)
         assert urls and all("patch=1" in u for u in urls)
         seq = str(deltas[-1]["seq"])
-        for _ in range(200):
-            if watcher.evaluate("() => document.body.dataset.seq") == seq:
-                break
-            watcher.wait_for_timeout(30)
+        until(watcher, lambda: watcher.evaluate("() => document.body.dataset.seq") == seq)
         assert watcher.evaluate("() => document.body.dataset.seq") == seq
         assert watcher.locator("#cf-board .cf-table-view").count() == 1
         assert not errors

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .people import create_table, join_table, start
+from .people import create_table, join_table, start, until
 
 FACE = re.compile(r"scout|false track")
 
@@ -24,12 +24,11 @@ def test_a_peeked_card_is_shown_to_the_peeker_only_then_turned_back(
     start(ann)
     bob.locator("#cf-board .cf-table-view").wait_for()
     peek = re.compile(r"^Peek at position (\d+)$")
-    for _ in range(100):
-        peeker = next((p for p in (ann, bob) if p.get_by_role("button", name=peek).count()), None)
-        if peeker is not None:
-            break
-        ann.wait_for_timeout(30)
-    else:
+    peeker = until(
+        ann,
+        lambda: next((p for p in (ann, bob) if p.get_by_role("button", name=peek).count()), None),
+    )
+    if peeker is None:
         raise AssertionError("nobody could peek")
     other = bob if peeker is ann else ann
     button = peeker.get_by_role("button", name=peek).nth(9)
@@ -38,28 +37,19 @@ def test_a_peeked_card_is_shown_to_the_peeker_only_then_turned_back(
     place = f'#cf-board [data-card="pos:{position.group(1)}"]'
     button.press("Enter")  # by keyboard: the cards are buttons
     shown = peeker.locator(place)
-    for _ in range(100):
-        if FACE.search(shown.get_attribute("aria-label") or ""):
-            break
-        peeker.wait_for_timeout(30)
+    until(peeker, lambda: FACE.search(shown.get_attribute("aria-label") or ""))
     label = shown.get_attribute("aria-label") or ""
     assert FACE.search(label), label
     code = re.search(r"\(([SF]-T\d-\d+)", label)
     assert code is not None
     # the other player: the same place face down, marked as peeked, its card nowhere on the page
     seen = other.locator(place)
-    for _ in range(100):
-        if "peeked" in (seen.get_attribute("aria-label") or ""):
-            break
-        other.wait_for_timeout(30)
+    until(other, lambda: "peeked" in (seen.get_attribute("aria-label") or ""))
     assert "peeked" in (seen.get_attribute("aria-label") or "")
     assert not FACE.search(seen.get_attribute("aria-label") or "")
     assert code.group(1) not in other.locator("body").inner_html()
     # a few seconds later the peeker's card is turned back
-    for _ in range(200):
-        if not FACE.search(shown.get_attribute("aria-label") or ""):
-            break
-        peeker.wait_for_timeout(50)
+    until(peeker, lambda: not FACE.search(shown.get_attribute("aria-label") or ""))
     assert not FACE.search(shown.get_attribute("aria-label") or "")
     assert code.group(1) not in peeker.locator("#cf-board").inner_html()
     assert ann.errors == [] and bob.errors == []

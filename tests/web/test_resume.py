@@ -18,7 +18,7 @@ import pytest
 
 from tests.server.live_server import LiveServer
 
-from .people import click_something, create_table, seq_of, start
+from .people import click_something, create_table, seq_of, start, until
 
 
 @pytest.fixture
@@ -65,10 +65,7 @@ def test_reload_and_server_restart_mid_game(
     seq, log = seq_of(ann), _log(ann)
     ann.reload()
     ann.locator("#cf-board .cf-table-view").wait_for()
-    for _ in range(100):
-        if seq_of(ann) == seq and len(_log(ann)) == len(log):
-            break
-        ann.wait_for_timeout(30)
+    until(ann, lambda: seq_of(ann) == seq and len(_log(ann)) == len(log))
     assert seq_of(ann) == seq and _log(ann) == log
     _play([ann, bob], rng, 4)
 
