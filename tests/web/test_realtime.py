@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .people import _click, create_table, join_table, seq_of, start
+from .people import _click, create_table, join_table, seq_of, start, until
 
 PENALTY = "penalty"
 
@@ -34,13 +34,11 @@ def _legal_claim(claims: list[tuple[str, str]]) -> tuple[str, str] | None:
     return None
 
 
-def _wait(page: Any, predicate: Any, what: str, rounds: int = 200) -> Any:
-    for _ in range(rounds):
-        value = predicate()
-        if value:
-            return value
-        page.wait_for_timeout(25)
-    raise AssertionError(f"waited in vain for {what}")
+def _wait(page: Any, predicate: Any, what: str) -> Any:
+    value = until(page, predicate)
+    if not value:
+        raise AssertionError(f"waited in vain for {what}")
+    return value
 
 
 @pytest.mark.slow
@@ -75,7 +73,6 @@ def test_first_claim_to_reach_the_server_gets_the_booty(server: Any, new_page: A
                 or bob.get_by_role("button", name=reveal).count()
             ),
             "the next card",
-            rounds=400,
         )
     else:
         raise AssertionError("no card both could claim")
