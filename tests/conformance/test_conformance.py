@@ -48,10 +48,6 @@ def _player_cases() -> Iterator[Any]:
             yield pytest.param(game, players, id=f"{game.name}-{players}p")
 
 
-def _values(options: Any, names: list[str]) -> list[tuple[str, Any]]:
-    return [(name, getattr(options, name)) for name in names]
-
-
 def covering_rows(game: Game[Any]) -> list[tuple[int, Any]]:
     """The (player count, options) rows the step-level checks run by default.
 
@@ -66,7 +62,7 @@ def covering_rows(game: Game[Any]) -> list[tuple[int, Any]]:
     counts = range(game.min_players, game.max_players + 1)
 
     def pairs(players: int, options: Any) -> set[tuple[tuple[str, Any], tuple[str, Any]]]:
-        factors = [("players", players), *_values(options, names)]
+        factors = [("players", players), *((name, getattr(options, name)) for name in names)]
         return set(itertools.combinations(factors, 2))
 
     candidates = [(p, o) for p in counts for o in game.options_type.combinations()]
