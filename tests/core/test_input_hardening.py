@@ -11,8 +11,10 @@ import pytest
 
 from campfire import get_game
 from campfire.core import (
+    ErrorText,
     GameRng,
     Match,
+    NotationError,
     OptionError,
     PositionError,
     Record,
@@ -297,3 +299,52 @@ def replay(record: Record) -> Match:
     from campfire.core import replay as core_replay
 
     return core_replay(record)
+
+
+@pytest.mark.parametrize("name", ["apache", "dudab", "manitou", "tracker"])
+def test_every_game_reads_a_position_s_top_level_fields_the_same_way(name: str) -> None:
+    game = get_game(name)
+    position = game.new_game(2, seed=1).to_position()
+    assert game.state_from_position(position).position_equal(game.new_game(2, seed=1))
+    with pytest.raises(PositionError, match=r"unknown position field 'rng'; a position has"):
+        game.state_from_position({**position, "rng": 1})
+    with pytest.raises(PositionError, match=rf"^an? {game.title} position needs a 'state'"):
+        game.state_from_position({**position, "state": [1, 2]})
+
+
+@pytest.mark.parametrize(
+    ("raised", "said"),
+    [
+        (KeyError("hand"), "malformed Tracker position: KeyError('hand')"),
+        (IndexError("list index out of range"), "malformed Tracker position: IndexError("),
+        (NotationError(ErrorText("no such card")), "malformed Tracker position: no such card"),
+        (PositionError(ErrorText("seat 7 is no seat")), "seat 7 is no seat"),
+    ],
+)
+def test_what_a_game_s_state_reader_raises_becomes_a_position_error(
+    raised: Exception, said: str
+) -> None:
+    def read_state(players: int, options: Any, state: Any) -> Any:
+        raise raised
+
+    position = TRACKER.new_game(2, seed=1).to_position()
+    with pytest.raises(PositionError) as caught:
+        TRACKER._read_position(position, read_state)
+    assert str(caught.value).startswith(said)
+
+
+@pytest.mark.parametrize(("language", "said"), [("hu", "Nyomkereső-állás"), ("cs", "hry Stopař")])
+def test_a_position_error_names_the_game_in_the_language(language: str, said: str) -> None:
+    from campfire.i18n import translator
+
+    position = TRACKER.new_game(2, seed=1).to_position()
+    with pytest.raises(PositionError) as caught:
+        TRACKER.state_from_position({**position, "state": None})
+    assert said in translator(language).error(caught.value)
+
+    def read_state(players: int, options: Any, state: Any) -> Any:
+        raise KeyError("hand")
+
+    with pytest.raises(PositionError) as caught:
+        TRACKER._read_position(position, read_state)
+    assert said in translator(language).error(caught.value)

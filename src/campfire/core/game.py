@@ -17,7 +17,7 @@ from typing import Any, Generic, TypeVar
 
 from .actions import Action
 from .agent import Agent, Belief, RolloutPolicy
-from .errors import ErrorText, OptionError, PositionError, SetupError
+from .errors import CampfireError, ErrorText, OptionError, PositionError, SetupError
 from .events import Event
 from .options import Options
 from .present import GenericPresenter, Presenter
@@ -28,6 +28,9 @@ from .validate import check_seed, short_repr
 __all__ = ["ActionSpace", "Game"]
 
 S = TypeVar("S", bound=State)
+
+#: the top-level fields of a position (``docs/records.md``): its header and the game's state
+POSITION_FIELDS = ("game", "version", "players", "options", "state")
 
 
 @dataclass(frozen=True)
@@ -356,6 +359,50 @@ class Game(ABC, Generic[S]):
         except OptionError as exc:
             raise PositionError(ErrorText("bad position header: {exc}", exc=exc.text)) from None
         return players, options
+
+    def _read_position(
+        self, data: Mapping[str, Any], read_state: Callable[[int, Any, Mapping[str, Any]], S]
+    ) -> S:
+        """Check a whole position and build its state with ``read_state(players, options, state)``.
+
+        The header is checked first (:meth:`_read_position_header`), then the top-level fields
+        (:data:`POSITION_FIELDS`, the ``state`` an object); ``read_state`` reads the game's own
+        ``state`` object. Whatever it raises for a malformed value (a :class:`CampfireError`
+        such as a bad card name, or a ``KeyError``, ``TypeError``, ``ValueError``,
+        ``IndexError`` or ``AttributeError``) becomes a :class:`PositionError` that names it;
+        its own :class:`PositionError` passes through.
+        """
+        players, options = self._read_position_header(data)
+        state = data.get("state")
+        if not isinstance(state, Mapping):
+            raise PositionError(
+                ErrorText("a {title} position needs a 'state' object", title=self.title_text())
+            )
+        extra = sorted(str(k) for k in data if k not in POSITION_FIELDS)
+        if extra:
+            raise PositionError(
+                ErrorText(
+                    "unknown position field {extra}; a position has {value}",
+                    extra=repr(extra[0]),
+                    value=list(POSITION_FIELDS),
+                )
+            )
+        try:
+            return read_state(players, options, state)
+        except PositionError:
+            raise
+        except CampfireError as exc:
+            raise PositionError(
+                ErrorText(
+                    "malformed {title} position: {exc}", title=self.title_text(), exc=exc.text
+                )
+            ) from None
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise PositionError(
+                ErrorText(
+                    "malformed {title} position: {exc}", title=self.title_text(), exc=repr(exc)
+                )
+            ) from None
 
     def __repr__(self) -> str:
         return f"<Game {self.name}: {self.title}, {self.min_players}-{self.max_players} players>"

@@ -148,23 +148,7 @@ class ApacheGame(Game[ApacheState]):
         phase against the poll, the queue and the deck): anything else raises
         :class:`PositionError` naming the field.
         """
-        players, options = self._read_position_header(data)
-        assert isinstance(options, ApacheOptions)
-        s = data.get("state")
-        if not isinstance(s, Mapping):
-            raise PositionError(ErrorText("an Apache position needs a 'state' object"))
-        try:
-            return _read_state(players, options, s)
-        except PositionError:
-            raise
-        except CampfireError as exc:  # a bad card, colour or claim
-            raise PositionError(
-                ErrorText("malformed Apache position: {exc}", exc=exc.text)
-            ) from None
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise PositionError(
-                ErrorText("malformed Apache position: {exc}", exc=repr(exc))
-            ) from None
+        return self._read_position(data, _read_state)
 
     def agents(self) -> dict[str, type[Agent]]:
         """The Apache heuristic bot (see :mod:`.bots`) and the search bot (:mod:`.search`)."""

@@ -164,28 +164,7 @@ class DudabGame(Game[DudabState]):
 
     def state_from_position(self, data: Mapping[str, Any]) -> DudabState:
         """Rebuild a state from :meth:`DudabState.to_position` output."""
-        players, options = self._read_position_header(data)
-        assert isinstance(options, DudabOptions)
-        s = data.get("state")
-        if not isinstance(s, Mapping):
-            raise PositionError(ErrorText("a Dudab position needs a 'state' object"))
-        extra = sorted(str(k) for k in data if k not in _POSITION_FIELDS)
-        if extra:
-            raise PositionError(
-                ErrorText(
-                    "unknown position field {extra}; a position has {value}",
-                    extra=repr(extra[0]),
-                    value=list(_POSITION_FIELDS),
-                )
-            )
-        try:
-            return _read_state(players, options, s)
-        except PositionError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise PositionError(
-                ErrorText("malformed Dudab position: {exc}", exc=repr(exc))
-            ) from None
+        return self._read_position(data, _read_state)
 
     def agents(self) -> dict[str, type[Agent]]:
         """The Dudab heuristic bot (see :mod:`.bots`)."""
@@ -285,8 +264,7 @@ def _check_cards(cards: list[int], expected: list[int], what: str, error: type[V
 
 # ----- reading positions strictly ----------------------------------------------------------------
 
-#: the fields of a position (its header and its state)
-_POSITION_FIELDS = ("game", "version", "players", "options", "state")
+#: the fields of the last round's report
 _REPORT_FIELDS = ("round", "hands", "piles", "scores", "details")
 #: a card of each face, to score the faces of the last round's report
 _FACE_CARD = {FACE[c]: c for c in reversed(range(NUM_CARDS))}

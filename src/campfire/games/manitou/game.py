@@ -190,23 +190,7 @@ class ManitouGame(Game[ManitouState]):
         Every field is checked (types, ranges, seats, phase and seat to act, each seat's cards
         in one place each): anything else raises :class:`PositionError` naming the field.
         """
-        players, options = self._read_position_header(data)
-        assert isinstance(options, ManitouOptions)
-        s = data.get("state")
-        if not isinstance(s, Mapping):
-            raise PositionError(ErrorText("a Big Manitou position needs a 'state' object"))
-        try:
-            return _read_state(players, options, s)
-        except PositionError:
-            raise
-        except CampfireError as exc:  # a bad card or tile name
-            raise PositionError(
-                ErrorText("malformed Big Manitou position: {exc}", exc=exc.text)
-            ) from None
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise PositionError(
-                ErrorText("malformed Big Manitou position: {exc}", exc=repr(exc))
-            ) from None
+        return self._read_position(data, _read_state)
 
     def rollout_policy(self, seat: int, belief: Belief) -> RolloutPolicy | None:
         """The heuristic's play for about a hunt, scored by the tiles owned (:mod:`.rollout`)."""

@@ -136,28 +136,7 @@ class TrackerGame(Game[TrackerState]):
         or in two places, a count or a seat out of range, a phase, step or turn in progress that
         the rules cannot reach (see ``docs/notation/tracker.md``, section "Position").
         """
-        players, options = self._read_position_header(data)
-        assert isinstance(options, TrackerOptions)
-        s = data.get("state")
-        if not isinstance(s, Mapping):
-            raise PositionError(ErrorText("a Tracker position needs a 'state' object"))
-        extra = sorted(str(k) for k in data if k not in _POSITION_FIELDS)
-        if extra:
-            raise PositionError(
-                ErrorText(
-                    "unknown position field {extra}; a position has {value}",
-                    extra=repr(extra[0]),
-                    value=list(_POSITION_FIELDS),
-                )
-            )
-        try:
-            return _read_state(players, options, s)
-        except PositionError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise PositionError(
-                ErrorText("malformed Tracker position: {exc}", exc=repr(exc))
-            ) from None
+        return self._read_position(data, _read_state)
 
     def new_belief(
         self, seat: int, players: int, options: Options, memory: str = "perfect", seed: int = 0
@@ -210,9 +189,6 @@ class TrackerGame(Game[TrackerState]):
 
 # ----- reading positions strictly ----------------------------------------------------------------
 
-#: the fields of a position (its header and its state)
-_POSITION_FIELDS = ("game", "version", "players", "options", "state")
-
 
 def _read_state(players: int, options: TrackerOptions, s: Mapping[str, Any]) -> TrackerState:
     """Read and check a position's ``state`` object (every problem is a :class:`PositionError`).
@@ -221,8 +197,6 @@ def _read_state(players: int, options: TrackerOptions, s: Mapping[str, Any]) -> 
     declares it (presence, no unknown field, types, ranges, card names); what follows are the
     checks across fields.
     """
-    if not isinstance(s, Mapping):
-        raise PositionError(ErrorText("a Tracker position needs a 'state' object"))
     v = read_fields(TrackerState, s, ReadContext(players, options))
     last = players - 1
     tribes: list[int] = v["tribes"]
