@@ -17,6 +17,8 @@ pytest.importorskip("starlette", reason="the browser tests need the server extra
 from tests.benchmark_scripts import load_script
 from tests.server.live_server import LiveServer
 
+from .people import PATIENCE
+
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
@@ -62,7 +64,7 @@ def new_page(browser: Any) -> Iterator[Any]:
         context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
         # generous: a replay is built on the server (every step's display model), and a busy
         # 2-core machine running the other test worker took over 15 s for one once
-        context.set_default_timeout(30_000)
+        context.set_default_timeout(PATIENCE * 1000)
         contexts.append(context)
         page = context.new_page()
         page.errors = []

@@ -18,7 +18,8 @@ from typing import Any
 
 #: What a page shows a person at the end of a game.
 RESULT = "#cf-board .cf-result"
-#: how long a wait for a page gives up after, in seconds (Playwright's default in these tests)
+#: how long a wait for a page gives up after, in seconds: :func:`until`'s and Playwright's
+#: (every page's default timeout, tests/web/conftest.py)
 PATIENCE = 30.0
 
 
