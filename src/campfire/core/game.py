@@ -29,7 +29,8 @@ __all__ = ["ActionSpace", "Game"]
 
 S = TypeVar("S", bound=State)
 
-#: the top-level fields of a position (``docs/records.md``): its header and the game's state
+#: the top-level fields of a position (``docs/notation/<game>.md``, "Position"): its header and
+#: the game's state
 POSITION_FIELDS = ("game", "version", "players", "options", "state")
 
 
