@@ -8,6 +8,9 @@ from .people import create_table, seq_of, start
 
 #: the accessible names of the focused element and of every move the table offers
 _FOCUSED = "() => document.activeElement && document.activeElement.getAttribute('aria-label')"
+#: the focused element's class names, one by one: a substring test would take another hand
+#: card ("cf-actionable") for a place and pick it up instead of playing
+_CLASSES = "() => [...document.activeElement.classList]"
 _MOVES = """() => [...document.querySelectorAll('#cf-board button')].map(
   b => b.getAttribute('aria-label') || b.textContent.trim())"""
 
@@ -43,7 +46,7 @@ def test_moves_are_named_buttons_reached_by_tab_and_played_by_enter(
     if seq_of(ann) == before:
         for _ in range(80):
             ann.keyboard.press("Tab")
-            classes = ann.evaluate("() => document.activeElement.className") or ""
+            classes = ann.evaluate(_CLASSES)
             if ("cf-hint" in classes or "cf-action" in classes) and "cf-cancel" not in classes:
                 ann.keyboard.press("Enter")
                 break
