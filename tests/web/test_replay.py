@@ -9,11 +9,14 @@ asserted.
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
 
 from tests.server.live_server import http
+
+from .people import until
 
 
 def bot_game(base: str, game: str, players: int) -> int:
@@ -142,4 +145,39 @@ def test_open_a_record_file_at_360_px(server: Any, new_page: Any, tmp_path: Path
     broken.write_text('{"game": "dudab"', encoding="utf-8")
     page.get_by_label("Open a record file").set_input_files(str(broken))
     page.get_by_role("alert").filter(has_text="not valid JSON").wait_for()
+    assert page.errors == []
+
+
+def test_a_record_file_chosen_while_the_page_sets_up_is_opened(
+    server: Any, new_page: Any, tmp_path: Path
+) -> None:
+    """A file picked before the page has its list of finished games is opened, not dropped.
+
+    The page's request for that list is held back until the file has been chosen, so the
+    choice falls surely inside the set-up (a person quick to pick a file, a slow network).
+    """
+    table = bot_game(server.base, "tracker", 2)
+    status, text = http("GET", f"{server.base}/api/tables/{table}/record")
+    assert status == 200, text
+    path = tmp_path / "game.json"
+    path.write_text(text, encoding="utf-8")
+    spectator = frames(server.base, table, "spectator")
+    page = new_page()
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    games_list = re.compile(r"/api/tables\?status=")
+    page.route(games_list, hold)
+    page.goto(f"{server.base}/replay")
+    page.get_by_label("Open a record file").set_input_files(str(path))
+    assert until(page, lambda: held), "the page never asked for its list of finished games"
+    assert step_of(page) == -1  # nothing shown yet: the page is still setting up
+    for route in held:
+        route.continue_()
+    page.unroute(games_list, hold)
+    check_shows(page, spectator, 0)
+    page.get_by_role("button", name="One step forward").click()
+    check_shows(page, spectator, 1)
     assert page.errors == []

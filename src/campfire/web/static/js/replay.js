@@ -211,6 +211,47 @@ function onKey(event) {
 // ----- start ----------------------------------------------------------------------------------
 
 async function main() {
+  // The controls listen from the first moment: what a person chooses while the page is still
+  // setting up (a record file picked at once) waits for the set-up to finish; it is not lost.
+  let setUp;
+  const ready = new Promise((resolve) => {
+    setUp = resolve;
+  });
+  $("cf-replay-game").addEventListener("change", async (event) => {
+    const value = event.target.value;
+    if (!value) return;
+    await ready;
+    const [tableId, game] = value.split(":").map(Number);
+    viewer.source = { kind: "table", table: tableId, game };
+    viewer.replay = null;
+    viewer.step = 0;
+    $("cf-replay-file").value = "";
+    load();
+  });
+  $("cf-replay-file").addEventListener("change", async (event) => {
+    const file = event.target.files && event.target.files[0];
+    if (!file) return;
+    const text = await file.text();
+    await ready;
+    viewer.source = { kind: "file", text, name: file.name };
+    viewer.replay = null;
+    viewer.step = 0;
+    viewer.seat = "spectator";
+    $("cf-replay-game").value = "";
+    load();
+  });
+  $("cf-replay-seat").addEventListener("change", (event) => {
+    const value = event.target.value;
+    viewer.seat = value === "spectator" ? "spectator" : Number(value);
+    load(); // the same step, seen from the other seat
+  });
+  $("cf-first").addEventListener("click", () => show(0));
+  $("cf-back").addEventListener("click", () => show(viewer.step - 1));
+  $("cf-forward").addEventListener("click", () => show(viewer.step + 1));
+  $("cf-last").addEventListener("click", () => show(Infinity));
+  $("cf-slider").addEventListener("input", (event) => show(Number(event.target.value)));
+  document.addEventListener("keydown", onKey);
+
   await startPage(async (code) => {
     await loadStrings(code); // the switcher remembered the choice; the replay stays open
     fillLabels();
@@ -231,38 +272,8 @@ async function main() {
   }
   await drawGameList();
   drawSeats();
-
-  $("cf-replay-game").addEventListener("change", (event) => {
-    const value = event.target.value;
-    if (!value) return;
-    const [tableId, game] = value.split(":").map(Number);
-    viewer.source = { kind: "table", table: tableId, game };
-    viewer.replay = null;
-    viewer.step = 0;
-    $("cf-replay-file").value = "";
-    load();
-  });
-  $("cf-replay-file").addEventListener("change", async (event) => {
-    const file = event.target.files && event.target.files[0];
-    if (!file) return;
-    viewer.source = { kind: "file", text: await file.text(), name: file.name };
-    viewer.replay = null;
-    viewer.step = 0;
-    viewer.seat = "spectator";
-    $("cf-replay-game").value = "";
-    load();
-  });
-  $("cf-replay-seat").addEventListener("change", (event) => {
-    const value = event.target.value;
-    viewer.seat = value === "spectator" ? "spectator" : Number(value);
-    load(); // the same step, seen from the other seat
-  });
-  $("cf-first").addEventListener("click", () => show(0));
-  $("cf-back").addEventListener("click", () => show(viewer.step - 1));
-  $("cf-forward").addEventListener("click", () => show(viewer.step + 1));
-  $("cf-last").addEventListener("click", () => show(Infinity));
-  $("cf-slider").addEventListener("input", (event) => show(Number(event.target.value)));
-  document.addEventListener("keydown", onKey);
+  setUp();
+  // the address's game (a choice made meanwhile loads after it, and its answer wins)
   if (viewer.source) await load();
 }
 
