@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from .people import create_table, seq_of, start
+from .people import click_something, create_table, seq_of, start
 
 #: the accessible names of the focused element and of every move the table offers
 _FOCUSED = "() => document.activeElement && document.activeElement.getAttribute('aria-label')"
@@ -52,6 +53,49 @@ def test_moves_are_named_buttons_reached_by_tab_and_played_by_enter(
                 break
         else:
             raise AssertionError("Tab never reached a place for the picked-up card")
+    ann.wait_for_function("(before) => +document.body.dataset.seq > before", arg=before)
+    assert seq_of(ann) > before
+    assert ann.errors == []
+
+
+def test_a_card_picked_up_by_keyboard_takes_the_focus_to_its_places(
+    server: Any, new_page: Any
+) -> None:
+    """Enter on a card picks it up and moves on to its first place; Escape puts it back and
+    the focus with it; Enter at a place plays (through the menu when a place has several)."""
+    ann = new_page()
+    create_table(ann, server.base, "dudab", 2, ["easy"], name="Ann")
+    start(ann)
+    board = ann.locator("#cf-board")
+    cards = board.locator("button.cf-card[aria-pressed]")  # cards that can be picked up
+    rng = random.Random(7)
+    for _ in range(1000):  # Ann's turn with a card to pick up (else she clicks another move)
+        if board.locator(".cf-banner-you").count() and cards.count():
+            break
+        if not click_something(ann, rng):
+            ann.wait_for_timeout(30)
+    else:
+        raise AssertionError("Ann never had a card to pick up")
+    if board.locator(".cf-selected").count():  # one the last random click picked up: put back
+        ann.keyboard.press("Escape")
+    assert board.locator(".cf-selected").count() == 0
+    before = seq_of(ann)
+    card = cards.first.get_attribute("data-card")
+    cards.first.focus()
+    ann.keyboard.press("Enter")
+    board.locator("button.cf-card[aria-pressed=true]").wait_for()
+    assert "cf-hint" in ann.evaluate(_CLASSES), ann.evaluate(_FOCUSED)  # on a place
+    assert (ann.evaluate(_FOCUSED) or "").strip()
+    ann.keyboard.press("Escape")  # put back, and the focus with it
+    assert board.locator(".cf-selected").count() == 0
+    assert ann.evaluate("() => document.activeElement.dataset.card") == card
+    ann.keyboard.press("Enter")  # picked up again: on to its first place
+    assert "cf-hint" in ann.evaluate(_CLASSES)
+    for _ in range(2):  # the place; a menu's first move if the place has several
+        ann.keyboard.press("Enter")
+        if board.locator(".cf-menu").count() == 0:
+            break
+        assert "cf-action" in ann.evaluate(_CLASSES)  # the menu's first move has the focus
     ann.wait_for_function("(before) => +document.body.dataset.seq > before", arg=before)
     assert seq_of(ann) > before
     assert ann.errors == []

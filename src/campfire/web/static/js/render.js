@@ -259,11 +259,16 @@ export function renderTable(container, display, options = {}) {
         label: selected
           ? t("web.table.selected", { label: cardName(card) })
           : t("web.table.choose", { label: cardName(card) }),
-        run: () => {
+        run: (event) => {
           state.selected = selected ? null : card.id;
           state.menu = null;
           redraw();
-          const again = container.querySelector(`[data-card="${CSS.escape(card.id)}"]`);
+          // picked up by keyboard (a click without a pointer: detail 0), the focus goes on to its
+          // first place (Tab to the others, Escape puts it back); by pointer, or put back, it
+          // stays on the card (the page does not jump under a finger)
+          const keyboard = Boolean(event) && event.detail === 0;
+          const place = state.selected && keyboard ? container.querySelector(".cf-hint") : null;
+          const again = place || container.querySelector(`[data-card="${CSS.escape(card.id)}"]`);
           if (again) again.focus();
         },
       };
@@ -361,10 +366,15 @@ export function renderTable(container, display, options = {}) {
         el("button", {
           type: "button",
           class: "cf-action cf-cancel",
-          onclick: () => {
+          onclick: (event) => {
+            const held = state.selected;
             state.selected = null;
             state.menu = null;
             redraw();
+            // by keyboard (Escape, or Enter here): the focus goes back to the card put back
+            const keyboard = event.detail === 0;
+            const card = held && keyboard ? container.querySelector(`[data-card="${CSS.escape(held)}"]`) : null;
+            if (card) card.focus();
           },
           text: t("web.table.cancel"),
         }),
