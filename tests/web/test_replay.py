@@ -47,6 +47,15 @@ def frames(base: str, table: int, seat: str) -> dict[str, Any]:
     return data
 
 
+def saved_game(base: str, game: str, players: int, path: Path) -> dict[str, Any]:
+    """A bots' finished game saved as a record file at ``path``; its spectator's replay."""
+    table = bot_game(base, game, players)
+    status, text = http("GET", f"{base}/api/tables/{table}/record")
+    assert status == 200, text
+    path.write_text(text, encoding="utf-8")
+    return frames(base, table, "spectator")
+
+
 def step_of(page: Any) -> int:
     """The step the page shows."""
     return int(page.locator("body").get_attribute("data-step") or "-1")
@@ -124,12 +133,8 @@ def test_step_through_a_finished_game(server: Any, new_page: Any) -> None:
 
 
 def test_open_a_record_file_at_360_px(server: Any, new_page: Any, tmp_path: Path) -> None:
-    table = bot_game(server.base, "dudab", 3)
-    status, text = http("GET", f"{server.base}/api/tables/{table}/record")
-    assert status == 200, text
     path = tmp_path / "game.json"
-    path.write_text(text, encoding="utf-8")
-    spectator = frames(server.base, table, "spectator")
+    spectator = saved_game(server.base, "dudab", 3, path)
     page = new_page(360, 740)
     page.goto(f"{server.base}/replay")
     page.get_by_label("Open a record file").set_input_files(str(path))
@@ -156,12 +161,8 @@ def test_a_record_file_chosen_while_the_page_sets_up_is_opened(
     The page's request for that list is held back until the file has been chosen, so the
     choice falls surely inside the set-up (a person quick to pick a file, a slow network).
     """
-    table = bot_game(server.base, "tracker", 2)
-    status, text = http("GET", f"{server.base}/api/tables/{table}/record")
-    assert status == 200, text
     path = tmp_path / "game.json"
-    path.write_text(text, encoding="utf-8")
-    spectator = frames(server.base, table, "spectator")
+    spectator = saved_game(server.base, "tracker", 2, path)
     page = new_page()
     held: list[Any] = []
 
