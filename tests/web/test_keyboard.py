@@ -5,6 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import campfire
+from campfire.server.protocol import seat_display
+
 from .people import click_something, create_table, seq_of, start
 
 #: the accessible names of the focused element and of every move the table offers
@@ -99,3 +102,54 @@ def test_a_card_picked_up_by_keyboard_takes_the_focus_to_its_places(
     ann.wait_for_function("(before) => +document.body.dataset.seq > before", arg=before)
     assert seq_of(ann) > before
     assert ann.errors == []
+
+
+#: draws a display model into a box on the page, interactive: the moves chosen are kept
+_DRAW = """async (display) => {
+  const { renderTable } = await import("/static/js/render.js");
+  const box = document.createElement("div");
+  box.id = "cf-test-board";
+  document.body.append(box);
+  window.played = [];
+  renderTable(box, display, { onAction: (choice) => window.played.push(choice.notation) });
+}"""
+
+
+def test_cancelling_a_menu_by_keyboard_brings_the_focus_back_to_its_place(
+    server: Any, new_page: Any
+) -> None:
+    """Enter on a place with several moves opens their menu (focus on the first); cancelling
+    it by keyboard brings the focus back to that place, not to the first move of the page.
+
+    Tracker's first turn (seed 0) offers several moves at the centre, none from a card.
+    """
+    game = campfire.get_game("tracker")
+    state = game.new_game(2, game.options(), seed=0)
+    seat = state.seats_to_act()[0]
+    legal = state.legal_actions(seat)
+    display = seat_display(game, state.view(seat), legal, ["Ann", "Bob"]).to_json()
+    at_centre = [a["notation"] for a in display["actions"] if a.get("target") == "centre"]
+    assert len(at_centre) > 1 and not any(
+        a.get("source") for a in display["actions"] if a.get("target") == "centre"
+    )
+    page = new_page()
+    page.goto(f"{server.base}/")
+    page.wait_for_function("document.documentElement.lang !== ''")  # the texts are in
+    page.evaluate(_DRAW, display)
+    board = page.locator("#cf-test-board")
+    centre = board.locator('button[data-zone="centre"]')
+    first = board.locator("button.cf-actionable, .cf-zone-button").first
+    assert first.get_attribute("data-zone") != "centre"  # else the old focus would pass too
+    centre.focus()
+    page.keyboard.press("Enter")
+    board.locator(".cf-menu").wait_for()
+    assert "cf-action" in page.evaluate(_CLASSES)  # the menu's first move has the focus
+    board.locator(".cf-cancel").focus()
+    page.keyboard.press("Enter")
+    assert board.locator(".cf-menu").count() == 0
+    assert page.evaluate("() => document.activeElement.dataset.zone") == "centre"
+    page.keyboard.press("Enter")  # the menu again, and its first move played
+    page.keyboard.press("Enter")
+    played = page.evaluate("() => window.played")
+    assert len(played) == 1 and played[0] in at_centre, played
+    assert page.errors == []

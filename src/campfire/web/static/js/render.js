@@ -367,14 +367,16 @@ export function renderTable(container, display, options = {}) {
           type: "button",
           class: "cf-action cf-cancel",
           onclick: (event) => {
-            const held = state.selected;
+            // by keyboard (Escape, or Enter here) the focus goes back to where the step began:
+            // the card put back, else the card or place whose menu closes
+            const back = state.selected || (state.menu && state.menu.target);
             state.selected = null;
             state.menu = null;
             redraw();
-            // by keyboard (Escape, or Enter here): the focus goes back to the card put back
-            const keyboard = event.detail === 0;
-            const card = held && keyboard ? container.querySelector(`[data-card="${CSS.escape(held)}"]`) : null;
-            if (card) card.focus();
+            if (!back || event.detail !== 0) return;
+            const id = CSS.escape(back);
+            const node = container.querySelector(`button[data-card="${id}"], button[data-zone="${id}"]`);
+            if (node) node.focus();
           },
           text: t("web.table.cancel"),
         }),
