@@ -330,7 +330,7 @@ class Game(ABC, Generic[S]):
         if data.get("game") != self.name:
             raise PositionError(
                 ErrorText(
-                    "this is not a {title} position (game={value})",
+                    "this is not a position of {title} (game={value})",
                     title=self.title_text(),
                     value=repr(data.get("game")),
                 )
@@ -377,7 +377,7 @@ class Game(ABC, Generic[S]):
         state = data.get("state")
         if not isinstance(state, Mapping):
             raise PositionError(
-                ErrorText("a {title} position needs a 'state' object", title=self.title_text())
+                ErrorText("a position of {title} needs a 'state' object", title=self.title_text())
             )
         extra = sorted(str(k) for k in data if k not in POSITION_FIELDS)
         if extra:

@@ -166,7 +166,7 @@ def test_setup_errors() -> None:
 def test_position_errors() -> None:
     state = new_state()
     position = state.to_position()
-    with pytest.raises(PositionError, match="not a Tracker position"):
+    with pytest.raises(PositionError, match="not a position of Tracker"):
         GAME.state_from_position({**position, "game": "dudab"})
     broken = json.loads(json.dumps(position))
     broken["state"]["captured"][0].append("S-T0-1")
