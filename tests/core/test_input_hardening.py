@@ -19,6 +19,7 @@ from campfire.core import (
     PositionError,
     Record,
     RecordError,
+    SetupError,
 )
 from campfire.core.records import replay_file, replay_text
 from campfire.core.validate import (
@@ -135,8 +136,6 @@ def test_huge_tile_mix_count_is_refused_before_allocating() -> None:
 
 
 def test_explicit_manitou_bag_is_bounded() -> None:
-    from campfire.core import SetupError
-
     manitou = get_game("manitou")
     with pytest.raises(SetupError, match=f"at most {MAX_BAG_TILES} tiles"):
         manitou.new_game(2, setup={"dealer": 0, "tiles": ["totem"] * (MAX_BAG_TILES + 1)})
@@ -348,3 +347,15 @@ def test_a_position_error_names_the_game_in_the_language(language: str, said: st
     with pytest.raises(PositionError) as caught:
         TRACKER._read_position(position, read_state)
     assert said in translator(language).error(caught.value)
+
+
+@pytest.mark.parametrize("name", ["apache", "dudab", "manitou", "tracker"])
+def test_every_game_refuses_an_unknown_setup_field_the_same_way(name: str) -> None:
+    from campfire.i18n import translator
+
+    game = get_game(name)
+    with pytest.raises(SetupError) as caught:
+        game.new_game(2, setup={"shuffle": True})
+    assert str(caught.value).startswith(f"unknown setup field 'shuffle'; a setup of {game.title}")
+    hungarian = translator("hu").error(caught.value)
+    assert hungarian.startswith("ismeretlen kezdőállás-mező: 'shuffle'"), hungarian

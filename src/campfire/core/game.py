@@ -361,6 +361,28 @@ class Game(ABC, Generic[S]):
             raise PositionError(ErrorText("bad position header: {exc}", exc=exc.text)) from None
         return players, options
 
+    def _check_setup_fields(self, setup: Mapping[str, Any], known: Sequence[str]) -> None:
+        """Raise :class:`SetupError` naming a field of ``setup`` that is not in ``known``.
+
+        Every game's :meth:`from_setup` calls it first, with the fields its setup may have.
+
+        >>> import campfire
+        >>> campfire.get_game("dudab")._check_setup_fields({"seed": 3}, ("start_player", "decks"))
+        Traceback (most recent call last):
+            ...
+        campfire.core.errors.SetupError: unknown setup field 'seed'; a setup of Dudab has ...
+        """
+        extra = _first_unknown(setup, known)
+        if extra is not None:
+            raise SetupError(
+                ErrorText(
+                    "unknown setup field {extra}; a setup of {title} has {value}",
+                    extra=extra,
+                    title=self.title_text(),
+                    value=sorted(known),
+                )
+            )
+
     def _read_position(
         self, data: Mapping[str, Any], read_state: Callable[[int, Any, Mapping[str, Any]], S]
     ) -> S:
@@ -379,12 +401,12 @@ class Game(ABC, Generic[S]):
             raise PositionError(
                 ErrorText("a position of {title} needs a 'state' object", title=self.title_text())
             )
-        extra = sorted(str(k) for k in data if k not in POSITION_FIELDS)
-        if extra:
+        extra = _first_unknown(data, POSITION_FIELDS)
+        if extra is not None:
             raise PositionError(
                 ErrorText(
                     "unknown position field {extra}; a position has {value}",
-                    extra=repr(extra[0]),
+                    extra=extra,
                     value=list(POSITION_FIELDS),
                 )
             )
@@ -407,3 +429,9 @@ class Game(ABC, Generic[S]):
 
     def __repr__(self) -> str:
         return f"<Game {self.name}: {self.title}, {self.min_players}-{self.max_players} players>"
+
+
+def _first_unknown(data: Mapping[str, Any], known: Sequence[str]) -> str | None:
+    """The first key of ``data`` (sorted) that is not in ``known``, as ``repr``; else ``None``."""
+    extra = sorted(str(k) for k in data if k not in known)
+    return repr(extra[0]) if extra else None

@@ -105,16 +105,7 @@ class ApacheGame(Game[ApacheState]):
         times, consumed one per window with two or more claims, then drawn from the generator.
         """
         assert isinstance(options, ApacheOptions)
-        known = {"colours", "start_player", "deck", "tiebreaks"}
-        extra = sorted(set(setup) - known)
-        if extra:
-            raise SetupError(
-                ErrorText(
-                    "unknown setup field {extra}; an Apache setup has {value}",
-                    extra=repr(extra[0]),
-                    value=sorted(known),
-                )
-            )
+        self._check_setup_fields(setup, ("colours", "start_player", "deck", "tiebreaks"))
         colours = _read_colours(setup.get("colours", list(COLOURS[:players])), players, SetupError)
         start = setup.get("start_player", 0)
         if type(start) is not int or not 0 <= start < players:

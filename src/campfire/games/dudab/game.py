@@ -117,16 +117,7 @@ class DudabGame(Game[DudabState]):
     ) -> DudabState:
         """Build the initial state from an explicit setup (start player, 1–N decks)."""
         assert isinstance(options, DudabOptions)
-        known = {"start_player", "decks"}
-        extra = sorted(set(setup) - known)
-        if extra:
-            raise SetupError(
-                ErrorText(
-                    "unknown setup field {extra}; a Dudab setup has {value}",
-                    extra=repr(extra[0]),
-                    value=sorted(known),
-                )
-            )
+        self._check_setup_fields(setup, ("start_player", "decks"))
         start = setup.get("start_player", options.start_player)
         if start == -1 and "start_player" not in setup:
             start = rng.randrange(players)  # D32: drawn at random unless given

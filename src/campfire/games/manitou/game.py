@@ -141,16 +141,7 @@ class ManitouGame(Game[ManitouState]):
         ``leftover_tiles=bag``); see ``docs/notation/manitou.md``, "Setup".
         """
         assert isinstance(options, ManitouOptions)
-        known = {"dealer", "tiles", "decks", "returns"}
-        extra = sorted(str(k) for k in set(setup) - known)
-        if extra:
-            raise SetupError(
-                ErrorText(
-                    "unknown setup field {extra}; a Big Manitou setup has {value}",
-                    extra=repr(extra[0]),
-                    value=sorted(known),
-                )
-            )
+        self._check_setup_fields(setup, ("dealer", "tiles", "decks", "returns"))
         dealer = setup.get("dealer", 0)
         if type(dealer) is not int or not 0 <= dealer < players:
             raise SetupError(

@@ -96,16 +96,7 @@ class TrackerGame(Game[TrackerState]):
     ) -> TrackerState:
         """Build the initial state from an explicit setup (tribes, start player, 60 cards)."""
         assert isinstance(options, TrackerOptions)
-        known = {"tribes", "start_player", "board"}
-        extra = sorted(set(setup) - known)
-        if extra:
-            raise SetupError(
-                ErrorText(
-                    "unknown setup field {extra}; a Tracker setup has {value}",
-                    extra=repr(extra[0]),
-                    value=sorted(known),
-                )
-            )
+        self._check_setup_fields(setup, ("tribes", "start_player", "board"))
         tribes = read_tribes(setup.get("tribes"), players, SetupError)
         start = setup.get("start_player", 0)
         if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < players:
