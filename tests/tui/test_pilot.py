@@ -539,3 +539,46 @@ def test_a_toy_game_registered_here_plays_through_the_app(
 
 def _unused(_: Sequence[Any]) -> None:  # keep imports honest for type checkers
     return None
+
+
+def test_a_tab_that_completes_nothing_keeps_the_focus_and_says_so(tmp_path: Path) -> None:
+    # A newcomer typed the start of a move that is not there and pressed Tab: the focus used to
+    # go to the list of moves, the next keys went nowhere, and Enter chose the list's first
+    # move (peek 0). Now the field keeps the focus, and the status line says why.
+    async def run() -> None:
+        app, _ = make_app("tracker", seats(None, "random"), tmp_path, seed=1)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            move = screen.query_one("#move", Input)
+            status = screen.query_one("#status", StatusBar)
+            await type_text(pilot, "x", enter=False)
+            await pilot.press("tab")
+            assert screen.focused is move
+            assert "no move begins with 'x'" in status.text
+            await pilot.press("backspace")
+            await type_text(pilot, "5", enter=False)
+            await pilot.press("tab")  # a whole key: nothing to add, and said so
+            assert screen.focused is move
+            assert "'5' is a whole move: Enter chooses it" in status.text
+            await pilot.press("enter")
+            assert [str(a) for s, a in screen.session.match.actions if s == 0] == ["peek 5"]
+
+    asyncio.run(run())
+
+
+def test_tab_completes_at_once_and_moves_on_from_an_empty_field(tmp_path: Path) -> None:
+    async def run() -> None:
+        app, _ = make_app("tracker", seats(None, "random"), tmp_path, seed=1)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            move = screen.query_one("#move", Input)
+            await type_text(pilot, "T", enter=False)
+            await pilot.press("tab")  # at once: not waiting for the suggestion on show
+            assert (move.value, screen.focused) == ("t1", move)
+            move.value = ""
+            await pilot.press("tab")  # nothing typed: the focus moves on, as Tab does elsewhere
+            assert screen.focused is not move
+
+    asyncio.run(run())

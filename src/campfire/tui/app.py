@@ -836,11 +836,25 @@ class GameScreen(Translated, Screen[None]):
         self.refresh_view()
 
     def action_complete(self) -> None:
-        """Tab: complete the typed move, or move the focus on."""
+        """Tab: complete the typed move; with nothing typed, move the focus on (to the list).
+
+        A Tab that completes nothing keeps the focus in the move field and says why: what is
+        typed next still goes there, and Enter still chooses the move typed.
+        """
         move = self.query_one("#move", MoveInput)
-        if self.focused is move and move.complete():
+        text = move.value.strip()
+        if self.focused is not move or not text:
+            self.focus_next()
             return
-        self.focus_next()
+        if move.complete():
+            self.message = ""
+        elif move.completion() is None:
+            self.message = _("no move begins with {text}: type a key from the list").format(
+                text=repr(text)
+            )
+        else:
+            self.message = _("{text} is a whole move: Enter chooses it").format(text=repr(text))
+        self.refresh_view()
 
     def action_cancel(self) -> None:
         """Escape: forget the card picked and the narrowed list."""

@@ -321,10 +321,24 @@ class MoveInput(Input):
             self._keys = words
             self.suggester = SuggestFromList(words, case_sensitive=False)
 
+    def completion(self) -> str | None:
+        """The first key (in the list's order) that begins with the typed text, ignoring case.
+
+        ``None`` if no key does, or nothing is typed.
+
+        Read from the keys at once, not from the suggestion on show, which Textual fills in a
+        moment after each key press: a quick ``Tab`` must complete what was typed all the same.
+        """
+        text = self.value.strip().casefold()
+        if not text:
+            return None
+        return next((k for k in self._keys if k.casefold().startswith(text)), None)
+
     def complete(self) -> bool:
-        """Accept the suggestion on show; ``False`` if there is none."""
-        if not self._suggestion or self._suggestion == self.value:
+        """Complete the typed text to :meth:`completion`; ``False`` if that adds nothing."""
+        key = self.completion()
+        if key is None or key.casefold() == self.value.strip().casefold():
             return False
-        self.value = self._suggestion
+        self.value = key
         self.cursor_position = len(self.value)
         return True
