@@ -35,16 +35,23 @@ play: $(VENV)/.installed
 
 # The browser tests (tests/web) drive the machine's Chromium (the Debian package `chromium`)
 # through Playwright (or the one CAMPFIRE_CHROMIUM names); install it when it is missing and say so.
+# When another package install holds dpkg's lock, apt-get waits for it up to APT_LOCK_WAIT seconds
+# (DPkg::Lock::Timeout) instead of failing at once.
+APT_LOCK_WAIT = 600
+APT_GET = apt-get -o DPkg::Lock::Timeout=$(APT_LOCK_WAIT)
+APT_WAITS = make: (if another package install is running, apt-get waits up to $(APT_LOCK_WAIT) s for it)
 chromium:
 	@if [ -x "$${CAMPFIRE_CHROMIUM:-/usr/bin/chromium}" ] || command -v chromium >/dev/null 2>&1 \
 	  || command -v chromium-browser >/dev/null 2>&1; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  echo "make: Chromium is missing; installing the chromium package with apt-get (browser tests)"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+	  echo "$(APT_WAITS)"; \
+	  $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq chromium \
 	  && echo "make: installed $$(command -v chromium)"; \
 	elif sudo -n true 2>/dev/null && command -v apt-get >/dev/null; then \
 	  echo "make: Chromium is missing; installing the chromium package with sudo apt-get (browser tests)"; \
-	  sudo -n apt-get update -qq && sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+	  echo "$(APT_WAITS)"; \
+	  sudo -n $(APT_GET) update -qq && sudo -n env DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq chromium \
 	  && echo "make: installed $$(command -v chromium)"; \
 	else \
 	  echo "make: the browser tests need Chromium and it cannot be installed here (no root, no sudo, no apt-get): install the chromium package, or set CAMPFIRE_CHROMIUM to a Chromium executable" >&2; \

@@ -1,0 +1,56 @@
+"""The Makefile's Chromium step (``make chromium``, part of ``make test``), with a fake apt-get.
+
+When Chromium is missing, ``make test`` installs the Debian package; another package install
+holding dpkg's lock must make apt-get wait for it (a bounded time, said beforehand), not fail at
+once with "Could not get lock /var/lib/dpkg/lock-frontend". The fake ``apt-get`` only records
+how it was called (and "installs" a fake ``chromium``), so nothing is installed here.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="make and apt-get: POSIX only")
+
+FAKE_APT_GET = """#!/bin/sh
+echo "$*" >> "{log}"
+case " $* " in
+  *" install "*) printf '#!/bin/sh\\n' > "{bin}/chromium"; "{chmod}" +x "{bin}/chromium";;
+esac
+"""
+
+
+def _script(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+
+
+def test_make_chromium_waits_for_another_package_install(tmp_path: Path) -> None:
+    make, chmod = shutil.which("make"), shutil.which("chmod")
+    if make is None or chmod is None:
+        pytest.skip("needs make and chmod")
+    bin_dir, log = tmp_path / "bin", tmp_path / "apt-get.log"
+    bin_dir.mkdir()
+    _script(bin_dir / "apt-get", FAKE_APT_GET.format(log=log, bin=bin_dir, chmod=chmod))
+    _script(bin_dir / "id", "#!/bin/sh\necho 0\n")  # as root: apt-get without sudo
+    env = {**os.environ, "PATH": str(bin_dir), "CAMPFIRE_CHROMIUM": str(tmp_path / "none")}
+    ran = subprocess.run(
+        [make, "-s", "chromium"], cwd=ROOT, env=env, capture_output=True, text=True, check=False
+    )
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    calls = log.read_text(encoding="utf-8").splitlines()
+    assert len(calls) == 2, calls
+    assert "update" in calls[0].split() and "install" in calls[1].split(), calls
+    for call in calls:  # every apt-get waits for dpkg's lock, a bounded time
+        assert "-o DPkg::Lock::Timeout=600" in call, call
+    assert "apt-get waits up to 600 s" in ran.stdout
+    assert f"make: installed {bin_dir / 'chromium'}" in ran.stdout
