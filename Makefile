@@ -19,12 +19,19 @@ $(VENV)/.installed-server: pyproject.toml | $(BIN)/python
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,ray,rl,server]'
-	touch $@ $(VENV)/.installed
+	touch $@ $(VENV)/.installed $(VENV)/.installed-server
 
 # `make run` starts the game server (`campfire serve`, SQLite by default) and prints the lobby's
-# address, opening it in the browser where there is a desktop (docs/web.md).
+# address, opening it in the browser where there is a desktop (docs/web.md). It listens on
+# 127.0.0.1:8000 (another free port when 8000 is taken, and it says so); `make run PORT=8080`
+# asks for a port (an error when it is taken) and `HOST=0.0.0.0` lets other machines in. Set on
+# make's command line only: an environment variable PORT or HOST is not used. The games are kept
+# in the user data folder, shared by every clone; `make run CAMPFIRE_DATA_DIR=DIR` keeps them in
+# DIR. Closing the terminal stops the server as Ctrl+C does (docs/web.md, "Running the server").
+HOST =
+PORT =
 run: $(VENV)/.installed-server
-	exec $(BIN)/python -m campfire.server.web
+	exec $(BIN)/python -m campfire.server.web$(if $(HOST), --host '$(HOST)')$(if $(PORT), --port '$(PORT)')
 
 # `make play`: the terminal app. `exec`: no shell stays between make and the app. make itself
 # still waits for the app, and on a hang-up (the terminal closed) GNU make does not pass SIGHUP

@@ -105,14 +105,25 @@ class Terminal:
 
 
 @contextmanager
-def terminal(command: Sequence[str], leader: str = LEADER) -> Iterator[Terminal]:
-    """Start ``command`` on a fresh 80×24 pseudo-terminal in a new session (led by ``leader``)."""
+def terminal(
+    command: Sequence[str], leader: str = LEADER, environ: Mapping[str, str | None] | None = None
+) -> Iterator[Terminal]:
+    """Start ``command`` on a fresh 80×24 pseudo-terminal in a new session (led by ``leader``).
+
+    ``environ`` changes the environment (``None``: unset); the data directory is a fresh
+    temporary one unless it names another.
+    """
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", SIZE[1], SIZE[0], 0, 0))
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24"}
     # an unfinished game is saved on leaving: never into the real user data directory
     env["CAMPFIRE_DATA_DIR"] = tempfile.mkdtemp(prefix="campfire-hangup-")
     env.pop("TEXTUAL", None)
+    for name, value in (environ or {}).items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
     process = subprocess.Popen(
         [sys.executable, "-c", leader, *command],
         stdin=slave,

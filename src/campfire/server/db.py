@@ -9,6 +9,7 @@ applied by :func:`migrate` every time the server starts.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +30,13 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
 def default_database_url() -> str:
-    """The SQLite file in the user data directory (the directory is created if missing)."""
-    folder = Path(platformdirs.user_data_dir("campfire"))
+    """The SQLite file in the user data directory (the directory is created if missing).
+
+    The environment variable ``CAMPFIRE_DATA_DIR`` moves that directory, as it does for the
+    terminal app (a separate database for a second clone, a test, a portable setup).
+    """
+    override = os.environ.get("CAMPFIRE_DATA_DIR")
+    folder = Path(override) if override else Path(platformdirs.user_data_dir("campfire"))
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'campfire.db'}"
 

@@ -14,21 +14,29 @@
 The language is ``lang`` when given, else the request's ``Accept-Language`` (English by
 default). ``docs/web.md`` describes the client.
 
-``python -m campfire.server.web`` (what ``make run`` does) starts the server on 127.0.0.1 (port
-8000, or a free one if it is taken) with the default database (an SQLite file in the user data
-directory), prints the lobby's address and, where a desktop exists, opens it in the default
-browser once the server answers. ``Ctrl+C`` stops it.
+``python -m campfire.server.web`` (what ``make run`` does) starts the server on 127.0.0.1 with the
+default database (an SQLite file in the user data directory, or in ``$CAMPFIRE_DATA_DIR``), says
+where the games are kept, prints the lobby's address and, where a desktop exists, opens it in the
+default browser once the server answers. Without ``--port`` it listens on port 8000, or on a free
+one when 8000 is taken (and says which, and whether a Campfire server answers on 8000); a port
+asked for with ``--port`` that is taken is an error. ``Ctrl+C`` stops it, and so does closing the
+terminal it runs in the foreground of (:class:`TerminalStop`).
 """
 
 from __future__ import annotations
 
 import argparse
 import html
+import json
 import os
+import select
+import signal
 import socket
 import sys
 import threading
+import time
 import urllib.request
+from types import FrameType
 from typing import Any
 
 from starlette.requests import Request
@@ -52,7 +60,16 @@ from campfire.web.strings import strings
 from .lobby import guarded, language_of, live_table
 from .tables import LobbyError
 
-__all__ = ["has_desktop", "language_of", "main", "routes"]
+__all__ = [
+    "DEFAULT_PORT",
+    "PortTaken",
+    "TerminalStop",
+    "choose_port",
+    "has_desktop",
+    "language_of",
+    "main",
+    "routes",
+]
 
 #: files the browser may keep only after asking whether they changed
 _NO_CACHE = {"Cache-Control": "no-cache"}
@@ -161,21 +178,192 @@ def has_desktop(environ: dict[str, str] | None = None, platform: str = sys.platf
     return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
 
 
+#: The port ``make run`` listens on unless told otherwise (``make run PORT=N``, ``--port N``).
+DEFAULT_PORT = 8000
+
+
 def free_port(host: str, preferred: int) -> int:
-    """``preferred`` if it is free on ``host``, else a port the system picks."""
+    """``preferred`` if it is free on ``host``, else a port the system picks.
+
+    Raises :class:`OSError` when nothing can be bound on ``host`` (not an address of this
+    machine).
+    """
     for port in (preferred, 0):
         with socket.socket() as s:
             try:
                 s.bind((host, port))
             except OSError:
+                if port == 0:
+                    raise
                 continue
             chosen: int = s.getsockname()[1]
             return chosen
-    raise OSError(f"no free port on {host}")
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _lobby_url(host: str, port: int) -> str:
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
+
+
+def campfire_answers(url: str) -> bool:
+    """Whether a Campfire server answers at ``url`` (its ``GET /healthz``, within a second)."""
+    try:
+        with urllib.request.urlopen(url + "healthz", timeout=1) as answer:
+            body = json.loads(answer.read(200))
+    except (OSError, ValueError):
+        return False
+    return isinstance(body, dict) and body.get("status") in ("ok", "starting")
+
+
+class PortTaken(OSError):
+    """The port asked for is taken (the message says by whom, and what to do)."""
+
+
+def choose_port(host: str, port: int | None, default: int | None = None) -> tuple[int, str]:
+    """The port to listen on, and what to say about it (``""``: nothing).
+
+    ``port`` asked for (``--port``): that one, or :class:`PortTaken` with a message that says it
+    is taken and by whom. Not asked for: ``default`` (:data:`DEFAULT_PORT`), or, when it is
+    taken, a free one, saying which port was taken, by whom, and which one is used instead.
+    :class:`OSError` when nothing can be bound on ``host``.
+    """
+    if port is not None:
+        if free_port(host, port) != port:
+            raise PortTaken(_port_taken(host, port))
+        return port, ""
+    default = DEFAULT_PORT if default is None else default
+    chosen = free_port(host, default)
+    if chosen == default:
+        return chosen, ""
+    old = _lobby_url(host, default)
+    if campfire_answers(old):
+        note = _(
+            "Port {port} is taken: another Campfire server answers at {url} (with its own "
+            "tables and links); this one listens on port {free} instead (make run PORT=N "
+            "chooses the port)."
+        )
+    else:
+        note = _(
+            "Port {port} is taken by another program; this server listens on port {free} "
+            "instead (make run PORT=N chooses the port)."
+        )
+    return chosen, note.format(port=default, url=old, free=chosen)
+
+
+def _port_taken(host: str, port: int) -> str:
+    url = _lobby_url(host, port)
+    if campfire_answers(url):
+        text = _(
+            "port {port} on {host} is taken: another Campfire server answers at {url}; stop it "
+            "(Ctrl+C in its terminal), or choose another port (make run PORT=N, --port N)"
+        )
+    else:
+        text = _(
+            "port {port} on {host} is taken by another program: choose another port "
+            "(make run PORT=N, --port N)"
+        )
+    return text.format(port=port, host=host, url=url)
+
+
+#: How often (seconds) :class:`TerminalStop` checks that the terminal is still there.
+CHECK_INTERVAL = 0.5
+
+
+class TerminalStop:
+    """Stop the server as ``Ctrl+C`` does when the terminal it runs in goes away.
+
+    A server started in the foreground of a terminal (``make run``) must not outlive it: when the
+    window is closed (or ``tmux kill-session``, a dropped SSH connection) the kernel hangs the
+    terminal up and sends ``SIGHUP`` to the session's leader only. When the server leads the
+    session, ``SIGHUP`` arrives; under ``make run``, GNU make leads it and does not pass the
+    signal on (it waits for its children), so a thread also checks twice a second whether the
+    terminal has hung up (as ``campfire play`` does, ``docs/play.md``).
+
+    Either way the server gets ``SIGTERM``, which uvicorn answers as it does ``Ctrl+C``: it stops
+    accepting, finishes the requests in flight, asks the table sockets to reconnect (close code
+    1012) and runs the application's shutdown (the database is closed). The process then exits
+    with status 129 (128 + ``SIGHUP``), or 143 after a plain ``SIGTERM``.
+
+    Nothing is installed where ``SIGHUP`` is ignored (``nohup make run &``: the server is meant
+    to outlive the terminal) or does not exist (Windows), and the terminal is watched only when
+    the server was started in its foreground (not ``make run & disown``).
+    """
+
+    def __init__(self) -> None:
+        #: the exit status once stopping has begun (``None``: not yet)
+        self.status: int | None = None
+
+    def install(self) -> bool:
+        """Install the signal handlers and the watch; ``False`` where nothing is installed."""
+        hang_up = getattr(signal, "SIGHUP", None)
+        if hang_up is None or signal.getsignal(hang_up) is signal.SIG_IGN:
+            return False
+        signal.signal(signal.SIGTERM, self._terminated)
+        signal.signal(hang_up, self._hung_up)
+        fd = foreground_terminal()
+        if fd is not None:
+            threading.Thread(target=self._watch, args=(fd,), name="terminal", daemon=True).start()
+        return True
+
+    def stop(self, status: int) -> None:
+        """Stop the server (``SIGTERM`` to this process) and exit with ``status`` afterwards.
+
+        Only the first call counts.
+        """
+        if self.status is not None:
+            return
+        self.status = status
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    def _hung_up(self, signum: int, frame: FrameType | None) -> None:
+        self.stop(128 + signum)
+
+    def _terminated(self, signum: int, frame: FrameType | None) -> None:
+        # Before uvicorn serves (it replaces this handler meanwhile) or once it has stopped (it
+        # then raises the signal it caught again): leave.
+        raise SystemExit(self.status if self.status is not None else 128 + signum)
+
+    def _watch(self, fd: int) -> None:
+        while self.status is None:
+            time.sleep(CHECK_INTERVAL)
+            if hung_up(fd):
+                self.stop(128 + signal.SIGHUP)
+
+
+def hung_up(fd: int) -> bool:
+    """Whether the terminal open as ``fd`` has hung up (or ``fd`` is no longer open).
+
+    Looks without reading: a hung-up terminal polls as ``POLLHUP``. (The server sits below the
+    terminal app and does not import it; ``campfire.tui.terminal.terminal_gone`` is the same.)
+    """
+    poll = getattr(select, "poll", None)
+    if poll is None:  # pragma: no cover - Windows
+        return False
+    poller = poll()
+    poller.register(fd, select.POLLIN)
+    try:
+        ready = poller.poll(0)
+    except OSError:  # pragma: no cover - defensive
+        return True
+    gone = select.POLLHUP | select.POLLERR | select.POLLNVAL
+    return any(mask & gone for _, mask in ready)
+
+
+def foreground_terminal() -> int | None:
+    """The standard stream (0, 1 or 2) that is a terminal this process runs in the foreground of.
+
+    ``None`` if there is none (output to a file, ``nohup``, ``make run &``, Windows).
+    """
+    for fd in (0, 1, 2):
+        try:
+            if os.isatty(fd) and os.tcgetpgrp(fd) == os.getpgrp():
+                return fd
+        except (AttributeError, OSError):
+            continue
+    return None
 
 
 def _open_when_ready(url: str) -> None:
-    import time
     import webbrowser
 
     for _attempt in range(200):
@@ -196,16 +384,38 @@ def main(argv: list[str] | None = None) -> int:
         description=_("Start the game server and open the lobby in the browser."),
     )
     parser.add_argument("--host", default="127.0.0.1", help=_("address to listen on"))
-    parser.add_argument("--port", type=int, default=8000, help=_("port to listen on"))
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        help=_("port to listen on (default: {port}, or a free one if it is taken)").format(
+            port=DEFAULT_PORT
+        ),
+    )
     parser.add_argument("--no-open", action="store_true", help=_("do not open a browser"))
     args = parser.parse_args(argv)
     import uvicorn
 
     from .app import create_app
+    from .db import default_database_url
 
-    port = free_port(args.host, args.port)
-    url = f"http://{args.host}:{port}/"
+    try:
+        port, note = choose_port(args.host, args.port)
+    except PortTaken as exc:
+        print(f"{parser.prog}: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        message = _("cannot listen on {host}: {reason}").format(host=args.host, reason=reason)
+        print(f"{parser.prog}: {message}", file=sys.stderr)
+        return 1
+    if note:
+        print(note, flush=True)
+    database = default_database_url().removeprefix("sqlite:///")
+    print(_("Games are kept in {path} (CAMPFIRE_DATA_DIR moves it).").format(path=database))
+    url = _lobby_url(args.host, port)
     print(_("Campfire's lobby: {url} (Ctrl+C stops the server)").format(url=url), flush=True)
+    TerminalStop().install()
     if not args.no_open and has_desktop():
         threading.Thread(target=_open_when_ready, args=(url,), daemon=True).start()
     uvicorn.run(create_app(), host=args.host, port=port, ws_max_size=64 * 1024, log_level="warning")
