@@ -250,3 +250,41 @@ def test_make_run_takes_the_port_and_address_from_its_command_line() -> None:
     assert _dry_run("HOST=0.0.0.0", "PORT=8080") == f"{base} --host '0.0.0.0' --port '8080'"
     # not from the environment, where PORT and HOST often mean something else
     assert _dry_run(env={"PORT": "5000", "HOST": "box"}) == base
+
+
+def test_a_port_held_by_another_campfire_server_says_so(
+    no_server: list[dict[str, object]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # an earlier `make run` still holds the port: say so, and where it answers
+    import http.server
+    import threading
+
+    class Healthz(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = json.dumps({"status": "ok"}).encode()
+            self.send_response(200 if self.path == "/healthz" else 404)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    monkeypatch.setenv("CAMPFIRE_DATA_DIR", str(tmp_path))
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), Healthz) as other:
+        threading.Thread(target=other.serve_forever, daemon=True).start()
+        port = other.server_address[1]
+        try:
+            assert web.main(["--port", str(port), "--no-open"]) == 1
+            monkeypatch.setattr(web, "DEFAULT_PORT", port)
+            assert web.main(["--no-open"]) == 0
+        finally:
+            other.shutdown()
+    out, err = capsys.readouterr()
+    url = f"http://127.0.0.1:{port}/"
+    assert f"another Campfire server answers at {url}; stop it (Ctrl+C in its terminal)" in err
+    assert f"Port {port} is taken: another Campfire server answers at {url}" in out
+    assert len(no_server) == 1
