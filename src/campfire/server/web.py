@@ -202,13 +202,21 @@ def main(argv: list[str] | None = None) -> int:
     import uvicorn
 
     from .app import create_app
+    from .limits import Limits
 
     port = free_port(args.host, args.port)
     url = f"http://{args.host}:{port}/"
     print(_("Campfire's lobby: {url} (Ctrl+C stops the server)").format(url=url), flush=True)
     if not args.no_open and has_desktop():
         threading.Thread(target=_open_when_ready, args=(url,), daemon=True).start()
-    uvicorn.run(create_app(), host=args.host, port=port, ws_max_size=64 * 1024, log_level="warning")
+    uvicorn.run(
+        create_app(),
+        host=args.host,
+        port=port,
+        ws_max_size=64 * 1024,
+        log_level="warning",
+        **Limits().uvicorn_options(),
+    )
     return 0
 
 
