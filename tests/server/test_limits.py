@@ -487,3 +487,48 @@ def test_announced_length_reads_only_digits() -> None:
     assert announced_length([(b"content-length", b"-1")]) is None
     assert announced_length([]) is None
     assert protocol_class(SMALL) is not protocol_class(SMALL)  # each has its own counts
+
+
+def test_the_limits_apply_in_every_process_of_serve_workers(pg_only: str, tmp_path: Path) -> None:
+    from .conftest import REDIS
+    from .live_server import LiveServer
+
+    served = LiveServer(
+        pg_only,
+        tmp_path,
+        args=(
+            "--workers",
+            "2",
+            "--redis-url",
+            REDIS,
+            "--header-timeout",
+            "1",
+            "--body-timeout",
+            "1",
+            "--max-connections-per-address",
+            "2",
+        ),
+    )
+    try:
+        address = ("127.0.0.1", served.port)
+        for _ in range(4):  # whichever process accepts it
+            with socket.create_connection(address, timeout=BOUND) as sock:
+                sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                assert read_until_closed(sock) == b""
+            with socket.create_connection(address, timeout=BOUND) as sock:
+                sock.sendall(request_head("POST", "/api/tables", "Content-Length: 16777216"))
+                assert answer(read_until_closed(sock))[0] == 413
+        with ExitStack() as held:  # each process counts its own: 2 each, so 4 in all at most
+            statuses = []
+            for _ in range(6):
+                sock = held.enter_context(
+                    socket.create_connection(
+                        address, timeout=BOUND, source_address=("127.0.0.7", 0)
+                    )
+                )
+                sock.sendall(request_head("GET", "/healthz"))
+                statuses.append(answer(sock.recv(4096))[0])
+            assert 429 in statuses
+            assert statuses.count(200) <= 4
+    finally:
+        served.stop()
