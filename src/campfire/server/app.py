@@ -28,6 +28,7 @@ from campfire.core import ErrorText, OptionError
 from . import protocol
 from .cluster import DEFAULT_REDIS_URL, LEASE_SECONDS, Cluster, Elsewhere, ForwardMiddleware
 from .db import default_database_url, make_engine, migrate, session_factory
+from .limits import BodyLimitMiddleware
 from .lobby import language_of
 from .lobby import routes as lobby_routes
 from .replay import routes as replay_routes
@@ -148,7 +149,10 @@ def create_app(
             *web_routes(),
         ],
         lifespan=lifespan,
-        middleware=[Middleware(ForwardMiddleware, cluster=cluster)] if cluster is not None else [],
+        middleware=[
+            Middleware(BodyLimitMiddleware),  # first: no process reads a body it refuses
+            *([Middleware(ForwardMiddleware, cluster=cluster)] if cluster is not None else []),
+        ],
     )
     app.state.ready = False
     app.state.database_url = url

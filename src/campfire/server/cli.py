@@ -17,8 +17,15 @@ from campfire.core.validate import int_arg
 from campfire.i18n import _
 
 from .compression import COMPRESSION, DEFAULT_MIN_SIZE, MIN_SIZE_VARIABLE
+from .limits import (
+    BODY_TIMEOUT,
+    HEADER_TIMEOUT,
+    LIMITS_VARIABLE,
+    MAX_CONNECTIONS_PER_ADDRESS,
+    Limits,
+)
 
-__all__ = ["add_serve_command", "tune_gc"]
+__all__ = ["add_serve_command", "serve_limits", "tune_gc"]
 
 
 def add_serve_command(sub: Any) -> None:
@@ -97,6 +104,37 @@ def add_serve_command(sub: Any) -> None:
             "process takes over the tables of one that died (default 10)"
         ),
     )
+    p.add_argument(
+        "--header-timeout",
+        metavar="SECONDS",
+        type=int_arg("--header-timeout", 1, 3600),
+        default=int(HEADER_TIMEOUT),
+        help=_(
+            "a request's headers (a WebSocket's upgrade too) must arrive within this many "
+            "seconds, else the connection is closed (default {default})"
+        ).format(default=int(HEADER_TIMEOUT)),
+    )
+    p.add_argument(
+        "--body-timeout",
+        metavar="SECONDS",
+        type=int_arg("--body-timeout", 1, 3600),
+        default=int(BODY_TIMEOUT),
+        help=_(
+            "a request's body must arrive within this many seconds of its headers, else it is "
+            "answered 408 and the connection closed (default {default})"
+        ).format(default=int(BODY_TIMEOUT)),
+    )
+    p.add_argument(
+        "--max-connections-per-address",
+        metavar="N",
+        type=int_arg("--max-connections-per-address", 0, 1_000_000),
+        default=MAX_CONNECTIONS_PER_ADDRESS,
+        help=_(
+            "connections one client address may hold open in each server process; one more "
+            "is answered 429 (default {default}; 0: no limit; the trusted proxies of "
+            "FORWARDED_ALLOW_IPS, by default 127.0.0.1 and ::1, are not counted)"
+        ).format(default=MAX_CONNECTIONS_PER_ADDRESS),
+    )
     p.set_defaults(func=_cmd_serve)
 
 
@@ -117,12 +155,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from .db import default_database_url
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    limits = serve_limits(args)
     options: dict[str, Any] = {
         "host": args.host,
         "port": args.port,
         "ws_max_size": 64 * 1024,
         "log_level": "info",
         **uvicorn_options(args.ws_compression, args.ws_compress_min),
+        **limits.uvicorn_options(),
     }
     redis_url = args.redis_url
     if args.workers > 1 or redis_url is not None:
@@ -142,6 +182,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             os.environ["CAMPFIRE_SERVE_REDIS_URL"] = redis_url
             os.environ["CAMPFIRE_SERVE_LEASE_SECONDS"] = str(args.lease_seconds)
             os.environ[MIN_SIZE_VARIABLE] = str(args.ws_compress_min)
+            os.environ[LIMITS_VARIABLE] = limits.to_json()
+            options.update(limits.uvicorn_options(by_name=True))  # (imported by each process)
             if "ws" in options:  # the processes import the protocol class by name
                 options["ws"] = "campfire.server.compression:FAST_PROTOCOL"
             uvicorn.run(
@@ -155,6 +197,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(args.database_url, redis_url=redis_url, lease_seconds=args.lease_seconds)
     uvicorn.run(app, **options)
     return 0
+
+
+def serve_limits(args: argparse.Namespace) -> Limits:
+    """The connection limits ``campfire serve``'s options ask for (:mod:`.limits`)."""
+    return Limits(
+        header_timeout=args.header_timeout,
+        body_timeout=args.body_timeout,
+        max_connections_per_address=args.max_connections_per_address,
+    )
 
 
 #: The cyclic garbage collector's thresholds while serving (Python's default: 700, 10, 10).

@@ -20,6 +20,7 @@ from starlette.routing import Route
 from campfire.core import ErrorText, all_games
 from campfire.i18n import game_title, negotiate, normalize, translator
 
+from .limits import announced_length
 from .tables import LiveTable, LobbyError, TableManager
 
 __all__ = [
@@ -60,7 +61,15 @@ def _manager(request: Request) -> TableManager:
 
 
 async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
-    """A request's body, read up to ``limit`` bytes (:class:`LobbyError` 413 beyond)."""
+    """A request's body, read up to ``limit`` bytes (:class:`LobbyError` 413 beyond).
+
+    A body announced longer (``Content-Length``) is refused before a byte of it is read.
+    """
+    announced = announced_length(request.headers.raw)
+    if announced is not None and announced > limit:
+        raise LobbyError(
+            413, "too_large", ErrorText("a request body holds at most {limit} bytes", limit=limit)
+        )
     data = b""
     async for chunk in request.stream():
         data += chunk

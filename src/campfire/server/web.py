@@ -398,6 +398,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from .app import create_app
     from .db import default_database_url
+    from .limits import Limits
 
     try:
         port, note = choose_port(args.host, args.port)
@@ -418,7 +419,14 @@ def main(argv: list[str] | None = None) -> int:
     TerminalStop().install()
     if not args.no_open and has_desktop():
         threading.Thread(target=_open_when_ready, args=(url,), daemon=True).start()
-    uvicorn.run(create_app(), host=args.host, port=port, ws_max_size=64 * 1024, log_level="warning")
+    uvicorn.run(
+        create_app(),
+        host=args.host,
+        port=port,
+        ws_max_size=64 * 1024,
+        log_level="warning",
+        **Limits().uvicorn_options(),
+    )
     return 0
 
 
