@@ -307,7 +307,11 @@ async def _read(
     limit: RateLimit,
     handle: Callable[[str | bytes], Awaitable[None]],
 ) -> int | None:
-    """Handle the client's messages until it leaves (``None``) or must go (a close code)."""
+    """Handle the client's messages until it leaves (``None``) or must go (a close code).
+
+    Each message counts against the rate limit; a binary frame is refused (``bad_message``:
+    the protocol's messages are JSON text frames), one over the size limit closes (1009).
+    """
     while True:
         try:
             message = await websocket.receive()
@@ -315,9 +319,7 @@ async def _read(
             return None
         if message["type"] == "websocket.disconnect":
             return None
-        text: str | bytes | None = message.get("text")
-        if text is None:
-            text = message.get("bytes") or b""
+        text: str | None = message.get("text")
         if conn.overflowed:
             return protocol.CLOSE_FLOODING
         verdict = limit.take()
@@ -339,6 +341,16 @@ async def _read(
                             rate=format(limit.rate, "g"),
                             burst=limit.burst,
                         )
+                    ),
+                )
+            )
+            continue
+        if text is None:  # a binary frame: the protocol's messages are JSON text
+            conn.push(
+                protocol.error_frame(
+                    "bad_message",
+                    conn.tr.error(
+                        ErrorText("a message is JSON sent as a text frame, not a binary frame")
                     ),
                 )
             )

@@ -9,7 +9,6 @@ finished), 413 (a body over :data:`MAX_BODY_BYTES`). ``docs/protocol.md`` lists 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -21,6 +20,7 @@ from campfire.core import ErrorText, all_games
 from campfire.i18n import game_title, negotiate, normalize, translator
 
 from .tables import LiveTable, LobbyError, TableManager
+from .wire import decode
 
 __all__ = [
     "MAX_BODY_BYTES",
@@ -73,16 +73,20 @@ async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
     return data
 
 
+def _bad_json(message: str) -> LobbyError:
+    return LobbyError(400, "bad_json", message)
+
+
 async def _body(request: Request) -> dict[str, Any]:
+    """A request's JSON object (an empty body: ``{}``), read by the one strict reader.
+
+    :func:`.wire.decode` refuses a key twice in an object, ``NaN`` and ``Infinity`` (400
+    ``bad_json``, as for any JSON that is not well formed).
+    """
     data = await read_body(request)
     if not data.strip():
         return {}
-    try:
-        body = json.loads(data)
-    except (ValueError, RecursionError):
-        raise LobbyError(
-            400, "bad_json", ErrorText("the request body is one JSON object")
-        ) from None
+    body = decode(data, ErrorText("the request body"), _bad_json)
     if not isinstance(body, dict):
         raise LobbyError(400, "bad_json", ErrorText("the request body is a JSON object"))
     return body

@@ -18,7 +18,6 @@ campfire.server.protocol.ProtocolError: unknown message type 'dance'; types: act
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
 
@@ -26,6 +25,8 @@ from campfire.core import Action, CampfireError, ErrorText, Event, Game
 from campfire.core.present import Display, translation
 from campfire.core.validate import short_repr
 from campfire.i18n import DEFAULT_LANGUAGE, translator
+
+from .wire import decode
 
 __all__ = [
     "CAUSES",
@@ -315,26 +316,39 @@ def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _bad_json(message: str) -> ProtocolError:
+    return ProtocolError("bad_json", message)
+
+
 def parse_client_message(text: str | bytes) -> dict[str, Any]:
     """Read and check one client message; raise :class:`ProtocolError` if it is refused.
 
-    The checks are those of :data:`CLIENT_SCHEMAS` (plus the size limit), with messages that
-    say what is allowed.
+    The JSON is read by the server's one strict reader (:func:`.wire.decode`: a key twice in
+    an object, ``NaN`` or ``Infinity`` is ``bad_json``). The checks are those of
+    :data:`CLIENT_SCHEMAS` (plus the size limit), with messages that say what is allowed: a
+    ``type`` missing or not a string is ``bad_message``, a ``type`` the protocol does not have
+    ``unknown_type``.
     """
     if len(text) > MAX_MESSAGE_CHARS:
         raise ProtocolError(
             "too_large",
             ErrorText("a message may hold at most {limit} characters", limit=MAX_MESSAGE_CHARS),
         )
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        raise ProtocolError("bad_json", ErrorText("a message is one JSON object")) from None
+    data = decode(text, ErrorText("the message"), _bad_json)
     if not isinstance(data, dict):
         raise ProtocolError(
             "bad_json", ErrorText("a message is a JSON object (got {got})", got=short_repr(data))
         )
     kind = data.get("type")
+    if not isinstance(kind, str):  # a field missing or of the wrong type
+        raise ProtocolError(
+            "bad_message",
+            ErrorText(
+                'a message names its "type", one of {types} (got {got})',
+                types=", ".join(CLIENT_SCHEMAS),
+                got=short_repr(kind) if "type" in data else ErrorText("none"),
+            ),
+        )
     if kind not in CLIENT_SCHEMAS:
         raise ProtocolError(
             "unknown_type",
