@@ -2,7 +2,9 @@
 
 One reader (``campfire.server.wire.decode``, the kernel's strict JSON reader) reads every lobby
 body and socket message: a key twice in an object, ``NaN`` and ``Infinity`` are ``bad_json``
-(a lenient parser keeps the last key: ``{"type": "ping", "type": "sync"}`` was a ``sync``).
+(a lenient parser keeps the last key: ``{"type": "ping", "type": "sync"}`` was a ``sync``). A
+socket's address is checked too: ``since``, ``patch``, an empty ``token=``, a parameter given
+twice.
 """
 
 from __future__ import annotations
@@ -10,11 +12,18 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from campfire.core import CampfireError
-from campfire.server.protocol import ProtocolError, parse_client_message
+from campfire.server.protocol import (
+    CLOSE_BAD_REQUEST,
+    CLOSE_BAD_TOKEN,
+    ProtocolError,
+    parse_client_message,
+)
 
-from .helpers import Seat, app_client, new_table
+from .helpers import Seat, app_client, check_frame, new_table
 
 
 def _error(answer: Any, status: int, code: str) -> str:
@@ -122,3 +131,57 @@ def test_a_binary_frame_is_a_bad_message_and_the_connection_goes_on(sqlite_url: 
             assert "text frame" in frame["message"]
             me.send({"type": "ping"})
             assert me.receive()["type"] == "pong"
+
+
+# ----- the socket's address ------------------------------------------------------------------
+
+
+def _refused(client: TestClient, path: str) -> tuple[dict[str, Any], int]:
+    """The error frame and the close code a connection to ``path`` gets."""
+    with client.websocket_connect(path) as ws:
+        frame = check_frame(ws.receive_json())
+        assert frame["type"] == "error", frame
+        with pytest.raises(WebSocketDisconnect) as info:
+            ws.receive_json()
+    return frame, info.value.code
+
+
+@pytest.mark.parametrize(
+    ("query", "fragment"),
+    [
+        ("since=abc", "since"),
+        ("since=-1", "since"),
+        ("since=1.5", "since"),
+        ("since=", "since"),
+        ("since=%D9%A1", "since"),  # an Arabic-Indic digit one
+        ("since=1234567890", "since"),  # more than 9 digits
+        ("since=1&since=2", "at most once"),
+        ("patch=yes", "patch"),
+        ("patch=1&patch=0", "at most once"),
+    ],
+)
+def test_a_bad_socket_parameter_is_refused_with_bad_request(
+    sqlite_url: str, query: str, fragment: str
+) -> None:
+    with app_client(sqlite_url) as client:
+        table, tokens = new_table(client, "tracker", 2)
+        frame, close = _refused(client, f"/ws/tables/{table}?token={tokens[0]}&{query}")
+        assert frame["code"] == "bad_request" and fragment in frame["message"], frame
+        assert close == CLOSE_BAD_REQUEST
+        # a spectator too, and in the connection's language
+        hungarian, close = _refused(client, f"/ws/tables/{table}?{query}&lang=hu")
+        assert hungarian["code"] == "bad_request" and close == CLOSE_BAD_REQUEST
+        assert hungarian["message"] != frame["message"]
+
+
+def test_an_empty_or_repeated_token_is_refused_not_a_spectator(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        table, tokens = new_table(client, "tracker", 2)
+        frame, close = _refused(client, f"/ws/tables/{table}?token=")
+        assert frame["code"] == "bad_token" and close == CLOSE_BAD_TOKEN
+        frame, close = _refused(client, f"/ws/tables/{table}?token={tokens[0]}&token={tokens[1]}")
+        assert frame["code"] == "bad_request" and close == CLOSE_BAD_REQUEST
+        # a spectator connects without a token; a since past the game's end lists nothing
+        with client.websocket_connect(f"/ws/tables/{table}?since=999999999&patch=0") as ws:
+            snapshot = Seat(ws, None).receive()
+            assert snapshot["seat"] is None and snapshot["missed"] == []

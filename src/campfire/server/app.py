@@ -156,10 +156,53 @@ def create_app(
     return app
 
 
+#: The query parameters of a table socket (``docs/protocol.md``, "Table socket").
+SOCKET_PARAMETERS = ("token", "since", "lang", "patch")
+
+
 def _since(raw: str | None) -> int | None:
-    if raw is None or not raw.isascii() or not raw.isdigit() or len(raw) > 9:
+    """The ``since`` query parameter (``None``: absent).
+
+    :class:`.protocol.ProtocolError` ``bad_request`` unless it is a whole number written with
+    0–9, at most 9 digits: a client that sends a broken ``since`` is told so rather than sent
+    a snapshot without the steps it asked for.
+    """
+    if raw is None:
         return None
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 9:
+        raise protocol.ProtocolError(
+            "bad_request",
+            ErrorText(
+                "since is the last sequence number the client saw, a whole number "
+                "0–999999999 (got {got})",
+                got=repr(raw[:20]),
+            ),
+        )
     return int(raw)
+
+
+def _socket_query(websocket: WebSocket) -> tuple[str | None, int | None, bool]:
+    """A table socket's ``token``, ``since`` and ``patch`` (:class:`.protocol.ProtocolError`).
+
+    Each parameter is given at most once (``?token=A&token=B`` is refused rather than one of
+    them silently chosen); ``patch`` is ``0`` or ``1``.
+    """
+    query = websocket.query_params
+    repeated = [name for name in SOCKET_PARAMETERS if len(query.getlist(name)) > 1]
+    if repeated:
+        raise protocol.ProtocolError(
+            "bad_request",
+            ErrorText("{names}: each parameter is given at most once", names=", ".join(repeated)),
+        )
+    patch = query.get("patch")
+    if patch not in (None, "0", "1"):
+        raise protocol.ProtocolError(
+            "bad_request",
+            ErrorText(
+                "patch is 1 (deltas carry display patches) or 0 (got {got})", got=repr(patch[:20])
+            ),
+        )
+    return query.get("token"), _since(query.get("since")), patch == "1"
 
 
 async def attach(
@@ -186,8 +229,10 @@ async def attach(
             protocol.CLOSE_UNKNOWN_TABLE,
         )
         return None
+    # an empty token (token=) is refused too: a client that lost its token is told so,
+    # rather than seated as a spectator without a word
     seat = live.seat_of(token) if token else None
-    if token and seat is None:
+    if token is not None and seat is None:
         _refuse(
             conn,
             "bad_token",
@@ -221,13 +266,13 @@ async def _serve_socket(websocket: WebSocket, limit: RateLimit) -> None:
     """
     await websocket.accept()
     manager: TableManager = websocket.app.state.manager
-    token = websocket.query_params.get("token")
-    since = _since(websocket.query_params.get("since"))
-    conn = Connection(
-        None,
-        language=language_of(websocket),
-        patches=websocket.query_params.get("patch") == "1",
-    )
+    conn = Connection(None, language=language_of(websocket))
+    try:
+        token, since, conn.patches = _socket_query(websocket)
+    except protocol.ProtocolError as exc:
+        _refuse(conn, exc.code, exc.text, protocol.CLOSE_BAD_REQUEST)
+        await _write(websocket, conn)  # the error frame, then the close code
+        return
     try:
         live = await attach(manager, conn, websocket.path_params["table_id"], token, since)
     except Elsewhere as moved:

@@ -31,6 +31,7 @@ from .wire import decode
 __all__ = [
     "CAUSES",
     "CLIENT_SCHEMAS",
+    "CLOSE_BAD_REQUEST",
     "CLOSE_BAD_TOKEN",
     "CLOSE_FLOODING",
     "CLOSE_TOO_LARGE",
@@ -61,7 +62,8 @@ MAX_NOTATION = 200
 #: Close codes (RFC 6455 and the application range 4000–4999).
 CLOSE_FLOODING = 1008  # policy violation: too many messages
 CLOSE_TOO_LARGE = 1009  # message too big
-CLOSE_BAD_TOKEN = 4401  # the seat token matches no seat of the table
+CLOSE_BAD_REQUEST = 4400  # the connection's address is not allowed as written (since=abc)
+CLOSE_BAD_TOKEN = 4401  # the seat token matches no seat of the table (or is empty)
 CLOSE_UNKNOWN_TABLE = 4404  # no such table
 CLOSE_MOVED = 1012  # several processes: the table moved to another process; reconnect
 
@@ -286,6 +288,7 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
         {
             "code": {
                 "enum": [
+                    "bad_request",
                     "bad_json",
                     "bad_message",
                     "unknown_type",
