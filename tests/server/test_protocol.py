@@ -59,6 +59,9 @@ def test_lobby_create_join_leave_start_and_list(sqlite_url: str) -> None:
         assert answer.status_code == 201
         table = answer.json()["table"]["id"]
         assert answer.json()["tokens"] == {}
+        # no game yet: no record (404; it named "game -1")
+        unplayed = _error(client.get(f"/api/tables/{table}/record"), 404, "no_record")
+        assert "game 1" in unplayed and "-1" not in unplayed
         listed = client.get("/api/tables").json()["tables"]
         assert [t["id"] for t in listed] == [table] and listed[0]["status"] == "open"
         ann = client.post(f"/api/tables/{table}/join", json={"nickname": "Ann"}).json()
@@ -112,7 +115,12 @@ def test_lobby_create_join_leave_start_and_list(sqlite_url: str) -> None:
             409,
             "not_finished",
         )
-        _error(client.get(f"/api/tables/{table}/record"), 404, "no_record")
+        # the game being played has no record yet: 409, as its replay (404: no such game)
+        _error(client.get(f"/api/tables/{table}/record"), 409, "no_record")
+        _error(client.get(f"/api/tables/{table}/record?game=1"), 409, "no_record")
+        _error(client.get(f"/api/tables/{table}/replay"), 409, "no_record")
+        _error(client.get(f"/api/tables/{table}/record?game=2"), 404, "no_record")
+        _error(client.get(f"/api/tables/{table}/record?game=0"), 404, "no_record")
         assert client.get("/api/tables?status=running").json()["tables"][0]["id"] == table
 
 
