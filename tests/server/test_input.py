@@ -185,3 +185,34 @@ def test_an_empty_or_repeated_token_is_refused_not_a_spectator(sqlite_url: str) 
         with client.websocket_connect(f"/ws/tables/{table}?since=999999999&patch=0") as ws:
             snapshot = Seat(ws, None).receive()
             assert snapshot["seat"] is None and snapshot["missed"] == []
+
+
+# ----- nicknames -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "nickname",
+    [
+        "",
+        "   ",
+        "x" * 33,
+        "Ann\u202eevil",  # a right-to-left override: reorders what follows
+        "\u2066Ann\u2069",  # isolates
+        "Ann\u200f",  # a right-to-left mark
+        "An\u200bn",  # a zero-width space: looks like "Ann"
+        "An\u200dn",  # a zero-width joiner
+        "\ufeffAnn",  # a zero-width no-break space
+        "Ann\u00a0Lee",  # a no-break space
+        "Ann\nLee",
+        7,
+    ],
+)
+def test_a_nickname_is_1_to_32_printable_characters(sqlite_url: str, nickname: Any) -> None:
+    """docs/protocol.md, "Nicknames": no bidirectional or zero-width marks."""
+    with app_client(sqlite_url) as client:
+        table, _ = new_table(client, "tracker", 2, seats=[{"kind": "open"}] * 2, start=False)
+        answer = client.post(f"/api/tables/{table}/join", json={"nickname": nickname})
+        assert "nickname" in _error(answer, 400, "bad_request")
+        longest = "Zoë Ó'Neill-Ábel" + "x" * 16  # 32 characters, spaces around are trimmed
+        ok = client.post(f"/api/tables/{table}/join", json={"nickname": f"  {longest} "})
+        assert ok.status_code == 201 and ok.json()["table"]["seats"][0]["nickname"] == longest
