@@ -119,6 +119,15 @@ def test_one_reader_for_the_lobby_and_the_socket() -> None:
     assert decode(b'\xef\xbb\xbf{"a": 1}', "the body", CampfireError) == {"a": 1}
 
 
+def test_an_uploaded_record_with_a_key_twice_is_a_bad_record(sqlite_url: str) -> None:
+    """A record file is read by the same reader: its faults, JSON's too, are ``bad_record``."""
+    with app_client(sqlite_url) as client:
+        body = b'{"format": 1, "format": 1}'
+        assert "'format' twice" in _error(
+            client.post("/api/replay", content=body), 400, "bad_record"
+        )
+
+
 def test_a_binary_frame_is_a_bad_message_and_the_connection_goes_on(sqlite_url: str) -> None:
     with app_client(sqlite_url) as client:
         table, tokens = new_table(client, "tracker", 2)
