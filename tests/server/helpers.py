@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -13,11 +14,63 @@ import jsonschema
 from starlette.testclient import TestClient
 
 from campfire.server.app import create_app
+from campfire.server.lobby import LOBBY_SCHEMAS
 from campfire.server.patches import apply_patch
 from campfire.server.protocol import CLIENT_SCHEMAS, SERVER_SCHEMAS
+from campfire.server.replay import REPLAY_SCHEMA
 
 VALIDATORS = {k: jsonschema.Draft202012Validator(s) for k, s in SERVER_SCHEMAS.items()}
 CLIENT_VALIDATORS = {k: jsonschema.Draft202012Validator(s) for k, s in CLIENT_SCHEMAS.items()}
+LOBBY_VALIDATORS = {
+    **{k: jsonschema.Draft202012Validator(s) for k, s in LOBBY_SCHEMAS.items()},
+    "replay": jsonschema.Draft202012Validator(REPLAY_SCHEMA),
+}
+
+_TABLE_PATH = r"/api/tables/[^/]+"
+#: the lobby's routes: method, path, the schema of the body a client sends (``None``: none)
+#: and of the answers by status (every error answer is ``http_error``)
+LOBBY_ROUTES: list[tuple[str, str, str | None, dict[int, str]]] = [
+    ("GET", r"/healthz", None, {200: "health", 503: "health"}),
+    ("GET", r"/api/games", None, {200: "games"}),
+    ("GET", r"/api/tables", None, {200: "tables"}),
+    ("POST", r"/api/tables", "create_table", {201: "table_created"}),
+    ("GET", _TABLE_PATH, None, {200: "one_table"}),
+    ("POST", _TABLE_PATH + "/join", "join_table", {201: "seat_joined"}),
+    ("POST", _TABLE_PATH + "/leave", None, {200: "seat_left"}),
+    ("POST", _TABLE_PATH + "/(start|rematch)", None, {200: "one_table"}),
+    ("GET", _TABLE_PATH + "/record", None, {}),  # a record: docs/records.md
+    ("GET", _TABLE_PATH + "/replay", None, {200: "replay"}),
+    ("POST", r"/api/replay", None, {200: "replay"}),
+]
+
+
+def check_answer(response: Any) -> None:
+    """Validate a lobby answer (an ``httpx`` response) against its schema.
+
+    The schemas are ``docs/protocol.md``'s "Lobby schemas".
+
+    Every answer of a lobby route is checked (an error: ``http_error``), and so is the body of
+    a request that the server accepted. The apps of :func:`app_client` check every answer.
+    """
+    request = response.request
+    path = request.url.path
+    route = next(
+        (r for r in LOBBY_ROUTES if request.method == r[0] and re.fullmatch(r[1], path)), None
+    )
+    if route is None:
+        return
+    _, _, body, answers = route
+    response.read()
+    if response.status_code >= 400:
+        LOBBY_VALIDATORS["http_error"].validate(response.json())
+        return
+    name = answers.get(response.status_code)
+    if name is None:
+        assert not answers, (path, response.status_code, response.text)
+        return
+    LOBBY_VALIDATORS[name].validate(response.json())
+    if body is not None and request.content.strip():
+        LOBBY_VALIDATORS[body].validate(json.loads(request.content))
 
 
 def check_frame(frame: Any) -> dict[str, Any]:
@@ -29,11 +82,15 @@ def check_frame(frame: Any) -> dict[str, Any]:
 
 @contextmanager
 def app_client(url: str, seed: int = 1, **kwargs: Any) -> Iterator[TestClient]:
-    """A test client of an app on ``url``, started (lifespan run) and stopped afterwards."""
+    """A test client of an app on ``url``, started (lifespan run) and stopped afterwards.
+
+    Every lobby answer it gets is validated against its schema (:func:`check_answer`).
+    """
     seeds = itertools.count(seed)
     kwargs.setdefault("rate", 10_000.0)
     kwargs.setdefault("burst", 10_000)
     with TestClient(create_app(url, seeds=lambda: next(seeds), **kwargs)) as client:
+        client.event_hooks = {"request": [], "response": [check_answer]}
         yield client
 
 

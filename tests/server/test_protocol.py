@@ -11,6 +11,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from campfire.core.records import replay_text
 from campfire.server.app import RateLimit
+from campfire.server.lobby import LOBBY_SCHEMAS
 from campfire.server.protocol import (
     CLIENT_SCHEMAS,
     CLOSE_BAD_TOKEN,
@@ -22,7 +23,7 @@ from campfire.server.protocol import (
     SERVER_SCHEMAS,
 )
 
-from .helpers import Seat, app_client, check_frame, new_table, play_out, seats
+from .helpers import LOBBY_VALIDATORS, Seat, app_client, check_frame, new_table, play_out, seats
 
 
 def _error(answer: Any, status: int, code: str) -> str:
@@ -59,6 +60,9 @@ def test_lobby_create_join_leave_start_and_list(sqlite_url: str) -> None:
         assert answer.status_code == 201
         table = answer.json()["table"]["id"]
         assert answer.json()["tokens"] == {}
+        # no game yet: no record (404; it named "game -1")
+        unplayed = _error(client.get(f"/api/tables/{table}/record"), 404, "no_record")
+        assert "game 1" in unplayed and "-1" not in unplayed
         listed = client.get("/api/tables").json()["tables"]
         assert [t["id"] for t in listed] == [table] and listed[0]["status"] == "open"
         ann = client.post(f"/api/tables/{table}/join", json={"nickname": "Ann"}).json()
@@ -112,7 +116,12 @@ def test_lobby_create_join_leave_start_and_list(sqlite_url: str) -> None:
             409,
             "not_finished",
         )
-        _error(client.get(f"/api/tables/{table}/record"), 404, "no_record")
+        # the game being played has no record yet: 409, as its replay (404: no such game)
+        _error(client.get(f"/api/tables/{table}/record"), 409, "no_record")
+        _error(client.get(f"/api/tables/{table}/record?game=1"), 409, "no_record")
+        _error(client.get(f"/api/tables/{table}/replay"), 409, "no_record")
+        _error(client.get(f"/api/tables/{table}/record?game=2"), 404, "no_record")
+        _error(client.get(f"/api/tables/{table}/record?game=0"), 404, "no_record")
         assert client.get("/api/tables?status=running").json()["tables"][0]["id"] == table
 
 
@@ -286,8 +295,8 @@ def test_malformed_unknown_and_oversized_messages(sqlite_url: str) -> None:
                 ws.send_text(raw)
                 frame = me.receive()
                 assert frame["type"] == "error" and frame["code"] == code, raw
-            ws.send_bytes(b'{"type": "ping"}')
-            assert me.receive()["type"] == "pong"
+            ws.send_bytes(b'{"type": "ping"}')  # a binary frame (test_input.py)
+            assert me.receive()["code"] == "bad_message"
             ws.send_text(json.dumps({"type": "sync"}))
             assert me.receive()["type"] == "snapshot"
             ws.send_text("x" * (MAX_MESSAGE_CHARS + 1))
@@ -344,3 +353,63 @@ def test_bots_play_through_the_same_path(sqlite_url: str) -> None:
         assert {1, 2} <= set(bot_steps)
         _, match = replay_text(client.get(f"/api/tables/{table}/record").text)
         assert [p.agent for p in match.players][1:] == ["heuristic:noise=0.3", "heuristic"]
+
+
+def test_every_lobby_answer_follows_its_schema_and_game_number_counts_games(
+    sqlite_url: str,
+) -> None:
+    """Each route's answer against ``LOBBY_SCHEMAS`` (``app_client`` checks every answer too)."""
+    seen: list[str] = []
+
+    def check(answer: Any, name: str, status: int = 200) -> dict[str, Any]:
+        assert answer.status_code == status, answer.text
+        LOBBY_VALIDATORS[name].validate(answer.json())
+        seen.append(name)
+        body: dict[str, Any] = answer.json()
+        return body
+
+    with app_client(sqlite_url) as client:
+        check(client.get("/healthz"), "health")
+        check(client.get("/api/games?lang=hu"), "games")
+        body = {
+            "game": "tracker",
+            "players": 3,
+            "seats": [
+                {"kind": "reserved", "nickname": "Ann"},
+                {"kind": "open"},
+                {"kind": "bot", "level": "hard"},
+            ],
+            "clock": {"kind": "game", "seconds": 600, "increment": 5, "on_timeout": "bot"},
+            "bot_after_leave": 10,
+            "takeover_level": "medium",
+        }
+        LOBBY_VALIDATORS["create_table"].validate(body)
+        created = check(client.post("/api/tables", json=body), "table_created", 201)
+        table, ann = created["table"], created["tokens"]["0"]
+        assert (table["status"], table["game_number"], table["seq"]) == ("open", 0, 0)
+        auth = {"Authorization": f"Bearer {ann}"}
+        path = f"/api/tables/{table['id']}"
+        join = {"nickname": "  Bob  ", "seat": 1}
+        LOBBY_VALIDATORS["join_table"].validate(join)
+        bob = check(client.post(f"{path}/join", json=join), "seat_joined", 201)
+        assert bob["table"]["seats"][1]["nickname"] == "Bob"  # trimmed
+        check(
+            client.post(f"{path}/leave", headers={"Authorization": f"Bearer {bob['token']}"}),
+            "seat_left",
+        )
+        check(client.post(f"{path}/join", json={"nickname": "Cy"}), "seat_joined", 201)
+        started = check(client.post(f"{path}/start", headers=auth), "one_table")["table"]
+        assert (started["status"], started["game_number"], started["seq"]) == ("running", 1, 0)
+        check(client.get(path), "one_table")
+        listed = check(client.get("/api/tables?status=open,running,finished"), "tables")
+        assert [t["id"] for t in listed["tables"]] == [table["id"]]
+        for answer, status in [
+            (client.post("/api/tables", content=b'{"game": "tracker", "game": "dudab"}'), 400),
+            (client.post(f"{path}/rematch", headers=auth), 409),
+            (client.get(f"{path}/record"), 409),
+            (client.post(f"{path}/start"), 401),
+            (client.get("/api/tables/77"), 404),
+            (client.post("/api/tables", content=b"[" * 70_000), 413),
+        ]:
+            check(answer, "http_error", status)
+    assert set(seen) == set(LOBBY_SCHEMAS) - {"table", "create_table", "join_table"}

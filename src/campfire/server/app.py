@@ -160,10 +160,53 @@ def create_app(
     return app
 
 
+#: The query parameters of a table socket (``docs/protocol.md``, "Table socket").
+SOCKET_PARAMETERS = ("token", "since", "lang", "patch")
+
+
 def _since(raw: str | None) -> int | None:
-    if raw is None or not raw.isascii() or not raw.isdigit() or len(raw) > 9:
+    """The ``since`` query parameter (``None``: absent).
+
+    :class:`.protocol.ProtocolError` ``bad_request`` unless it is a whole number written with
+    0–9, at most 9 digits: a client that sends a broken ``since`` is told so rather than sent
+    a snapshot without the steps it asked for.
+    """
+    if raw is None:
         return None
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 9:
+        raise protocol.ProtocolError(
+            "bad_request",
+            ErrorText(
+                "since is the last sequence number the client saw, a whole number "
+                "0–999999999 (got {got})",
+                got=repr(raw[:20]),
+            ),
+        )
     return int(raw)
+
+
+def _socket_query(websocket: WebSocket) -> tuple[str | None, int | None, bool]:
+    """A table socket's ``token``, ``since`` and ``patch`` (:class:`.protocol.ProtocolError`).
+
+    Each parameter is given at most once (``?token=A&token=B`` is refused rather than one of
+    them silently chosen); ``patch`` is ``0`` or ``1``.
+    """
+    query = websocket.query_params
+    repeated = [name for name in SOCKET_PARAMETERS if len(query.getlist(name)) > 1]
+    if repeated:
+        raise protocol.ProtocolError(
+            "bad_request",
+            ErrorText("{names}: each parameter is given at most once", names=", ".join(repeated)),
+        )
+    patch = query.get("patch")
+    if patch not in (None, "0", "1"):
+        raise protocol.ProtocolError(
+            "bad_request",
+            ErrorText(
+                "patch is 1 (deltas carry display patches) or 0 (got {got})", got=repr(patch[:20])
+            ),
+        )
+    return query.get("token"), _since(query.get("since")), patch == "1"
 
 
 async def attach(
@@ -190,8 +233,10 @@ async def attach(
             protocol.CLOSE_UNKNOWN_TABLE,
         )
         return None
+    # an empty token (token=) is refused too: a client that lost its token is told so,
+    # rather than seated as a spectator without a word
     seat = live.seat_of(token) if token else None
-    if token and seat is None:
+    if token is not None and seat is None:
         _refuse(
             conn,
             "bad_token",
@@ -225,13 +270,13 @@ async def _serve_socket(websocket: WebSocket, limit: RateLimit) -> None:
     """
     await websocket.accept()
     manager: TableManager = websocket.app.state.manager
-    token = websocket.query_params.get("token")
-    since = _since(websocket.query_params.get("since"))
-    conn = Connection(
-        None,
-        language=language_of(websocket),
-        patches=websocket.query_params.get("patch") == "1",
-    )
+    conn = Connection(None, language=language_of(websocket))
+    try:
+        token, since, conn.patches = _socket_query(websocket)
+    except protocol.ProtocolError as exc:
+        _refuse(conn, exc.code, exc.text, protocol.CLOSE_BAD_REQUEST)
+        await _write(websocket, conn)  # the error frame, then the close code
+        return
     try:
         live = await attach(manager, conn, websocket.path_params["table_id"], token, since)
     except Elsewhere as moved:
@@ -311,7 +356,11 @@ async def _read(
     limit: RateLimit,
     handle: Callable[[str | bytes], Awaitable[None]],
 ) -> int | None:
-    """Handle the client's messages until it leaves (``None``) or must go (a close code)."""
+    """Handle the client's messages until it leaves (``None``) or must go (a close code).
+
+    Each message counts against the rate limit; a binary frame is refused (``bad_message``:
+    the protocol's messages are JSON text frames), one over the size limit closes (1009).
+    """
     while True:
         try:
             message = await websocket.receive()
@@ -319,9 +368,7 @@ async def _read(
             return None
         if message["type"] == "websocket.disconnect":
             return None
-        text: str | bytes | None = message.get("text")
-        if text is None:
-            text = message.get("bytes") or b""
+        text: str | None = message.get("text")
         if conn.overflowed:
             return protocol.CLOSE_FLOODING
         verdict = limit.take()
@@ -343,6 +390,16 @@ async def _read(
                             rate=format(limit.rate, "g"),
                             burst=limit.burst,
                         )
+                    ),
+                )
+            )
+            continue
+        if text is None:  # a binary frame: the protocol's messages are JSON text
+            conn.push(
+                protocol.error_frame(
+                    "bad_message",
+                    conn.tr.error(
+                        ErrorText("a message is JSON sent as a text frame, not a binary frame")
                     ),
                 )
             )

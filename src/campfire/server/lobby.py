@@ -9,7 +9,6 @@ finished), 413 (a body over :data:`MAX_BODY_BYTES`). ``docs/protocol.md`` lists 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -17,13 +16,19 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from campfire.agents import LEVELS
 from campfire.core import ErrorText, all_games
 from campfire.i18n import game_title, negotiate, normalize, translator
 
+from .clocks import MAX_SECONDS, ON_TIMEOUT
 from .limits import announced_length
-from .tables import LiveTable, LobbyError, TableManager
+from .protocol import SERVER_SCHEMAS
+from .tables import MAX_NICKNAME, LiveTable, LobbyError, TableManager
+from .wire import decode
 
 __all__ = [
+    "ERROR_CODES",
+    "LOBBY_SCHEMAS",
     "MAX_BODY_BYTES",
     "error_response",
     "game_number",
@@ -36,6 +41,184 @@ __all__ = [
 
 #: The largest request body the lobby reads.
 MAX_BODY_BYTES = 64 * 1024
+
+#: The codes of the lobby's errors (``{"error": {"code", "message"}}``), replays' included.
+ERROR_CODES = (
+    "bad_request",
+    "bad_json",
+    "bad_record",
+    "bad_token",
+    "unknown_table",
+    "unknown_game",
+    "no_record",
+    "table_full",
+    "seat_taken",
+    "not_open",
+    "seats_open",
+    "not_finished",
+    "too_large",
+    "too_long",
+    "timeout",
+    "too_many_connections",
+    "table_moved",
+    "internal",
+)
+
+# ----- schemas ----------------------------------------------------------------------------------
+
+_DRAFT = "https://json-schema.org/draft/2020-12/schema"
+_SEAT_INFO = SERVER_SCHEMAS["snapshot"]["properties"]["seats"]["items"]
+_SEAT_NUMBER = {"type": "integer", "minimum": 0}
+#: a nickname as a request gives it: 1–32 characters once the white space around it is trimmed
+#: (the pattern), all printable (``str.isprintable``, which a pattern does not say: no control
+#: or format characters, so no bidirectional or zero-width marks, and no separator but the space)
+_NICKNAME = {
+    "type": "string",
+    "pattern": f"^\\s*\\S(.{{0,{MAX_NICKNAME - 2}}}\\S)?\\s*$",  # 1–32 once trimmed
+}
+_SECONDS = {"type": "number", "minimum": 0.1, "maximum": MAX_SECONDS}
+_ON_TIMEOUT = {"enum": list(ON_TIMEOUT)}
+
+
+def _object(
+    required: list[str], properties: dict[str, Any], *, schema: bool = False
+) -> dict[str, Any]:
+    head = {"$schema": _DRAFT} if schema else {}
+    return {
+        **head,
+        "type": "object",
+        "required": required,
+        "properties": properties,
+        "additionalProperties": False,
+    }
+
+
+#: The table object: what the lobby says of a table. ``options`` holds the options that differ
+#: from the game's defaults. ``game_number`` is 0 and ``seq`` 0 while the table is open; the
+#: start makes it 1 (the first game), each rematch adds one; ``seq`` counts the actions of that
+#: game.
+_TABLE = {
+    **_object(
+        ["id", "game", "options", "players", "status", "game_number", "seq", "seats"],
+        {
+            "id": {"type": "integer", "minimum": 1},
+            "game": {"type": "string"},
+            "options": {"type": "object"},
+            "players": {"type": "integer", "minimum": 1},
+            "status": {"enum": ["open", "running", "finished"]},
+            "game_number": {"type": "integer", "minimum": 0},
+            "seq": {"type": "integer", "minimum": 0},
+            "seats": {"type": "array", "items": _SEAT_INFO},
+        },
+    ),
+    "if": {"properties": {"status": {"const": "open"}}},
+    "then": {"properties": {"game_number": {"const": 0}, "seq": {"const": 0}}},
+    "else": {"properties": {"game_number": {"minimum": 1}}},
+}
+_CLOCK_REQUEST = {
+    "oneOf": [
+        {"type": "null"},
+        _object([], {"kind": {"const": "none"}}),
+        _object(
+            ["kind", "seconds"],
+            {"kind": {"const": "move"}, "seconds": _SECONDS, "on_timeout": _ON_TIMEOUT},
+        ),
+        _object(
+            ["kind", "seconds"],
+            {
+                "kind": {"const": "game"},
+                "seconds": _SECONDS,
+                "increment": {"type": "number", "minimum": 0, "maximum": MAX_SECONDS},
+                "on_timeout": _ON_TIMEOUT,
+            },
+        ),
+    ]
+}
+_SEAT_REQUEST = {
+    "oneOf": [
+        _object(["kind"], {"kind": {"const": "open"}}),
+        _object(["kind"], {"kind": {"const": "bot"}, "level": {"enum": list(LEVELS)}}),
+        _object(["kind", "nickname"], {"kind": {"const": "reserved"}, "nickname": _NICKNAME}),
+    ]
+}
+_GAME_INFO = _object(
+    ["name", "title", "min_players", "max_players", "options"],
+    {
+        "name": {"type": "string"},
+        "title": {"type": "string"},
+        "min_players": {"type": "integer", "minimum": 1},
+        "max_players": {"type": "integer", "minimum": 1},
+        "options": {
+            "type": "array",
+            "items": _object(
+                ["name", "default", "choices", "help"],
+                {
+                    "name": {"type": "string"},
+                    "default": {"type": ["boolean", "integer", "number", "string"]},
+                    "choices": {"type": ["array", "null"]},
+                    "help": {"type": "string"},
+                },
+            ),
+        },
+    },
+)
+
+#: JSON Schemas of the lobby's request bodies and answers, by name (``docs/protocol.md``,
+#: "Lobby schemas", shows them; the tests validate the answers they get against them).
+LOBBY_SCHEMAS: dict[str, dict[str, Any]] = {
+    "table": {"$schema": _DRAFT, **_TABLE},
+    "create_table": _object(
+        ["game"],
+        {
+            "game": {"type": "string"},
+            "players": {"type": "integer", "minimum": 1},
+            "options": {"type": "object"},
+            "seats": {"type": "array", "items": _SEAT_REQUEST},
+            "clock": _CLOCK_REQUEST,
+            "bot_after_leave": {"type": ["number", "null"], "minimum": 0, "maximum": 3600},
+            "realtime": {"type": "boolean"},
+            "takeover_level": {"enum": list(LEVELS)},
+        },
+        schema=True,
+    ),
+    "table_created": _object(
+        ["table", "tokens"],
+        {
+            "table": _TABLE,
+            "tokens": {
+                "type": "object",
+                "patternProperties": {"^(0|[1-9][0-9]*)$": {"type": "string", "minLength": 1}},
+                "additionalProperties": False,
+            },
+        },
+        schema=True,
+    ),
+    "join_table": _object(
+        ["nickname"],
+        {"nickname": _NICKNAME, "seat": {"type": ["integer", "null"], "minimum": 0}},
+        schema=True,
+    ),
+    "seat_joined": _object(
+        ["table", "seat", "token"],
+        {"table": _TABLE, "seat": _SEAT_NUMBER, "token": {"type": "string", "minLength": 1}},
+        schema=True,
+    ),
+    "seat_left": _object(["table", "seat"], {"table": _TABLE, "seat": _SEAT_NUMBER}, schema=True),
+    "one_table": _object(["table"], {"table": _TABLE}, schema=True),
+    "tables": _object(["tables"], {"tables": {"type": "array", "items": _TABLE}}, schema=True),
+    "games": {"$schema": _DRAFT, "type": "array", "items": _GAME_INFO},
+    "health": _object(["status"], {"status": {"enum": ["ok", "starting"]}}, schema=True),
+    "http_error": _object(
+        ["error"],
+        {
+            "error": _object(
+                ["code", "message"],
+                {"code": {"enum": list(ERROR_CODES)}, "message": {"type": "string"}},
+            )
+        },
+        schema=True,
+    ),
+}
 
 Handler = Callable[[Request], Awaitable[Response]]
 
@@ -82,16 +265,20 @@ async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
     return data
 
 
+def _bad_json(message: str) -> LobbyError:
+    return LobbyError(400, "bad_json", message)
+
+
 async def _body(request: Request) -> dict[str, Any]:
+    """A request's JSON object (an empty body: ``{}``), read by the one strict reader.
+
+    :func:`.wire.decode` refuses a key twice in an object, ``NaN`` and ``Infinity`` (400
+    ``bad_json``, as for any JSON that is not well formed).
+    """
     data = await read_body(request)
     if not data.strip():
         return {}
-    try:
-        body = json.loads(data)
-    except (ValueError, RecursionError):
-        raise LobbyError(
-            400, "bad_json", ErrorText("the request body is one JSON object")
-        ) from None
+    body = decode(data, ErrorText("the request body"), _bad_json)
     if not isinstance(body, dict):
         raise LobbyError(400, "bad_json", ErrorText("the request body is a JSON object"))
     return body

@@ -18,7 +18,6 @@ campfire.server.protocol.ProtocolError: unknown message type 'dance'; types: act
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
 
@@ -27,9 +26,12 @@ from campfire.core.present import Display, translation
 from campfire.core.validate import short_repr
 from campfire.i18n import DEFAULT_LANGUAGE, translator
 
+from .wire import decode
+
 __all__ = [
     "CAUSES",
     "CLIENT_SCHEMAS",
+    "CLOSE_BAD_REQUEST",
     "CLOSE_BAD_TOKEN",
     "CLOSE_FLOODING",
     "CLOSE_TOO_LARGE",
@@ -60,7 +62,8 @@ MAX_NOTATION = 200
 #: Close codes (RFC 6455 and the application range 4000–4999).
 CLOSE_FLOODING = 1008  # policy violation: too many messages
 CLOSE_TOO_LARGE = 1009  # message too big
-CLOSE_BAD_TOKEN = 4401  # the seat token matches no seat of the table
+CLOSE_BAD_REQUEST = 4400  # the connection's address is not allowed as written (since=abc)
+CLOSE_BAD_TOKEN = 4401  # the seat token matches no seat of the table (or is empty)
 CLOSE_UNKNOWN_TABLE = 4404  # no such table
 CLOSE_MOVED = 1012  # several processes: the table moved to another process; reconnect
 
@@ -285,6 +288,7 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
         {
             "code": {
                 "enum": [
+                    "bad_request",
                     "bad_json",
                     "bad_message",
                     "unknown_type",
@@ -315,26 +319,39 @@ def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _bad_json(message: str) -> ProtocolError:
+    return ProtocolError("bad_json", message)
+
+
 def parse_client_message(text: str | bytes) -> dict[str, Any]:
     """Read and check one client message; raise :class:`ProtocolError` if it is refused.
 
-    The checks are those of :data:`CLIENT_SCHEMAS` (plus the size limit), with messages that
-    say what is allowed.
+    The JSON is read by the server's one strict reader (:func:`.wire.decode`: a key twice in
+    an object, ``NaN`` or ``Infinity`` is ``bad_json``). The checks are those of
+    :data:`CLIENT_SCHEMAS` (plus the size limit), with messages that say what is allowed: a
+    ``type`` missing or not a string is ``bad_message``, a ``type`` the protocol does not have
+    ``unknown_type``.
     """
     if len(text) > MAX_MESSAGE_CHARS:
         raise ProtocolError(
             "too_large",
             ErrorText("a message may hold at most {limit} characters", limit=MAX_MESSAGE_CHARS),
         )
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        raise ProtocolError("bad_json", ErrorText("a message is one JSON object")) from None
+    data = decode(text, ErrorText("the message"), _bad_json)
     if not isinstance(data, dict):
         raise ProtocolError(
             "bad_json", ErrorText("a message is a JSON object (got {got})", got=short_repr(data))
         )
     kind = data.get("type")
+    if not isinstance(kind, str):  # a field missing or of the wrong type
+        raise ProtocolError(
+            "bad_message",
+            ErrorText(
+                'a message names its "type", one of {types} (got {got})',
+                types=", ".join(CLIENT_SCHEMAS),
+                got=short_repr(kind) if "type" in data else ErrorText("none"),
+            ),
+        )
     if kind not in CLIENT_SCHEMAS:
         raise ProtocolError(
             "unknown_type",

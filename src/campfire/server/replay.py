@@ -347,10 +347,7 @@ async def table_replay(request: Request) -> Response:
     manager: TableManager = request.app.state.manager
     live = live_table(request)
     seat = _read_seat(request.query_params.get("seat"), live.players)
-    number = game_number(request)
-    if number is None and live.status == "running" and live.number == 1:
-        number = 1  # the first game, still being played: 409 rather than "no game 0"
-    text = manager.record(live, number)  # 409 while the game is being played
+    text = manager.record(live, game_number(request))  # 409 while the game is being played
     key = (live.id, hash(text), seat, language)
     cache = _cache(request)
     packed = cache.get(key)

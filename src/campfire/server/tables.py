@@ -1112,13 +1112,20 @@ class TableManager:
         self._spawn(self._windows_locked(live))
 
     def record(self, live: LiveTable, number: int | None) -> str:
-        """The record of game ``number`` (default: the last finished) of a table."""
+        """The record of game ``number`` (default: the last finished) of a table.
+
+        The game being played has none yet: 409 ``no_record``, also when it is the first and
+        the default is asked for (the replays answer the same). A game the table has not had
+        (nor any game at a table that has not started) is 404 ``no_record``.
+        """
         if number is None:
-            number = live.number if live.status == "finished" else live.number - 1
+            last = live.number if live.status == "finished" else live.number - 1
+            number = max(last, 1)  # before the first game ends: the first
         text = self.store.record(live.id, number) if number >= 1 else None
         if text is None:
+            playing = live.status == "running" and number == live.number
             raise LobbyError(
-                409 if number == live.number else 404,
+                409 if playing else 404,
                 "no_record",
                 ErrorText(
                     "table {table} has no finished game {number}; records exist once a game ends",

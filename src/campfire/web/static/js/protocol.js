@@ -90,7 +90,8 @@ export class TableClient {
       clearInterval(this.pingTimer);
       if (this.ws !== ws) return;
       this.ws = null;
-      if (this.closed || event.code === 4401 || event.code === 4404) {
+      // refused for good (4400 an address not allowed, 4401 no such seat, 4404 no such table)
+      if (this.closed || event.code === 4400 || event.code === 4401 || event.code === 4404) {
         this.status(event.code === 4404 ? "gone" : "closed");
         return;
       }
