@@ -346,6 +346,59 @@ class ClockListener:
             live.clocks.sync(live.people_to_act(), now)
 
 
+class Offers:
+    """What each seat to act may do, and since which sequence number it has been unchanged.
+
+    An action names the sequence number it answers. In a simultaneous step (Apache's claim poll,
+    Big Manitou's selection) another seat's answer moves the table on without changing what
+    this seat may do: an answer to the earlier step still fits, and is accepted. It is stale
+    once the seat's legal actions differ from those it answered, or it has acted since, or it
+    is no longer to act.
+
+    >>> offers = Offers()
+    >>> offers.note(0, {0: ["a", "b"], 1: ["c"]})
+    >>> offers.note(1, {0: ["a", "b"]}, mover=1)   # seat 1 answered: seat 0's choice stands
+    >>> offers.fits(0, 0, 1), offers.fits(1, 0, 1)
+    (True, False)
+    >>> offers.note(2, {0: ["a"]}, mover=None)     # seat 0's choice changed
+    >>> offers.fits(0, 1, 2), offers.fits(0, 2, 2)
+    (False, True)
+    """
+
+    def __init__(self) -> None:
+        #: seat -> (the first sequence number of its current choice, that choice)
+        self._since: dict[int, tuple[int, tuple[Any, ...]]] = {}
+
+    def note(self, seq: int, legal: Mapping[int, Sequence[Any]], mover: int | None = None) -> None:
+        """Note the table at ``seq``, after ``mover``'s step (``None``: a fresh start).
+
+        ``legal`` holds the legal actions of each seat to act (a seat not in it is not to act).
+        """
+        since: dict[int, tuple[int, tuple[Any, ...]]] = {}
+        for seat, actions in legal.items():
+            choice = tuple(actions)
+            before = self._since.get(seat)
+            keep = before is not None and seat != mover and before[1] == choice
+            since[seat] = before if keep and before is not None else (seq, choice)
+        self._since = since
+
+    def fits(self, seat: int, answered: int, seq: int) -> bool:
+        """Whether an answer of ``seat`` to step ``answered`` fits the table at ``seq``."""
+        found = self._since.get(seat)
+        return found is not None and found[0] <= answered <= seq
+
+
+class OfferListener:
+    """Keeps :attr:`LiveTable.offers` up to date after every step."""
+
+    def __init__(self, live: LiveTable) -> None:
+        self.live = live
+
+    def on_step(self, table: Table, step: Step) -> None:
+        """Note what the seats to act may do after ``step``."""
+        self.live.note_offers(step.seat)
+
+
 class StoreListener:
     """Queues every step for the action log; the game's record with its last step.
 
@@ -444,6 +497,8 @@ class LiveTable:
     realtime: bool = False
     #: the difficulty level of a bot that takes over a person's seat
     takeover_level: str = TAKEOVER_LEVEL
+    #: what each seat to act may do, and since which step (what an action may answer)
+    offers: Offers = field(default_factory=Offers)
     #: the open claim window (``None``: none)
     window: ClaimWindow | None = None
     window_tasks: list[asyncio.Task[None]] = field(default_factory=list)
@@ -495,12 +550,23 @@ class LiveTable:
         for seat in [*range(self.players), None]:
             table.subscribe(seat, self._seen_by(seat))
         table.listeners.append(ClockListener(self))
+        table.listeners.append(OfferListener(self))
         table.listeners.append(StoreListener(self))
         table.listeners.append(BroadcastListener(self))
         self.table = table
+        self.offers = Offers()
+        self.note_offers(None)
         last = actions[-1].clocks if actions else None
         self.clocks = Clocks(self.control, self.players, last)
         self.clocks.sync(self.people_to_act(), self.now())
+
+    def note_offers(self, mover: int | None) -> None:
+        """Note in :attr:`offers` what each seat to act may do now (after ``mover``'s step)."""
+        table = self.table
+        assert table is not None
+        state = table.state
+        to_act = [] if state.is_terminal() else state.seats_to_act()
+        self.offers.note(self.seq, {s: state.legal_actions(s) for s in to_act}, mover)
 
     def people_to_act(self) -> list[int]:
         """The seats to act now that people play (their clocks run)."""
@@ -1170,13 +1236,15 @@ class TableManager:
                         "table {table} has finished: no game is being played", table=live.id
                     ),
                 )
-            if message["seq"] != live.seq:
+            answered = message["seq"]
+            if answered != live.seq and not live.offers.fits(seat, answered, live.seq):
+                # another seat's step in between leaves an answer that still fits standing
                 raise protocol.ProtocolError(
                     "stale",
                     ErrorText(
                         "the action answers sequence number {got}, but the table is at {seq}: "
                         "look at the latest frame and choose again",
-                        got=message["seq"],
+                        got=answered,
                         seq=live.seq,
                     ),
                 )
