@@ -81,6 +81,12 @@ MAX_NICKNAME = 32
 TAKEOVER_LEVEL = "easy"
 #: How long a claim window stays open when the answers carry no time (``claim_order=arrival``).
 ARRIVAL_WINDOW_SECONDS = 3.0
+#: The play mode whose simultaneous answers the server times (``Game.play_modes``).
+REALTIME_MODE = "realtime-claims"
+#: From this many people at a table on, a game played in :data:`REALTIME_MODE` always has its
+#: claim windows timed by the server: a result shared between people is never decided by a
+#: reaction time a client wrote.
+MEASURED_FROM_PEOPLE = 2
 
 
 class LobbyError(CampfireError):
@@ -233,6 +239,12 @@ class Store:
                 session.add(_seat_row(row.id, s))
             return row.id
 
+    def save_settings(self, table_id: int, settings: Mapping[str, Any]) -> None:
+        """Store a table's settings anew."""
+        with self.sessions.begin() as session:
+            self._fenced(session, table_id)
+            session.get_one(TableRow, table_id).settings = dict(settings)
+
     def save_seat(self, table_id: int, seat: SeatInfo) -> None:
         """Store the new state of one seat."""
         with self.sessions.begin() as session:
@@ -293,6 +305,7 @@ class Store:
             "game_number": row.game_number,
             "seq": int(seq or 0),
             "seats": [s.public() for s in seats],
+            "realtime": bool((row.settings or {}).get("realtime", False)),
         }
 
     def actions(self, table_id: int, game_number: int) -> list[LogEntry]:
@@ -493,8 +506,11 @@ class LiveTable:
     forfeit: dict[str, Any] | None = None
     clock_task: asyncio.Task[None] | None = None
     leave_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
-    #: real-time claim windows (a game with the ``realtime-claims`` play mode)
+    #: real-time claim windows are in force: the server times the answers of every
+    #: simultaneous step (:meth:`measured`; a game with the ``realtime-claims`` play mode)
     realtime: bool = False
+    #: the lobby request asked for real-time claim windows (``"realtime": true``)
+    realtime_asked: bool = False
     #: the difficulty level of a bot that takes over a person's seat
     takeover_level: str = TAKEOVER_LEVEL
     #: what each seat to act may do, and since which step (what an action may answer)
@@ -511,13 +527,36 @@ class LiveTable:
         return [s.name(tr) for s in self.seats]
 
     def settings(self) -> dict[str, Any]:
-        """The table's stored settings."""
+        """The table's settings as they are in force (what clients are told)."""
         return {
             "clock": self.control.to_json(),
             "bot_after_leave": self.bot_after_leave,
             "realtime": self.realtime,
             "takeover_level": self.takeover_level,
         }
+
+    def stored_settings(self) -> dict[str, Any]:
+        """What the database keeps of the settings: :meth:`settings` and the request's wish."""
+        return {**self.settings(), "realtime_asked": self.realtime_asked}
+
+    def people(self) -> int:
+        """How many seats people play or will play (taken or open; a bot's are not).
+
+        An open seat is taken by a person (``join``) before the game starts, and a bot that
+        takes a person's seat over during a game plays it for that person, who keeps it.
+        """
+        return sum(1 for s in self.seats if s.kind != "bot")
+
+    def measured(self) -> bool:
+        """Whether the server must time the claim windows of the next game.
+
+        Always in a game played in the ``realtime-claims`` mode at a table of
+        :data:`MEASURED_FROM_PEOPLE` or more people, whatever the request said (a client's
+        own reaction time would decide a result they share); otherwise as the request asked.
+        """
+        if REALTIME_MODE not in self.game.play_modes:
+            return False
+        return self.realtime_asked or self.people() >= MEASURED_FROM_PEOPLE
 
     def build(self, actions: Sequence[LogEntry] = ()) -> None:
         """Make the ``Table`` of the current game and replay ``actions`` (the log) through it."""
@@ -758,6 +797,7 @@ class LiveTable:
             "game_number": self.number,
             "seq": self.seq,
             "seats": [s.public() for s in self.seats],
+            "realtime": self.realtime,
         }
 
 
@@ -827,6 +867,9 @@ class TableManager:
         live.control = TimeControl.read(settings.get("clock"))
         live.bot_after_leave = settings.get("bot_after_leave")
         live.realtime = bool(settings.get("realtime", False))
+        live.realtime_asked = bool(settings.get("realtime_asked", live.realtime))
+        if live.status == "open":
+            live.realtime = live.measured()  # (a table stored before the rule: decided now)
         live.takeover_level = str(settings.get("takeover_level") or TAKEOVER_LEVEL)
         if row.game_number > 0 and row.seed is not None:
             live.build(self.store.actions(row.id, row.game_number))
@@ -987,18 +1030,14 @@ class TableManager:
                 ),
             )
         realtime = request.get("realtime", False)
-        if not isinstance(realtime, bool) or (
-            realtime and "realtime-claims" not in game.play_modes
-        ):
+        if not isinstance(realtime, bool) or (realtime and REALTIME_MODE not in game.play_modes):
             raise LobbyError(
                 400,
                 "bad_request",
                 ErrorText(
                     '"realtime" is true or false; real-time claim windows exist in games played '
                     "in the realtime-claims mode: {games}",
-                    games=", ".join(
-                        g.name for g in all_games() if "realtime-claims" in g.play_modes
-                    ),
+                    games=", ".join(g.name for g in all_games() if REALTIME_MODE in g.play_modes),
                 ),
             )
         takeover = request.get("takeover_level", TAKEOVER_LEVEL)
@@ -1022,9 +1061,10 @@ class TableManager:
         live = LiveTable(0, game, options, players, seats, self.store, now=self.clock)
         live.control = control
         live.bot_after_leave = float(after) if after is not None else None
-        live.realtime = realtime
+        live.realtime_asked = realtime
+        live.realtime = live.measured()
         live.takeover_level = takeover
-        live.id = self.store.create(game.name, options, players, seats, live.settings())
+        live.id = self.store.create(game.name, options, players, seats, live.stored_settings())
         if self.cluster is not None:
             self.cluster.claim(live.id)
         self.tables[live.id] = live
@@ -1169,6 +1209,10 @@ class TableManager:
         live.number += 1
         live.status = "running"
         live.forfeit = None
+        realtime = live.measured()  # decided as the game starts, for the whole game
+        if realtime != live.realtime:
+            live.realtime = realtime
+            self.store.save_settings(live.id, live.stored_settings())
         self.store.start(live.id, live.number, live.seed)
         live.build()
         live.push_snapshots()
@@ -1249,6 +1293,10 @@ class TableManager:
                     ),
                 )
             raw = message["action"]
+            if live.realtime and live.window is None:
+                # a window the table's task has not opened yet (just rebuilt): open it now, so
+                # that a reaction time is never the one the client wrote
+                await self._windows(live)
             window = live.window
             if window is not None and seat in table.state.seats_to_act():
                 notation = (
