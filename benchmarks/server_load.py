@@ -5,7 +5,8 @@ It starts a real server (``python -m campfire.cli serve``, a subprocess on a fre
 connects one WebSocket client per seat plus (by default) one spectator per table. Every seat is
 a client: when a frame lists legal actions for it, it waits ``--think-ms`` (uniform between
 half and one and a half times that; 0: at once) and sends one of them, drawn at random, by
-index. So each action goes the whole way a person's does: parse, legality, apply, commit to the
+index, once per choice (another seat's answer in a simultaneous step changes nothing for it).
+So each action goes the whole way a person's does: parse, legality, apply, commit to the
 database, one delta frame per connection built from that seat's view, sent over the socket.
 The clients ask for display patches (``patch=1``) as the browser client does, and apply each
 to the display model they hold (``--no-patches``: whole display models in every delta).
@@ -237,7 +238,8 @@ class _Run:
     compression: bool = True
     #: ask for display patches (``patch=1``, as the browser client does) and apply them
     patches: bool = True
-    sends: dict[tuple[int, int, int, int], float] = field(default_factory=dict)
+    #: (table, game number, seat) -> when that seat sent its answer now on its way
+    sends: dict[tuple[int, int, int], float] = field(default_factory=dict)
     seen: Counter[tuple[int, int, int, int]] = field(default_factory=Counter)
     latencies: list[float] = field(default_factory=list)
     sent: int = 0
@@ -248,10 +250,12 @@ class _Run:
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
     def receipt(self, key: tuple[int, int, int, int], now: float) -> None:
+        """Every client of the table read the step ``key`` (table, game number, seq, seat)."""
         self.seen[key] += 1
         if self.seen[key] == self.clients_per_table:
             del self.seen[key]
-            sent = self.sends.pop(key, None)
+            table, number, _, seat = key
+            sent = self.sends.pop((table, number, seat), None)
             if sent is not None and not self.done.is_set():
                 self.latencies.append(now - sent)
                 if len(self.latencies) >= self.max_actions:
@@ -271,7 +275,11 @@ async def _client(
     if run.patches:
         query.append("patch=1")
     ws_url = base.replace("http://", "ws://") + f"/ws/tables/{table}?" + "&".join(query)
-    acted: set[tuple[int, int]] = set()  # (game number, seq) answered already
+    # a seat answers each choice once: a choice is new with other legal actions, after the
+    # seat's own step, or with a snapshot (another seat's answer in a simultaneous step leaves
+    # it standing, and the server takes an answer to it then too: docs/protocol.md)
+    answered: tuple[Any, ...] | None = None
+    own = 0  # the seat's own steps and the snapshots seen
     pending: set[asyncio.Task[None]] = set()
 
     async def act(ws: Any, game_number: int, seq: int, index: int, delay: float) -> None:
@@ -280,7 +288,7 @@ async def _client(
         if run.done.is_set():
             return
         assert seat is not None
-        run.sends[(table, game_number, seq, seat)] = time.perf_counter()
+        run.sends[(table, game_number, seat)] = time.perf_counter()
         run.sent += 1
         with contextlib.suppress(websockets.ConnectionClosed):
             await ws.send(json.dumps({"type": "action", "seq": seq, "action": index}))
@@ -304,6 +312,9 @@ async def _client(
                     await ws.send(json.dumps({"type": "sync"}))
             elif kind in ("snapshot", "delta"):
                 number, seq = frame["game_number"], frame["seq"]
+                if kind == "snapshot" or frame["step"]["seat"] == seat:
+                    own += 1
+                choice = (number, own, tuple(a["index"] for a in frame["legal"]))
                 if frame["outcome"] is not None:
                     if seat == 0 and kind == "delta":
                         run.games += 1
@@ -312,8 +323,8 @@ async def _client(
                         )
                         if status != 200:
                             run.errors[f"rematch {status}"] += 1
-                elif seat is not None and frame["legal"] and (number, seq) not in acted:
-                    acted.add((number, seq))
+                elif seat is not None and frame["legal"] and choice != answered:
+                    answered = choice
                     index = rng.choice(frame["legal"])["index"]
                     delay = think * rng.uniform(0.5, 1.5)
                     task = asyncio.get_running_loop().create_task(

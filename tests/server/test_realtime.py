@@ -107,3 +107,139 @@ def test_realtime_is_refused_for_a_game_without_claim_windows(sqlite_url: str) -
             "/api/tables", json={"game": "tracker", "players": 2, "realtime": True}
         )
         assert answer.status_code == 400 and "apache" in answer.json()["error"]["message"]
+
+
+def _window(clients: list[Any], now: list[float]) -> None:
+    """Turn up the first card at ``OPENED`` (the window opens); every client reads the step."""
+    revealer = next(c for c in clients if c.last["legal"])
+    now[0] = OPENED
+    revealer.act("reveal")
+    for c in clients:
+        assert c.receive()["type"] == "delta"
+
+
+def _timed_claim(frame: dict[str, Any], ms: int) -> str:
+    return f"{_claim(frame)} {ms}"
+
+
+@pytest.mark.parametrize("asked", [None, False])
+def test_a_client_that_writes_its_own_reaction_time_gains_nothing_at_a_table_of_two_people(
+    sqlite_url: str, asked: bool | None
+) -> None:
+    """Issue 26: a table of people times the claims itself, whatever the request said.
+
+    The honest client claims after 300 ms and says so; the other claims after 500 ms and
+    writes 0 ms. The server's measure puts the honest claim first.
+    """
+    now = [OPENED - 5]
+    settings: dict[str, Any] = {} if asked is None else {"realtime": asked}
+    with app_client(sqlite_url, clock=lambda: now[0]) as client:
+        table, tokens = new_table(client, "apache", 2, start=False, **settings)
+        with seats(client, table, tokens, spectator=False) as clients:
+            start_table(client, table, tokens, clients)
+            _window(clients, now)
+            honest, cheat = clients
+            now[0] = OPENED + 0.3
+            honest.act(_timed_claim(honest.last, 300))
+            for c in clients:
+                assert c.receive()["type"] == "delta"
+            now[0] = OPENED + 0.5
+            cheat.act(_timed_claim(cheat.last, 0))  # the time it writes is ignored
+            for c in clients:
+                frame = c.receive()
+                assert frame["type"] == "delta", frame
+        live = client.app.state.manager.tables[table]  # type: ignore[attr-defined]
+        claims = {
+            seat: int(str(action).split()[-1])
+            for seat, action in live.table.match.actions
+            if str(action).startswith("claim")
+        }
+    assert claims == {honest.seat: 300, cheat.seat: 500}
+
+
+# (seats of an Apache table, the request's "realtime") -> the server times the claims
+SEATINGS = [
+    (["reserved", "reserved"], None, True),
+    (["reserved", "open"], None, True),  # the open seat is a person's once the game starts
+    (["open", "open", "bot"], False, True),
+    (["reserved", "bot"], None, False),  # one person and a bot: the client's times stand
+    (["reserved", "bot"], True, True),
+    (["bot", "bot"], None, False),
+]
+
+
+def _seat(kind: str, i: int) -> dict[str, Any]:
+    if kind == "reserved":
+        return {"kind": "reserved", "nickname": f"P{i}"}
+    return {"kind": kind}
+
+
+@pytest.mark.parametrize(("kinds", "asked", "measured"), SEATINGS)
+def test_the_settings_say_whether_the_server_times_the_claims(
+    sqlite_url: str, kinds: list[str], asked: bool | None, measured: bool
+) -> None:
+    """The table object, its settings and the table rebuilt from the database agree, before the
+    game starts, while it runs and at a rematch."""
+    body: dict[str, Any] = {
+        "game": "apache",
+        "players": len(kinds),
+        "seats": [_seat(k, i) for i, k in enumerate(kinds)],
+    }
+    if asked is not None:
+        body["realtime"] = asked
+    with app_client(sqlite_url) as client:
+        created = client.post("/api/tables", json=body)
+        assert created.status_code == 201, created.text
+        table = created.json()["table"]["id"]
+        tokens = created.json()["tokens"]
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+
+        def reported() -> set[bool]:
+            listed = client.get("/api/tables").json()["tables"]
+            return {
+                created.json()["table"]["realtime"],
+                client.get(f"/api/tables/{table}").json()["table"]["realtime"],
+                client.get(f"/api/tables/{table}/settings").json()["realtime"],
+                next(t for t in listed if t["id"] == table)["realtime"],
+                manager.store.public(table)["realtime"],
+            }
+
+        assert reported() == {measured}
+        for i, kind in enumerate(kinds):
+            if kind == "open":
+                joined = client.post(f"/api/tables/{table}/join", json={"nickname": f"J{i}"})
+                assert joined.status_code == 201, joined.text
+                tokens[str(i)] = joined.json()["token"]
+        headers = {"Authorization": f"Bearer {next(iter(tokens.values()))}"} if tokens else {}
+        assert client.post(f"/api/tables/{table}/start", headers=headers).status_code == 200
+        assert manager.tables[table].realtime is measured and reported() == {measured}
+        del manager.tables[table]  # a server that loads the table again knows it
+        assert manager.load(table).realtime is measured and reported() == {measured}
+
+
+def test_a_table_of_one_person_and_bots_keeps_the_reaction_time_the_client_writes(
+    sqlite_url: str,
+) -> None:
+    """Client-declared times stay where no other person shares the result (a bot's table)."""
+    seated = [{"kind": "reserved", "nickname": "Ann"}, {"kind": "bot", "level": "easy"}]
+    with app_client(sqlite_url) as client:
+        table, tokens = new_table(client, "apache", 2, seats=seated, start=False)
+        live = client.app.state.manager.tables[table]  # type: ignore[attr-defined]
+        with seats(client, table, tokens, spectator=False) as (ann,):
+            start_table(client, table, tokens, [ann])
+            for _ in range(50):  # until Ann may claim (she reveals when it is her turn)
+                legal = [a["notation"] for a in ann.last["legal"]]
+                if any(n.startswith("claim") for n in legal):
+                    break
+                if legal == ["reveal"]:
+                    ann.act("reveal")
+                ann.receive()
+            else:
+                raise AssertionError("Ann never had a claim to make")
+            ann.act(_timed_claim(ann.last, 0))
+            frame = ann.receive()
+            while frame["type"] != "delta" or frame["step"]["seat"] != 0:
+                assert frame["type"] == "delta", frame
+                frame = ann.receive()
+        assert live.window is None
+        assert any(s == 0 and str(a).endswith(" 0") for s, a in live.table.match.actions)

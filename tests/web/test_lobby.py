@@ -51,6 +51,35 @@ def test_a_clock_counts_down_for_the_seat_to_play(server: Any, new_page: Any) ->
     assert running.first.inner_text() != first  # it counts down between frames
 
 
+def test_the_real_time_box_is_fixed_while_another_seat_is_a_persons(
+    server: Any, new_page: Any
+) -> None:
+    """The server times the claims at every table of two or more people (issue 26): the lobby
+    says so; a table of one person and bots may still be made without real time."""
+    ann = new_page()
+    ann.goto(f"{server.base}/")
+    ann.get_by_label("Game").select_option("apache")
+    ann.get_by_label("Players").select_option("3")
+    ann.get_by_label("Your name").fill("Ann")
+    box = ann.get_by_label(re.compile("^Real time"))
+    hint = ann.get_by_text("always at a table of two or more people")
+    for kind in ("open", "friend"):
+        ann.get_by_label("Seat 2", exact=True).select_option("easy")
+        ann.get_by_label("Seat 3", exact=True).select_option("hard")
+        assert box.is_enabled() and not hint.is_visible()
+        box.set_checked(False)
+        ann.get_by_label("Seat 3", exact=True).select_option(kind)
+        assert box.is_checked() and not box.is_enabled() and hint.is_visible()
+    ann.get_by_label("Seat 3", exact=True).select_option("medium")
+    box.set_checked(False)
+    ann.get_by_role("button", name="Create table").click()
+    ann.wait_for_url(re.compile(r"/t/\d+$"))
+    table = ann.url.rsplit("/", 1)[1]
+    status, text = http("GET", f"{server.base}/api/tables/{table}/settings")
+    assert status == 200 and json.loads(text)["realtime"] is False
+    assert ann.errors == []
+
+
 def test_the_language_switcher_sets_the_page_and_the_socket(server: Any, new_page: Any) -> None:
     page = new_page()
     sockets: list[str] = []

@@ -96,10 +96,11 @@ def _object(
 #: The table object: what the lobby says of a table. ``options`` holds the options that differ
 #: from the game's defaults. ``game_number`` is 0 and ``seq`` 0 while the table is open; the
 #: start makes it 1 (the first game), each rematch adds one; ``seq`` counts the actions of that
-#: game.
+#: game. ``realtime`` says whether the server times the claims (a game with real-time claim
+#: windows: always at two or more people, see ``docs/protocol.md``).
 _TABLE = {
     **_object(
-        ["id", "game", "options", "players", "status", "game_number", "seq", "seats"],
+        ["id", "game", "options", "players", "status", "game_number", "seq", "seats", "realtime"],
         {
             "id": {"type": "integer", "minimum": 1},
             "game": {"type": "string"},
@@ -109,6 +110,7 @@ _TABLE = {
             "game_number": {"type": "integer", "minimum": 0},
             "seq": {"type": "integer", "minimum": 0},
             "seats": {"type": "array", "items": _SEAT_INFO},
+            "realtime": {"type": "boolean"},
         },
     ),
     "if": {"properties": {"status": {"const": "open"}}},

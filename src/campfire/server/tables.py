@@ -81,6 +81,12 @@ MAX_NICKNAME = 32
 TAKEOVER_LEVEL = "easy"
 #: How long a claim window stays open when the answers carry no time (``claim_order=arrival``).
 ARRIVAL_WINDOW_SECONDS = 3.0
+#: The play mode whose simultaneous answers the server times (``Game.play_modes``).
+REALTIME_MODE = "realtime-claims"
+#: From this many people at a table on, a game played in :data:`REALTIME_MODE` always has its
+#: claim windows timed by the server: a result shared between people is never decided by a
+#: reaction time a client wrote.
+MEASURED_FROM_PEOPLE = 2
 
 
 class LobbyError(CampfireError):
@@ -233,6 +239,12 @@ class Store:
                 session.add(_seat_row(row.id, s))
             return row.id
 
+    def save_settings(self, table_id: int, settings: Mapping[str, Any]) -> None:
+        """Store a table's settings anew."""
+        with self.sessions.begin() as session:
+            self._fenced(session, table_id)
+            session.get_one(TableRow, table_id).settings = dict(settings)
+
     def save_seat(self, table_id: int, seat: SeatInfo) -> None:
         """Store the new state of one seat."""
         with self.sessions.begin() as session:
@@ -293,6 +305,7 @@ class Store:
             "game_number": row.game_number,
             "seq": int(seq or 0),
             "seats": [s.public() for s in seats],
+            "realtime": bool((row.settings or {}).get("realtime", False)),
         }
 
     def actions(self, table_id: int, game_number: int) -> list[LogEntry]:
@@ -344,6 +357,59 @@ class ClockListener:
             now = live.now()
             live.clocks.moved(step.seat, now)
             live.clocks.sync(live.people_to_act(), now)
+
+
+class Offers:
+    """What each seat to act may do, and since which sequence number it has been unchanged.
+
+    An action names the sequence number it answers. In a simultaneous step (Apache's claim poll,
+    Big Manitou's selection) another seat's answer moves the table on without changing what
+    this seat may do: an answer to the earlier step still fits, and is accepted. It is stale
+    once the seat's legal actions differ from those it answered, or it has acted since, or it
+    is no longer to act.
+
+    >>> offers = Offers()
+    >>> offers.note(0, {0: ["a", "b"], 1: ["c"]})
+    >>> offers.note(1, {0: ["a", "b"]}, mover=1)   # seat 1 answered: seat 0's choice stands
+    >>> offers.fits(0, 0, 1), offers.fits(1, 0, 1)
+    (True, False)
+    >>> offers.note(2, {0: ["a"]}, mover=None)     # seat 0's choice changed
+    >>> offers.fits(0, 1, 2), offers.fits(0, 2, 2)
+    (False, True)
+    """
+
+    def __init__(self) -> None:
+        #: seat -> (the first sequence number of its current choice, that choice)
+        self._since: dict[int, tuple[int, tuple[Any, ...]]] = {}
+
+    def note(self, seq: int, legal: Mapping[int, Sequence[Any]], mover: int | None = None) -> None:
+        """Note the table at ``seq``, after ``mover``'s step (``None``: a fresh start).
+
+        ``legal`` holds the legal actions of each seat to act (a seat not in it is not to act).
+        """
+        since: dict[int, tuple[int, tuple[Any, ...]]] = {}
+        for seat, actions in legal.items():
+            choice = tuple(actions)
+            before = self._since.get(seat)
+            keep = before is not None and seat != mover and before[1] == choice
+            since[seat] = before if keep and before is not None else (seq, choice)
+        self._since = since
+
+    def fits(self, seat: int, answered: int, seq: int) -> bool:
+        """Whether an answer of ``seat`` to step ``answered`` fits the table at ``seq``."""
+        found = self._since.get(seat)
+        return found is not None and found[0] <= answered <= seq
+
+
+class OfferListener:
+    """Keeps :attr:`LiveTable.offers` up to date after every step."""
+
+    def __init__(self, live: LiveTable) -> None:
+        self.live = live
+
+    def on_step(self, table: Table, step: Step) -> None:
+        """Note what the seats to act may do after ``step``."""
+        self.live.note_offers(step.seat)
 
 
 class StoreListener:
@@ -440,10 +506,15 @@ class LiveTable:
     forfeit: dict[str, Any] | None = None
     clock_task: asyncio.Task[None] | None = None
     leave_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
-    #: real-time claim windows (a game with the ``realtime-claims`` play mode)
+    #: real-time claim windows are in force: the server times the answers of every
+    #: simultaneous step (:meth:`measured`; a game with the ``realtime-claims`` play mode)
     realtime: bool = False
+    #: the lobby request asked for real-time claim windows (``"realtime": true``)
+    realtime_asked: bool = False
     #: the difficulty level of a bot that takes over a person's seat
     takeover_level: str = TAKEOVER_LEVEL
+    #: what each seat to act may do, and since which step (what an action may answer)
+    offers: Offers = field(default_factory=Offers)
     #: the open claim window (``None``: none)
     window: ClaimWindow | None = None
     window_tasks: list[asyncio.Task[None]] = field(default_factory=list)
@@ -456,13 +527,36 @@ class LiveTable:
         return [s.name(tr) for s in self.seats]
 
     def settings(self) -> dict[str, Any]:
-        """The table's stored settings."""
+        """The table's settings as they are in force (what clients are told)."""
         return {
             "clock": self.control.to_json(),
             "bot_after_leave": self.bot_after_leave,
             "realtime": self.realtime,
             "takeover_level": self.takeover_level,
         }
+
+    def stored_settings(self) -> dict[str, Any]:
+        """What the database keeps of the settings: :meth:`settings` and the request's wish."""
+        return {**self.settings(), "realtime_asked": self.realtime_asked}
+
+    def people(self) -> int:
+        """How many seats people play or will play (taken or open; a bot's are not).
+
+        An open seat is taken by a person (``join``) before the game starts, and a bot that
+        takes a person's seat over during a game plays it for that person, who keeps it.
+        """
+        return sum(1 for s in self.seats if s.kind != "bot")
+
+    def measured(self) -> bool:
+        """Whether the server must time the claim windows of the next game.
+
+        Always in a game played in the ``realtime-claims`` mode at a table of
+        :data:`MEASURED_FROM_PEOPLE` or more people, whatever the request said (a client's
+        own reaction time would decide a result they share); otherwise as the request asked.
+        """
+        if REALTIME_MODE not in self.game.play_modes:
+            return False
+        return self.realtime_asked or self.people() >= MEASURED_FROM_PEOPLE
 
     def build(self, actions: Sequence[LogEntry] = ()) -> None:
         """Make the ``Table`` of the current game and replay ``actions`` (the log) through it."""
@@ -495,12 +589,23 @@ class LiveTable:
         for seat in [*range(self.players), None]:
             table.subscribe(seat, self._seen_by(seat))
         table.listeners.append(ClockListener(self))
+        table.listeners.append(OfferListener(self))
         table.listeners.append(StoreListener(self))
         table.listeners.append(BroadcastListener(self))
         self.table = table
+        self.offers = Offers()
+        self.note_offers(None)
         last = actions[-1].clocks if actions else None
         self.clocks = Clocks(self.control, self.players, last)
         self.clocks.sync(self.people_to_act(), self.now())
+
+    def note_offers(self, mover: int | None) -> None:
+        """Note in :attr:`offers` what each seat to act may do now (after ``mover``'s step)."""
+        table = self.table
+        assert table is not None
+        state = table.state
+        to_act = [] if state.is_terminal() else state.seats_to_act()
+        self.offers.note(self.seq, {s: state.legal_actions(s) for s in to_act}, mover)
 
     def people_to_act(self) -> list[int]:
         """The seats to act now that people play (their clocks run)."""
@@ -692,6 +797,7 @@ class LiveTable:
             "game_number": self.number,
             "seq": self.seq,
             "seats": [s.public() for s in self.seats],
+            "realtime": self.realtime,
         }
 
 
@@ -761,6 +867,9 @@ class TableManager:
         live.control = TimeControl.read(settings.get("clock"))
         live.bot_after_leave = settings.get("bot_after_leave")
         live.realtime = bool(settings.get("realtime", False))
+        live.realtime_asked = bool(settings.get("realtime_asked", live.realtime))
+        if live.status == "open":
+            live.realtime = live.measured()  # (a table stored before the rule: decided now)
         live.takeover_level = str(settings.get("takeover_level") or TAKEOVER_LEVEL)
         if row.game_number > 0 and row.seed is not None:
             live.build(self.store.actions(row.id, row.game_number))
@@ -921,18 +1030,14 @@ class TableManager:
                 ),
             )
         realtime = request.get("realtime", False)
-        if not isinstance(realtime, bool) or (
-            realtime and "realtime-claims" not in game.play_modes
-        ):
+        if not isinstance(realtime, bool) or (realtime and REALTIME_MODE not in game.play_modes):
             raise LobbyError(
                 400,
                 "bad_request",
                 ErrorText(
                     '"realtime" is true or false; real-time claim windows exist in games played '
                     "in the realtime-claims mode: {games}",
-                    games=", ".join(
-                        g.name for g in all_games() if "realtime-claims" in g.play_modes
-                    ),
+                    games=", ".join(g.name for g in all_games() if REALTIME_MODE in g.play_modes),
                 ),
             )
         takeover = request.get("takeover_level", TAKEOVER_LEVEL)
@@ -956,9 +1061,10 @@ class TableManager:
         live = LiveTable(0, game, options, players, seats, self.store, now=self.clock)
         live.control = control
         live.bot_after_leave = float(after) if after is not None else None
-        live.realtime = realtime
+        live.realtime_asked = realtime
+        live.realtime = live.measured()
         live.takeover_level = takeover
-        live.id = self.store.create(game.name, options, players, seats, live.settings())
+        live.id = self.store.create(game.name, options, players, seats, live.stored_settings())
         if self.cluster is not None:
             self.cluster.claim(live.id)
         self.tables[live.id] = live
@@ -1103,6 +1209,10 @@ class TableManager:
         live.number += 1
         live.status = "running"
         live.forfeit = None
+        realtime = live.measured()  # decided as the game starts, for the whole game
+        if realtime != live.realtime:
+            live.realtime = realtime
+            self.store.save_settings(live.id, live.stored_settings())
         self.store.start(live.id, live.number, live.seed)
         live.build()
         live.push_snapshots()
@@ -1177,17 +1287,23 @@ class TableManager:
                         "table {table} has finished: no game is being played", table=live.id
                     ),
                 )
-            if message["seq"] != live.seq:
+            answered = message["seq"]
+            if answered != live.seq and not live.offers.fits(seat, answered, live.seq):
+                # another seat's step in between leaves an answer that still fits standing
                 raise protocol.ProtocolError(
                     "stale",
                     ErrorText(
                         "the action answers sequence number {got}, but the table is at {seq}: "
                         "look at the latest frame and choose again",
-                        got=message["seq"],
+                        got=answered,
                         seq=live.seq,
                     ),
                 )
             raw = message["action"]
+            if live.realtime and live.window is None:
+                # a window the table's task has not opened yet (just rebuilt): open it now, so
+                # that a reaction time is never the one the client wrote
+                await self._windows(live)
             window = live.window
             if window is not None and seat in table.state.seats_to_act():
                 notation = (

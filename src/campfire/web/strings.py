@@ -69,6 +69,7 @@ STRINGS: dict[str, str] = {
     "web.lobby.clock.move": "{seconds} s per move",
     "web.lobby.clock.game": "{minutes} min per game, +{increment} s a move",
     "web.lobby.realtime": "Real time: claims race the clock (claim windows timed by the server)",
+    "web.lobby.realtime.people": "always at a table of two or more people",
     "web.lobby.create": "Create table",
     "web.lobby.tables": "Tables",
     "web.lobby.tables.none": "No open or running tables. Create one!",

@@ -75,9 +75,21 @@ function drawSeats() {
     });
     const sync = () => (name.hidden = select.value !== "friend");
     select.addEventListener("change", sync);
+    select.addEventListener("change", drawRealtime);
     sync();
     box.append(el("li", {}, el("label", { for: id }, `${t("web.lobby.seat", { number: seat + 1 })} `), select, " ", name));
   }
+  drawRealtime();
+}
+
+function drawRealtime() {
+  // the server times the claims at every table of two or more people, whatever the request
+  // says (docs/protocol.md): while another seat is a person's the box is ticked and fixed
+  const people = [...$("cf-seats").querySelectorAll("select")].some((s) => s.value === "friend" || s.value === "open");
+  const box = $("cf-realtime");
+  if (people) box.checked = true;
+  box.disabled = people;
+  $("cf-realtime-people").hidden = !people;
 }
 
 function optionValues() {

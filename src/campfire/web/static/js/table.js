@@ -200,8 +200,13 @@ function onState(state, frame, steps, received) {
     page.windowLog = Math.max(0, page.client.log.length - steps.reduce((n, s) => n + s.messages.length, 0));
   }
   page.inWindow = window;
-  const key = (state.legal || []).map((l) => l.notation).join("|") + `#${state.seq}`;
-  if (key !== page.lastKey) {
+  // a new choice: other legal actions, this seat's own step, or a snapshot. Another seat's
+  // answer in a simultaneous step leaves this seat's choice as it was: an answer already sent
+  // still counts (the server accepts it, docs/protocol.md "Sequence numbers"), and the time
+  // taken to answer runs on from when the choice first showed
+  const key = (state.legal || []).map((l) => l.notation).join("|");
+  const own = frame.type !== "delta" || steps.some((s) => s.seat === state.seat);
+  if (key !== page.lastKey || own) {
     page.lastKey = key;
     page.openedAt = received;
     page.sent = false;
