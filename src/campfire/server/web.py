@@ -29,7 +29,6 @@ import argparse
 import html
 import json
 import os
-import select
 import signal
 import socket
 import sys
@@ -46,6 +45,7 @@ from starlette.staticfiles import StaticFiles
 
 from campfire.core import CampfireError, ErrorText, all_games
 from campfire.core import get as get_game
+from campfire.hangup import foreground_terminal, terminal_gone
 from campfire.i18n import (
     _,
     game_title,
@@ -326,41 +326,8 @@ class TerminalStop:
     def _watch(self, fd: int) -> None:
         while self.status is None:
             time.sleep(CHECK_INTERVAL)
-            if hung_up(fd):
+            if terminal_gone(fd):
                 self.stop(128 + signal.SIGHUP)
-
-
-def hung_up(fd: int) -> bool:
-    """Whether the terminal open as ``fd`` has hung up (or ``fd`` is no longer open).
-
-    Looks without reading: a hung-up terminal polls as ``POLLHUP``. (The server sits below the
-    terminal app and does not import it; ``campfire.tui.terminal.terminal_gone`` is the same.)
-    """
-    poll = getattr(select, "poll", None)
-    if poll is None:  # pragma: no cover - Windows
-        return False
-    poller = poll()
-    poller.register(fd, select.POLLIN)
-    try:
-        ready = poller.poll(0)
-    except OSError:  # pragma: no cover - defensive
-        return True
-    gone = select.POLLHUP | select.POLLERR | select.POLLNVAL
-    return any(mask & gone for _, mask in ready)
-
-
-def foreground_terminal() -> int | None:
-    """The standard stream (0, 1 or 2) that is a terminal this process runs in the foreground of.
-
-    ``None`` if there is none (output to a file, ``nohup``, ``make run &``, Windows).
-    """
-    for fd in (0, 1, 2):
-        try:
-            if os.isatty(fd) and os.tcgetpgrp(fd) == os.getpgrp():
-                return fd
-        except (AttributeError, OSError):
-            continue
-    return None
 
 
 def _open_when_ready(url: str) -> None:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import select
 import signal
 import sys
 from collections.abc import Callable
@@ -33,6 +32,8 @@ from typing import IO, Any
 from textual.app import App
 from textual.driver import Driver
 
+from campfire.hangup import terminal_gone
+
 __all__ = ["HANG_UP_STATUS", "TerminalApp", "terminal_gone"]
 
 #: The exit status after the terminal went away: 128 + ``SIGHUP``, as a shell reports a hang-up.
@@ -40,34 +41,6 @@ HANG_UP_STATUS = 129
 
 #: How often (seconds) a running app checks that its terminal is still there.
 CHECK_INTERVAL = 0.5
-
-
-def terminal_gone(fd: int) -> bool:
-    """Whether the terminal (or pipe) open as ``fd`` has hung up or is no longer usable.
-
-    Looks without reading: a hung-up terminal polls as ``POLLHUP``, a closed file descriptor as
-    ``POLLNVAL``. Always ``False`` where ``poll`` does not exist (Windows).
-
-    >>> import os
-    >>> read_end, write_end = os.pipe()
-    >>> terminal_gone(read_end)
-    False
-    >>> os.close(write_end)
-    >>> terminal_gone(read_end)
-    True
-    >>> os.close(read_end)
-    """
-    poll = getattr(select, "poll", None)
-    if poll is None:  # pragma: no cover - Windows
-        return False
-    poller = poll()
-    poller.register(fd, select.POLLIN)
-    try:
-        ready = poller.poll(0)
-    except OSError:  # pragma: no cover - defensive
-        return True
-    gone = select.POLLHUP | select.POLLERR | select.POLLNVAL
-    return any(mask & gone for _, mask in ready)
 
 
 class _GuardedFile:
