@@ -321,8 +321,14 @@ class Match:
         self.actions: list[tuple[int, Action]] = []
 
     def play(self, seat: int, action: Action | str) -> list[Event]:
-        """Apply an action (or its notation) for ``seat`` and remember it."""
-        parsed = self.game.parse_action(action) if isinstance(action, str) else action
+        """Apply an action (or its notation) for ``seat`` and remember it.
+
+        What is remembered, and written in the record, is the game's own action that the engine
+        applied (:meth:`Game.canonical_action`): an action object built by hand must agree with
+        it in every field, else :class:`~campfire.core.errors.NotationError` is raised and
+        nothing changes.
+        """
+        parsed = self.game.canonical_action(action)
         events = self.state.apply(seat, parsed)
         self.actions.append((seat, parsed))
         return events

@@ -1,0 +1,120 @@
+"""Regression tests for issue 26 item 7: the Python API, from an outside audit.
+
+Each test failed on the main branch of the day: a hand-built action recorded as given rather
+than as applied.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from typing import Any, cast
+
+import pytest
+
+from campfire import get_game
+from campfire.core import (
+    Action,
+    Match,
+    NotationError,
+    Record,
+    replay,
+)
+from campfire.games.apache.actions import ApacheAction, ApacheKind
+from campfire.games.dudab.actions import DRAW, DudabAction, DudabKind
+from campfire.games.tracker.actions import TrackerAction, TrackerKind
+
+GAMES = ("apache", "dudab", "manitou", "tracker")
+
+
+def _position(match: Match) -> str:
+    return json.dumps(match.state.to_position(), sort_keys=True)
+
+
+# ----- Match.play records the action the engine applied ----------------------------------------
+
+
+def test_a_dudab_action_whose_fields_disagree_with_its_index_is_refused() -> None:
+    match = Match(get_game("dudab"), 2, seed=3)
+    seat = match.state.current_seat()
+    assert DRAW in match.state.legal_actions(seat)
+    before = _position(match)
+    # index 243 is "draw"; the other fields say "place the card of face 3 on column 1"
+    built = DudabAction(243, DudabKind.PLACE, 3, 0)
+    with pytest.raises(NotationError, match=r"its kind is 'p', not 'draw'"):
+        match.play(seat, built)
+    with pytest.raises(NotationError, match="not 'draw'"):
+        match.state.apply(seat, built)
+    assert not match.state.is_legal(seat, built)
+    assert _position(match) == before and match.actions == []
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_floats_and_booleans_in_integer_fields_are_refused(name: str) -> None:
+    game = get_game(name)
+    match = Match(game, 2, seed=1)
+    seat = match.state.seats_to_act()[0]
+    before = _position(match)
+    tried = 0
+    for legal in match.state.legal_actions(seat):
+        assert dataclasses.is_dataclass(legal) and not isinstance(legal, type)
+        for f in dataclasses.fields(legal):
+            value = getattr(legal, f.name)
+            if type(value) is not int:
+                continue
+            bad: list[Any] = [float(value)]
+            if value in (0, 1):
+                bad.append(bool(value))
+            for wrong in bad:
+                built = cast(Action, dataclasses.replace(legal, **{f.name: wrong}))
+                with pytest.raises(NotationError, match=re.escape(repr(wrong))):
+                    match.play(seat, built)
+                with pytest.raises(NotationError):
+                    match.state.apply(seat, built)
+                tried += 1
+    assert tried > 0
+    assert _position(match) == before and match.actions == []
+
+
+def test_tracker_peek_with_a_float_position_no_longer_writes_a_record_that_does_not_replay() -> (
+    None
+):
+    match = Match(get_game("tracker"), 2, seed=7)
+    with pytest.raises(NotationError, match=r"its arg is 0\.0, not 0"):
+        match.play(match.state.current_seat(), TrackerAction(TrackerKind.PEEK, 0.0, 0))  # type: ignore[arg-type]
+    assert match.record().actions == []
+
+
+@pytest.mark.parametrize(
+    ("name", "built", "notation"),
+    [
+        # an Apache action built without its index (the field's default) is the same action
+        ("apache", ApacheAction(ApacheKind.REVEAL), "reveal"),
+        ("dudab", DudabAction(243, DudabKind.DRAW), "draw"),
+        ("tracker", TrackerAction(TrackerKind.PEEK, 12, 12), "peek 12"),
+    ],
+)
+def test_a_hand_built_copy_of_a_legal_action_is_recorded_as_the_engine_s_own(
+    name: str, built: Action, notation: str
+) -> None:
+    game = get_game(name)
+    match = Match(game, 2, seed=3)
+    seat = match.state.current_seat()
+    match.play(seat, built)
+    assert match.actions[0][1] is game.parse_action(notation)
+    record = match.record()
+    assert record.actions == [(seat, notation)]
+    assert replay(Record.from_json(record.to_json())).state.position_equal(match.state)
+
+
+def test_canonical_action_is_the_game_s_own_action() -> None:
+    tracker = get_game("tracker")
+    assert tracker.canonical_action("peek 3") is tracker.parse_action("peek 3")
+    assert tracker.canonical_action(TrackerAction(TrackerKind.PEEK, 3, 3)) is tracker.parse_action(
+        "peek 3"
+    )
+    with pytest.raises(NotationError, match="its index is 999, not 3"):
+        tracker.canonical_action(TrackerAction(TrackerKind.PEEK, 3, 999))
+    with pytest.raises(NotationError, match="not a Tracker action"):
+        tracker.canonical_action(object())  # type: ignore[arg-type]
