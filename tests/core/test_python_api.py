@@ -1,7 +1,7 @@
 """Regression tests for issue 26 item 7: the Python API, from an outside audit.
 
 Each test failed on the main branch of the day: a hand-built action recorded as given rather
-than as applied.
+than as applied, and ``get_game`` of a non-string.
 """
 
 from __future__ import annotations
@@ -13,12 +13,14 @@ from typing import Any, cast
 
 import pytest
 
+import campfire
 from campfire import get_game
 from campfire.core import (
     Action,
     Match,
     NotationError,
     Record,
+    UnknownGameError,
     replay,
 )
 from campfire.games.apache.actions import ApacheAction, ApacheKind
@@ -118,3 +120,14 @@ def test_canonical_action_is_the_game_s_own_action() -> None:
         tracker.canonical_action(TrackerAction(TrackerKind.PEEK, 3, 999))
     with pytest.raises(NotationError, match="not a Tracker action"):
         tracker.canonical_action(object())  # type: ignore[arg-type]
+
+
+# ----- get_game of something that is no name ---------------------------------------------------
+
+
+@pytest.mark.parametrize("name", [None, 1, ["tracker"], b"tracker", 2.5])
+def test_get_game_of_a_non_string_is_an_unknown_game_error(name: Any) -> None:
+    with pytest.raises(
+        UnknownGameError, match=r"a game is named by a string .*known games: apache"
+    ):
+        campfire.get_game(name)
