@@ -1,14 +1,17 @@
 """Regression tests for issue 26 item 7: the Python API, from an outside audit.
 
 Each test failed on the main branch of the day: a hand-built action recorded as given rather
-than as applied, and ``get_game`` of a non-string.
+than as applied, ``get_game`` of a non-string, and integers too long to print in error
+messages.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import random
 import re
+from collections.abc import Callable
 from typing import Any, cast
 
 import pytest
@@ -17,9 +20,15 @@ import campfire
 from campfire import get_game
 from campfire.core import (
     Action,
+    ErrorText,
+    IllegalActionError,
     Match,
     NotationError,
+    OptionError,
+    PositionError,
     Record,
+    SeatError,
+    SetupError,
     UnknownGameError,
     replay,
 )
@@ -131,3 +140,79 @@ def test_get_game_of_a_non_string_is_an_unknown_game_error(name: Any) -> None:
         UnknownGameError, match=r"a game is named by a string .*known games: apache"
     ):
         campfire.get_game(name)
+
+
+# ----- integers too long to print --------------------------------------------------------------
+
+HUGE = 10**5000
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("number", [HUGE, -HUGE], ids=["huge", "-huge"])
+def test_player_counts_of_5000_digits_are_option_errors(name: str, number: int) -> None:
+    game = get_game(name)
+    with pytest.raises(OptionError, match="players"):
+        game.new_game(number, seed=1)
+    with pytest.raises(OptionError, match="players"):
+        Match(game, number, seed=1)
+    position = game.new_game(2, seed=1).to_position()
+    with pytest.raises(PositionError, match="players"):
+        game.state_from_position({**position, "players": number})
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_integer_options_of_5000_digits_are_option_errors(name: str) -> None:
+    game = get_game(name)
+    ints = [i.name for i in game.options_type.infos() if i.type is int]
+    for option in ints:
+        for number in (HUGE, -HUGE):
+            with pytest.raises(OptionError, match=option):
+                game.new_game(2, {option: number}, seed=1)
+    if name == "tracker":
+        assert ints  # peek_count
+
+
+@pytest.mark.parametrize(
+    ("name", "field"),
+    [
+        ("apache", "start_player"),
+        ("dudab", "start_player"),
+        ("manitou", "dealer"),
+        ("tracker", "start_player"),
+    ],
+)
+def test_setup_fields_of_5000_digits_are_setup_errors(name: str, field: str) -> None:
+    game = get_game(name)
+    options = game.options()
+    setup = game.random_setup(2, options, random.Random(1))
+    for key in [field, *setup]:
+        for number in (HUGE, -HUGE, [HUGE], {"x": HUGE}):
+            with pytest.raises(SetupError, match="more than 40 digits"):
+                game.new_game(2, setup={**setup, key: number})
+            with pytest.raises(SetupError, match="more than 40 digits"):
+                Match(game, 2, setup={**setup, key: number})
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("seat", [HUGE, -HUGE], ids=["huge", "-huge"])
+def test_seats_of_5000_digits_are_refused_with_the_documented_errors(name: str, seat: int) -> None:
+    state = get_game(name).new_game(2, seed=1)
+    action = state.legal_actions(state.seats_to_act()[0])[0]
+    with pytest.raises(IllegalActionError, match="seat"):
+        state.apply(seat, action)
+    calls: list[Callable[[], object]] = [
+        lambda: state.view(seat),
+        lambda: state.render(seat),
+        lambda: state.legal_actions(seat),
+        lambda: state.determinize(seat, random.Random(0)),
+    ]
+    for call in calls:
+        with pytest.raises(SeatError, match="more than 40 digits"):
+            call()
+    assert not state.is_legal(seat, action)
+
+
+def test_an_error_text_writes_an_integer_too_long_for_python_in_words() -> None:
+    text = ErrorText("there is no seat {seat}", seat=HUGE)
+    assert text == "there is no seat a number of more than 40 digits"
+    assert text.params == {"seat": "a number of more than 40 digits"}

@@ -23,7 +23,7 @@ from .options import Options
 from .present import GenericPresenter, Presenter
 from .rng import GameRng
 from .state import State
-from .validate import check_seed, short_repr
+from .validate import check_int_digits, check_seed, short_repr
 
 __all__ = ["ActionSpace", "Game"]
 
@@ -122,7 +122,7 @@ class Game(ABC, Generic[S]):
             raise OptionError(
                 ErrorText(
                     "the number of players must be an integer (got {players})",
-                    players=repr(players),
+                    players=short_repr(players),
                 )
             )
         if not self.min_players <= players <= self.max_players:
@@ -165,6 +165,8 @@ class Game(ABC, Generic[S]):
             raise SetupError(
                 ErrorText("a setup is a JSON object (got {kind})", kind=type(setup).__name__)
             )
+        else:  # integers as a record's: at most 40 digits (so every message can show them)
+            check_int_digits(setup, ErrorText("the setup"), error=SetupError)
         return self.from_setup(players, opts, setup, self.play_rng(0 if seed is None else seed))
 
     @staticmethod

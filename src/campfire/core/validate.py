@@ -32,7 +32,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO, Any
 
@@ -46,6 +46,7 @@ __all__ = [
     "MAX_SEED",
     "MAX_TEXT_OPTION",
     "JsonReader",
+    "check_int_digits",
     "check_seed",
     "int_arg",
     "loads_json",
@@ -83,6 +84,45 @@ def check_seed(seed: object, *, error: ErrorType = OptionError, what: str = "a s
         shown = short_repr(seed)
         raise error(f"{what} is a whole number 0 … 2**63 - 1 (got {shown})")
     return int(seed)
+
+
+def check_int_digits(value: object, what: str, *, error: ErrorType = OptionError) -> None:
+    """Refuse an integer of more than :data:`MAX_INT_DIGITS` digits anywhere in ``value``.
+
+    ``value`` is a JSON-like value given through the Python API (an explicit setup): its lists,
+    tuples and mappings (keys and values) are searched, as the record reader refuses such an
+    integer in a file. Python cannot even write an integer of 4,300 digits or more in a message.
+
+    >>> check_int_digits({"start_player": 0, "deck": [1, 2]}, "the setup")
+    >>> check_int_digits({"start_player": 10**5000}, "the setup")
+    Traceback (most recent call last):
+    ...
+    campfire.core.errors.OptionError: the setup holds an integer of more than 40 digits; ...
+    """
+    stack = [value]
+    seen: set[int] = set()
+    while stack:
+        item = stack.pop()
+        if isinstance(item, int):
+            if not -_INT_LIMIT < item < _INT_LIMIT:
+                raise error(
+                    ErrorText(
+                        "{source} holds an integer of more than {most} digits; at most {most} "
+                        "are allowed",
+                        source=what,
+                        most=MAX_INT_DIGITS,
+                    )
+                )
+        elif isinstance(item, (list, tuple, Mapping)) and id(item) not in seen:
+            seen.add(id(item))  # a container that holds itself is searched once
+            if isinstance(item, Mapping):
+                stack.extend(item.keys())
+                stack.extend(item.values())
+            else:
+                stack.extend(item)
+
+
+_INT_LIMIT = 10**MAX_INT_DIGITS
 
 
 def parse_int(

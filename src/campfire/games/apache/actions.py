@@ -35,6 +35,7 @@ from enum import StrEnum
 
 from campfire.core import Action, ErrorText, IllegalActionError, NotationError
 from campfire.core.actions import hand_built
+from campfire.core.validate import short_repr
 
 from .cards import (
     COLOURS,
@@ -291,7 +292,7 @@ def action_from_index(index: int) -> ApacheAction:
             ErrorText(
                 "Apache action indices are 0–{last} (got {index})",
                 last=NUM_ACTIONS - 1,
-                index=repr(index),
+                index=short_repr(index),
             )
         )
     return _ALL[index]
@@ -313,7 +314,9 @@ def window_actions(
     for seat, type_ in arrivals:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise NotationError(
-                ErrorText("a seat is 0–{last} (got {seat})", last=players - 1, seat=repr(seat))
+                ErrorText(
+                    "a seat is 0–{last} (got {seat})", last=players - 1, seat=short_repr(seat)
+                )
             )
         if seat in seen:
             raise IllegalActionError(

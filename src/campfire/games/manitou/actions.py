@@ -210,7 +210,7 @@ def action_from_index(index: int) -> ManitouAction:
             ErrorText(
                 "Big Manitou action indices are 0–{last} (got {index})",
                 last=NUM_ACTIONS - 1,
-                index=repr(index),
+                index=short_repr(index),
             )
         )
     return _ALL[index]

@@ -173,7 +173,7 @@ def action_from_index(index: int) -> TrackerAction:
             ErrorText(
                 "Tracker action indices are 0–{last} (got {index})",
                 last=NUM_ACTIONS - 1,
-                index=repr(index),
+                index=short_repr(index),
             )
         )
     return _ALL[index]
