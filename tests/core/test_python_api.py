@@ -1,8 +1,8 @@
 """Regression tests for issue 26 item 7: the Python API, from an outside audit.
 
 Each test failed on the main branch of the day: a hand-built action recorded as given rather
-than as applied, ``get_game`` of a non-string, and integers too long to print in error
-messages.
+than as applied, ``get_game`` of a non-string, integers too long to print in error messages,
+and an outcome whose details were changed.
 """
 
 from __future__ import annotations
@@ -27,11 +27,13 @@ from campfire.core import (
     OptionError,
     PositionError,
     Record,
+    RecordError,
     SeatError,
     SetupError,
     UnknownGameError,
     replay,
 )
+from campfire.core.records import replay_text
 from campfire.games.apache.actions import ApacheAction, ApacheKind
 from campfire.games.dudab.actions import DRAW, DudabAction, DudabKind
 from campfire.games.tracker.actions import TrackerAction, TrackerKind
@@ -216,3 +218,33 @@ def test_an_error_text_writes_an_integer_too_long_for_python_in_words() -> None:
     text = ErrorText("there is no seat {seat}", seat=HUGE)
     assert text == "there is no seat a number of more than 40 digits"
     assert text.params == {"seat": "a number of more than 40 digits"}
+
+
+# ----- the outcome must match whole ------------------------------------------------------------
+
+
+def _finished_tracker() -> dict[str, Any]:
+    match = Match(get_game("tracker"), 2, seed=5, names=["Ann", "Bob"])
+    rng = random.Random(5)
+    while not match.state.is_terminal():
+        seat = match.state.current_seat()
+        match.play(seat, rng.choice(match.state.legal_actions(seat)))
+    return match.record().to_json()
+
+
+def test_a_record_whose_outcome_details_were_changed_is_refused() -> None:
+    data = _finished_tracker()
+    details = data["outcome"]["details"]
+    assert details and isinstance(details[1], dict)
+    key = next(iter(details[1]))
+    details[1][key] = "changed"
+    with pytest.raises(RecordError, match=f"details of seat 1: {key!r}"):
+        replay(Record.from_json(data))
+    with pytest.raises(RecordError, match="details of seat 1"):
+        replay_text(json.dumps(data))
+    # a record may leave the details out (they are optional), but not a seat's
+    data["outcome"].pop("details")
+    replay(Record.from_json(data))
+    data["outcome"]["details"] = details[:1]
+    with pytest.raises(RecordError, match="details"):
+        replay(Record.from_json(data))

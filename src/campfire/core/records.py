@@ -555,18 +555,55 @@ def _outcome_difference(recorded: Outcome, replayed: Outcome) -> str:
         parts.append(
             f"winners: {list(recorded.winners)} recorded, {list(replayed.winners)} replayed"
         )
-    return " | ".join(parts) if parts else "the per-seat details differ"
+    details = _details_difference(recorded, replayed)
+    if details is not None:
+        parts.append(details)
+    return " | ".join(parts)
+
+
+def _plain(details: Sequence[Mapping[str, Any]]) -> list[Any]:
+    """Per-seat details as JSON reads them back (tuples as lists), to compare them."""
+    return list(json.loads(json.dumps(list(details), ensure_ascii=False)))
+
+
+def _details_difference(recorded: Outcome, replayed: Outcome) -> str | None:
+    """Where the recorded per-seat details differ from the replayed ones (``None``: nowhere).
+
+    Details a record leaves out (``"details"`` missing or empty) are not compared; stated, they
+    must equal the replayed ones whole, seat by seat (docs/records.md).
+    """
+    if not recorded.details:
+        return None
+    ours, theirs = _plain(recorded.details), _plain(replayed.details)
+    if ours == theirs:
+        return None
+    if len(ours) != len(theirs):
+        return f"details: {len(ours)} seats recorded, {len(theirs)} replayed"
+    seat = next(i for i in range(len(ours)) if ours[i] != theirs[i])
+    a, b = ours[seat], theirs[seat]
+    if not (isinstance(a, dict) and isinstance(b, dict)):
+        return f"details of seat {seat}: {short_repr(a, 30)} recorded, {short_repr(b, 30)} replayed"
+    key = next(k for k in sorted({*a, *b}) if a.get(k, _MISSING) != b.get(k, _MISSING))
+    mine, yours = (short_repr(d.get(key, "(missing)"), 30) for d in (a, b))
+    return f"details of seat {seat}: {key!r} {mine} recorded, {yours} replayed"
+
+
+_MISSING = object()
 
 
 def _check_outcome(record: Record, match: Match) -> None:
-    """Check the record's outcome (if it states one) against the replayed game."""
+    """Check the record's outcome (if it states one) against the replayed game, whole.
+
+    Scores, ranks and winners must be equal; per-seat details, when the record states them,
+    too (:func:`_details_difference`).
+    """
     if record.outcome is not None:
         if not match.state.is_terminal():
             raise RecordError(
                 ErrorText("the record states an outcome but its actions do not end the game")
             )
         actual = match.state.outcome()
-        if actual != record.outcome:
+        if actual != record.outcome or _details_difference(record.outcome, actual) is not None:
             raise RecordError(
                 "the recorded outcome differs from the replayed one: "
                 + _outcome_difference(record.outcome, actual)
