@@ -1,8 +1,9 @@
 """Regression tests for issue 26 item 7: the Python API, from an outside audit.
 
 Each test failed on the main branch of the day: a hand-built action recorded as given rather
-than as applied, ``get_game`` of a non-string, integers too long to print in error messages,
-and an outcome whose details were changed.
+than as applied, ``get_game`` of a non-string, integers too long to print in error messages, an
+outcome whose details were changed, and a record whose ignored ``meta`` took 53 times its size
+to read.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import dataclasses
 import json
 import random
 import re
+import tracemalloc
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -33,7 +35,8 @@ from campfire.core import (
     UnknownGameError,
     replay,
 )
-from campfire.core.records import replay_text
+from campfire.core.records import MAX_META_BYTES, replay_text
+from campfire.core.validate import MAX_JSON_BYTES, MAX_JSON_VALUES, loads_json
 from campfire.games.apache.actions import ApacheAction, ApacheKind
 from campfire.games.dudab.actions import DRAW, DudabAction, DudabKind
 from campfire.games.tracker.actions import TrackerAction, TrackerKind
@@ -138,9 +141,8 @@ def test_canonical_action_is_the_game_s_own_action() -> None:
 
 @pytest.mark.parametrize("name", [None, 1, ["tracker"], b"tracker", 2.5])
 def test_get_game_of_a_non_string_is_an_unknown_game_error(name: Any) -> None:
-    with pytest.raises(
-        UnknownGameError, match=r"a game is named by a string .*known games: apache"
-    ):
+    expected = r"a game is named by a string \(got .*\); known games: apache"
+    with pytest.raises(UnknownGameError, match=expected):
         campfire.get_game(name)
 
 
@@ -248,3 +250,99 @@ def test_a_record_whose_outcome_details_were_changed_is_refused() -> None:
     data["outcome"]["details"] = details[:1]
     with pytest.raises(RecordError, match="details"):
         replay(Record.from_json(data))
+
+
+# ----- reading a record takes memory in proportion to its size ---------------------------------
+
+HEADER = (
+    '{"format": "campfire-record", "version": 1, "game": "tracker", "options": {}, '
+    '"players": [{"name": "Ann"}, {"name": "Bob"}], "seed": 1'
+)
+
+
+def _filled(head: str, element: Callable[[int], str], tail: str, count: int | None = None) -> bytes:
+    """``head``, elements joined by commas, ``tail``: ``count`` elements, or as many as fit."""
+    if count is not None:
+        return (head + ",".join(element(i) for i in range(count)) + tail).encode()
+    room = MAX_JSON_BYTES - len(head) - len(tail) - 64
+    parts: list[str] = []
+    size = 0
+    while size + len(item := element(len(parts))) + 1 <= room:
+        parts.append(item)
+        size += len(item) + 1
+    return (head + ",".join(parts) + tail).encode()
+
+
+#: records of the shapes that cost Python the most memory per byte of JSON; the first is the
+#: audit's (16 MiB, 5.5 million empty objects in "meta": 850 MB to read)
+SHAPES: dict[str, Callable[[], bytes]] = {
+    "meta of empty objects": lambda: _filled(
+        HEADER + ', "actions": [], "outcome": null, "meta": {"x": [', lambda i: "{}", "]}}"
+    ),
+    "actions before the header": lambda: _filled(
+        '{"actions": [', lambda i: '[0, "peek 1"]', "], " + HEADER[1:] + "}"
+    ),
+    "an unknown field of short strings": lambda: _filled(
+        HEADER + ', "actions": [], "notes": [', lambda i: f'"{i:x}"', "]}"
+    ),
+    "one action of empty arrays": lambda: _filled(
+        HEADER + ', "actions": [[', lambda i: "[]", "]]}"
+    ),
+    "outcome details of empty objects": lambda: _filled(
+        HEADER + ', "actions": [], "outcome": {"scores": [0, 0], "ranks": [1, 1], '
+        '"winners": [0, 1], "details": [',
+        lambda i: "{}",
+        "]}}",
+    ),
+    # the most expensive that is read: as many values as allowed, keys of wide characters
+    "meta of distinct wide keys": lambda: _filled(
+        HEADER + ', "actions": [], "meta": {',
+        lambda i: f'"\U0001f600{i:056x}": 0',
+        "}}",
+        MAX_JSON_VALUES - 100,
+    ),
+    "meta of one long string of wide characters": lambda: (
+        HEADER
+        + ', "actions": [], "meta": {"note": "\U0001f600'
+        + "a" * (MAX_JSON_BYTES - 400)
+        + '"}}'
+    ).encode(),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_reading_a_hostile_record_stays_within_the_documented_memory(shape: str) -> None:
+    data = SHAPES[shape]()
+    assert 15 * 2**20 < len(data) <= MAX_JSON_BYTES
+    readers: list[Callable[[bytes], object]] = [replay_text, Record.loads]
+    for read in readers:
+        tracemalloc.start()
+        try:
+            read(data)
+        except RecordError as exc:
+            assert "more than 250,000 JSON values" in str(exc), exc
+        finally:
+            peak = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+        # docs/records.md, "Memory": at most 10 times the size of the text, plus 64 MiB
+        assert peak < 10 * len(data) + 64 * 2**20, (read, peak / len(data))
+
+
+def test_a_document_with_too_many_values_says_so() -> None:
+    with pytest.raises(RecordError, match=r"more than 250,000 JSON values"):
+        loads_json("[" + "0," * MAX_JSON_VALUES + "0]", "the record")
+    with pytest.raises(RecordError, match=r"more than 250,000 JSON values"):
+        replay_text(HEADER + ', "actions": [], "meta": [' + "[]," * MAX_JSON_VALUES + "[]]}")
+    assert loads_json("[" + "0," * 1000 + "0]", "the record") == [0] * 1001
+
+
+def test_fields_that_replay_never_uses_are_not_kept() -> None:
+    small = HEADER + ', "actions": [], "notes": [1, 2], "meta": {"date": "today"}}'
+    record, _ = replay_text(small)
+    assert record.meta == {"date": "today"}
+    assert Record.loads(small).meta == {"date": "today"}
+    big = HEADER + ', "actions": [], "meta": {"note": "' + "x" * MAX_META_BYTES + '"}}'
+    record, _ = replay_text(big)
+    assert record.meta == {}
+    assert Record.loads(big).meta == {}

@@ -44,6 +44,7 @@ from .validate import (
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
+    "MAX_META_BYTES",
     "Match",
     "Player",
     "Record",
@@ -54,6 +55,9 @@ __all__ = [
 
 FORMAT = "campfire-record"
 FORMAT_VERSION = 1
+#: A record's ``meta`` is kept only if it is at most this large, written as compact JSON (1 MiB):
+#: replay never uses it, and what Campfire writes there is a few lines.
+MAX_META_BYTES = 2**20
 
 
 @dataclass(frozen=True)
@@ -152,6 +156,8 @@ class Record:
 
 
 _HEADER_KEYS = ("format", "version", "game", "options", "players", "seed", "setup")
+#: the top-level fields of a record; the value of any other is read as JSON and not kept
+_KEPT = frozenset((*_HEADER_KEYS, "actions", "outcome", "meta"))
 _ACTIONS_SHAPE = ErrorText('"actions" must be a list of [seat, notation] pairs')
 
 
@@ -228,7 +234,31 @@ def _tail_from_json(record: Record, data: Mapping[str, Any]) -> None:
     meta = data.get("meta", {})
     if not isinstance(meta, dict):
         raise RecordError(ErrorText('"meta" must be a JSON object'))
-    record.meta = meta
+    record.meta = meta if _json_size(meta, MAX_META_BYTES) <= MAX_META_BYTES else {}
+
+
+def _json_size(value: Any, limit: int) -> int:
+    """The length of ``value`` written as compact JSON (string escapes aside), up to ``limit``.
+
+    Counting stops once past ``limit``, without writing anything.
+    """
+    size = 0
+    stack = [value]
+    while stack and size <= limit:
+        item = stack.pop()
+        if isinstance(item, str):
+            size += len(item) + 2
+        elif isinstance(item, dict):
+            size += 1 + 2 * len(item)  # braces, colons and commas
+            for key, sub in item.items():
+                size += len(key) + 2
+                stack.append(sub)
+        elif isinstance(item, list):
+            size += 1 + len(item)
+            stack.extend(item)
+        else:
+            size += len(json.dumps(item))
+    return size
 
 
 def _outcome_from_json(raw: Any, players: int) -> Outcome:
@@ -442,7 +472,10 @@ def replay_text(
                             fields=", ".join(_HEADER_KEYS),
                         )
                     )
-                fields[key] = reader.value(1)
+                value = reader.value(1)
+                # a field replay never uses is checked as JSON and dropped (its key kept for the
+                # duplicate-key check): nothing the record does not need stays in memory
+                fields[key] = value if key in _KEPT else None
             if reader.skip_space() == ",":
                 reader.pos += 1
                 continue
