@@ -144,9 +144,10 @@ def hand_built(given: Action, own: Action, title: str) -> Action:
     parts = ", ".join(
         f"{name}={_shown(getattr(given, name))}" for name, _ in _fields_of(type(given))
     )
+    shown = f"{type(given).__name__}({parts})"
     text = ErrorText(
         "{action} is not the {title} action {notation}: {problem}",
-        action=f"{type(given).__name__}({parts})",
+        action=shown,
         title=title,
         notation=repr(str(own)),
         problem=problem,

@@ -166,7 +166,9 @@ assert [a.index for a in _ALL] == list(range(NUM_ACTIONS))
 _BY_TEXT = {a.notation(): a for a in _ALL}
 _BY_FIELDS = {(a.kind, a.type, a.ms, a.card): a for a in _ALL}
 
-_TITLE = ErrorText("Apache", context="apache.title")
+#: the title in messages, translated at the edge under ``apache.title`` (as ``Game.title_text``)
+_TITLE_TEXT = "Apache"
+_TITLE = ErrorText(_TITLE_TEXT, context="apache.title")
 _HELP = ErrorText(
     "Apache actions are: reveal, pass, claim <type> (arrival order) or claim <type> <ms> "
     "(reaction time, a multiple of {step} from 0 to {most}), booty, teepees, prisoner "

@@ -179,7 +179,9 @@ NUM_ACTIONS = len(_ALL)
 ACTIONS = _ALL
 _BY_TEXT = {a.notation(): a for a in _ALL}
 
-_TITLE = ErrorText("Dudab", context="dudab.title")
+#: the title in messages, translated at the edge under ``dudab.title`` (as ``Game.title_text``)
+_TITLE_TEXT = "Dudab"
+_TITLE = ErrorText(_TITLE_TEXT, context="dudab.title")
 _HELP = ErrorText(
     "Dudab actions are: p <card> c<column> (e.g. p red/fur/3 c2, p shaman/red c1), "
     "p dudab c<column> [call=<colour|symbol|value>], draw, penalty, keep <card>, "
@@ -240,9 +242,8 @@ def canonical_action(action: object) -> DudabAction:
     campfire.core.errors.NotationError: DudabAction(...) ...: its kind is 'p', not 'draw'
     """
     if not isinstance(action, DudabAction):
-        raise NotationError(
-            ErrorText("{action} is not a Dudab action", action=f"a {type(action).__name__} object")
-        )
+        shown = f"a {type(action).__name__} object"
+        raise NotationError(ErrorText("{action} is not a Dudab action", action=shown))
     index = action.index
     if index.__class__ is not int or not 0 <= index < NUM_ACTIONS:
         raise NotationError(

@@ -131,7 +131,9 @@ _BY_TEXT = {a.notation(): a for a in _ALL}
 _CANONICAL: dict[ManitouAction, ManitouAction] = {a: a for a in _ALL}
 assert [a.index for a in _ALL] == list(range(NUM_ACTIONS))
 
-_TITLE = ErrorText("Big Manitou", context="manitou.title")
+#: the title in messages, translated at the edge under ``manitou.title`` (as ``Game.title_text``)
+_TITLE_TEXT = "Big Manitou"
+_TITLE = ErrorText(_TITLE_TEXT, context="manitou.title")
 _HELP = ErrorText(
     "Big Manitou actions are: pick C, play C gN, move hS gN, take T, lose T, pass "
     "(C = h1–h10, chief, squaw, shaman, spy, healer; N = 1–3; T = buffalo1–5, tipi1–5, horse, "

@@ -95,7 +95,9 @@ NUM_ACTIONS = len(_ALL)
 _BY_TEXT = {a.notation(): a for a in _ALL}
 _CANONICAL: dict[TrackerAction, TrackerAction] = {a: a for a in _ALL}
 
-_TITLE = ErrorText("Tracker", context="tracker.title")
+#: the title in messages, translated at the edge under ``tracker.title`` (as ``Game.title_text``)
+_TITLE_TEXT = "Tracker"
+_TITLE = ErrorText(_TITLE_TEXT, context="tracker.title")
 _HELP = ErrorText(
     "Tracker actions are: peek P, take P, lift P, drop P (P = position 0–59), "
     "track M (M = 1–3 trackers), done, decline"
