@@ -228,9 +228,11 @@ class Game(ABC, Generic[S]):
         ...
         campfire.core.errors.NotationError: TrackerAction(...) is not ... its arg is 0.0, not 0
         """
-        space = self._action_space()
         if isinstance(action, str):
-            return space.parse(action)
+            return self.parse_action(action)
+        space = self.action_space
+        if space is None:  # a space per player count: the game's apply maps the action itself
+            return action
         if space.canonical is not None:
             return space.canonical(action)
         own = space.from_index(space.index(action))
