@@ -8,9 +8,14 @@ count) for learning frameworks.
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from typing import Any
 
-__all__ = ["Action", "answer_name", "split_timed"]
+from .errors import ErrorText, NotationError
+from .validate import short_repr
+
+__all__ = ["Action", "answer_name", "field_disagreement", "hand_built", "split_timed"]
 
 #: a timed answer: an answer's notation followed by a reaction time in ms (``claim hunter 350``)
 _TIMED = re.compile(r"^(.*\D) (\d+)$")
@@ -52,3 +57,99 @@ class Action:
 
     def __str__(self) -> str:
         return self.notation()
+
+
+#: per action class, its fields as (name, default) pairs (``MISSING``: no default)
+_FIELDS: dict[type, tuple[tuple[str, Any], ...]] = {}
+
+
+def _fields_of(cls: type) -> tuple[tuple[str, Any], ...]:
+    known = _FIELDS.get(cls)
+    if known is None:
+        known = (
+            tuple((f.name, f.default) for f in dataclasses.fields(cls))
+            if dataclasses.is_dataclass(cls)
+            else ()
+        )
+        _FIELDS[cls] = known
+    return known
+
+
+def _same(given: object, own: object) -> bool:
+    """Whether a field's value ``given`` is ``own``'s, with the same type (a ``str`` for a text)."""
+    try:
+        if isinstance(own, str):
+            return isinstance(given, str) and given == own  # a plain "peek" for a str enum
+        return type(given) is type(own) and bool(given == own)  # never 0.0 or False for 0
+    except Exception:  # a hand-built field whose comparison fails is no match
+        return False
+
+
+def _shown(value: object) -> str:
+    return short_repr(str(value) if isinstance(value, str) else value, 30)
+
+
+def field_disagreement(given: Action, own: Action) -> ErrorText | None:
+    """What a hand-built action ``given`` says that the game's own action ``own`` does not.
+
+    Every field of ``own``'s class must hold the same value with the same type in ``given``
+    (an ``int`` field never a ``float`` or a ``bool``; a text field any ``str`` of the same
+    text); a field left at its declared default is not stated and agrees. ``None`` when they
+    agree.
+
+    >>> from campfire.games.tracker.actions import TrackerAction, parse_action
+    >>> peek = parse_action("peek 0")
+    >>> field_disagreement(TrackerAction("peek", 0, 0), peek) is None
+    True
+    >>> field_disagreement(TrackerAction("peek", 0.0, 0), peek)
+    'its arg is 0.0, not 0'
+    """
+    if given.__class__ is not own.__class__:
+        return ErrorText(
+            "it is a {kind}, not a {own}", kind=type(given).__name__, own=type(own).__name__
+        )
+    for name, default in _fields_of(own.__class__):
+        value, expected = getattr(given, name), getattr(own, name)
+        if _same(value, expected):
+            continue
+        if default is not dataclasses.MISSING and _same(value, default):
+            continue  # left at its default: not stated
+        return ErrorText(
+            "its {field} is {value}, not {expected}",
+            field=name,
+            value=_shown(value),
+            expected=_shown(expected),
+        )
+    return None
+
+
+def hand_built(given: Action, own: Action, title: str) -> Action:
+    """``own``, the game's action that the hand-built ``given`` matches, if every field agrees.
+
+    A game's ``canonical_action`` calls it once it has found its own action for an action
+    object built by hand (by index, or by the fields it compares), so that what is applied
+    and recorded is exactly what the caller wrote; a field that disagrees (a ``float`` or a
+    ``bool`` in an integer field, a kind or a card that is not the action's) raises
+    :class:`~campfire.core.errors.NotationError` naming it. ``title`` names the game.
+
+    >>> from campfire.games.tracker.actions import TrackerAction, parse_action
+    >>> hand_built(TrackerAction("peek", True, 1), parse_action("peek 1"), "Tracker")
+    Traceback (most recent call last):
+    ...
+    campfire.core.errors.NotationError: TrackerAction(kind='peek', arg=True, index=1) is not the ...
+    """
+    problem = field_disagreement(given, own)
+    if problem is None:
+        return own
+    parts = ", ".join(
+        f"{name}={_shown(getattr(given, name))}" for name, _ in _fields_of(type(given))
+    )
+    shown = f"{type(given).__name__}({parts})"
+    text = ErrorText(
+        "{action} is not the {title} action {notation}: {problem}",
+        action=shown,
+        title=title,
+        notation=repr(str(own)),
+        problem=problem,
+    )
+    raise NotationError(text)

@@ -58,7 +58,12 @@ class ErrorText(str):
 
     def __new__(cls, template: str, /, context: str | None = None, **params: Any) -> ErrorText:
         """The text of ``template`` filled with ``params`` (no ``params``: the template as is)."""
-        self = super().__new__(cls, template.format(**params) if params else template)
+        try:
+            text = template.format(**params) if params else template
+        except ValueError:  # a parameter that cannot be written: an int of 4,300 digits or more
+            params = {key: _printable(value) for key, value in params.items()}
+            text = template.format(**params)
+        self = super().__new__(cls, text)
         self.template = template
         self.params = params
         self.context = context
@@ -78,6 +83,16 @@ class ErrorText(str):
 
     def __reduce__(self) -> tuple[Any, ...]:  # pickling (process pools) keeps the parts
         return (_error_text, (str(self.template), self.context, dict(self.params)))
+
+
+def _printable(value: Any) -> Any:
+    """``value``, or words for it if it is an int too long for Python to write (4,300 digits)."""
+    if isinstance(value, int):
+        try:
+            str(value)
+        except ValueError:
+            return "a number of more than 40 digits"  # the words of validate.short_repr
+    return value
 
 
 def _error_text(template: str, context: str | None, params: dict[str, Any]) -> ErrorText:

@@ -15,7 +15,7 @@ from importlib import resources
 from types import ModuleType
 from typing import Any, Generic, TypeVar
 
-from .actions import Action
+from .actions import Action, hand_built
 from .agent import Agent, Belief, RolloutPolicy
 from .errors import CampfireError, ErrorText, OptionError, PositionError, SetupError
 from .events import Event
@@ -23,7 +23,7 @@ from .options import Options
 from .present import GenericPresenter, Presenter
 from .rng import GameRng
 from .state import State
-from .validate import check_seed, short_repr
+from .validate import check_int_digits, check_seed, short_repr
 
 __all__ = ["ActionSpace", "Game"]
 
@@ -39,20 +39,24 @@ class ActionSpace:
     """A game's action notation and fixed integer index space (the same for every player count).
 
     ``parse`` reads a notation, ``size`` is the number of actions, ``index`` and ``from_index``
-    map between actions and their indices; each raises a ``NotationError`` on bad input.
+    map between actions and their indices; ``canonical`` maps an action object (one built by
+    hand, say) to the game's own equal action, refusing one whose fields disagree with it
+    (without it, the action of its index is taken and compared field by field). Each raises a
+    ``NotationError`` on bad input.
     """
 
     parse: Callable[[str], Action]
     size: int
     index: Callable[[Action], int]
     from_index: Callable[[int], Action]
+    canonical: Callable[[Action], Action] | None = None
 
     @classmethod
     def from_module(cls, module: ModuleType) -> ActionSpace:
         """The space defined by a game's actions module.
 
         The module defines, by convention, ``parse_action``, ``NUM_ACTIONS``, ``action_index``
-        and ``action_from_index``.
+        and ``action_from_index``, and may define ``canonical_action``.
 
         >>> from campfire.games.dudab import actions
         >>> space = ActionSpace.from_module(actions)
@@ -64,6 +68,7 @@ class ActionSpace:
             module.NUM_ACTIONS,
             module.action_index,
             module.action_from_index,
+            getattr(module, "canonical_action", None),
         )
 
 
@@ -117,7 +122,7 @@ class Game(ABC, Generic[S]):
             raise OptionError(
                 ErrorText(
                     "the number of players must be an integer (got {players})",
-                    players=repr(players),
+                    players=short_repr(players),
                 )
             )
         if not self.min_players <= players <= self.max_players:
@@ -160,6 +165,8 @@ class Game(ABC, Generic[S]):
             raise SetupError(
                 ErrorText("a setup is a JSON object (got {kind})", kind=type(setup).__name__)
             )
+        else:  # integers as a record's: at most 40 digits (so every message can show them)
+            check_int_digits(setup, ErrorText("the setup"), error=SetupError)
         return self.from_setup(players, opts, setup, self.play_rng(0 if seed is None else seed))
 
     @staticmethod
@@ -199,6 +206,37 @@ class Game(ABC, Generic[S]):
     def parse_action(self, text: str) -> Action:
         """Parse an action's notation (raise :class:`~campfire.core.errors.NotationError`)."""
         return self._action_space().parse(text)
+
+    def canonical_action(self, action: Action | str) -> Action:
+        """The game's own action for ``action``: its notation read, or an action object matched.
+
+        This is what the engine applies and what :class:`~campfire.core.records.Match` records.
+        An action object built by hand must agree with the game's action it matches in every
+        field, with the same types (never a ``float`` or a ``bool`` for an ``int``); otherwise,
+        or for anything that is no action of the game, it raises
+        :class:`~campfire.core.errors.NotationError`.
+
+        >>> from campfire import get_game
+        >>> from campfire.games.tracker.actions import TrackerAction, TrackerKind
+        >>> tracker = get_game("tracker")
+        >>> tracker.canonical_action(TrackerAction(TrackerKind.PEEK, 3, 3)) is tracker.parse_action(
+        ...     "peek 3"
+        ... )
+        True
+        >>> tracker.canonical_action(TrackerAction(TrackerKind.PEEK, 0.0, 0))
+        Traceback (most recent call last):
+        ...
+        campfire.core.errors.NotationError: TrackerAction(...) is not ... its arg is 0.0, not 0
+        """
+        if isinstance(action, str):
+            return self.parse_action(action)
+        space = self.action_space
+        if space is None:  # a space per player count: the game's apply maps the action itself
+            return action
+        if space.canonical is not None:
+            return space.canonical(action)
+        own = space.from_index(space.index(action))
+        return own if own is action else hand_built(action, own, self.title_text())
 
     def num_distinct_actions(self, players: int) -> int:
         """The size of the fixed integer action index space for ``players`` players."""

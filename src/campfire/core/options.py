@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Self, TypeVar
 
 from .errors import ErrorText, OptionError
-from .validate import MAX_TEXT_OPTION, parse_int, short_repr
+from .validate import MAX_INT_DIGITS, MAX_TEXT_OPTION, parse_int, short_repr
 
 __all__ = ["OptionInfo", "Options", "option"]
 
@@ -128,6 +128,11 @@ def _coerce(info: OptionInfo, value: Any) -> Any:
         if isinstance(value, bool):
             raise OptionError(f"option {info.name!r} must be an integer (got {shown})")
         if isinstance(value, int):
+            if not -_INT_LIMIT < value < _INT_LIMIT:  # as in a record, or typed as text
+                raise OptionError(
+                    f"option {info.name!r} must be an integer of at most {MAX_INT_DIGITS} "
+                    f"digits (got {shown})"
+                )
             return value
         if isinstance(value, str):
             return parse_int(value, f"option {info.name!r}")
@@ -153,6 +158,7 @@ def _coerce(info: OptionInfo, value: Any) -> Any:
     return value
 
 
+_INT_LIMIT = 10**MAX_INT_DIGITS
 _FLOAT_TEXT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
 
 _TYPES: dict[str, type] = {"int": int, "bool": bool, "str": str, "float": float}

@@ -44,6 +44,7 @@ from .validate import (
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
+    "MAX_META_BYTES",
     "Match",
     "Player",
     "Record",
@@ -54,6 +55,9 @@ __all__ = [
 
 FORMAT = "campfire-record"
 FORMAT_VERSION = 1
+#: A record's ``meta`` is kept only if it is at most this large, written as compact JSON (1 MiB):
+#: replay never uses it, and what Campfire writes there is a few lines.
+MAX_META_BYTES = 2**20
 
 
 @dataclass(frozen=True)
@@ -152,6 +156,8 @@ class Record:
 
 
 _HEADER_KEYS = ("format", "version", "game", "options", "players", "seed", "setup")
+#: the top-level fields of a record; the value of any other is read as JSON and not kept
+_KEPT = frozenset((*_HEADER_KEYS, "actions", "outcome", "meta"))
 _ACTIONS_SHAPE = ErrorText('"actions" must be a list of [seat, notation] pairs')
 
 
@@ -228,7 +234,31 @@ def _tail_from_json(record: Record, data: Mapping[str, Any]) -> None:
     meta = data.get("meta", {})
     if not isinstance(meta, dict):
         raise RecordError(ErrorText('"meta" must be a JSON object'))
-    record.meta = meta
+    record.meta = meta if _json_size(meta, MAX_META_BYTES) <= MAX_META_BYTES else {}
+
+
+def _json_size(value: Any, limit: int) -> int:
+    """The length of ``value`` written as compact JSON (string escapes aside), up to ``limit``.
+
+    Counting stops once past ``limit``, without writing anything.
+    """
+    size = 0
+    stack = [value]
+    while stack and size <= limit:
+        item = stack.pop()
+        if isinstance(item, str):
+            size += len(item) + 2
+        elif isinstance(item, dict):
+            size += 1 + 2 * len(item)  # braces, colons and commas
+            for key, sub in item.items():
+                size += len(key) + 2
+                stack.append(sub)
+        elif isinstance(item, list):
+            size += 1 + len(item)
+            stack.extend(item)
+        else:
+            size += len(json.dumps(item))
+    return size
 
 
 def _outcome_from_json(raw: Any, players: int) -> Outcome:
@@ -321,8 +351,14 @@ class Match:
         self.actions: list[tuple[int, Action]] = []
 
     def play(self, seat: int, action: Action | str) -> list[Event]:
-        """Apply an action (or its notation) for ``seat`` and remember it."""
-        parsed = self.game.parse_action(action) if isinstance(action, str) else action
+        """Apply an action (or its notation) for ``seat`` and remember it.
+
+        What is remembered, and written in the record, is the game's own action that the engine
+        applied (:meth:`Game.canonical_action`): an action object built by hand must agree with
+        it in every field, else :class:`~campfire.core.errors.NotationError` is raised and
+        nothing changes.
+        """
+        parsed = self.game.canonical_action(action)
         events = self.state.apply(seat, parsed)
         self.actions.append((seat, parsed))
         return events
@@ -436,7 +472,10 @@ def replay_text(
                             fields=", ".join(_HEADER_KEYS),
                         )
                     )
-                fields[key] = reader.value(1)
+                value = reader.value(1)
+                # a field replay never uses is checked as JSON and dropped (its key kept for the
+                # duplicate-key check): nothing the record does not need stays in memory
+                fields[key] = value if key in _KEPT else None
             if reader.skip_space() == ",":
                 reader.pos += 1
                 continue
@@ -549,18 +588,55 @@ def _outcome_difference(recorded: Outcome, replayed: Outcome) -> str:
         parts.append(
             f"winners: {list(recorded.winners)} recorded, {list(replayed.winners)} replayed"
         )
-    return " | ".join(parts) if parts else "the per-seat details differ"
+    details = _details_difference(recorded, replayed)
+    if details is not None:
+        parts.append(details)
+    return " | ".join(parts)
+
+
+def _plain(details: Sequence[Mapping[str, Any]]) -> list[Any]:
+    """Per-seat details as JSON reads them back (tuples as lists), to compare them."""
+    return list(json.loads(json.dumps(list(details), ensure_ascii=False)))
+
+
+def _details_difference(recorded: Outcome, replayed: Outcome) -> str | None:
+    """Where the recorded per-seat details differ from the replayed ones (``None``: nowhere).
+
+    Details a record leaves out (``"details"`` missing or empty) are not compared; stated, they
+    must equal the replayed ones whole, seat by seat (docs/records.md).
+    """
+    if not recorded.details:
+        return None
+    ours, theirs = _plain(recorded.details), _plain(replayed.details)
+    if ours == theirs:
+        return None
+    if len(ours) != len(theirs):
+        return f"details: {len(ours)} seats recorded, {len(theirs)} replayed"
+    seat = next(i for i in range(len(ours)) if ours[i] != theirs[i])
+    a, b = ours[seat], theirs[seat]
+    if not (isinstance(a, dict) and isinstance(b, dict)):
+        return f"details of seat {seat}: {short_repr(a, 30)} recorded, {short_repr(b, 30)} replayed"
+    key = next(k for k in sorted({*a, *b}) if a.get(k, _MISSING) != b.get(k, _MISSING))
+    mine, yours = (short_repr(d.get(key, "(missing)"), 30) for d in (a, b))
+    return f"details of seat {seat}: {key!r} {mine} recorded, {yours} replayed"
+
+
+_MISSING = object()
 
 
 def _check_outcome(record: Record, match: Match) -> None:
-    """Check the record's outcome (if it states one) against the replayed game."""
+    """Check the record's outcome (if it states one) against the replayed game, whole.
+
+    Scores, ranks and winners must be equal; per-seat details, when the record states them,
+    too (:func:`_details_difference`).
+    """
     if record.outcome is not None:
         if not match.state.is_terminal():
             raise RecordError(
                 ErrorText("the record states an outcome but its actions do not end the game")
             )
         actual = match.state.outcome()
-        if actual != record.outcome:
+        if actual != record.outcome or _details_difference(record.outcome, actual) is not None:
             raise RecordError(
                 "the recorded outcome differs from the replayed one: "
                 + _outcome_difference(record.outcome, actual)

@@ -11,6 +11,7 @@ from typing import Any
 
 from .errors import ErrorText, UnknownGameError
 from .game import Game
+from .validate import short_repr
 
 __all__ = ["all_games", "get", "register"]
 
@@ -27,14 +28,36 @@ def register(game: Game[Any]) -> Game[Any]:
 
 
 def get(name: str) -> Game[Any]:
-    """The registered game called ``name`` (case-insensitive)."""
+    """The registered game called ``name`` (case-insensitive).
+
+    Anything that is not a registered name, a non-string included, raises
+    :class:`~campfire.core.errors.UnknownGameError` listing the known games:
+
+    >>> get(None)
+    Traceback (most recent call last):
+    ...
+    campfire.core.errors.UnknownGameError: a game is named by a string (got None); known games: ...
+    """
+    if not isinstance(name, str):
+        raise UnknownGameError(
+            ErrorText(
+                "a game is named by a string (got {name}); known games: {known}",
+                name=short_repr(name),
+                known=_known(),
+            )
+        )
     game = _GAMES.get(name.strip().lower())
     if game is None:
-        known = ", ".join(sorted(_GAMES)) or ErrorText("none")
         raise UnknownGameError(
-            ErrorText("unknown game {name}; known games: {known}", name=repr(name), known=known)
+            ErrorText(
+                "unknown game {name}; known games: {known}", name=short_repr(name), known=_known()
+            )
         )
     return game
+
+
+def _known() -> str:
+    return ", ".join(sorted(_GAMES)) or ErrorText("none")
 
 
 def all_games() -> list[Game[Any]]:

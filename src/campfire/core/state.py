@@ -177,7 +177,7 @@ class State(ABC):
         if seat_problem(seat, self.num_players) is not None:
             return False
         try:
-            parsed = self.game.parse_action(action) if isinstance(action, str) else action
+            parsed = self.game.canonical_action(action)  # a hand-built action agrees in full
         except ValueError:
             return False
         return parsed in self.legal_actions(seat) if seat in self.seats_to_act() else False

@@ -278,7 +278,7 @@ class Table:
         """
         state = self.state
         state._check_turn(seat)  # the standard turn-order error
-        parsed = self.game.parse_action(action) if isinstance(action, str) else action
+        parsed = self.game.canonical_action(action)  # what the engine applies and records
         if choices is None:
             choices = len(state.legal_actions(seat))
         events = self.match.play(seat, parsed)

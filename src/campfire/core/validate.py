@@ -32,7 +32,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO, Any
 
@@ -42,10 +42,12 @@ __all__ = [
     "MAX_INT_DIGITS",
     "MAX_JSON_BYTES",
     "MAX_JSON_DEPTH",
+    "MAX_JSON_VALUES",
     "MAX_PLAYERS_ARG",
     "MAX_SEED",
     "MAX_TEXT_OPTION",
     "JsonReader",
+    "check_int_digits",
     "check_seed",
     "int_arg",
     "loads_json",
@@ -61,6 +63,12 @@ MAX_SEED = 2**63
 MAX_JSON_BYTES = 16 * 2**20
 #: The deepest nesting of arrays and objects in a JSON document Campfire reads.
 MAX_JSON_DEPTH = 64
+#: The most values a JSON document Campfire reads may hold, counted generously as the commas and
+#: the opening brackets of its text (those inside strings too): the items of its arrays and
+#: objects are at most one more than that. What a document takes in memory once read is bounded
+#: by its size and this count (``docs/records.md``, "Memory"); a real game's record holds a few
+#: values per action, and no game lasts 80,000 actions.
+MAX_JSON_VALUES = 250_000
 #: The most digits of an integer in a JSON document or a number typed as text.
 MAX_INT_DIGITS = 40
 #: The largest player count a command line may give (every game has at most 6 players).
@@ -83,6 +91,45 @@ def check_seed(seed: object, *, error: ErrorType = OptionError, what: str = "a s
         shown = short_repr(seed)
         raise error(f"{what} is a whole number 0 … 2**63 - 1 (got {shown})")
     return int(seed)
+
+
+def check_int_digits(value: object, what: str, *, error: ErrorType = OptionError) -> None:
+    """Refuse an integer of more than :data:`MAX_INT_DIGITS` digits anywhere in ``value``.
+
+    ``value`` is a JSON-like value given through the Python API (an explicit setup): its lists,
+    tuples and mappings (keys and values) are searched, as the record reader refuses such an
+    integer in a file. Python cannot even write an integer of 4,300 digits or more in a message.
+
+    >>> check_int_digits({"start_player": 0, "deck": [1, 2]}, "the setup")
+    >>> check_int_digits({"start_player": 10**5000}, "the setup")
+    Traceback (most recent call last):
+    ...
+    campfire.core.errors.OptionError: the setup holds an integer of more than 40 digits; ...
+    """
+    stack = [value]
+    seen: set[int] = set()
+    while stack:
+        item = stack.pop()
+        if isinstance(item, int):
+            if not -_INT_LIMIT < item < _INT_LIMIT:
+                raise error(
+                    ErrorText(
+                        "{source} holds an integer of more than {most} digits; at most {most} "
+                        "are allowed",
+                        source=what,
+                        most=MAX_INT_DIGITS,
+                    )
+                )
+        elif isinstance(item, (list, tuple, Mapping)) and id(item) not in seen:
+            seen.add(id(item))  # a container that holds itself is searched once
+            if isinstance(item, Mapping):
+                stack.extend(item.keys())
+                stack.extend(item.values())
+            else:
+                stack.extend(item)
+
+
+_INT_LIMIT = 10**MAX_INT_DIGITS
 
 
 def parse_int(
@@ -225,11 +272,15 @@ class JsonReader:
     """A bounded, strict JSON reader over one text, which can read a document piece by piece.
 
     Strict means: integers of at most :data:`MAX_INT_DIGITS` digits, finite numbers only (no
-    ``NaN``/``Infinity``), no duplicate keys in an object, no lone surrogates in strings, and
-    nesting at most :data:`MAX_JSON_DEPTH` deep. Every problem raises ``error`` naming ``what``.
+    ``NaN``/``Infinity``), no duplicate keys in an object, no lone surrogates in strings,
+    nesting at most :data:`MAX_JSON_DEPTH` deep, and at most :data:`MAX_JSON_VALUES` values in
+    the whole text (counted before anything is read, so that no shape of input makes Python
+    build more objects than that: an empty object costs some 30 times its two characters).
+    Every problem raises ``error`` naming ``what``.
     """
 
     def __init__(self, text: str, what: str, *, error: ErrorType = RecordError) -> None:
+        check_json_count(text, what, error=error)
         self.text = text
         self.pos = 0
         self.what = what
@@ -345,6 +396,34 @@ class JsonReader:
             raise self.fail(ErrorText("extra data after the document"))
 
 
+def check_json_count(text: str, what: str, *, error: ErrorType = RecordError) -> None:
+    """Refuse a JSON text that may hold more than :data:`MAX_JSON_VALUES` values.
+
+    The count is that of the commas and opening brackets of the whole text, strings included
+    (three passes of ``str.count``, a few milliseconds for 16 MiB): an upper bound of the
+    number of values, less one.
+
+    >>> check_json_count("[" + "0," * 300_000 + "0]", "the record")
+    Traceback (most recent call last):
+    ...
+    campfire.core.errors.RecordError: the record holds more than 250,000 JSON values ...
+    """
+    count = text.count(",")
+    if count <= MAX_JSON_VALUES:
+        count += text.count("[")
+        if count <= MAX_JSON_VALUES:
+            count += text.count("{")
+    if count > MAX_JSON_VALUES:
+        raise error(
+            ErrorText(
+                "{source} holds more than {limit} JSON values (items of arrays and objects), "
+                "the most Campfire reads; a real game's record holds a few per action",
+                source=what,
+                limit=format(MAX_JSON_VALUES, ","),
+            )
+        )
+
+
 def check_json_value(
     value: Any, what: str, *, depth: int = 0, error: ErrorType = RecordError
 ) -> None:
@@ -372,18 +451,18 @@ def _too_deep(source: str) -> ErrorText:
     )
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _check_string(text: str, what: str, error: ErrorType) -> None:
-    if not text.isascii():
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            raise error(
-                ErrorText(
-                    "{source} holds a string with a lone surrogate ({range})",
-                    source=what,
-                    range="\\ud800–\\udfff",
-                )
-            ) from None
+    if not text.isascii() and _SURROGATE.search(text) is not None:  # (no copy of the text)
+        raise error(
+            ErrorText(
+                "{source} holds a string with a lone surrogate ({range})",
+                source=what,
+                range="\\ud800–\\udfff",
+            )
+        )
 
 
 def loads_json(data: bytes | str, what: str, *, error: ErrorType = RecordError) -> Any:

@@ -599,12 +599,19 @@ def test_hand_built_actions_are_read_by_index() -> None:
     with pytest.raises(NotationError, match="indices are 0"):
         # a bad face used to raise IndexError
         state.apply(A, DudabAction(9999, cast(DudabKind, 0), 999))
-    # index 3 is "p blue/hand/2 c1", whatever the other fields say
-    with pytest.raises(IllegalActionError, match="no blue/hand/2 in seat 0's hand"):
+    # index 3 is "p blue/hand/2 c1": the other fields must agree with it (issue 26 item 7;
+    # a "draw" with the fields of a placement used to draw)
+    with pytest.raises(NotationError, match="its kind is 1, not 'p'"):
         state.apply(A, DudabAction(3, cast(DudabKind, 1)))
+    with pytest.raises(NotationError, match="its kind is 'draw', not 'p'"):
+        state.apply(A, DudabAction(3, DudabKind.DRAW))
+    with pytest.raises(IllegalActionError, match="no blue/hand/2 in seat 0's hand"):
+        state.apply(A, DudabAction(3, DudabKind.PLACE))  # face and column left at their defaults
+    with pytest.raises(NotationError, match="its face is 5, not -1"):
+        state.apply(A, DudabAction(243, DudabKind.DRAW, 5, 1))
     assert _as_json(state.to_position()) == before
     # index 243 = draw
-    state.apply(A, DudabAction(action_from_index(243).index, cast(DudabKind, 0), 5, 1))
+    state.apply(A, DudabAction(action_from_index(243).index, DudabKind.DRAW))
     assert len(state.hands[A]) == 3
 
 

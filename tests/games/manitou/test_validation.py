@@ -44,7 +44,9 @@ def test_hand_built_actions_outside_the_index_space_are_notation_errors(
 
 def test_a_hand_built_copy_of_a_legal_action_is_that_action() -> None:
     state = fresh()
-    state.apply(0, ManitouAction(K_PICK, 14, -1, 0))  # healer; the index is not compared
+    # healer; every field must agree, the index too (issue 26 item 7)
+    check_a_notation_error(state, 0, ManitouAction(K_PICK, 14, -1, 0), "its index is 0, not 14")
+    state.apply(0, ManitouAction(K_PICK, 14, -1, 14))
     assert state.picked[0] == 1
     assert state.selected[0][14] == 1
 

@@ -45,8 +45,11 @@ def test_hand_built_actions_outside_the_index_space_are_notation_errors(
 
 def test_a_hand_built_copy_of_a_legal_action_is_that_action() -> None:
     state = fresh()
-    # the index is not compared
-    events = state.apply(0, TrackerAction(cast(TrackerKind, "peek"), 12, 999))
+    # every field must agree, the index too (issue 26 item 7)
+    check_a_notation_error(
+        state, 0, TrackerAction(cast(TrackerKind, "peek"), 12, 999), "its index is 999, not 12"
+    )
+    events = state.apply(0, TrackerAction(cast(TrackerKind, "peek"), 12, 12))
     assert [e.type for e in events] == ["peek", "peek_card"]
     assert state.peeked == [12]
 
@@ -55,7 +58,7 @@ def test_a_hand_built_action_that_is_not_legal_now_names_the_rule() -> None:
     state = fresh()
     state.apply(0, "peek 12")
     with pytest.raises(IllegalActionError, match=r"tracker rules §4\.2"):
-        state.apply(0, TrackerAction(cast(TrackerKind, "peek"), 12, 0))
+        state.apply(0, TrackerAction(cast(TrackerKind, "peek"), 12, 12))
 
 
 @pytest.mark.parametrize("seat", [True, 1.0, "0", None, -1, 3])

@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from campfire.core import Action, ErrorText, IllegalActionError, NotationError
+from campfire.core.actions import hand_built
+from campfire.core.validate import short_repr
 
 from .cards import (
     COLOURS,
@@ -164,6 +166,9 @@ assert [a.index for a in _ALL] == list(range(NUM_ACTIONS))
 _BY_TEXT = {a.notation(): a for a in _ALL}
 _BY_FIELDS = {(a.kind, a.type, a.ms, a.card): a for a in _ALL}
 
+#: the title in messages, translated at the edge under ``apache.title`` (as ``Game.title_text``)
+_TITLE_TEXT = "Apache"
+_TITLE = ErrorText(_TITLE_TEXT, context="apache.title")
 _HELP = ErrorText(
     "Apache actions are: reveal, pass, claim <type> (arrival order) or claim <type> <ms> "
     "(reaction time, a multiple of {step} from 0 to {most}), booty, teepees, prisoner "
@@ -236,16 +241,27 @@ def canonical_action(action: Action) -> ApacheAction:
     Traceback (most recent call last):
     ...
     campfire.core.errors.NotationError: ApacheAction('claim hunter 37') is not an Apache action; ...
+
+    Every field must agree with the action it matches (an index left out is not compared):
+
+    >>> canonical_action(ApacheAction("claim", 3.0, 350))
+    Traceback (most recent call last):
+    ...
+    campfire.core.errors.NotationError: ApacheAction(...) is not ...: its type is 3.0, not 3
     """
     if isinstance(action, ApacheAction):
         index = action.index
         if index.__class__ is int and 0 <= index < NUM_ACTIONS and _ALL[index] == action:
-            return _ALL[index]
-        try:
-            found = _BY_FIELDS.get((action.kind, action.type, action.ms, action.card))
-        except TypeError:  # unhashable fields
-            found = None
+            found: ApacheAction | None = _ALL[index]
+        else:
+            try:
+                found = _BY_FIELDS.get((action.kind, action.type, action.ms, action.card))
+            except TypeError:  # unhashable fields
+                found = None
+        if found is action:
+            return found
         if found is not None:
+            hand_built(action, found, _TITLE)
             return found
     raise NotationError(
         ErrorText("{value} is not an Apache action; {help}", value=_safe_repr(action), help=_HELP)
@@ -278,7 +294,7 @@ def action_from_index(index: int) -> ApacheAction:
             ErrorText(
                 "Apache action indices are 0–{last} (got {index})",
                 last=NUM_ACTIONS - 1,
-                index=repr(index),
+                index=short_repr(index),
             )
         )
     return _ALL[index]
@@ -300,7 +316,9 @@ def window_actions(
     for seat, type_ in arrivals:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise NotationError(
-                ErrorText("a seat is 0–{last} (got {seat})", last=players - 1, seat=repr(seat))
+                ErrorText(
+                    "a seat is 0–{last} (got {seat})", last=players - 1, seat=short_repr(seat)
+                )
             )
         if seat in seen:
             raise IllegalActionError(

@@ -32,6 +32,7 @@ from campfire.core import (
 )
 from campfire.core.fields import ReadContext, read_fields
 from campfire.core.present import Presenter
+from campfire.core.validate import short_repr
 
 from . import actions as _actions
 from .cards import (
@@ -113,7 +114,7 @@ class ApacheGame(Game[ApacheState]):
                 ErrorText(
                     "start_player must be a seat 0–{last} (got {start})",
                     last=players - 1,
-                    start=repr(start),
+                    start=short_repr(start),
                 )
             )
         raw = setup.get("deck")

@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from campfire.core import Action, ErrorText, NotationError
+from campfire.core.actions import hand_built
+from campfire.core.validate import short_repr
 
 from .cards import CALL_NAMES, FACE_DUDAB, FACE_SHAMAN, HAND_FACES, face_name, parse_call
 from .cards import parse_face as _parse_face
@@ -57,6 +59,7 @@ __all__ = [
     "DudabKind",
     "action_from_index",
     "action_index",
+    "canonical_action",
     "parse_action",
 ]
 
@@ -176,6 +179,9 @@ NUM_ACTIONS = len(_ALL)
 ACTIONS = _ALL
 _BY_TEXT = {a.notation(): a for a in _ALL}
 
+#: the title in messages, translated at the edge under ``dudab.title`` (as ``Game.title_text``)
+_TITLE_TEXT = "Dudab"
+_TITLE = ErrorText(_TITLE_TEXT, context="dudab.title")
 _HELP = ErrorText(
     "Dudab actions are: p <card> c<column> (e.g. p red/fur/3 c2, p shaman/red c1), "
     "p dudab c<column> [call=<colour|symbol|value>], draw, penalty, keep <card>, "
@@ -220,6 +226,39 @@ def parse_action(text: str) -> DudabAction:
     return action
 
 
+def canonical_action(action: object) -> DudabAction:
+    """The Dudab action equal to ``action``: one of the 391 of the index space.
+
+    An action is identified by its index; a :class:`DudabAction` built by hand must agree with
+    the action of its index in every other field too (a field left at its default is not
+    compared), so that what is applied and recorded is what the caller wrote; anything else
+    raises :class:`NotationError`:
+
+    >>> canonical_action(DudabAction(243, DudabKind.DRAW)) is parse_action("draw")
+    True
+    >>> canonical_action(DudabAction(243, DudabKind.PLACE, 3, 0))
+    Traceback (most recent call last):
+    ...
+    campfire.core.errors.NotationError: DudabAction(...) ...: its kind is 'p', not 'draw'
+    """
+    if not isinstance(action, DudabAction):
+        shown = f"a {type(action).__name__} object"
+        raise NotationError(ErrorText("{action} is not a Dudab action", action=shown))
+    index = action.index
+    if index.__class__ is not int or not 0 <= index < NUM_ACTIONS:
+        raise NotationError(
+            ErrorText(
+                "Dudab action indices are 0–{last} (got {index})",
+                last=NUM_ACTIONS - 1,
+                index=short_repr(index),
+            )
+        )
+    found = _ALL[index]
+    if found is not action:
+        hand_built(action, found, _TITLE)
+    return found
+
+
 def action_index(action: Action) -> int:
     """The index of ``action`` in the fixed space ``0 .. NUM_ACTIONS - 1``."""
     if not isinstance(action, DudabAction):
@@ -234,7 +273,7 @@ def action_from_index(index: int) -> DudabAction:
             ErrorText(
                 "Dudab action indices are 0–{last} (got {index})",
                 last=NUM_ACTIONS - 1,
-                index=repr(index),
+                index=short_repr(index),
             )
         )
     return _ALL[index]

@@ -126,7 +126,7 @@ class DudabGame(Game[DudabState]):
                 ErrorText(
                     "start_player must be a seat 0–{last} (got {start})",
                     last=players - 1,
-                    start=repr(start),
+                    start=short_repr(start),
                 )
             )
         raw = setup.get("decks")

@@ -29,7 +29,6 @@ from campfire.core import (
     ErrorText,
     Event,
     IllegalActionError,
-    NotationError,
     Outcome,
     PositionError,
     SetupError,
@@ -64,6 +63,7 @@ from .actions import (
     K_PLACE,
     K_REST,
     KEEP,
+    NUM_ACTIONS,
     PENALTY,
     PILE,
     PLACE,
@@ -71,6 +71,7 @@ from .actions import (
     REST_DISCARD,
     REST_PILE,
     DudabAction,
+    canonical_action,
     parse_action,
 )
 from .cards import (
@@ -851,28 +852,17 @@ class DudabState(State):
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
         """Apply one step for ``seat`` and return the events (see the module docstring)."""
-        if action.__class__ is not DudabAction:  # a search passes DudabActions only
-            if isinstance(action, str):
-                action = parse_action(action)
-            elif not isinstance(action, DudabAction):
-                raise NotationError(
-                    ErrorText("{action} is not a Dudab action", action=repr(action))
-                )
-        # an action is identified by its index alone: read its parts from the canonical action
-        # of that index, so that a hand-built DudabAction cannot mislead the checks below (and
-        # the legal steps, canonical actions too, hold it itself when it is legal)
-        index = action.index
-        if (index.__class__ is not int and not isinstance(index, int)) or not (
-            0 <= index < len(ACTIONS)
+        # a search passes the game's own actions only (the fast path); anything else is read
+        # as notation or mapped to the action of its index, whose every field it must agree
+        # with, so that a hand-built DudabAction cannot mislead the checks below (and the legal
+        # steps, canonical actions too, hold it itself when it is legal)
+        if not (
+            action.__class__ is DudabAction
+            and action.index.__class__ is int
+            and 0 <= action.index < NUM_ACTIONS
+            and ACTIONS[action.index] is action
         ):
-            raise NotationError(
-                ErrorText(
-                    "Dudab action indices are 0–{last} (got {index})",
-                    last=len(ACTIONS) - 1,
-                    index=repr(index),
-                )
-            )
-        action = ACTIONS[index]
+            action = parse_action(action) if isinstance(action, str) else canonical_action(action)
         if self.phase == OVER:
             who = NO_SEAT
         else:

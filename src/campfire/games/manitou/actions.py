@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from campfire.core import Action, ErrorText, NotationError
+from campfire.core.actions import hand_built
 from campfire.core.validate import short_repr
 
 from .cards import CARD_NAMES, NUM_CARD_TYPES, NUM_HUNTERS, NUM_TILE_TYPES, TILE_NAMES
@@ -130,6 +131,9 @@ _BY_TEXT = {a.notation(): a for a in _ALL}
 _CANONICAL: dict[ManitouAction, ManitouAction] = {a: a for a in _ALL}
 assert [a.index for a in _ALL] == list(range(NUM_ACTIONS))
 
+#: the title in messages, translated at the edge under ``manitou.title`` (as ``Game.title_text``)
+_TITLE_TEXT = "Big Manitou"
+_TITLE = ErrorText(_TITLE_TEXT, context="manitou.title")
 _HELP = ErrorText(
     "Big Manitou actions are: pick C, play C gN, move hS gN, take T, lose T, pass "
     "(C = h1–h10, chief, squaw, shaman, spy, healer; N = 1–3; T = buffalo1–5, tipi1–5, horse, "
@@ -154,12 +158,17 @@ def parse_action(text: str) -> ManitouAction:
 def canonical_action(action: object) -> ManitouAction:
     """The Big Manitou action equal to ``action``: one of the 117 of the index space.
 
-    A :class:`ManitouAction` built by hand is identified by its kind, argument and ground (its
-    index is not compared); one that is none of the 117 raises :class:`NotationError`, so that it
-    never reaches the rules:
+    A :class:`ManitouAction` built by hand is found by its kind, argument and ground, and must
+    then agree with the action found in every field (its index too, and ``int`` arguments,
+    never a ``float`` or a ``bool``); one that is none of the 117 raises
+    :class:`NotationError`, so that it never reaches the rules or a record:
 
-    >>> canonical_action(ManitouAction(K_PICK, 14, -1, 3)) is parse_action("pick healer")
+    >>> canonical_action(ManitouAction(K_PICK, 14, -1, 14)) is parse_action("pick healer")
     True
+    >>> canonical_action(ManitouAction(K_PICK, 14, -1, 3))
+    Traceback (most recent call last):
+    ...
+    campfire.core.errors.NotationError: ManitouAction(...) ...: its index is 3, not 14
     >>> canonical_action(ManitouAction(K_PICK, -1, -1, 0))
     Traceback (most recent call last):
     ...
@@ -175,6 +184,7 @@ def canonical_action(action: object) -> ManitouAction:
         except TypeError:  # unhashable fields
             found = None
         if found is not None:
+            hand_built(action, found, _TITLE)  # every field, the index too, must agree
             return found
         plain_kind = str(action.kind) if isinstance(action.kind, ManitouKind) else action.kind
         kind, arg, ground, num = (
@@ -202,7 +212,7 @@ def action_from_index(index: int) -> ManitouAction:
             ErrorText(
                 "Big Manitou action indices are 0–{last} (got {index})",
                 last=NUM_ACTIONS - 1,
-                index=repr(index),
+                index=short_repr(index),
             )
         )
     return _ALL[index]

@@ -34,6 +34,7 @@ from campfire.core import (
 )
 from campfire.core.fields import ReadContext, read_fields
 from campfire.core.present import Presenter
+from campfire.core.validate import short_repr
 
 from . import actions as _actions
 from .cards import (
@@ -148,7 +149,7 @@ class ManitouGame(Game[ManitouState]):
                 ErrorText(
                     "dealer must be a seat 0–{last} (got {dealer})",
                     last=players - 1,
-                    dealer=repr(dealer),
+                    dealer=short_repr(dealer),
                 )
             )
         raw = setup.get("tiles")

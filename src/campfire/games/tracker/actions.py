@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from campfire.core import Action, ErrorText, NotationError
+from campfire.core.actions import hand_built
 from campfire.core.validate import short_repr
 
 from .cards import NUM_POSITIONS, TRACKERS_PER_PLAYER
@@ -94,6 +95,9 @@ NUM_ACTIONS = len(_ALL)
 _BY_TEXT = {a.notation(): a for a in _ALL}
 _CANONICAL: dict[TrackerAction, TrackerAction] = {a: a for a in _ALL}
 
+#: the title in messages, translated at the edge under ``tracker.title`` (as ``Game.title_text``)
+_TITLE_TEXT = "Tracker"
+_TITLE = ErrorText(_TITLE_TEXT, context="tracker.title")
 _HELP = ErrorText(
     "Tracker actions are: peek P, take P, lift P, drop P (P = position 0–59), "
     "track M (M = 1–3 trackers), done, decline"
@@ -118,12 +122,17 @@ def parse_action(text: str) -> TrackerAction:
 def canonical_action(action: object) -> TrackerAction:
     """The Tracker action equal to ``action``: one of the 245 of the index space.
 
-    A :class:`TrackerAction` built by hand is identified by its kind and argument (its index is
-    not compared); one that is none of the 245 raises :class:`NotationError`, so that it never
-    reaches the rules:
+    A :class:`TrackerAction` built by hand is found by its kind and argument, and must then
+    agree with the action found in every field (its index too, and an ``int`` argument, never
+    a ``float`` or a ``bool``); one that is none of the 245 raises :class:`NotationError`, so
+    that it never reaches the rules or a record:
 
-    >>> canonical_action(TrackerAction("peek", 12, 999)) is parse_action("peek 12")
+    >>> canonical_action(TrackerAction("peek", 12, 12)) is parse_action("peek 12")
     True
+    >>> canonical_action(TrackerAction("peek", 12, 999))
+    Traceback (most recent call last):
+    ...
+    campfire.core.errors.NotationError: TrackerAction(...) ...: its index is 999, not 12
     >>> canonical_action(TrackerAction("peek", -1, 0))
     Traceback (most recent call last):
     ...
@@ -139,6 +148,7 @@ def canonical_action(action: object) -> TrackerAction:
         except TypeError:  # unhashable fields
             found = None
         if found is not None:
+            hand_built(action, found, _TITLE)  # every field, the index too, must agree
             return found
     if isinstance(action, TrackerAction):
         plain_kind = str(action.kind) if isinstance(action.kind, TrackerKind) else action.kind
@@ -165,7 +175,7 @@ def action_from_index(index: int) -> TrackerAction:
             ErrorText(
                 "Tracker action indices are 0–{last} (got {index})",
                 last=NUM_ACTIONS - 1,
-                index=repr(index),
+                index=short_repr(index),
             )
         )
     return _ALL[index]

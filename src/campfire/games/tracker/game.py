@@ -19,6 +19,7 @@ from campfire.core import (
     SetupError,
 )
 from campfire.core.fields import ReadContext, read_fields
+from campfire.core.validate import short_repr
 
 from . import actions as _actions
 from .cards import (
@@ -104,7 +105,7 @@ class TrackerGame(Game[TrackerState]):
                 ErrorText(
                     "start_player must be a seat 0–{last} (got {start})",
                     last=players - 1,
-                    start=repr(start),
+                    start=short_repr(start),
                 )
             )
         raw = setup.get("board")
