@@ -45,7 +45,7 @@ from starlette.staticfiles import StaticFiles
 
 from campfire.core import CampfireError, ErrorText, all_games
 from campfire.core import get as get_game
-from campfire.hangup import foreground_terminal, terminal_gone
+from campfire.core.hangup import foreground_terminal, terminal_gone
 from campfire.i18n import (
     _,
     game_title,

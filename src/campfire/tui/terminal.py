@@ -32,7 +32,7 @@ from typing import IO, Any
 from textual.app import App
 from textual.driver import Driver
 
-from campfire.hangup import terminal_gone
+from campfire.core.hangup import terminal_gone
 
 __all__ = ["HANG_UP_STATUS", "TerminalApp", "terminal_gone"]
 
