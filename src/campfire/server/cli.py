@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import logging
 import os
 from typing import Any
 
@@ -24,8 +23,14 @@ from .limits import (
     MAX_CONNECTIONS_PER_ADDRESS,
     Limits,
 )
+from .logs import add_log_arguments
 
-__all__ = ["add_serve_command", "serve_limits", "tune_gc"]
+__all__ = [
+    "add_serve_command",
+    "logging_options",
+    "serve_limits",
+    "tune_gc",
+]
 
 
 def add_serve_command(sub: Any) -> None:
@@ -135,7 +140,20 @@ def add_serve_command(sub: Any) -> None:
             "FORWARDED_ALLOW_IPS, by default 127.0.0.1 and ::1, are not counted)"
         ).format(default=MAX_CONNECTIONS_PER_ADDRESS),
     )
+    add_log_arguments(p)  # --log-format, --log-level
     p.set_defaults(func=_cmd_serve)
+
+
+def logging_options(args: argparse.Namespace) -> dict[str, Any]:
+    """Configure this process's logs as ``--log-format`` and ``--log-level`` ask; uvicorn's options.
+
+    The options (:func:`.logs.log_config`) make uvicorn's loggers and every worker process
+    write the same lines (:mod:`.logs`).
+    """
+    from .logs import configure, log_config
+
+    configure(args.log_format, args.log_level)
+    return {"log_config": log_config(args.log_format, args.log_level), "log_level": args.log_level}
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
@@ -154,13 +172,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from .cluster import DEFAULT_REDIS_URL, check_redis
     from .db import default_database_url
 
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     limits = serve_limits(args)
     options: dict[str, Any] = {
         "host": args.host,
         "port": args.port,
         "ws_max_size": 64 * 1024,
-        "log_level": "info",
+        **logging_options(args),
         **uvicorn_options(args.ws_compression, args.ws_compress_min),
         **limits.uvicorn_options(),
     }
