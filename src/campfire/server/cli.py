@@ -24,9 +24,11 @@ from .limits import (
     Limits,
 )
 from .logs import add_log_arguments
+from .settings import add_settings_arguments
 
 __all__ = [
     "add_serve_command",
+    "apply_settings",
     "logging_options",
     "serve_limits",
     "tune_gc",
@@ -141,7 +143,23 @@ def add_serve_command(sub: Any) -> None:
         ).format(default=MAX_CONNECTIONS_PER_ADDRESS),
     )
     add_log_arguments(p)  # --log-format, --log-level
+    add_settings_arguments(p)  # --config, --print-config; every option is also a setting
     p.set_defaults(func=_cmd_serve)
+
+
+def apply_settings(args: argparse.Namespace) -> bool:
+    """Fill the options the command line left out (:mod:`.settings`); ``True``: exit.
+
+    They come from ``CAMPFIRE_<OPTION>`` or the settings file; with ``--print-config`` they are
+    printed and the answer is ``True``.
+    """
+    from .settings import render, resolve
+
+    resolved = resolve(args)
+    if args.print_config:
+        print(render(resolved), end="")
+        return True
+    return False
 
 
 def logging_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -157,6 +175,8 @@ def logging_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
+    if apply_settings(args):  # --print-config (needs no server extra)
+        return 0
     try:
         import uvicorn
 
