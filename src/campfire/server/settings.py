@@ -502,9 +502,12 @@ TABLE_END = "<!-- end of the settings table -->"
 
 
 def _serve_parser() -> argparse.ArgumentParser:
-    from campfire.cli import _subcommand_parser, build_parser
+    """``campfire serve``'s parser (as :mod:`campfire.cli` adds it)."""
+    from .cli import add_serve_command
 
-    parser: argparse.ArgumentParser = _subcommand_parser(build_parser(), "serve")
+    sub = argparse.ArgumentParser(prog="campfire").add_subparsers()
+    add_serve_command(sub)
+    parser: argparse.ArgumentParser = sub.choices["serve"]
     return parser
 
 
