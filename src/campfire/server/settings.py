@@ -455,10 +455,11 @@ def render(resolved: Sequence[Resolved]) -> str:
         "# "
         + _("(command line, else CAMPFIRE_<OPTION>, else the settings file, else the default)"),
     ]
+    not_set = _("not set")
     for item in resolved:
         source = _source_label(item.source)
         if item.value is None:
-            lines.append(f"# {item.setting.key} = ({_('not set')})  # {source}")
+            lines.append(f"# {item.setting.key} = ({not_set})  # {source}")
         else:
             shown = _shown(item.setting, item.value)
             lines.append(f"{item.setting.key} = {shown}  # {source}")
