@@ -299,3 +299,15 @@ def test_docs_deploy_md_lists_every_setting_as_the_parser_has_it() -> None:
     )
     for setting in settings_of(_serve_parser()):
         assert f"`{setting.variable}`" in documented and f"`{setting.key}`" in documented
+
+
+def test_a_variable_that_names_no_setting_is_pointed_out(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("CAMPFIRE_WORKER", "4")  # misspelt: CAMPFIRE_WORKERS
+    monkeypatch.setenv("CAMPFIRE_DATA_DIR", "/nowhere")  # Campfire's own, for something else
+    monkeypatch.setenv("CAMPFIRE_SERVE_LIMITS", "{}")  # for the worker processes
+    values, text = _printed(capsys)
+    assert values["workers"] == 1
+    assert "# CAMPFIRE_WORKER is set, but no setting is called so" in text
+    assert settings_module.stray_variables(_serve_parser()) == ["CAMPFIRE_WORKER"]

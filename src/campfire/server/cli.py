@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import logging
 import os
 from typing import Any
 
@@ -32,6 +33,7 @@ __all__ = [
     "logging_options",
     "serve_limits",
     "tune_gc",
+    "warn_of_stray_variables",
 ]
 
 
@@ -153,13 +155,25 @@ def apply_settings(args: argparse.Namespace) -> bool:
     They come from ``CAMPFIRE_<OPTION>`` or the settings file; with ``--print-config`` they are
     printed and the answer is ``True``.
     """
-    from .settings import render, resolve
+    from .settings import render, resolve, stray_variables
 
     resolved = resolve(args)
     if args.print_config:
         print(render(resolved), end="")
+        for name in stray_variables(args.settings_parser):
+            print("# " + _("{name} is set, but no setting is called so").format(name=name))
         return True
     return False
+
+
+def warn_of_stray_variables(args: argparse.Namespace) -> None:
+    """Log a warning for each ``CAMPFIRE_…`` variable that names no setting (misspelt?)."""
+    from .settings import stray_variables
+
+    for name in stray_variables(args.settings_parser):
+        logging.getLogger(__name__).warning(
+            "%s is set, but no setting is called so (the settings: docs/deploy.md)", name
+        )
 
 
 def logging_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -193,11 +207,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from .db import default_database_url
 
     limits = serve_limits(args)
+    log_options = logging_options(args)
+    warn_of_stray_variables(args)
     options: dict[str, Any] = {
         "host": args.host,
         "port": args.port,
         "ws_max_size": 64 * 1024,
-        **logging_options(args),
+        **log_options,
         **uvicorn_options(args.ws_compression, args.ws_compress_min),
         **limits.uvicorn_options(),
     }

@@ -52,6 +52,7 @@ __all__ = [
     "render",
     "resolve",
     "settings_of",
+    "stray_variables",
 ]
 
 #: the prefix of the settings' environment variables
@@ -396,6 +397,35 @@ def resolve(
         setattr(args, setting.dest, value)
         resolved.append(Resolved(setting, value, source))
     return resolved
+
+
+#: variables of Campfire's that are no setting of ``campfire serve`` (their prefixes)
+OTHER_VARIABLES = (
+    CONFIG_VARIABLE,
+    "CAMPFIRE_LANG",
+    "CAMPFIRE_DATA_DIR",
+    "CAMPFIRE_SERVE_",  # what campfire serve passes to its worker processes
+    "CAMPFIRE_TEST_",
+    "CAMPFIRE_CHROMIUM",
+)
+
+
+def stray_variables(
+    parser: argparse.ArgumentParser, environ: Mapping[str, str] | None = None
+) -> list[str]:
+    """``CAMPFIRE_…`` variables of ``environ`` that name no setting (a misspelt one?).
+
+    Leaves out the variables Campfire reads for something else (:data:`OTHER_VARIABLES`).
+    """
+    env = os.environ if environ is None else environ
+    known = {s.variable for s in settings_of(parser)}
+    return sorted(
+        name
+        for name in env
+        if name.startswith(ENV_PREFIX)
+        and name not in known
+        and not name.startswith(OTHER_VARIABLES)
+    )
 
 
 # ----- showing them -----------------------------------------------------------------------------
