@@ -311,3 +311,43 @@ def test_a_variable_that_names_no_setting_is_pointed_out(
     assert values["workers"] == 1
     assert "# CAMPFIRE_WORKER is set, but no setting is called so" in text
     assert settings_module.stray_variables(_serve_parser()) == ["CAMPFIRE_WORKER"]
+
+
+def test_a_secret_in_a_settings_file_others_may_read_is_warned_of(tmp_path: Path) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text(
+        'database_url = "postgresql+psycopg://campfire:hunter2@db/games"\nport = 8001\n',
+        encoding="utf-8",
+    )
+    parser = _serve_parser()
+
+    def exposed() -> list[tuple[str, str]]:
+        args = parser.parse_args(["--config", str(config)])
+        return settings_module.exposed_secrets(resolve(args, parser, {}))
+
+    config.chmod(0o644)
+    assert exposed() == [(str(config), "database_url")]
+    config.chmod(0o600)
+    assert exposed() == []
+    config.chmod(0o644)
+    config.write_text('database_url = "postgresql+psycopg://campfire@db/games"\n', "utf-8")
+    assert exposed() == []  # no password: nothing to hide
+
+
+def test_the_server_logs_the_warnings_about_its_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from campfire.server.cli import apply_settings, warn_about_settings
+
+    config = tmp_path / "c.toml"
+    config.write_text('redis_url = "redis://:s3cret@127.0.0.1:6379/0"\n', encoding="utf-8")
+    config.chmod(0o640)
+    monkeypatch.setenv("CAMPFIRE_WORKER", "2")
+    args = build_parser().parse_args(["serve", "--config", str(config)])
+    assert apply_settings(args) is False
+    with caplog.at_level("WARNING", logger="campfire.server.cli"):
+        warn_about_settings(args)
+    text = caplog.text
+    assert "CAMPFIRE_WORKER is set, but no setting is called so" in text
+    assert f"settings file {config}: other users may read it, and redis_url holds a secret" in text
+    assert "s3cret" not in text

@@ -33,7 +33,7 @@ __all__ = [
     "logging_options",
     "serve_limits",
     "tune_gc",
-    "warn_of_stray_variables",
+    "warn_about_settings",
 ]
 
 
@@ -158,6 +158,7 @@ def apply_settings(args: argparse.Namespace) -> bool:
     from .settings import render, resolve, stray_variables
 
     resolved = resolve(args)
+    args.settings_resolved = resolved  # (for warn_about_settings)
     if args.print_config:
         print(render(resolved), end="")
         for name in stray_variables(args.settings_parser):
@@ -166,13 +167,23 @@ def apply_settings(args: argparse.Namespace) -> bool:
     return False
 
 
-def warn_of_stray_variables(args: argparse.Namespace) -> None:
-    """Log a warning for each ``CAMPFIRE_…`` variable that names no setting (misspelt?)."""
-    from .settings import stray_variables
+def warn_about_settings(args: argparse.Namespace) -> None:
+    """Log what looks wrong in the settings: a warning for each.
 
+    A ``CAMPFIRE_…`` variable that names no setting (misspelt?); a secret in a settings file
+    that other users may read.
+    """
+    from .settings import exposed_secrets, stray_variables
+
+    log = logging.getLogger(__name__)
     for name in stray_variables(args.settings_parser):
-        logging.getLogger(__name__).warning(
-            "%s is set, but no setting is called so (the settings: docs/deploy.md)", name
+        log.warning("%s is set, but no setting is called so (the settings: docs/deploy.md)", name)
+    for path, key in exposed_secrets(getattr(args, "settings_resolved", [])):
+        log.warning(
+            "settings file %s: other users may read it, and %s holds a secret: "
+            "chmod 600 it, or set the secret in the environment (docs/deploy.md)",
+            path,
+            key,
         )
 
 
@@ -208,7 +219,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     limits = serve_limits(args)
     log_options = logging_options(args)
-    warn_of_stray_variables(args)
+    warn_about_settings(args)
     options: dict[str, Any] = {
         "host": args.host,
         "port": args.port,

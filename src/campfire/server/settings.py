@@ -47,6 +47,7 @@ __all__ = [
     "Setting",
     "SettingsParser",
     "add_settings_arguments",
+    "exposed_secrets",
     "markdown_table",
     "read_settings_file",
     "render",
@@ -426,6 +427,29 @@ def stray_variables(
         and name not in known
         and not name.startswith(OTHER_VARIABLES)
     )
+
+
+def exposed_secrets(resolved: Sequence[Resolved]) -> list[tuple[str, str]]:
+    """The secrets taken from a settings file that other users may read: (file, key) pairs.
+
+    A secret is a URL with a password, or a setting named as one (:attr:`Setting.secret`);
+    "others" are the group and everyone (any of the mode's bits ``0o077``).
+    """
+    found = []
+    for item in resolved:
+        if not item.source.startswith(SETTINGS_FILE) or item.value in (None, "", []):
+            continue
+        written = _toml(_as_written(item.setting, item.value))
+        if not (item.setting.secret or redact(written) != written):
+            continue
+        path = item.source[len(SETTINGS_FILE) :]
+        try:
+            shared = os.stat(path).st_mode & 0o077
+        except OSError:
+            continue
+        if shared:
+            found.append((path, item.setting.key))
+    return found
 
 
 # ----- showing them -----------------------------------------------------------------------------
