@@ -240,3 +240,12 @@ def test_every_worker_process_logs_json(pg_only: str, tmp_path: Path) -> None:
     entries = _lines(server)
     ready = [e for e in entries if "database ready" in e["message"]]
     assert len({e["pid"] for e in ready}) == 2, ready  # each worker, in the same format
+
+
+def test_a_database_url_refused_at_start_is_shown_without_its_password() -> None:
+    from campfire.core import OptionError
+    from campfire.server.db import make_engine
+
+    with pytest.raises(OptionError) as refused:
+        make_engine("postgresql+nodriver://campfire:hunter2@db/games")
+    assert "hunter2" not in str(refused.value) and "campfire:***@db" in str(refused.value)
