@@ -9,6 +9,7 @@ files (``--print-config``: the settings it would serve with).
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -178,3 +179,18 @@ def test_the_exec_start_line_parses_with_the_real_parser_and_the_example_files(
     }
     assert source["database_url"] == "CAMPFIRE_DATABASE_URL"
     assert source["port"] == f"settings file {SETTINGS}"
+
+
+def test_systemd_rates_the_unit_well_hardened(tmp_path: Path) -> None:
+    unit = tmp_path / "campfire.service"
+    unit.write_text(UNIT.read_text(encoding="utf-8"), encoding="utf-8")
+    ran = subprocess.run(
+        [_systemd_analyze(), "security", "--offline=yes", "--no-pager", str(unit)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    found = re.search(r"Overall exposure level for campfire\.service: (\d+\.\d+)", ran.stdout)
+    assert found, ran.stdout[-2000:] + ran.stderr
+    # 0 is sealed, 10 is wide open; docs/deploy.md gives the figure (1.7)
+    assert float(found.group(1)) <= 2.0, ran.stdout
