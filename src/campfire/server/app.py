@@ -31,6 +31,7 @@ from .db import default_database_url, make_engine, migrate, session_factory
 from .limits import BodyLimitMiddleware
 from .lobby import language_of
 from .lobby import routes as lobby_routes
+from .logs import LogContextMiddleware, set_seat
 from .replay import routes as replay_routes
 from .tables import Connection, LiveTable, LobbyError, TableManager
 from .web import routes as web_routes
@@ -150,6 +151,7 @@ def create_app(
         ],
         lifespan=lifespan,
         middleware=[
+            Middleware(LogContextMiddleware),  # the request's or connection's ids in its logs
             Middleware(BodyLimitMiddleware),  # first: no process reads a body it refuses
             *([Middleware(ForwardMiddleware, cluster=cluster)] if cluster is not None else []),
         ],
@@ -286,6 +288,8 @@ async def _serve_socket(websocket: WebSocket, limit: RateLimit) -> None:
         await _write(websocket, conn)  # the error frame, then the close code
         return
     seat = conn.seat
+    set_seat(seat)  # in this connection's log lines from now on
+    log.info("table %s: %s connected", live.id, "a spectator" if seat is None else f"seat {seat}")
 
     async def handle(text: str | bytes) -> None:
         await dispatch(text, conn, live, manager)
@@ -301,6 +305,7 @@ async def _serve_socket(websocket: WebSocket, limit: RateLimit) -> None:
             manager.left(live, seat)
         with contextlib.suppress(Exception):
             await writer  # what is queued (an error frame) goes out before the close frame
+        log.info("table %s: connection closed%s", live.id, f" ({code})" if code else "")
     if code is not None and websocket.application_state != WebSocketState.DISCONNECTED:
         with contextlib.suppress(Exception):
             await websocket.close(code)
@@ -470,6 +475,7 @@ def app_from_environment() -> Starlette:
     from .cli import tune_gc
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.captureWarnings(True)  # in the format uvicorn's log_config set (.logs)
     tune_gc()
     return create_app(
         os.environ.get("CAMPFIRE_SERVE_DATABASE_URL") or None,

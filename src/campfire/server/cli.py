@@ -24,8 +24,17 @@ from .limits import (
     MAX_CONNECTIONS_PER_ADDRESS,
     Limits,
 )
+from .logs import add_log_arguments
+from .settings import add_settings_arguments
 
-__all__ = ["add_serve_command", "serve_limits", "tune_gc"]
+__all__ = [
+    "add_serve_command",
+    "apply_settings",
+    "logging_options",
+    "serve_limits",
+    "tune_gc",
+    "warn_about_settings",
+]
 
 
 def add_serve_command(sub: Any) -> None:
@@ -135,10 +144,64 @@ def add_serve_command(sub: Any) -> None:
             "FORWARDED_ALLOW_IPS, by default 127.0.0.1 and ::1, are not counted)"
         ).format(default=MAX_CONNECTIONS_PER_ADDRESS),
     )
+    add_log_arguments(p)  # --log-format, --log-level
+    add_settings_arguments(p)  # --config, --print-config; every option is also a setting
     p.set_defaults(func=_cmd_serve)
 
 
+def apply_settings(args: argparse.Namespace) -> bool:
+    """Fill the options the command line left out (:mod:`.settings`); ``True``: exit.
+
+    They come from ``CAMPFIRE_<OPTION>`` or the settings file; with ``--print-config`` they are
+    printed and the answer is ``True``.
+    """
+    from .settings import render, resolve, stray_variables
+
+    resolved = resolve(args)
+    args.settings_resolved = resolved  # (for warn_about_settings)
+    if args.print_config:
+        print(render(resolved), end="")
+        for name in stray_variables(args.settings_parser):
+            print("# " + _("{name} is set, but no setting is called so").format(name=name))
+        return True
+    return False
+
+
+def warn_about_settings(args: argparse.Namespace) -> None:
+    """Log what looks wrong in the settings: a warning for each.
+
+    A ``CAMPFIRE_…`` variable that names no setting (misspelt?); a secret in a settings file
+    that other users may read.
+    """
+    from .settings import exposed_secrets, stray_variables
+
+    log = logging.getLogger(__name__)
+    for name in stray_variables(args.settings_parser):
+        log.warning("%s is set, but no setting is called so (the settings: docs/deploy.md)", name)
+    for path, key in exposed_secrets(getattr(args, "settings_resolved", [])):
+        log.warning(
+            "settings file %s: other users may read it, and %s holds a secret: "
+            "chmod 600 it, or set the secret in the environment (docs/deploy.md)",
+            path,
+            key,
+        )
+
+
+def logging_options(args: argparse.Namespace) -> dict[str, Any]:
+    """Configure this process's logs as ``--log-format`` and ``--log-level`` ask; uvicorn's options.
+
+    The options (:func:`.logs.log_config`) make uvicorn's loggers and every worker process
+    write the same lines (:mod:`.logs`).
+    """
+    from .logs import configure, log_config
+
+    configure(args.log_format, args.log_level)
+    return {"log_config": log_config(args.log_format, args.log_level), "log_level": args.log_level}
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
+    if apply_settings(args):  # --print-config (needs no server extra)
+        return 0
     try:
         import uvicorn
 
@@ -154,13 +217,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from .cluster import DEFAULT_REDIS_URL, check_redis
     from .db import default_database_url
 
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     limits = serve_limits(args)
+    log_options = logging_options(args)
+    warn_about_settings(args)
     options: dict[str, Any] = {
         "host": args.host,
         "port": args.port,
         "ws_max_size": 64 * 1024,
-        "log_level": "info",
+        **log_options,
         **uvicorn_options(args.ws_compression, args.ws_compress_min),
         **limits.uvicorn_options(),
     }

@@ -23,6 +23,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from campfire.core import ErrorText, OptionError
 
+from .logs import redact
+
 __all__ = ["MIGRATIONS", "default_database_url", "make_engine", "migrate", "session_factory"]
 
 #: The Alembic script directory shipped in the package.
@@ -54,7 +56,7 @@ def make_engine(url: str) -> Engine:
             ErrorText(
                 "not a database URL: {url}; use sqlite:///PATH or "
                 "postgresql+psycopg://USER@HOST:PORT/DBNAME",
-                url=repr(url),
+                url=repr(redact(url)),
             )
         ) from None
     kwargs: dict[str, Any] = {}
@@ -69,7 +71,7 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(parsed, **kwargs)
     except (ImportError, ArgumentError) as exc:
         raise OptionError(
-            ErrorText("cannot use the database URL {url}: {exc}", url=repr(url), exc=exc)
+            ErrorText("cannot use the database URL {url}: {exc}", url=repr(redact(url)), exc=exc)
         ) from None
     if sqlite:
 

@@ -54,6 +54,7 @@ from campfire.i18n import names as seat_names
 
 from . import protocol
 from .clocks import Clocks, TimeControl
+from .logs import detached_context
 from .models import ActionRow, RecordRow, SeatRow, TableRow, utcnow
 from .patches import Memo, patch_frame
 from .windows import ClaimWindow, answered_ms, window_length
@@ -1456,7 +1457,10 @@ class TableManager:
 
     def _spawn(self, coro: Any) -> asyncio.Task[None]:
         """Run ``coro`` as a task of the manager's (cancelled at :meth:`close`)."""
-        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)
+        # its log lines keep the table, not the client whose message started it
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(
+            coro, context=detached_context()
+        )
         self._tasks.add(task)
         task.add_done_callback(self._finished)
         return task
