@@ -249,3 +249,12 @@ def test_a_database_url_refused_at_start_is_shown_without_its_password() -> None
     with pytest.raises(OptionError) as refused:
         make_engine("postgresql+nodriver://campfire:hunter2@db/games")
     assert "hunter2" not in str(refused.value) and "campfire:***@db" in str(refused.value)
+
+
+def test_a_database_url_with_a_port_that_is_not_a_number_is_a_clear_error() -> None:
+    from campfire.core import OptionError
+    from campfire.server.db import make_engine
+
+    with pytest.raises(OptionError, match="not a database URL") as refused:
+        make_engine("postgresql+psycopg://campfire:hunter2@db:port/games")
+    assert "hunter2" not in str(refused.value)

@@ -51,7 +51,7 @@ def make_engine(url: str) -> Engine:
     """
     try:
         parsed = make_url(url)
-    except ArgumentError:
+    except (ArgumentError, ValueError):  # ValueError: a port that is not a number
         raise OptionError(
             ErrorText(
                 "not a database URL: {url}; use sqlite:///PATH or "
