@@ -28,9 +28,10 @@ from campfire.core import ErrorText, OptionError
 from . import protocol
 from .cluster import DEFAULT_REDIS_URL, LEASE_SECONDS, Cluster, Elsewhere, ForwardMiddleware
 from .db import default_database_url, make_engine, migrate, session_factory
-from .limits import BodyLimitMiddleware
+from .limits import MAX_CONNECTIONS_PER_ADDRESS, BodyLimitMiddleware, Limits
 from .lobby import language_of
 from .lobby import routes as lobby_routes
+from .proxy import ProxyMiddleware, ProxySettings
 from .replay import routes as replay_routes
 from .tables import Connection, LiveTable, LobbyError, TableManager
 from .web import routes as web_routes
@@ -84,6 +85,8 @@ def create_app(
     bot_workers: int = 2,
     redis_url: str | None = None,
     lease_seconds: float = LEASE_SECONDS,
+    proxy: ProxySettings | None = None,
+    max_connections_per_address: int = MAX_CONNECTIONS_PER_ADDRESS,
 ) -> Starlette:
     """The Campfire server as an ASGI application.
 
@@ -96,6 +99,11 @@ def create_app(
     ``redis_url`` makes this process one of several that share the database (PostgreSQL only)
     and meet at that Redis server: each table is owned by one of them at a time, for leases of
     ``lease_seconds`` (:mod:`.cluster`).
+
+    ``proxy``: the trusted proxies and the public origin (default: the loopback addresses, no
+    public origin): the clients they forward are seen by their own addresses, counted against
+    ``max_connections_per_address`` (0: no limit), and a table socket opened by a page of
+    another origin is refused (:mod:`.proxy`).
     """
     url = database_url or default_database_url()
     engine = make_engine(url)
@@ -150,6 +158,12 @@ def create_app(
         ],
         lifespan=lifespan,
         middleware=[
+            # first: everything after it sees the client's own address, not the proxy's
+            Middleware(
+                ProxyMiddleware,
+                settings=proxy,
+                max_connections_per_address=max_connections_per_address,
+            ),
             Middleware(BodyLimitMiddleware),  # first: no process reads a body it refuses
             *([Middleware(ForwardMiddleware, cluster=cluster)] if cluster is not None else []),
         ],
@@ -462,8 +476,9 @@ def app_from_environment() -> Starlette:
     """The application of one of ``campfire serve --workers N``'s processes.
 
     uvicorn starts each process with this factory; ``campfire serve`` passes its options in
-    the environment: ``CAMPFIRE_SERVE_DATABASE_URL``, ``CAMPFIRE_SERVE_REDIS_URL`` and
-    ``CAMPFIRE_SERVE_LEASE_SECONDS``.
+    the environment: ``CAMPFIRE_SERVE_DATABASE_URL``, ``CAMPFIRE_SERVE_REDIS_URL``,
+    ``CAMPFIRE_SERVE_LEASE_SECONDS``, the limits (:data:`.limits.LIMITS_VARIABLE`) and the proxy
+    settings (:data:`.proxy.PROXY_VARIABLE`).
     """
     import os
 
@@ -475,4 +490,6 @@ def app_from_environment() -> Starlette:
         os.environ.get("CAMPFIRE_SERVE_DATABASE_URL") or None,
         redis_url=os.environ.get("CAMPFIRE_SERVE_REDIS_URL") or DEFAULT_REDIS_URL,
         lease_seconds=float(os.environ.get("CAMPFIRE_SERVE_LEASE_SECONDS") or LEASE_SECONDS),
+        proxy=ProxySettings.from_environment(),
+        max_connections_per_address=Limits.from_environment().max_connections_per_address,
     )
