@@ -3,7 +3,8 @@
 ``deploy/nginx/campfire.conf`` (what ``docs/deploy.md`` shows) is used as it is, but for what
 must differ on a test machine: the ports (free loopback ports instead of 80 and 443, no IPv6
 listeners), the certificate (a self-signed one made here with the ``openssl`` command, for
-``games.example.org``, ``localhost`` and 127.0.0.1) and the upstream's port. nginx runs as a
+``games.example.org``, ``localhost`` and 127.0.0.1), the upstream's port and the access log's
+path. nginx runs as a
 child process in the foreground (``daemon off``) with a temporary prefix holding its
 configuration, logs, pid and temporary files: nothing is written under /etc or /var, and no
 privileged port is used.
@@ -110,9 +111,16 @@ def self_signed(directory: Path) -> tuple[Path, Path]:
 
 
 def render(
-    text: str, *, https_port: int, http_port: int, upstream_port: int, cert: Path, key: Path
+    text: str,
+    *,
+    https_port: int,
+    http_port: int,
+    upstream_port: int,
+    cert: Path,
+    key: Path,
+    access_log: Path,
 ) -> str:
-    """The shipped configuration with a test machine's ports, certificate and upstream.
+    """The shipped configuration with a test machine's ports, certificate, upstream and log.
 
     Each replaced piece must be found where the shipped file has it (:class:`ValueError`
     otherwise): the configuration tested is the one documented.
@@ -127,6 +135,10 @@ def render(
         (f"{live}/privkey.pem;", f"{key};"),
         ("    server 127.0.0.1:8000;", f"    server 127.0.0.1:{upstream_port};"),
     ]
+    log = "/var/log/nginx/campfire.access.log campfire;"
+    if text.count(log) != 2:
+        raise ValueError(f"{CONFIG.name} no longer holds {log!r} twice")
+    text = text.replace(log, f"{access_log} campfire;")
     for old, new in swaps:
         if text.count(old) != 1:
             raise ValueError(f"{CONFIG.name} no longer holds {old.strip()!r} once")
@@ -228,6 +240,7 @@ def nginx_front(upstream_port: int, tries: int = 3) -> Iterator[Front]:
                     upstream_port=upstream_port,
                     cert=cert,
                     key=key,
+                    access_log=prefix / "access.log",
                 )
             )
             main = prefix / "nginx.conf"

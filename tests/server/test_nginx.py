@@ -173,6 +173,10 @@ def test_a_person_plays_a_game_with_bots_over_wss(through: Through) -> None:
         else:
             raise AssertionError("the game did not end")
     assert acted, "the person never played"
+    # nginx's log names the socket and the person's own address, never the seat token
+    log = through.front.access_log()
+    assert re.search(rf'^127\.0\.0\.5 .*"GET /ws/tables/{table} HTTP/1\.1" 101', log, re.M), log
+    assert token not in log
     status, _, body = through.request("GET", f"/api/tables/{table}")
     assert status == 200 and json.loads(body)["table"]["status"] == "finished", body
     status, _, record = through.request("GET", f"/api/tables/{table}/record")
