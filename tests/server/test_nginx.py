@@ -203,6 +203,9 @@ def test_the_server_sees_the_client_not_the_proxy(through: Through) -> None:
         time.sleep(0.05)
     assert line is not None, through.server_log()[-3000:]
     assert "127.0.0.6" in line and "203.0.113.9" not in line, line
+    # each process says where it is public, and whom it believes
+    said = "campfire serve: public at https://games.example.org/ (trusted proxies: 127.0.0.1)"
+    assert through.server_log().count(said) == 2
 
 
 def test_the_cap_per_address_counts_each_client_of_the_proxy(through: Through) -> None:

@@ -106,6 +106,7 @@ def create_app(
     another origin is refused (:mod:`.proxy`).
     """
     url = database_url or default_database_url()
+    settings = proxy if proxy is not None else ProxySettings()
     engine = make_engine(url)
     sessions = session_factory(engine)
     cluster: Cluster | None = None
@@ -130,6 +131,12 @@ def create_app(
             await cluster.start(manager, app)
         recovered = manager.recover()
         log.info("campfire serve: database ready, %d unfinished tables rebuilt", recovered)
+        if settings.public_origin is not None:
+            log.info(
+                "campfire serve: public at %s (trusted proxies: %s)",
+                settings.absolute("/"),
+                ", ".join(settings.trusted_proxies) or "none",
+            )
         app.state.ready = True
         try:
             yield
@@ -161,7 +168,7 @@ def create_app(
             # first: everything after it sees the client's own address, not the proxy's
             Middleware(
                 ProxyMiddleware,
-                settings=proxy,
+                settings=settings,
                 max_connections_per_address=max_connections_per_address,
             ),
             Middleware(BodyLimitMiddleware),  # first: no process reads a body it refuses

@@ -28,8 +28,8 @@ the application's outermost layer, applies them to every request and WebSocket:
 
 The server builds no absolute link today (the browser client makes its invitation links from
 the address it was loaded from, which behind the proxy is the public one), so the public origin
-is used by the Origin check only; :meth:`ProxySettings.absolute` is the one way to make such a
-link when one is needed.
+is used by the Origin check and the start-up log line that says where the server is public;
+:meth:`ProxySettings.absolute` is the one way to make such a link when one is needed.
 
 With ``--workers N`` every process reads the settings from :data:`PROXY_VARIABLE`. This module
 imports nothing of the server extra at load (``campfire serve``'s parser reads its defaults).
