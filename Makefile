@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run play test chromium catalogs
+.PHONY: run play test chromium nginx catalogs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -65,6 +65,27 @@ chromium:
 	  exit 1; \
 	fi
 
+# The test behind a reverse proxy (tests/server/test_nginx.py) starts the machine's nginx (the
+# Debian package `nginx`, or the one NGINX names) in front of the server; install it when it is
+# missing and say so, as for Chromium (the test installs it too when run on its own).
+NGINX = /usr/sbin/nginx
+nginx:
+	@if [ -x "$(NGINX)" ] || command -v nginx >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "make: nginx is missing; installing the nginx package with apt-get (the test behind a reverse proxy)"; \
+	  echo "$(APT_WAITS)"; \
+	  $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq nginx \
+	  && echo "make: installed $$(command -v nginx || echo /usr/sbin/nginx)"; \
+	elif sudo -n true 2>/dev/null && command -v apt-get >/dev/null; then \
+	  echo "make: nginx is missing; installing the nginx package with sudo apt-get (the test behind a reverse proxy)"; \
+	  echo "$(APT_WAITS)"; \
+	  sudo -n $(APT_GET) update -qq && sudo -n env DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq nginx \
+	  && echo "make: installed $$(command -v nginx || echo /usr/sbin/nginx)"; \
+	else \
+	  echo "make: the test behind a reverse proxy needs nginx and it cannot be installed here (no root, no sudo, no apt-get): install the nginx package" >&2; \
+	  exit 1; \
+	fi
+
 # `make catalogs`: after a user-facing string changed, rewrite the template from the code and merge it
 # into the Hungarian and Czech catalogs (new entries come in empty for the translators); `make test`
 # fails while the template is out of date or an entry is untranslated (docs/i18n.md).
@@ -72,7 +93,7 @@ catalogs: $(VENV)/.installed
 	$(BIN)/python -m campfire.i18n extract
 	$(BIN)/python -m campfire.i18n update
 
-test: $(VENV)/.installed-dev chromium
+test: $(VENV)/.installed-dev chromium nginx
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy --strict src tests benchmarks

@@ -26,9 +26,17 @@ first, closes the connections, stops the server (SIGTERM, then SIGKILL) and remo
 created: the temporary directory with the SQLite file and the server's log, or the PostgreSQL
 schema. All traffic is on 127.0.0.1.
 
+``--proxy nginx`` puts nginx in front of the server with the shipped configuration
+(``deploy/nginx/campfire.conf``, ``benchmarks/nginx_front.py``: a self-signed certificate,
+loopback ports) and the clients speak HTTPS and WSS to it, verifying the certificate.
+``--compare-proxy ROUNDS`` measures the proxy's cost: one server and one nginx, the same tables,
+``ROUNDS`` rounds of play directly and ``ROUNDS`` through nginx, interleaved (the order swapped
+every round), each ``--seconds`` long.
+
     .venv/bin/python benchmarks/server_load.py --tables 50 --seconds 20
     .venv/bin/python benchmarks/server_load.py --tables 50 --seconds 20 \\
         --database-url postgresql+psycopg://postgres@127.0.0.1:5432/test
+    .venv/bin/python benchmarks/server_load.py --tables 50 --seconds 15 --compare-proxy 3
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import importlib.util
 import json
 import os
 import random
@@ -44,6 +53,7 @@ import secrets
 import shutil
 import signal
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
@@ -72,15 +82,19 @@ HOST = "127.0.0.1"
 # ----- the server -------------------------------------------------------------------------------
 
 
-def _http(method: str, url: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+def _http(
+    method: str, url: str, body: Any = None, token: str | None = None, cafile: str | None = None
+) -> tuple[int, Any]:
+    """One request; ``cafile``: the certificate an ``https://`` server is verified against."""
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(url, data=data, method=method)
     if data is not None:
         request.add_header("Content-Type", "application/json")
     if token is not None:
         request.add_header("Authorization", f"Bearer {token}")
+    context = ssl.create_default_context(cafile=cafile) if url.startswith("https:") else None
     try:
-        with urllib.request.urlopen(request, timeout=30) as answer:
+        with urllib.request.urlopen(request, timeout=30, context=context) as answer:
             return answer.status, json.loads(answer.read() or b"null")
     except urllib.error.HTTPError as exc:
         return exc.code, exc.read().decode()
@@ -189,19 +203,44 @@ def serve(
         shutil.rmtree(home, ignore_errors=True)
 
 
-def create_tables(base: str, tables: int, game: str, players: int) -> list[dict[str, Any]]:
+@contextlib.contextmanager
+def nginx_in_front(base: str) -> Iterator[tuple[str, str, int]]:
+    """nginx with the shipped configuration in front of the server at ``base``.
+
+    Its HTTPS address, the certificate to verify it against, and nginx's pid.
+    """
+    name = "campfire_bench_nginx_front"  # (the name tests/benchmark_scripts.py gives it)
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(
+            name, Path(__file__).with_name("nginx_front.py")
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    with module.nginx_front(int(base.rsplit(":", 1)[1])) as front:
+        yield front.base, str(front.cert), front.process.pid
+
+
+def create_tables(
+    base: str, tables: int, game: str, players: int, cafile: str | None = None
+) -> list[dict[str, Any]]:
     """Create and start ``tables`` tables of reserved seats: ``[{"id", "tokens"}]``."""
     out = []
     for _ in range(tables):
         seats = [{"kind": "reserved", "nickname": f"P{i}"} for i in range(players)]
         status, data = _http(
-            "POST", f"{base}/api/tables", {"game": game, "players": players, "seats": seats}
+            "POST",
+            f"{base}/api/tables",
+            {"game": game, "players": players, "seats": seats},
+            cafile=cafile,
         )
         if status != 201:
             raise RuntimeError(f"creating a table failed ({status}): {data}")
         tokens = {int(k): v for k, v in data["tokens"].items()}
         table = data["table"]["id"]
-        status, data = _http("POST", f"{base}/api/tables/{table}/start", {}, tokens[0])
+        status, data = _http("POST", f"{base}/api/tables/{table}/start", {}, tokens[0], cafile)
         if status != 200:
             raise RuntimeError(f"starting table {table} failed ({status}): {data}")
         out.append({"id": table, "tokens": tokens})
@@ -270,11 +309,13 @@ async def _client(
     token: str | None,
     think: float,
     rng: random.Random,
+    cafile: str | None = None,
 ) -> None:
     query = [f"token={token}"] if token is not None else []
     if run.patches:
         query.append("patch=1")
-    ws_url = base.replace("http://", "ws://") + f"/ws/tables/{table}?" + "&".join(query)
+    ws_url = "ws" + base.removeprefix("http") + f"/ws/tables/{table}?" + "&".join(query)
+    context = ssl.create_default_context(cafile=cafile) if ws_url.startswith("wss:") else None
     # a seat answers each choice once: a choice is new with other legal actions, after the
     # seat's own step, or with a snapshot (another seat's answer in a simultaneous step leaves
     # it standing, and the server takes an answer to it then too: docs/protocol.md)
@@ -298,6 +339,7 @@ async def _client(
         max_size=2**22,
         open_timeout=60,
         compression="deflate" if run.compression else None,
+        ssl=context,
     ) as ws:
         frame = _loads(await ws.recv())  # the snapshot
         display = frame.get("display")  # the display model, kept up to date as a client does
@@ -316,10 +358,12 @@ async def _client(
                     own += 1
                 choice = (number, own, tuple(a["index"] for a in frame["legal"]))
                 if frame["outcome"] is not None:
-                    if seat == 0 and kind == "delta":
-                        run.games += 1
+                    # (a snapshot of a finished game: an earlier round of --compare-proxy
+                    # ended as the game did; its rematch is asked for now)
+                    if seat == 0:
+                        run.games += kind == "delta"
                         status, _ = await asyncio.to_thread(
-                            _http, "POST", f"{base}/api/tables/{table}/rematch", {}, token
+                            _http, "POST", f"{base}/api/tables/{table}/rematch", {}, token, cafile
                         )
                         if status != 200:
                             run.errors[f"rematch {status}"] += 1
@@ -370,6 +414,7 @@ async def _play(
     seed: int,
     compression: bool = True,
     patches: bool = True,
+    cafile: str | None = None,
 ) -> dict[str, Any]:
     players = len(tables[0]["tokens"])
     run = _Run(
@@ -391,7 +436,10 @@ async def _play(
         for seat, token in seats:
             tasks.append(
                 loop.create_task(
-                    _client(run, base, t["id"], seat, token, think, random.Random(rng.random()))
+                    _client(
+                        *(run, base, t["id"], seat, token, think, random.Random(rng.random())),
+                        cafile,
+                    )
                 )
             )
             connected += 1
@@ -495,8 +543,12 @@ def run_benchmark(
     compress_min: int | None = None,
     server_session: bool = False,
     fast_loop: bool = True,
+    proxy: str | None = None,
 ) -> dict[str, Any]:
-    """Run the load benchmark; the report (actions/s, latency percentiles in ms, counts)."""
+    """Run the load benchmark; the report (actions/s, latency percentiles in ms, counts).
+
+    ``proxy="nginx"``: the clients go through nginx (HTTPS, WSS) with the shipped configuration.
+    """
     if tables < 1 or seconds <= 0 or max_actions < 1 or client_processes < 1:
         raise ValueError(
             "--tables, --max-actions and --client-processes are at least 1 and --seconds "
@@ -504,23 +556,31 @@ def run_benchmark(
         )
     client_processes = min(client_processes, tables)
     load = os.getloadavg()[0]
-    with serve(database_url, profile, workers, compress_min, server_session) as (base, pid):
-        made = create_tables(base, tables, game, players)
+    nginx_cpu = 0.0
+    with contextlib.ExitStack() as stack:
+        base, pid = stack.enter_context(
+            serve(database_url, profile, workers, compress_min, server_session)
+        )
+        cafile, nginx_pid = None, None
+        if proxy == "nginx":
+            base, cafile, nginx_pid = stack.enter_context(nginx_in_front(base))
+        elif proxy is not None:
+            raise ValueError(f"--proxy is nginx (got {proxy!r})")
+        made = create_tables(base, tables, game, players, cafile)
         server_cpu = _tree_cpu_seconds(pid)
-        share = max(1, max_actions // client_processes)
-        jobs = [
-            (
-                *(base, made[i::client_processes], spectators, think_ms / 1000, seconds, share),
-                *(seed + i, compression, patches, fast_loop),
-            )
-            for i in range(client_processes)
-        ]
-        if client_processes == 1:
-            parts = [_play_in_process(jobs[0])]
-        else:
-            with ProcessPoolExecutor(client_processes) as pool:
-                parts = list(pool.map(_play_in_process, jobs))
+        if nginx_pid is not None:
+            nginx_cpu = _tree_cpu_seconds(nginx_pid)
+        parts = _play_all(
+            base,
+            made,
+            client_processes,
+            (spectators, think_ms / 1000, seconds, max_actions, seed, compression, patches),
+            fast_loop,
+            cafile,
+        )
         server_cpu = _tree_cpu_seconds(pid) - server_cpu
+        if nginx_pid is not None:
+            nginx_cpu = _tree_cpu_seconds(nginx_pid) - nginx_cpu
     latencies = [x for p in parts for x in p["latencies"]]
     errors: Counter[str] = Counter()
     for p in parts:
@@ -554,11 +614,142 @@ def run_benchmark(
         "cpu_seconds": {
             "server": server_cpu,
             "clients": sum(p["cpu"] for p in parts),
+            **({"nginx": nginx_cpu} if proxy else {}),
         },
+        "proxy": proxy,
         "errors": dict(errors),
         "failures": [f for p in parts for f in p["failures"]],
         "load_average": {"start": load, "end": os.getloadavg()[0]},
     }
+
+
+def _play_all(
+    base: str,
+    made: list[dict[str, Any]],
+    client_processes: int,
+    play: tuple[Any, ...],
+    fast_loop: bool,
+    cafile: str | None,
+) -> list[dict[str, Any]]:
+    """Play at the tables ``made``; each client process's measurements.
+
+    ``play``: spectators, think (s), seconds, max actions, seed, compression, patches.
+    """
+    spectators, think, seconds, max_actions, seed, compression, patches = play
+    share = max(1, max_actions // client_processes)
+    jobs = [
+        (
+            *(base, made[i::client_processes], spectators, think, seconds, share),
+            *(seed + i, compression, patches, cafile, fast_loop),
+        )
+        for i in range(client_processes)
+    ]
+    if client_processes == 1:
+        return [_play_in_process(jobs[0])]
+    with ProcessPoolExecutor(client_processes) as pool:
+        return list(pool.map(_play_in_process, jobs))
+
+
+def compare_proxy(
+    rounds: int,
+    *,
+    tables: int = 50,
+    seconds: float = 15.0,
+    database_url: str | None = None,
+    game: str = "tracker",
+    players: int = 4,
+    think_ms: float = 500.0,
+    workers: int = 1,
+    seed: int = 1,
+) -> dict[str, Any]:
+    """The proxy's cost: ``rounds`` rounds directly and as many through nginx, interleaved.
+
+    One server and one nginx serve every round; the tables are made once and played on from
+    round to round (a finished game is rematched). Each round connects every seat's client and a
+    spectator afresh, plays ``seconds`` and closes them; the order (direct, nginx) is swapped
+    every round, so that a drift of the machine's load weighs on both alike.
+    """
+    if rounds < 1 or tables < 1 or seconds <= 0:
+        raise ValueError(
+            f"--compare-proxy and --tables are at least 1, --seconds above 0 (got {rounds}, "
+            f"{tables}, {seconds})"
+        )
+    load = os.getloadavg()[0]
+    out: dict[str, list[dict[str, Any]]] = {"direct": [], "nginx": []}
+    with (
+        serve(database_url, None, workers) as (base, pid),
+        nginx_in_front(base) as (front, cafile, nginx_pid),
+    ):
+        made = create_tables(base, tables, game, players)
+        for r in range(rounds):
+            for mode in ("direct", "nginx") if r % 2 == 0 else ("nginx", "direct"):
+                url, ca = (base, None) if mode == "direct" else (front, cafile)
+                cpu = _tree_cpu_seconds(pid), _tree_cpu_seconds(nginx_pid)
+                play = (True, think_ms / 1000, seconds, 1_000_000, seed + r, True, True)
+                parts = _play_all(url, made, 1, play, True, ca)
+                latencies = parts[0]["latencies"]
+                out[mode].append(
+                    {
+                        "round": r + 1,
+                        "actions": len(latencies),
+                        "actions_per_s": parts[0]["actions"] / parts[0]["seconds"],
+                        "p50_ms": _percentile(latencies, 50) * 1000,
+                        "p99_ms": _percentile(latencies, 99) * 1000,
+                        "server_cpu_ms_per_action": 1000
+                        * (_tree_cpu_seconds(pid) - cpu[0])
+                        / max(1, len(latencies)),
+                        "nginx_cpu_ms_per_action": 1000
+                        * (_tree_cpu_seconds(nginx_pid) - cpu[1])
+                        / max(1, len(latencies)),
+                        "errors": parts[0]["errors"],
+                        "failures": parts[0]["failures"],
+                    }
+                )
+    return {
+        "rounds": out,
+        "tables": tables,
+        "players": players,
+        "game": game,
+        "workers": workers,
+        "seconds": seconds,
+        "think_ms": think_ms,
+        "database": "sqlite" if database_url is None else database_url.split(":", 1)[0],
+        "load_average": {"start": load, "end": os.getloadavg()[0]},
+    }
+
+
+def _print_comparison(report: dict[str, Any]) -> None:
+    print(
+        f"{report['database']}: {report['tables']} tables of {report['game']} "
+        f"({report['players']} players, a spectator), {report['workers']} server processes, "
+        f"think {report['think_ms']:g} ms, rounds of {report['seconds']:g} s, "
+        "direct and through nginx (HTTPS, WSS) interleaved"
+    )
+    for mode in ("direct", "nginx"):
+        for r in report["rounds"][mode]:
+            print(
+                f"  round {r['round']} {mode:6}: {r['actions']} actions "
+                f"({r['actions_per_s']:.1f}/s), p50 {r['p50_ms']:.1f} ms, "
+                f"p99 {r['p99_ms']:.1f} ms, "
+                f"server CPU {r['server_cpu_ms_per_action']:.2f} ms/action, nginx "
+                f"{r['nginx_cpu_ms_per_action']:.2f} ms/action"
+                + (
+                    f", errors {r['errors']} {r['failures']}"
+                    if r["errors"] or r["failures"]
+                    else ""
+                )
+            )
+    for mode in ("direct", "nginx"):
+        rounds = report["rounds"][mode]
+        p50 = [r["p50_ms"] for r in rounds]
+        p99 = [r["p99_ms"] for r in rounds]
+        print(
+            f"  {mode:6} median of rounds: p50 {statistics.median(p50):.1f} ms "
+            f"({min(p50):.1f}–{max(p50):.1f}), p99 {statistics.median(p99):.1f} ms "
+            f"({min(p99):.1f}–{max(p99):.1f})"
+        )
+    load = report["load_average"]
+    print(f"  load average (1 min): {load['start']:.2f} at the start, {load['end']:.2f} at the end")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -630,10 +821,43 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="run the clients on asyncio's own event loop (default: uvloop, when installed)",
     )
+    p.add_argument(
+        "--proxy",
+        choices=["nginx"],
+        default=None,
+        help="the clients go through nginx (deploy/nginx/campfire.conf; HTTPS and WSS with a "
+        "self-signed certificate; nginx is installed with apt-get when missing)",
+    )
+    p.add_argument(
+        "--compare-proxy",
+        metavar="ROUNDS",
+        type=int,
+        default=0,
+        help="measure the proxy's cost: ROUNDS rounds of --seconds directly and as many through "
+        "nginx, interleaved, at the same server and tables (uses --tables, --seconds, "
+        "--think-ms, --players, --game, --workers, --database-url, --seed)",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     args = p.parse_args(argv)
     # a SIGTERM (``timeout``, a CI runner) still stops the server and removes what was created
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    if args.compare_proxy:
+        compared = compare_proxy(
+            args.compare_proxy,
+            tables=args.tables,
+            seconds=args.seconds,
+            database_url=args.database_url,
+            game=args.game,
+            players=args.players,
+            think_ms=args.think_ms,
+            workers=args.workers,
+            seed=args.seed,
+        )
+        if args.json:
+            print(json.dumps(compared, indent=2))
+        else:
+            _print_comparison(compared)
+        return 0
     report = run_benchmark(
         tables=args.tables,
         seconds=args.seconds,
@@ -652,6 +876,7 @@ def main(argv: list[str] | None = None) -> int:
         compress_min=args.ws_compress_min,
         server_session=args.server_session,
         fast_loop=not args.asyncio_clients,
+        proxy=args.proxy,
     )
     if args.json:
         print(json.dumps(report, indent=2))
@@ -670,6 +895,7 @@ def main(argv: list[str] | None = None) -> int:
             else ""
         )
         + (", the server in its own session" if report["server_session"] else "")
+        + (", through nginx (HTTPS, WSS)" if report["proxy"] else "")
     )
     print(
         f"  {report['actions']} actions ({report['actions_per_s']:.1f}/s), "
@@ -683,6 +909,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"  CPU during play: server {cpu['server']:.1f} s, clients {cpu['clients']:.1f} s "
         f"({1000 * cpu['server'] / max(1, report['actions']):.2f} ms of server CPU an action)"
+        + (f", nginx {cpu['nginx']:.1f} s" if "nginx" in cpu else "")
     )
     load = report["load_average"]
     print(f"  load average (1 min): {load['start']:.2f} at the start, {load['end']:.2f} at the end")

@@ -1,4 +1,5 @@
-"""The Makefile's Chromium step (``make chromium``, part of ``make test``), with a fake apt-get.
+"""The Makefile's Chromium and nginx steps (``make chromium``, ``make nginx``, part of ``make
+test``), with a fake apt-get.
 
 When Chromium is missing, ``make test`` installs the Debian package; another package install
 holding dpkg's lock must make apt-get wait for it (a bounded time, said beforehand), not fail at
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="make and apt-ge
 FAKE_APT_GET = """#!/bin/sh
 echo "$*" >> "{log}"
 case " $* " in
-  *" install "*) printf '#!/bin/sh\\n' > "{bin}/chromium"; "{chmod}" +x "{bin}/chromium";;
+  *" install "*) printf '#!/bin/sh\\n' > "{bin}/{command}"; "{chmod}" +x "{bin}/{command}";;
 esac
 """
 
@@ -40,7 +41,10 @@ def test_make_chromium_waits_for_another_package_install(tmp_path: Path) -> None
         pytest.skip("needs make and chmod")
     bin_dir, log = tmp_path / "bin", tmp_path / "apt-get.log"
     bin_dir.mkdir()
-    _script(bin_dir / "apt-get", FAKE_APT_GET.format(log=log, bin=bin_dir, chmod=chmod))
+    _script(
+        bin_dir / "apt-get",
+        FAKE_APT_GET.format(log=log, bin=bin_dir, chmod=chmod, command="chromium"),
+    )
     _script(bin_dir / "id", "#!/bin/sh\necho 0\n")  # as root: apt-get without sudo
     env = {**os.environ, "PATH": str(bin_dir), "CAMPFIRE_CHROMIUM": str(tmp_path / "none")}
     ran = subprocess.run(
@@ -54,3 +58,37 @@ def test_make_chromium_waits_for_another_package_install(tmp_path: Path) -> None
         assert "-o DPkg::Lock::Timeout=600" in call, call
     assert "apt-get waits up to 600 s" in ran.stdout
     assert f"make: installed {bin_dir / 'chromium'}" in ran.stdout
+
+
+def test_make_nginx_installs_it_when_missing_and_says_so(tmp_path: Path) -> None:
+    make, chmod = shutil.which("make"), shutil.which("chmod")
+    if make is None or chmod is None:
+        pytest.skip("needs make and chmod")
+    bin_dir, log = tmp_path / "bin", tmp_path / "apt-get.log"
+    bin_dir.mkdir()
+    _script(
+        bin_dir / "apt-get", FAKE_APT_GET.format(log=log, bin=bin_dir, chmod=chmod, command="nginx")
+    )
+    _script(bin_dir / "id", "#!/bin/sh\necho 0\n")  # as root: apt-get without sudo
+    env = {**os.environ, "PATH": str(bin_dir)}
+    ran = subprocess.run(
+        [make, "-s", "nginx", f"NGINX={tmp_path / 'none'}"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    calls = log.read_text(encoding="utf-8").splitlines()
+    assert len(calls) == 2, calls
+    assert "update" in calls[0].split() and "install" in calls[1].split(), calls
+    assert calls[1].split()[-1] == "nginx"
+    for call in calls:
+        assert "-o DPkg::Lock::Timeout=600" in call, call
+    assert "nginx is missing; installing the nginx package" in ran.stdout
+    assert "apt-get waits up to 600 s" in ran.stdout
+    assert f"make: installed {bin_dir / 'nginx'}" in ran.stdout
+    # present: nothing to do
+    ran = subprocess.run([make, "-s", "nginx"], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert ran.returncode == 0 and ran.stdout == "", ran.stdout + ran.stderr

@@ -4,7 +4,8 @@ Each server here is a real uvicorn in a thread, serving ``create_app`` on a loop
 small limits. A test waits for the server to act with a generous bound (never asserting a
 duration): a server with a 1 s time-out must have closed within :data:`BOUND` seconds.
 Connections counted per address come from addresses of their own (127.0.0.2, 127.0.0.3…):
-127.0.0.1 is uvicorn's trusted proxy by default, which is not counted.
+127.0.0.1 is a trusted proxy by default (``campfire serve --trusted-proxies``), which is not
+counted.
 """
 
 from __future__ import annotations

@@ -68,3 +68,17 @@ def test_presenter_benchmark_times_every_seat_and_the_spectator() -> None:
     report = bench.run("tracker", 2, 1, 100, 10)
     assert report["displays"] == 10 * 3  # ten steps, two seats and the spectator at each
     assert report["us_per_display"] > 0
+
+
+def test_load_benchmark_through_nginx_and_the_interleaved_comparison() -> None:
+    bench = load_script("server_load")
+    report = bench.run_benchmark(
+        tables=1, seconds=3, think_ms=20, players=2, max_actions=200, proxy="nginx"
+    )
+    assert report["proxy"] == "nginx" and report["actions"] > 0
+    assert report["failures"] == [] and "nginx" in report["cpu_seconds"]
+    compared = bench.compare_proxy(2, tables=1, seconds=2, think_ms=20, players=2)
+    for mode in ("direct", "nginx"):
+        rounds = compared["rounds"][mode]
+        assert [r["round"] for r in rounds] == [1, 2]
+        assert all(r["actions"] > 0 and r["failures"] == [] for r in rounds), rounds

@@ -28,10 +28,11 @@ from campfire.core import ErrorText, OptionError
 from . import protocol
 from .cluster import DEFAULT_REDIS_URL, LEASE_SECONDS, Cluster, Elsewhere, ForwardMiddleware
 from .db import default_database_url, make_engine, migrate, session_factory
-from .limits import BodyLimitMiddleware
+from .limits import MAX_CONNECTIONS_PER_ADDRESS, BodyLimitMiddleware, Limits
 from .lobby import language_of
 from .lobby import routes as lobby_routes
 from .logs import LogContextMiddleware, set_seat
+from .proxy import ProxyMiddleware, ProxySettings
 from .replay import routes as replay_routes
 from .tables import Connection, LiveTable, LobbyError, TableManager
 from .web import routes as web_routes
@@ -85,6 +86,8 @@ def create_app(
     bot_workers: int = 2,
     redis_url: str | None = None,
     lease_seconds: float = LEASE_SECONDS,
+    proxy: ProxySettings | None = None,
+    max_connections_per_address: int = MAX_CONNECTIONS_PER_ADDRESS,
 ) -> Starlette:
     """The Campfire server as an ASGI application.
 
@@ -97,8 +100,14 @@ def create_app(
     ``redis_url`` makes this process one of several that share the database (PostgreSQL only)
     and meet at that Redis server: each table is owned by one of them at a time, for leases of
     ``lease_seconds`` (:mod:`.cluster`).
+
+    ``proxy``: the trusted proxies and the public origin (default: the loopback addresses, no
+    public origin): the clients they forward are seen by their own addresses, counted against
+    ``max_connections_per_address`` (0: no limit), and a table socket opened by a page of
+    another origin is refused (:mod:`.proxy`).
     """
     url = database_url or default_database_url()
+    settings = proxy if proxy is not None else ProxySettings()
     engine = make_engine(url)
     sessions = session_factory(engine)
     cluster: Cluster | None = None
@@ -123,6 +132,12 @@ def create_app(
             await cluster.start(manager, app)
         recovered = manager.recover()
         log.info("campfire serve: database ready, %d unfinished tables rebuilt", recovered)
+        if settings.public_origin is not None:
+            log.info(
+                "campfire serve: public at %s (trusted proxies: %s)",
+                settings.absolute("/"),
+                ", ".join(settings.trusted_proxies) or "none",
+            )
         app.state.ready = True
         try:
             yield
@@ -151,8 +166,14 @@ def create_app(
         ],
         lifespan=lifespan,
         middleware=[
+            # first: everything after it sees the client's own address, not the proxy's
+            Middleware(
+                ProxyMiddleware,
+                settings=settings,
+                max_connections_per_address=max_connections_per_address,
+            ),
             Middleware(LogContextMiddleware),  # the request's or connection's ids in its logs
-            Middleware(BodyLimitMiddleware),  # first: no process reads a body it refuses
+            Middleware(BodyLimitMiddleware),  # before forwarding: no process reads a refused body
             *([Middleware(ForwardMiddleware, cluster=cluster)] if cluster is not None else []),
         ],
     )
@@ -467,8 +488,9 @@ def app_from_environment() -> Starlette:
     """The application of one of ``campfire serve --workers N``'s processes.
 
     uvicorn starts each process with this factory; ``campfire serve`` passes its options in
-    the environment: ``CAMPFIRE_SERVE_DATABASE_URL``, ``CAMPFIRE_SERVE_REDIS_URL`` and
-    ``CAMPFIRE_SERVE_LEASE_SECONDS``.
+    the environment: ``CAMPFIRE_SERVE_DATABASE_URL``, ``CAMPFIRE_SERVE_REDIS_URL``,
+    ``CAMPFIRE_SERVE_LEASE_SECONDS``, the limits (:data:`.limits.LIMITS_VARIABLE`) and the proxy
+    settings (:data:`.proxy.PROXY_VARIABLE`).
     """
     import os
 
@@ -481,4 +503,6 @@ def app_from_environment() -> Starlette:
         os.environ.get("CAMPFIRE_SERVE_DATABASE_URL") or None,
         redis_url=os.environ.get("CAMPFIRE_SERVE_REDIS_URL") or DEFAULT_REDIS_URL,
         lease_seconds=float(os.environ.get("CAMPFIRE_SERVE_LEASE_SECONDS") or LEASE_SECONDS),
+        proxy=ProxySettings.from_environment(),
+        max_connections_per_address=Limits.from_environment().max_connections_per_address,
     )

@@ -10,7 +10,8 @@ import argparse
 import gc
 import logging
 import os
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from campfire.core import CampfireError
 from campfire.core.validate import int_arg
@@ -25,13 +26,23 @@ from .limits import (
     Limits,
 )
 from .logs import add_log_arguments
+from .proxy import (
+    DEFAULT_TRUSTED_PROXIES,
+    PROXY_VARIABLE,
+    ProxySettings,
+    parse_origin,
+    parse_trusted_proxies,
+)
 from .settings import add_settings_arguments
+
+T = TypeVar("T")
 
 __all__ = [
     "add_serve_command",
     "apply_settings",
     "logging_options",
     "serve_limits",
+    "serve_proxy",
     "tune_gc",
     "warn_about_settings",
 ]
@@ -140,9 +151,32 @@ def add_serve_command(sub: Any) -> None:
         default=MAX_CONNECTIONS_PER_ADDRESS,
         help=_(
             "connections one client address may hold open in each server process; one more "
-            "is answered 429 (default {default}; 0: no limit; the trusted proxies of "
-            "FORWARDED_ALLOW_IPS, by default 127.0.0.1 and ::1, are not counted)"
+            "is answered 429 (default {default}; 0: no limit; behind a trusted proxy each "
+            "client it forwards is counted, by the address X-Forwarded-For names)"
         ).format(default=MAX_CONNECTIONS_PER_ADDRESS),
+    )
+    p.add_argument(
+        "--trusted-proxies",
+        metavar="ADDR[,ADDR]",
+        type=_checked(parse_trusted_proxies),
+        default=DEFAULT_TRUSTED_PROXIES,
+        help=_(
+            "the reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: IP "
+            "addresses or networks (10.0.0.0/8), separated by commas; an empty value trusts "
+            "none (default {default}); the clients they forward are seen, limited and logged by "
+            "their own addresses (docs/deploy.md)"
+        ).format(default=",".join(DEFAULT_TRUSTED_PROXIES)),
+    )
+    p.add_argument(
+        "--public-origin",
+        metavar="URL",
+        type=_checked(parse_origin),
+        default=None,
+        help=_(
+            "the address people reach the server at, e.g. https://games.example.org: a table "
+            "socket opened by a page of another origin is refused (403); clients that send no "
+            "Origin are let in (default: none, no Origin is checked)"
+        ),
     )
     add_log_arguments(p)  # --log-format, --log-level
     add_settings_arguments(p)  # --config, --print-config; every option is also a setting
@@ -220,13 +254,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     limits = serve_limits(args)
     log_options = logging_options(args)
     warn_about_settings(args)
+    proxy = serve_proxy(args)
     options: dict[str, Any] = {
         "host": args.host,
         "port": args.port,
         "ws_max_size": 64 * 1024,
         **log_options,
         **uvicorn_options(args.ws_compression, args.ws_compress_min),
-        **limits.uvicorn_options(),
+        **limits.uvicorn_options(proxies=proxy),
     }
     redis_url = args.redis_url
     if args.workers > 1 or redis_url is not None:
@@ -247,6 +282,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             os.environ["CAMPFIRE_SERVE_LEASE_SECONDS"] = str(args.lease_seconds)
             os.environ[MIN_SIZE_VARIABLE] = str(args.ws_compress_min)
             os.environ[LIMITS_VARIABLE] = limits.to_json()
+            os.environ[PROXY_VARIABLE] = proxy.to_json()
             options.update(limits.uvicorn_options(by_name=True))  # (imported by each process)
             if "ws" in options:  # the processes import the protocol class by name
                 options["ws"] = "campfire.server.compression:FAST_PROTOCOL"
@@ -258,7 +294,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             )
             return 0
     tune_gc()
-    app = create_app(args.database_url, redis_url=redis_url, lease_seconds=args.lease_seconds)
+    app = create_app(
+        args.database_url,
+        redis_url=redis_url,
+        lease_seconds=args.lease_seconds,
+        proxy=proxy,
+        max_connections_per_address=limits.max_connections_per_address,
+    )
     uvicorn.run(app, **options)
     return 0
 
@@ -270,6 +312,26 @@ def serve_limits(args: argparse.Namespace) -> Limits:
         body_timeout=args.body_timeout,
         max_connections_per_address=args.max_connections_per_address,
     )
+
+
+def serve_proxy(args: argparse.Namespace) -> ProxySettings:
+    """The trusted proxies and public origin ``campfire serve``'s options name (:mod:`.proxy`)."""
+    return ProxySettings(
+        trusted_proxies=tuple(args.trusted_proxies), public_origin=args.public_origin
+    )
+
+
+def _checked(parse: Callable[[str], T]) -> Callable[[str], T]:
+    """An argparse ``type`` that shows the ``ValueError``'s message (argparse's says "invalid")."""
+
+    def check(text: str) -> T:
+        try:
+            return parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    check.__name__ = parse.__name__
+    return check
 
 
 #: The cyclic garbage collector's thresholds while serving (Python's default: 700, 10, 10).

@@ -19,10 +19,11 @@ through :func:`protocol_class`, uvicorn's h11 protocol with these limits (``docs
   closed; each route refuses a length over its own limit the same way (:func:`.lobby.read_body`).
 - **Connections per address** (:data:`MAX_CONNECTIONS_PER_ADDRESS`): one client address (the
   TCP peer) holds at most that many connections, HTTP and WebSocket together, in each server
-  process; one more is answered 429 ``too_many_connections`` and closed. The addresses uvicorn
-  trusts as proxies (the environment's ``FORWARDED_ALLOW_IPS``, by default 127.0.0.1 and ::1)
-  are not counted: behind a reverse proxy every client arrives from the proxy's address, and
-  the proxy limits its clients itself (nginx: ``limit_conn``).
+  process; one more is answered 429 ``too_many_connections`` and closed. The trusted proxies
+  (``campfire serve --trusted-proxies``, by default 127.0.0.1 and ::1: :mod:`.proxy`) are not
+  counted here: behind a reverse proxy every client arrives from the proxy's address. The
+  clients they forward are counted by :class:`.proxy.ProxyMiddleware` instead, each by the
+  address its ``X-Forwarded-For`` names, with the same cap.
 - **Silent WebSockets** (:data:`WS_PING_INTERVAL`, :data:`WS_PING_TIMEOUT`): the server pings
   every WebSocket that often and closes one that has not answered within the time-out. Every
   WebSocket client answers pings by itself (browsers, ``websockets``), and the browser client
@@ -48,7 +49,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import ipaddress
 import json
 import logging
 import os
@@ -57,6 +57,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from campfire.core import ErrorText
+
+from .proxy import ProxySettings
 
 __all__ = [
     "BODY_TIMEOUT",
@@ -158,15 +160,24 @@ class Limits:
         text = os.environ.get(LIMITS_VARIABLE)
         return cls.from_json(text) if text else cls()
 
-    def uvicorn_options(self, *, by_name: bool = False) -> dict[str, Any]:
+    def uvicorn_options(
+        self, *, by_name: bool = False, proxies: ProxySettings | None = None
+    ) -> dict[str, Any]:
         """The ``uvicorn.run`` keyword arguments that apply these limits.
 
         ``by_name``: the HTTP protocol as an import path (``--workers``: the processes import
-        it, reading the limits from :data:`LIMITS_VARIABLE`, which the caller sets).
+        it, reading the limits from :data:`LIMITS_VARIABLE` and the trusted proxies from
+        :data:`.proxy.PROXY_VARIABLE`, which the caller sets). ``proxies``: the trusted proxies,
+        left out of the count per address (default: :class:`.proxy.ProxySettings`'s). uvicorn's
+        own reading of ``X-Forwarded-For`` is turned off: :class:`.proxy.ProxyMiddleware` reads
+        it, from the proxies ``campfire serve --trusted-proxies`` names.
         """
-        http: Any = "campfire.server.limits:LIMITED_HTTP" if by_name else protocol_class(self)
+        http: Any = (
+            "campfire.server.limits:LIMITED_HTTP" if by_name else protocol_class(self, proxies)
+        )
         return {
             "http": http,
+            "proxy_headers": False,
             "ws_ping_interval": self.ws_ping_interval,
             "ws_ping_timeout": self.ws_ping_timeout,
         }
@@ -277,36 +288,14 @@ class _Lingering:
         return getattr(self._transport, name)
 
 
-def _proxies(config: Any) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
-    """The networks uvicorn trusts as proxies (``forwarded_allow_ips``); none for ``*``."""
-    if not getattr(config, "proxy_headers", False):
-        return []
-    raw = getattr(config, "forwarded_allow_ips", None) or []
-    entries = raw.split(",") if isinstance(raw, str) else list(raw)
-    out = []
-    for entry in (e.strip() for e in entries):
-        if entry == "*":
-            return []  # every client may name another: none of them is left uncounted
-        try:
-            out.append(ipaddress.ip_network(entry, strict=False))
-        except ValueError:
-            continue  # a socket path or a name: not an address a TCP peer has
-    return out
-
-
-def _is_proxy(host: str, proxies: list[ipaddress.IPv4Network | ipaddress.IPv6Network]) -> bool:
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return any(address in network for network in proxies)
-
-
-def protocol_class(limits: Limits) -> type[asyncio.Protocol]:
+def protocol_class(limits: Limits, proxies: ProxySettings | None = None) -> type[asyncio.Protocol]:
     """The h11 HTTP protocol of uvicorn, applying ``limits`` (a class per call: its own counts).
 
-    The count of connections per address belongs to the class: one per server process.
+    The count of connections per address belongs to the class: one per server process. The
+    connections of ``proxies``' trusted proxies are not counted (:mod:`.proxy` counts the
+    clients they forward).
     """
+    trusted = proxies if proxies is not None else ProxySettings()
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -342,7 +331,7 @@ def protocol_class(limits: Limits) -> type[asyncio.Protocol]:
             super().connection_made(lingering)
             host = self.client[0] if self.client else None
             cap = limits.max_connections_per_address
-            if host is not None and cap and not _is_proxy(host, _proxies(self.config)):
+            if host is not None and cap and not trusted.trusts(host):
                 if open_connections.get(host, 0) >= cap:
                     self._refuse_address(cap)
                     return
@@ -463,11 +452,13 @@ def protocol_class(limits: Limits) -> type[asyncio.Protocol]:
 
 @functools.cache
 def _limited_http() -> type[asyncio.Protocol]:
-    return protocol_class(Limits.from_environment())
+    return protocol_class(Limits.from_environment(), ProxySettings.from_environment())
 
 
 def __getattr__(name: str) -> Any:
     """``LIMITED_HTTP``: the protocol class of the limits in :data:`LIMITS_VARIABLE`.
+
+    The trusted proxies it leaves uncounted are those of :data:`.proxy.PROXY_VARIABLE`.
 
     With ``--workers``, uvicorn's processes import it by name (a class made in a function
     cannot be pickled).

@@ -60,6 +60,7 @@ ERROR_CODES = (
     "too_long",
     "timeout",
     "too_many_connections",
+    "bad_origin",
     "table_moved",
     "internal",
 )
