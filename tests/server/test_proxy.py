@@ -9,6 +9,7 @@ peers connect from 127.0.0.2 and up. No duration is asserted; waits are bounded 
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import logging
@@ -28,7 +29,7 @@ from websockets.exceptions import InvalidStatus
 from campfire.cli import build_parser
 from campfire.core import OptionError
 from campfire.server.app import create_app
-from campfire.server.cli import serve_limits, serve_proxy
+from campfire.server.cli import apply_settings, serve_limits, serve_proxy
 from campfire.server.limits import Limits
 from campfire.server.proxy import (
     DEFAULT_TRUSTED_PROXIES,
@@ -142,15 +143,21 @@ def test_the_settings_say_what_is_allowed() -> None:
     assert settings.trusts("fd00::7") and not settings.trusts("unix-socket")
 
 
+def _serve_args(*argv: str) -> argparse.Namespace:
+    """``campfire serve ARGV``'s options as the command has them (settings applied)."""
+    args = build_parser().parse_args(["serve", *argv])
+    apply_settings(args)
+    return args
+
+
 def test_serve_options_and_their_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     parser = build_parser()
-    args = parser.parse_args(["serve"])
-    assert serve_proxy(args) == ProxySettings(DEFAULT_TRUSTED_PROXIES, None)
-    args = parser.parse_args(
-        ["serve", "--trusted-proxies", "10.0.0.2,192.168.0.0/16", "--public-origin", PUBLIC + "/"]
+    assert serve_proxy(_serve_args()) == ProxySettings(DEFAULT_TRUSTED_PROXIES, None)
+    args = _serve_args(
+        "--trusted-proxies", "10.0.0.2,192.168.0.0/16", "--public-origin", PUBLIC + "/"
     )
     assert serve_proxy(args) == ProxySettings(("10.0.0.2", "192.168.0.0/16"), PUBLIC)
-    assert serve_proxy(parser.parse_args(["serve", "--trusted-proxies", ""])).trusted_proxies == ()
+    assert serve_proxy(_serve_args("--trusted-proxies", "")).trusted_proxies == ()
     with pytest.raises(SystemExit):
         parser.parse_args(["serve", "--public-origin", "games.example.org"])
     # what --workers processes read
@@ -326,7 +333,7 @@ def test_a_page_of_another_origin_cannot_open_a_table_socket(server: Server) -> 
 
 
 def test_serve_limits_and_proxy_reach_the_protocol() -> None:
-    args = build_parser().parse_args(["serve", "--trusted-proxies", "127.0.0.5"])
+    args = _serve_args("--trusted-proxies", "127.0.0.5")
     limits, proxy = serve_limits(args), serve_proxy(args)
     options = limits.uvicorn_options(proxies=proxy)
     assert options["proxy_headers"] is False  # the middleware reads the headers, not uvicorn
