@@ -447,6 +447,9 @@ class LiveTable:
     #: the open claim window (``None``: none)
     window: ClaimWindow | None = None
     window_tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    #: the operator's message if the table was closed (``campfire admin close``; it is then
+    #: finished for good: no rematch); ``None``: not closed
+    closed: str | None = None
 
     # ----- building the game ------------------------------------------------------------------
 
@@ -762,6 +765,8 @@ class TableManager:
         live.bot_after_leave = settings.get("bot_after_leave")
         live.realtime = bool(settings.get("realtime", False))
         live.takeover_level = str(settings.get("takeover_level") or TAKEOVER_LEVEL)
+        if row.closed is not None:
+            live.closed = row.close_message or ""
         if row.game_number > 0 and row.seed is not None:
             live.build(self.store.actions(row.id, row.game_number))
             assert live.table is not None
@@ -1090,6 +1095,16 @@ class TableManager:
         """Start the next game at a finished table, with the same seats."""
         if any(s.kind == "human" for s in live.seats):
             self.seat_for(live, token)
+        if live.closed is not None:
+            raise LobbyError(
+                409,
+                "table_closed",
+                ErrorText(
+                    "table {table} was closed by the server's operator: no game is played there "
+                    "any more",
+                    table=live.id,
+                ),
+            )
         if live.status != "finished":
             raise LobbyError(
                 409,
@@ -1173,6 +1188,12 @@ class TableManager:
                         "table {table} has not started: no game is being played", table=live.id
                     )
                     if live.status == "open"
+                    else ErrorText(
+                        "table {table} was closed by the server's operator: {message}",
+                        table=live.id,
+                        message=live.closed,
+                    )
+                    if live.closed is not None
                     else ErrorText(
                         "table {table} has finished: no game is being played", table=live.id
                     ),
