@@ -70,7 +70,7 @@ MAX_MESSAGE = 500
 STATUSES = ("open", "running", "finished")
 
 
-# ----- is a server using the database? ----------------------------------------------------------
+# ----- is a server using the database? ------------------------------------------------------------
 
 
 class ServerLock:
@@ -306,9 +306,7 @@ def add_admin_command(sub: Any) -> None:
         ),
     )
     admin.set_defaults(func=lambda args: _no_action(admin))
-    actions = admin.add_subparsers(
-        dest="admin_command", metavar="ACTION", parser_class=type(admin)
-    )
+    actions = admin.add_subparsers(dest="admin_command", metavar="ACTION", parser_class=type(admin))
 
     p = actions.add_parser(
         "backup",
@@ -457,9 +455,9 @@ def _date_arg(text: str) -> datetime.datetime:
         when = datetime.datetime.fromisoformat(text.strip())
     except ValueError:
         raise argparse.ArgumentTypeError(
-            _(
-                "a date YYYY-MM-DD or an ISO 8601 time YYYY-MM-DDTHH:MM[+HH:MM] (got {got})"
-            ).format(got=repr(text[:40]))
+            _("a date YYYY-MM-DD or an ISO 8601 time YYYY-MM-DDTHH:MM[+HH:MM] (got {got})").format(
+                got=repr(text[:40])
+            )
         ) from None
     if when.tzinfo is None:
         when = when.replace(tzinfo=datetime.UTC)
@@ -680,7 +678,9 @@ def _cmd_backup(args: argparse.Namespace) -> int:
             _("{path} exists: choose another PATH, or --force to replace it").format(path=target)
         )
     if target.is_dir():
-        raise CampfireError(_("{path} is a directory: PATH names the backup file").format(path=target))
+        raise CampfireError(
+            _("{path} is a directory: PATH names the backup file").format(path=target)
+        )
     source = _sqlite_path(url)
     if source is None:
         command, env = _postgres_command(url, "pg_dump", target)
@@ -688,13 +688,16 @@ def _cmd_backup(args: argparse.Namespace) -> int:
             raise CampfireError(
                 _(
                     "the database is PostgreSQL: back it up with pg_dump (add --pg-dump to run "
-                    "it from here; the password, if any, from ~/.pgpass or PGPASSWORD):\n  {command}"
+                    "it from here; the password, if any, from ~/.pgpass or PGPASSWORD):\n"
+                    "  {command}"
                 ).format(command=_shell(command))
             )
         _run_postgres(command, env)
-        print(_("backed up {url} to {path} (pg_dump, custom format)").format(
-            url=_shown(url), path=target
-        ))
+        print(
+            _("backed up {url} to {path} (pg_dump, custom format)").format(
+                url=_shown(url), path=target
+            )
+        )
         return 0
     if not source.is_file():
         raise CampfireError(_("there is no database at {path}").format(path=source))
@@ -823,7 +826,7 @@ def _restore_postgres(url: str, source: Path, args: argparse.Namespace) -> int:
     return 0
 
 
-# ----- tables ---------------------------------------------------------------------------------------
+# ----- tables -------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -915,8 +918,9 @@ def table_lines(
         }
         last_any: dict[int, datetime.datetime] = {}
         for (t, _g), (_n, last) in actions.items():
-            if last is not None and (t not in last_any or _utc(last) > _utc(last_any[t])):  # type: ignore[operator]
-                last_any[t] = last
+            when = _utc(last)
+            if when is not None and (t not in last_any or when > last_any[t]):
+                last_any[t] = when
         records = dict(
             session.execute(
                 select(RecordRow.table_id, func.max(RecordRow.finished))
@@ -927,8 +931,9 @@ def table_lines(
         out = []
         for r in rows:
             finished = _utc(records.get(r.id))
-            if r.closed is not None and (finished is None or _utc(r.closed) > finished):  # type: ignore[operator]
-                finished = _utc(r.closed)
+            closed = _utc(r.closed)
+            if closed is not None and (finished is None or closed > finished):
+                finished = closed
             out.append(
                 TableLine(
                     id=r.id,
@@ -939,7 +944,7 @@ def table_lines(
                     game_number=r.game_number,
                     seq=actions.get((r.id, r.game_number), (0, None))[0],
                     created=_utc(r.created) or r.created,
-                    last_action=_utc(last_any.get(r.id)),
+                    last_action=last_any.get(r.id),
                     finished=finished if r.status == "finished" else None,
                 )
             )
@@ -993,7 +998,7 @@ def _cmd_tables(args: argparse.Namespace) -> int:
     return 0
 
 
-# ----- close ----------------------------------------------------------------------------------------
+# ----- close --------------------------------------------------------------------------------------
 
 
 def _check_message(text: str) -> str:
@@ -1044,9 +1049,7 @@ def _cmd_close(args: argparse.Namespace) -> int:
             with sessions() as session:
                 row = session.get(TableRow, args.table)
                 if row is not None and row.closed is not None:
-                    print(
-                        _("closed table {table}; its players were told").format(table=args.table)
-                    )
+                    print(_("closed table {table}; its players were told").format(table=args.table))
                     return 0
         raise CampfireError(
             _(
@@ -1075,7 +1078,7 @@ def _close_offline(
             manager.pool.shutdown(wait=False, cancel_futures=True)
 
 
-# ----- purge ----------------------------------------------------------------------------------------
+# ----- purge --------------------------------------------------------------------------------------
 
 
 def _export(
@@ -1098,7 +1101,7 @@ def _export(
             .where(RecordRow.table_id == table_id)
             .order_by(RecordRow.game_number)
         ).all()
-    written = []
+    written: list[Path] = []
     for number, text in records:
         path = folder / f"table-{table_id}-game-{number}.json"
         try:
@@ -1133,8 +1136,10 @@ def _delete(sessions: sessionmaker[Session], table_id: int, game_number: int) ->
         ).one_or_none()
         if row is None or row[0] != "finished" or row[1] != game_number:
             return False  # a rematch started meanwhile, or it is gone
-        for model in (LeaseRow, ActionRow, RecordRow, SeatRow):
-            session.execute(delete(model).where(model.table_id == table_id))  # type: ignore[attr-defined]
+        session.execute(delete(LeaseRow).where(LeaseRow.table_id == table_id))
+        session.execute(delete(ActionRow).where(ActionRow.table_id == table_id))
+        session.execute(delete(RecordRow).where(RecordRow.table_id == table_id))
+        session.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
         session.execute(delete(TableRow).where(TableRow.id == table_id))
     return True
 
@@ -1178,7 +1183,9 @@ def _cmd_purge(args: argparse.Namespace) -> int:
         if args.dry_run:
             for line in lines:
                 print(
-                    _("would purge table {table} ({game}, {games} games, finished {finished})").format(
+                    _(
+                        "would purge table {table} ({game}, {games} games, finished {finished})"
+                    ).format(
                         table=line.id,
                         game=line.game,
                         games=line.game_number,

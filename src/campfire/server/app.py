@@ -3,8 +3,8 @@
 At start (the ASGI lifespan) the database is migrated to the newest schema and every unfinished
 table is rebuilt from its action log; ``GET /healthz`` answers 200 from then on. While it runs
 the process holds the database's :class:`.admin.ServerLock` (shared) and carries out the
-``campfire admin close`` requests it finds in the database (:func:`.admin.watch_closes`). The lobby is
-in :mod:`.lobby`, the table protocol at ``/ws/tables/{id}`` here; ``docs/protocol.md``
+``campfire admin close`` requests it finds in the database (:func:`.admin.watch_closes`). The
+lobby is in :mod:`.lobby`, the table protocol at ``/ws/tables/{id}`` here; ``docs/protocol.md``
 describes both.
 """
 

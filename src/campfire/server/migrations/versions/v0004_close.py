@@ -32,7 +32,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     """Drop the three columns (a closed table stays finished)."""
     op.drop_index("ix_game_tables_close_requested", table_name="game_tables")
-    with op.batch_alter_table("game_tables") as batch:
-        batch.drop_column("closed")
-        batch.drop_column("close_requested")
-        batch.drop_column("close_message")
+    # plain ALTER TABLE … DROP COLUMN (SQLite 3.35+): a batch would copy the table, which its
+    # foreign keys forbid
+    for column in ("closed", "close_requested", "close_message"):
+        op.drop_column("game_tables", column)
