@@ -330,6 +330,7 @@ function reconnect() {
     token: myToken(),
     lang: chosenLanguage(),
     onState,
+    onClosed: (frame) => notice(t("web.table.closed", { message: frame.message }), "error"),
     onError: (frame) => {
       if (frame.code === "bad_token") {
         forgetSeat(tableId);
