@@ -273,3 +273,84 @@ def test_the_close_migration_upgrades_a_database_without_losing_a_game(db_url: s
         command.downgrade(config, "0003")
     assert "closed" not in {c["name"] for c in inspect(engine).get_columns("game_tables")}
     engine.dispose()
+
+
+def test_close_with_several_processes_is_done_by_the_owner_and_reaches_every_client(
+    pg_only: str, tmp_path: Path
+) -> None:
+    import asyncio
+    import subprocess
+    import sys
+
+    import websockets
+
+    from .helpers import check_frame
+    from .live_server import LiveServer, http
+    from .test_cluster import ARGS, _new_table
+
+    a = LiveServer(pg_only, tmp_path, args=ARGS)
+    b = LiveServer(pg_only, tmp_path, args=ARGS)
+    try:
+        table, tokens = _new_table(a.base)  # a owns it
+        assert http("POST", f"{a.base}/api/tables/{table}/start", {}, tokens[0])[0] == 200
+
+        async def go() -> list[list[dict[str, Any]]]:
+            at_owner = await websockets.connect(f"{a.ws}/ws/tables/{table}?token={tokens[0]}")
+            proxied = await websockets.connect(f"{b.ws}/ws/tables/{table}?token={tokens[1]}")
+            sockets = [at_owner, proxied]
+
+            async def read(ws: Any) -> dict[str, Any]:
+                return check_frame(json.loads(await asyncio.wait_for(ws.recv(), 30)))
+
+            frames: list[list[dict[str, Any]]] = [[await read(ws)] for ws in sockets]
+            closing = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "campfire.cli", "admin", "close", str(table),
+                "--message", "Maintenance", "--database-url", pg_only,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            )  # fmt: skip
+            out, err = await asyncio.wait_for(closing.communicate(), 60)
+            assert closing.returncode == 0, (out, err)
+            assert b"its players were told" in out
+            for ws, got in zip(sockets, frames, strict=True):
+                got.append(await read(ws))
+                got.append(await read(ws))
+                await ws.close()
+            return frames
+
+        for frames in asyncio.run(go()):
+            assert [f["type"] for f in frames] == ["snapshot", "snapshot", "closed"]
+            assert frames[1]["status"] == "finished" and frames[2]["message"] == "Maintenance"
+        status, record = http("GET", f"{b.base}/api/tables/{table}/record")
+        assert status == 200 and json.loads(record)["meta"]["closed"]["message"] == "Maintenance"
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_restore_asks_at_a_terminal_before_it_replaces_a_database(
+    sqlite_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with app_client(sqlite_url) as client:
+        new_table(client, "tracker", 2, start=False)
+    backup = tmp_path / "backup.db"
+    assert _run(capsys, "backup", str(backup), "--database-url", sqlite_url)[0] == 0
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    answers = iter(["n", "y"])
+    monkeypatch.setattr("builtins.input", lambda question: next(answers))
+    status, _, err = _run(capsys, "restore", str(backup), "--database-url", sqlite_url)
+    assert status == 2 and "--force" in err  # "n": nothing replaced
+    database = Path(sqlite_url.removeprefix("sqlite:///"))
+    assert not list(database.parent.glob("*.before-restore-*"))
+    status, out, err = _run(capsys, "restore", str(backup), "--database-url", sqlite_url)
+    assert status == 0 and "kept as" in out, err
+    assert len(list(database.parent.glob("*.before-restore-*"))) == 1
+
+
+def test_admin_speaks_hungarian_and_czech(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--lang", "hu", "admin", "--help"]) == 0
+    assert "adatbázisának kezelése" in capsys.readouterr().out
+    assert main(["admin", "tables", "--lang", "cs", "--status", "x"]) == 2
+    assert "oddělený čárkami" in capsys.readouterr().err
