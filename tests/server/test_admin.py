@@ -354,3 +354,10 @@ def test_admin_speaks_hungarian_and_czech(capsys: pytest.CaptureFixture[str]) ->
     assert "adatbázisának kezelése" in capsys.readouterr().out
     assert main(["admin", "tables", "--lang", "cs", "--status", "x"]) == 2
     assert "oddělený čárkami" in capsys.readouterr().err
+
+
+def test_the_admin_benchmark_runs_at_a_tiny_size() -> None:
+    from tests.benchmark_scripts import load_script
+
+    figures = load_script("admin_ops").run(tables=3, runs=1)
+    assert figures["tables"] == 3 and figures["actions"] > 0

@@ -77,7 +77,7 @@ class ServerLock:
     """The lock every server process holds (shared) on its database while it runs.
 
     SQLite: an ``flock`` on the file ``DATABASE.serve-lock`` beside the database. PostgreSQL: a
-    session advisory lock whose key is made from the database's and the schema's names (one
+    session advisory lock whose key is made from the database's name and the search path (one
     per schema: the test runs share one database). A process that dies, even by ``kill -9``,
     lets go of either at once. Admin commands that must not run beside a server (a restore, a
     close without a server) take it exclusively (:meth:`try_exclusive`).
@@ -99,7 +99,11 @@ class ServerLock:
     def _key(self, connection: SAConnection) -> int:
         from sqlalchemy import text
 
-        names = connection.execute(text("SELECT current_database(), current_schema()")).one()
+        # the search path as the URL sets it (current_schema() is NULL while it names a schema
+        # that does not exist yet, as during a restore into an emptied one)
+        names = connection.execute(
+            text("SELECT current_database(), current_setting('search_path')")
+        ).one()
         digest = hashlib.sha256(f"campfire-serve/{names[0]}/{names[1]}".encode()).digest()
         return int.from_bytes(digest[:8], "big", signed=True)
 
