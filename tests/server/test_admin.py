@@ -361,3 +361,10 @@ def test_the_admin_benchmark_runs_at_a_tiny_size() -> None:
 
     figures = load_script("admin_ops").run(tables=3, runs=1)
     assert figures["tables"] == 3 and figures["actions"] > 0
+
+
+def test_the_closed_frame_s_schema_allows_the_longest_message() -> None:
+    from campfire.server.admin import MAX_MESSAGE
+    from campfire.server.protocol import SERVER_SCHEMAS
+
+    assert SERVER_SCHEMAS["closed"]["properties"]["message"]["maxLength"] == MAX_MESSAGE
