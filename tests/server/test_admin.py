@@ -158,7 +158,7 @@ def test_purge_exports_every_record_first_then_deletes(
         capsys, "purge", "--finished-before", "2999-01-01", "--export", str(export),
         "--dry-run", "--database-url", db_url,
     )  # fmt: skip
-    assert status == 0 and "3 tables" in out and not export.exists()
+    assert status == 0 and "would be purged: 3" in out and not export.exists()
     # an export that cannot be written keeps its table
     export.mkdir()
     (export / f"table-{ids[0]}-game-1.json").write_text("something else")
@@ -166,7 +166,7 @@ def test_purge_exports_every_record_first_then_deletes(
         capsys, "purge", "--finished-before", "2999-01-01", "--export", str(export),
         "--database-url", db_url,
     )  # fmt: skip
-    assert status == 1 and "purged 2 tables" in out and f"table {ids[0]}: export failed" in err
+    assert status == 1 and "purged: 2" in out and f"table {ids[0]}: export failed" in err
     for table in ids[1:3]:
         rec, _ = replay_text((export / f"table-{table}-game-1.json").read_text())
         assert rec.meta["table"] == table and len(rec.actions) == 2
@@ -180,7 +180,7 @@ def test_purge_exports_every_record_first_then_deletes(
     status, out, _ = _run(
         capsys, "purge", "--finished-before", "2000-01-01", "--no-export", "--database-url", db_url
     )
-    assert status == 0 and "purged 0 tables" in out
+    assert status == 0 and "purged: 0" in out
 
 
 def test_restore_never_replaces_a_database_without_force_and_keeps_it(
@@ -189,7 +189,7 @@ def test_restore_never_replaces_a_database_without_force_and_keeps_it(
     _finished_tables(sqlite_url, 1)  # 2 tables
     backup = tmp_path / "backup.db"
     status, out, err = _run(capsys, "backup", str(backup), "--database-url", sqlite_url)
-    assert status == 0 and "2 tables" in out, err
+    assert status == 0 and "(tables: 2," in out, err
     status, _, err = _run(capsys, "backup", str(backup), "--database-url", sqlite_url)
     assert status == 2 and "--force" in err  # an existing backup is not overwritten
     with app_client(sqlite_url) as client:
@@ -197,7 +197,7 @@ def test_restore_never_replaces_a_database_without_force_and_keeps_it(
     status, _, err = _run(capsys, "restore", str(backup), "--database-url", sqlite_url)
     assert status == 2 and "--force" in err
     status, out, err = _run(capsys, "restore", str(backup), "--database-url", sqlite_url, "--force")
-    assert status == 0 and "2 tables" in out, err
+    assert status == 0 and "(tables: 2," in out, err
     database = Path(sqlite_url.removeprefix("sqlite:///"))
     (kept,) = database.parent.glob("campfire.db.before-restore-*")
     with sqlite3.connect(kept) as db:

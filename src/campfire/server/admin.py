@@ -713,7 +713,9 @@ def _cmd_backup(args: argparse.Namespace) -> int:
     _copy_sqlite(source, target)
     tables, actions = _counts(target)
     print(
-        _("backed up {source} to {path}: {tables} tables, {actions} actions, {size} bytes").format(
+        _(
+            "backed up {source} to {path} (tables: {tables}, actions: {actions}, bytes: {size})"
+        ).format(
             source=source, path=target, tables=tables, actions=actions, size=target.stat().st_size
         )
     )
@@ -792,7 +794,7 @@ def _cmd_restore(args: argparse.Namespace) -> int:
         lock_engine.dispose()
     tables, actions = _counts(target)
     print(
-        _("restored {source} into {target}: {tables} tables, {actions} actions").format(
+        _("restored {source} into {target} (tables: {tables}, actions: {actions})").format(
             source=source, target=target, tables=tables, actions=actions
         )
     )
@@ -1189,7 +1191,7 @@ def _cmd_purge(args: argparse.Namespace) -> int:
             for line in lines:
                 print(
                     _(
-                        "would purge table {table} ({game}, {games} games, finished {finished})"
+                        "would purge table {table} ({game}, games: {games}, finished {finished})"
                     ).format(
                         table=line.id,
                         game=line.game,
@@ -1198,7 +1200,7 @@ def _cmd_purge(args: argparse.Namespace) -> int:
                     )
                 )
             print(
-                _("dry run: {count} tables finished before {date} would be purged").format(
+                _("dry run: tables finished before {date} that would be purged: {count}").format(
                     count=len(lines), date=when
                 )
             )
@@ -1230,9 +1232,9 @@ def _cmd_purge(args: argparse.Namespace) -> int:
     finally:
         engine.dispose()
     print(
-        _("purged {count} tables finished before {date}").format(count=purged, date=when)
+        _("tables finished before {date} purged: {count}").format(count=purged, date=when)
         + (
-            _("; {records} records exported to {path}").format(records=exported, path=folder)
+            _("; records exported to {path}: {records}").format(records=exported, path=folder)
             if folder is not None
             else ""
         )
@@ -1240,6 +1242,6 @@ def _cmd_purge(args: argparse.Namespace) -> int:
     for line_text in failed:
         print(line_text, file=sys.stderr)
     if failed:
-        print(_("{count} tables kept").format(count=len(failed)), file=sys.stderr)
+        print(_("tables kept: {count}").format(count=len(failed)), file=sys.stderr)
         return 1
     return 0
