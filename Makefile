@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run play test chromium catalogs
+.PHONY: run play test chromium pg-client catalogs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -65,6 +65,25 @@ chromium:
 	  exit 1; \
 	fi
 
+# The PostgreSQL backup test (tests/server/test_backup_restore.py) runs pg_dump and pg_restore (the
+# Debian package `postgresql-client`); install it when it is missing and say so, as for Chromium.
+pg-client:
+	@if command -v pg_dump >/dev/null 2>&1 && command -v pg_restore >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "make: pg_dump is missing; installing the postgresql-client package with apt-get (backup tests)"; \
+	  echo "$(APT_WAITS)"; \
+	  $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq postgresql-client \
+	  && echo "make: installed $$(command -v pg_dump)"; \
+	elif sudo -n true 2>/dev/null && command -v apt-get >/dev/null; then \
+	  echo "make: pg_dump is missing; installing the postgresql-client package with sudo apt-get (backup tests)"; \
+	  echo "$(APT_WAITS)"; \
+	  sudo -n $(APT_GET) update -qq && sudo -n env DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq postgresql-client \
+	  && echo "make: installed $$(command -v pg_dump)"; \
+	else \
+	  echo "make: the backup tests need pg_dump and pg_restore and they cannot be installed here (no root, no sudo, no apt-get): install the postgresql-client package" >&2; \
+	  exit 1; \
+	fi
+
 # `make catalogs`: after a user-facing string changed, rewrite the template from the code and merge it
 # into the Hungarian and Czech catalogs (new entries come in empty for the translators); `make test`
 # fails while the template is out of date or an entry is untranslated (docs/i18n.md).
@@ -72,7 +91,7 @@ catalogs: $(VENV)/.installed
 	$(BIN)/python -m campfire.i18n extract
 	$(BIN)/python -m campfire.i18n update
 
-test: $(VENV)/.installed-dev chromium
+test: $(VENV)/.installed-dev chromium pg-client
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy --strict src tests benchmarks

@@ -152,7 +152,10 @@ def test_a_postgresql_backup_taken_mid_game_is_restored_and_the_game_goes_on(
     from .conftest import PG_DSN, fresh_schema
 
     if shutil.which("pg_dump") is None or shutil.which("pg_restore") is None:
-        pytest.fail("pg_dump and pg_restore are needed: apt-get install postgresql-client")
+        pytest.fail(
+            "pg_dump and pg_restore are needed: 'make pg-client' (or make test) installs the "
+            "postgresql-client package"
+        )
     backup = tmp_path / "campfire.dump"
     with fresh_schema(pg_schema) as url:
         schema = url.rpartition("%3D")[2]
