@@ -65,6 +65,7 @@ async def _play_while_backing_up(
         await asyncio.sleep(0.05)  # paced: the backup starts (a new process) meanwhile
     out, err = await asyncio.wait_for(process.communicate(), 120)
     assert process.returncode == 0, (out, err)
+    assert steps > 0  # the clients played while the backup ran
     for _ in range(5):  # actions after the backup: the restored game does not have them
         await _step(clients)
     seen = {c.seat: c.last["seq"] for c in clients}
