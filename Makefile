@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run play test chromium nginx catalogs
+.PHONY: run play test chromium nginx pg-client catalogs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,51 +40,33 @@ run: $(VENV)/.installed-server
 play: $(VENV)/.installed
 	exec $(BIN)/campfire play
 
-# The browser tests (tests/web) drive the machine's Chromium (the Debian package `chromium`)
-# through Playwright (or the one CAMPFIRE_CHROMIUM names); install it when it is missing and say so.
-# When another package install holds dpkg's lock, apt-get waits for it up to APT_LOCK_WAIT seconds
-# (DPkg::Lock::Timeout) instead of failing at once.
+# What `make test` needs from Debian and installs when it is missing, saying so
+# (scripts/debian-package.sh): when another package install holds dpkg's lock, apt-get waits for
+# it up to APT_LOCK_WAIT seconds (DPkg::Lock::Timeout) instead of failing at once.
 APT_LOCK_WAIT = 600
-APT_GET = apt-get -o DPkg::Lock::Timeout=$(APT_LOCK_WAIT)
-APT_WAITS = make: (if another package install is running, apt-get waits up to $(APT_LOCK_WAIT) s for it)
+DEBIAN_PACKAGE = APT_LOCK_WAIT=$(APT_LOCK_WAIT) /bin/sh scripts/debian-package.sh
+
+# The browser tests (tests/web) drive the machine's Chromium (the Debian package `chromium`)
+# through Playwright (or the one CAMPFIRE_CHROMIUM names).
 chromium:
 	@if [ -x "$${CAMPFIRE_CHROMIUM:-/usr/bin/chromium}" ] || command -v chromium >/dev/null 2>&1 \
 	  || command -v chromium-browser >/dev/null 2>&1; then :; \
-	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	  echo "make: Chromium is missing; installing the chromium package with apt-get (browser tests)"; \
-	  echo "$(APT_WAITS)"; \
-	  $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq chromium \
-	  && echo "make: installed $$(command -v chromium)"; \
-	elif sudo -n true 2>/dev/null && command -v apt-get >/dev/null; then \
-	  echo "make: Chromium is missing; installing the chromium package with sudo apt-get (browser tests)"; \
-	  echo "$(APT_WAITS)"; \
-	  sudo -n $(APT_GET) update -qq && sudo -n env DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq chromium \
-	  && echo "make: installed $$(command -v chromium)"; \
-	else \
-	  echo "make: the browser tests need Chromium and it cannot be installed here (no root, no sudo, no apt-get): install the chromium package, or set CAMPFIRE_CHROMIUM to a Chromium executable" >&2; \
-	  exit 1; \
-	fi
+	else $(DEBIAN_PACKAGE) chromium Chromium chromium "the browser tests" \
+	  ", or set CAMPFIRE_CHROMIUM to a Chromium executable"; fi
 
 # The test behind a reverse proxy (tests/server/test_nginx.py) starts the machine's nginx (the
-# Debian package `nginx`, or the one NGINX names) in front of the server; install it when it is
-# missing and say so, as for Chromium (the test installs it too when run on its own).
+# Debian package `nginx`, or the one NGINX names) in front of the server (the test installs it
+# too when run on its own).
 NGINX = /usr/sbin/nginx
 nginx:
 	@if [ -x "$(NGINX)" ] || command -v nginx >/dev/null 2>&1; then :; \
-	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	  echo "make: nginx is missing; installing the nginx package with apt-get (the test behind a reverse proxy)"; \
-	  echo "$(APT_WAITS)"; \
-	  $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq nginx \
-	  && echo "make: installed $$(command -v nginx || echo /usr/sbin/nginx)"; \
-	elif sudo -n true 2>/dev/null && command -v apt-get >/dev/null; then \
-	  echo "make: nginx is missing; installing the nginx package with sudo apt-get (the test behind a reverse proxy)"; \
-	  echo "$(APT_WAITS)"; \
-	  sudo -n $(APT_GET) update -qq && sudo -n env DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq nginx \
-	  && echo "make: installed $$(command -v nginx || echo /usr/sbin/nginx)"; \
-	else \
-	  echo "make: the test behind a reverse proxy needs nginx and it cannot be installed here (no root, no sudo, no apt-get): install the nginx package" >&2; \
-	  exit 1; \
-	fi
+	else $(DEBIAN_PACKAGE) nginx nginx nginx "the tests behind a reverse proxy"; fi
+
+# The PostgreSQL backup test (tests/server/test_backup_restore.py) runs pg_dump and pg_restore (the
+# Debian package `postgresql-client`).
+pg-client:
+	@if command -v pg_dump >/dev/null 2>&1 && command -v pg_restore >/dev/null 2>&1; then :; \
+	else $(DEBIAN_PACKAGE) postgresql-client pg_dump pg_dump "the backup tests"; fi
 
 # `make catalogs`: after a user-facing string changed, rewrite the template from the code and merge it
 # into the Hungarian and Czech catalogs (new entries come in empty for the translators); `make test`
@@ -93,7 +75,7 @@ catalogs: $(VENV)/.installed
 	$(BIN)/python -m campfire.i18n extract
 	$(BIN)/python -m campfire.i18n update
 
-test: $(VENV)/.installed-dev chromium nginx
+test: $(VENV)/.installed-dev chromium nginx pg-client
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy --strict src tests benchmarks

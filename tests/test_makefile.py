@@ -1,5 +1,5 @@
-"""The Makefile's Chromium and nginx steps (``make chromium``, ``make nginx``, part of ``make
-test``), with a fake apt-get.
+"""The Makefile's steps that install Debian packages (``make chromium``, ``make nginx``, ``make
+pg-client``, part of ``make test``), with a fake apt-get.
 
 When Chromium is missing, ``make test`` installs the Debian package; another package install
 holding dpkg's lock must make apt-get wait for it (a bounded time, said beforehand), not fail at
@@ -92,3 +92,32 @@ def test_make_nginx_installs_it_when_missing_and_says_so(tmp_path: Path) -> None
     # present: nothing to do
     ran = subprocess.run([make, "-s", "nginx"], cwd=ROOT, env=env, capture_output=True, text=True)
     assert ran.returncode == 0 and ran.stdout == "", ran.stdout + ran.stderr
+
+
+def test_make_pg_client_installs_postgresql_client_when_pg_dump_is_missing(
+    tmp_path: Path,
+) -> None:
+    make, chmod = shutil.which("make"), shutil.which("chmod")
+    if make is None or chmod is None:
+        pytest.skip("needs make and chmod")
+    bin_dir, log = tmp_path / "bin", tmp_path / "apt-get.log"
+    bin_dir.mkdir()
+    fake = """#!/bin/sh
+echo "$*" >> "{log}"
+case " $* " in
+  *" install "*) for t in pg_dump pg_restore; do printf '#!/bin/sh\\n' > "{bin}/$t"; \
+"{chmod}" +x "{bin}/$t"; done;;
+esac
+"""
+    _script(bin_dir / "apt-get", fake.format(log=log, bin=bin_dir, chmod=chmod))
+    _script(bin_dir / "id", "#!/bin/sh\necho 0\n")  # as root: apt-get without sudo
+    env = {**os.environ, "PATH": str(bin_dir)}  # no pg_dump on this PATH
+    ran = subprocess.run(
+        [make, "-s", "pg-client"], cwd=ROOT, env=env, capture_output=True, text=True, check=False
+    )
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    calls = log.read_text(encoding="utf-8").splitlines()
+    assert "update" in calls[0].split() and "postgresql-client" in calls[1].split(), calls
+    assert all("-o DPkg::Lock::Timeout=600" in call for call in calls), calls
+    assert "installing the postgresql-client package" in ran.stdout
+    assert f"make: installed {bin_dir / 'pg_dump'}" in ran.stdout

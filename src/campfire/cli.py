@@ -395,8 +395,15 @@ def build_parser() -> argparse.ArgumentParser:
     from .server.cli import add_serve_command
 
     add_serve_command(sub)  # serve (needs the server extra only to run)
+    from .server.admin import add_admin_command
+
+    add_admin_command(sub)  # admin backup|restore|tables|close|purge
     for command in sub.choices.values():  # --lang after any command too ('rules GAME --lang hu')
         _add_lang(command)
+        for action in command._actions:  # and after a command's own actions ('admin tables')
+            if isinstance(action, argparse._SubParsersAction):
+                for nested in action.choices.values():
+                    _add_lang(nested)
     return parser
 
 

@@ -1,8 +1,10 @@
 """The ASGI application: ``create_app(database_url=...)``.
 
 At start (the ASGI lifespan) the database is migrated to the newest schema and every unfinished
-table is rebuilt from its action log; ``GET /healthz`` answers 200 from then on. The lobby is
-in :mod:`.lobby`, the table protocol at ``/ws/tables/{id}`` here; ``docs/protocol.md``
+table is rebuilt from its action log; ``GET /healthz`` answers 200 from then on. While it runs
+the process holds the database's :class:`.admin.ServerLock` (shared) and carries out the
+``campfire admin close`` requests it finds in the database (:func:`.admin.watch_closes`). The
+lobby is in :mod:`.lobby`, the table protocol at ``/ws/tables/{id}`` here; ``docs/protocol.md``
 describes both.
 """
 
@@ -26,6 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from campfire.core import ErrorText, OptionError
 
 from . import protocol
+from .admin import ServerLock, watch_closes
 from .cluster import DEFAULT_REDIS_URL, LEASE_SECONDS, Cluster, Elsewhere, ForwardMiddleware
 from .db import default_database_url, make_engine, migrate, session_factory
 from .limits import MAX_CONNECTIONS_PER_ADDRESS, BodyLimitMiddleware, Limits
@@ -125,6 +128,8 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        server_lock = ServerLock(engine)  # tells ``campfire admin`` that a server runs here
+        await asyncio.to_thread(server_lock.hold_shared)
         await asyncio.to_thread(migrate, engine, cluster is not None)
         manager = TableManager(sessions, bot_workers=bot_workers, clock=clock)
         app.state.manager = manager
@@ -138,14 +143,19 @@ def create_app(
                 settings.absolute("/"),
                 ", ".join(settings.trusted_proxies) or "none",
             )
+        closes = asyncio.get_running_loop().create_task(watch_closes(manager))
         app.state.ready = True
         try:
             yield
         finally:
             app.state.ready = False
+            closes.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await closes
             await manager.close()
             if cluster is not None:
                 await cluster.close()
+            server_lock.release()
             engine.dispose()
 
     async def healthz(request: Request) -> Response:
@@ -275,6 +285,8 @@ async def attach(
         if seat is not None:
             manager.hand_back(live, seat)  # a person who returns takes their seat back
         conn.push(live.snapshot(seat, since, conn.language))
+        if live.closed is not None:  # closed by the operator: the players read why
+            conn.push(protocol.closed_frame(live.id, live.number, live.seq, live.closed))
     return live
 
 

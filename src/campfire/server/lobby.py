@@ -56,6 +56,7 @@ ERROR_CODES = (
     "not_open",
     "seats_open",
     "not_finished",
+    "table_closed",
     "too_large",
     "too_long",
     "timeout",

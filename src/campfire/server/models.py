@@ -1,7 +1,8 @@
 """The server's database tables (SQLAlchemy 2 typed ORM).
 
 - :class:`TableRow` — a game table: game, options, player count, status, the current game's
-  number (a rematch starts the next) and its seed (secret: it decides every hidden card);
+  number (a rematch starts the next) and its seed (secret: it decides every hidden card), and
+  whether the operator closed it (``campfire admin close``) and with what message;
 - :class:`SeatRow` — one seat of a table: open, a person (nickname, the hash of the seat's
   token) or a bot (difficulty level);
 - :class:`ActionRow` — the append-only action log: one row per accepted action, with its
@@ -69,6 +70,14 @@ class TableRow(Base):
     seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     #: the table's settings: ``clock`` (the time control) and ``bot_after_leave`` (seconds)
     settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: the operator's message to the players of a table closed by ``campfire admin close``
+    close_message: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: when a close was asked for and not yet carried out (a running server does it)
+    close_requested: Mapped[datetime.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
+    #: when the table was closed (its status is ``finished`` from then on); ``None``: never
+    closed: Mapped[datetime.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class SeatRow(Base):

@@ -40,6 +40,7 @@ __all__ = [
     "PROTOCOL_VERSION",
     "SERVER_SCHEMAS",
     "ProtocolError",
+    "closed_frame",
     "delta_frame",
     "error_frame",
     "legal_json",
@@ -308,6 +309,11 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
             "seq": _SEQ,
         },
     ),
+    "closed": _message(
+        "closed",
+        ["table", "game_number", "seq", "message"],
+        {**_TABLE_FIELDS, "message": {"type": "string", "maxLength": 500}},
+    ),
     "pong": _message("pong", [], {}),
 }
 
@@ -573,6 +579,20 @@ def delta_frame(
         "legal": [dict(a) for a in legal],
         "outcome": dict(outcome) if outcome is not None else None,
         "clocks": dict(clocks) if clocks is not None else None,
+    }
+
+
+def closed_frame(table: int, game_number: int, seq: int, message: str) -> dict[str, Any]:
+    """A ``closed`` frame: the server's operator closed the table, with ``message`` to its players.
+
+    It follows the snapshot of a closed table (the table is ``finished`` and stays so).
+    """
+    return {
+        "type": "closed",
+        "table": table,
+        "game_number": game_number,
+        "seq": seq,
+        "message": message,
     }
 
 

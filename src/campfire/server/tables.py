@@ -519,6 +519,9 @@ class LiveTable:
     #: the open claim window (``None``: none)
     window: ClaimWindow | None = None
     window_tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    #: the operator's message if the table was closed (``campfire admin close``; it is then
+    #: finished for good: no rematch); ``None``: not closed
+    closed: str | None = None
 
     # ----- building the game ------------------------------------------------------------------
 
@@ -872,6 +875,8 @@ class TableManager:
         if live.status == "open":
             live.realtime = live.measured()  # (a table stored before the rule: decided now)
         live.takeover_level = str(settings.get("takeover_level") or TAKEOVER_LEVEL)
+        if row.closed is not None:
+            live.closed = row.close_message or ""
         if row.game_number > 0 and row.seed is not None:
             live.build(self.store.actions(row.id, row.game_number))
             assert live.table is not None
@@ -1197,6 +1202,16 @@ class TableManager:
         """Start the next game at a finished table, with the same seats."""
         if any(s.kind == "human" for s in live.seats):
             self.seat_for(live, token)
+        if live.closed is not None:
+            raise LobbyError(
+                409,
+                "table_closed",
+                ErrorText(
+                    "table {table} was closed by the server's operator: no game is played there "
+                    "any more",
+                    table=live.id,
+                ),
+            )
         if live.status != "finished":
             raise LobbyError(
                 409,
@@ -1284,6 +1299,12 @@ class TableManager:
                         "table {table} has not started: no game is being played", table=live.id
                     )
                     if live.status == "open"
+                    else ErrorText(
+                        "table {table} was closed by the server's operator: {message}",
+                        table=live.id,
+                        message=live.closed,
+                    )
+                    if live.closed is not None
                     else ErrorText(
                         "table {table} has finished: no game is being played", table=live.id
                     ),

@@ -129,6 +129,7 @@ STRINGS: dict[str, str] = {
     "web.table.rematch": "Play again (same seats)",
     "web.table.clock": "{time} left",
     "web.table.error": "Not accepted: {message}",
+    "web.table.closed": "The server's operator closed this table: {message}",
     "web.table.empty": "empty",
     "web.table.none": "none",
     "web.table.face_down": "face down",

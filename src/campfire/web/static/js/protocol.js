@@ -43,7 +43,7 @@ export function applyPatch(model, patch) {
 export class TableClient {
   /**
    * @param {number} tableId
-   * @param {object} opts {token, lang, onState(state, frame), onError(frame), onStatus(text),
+   * @param {object} opts {token, lang, onState(state, frame), onError(frame), onClosed(frame), onStatus(text),
    *   onLatency(ms)}
    */
   constructor(tableId, opts = {}) {
@@ -143,6 +143,11 @@ export class TableClient {
         this.pingSent = null;
         if (this.opts.onLatency) this.opts.onLatency(this.latency);
       }
+      return;
+    }
+    if (frame.type === "closed") {
+      // the operator closed the table (campfire admin close): its snapshot came just before
+      if (this.opts.onClosed) this.opts.onClosed(frame);
       return;
     }
     if (frame.type === "error") {

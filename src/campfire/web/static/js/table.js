@@ -27,6 +27,7 @@ const page = {
   openedAt: null, // when the current decision was shown (timed answers)
   lastKey: "",
   sent: false,
+  closed: false, // the operator closed the table (a closed frame): no rematch
 };
 
 /** A notice on the table page goes away after a few seconds (the game goes on beneath it). */
@@ -251,7 +252,7 @@ function draw() {
   }
   renderLog($("cf-log"), page.client.log);
   const finished = state.status === "finished";
-  $("cf-rematch").hidden = !(finished && seatFor(tableId));
+  $("cf-rematch").hidden = !(finished && seatFor(tableId)) || page.closed;
   const replay = $("cf-replay-link");
   replay.hidden = !finished;
   const seat = state.seat === null ? "spectator" : state.seat;
@@ -335,6 +336,11 @@ function reconnect() {
     token: myToken(),
     lang: chosenLanguage(),
     onState,
+    onClosed: (frame) => {
+      page.closed = true; // finished for good: no rematch
+      draw();
+      showNotice(t("web.table.closed", { message: frame.message }), "error"); // it stays
+    },
     onError: (frame) => {
       if (frame.code === "bad_token") {
         forgetSeat(tableId);
