@@ -12,9 +12,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -302,6 +304,54 @@ def test_serve_workers_2_plays_a_game(pg_only: str, tmp_path: Path) -> None:
         assert http("GET", f"{server.base}/api/tables/{table}/record")[0] == 200
     finally:
         server.stop()
+
+
+def _workers(server: LiveServer) -> set[int]:
+    """The worker processes of ``campfire serve --workers N`` (its children)."""
+    pid = server.proc.pid
+    found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return {int(p) for p in found}
+
+
+def test_serve_workers_replaces_workers_that_die_even_all_of_them(
+    pg_only: str, tmp_path: Path
+) -> None:
+    """Both workers killed one after the other: the supervisor starts two new ones, each the
+    moment its predecessor exits; the table is served again, and a clean stop ends them all."""
+    server = LiveServer(pg_only, tmp_path, args=("--workers", "2", "--redis-url", REDIS))
+    try:
+        for _ in range(200):  # bounded: both workers are up
+            first = _workers(server)
+            if len(first) == 2:
+                break
+            time.sleep(0.05)
+        assert len(first) == 2, first
+        table, tokens = _new_table(server.base)
+        assert http("POST", f"{server.base}/api/tables/{table}/start", {}, tokens[0])[0] == 200
+        for pid in sorted(first):
+            os.kill(pid, signal.SIGKILL)
+        for _ in range(600):  # bounded: two new workers
+            now = _workers(server)
+            if len(now) == 2 and not now & first:
+                break
+            time.sleep(0.05)
+        assert len(now) == 2 and not now & first, (first, now)
+
+        async def go() -> None:
+            clients = [await _open(server, table, s, f"token={tokens[s]}") for s in (0, 1)]
+            assert await _play(clients, clients) > 10
+            for c in clients:
+                await c.ws.close()
+
+        asyncio.run(go())
+    finally:
+        workers = _workers(server) if server.proc.poll() is None else set()
+        server.stop()
+    assert server.proc.returncode == 0
+    for pid in workers:  # none left behind
+        assert (
+            not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text()
+        )
 
 
 def _serve(*args: str) -> subprocess.CompletedProcess[str]:

@@ -144,13 +144,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             os.environ[MIN_SIZE_VARIABLE] = str(args.ws_compress_min)
             if "ws" in options:  # the processes import the protocol class by name
                 options["ws"] = "campfire.server.compression:FAST_PROTOCOL"
-            uvicorn.run(
-                "campfire.server.app:app_from_environment",
-                factory=True,
-                workers=args.workers,
-                **options,
-            )
-            return 0
+            from .supervisor import supervise
+
+            # forked workers, replaced the moment one exits (not uvicorn's spawned ones)
+            return supervise("campfire.server.app:app_from_environment", args.workers, options)
     tune_gc()
     app = create_app(args.database_url, redis_url=redis_url, lease_seconds=args.lease_seconds)
     uvicorn.run(app, **options)
