@@ -12,6 +12,11 @@ Then the owner is killed (SIGKILL) and, at once:
   straight away, as a client behind a load balancer does, and again every 0.05 s until it gets
   a snapshot.
 
+With ``--workers``, the group is instead one ``campfire serve --workers 2`` (the supervisor and
+its two forked workers), and each round kills *both* workers, one right after the other (a
+worker that dies before its predecessor's replacement is up): the time is from the first kill
+to a client's snapshot, that client reconnecting every 0.05 s from the moment of the kills.
+
 Each client's time is from just before the kill to the moment its snapshot (from the new owner,
 with every acknowledged step) is read. The killed process is started again for the next round,
 so each round kills a fresh owner. The figures: median and worst over the rounds, the close
@@ -20,6 +25,7 @@ processes' logs) is removed at the end.
 
     .venv/bin/python benchmarks/failover.py --kills 10
     .venv/bin/python benchmarks/failover.py --kills 10 --lease-seconds 10 --json
+    .venv/bin/python benchmarks/failover.py --kills 10 --workers
 """
 
 from __future__ import annotations
@@ -158,6 +164,33 @@ async def _round(owner: Server, survivor: Server) -> dict[str, Any]:
     }
 
 
+def _children(server: Server) -> list[int]:
+    pid = server.proc.pid
+    return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+async def _both_workers(server: Server) -> dict[str, Any]:
+    """Kill both workers of ``server`` (``--workers 2``); the time to a snapshot again."""
+    seats = [{"kind": "reserved", "nickname": f"P{i}"} for i in range(2)]
+    created = _http("POST", f"{server.base}/api/tables", {"game": GAME, "seats": seats})
+    table, tokens = created["table"]["id"], created["tokens"]
+    _http("POST", f"{server.base}/api/tables/{table}/start", {}, tokens["0"])
+    for _ in range(1200):
+        workers = _children(server)
+        if len(workers) == 2:
+            break
+        time.sleep(0.05)
+    start = time.perf_counter()
+    for pid in workers:
+        os.kill(pid, signal.SIGKILL)
+    seconds, tries = await _reconnect(server, f"/ws/tables/{table}?token={tokens['0']}", start)
+    for _ in range(1200):  # both replaced before the next round
+        if len(set(_children(server)) - set(workers)) == 2:
+            break
+        time.sleep(0.05)
+    return {"both_s": seconds, "both_tries": tries}
+
+
 async def _reconnect(server: Server, path: str, start: float) -> tuple[float, int]:
     """Connect until a snapshot comes (every 0.05 s); the time since ``start`` and the tries."""
     for tries in range(1, 2001):
@@ -177,6 +210,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kills", type=int, default=10)
     parser.add_argument("--lease-seconds", type=int, default=10)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--workers", action="store_true", help="kill both workers of campfire serve --workers 2"
+    )
     args = parser.parse_args(argv)
     import psycopg
 
@@ -190,8 +226,15 @@ def main(argv: list[str] | None = None) -> int:
     servers: list[Server] = []
     try:
         with tempfile.TemporaryDirectory(prefix="campfire-failover-") as logs:
-            servers = [Server(url, serve, Path(logs)), Server(url, serve, Path(logs))]
-            for k in range(args.kills):
+            if args.workers:
+                servers = [Server(url, [*serve, "--workers", "2"], Path(logs))]
+                for _ in range(args.kills):
+                    rounds.append(asyncio.run(_both_workers(servers[0])))
+                    if not args.json:
+                        print(json.dumps(rounds[-1]), flush=True)
+            else:
+                servers = [Server(url, serve, Path(logs)), Server(url, serve, Path(logs))]
+            for k in range(0 if args.workers else args.kills):
                 owner, survivor = servers[k % 2], servers[1 - k % 2]
                 rounds.append(asyncio.run(_round(owner, survivor)))
                 servers[k % 2] = Server(url, serve, Path(logs))  # the killed one comes back
@@ -205,22 +248,26 @@ def main(argv: list[str] | None = None) -> int:
         with psycopg.connect(PG, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
     summary: dict[str, Any] = {"kills": len(rounds), "lease_seconds": args.lease_seconds}
-    for who in ("proxied", "direct"):
+    for who in ("both",) if args.workers else ("proxied", "direct"):
         times = [r[f"{who}_s"] for r in rounds]
         summary[who] = {
             "median_s": round(statistics.median(times), 3),
             "worst_s": round(max(times), 3),
             "best_s": round(min(times), 3),
-            "close_codes": sorted({r[f"{who}_close"] for r in rounds}, key=str),
+            "close_codes": sorted({r.get(f"{who}_close") for r in rounds}, key=str),
             "most_tries": max(r[f"{who}_tries"] for r in rounds),
         }
     if args.json:
         print(json.dumps({"summary": summary, "rounds": rounds}, indent=2))
     else:
-        for who, label in (
-            ("proxied", "client held by the survivor"),
-            ("direct", "client of the killed owner"),
-        ):
+        labels = {
+            "proxied": "client held by the survivor",
+            "direct": "client of the killed owner",
+            "both": "both workers killed",
+        }
+        for who, label in labels.items():
+            if who not in summary:
+                continue
             s = summary[who]
             print(
                 f"{label}: kill -> snapshot median {s['median_s']:.3f} s, worst "

@@ -44,17 +44,11 @@ def supervise(app: str, workers: int, options: dict[str, Any]) -> int:
 
     ``options`` are :class:`uvicorn.Config`'s (host, port, protocol options ...).
     """
-    import importlib
-
     import uvicorn
 
     config = uvicorn.Config(app, factory=True, **options)
     sock = config.bind_socket()
-    importlib.import_module(app.partition(":")[0])  # everything a worker needs, imported once
-    for name in ("ws", "http"):  # the protocol classes named by import string, if any
-        value = options.get(name)
-        if isinstance(value, str) and ":" in value:
-            importlib.import_module(value.partition(":")[0])
+    _warm(config, app)
     children: dict[int, float] = {}
     stopping = False
     failures = 0
@@ -113,6 +107,30 @@ def supervise(app: str, workers: int, options: dict[str, Any]) -> int:
         start()
     sock.close()
     return status
+
+
+#: modules a worker imports only when it starts (the database's and Redis's drivers, the
+#: migrations): imported by the parent once, before it forks
+WARM = ("psycopg", "redis.asyncio", "alembic.command", "sqlalchemy.dialects.postgresql.psycopg")
+
+
+def _warm(config: Any, app: str) -> None:
+    """Import what every worker needs, so that a forked worker has nothing left to import."""
+    import importlib
+
+    from uvicorn.config import HTTP_PROTOCOLS, WS_PROTOCOLS
+    from uvicorn.importer import import_from_string
+
+    importlib.import_module(app.partition(":")[0])
+    for name in WARM:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+    for value, known in ((config.http, HTTP_PROTOCOLS), (config.ws, WS_PROTOCOLS)):
+        if isinstance(value, str):
+            target = known.get(value, value)
+            if target:
+                with contextlib.suppress(Exception):
+                    import_from_string(target)
 
 
 def _serve(config: Any, sock: socket.socket) -> None:
