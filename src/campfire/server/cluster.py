@@ -4,10 +4,18 @@ A single process (the default) uses none of this. With ``campfire serve --worker
 ``--redis-url``), each process runs a :class:`Cluster`:
 
 - **Ownership.** Each table is owned by one process at a time: a row of ``table_leases``
-  (table, owner, expiry). A process takes a table when it first needs it and the lease is free
-  or expired (one atomic ``INSERT ... ON CONFLICT DO UPDATE ... WHERE expired``), renews all of
-  its leases every third of the lease time, and takes over the running tables whose lease has
-  expired (their owner died): it rebuilds them from the action log, as a restart does. Every
+  (table, owner, expiry). A process takes a table when it first needs it and the lease is free,
+  expired or held by a process that is gone (one atomic ``INSERT ... ON CONFLICT DO UPDATE ...
+  WHERE ...``), renews all of its leases every third of the lease time (in a thread of its own,
+  :meth:`Cluster._renew_forever`), and takes over the running tables whose lease has expired
+  (their owner stalled or died): it rebuilds them from the action log, as a restart does.
+- **A process that is gone.** A process that no longer listens on its Redis channel is gone:
+  Redis drops a subscription the moment the subscriber's connection closes, which the
+  operating system does the moment a process is killed or crashes. Every process looks for
+  gone lease holders every :data:`WATCH_SECONDS` (and at once when something it publishes
+  reaches nobody), and takes their tables at once, whatever their leases say
+  (:meth:`Cluster.watch`): a dead owner's tables are served again in a fraction of a second.
+  A stalled process still listens, so it loses its tables only when their leases expire. Every
   accepted action is committed before it is broadcast, so a killed process loses nothing. The
   log's writes are fenced: each write transaction (:class:`~.writer.LogWriter`, the lobby's
   and the clocks' :class:`~.tables.Store` writes) first locks this process's lease rows of the
@@ -35,8 +43,10 @@ A single process (the default) uses none of this. With ``campfire serve --worker
   503 ``table_moved`` with ``Retry-After``. The list of tables is read from the database.
 
 When the owner goes away, the proxying process closes its clients' connections with code 1012
-(:data:`.protocol.CLOSE_MOVED`); they reconnect (to any process) and resume from their last
-sequence number. When a proxying process goes away, the owner notices within a lease check
+(:data:`.protocol.CLOSE_MOVED`) once the table is served again; they reconnect (to any process)
+and resume from their last sequence number. A connection whose ``open`` reached nobody is
+opened again where the table is (its client gets a snapshot, never silence). When a
+proxying process goes away, the owner notices within a lease check
 (its ``campfire:alive:<process>`` key expires) and ends that process's connections as if
 their clients had left; the clients reconnect (to any process) and resume the same way.
 """
@@ -97,6 +107,8 @@ LEASE_SECONDS = 10.0
 #: connection closed (it was killed, it crashed) no longer listens on its channel, and its
 #: tables are taken over at once, whatever their leases say (see :meth:`Cluster.watch`).
 WATCH_SECONDS = 0.25
+#: How long a process's shutdown waits for each of its cluster's steps (seconds)
+CLOSE_SECONDS = 5.0
 #: How long a lobby request about a table may wait for the table's owner (seconds): for its
 #: answer, and while the table moves, for it to be served again.
 FORWARD_TIMEOUT = 10.0
@@ -368,6 +380,7 @@ class Cluster:
         self._ids = itertools.count()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._redis: Any = None
+        self._pubsub: Any = None
 
     # ----- the database's leases --------------------------------------------------------------
 
@@ -525,7 +538,7 @@ class Cluster:
         try:
             await self._redis.ping()
             await self._alive()
-            pubsub = self._redis.pubsub()
+            pubsub = self._pubsub = self._redis.pubsub()
             await pubsub.subscribe(f"campfire:w:{self.me}")
         except Exception as exc:
             raise OptionError(
@@ -557,17 +570,24 @@ class Cluster:
         self._stop.set()
         if self._renewer is not None:
             await asyncio.to_thread(self._renewer.join, 10)
-        for task in list(self._tasks):
+        tasks = list(self._tasks)
+        for task in tasks:
             task.cancel()
-        for task in list(self._tasks):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if tasks:  # bounded: a shutdown never hangs on a task (or on Redis, below)
+            _, pending = await asyncio.wait(tasks, timeout=CLOSE_SECONDS)
+            if pending:
+                log.warning("%d tasks of the cluster did not stop", len(pending))
         with contextlib.suppress(Exception):
-            await asyncio.to_thread(self.release)
+            await asyncio.wait_for(asyncio.to_thread(self.release), CLOSE_SECONDS)
         if self._redis is not None:
-            with contextlib.suppress(Exception):
-                await self._redis.delete(f"campfire:alive:{self.me}")
-                await self._redis.aclose()
+            steps: list[Callable[[], Awaitable[Any]]] = [
+                lambda: self._redis.delete(f"campfire:alive:{self.me}"),
+                lambda: self._pubsub.aclose(),
+                lambda: self._redis.aclose(),
+            ]
+            for step in steps:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(step(), CLOSE_SECONDS)
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coro)
