@@ -94,7 +94,8 @@ def add_serve_command(sub: Any) -> None:
         default=10,
         help=_(
             "several processes: how long a table's lease lasts unrenewed, so how soon another "
-            "process takes over the tables of one that died (default 10)"
+            "process takes over the tables of one that stalls (one that died is noticed at once; "
+            "default 10)"
         ),
     )
     p.set_defaults(func=_cmd_serve)
