@@ -604,3 +604,33 @@ def test_a_gone_owner_s_table_is_taken_over_at_once_and_a_client_gets_its_snapsh
             await manager.close()
 
     asyncio.run(go())
+
+
+def test_an_owner_whose_event_loop_is_busy_keeps_its_tables(
+    sessions: sessionmaker[Session],
+) -> None:
+    """The leases are renewed in a thread of their own: an event loop held for longer than a
+    lease (a long rebuild, a starved machine) does not let another process take the tables,
+    which then bounced back and forth between processes under load."""
+    import time
+
+    async def go() -> None:
+        manager = TableManager(sessions, bot_workers=1)
+        cluster = Cluster(sessions, REDIS, 3, _worker())
+        await cluster.start(manager, None)
+        other = Cluster(sessions, REDIS, 3, _worker())
+        try:
+            live, tokens = manager.create(
+                {"game": GAME, "seats": [{"kind": "reserved", "nickname": "A"}] * 2}
+            )
+            manager.start(live, tokens[0], seed=7)
+            time.sleep(6)  # holds the event loop for two lease times
+            with pytest.raises(cluster_module.Elsewhere):
+                other.claim(live.id)
+            assert _lease(sessions, live.id) == (cluster.me, True)
+            assert not other.orphans()
+        finally:
+            await cluster.close()
+            await manager.close()
+
+    asyncio.run(go())
