@@ -205,6 +205,56 @@ async def _reconnect(server: Server, path: str, start: float) -> tuple[float, in
     raise SystemExit("the table was never served again")
 
 
+def run_benchmark(
+    kills: int, lease_seconds: int = 10, workers: bool = False, echo: bool = False
+) -> dict[str, Any]:
+    """Run ``kills`` rounds; the summary (median, worst, best per client) and the rounds."""
+    import psycopg
+
+    schema = f"campfire_failover_{os.getpid()}_{secrets.token_hex(3)}"
+    base = PG.replace("postgresql://", "postgresql+psycopg://", 1)
+    url = f"{base}?options=-csearch_path%3D{schema}"
+    serve = ["--redis-url", REDIS, "--lease-seconds", str(lease_seconds)]
+    rounds: list[dict[str, Any]] = []
+    with psycopg.connect(PG, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    servers: list[Server] = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="campfire-failover-") as logs:
+            if workers:
+                servers = [Server(url, [*serve, "--workers", "2"], Path(logs))]
+                for _ in range(kills):
+                    rounds.append(asyncio.run(_both_workers(servers[0])))
+                    if echo:
+                        print(json.dumps(rounds[-1]), flush=True)
+            else:
+                servers = [Server(url, serve, Path(logs)), Server(url, serve, Path(logs))]
+            for k in range(0 if workers else kills):
+                owner, survivor = servers[k % 2], servers[1 - k % 2]
+                rounds.append(asyncio.run(_round(owner, survivor)))
+                servers[k % 2] = Server(url, serve, Path(logs))  # the killed one comes back
+                if echo:
+                    print(json.dumps(rounds[-1]), flush=True)
+            for server in servers:
+                server.stop()
+    finally:
+        for server in servers:
+            server.stop()
+        with psycopg.connect(PG, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    summary: dict[str, Any] = {"kills": len(rounds), "lease_seconds": lease_seconds}
+    for who in ("both",) if workers else ("proxied", "direct"):
+        times = [r[f"{who}_s"] for r in rounds]
+        summary[who] = {
+            "median_s": round(statistics.median(times), 3),
+            "worst_s": round(max(times), 3),
+            "best_s": round(min(times), 3),
+            "close_codes": sorted({r.get(f"{who}_close") for r in rounds}, key=str),
+            "most_tries": max(r[f"{who}_tries"] for r in rounds),
+        }
+    return {"summary": summary, "rounds": rounds}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--kills", type=int, default=10)
@@ -214,49 +264,8 @@ def main(argv: list[str] | None = None) -> int:
         "--workers", action="store_true", help="kill both workers of campfire serve --workers 2"
     )
     args = parser.parse_args(argv)
-    import psycopg
-
-    schema = f"campfire_failover_{os.getpid()}_{secrets.token_hex(3)}"
-    base = PG.replace("postgresql://", "postgresql+psycopg://", 1)
-    url = f"{base}?options=-csearch_path%3D{schema}"
-    serve = ["--redis-url", REDIS, "--lease-seconds", str(args.lease_seconds)]
-    rounds: list[dict[str, Any]] = []
-    with psycopg.connect(PG, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    servers: list[Server] = []
-    try:
-        with tempfile.TemporaryDirectory(prefix="campfire-failover-") as logs:
-            if args.workers:
-                servers = [Server(url, [*serve, "--workers", "2"], Path(logs))]
-                for _ in range(args.kills):
-                    rounds.append(asyncio.run(_both_workers(servers[0])))
-                    if not args.json:
-                        print(json.dumps(rounds[-1]), flush=True)
-            else:
-                servers = [Server(url, serve, Path(logs)), Server(url, serve, Path(logs))]
-            for k in range(0 if args.workers else args.kills):
-                owner, survivor = servers[k % 2], servers[1 - k % 2]
-                rounds.append(asyncio.run(_round(owner, survivor)))
-                servers[k % 2] = Server(url, serve, Path(logs))  # the killed one comes back
-                if not args.json:
-                    print(json.dumps(rounds[-1]), flush=True)
-            for server in servers:
-                server.stop()
-    finally:
-        for server in servers:
-            server.stop()
-        with psycopg.connect(PG, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
-    summary: dict[str, Any] = {"kills": len(rounds), "lease_seconds": args.lease_seconds}
-    for who in ("both",) if args.workers else ("proxied", "direct"):
-        times = [r[f"{who}_s"] for r in rounds]
-        summary[who] = {
-            "median_s": round(statistics.median(times), 3),
-            "worst_s": round(max(times), 3),
-            "best_s": round(min(times), 3),
-            "close_codes": sorted({r.get(f"{who}_close") for r in rounds}, key=str),
-            "most_tries": max(r[f"{who}_tries"] for r in rounds),
-        }
+    report = run_benchmark(args.kills, args.lease_seconds, args.workers, echo=not args.json)
+    summary, rounds = report["summary"], report["rounds"]
     if args.json:
         print(json.dumps({"summary": summary, "rounds": rounds}, indent=2))
     else:

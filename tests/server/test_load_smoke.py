@@ -1,5 +1,5 @@
-"""The server benchmarks (benchmarks/server_load.py, server_frames.py) at a tiny size, so that
-the scripts keep working.
+"""The server benchmarks (benchmarks/server_load.py, server_frames.py, failover.py) at a tiny
+size, so that the scripts keep working.
 
 Their figures are measured by hand (benchmarks/README.md); here only the reports' shape is
 checked: actions were played, their latencies measured, their frames sent. No duration is
@@ -68,3 +68,14 @@ def test_presenter_benchmark_times_every_seat_and_the_spectator() -> None:
     report = bench.run("tracker", 2, 1, 100, 10)
     assert report["displays"] == 10 * 3  # ten steps, two seats and the spectator at each
     assert report["us_per_display"] > 0
+
+
+def test_failover_benchmark_kills_an_owner_and_times_both_clients(pg_only: str) -> None:
+    """One kill (``pg_only``: PostgreSQL and Redis answer; the script makes its own schema)."""
+    bench = load_script("failover")
+    report = bench.run_benchmark(kills=1)
+    summary = report["summary"]
+    assert summary["kills"] == 1
+    assert summary["proxied"]["close_codes"] == [1012]  # the survivor's client: told to move
+    for who in ("proxied", "direct"):
+        assert summary[who]["median_s"] > 0 and summary[who]["most_tries"] >= 1
