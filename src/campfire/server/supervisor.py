@@ -24,6 +24,7 @@ The parent starts no thread and no event loop before it forks.
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import os
 import signal
@@ -49,6 +50,8 @@ def supervise(app: str, workers: int, options: dict[str, Any]) -> int:
     config = uvicorn.Config(app, factory=True, **options)
     sock = config.bind_socket()
     _warm(config, app)
+    gc.collect()  # once here: a worker's own collection (cli.tune_gc) finds it all frozen
+    gc.freeze()
     children: dict[int, float] = {}
     stopping = False
     failures = 0
