@@ -635,12 +635,17 @@ class Cluster:
                         published(int(count))
 
     async def _watch_loop(self) -> None:
+        failing = False
         while True:
             await asyncio.sleep(WATCH_SECONDS)
             try:
                 await self.watch()
             except Exception:
-                log.exception("looking for processes that are gone failed")
+                if not failing:  # once per outage, not four times a second
+                    log.exception("looking for processes that are gone failed")
+                failing = True
+            else:
+                failing = False
 
     async def _dead_among(self, workers: Collection[str]) -> set[str]:
         """Those of ``workers`` that do not listen on their channel (they are gone)."""
