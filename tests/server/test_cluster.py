@@ -10,10 +10,13 @@ Display patches through the relay are checked with two cluster members in one pr
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +31,10 @@ from .helpers import check_frame
 from .live_server import LiveServer, http
 from .test_kill9 import GAME, PLAYERS, Client, _choice, _uninterrupted
 
-#: short leases: a killed process's tables are taken over within about three seconds
+#: short leases: a stalled process's tables are taken over within about three seconds
 ARGS = ("--redis-url", REDIS, "--lease-seconds", "2")
+#: long leases: a killed process is noticed by its closed Redis connection, not by its leases
+LONG = ("--redis-url", REDIS, "--lease-seconds", "120")
 
 
 def _new_table(base: str) -> tuple[int, dict[int, str]]:
@@ -40,11 +45,54 @@ def _new_table(base: str) -> tuple[int, dict[int, str]]:
     return created["table"]["id"], {int(k): v for k, v in created["tokens"].items()}
 
 
-async def _open(server: LiveServer, table: int, seat: int, query: str) -> Client:
+class Player(Client):
+    """A client that does what a real one does when closed with 1012 (the table moved): it
+    connects again, to the same process, with ``since=`` its last sequence number."""
+
+    def __init__(self, ws: Any, seat: int, server: LiveServer, table: int, query: str) -> None:
+        super().__init__(ws, seat)
+        self.server = server
+        self.table = table
+        self.query = query
+        #: how many times it was closed with 1012 and came back
+        self.resumed = 0
+
+    async def resume(self) -> None:
+        """Connect again with ``since=`` the last sequence number seen; read the snapshot."""
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+        again = await _open(
+            self.server, self.table, self.seat, f"{self.query}&since={self.last['seq']}"
+        )
+        self.ws, self.last = again.ws, again.last
+        self.resumed += 1
+
+    async def reach(self, seq: int) -> bool:
+        """Read the deltas up to ``seq``, each in turn, coming back after a 1012.
+
+        ``False``: it came back to a table that has not got there (the step was lost with the
+        move, and is to be played again).
+        """
+        while self.last["seq"] < seq:
+            before = self.last["seq"]
+            try:
+                frame = await self.read()
+            except websockets.ConnectionClosed as closed:
+                if closed.rcvd is None or closed.rcvd.code != 1012:
+                    raise
+                await self.resume()
+                if self.last["seq"] < seq:
+                    return False
+                continue
+            assert frame["type"] == "delta" and frame["seq"] == before + 1, frame
+        return True
+
+
+async def _open(server: LiveServer, table: int, seat: int, query: str) -> Player:
     """A connection that has read its snapshot; retried while the table changes process."""
     for _ in range(40):  # bounded: a takeover takes a few lease checks
         ws = await websockets.connect(f"{server.ws}/ws/tables/{table}?{query}")
-        client = Client(ws, seat)
+        client = Player(ws, seat, server, table, query)
         try:
             frame = await client.read()
         except (websockets.ConnectionClosed, TimeoutError):
@@ -56,18 +104,12 @@ async def _open(server: LiveServer, table: int, seat: int, query: str) -> Client
     raise AssertionError("no snapshot: the table was never served again")
 
 
-async def _play(movers: list[Client], readers: list[Client]) -> int:
-    """Play to the end; every reader reads every delta. The number of steps."""
+async def _play(movers: list[Player], readers: list[Player]) -> int:
+    """Play to the end; every reader reads every delta (or comes back after a 1012 with
+    ``since=``, as a real client does). The number of steps."""
     steps = 0
     while movers[0].last["outcome"] is None and steps < 5000:
-        mover = next(c for c in movers if c.last["legal"])
-        seq = mover.last["seq"]
-        await mover.ws.send(
-            json.dumps({"type": "action", "seq": seq, "action": _choice(mover.last)})
-        )
-        for c in readers:
-            frame = await c.read()
-            assert frame["type"] == "delta" and frame["seq"] == seq + 1, frame
+        await _play_one(movers, readers)
         steps += 1
     return steps
 
@@ -196,6 +238,56 @@ def test_a_killed_process_s_tables_are_taken_over_and_the_game_replays_exactly(
     _check_record(record)
 
 
+async def _snapshot_at_once(server: LiveServer, table: int, query: str) -> dict[str, Any]:
+    """Connect once: the first frame is the snapshot (no retry, no silence)."""
+    async with websockets.connect(f"{server.ws}/ws/tables/{table}?{query}") as ws:
+        frame: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 30))
+    return frame
+
+
+def test_a_killed_owner_s_table_is_served_again_at_once_whatever_its_lease(
+    pg_only: str, tmp_path: Path
+) -> None:
+    """Leases of two minutes: the owner's death is noticed by its Redis connection closing.
+
+    The client proxied through the survivor is closed with 1012 (not left hanging until the
+    lease expires), and a reconnect, to the survivor, gets its snapshot on the first try.
+    """
+    a = LiveServer(pg_only, tmp_path, args=LONG)
+    b = LiveServer(pg_only, tmp_path, args=LONG)
+    try:
+        table, tokens = _new_table(a.base)  # a owns it
+        assert http("POST", f"{a.base}/api/tables/{table}/start", {}, tokens[0])[0] == 200
+
+        async def go() -> list[dict[str, Any]]:
+            seat0 = await _open(a, table, 0, f"token={tokens[0]}")  # at the owner
+            seat1 = await _open(b, table, 1, f"token={tokens[1]}")  # through b
+            for _ in range(10):
+                await _play_one([seat0, seat1], [seat0, seat1])
+            a.kill()
+            code, frames = await _closed_with(seat1)
+            assert code == 1012 and frames == []
+            snapshots = [
+                await _snapshot_at_once(b, table, f"token={tokens[s]}&since=10") for s in (0, 1)
+            ]
+            clients = [await _open(b, table, s, f"token={tokens[s]}&since=10") for s in (0, 1)]
+            await _play(clients, clients)
+            for c in clients:
+                await c.ws.close()
+            return snapshots
+
+        snapshots = asyncio.run(go())
+        status, record = http("GET", f"{b.base}/api/tables/{table}/record")
+        assert status == 200, record
+    finally:
+        a.stop()
+        b.stop()
+    for seat, snap in enumerate(snapshots):
+        assert snap["type"] == "snapshot" and snap["seat"] == seat, snap
+        assert snap["seq"] == 10 and snap["missed"] == []  # nothing acknowledged was lost
+    _check_record(record)
+
+
 def test_serve_workers_2_plays_a_game(pg_only: str, tmp_path: Path) -> None:
     server = LiveServer(pg_only, tmp_path, args=("--workers", "2", "--redis-url", REDIS))
     try:
@@ -212,6 +304,54 @@ def test_serve_workers_2_plays_a_game(pg_only: str, tmp_path: Path) -> None:
         assert http("GET", f"{server.base}/api/tables/{table}/record")[0] == 200
     finally:
         server.stop()
+
+
+def _workers(server: LiveServer) -> set[int]:
+    """The worker processes of ``campfire serve --workers N`` (its children)."""
+    pid = server.proc.pid
+    found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return {int(p) for p in found}
+
+
+def test_serve_workers_replaces_workers_that_die_even_all_of_them(
+    pg_only: str, tmp_path: Path
+) -> None:
+    """Both workers killed one after the other: the supervisor starts two new ones, each the
+    moment its predecessor exits; the table is served again, and a clean stop ends them all."""
+    server = LiveServer(pg_only, tmp_path, args=("--workers", "2", "--redis-url", REDIS))
+    try:
+        for _ in range(200):  # bounded: both workers are up
+            first = _workers(server)
+            if len(first) == 2:
+                break
+            time.sleep(0.05)
+        assert len(first) == 2, first
+        table, tokens = _new_table(server.base)
+        assert http("POST", f"{server.base}/api/tables/{table}/start", {}, tokens[0])[0] == 200
+        for pid in sorted(first):
+            os.kill(pid, signal.SIGKILL)
+        for _ in range(600):  # bounded: two new workers
+            now = _workers(server)
+            if len(now) == 2 and not now & first:
+                break
+            time.sleep(0.05)
+        assert len(now) == 2 and not now & first, (first, now)
+
+        async def go() -> None:
+            clients = [await _open(server, table, s, f"token={tokens[s]}") for s in (0, 1)]
+            assert await _play(clients, clients) > 10
+            for c in clients:
+                await c.ws.close()
+
+        asyncio.run(go())
+    finally:
+        workers = _workers(server) if server.proc.poll() is None else set()
+        server.stop()
+    assert server.proc.returncode == 0
+    for pid in workers:  # none left behind
+        assert (
+            not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text()
+        )
 
 
 def _serve(*args: str) -> subprocess.CompletedProcess[str]:
@@ -351,14 +491,27 @@ def test_the_clients_of_a_proxying_process_that_dies_resume_elsewhere_and_lose_n
     _check_record(record)
 
 
-async def _play_one(movers: list[Client], readers: list[Client]) -> None:
-    """The mover among ``movers`` plays its choice; every reader reads the delta."""
-    mover = next(c for c in movers if c.last["legal"])
-    seq = mover.last["seq"]
-    await mover.ws.send(json.dumps({"type": "action", "seq": seq, "action": _choice(mover.last)}))
-    for c in readers:
-        frame = await c.read()
-        assert frame["type"] == "delta" and frame["seq"] == seq + 1, frame
+async def _play_one(movers: list[Player], readers: list[Player]) -> None:
+    """The mover among ``movers`` plays its choice; every reader reads the delta.
+
+    A client closed with 1012 comes back with ``since=`` (:meth:`Player.reach`); a step lost
+    with a move is played again.
+    """
+    for _ in range(20):  # bounded: each try follows a move of the table
+        mover = next(c for c in movers if c.last["legal"])
+        seq = mover.last["seq"]
+        action = {"type": "action", "seq": seq, "action": _choice(mover.last)}
+        try:
+            await mover.ws.send(json.dumps(action))
+        except websockets.ConnectionClosed:
+            await mover.resume()
+            continue
+        if not await mover.reach(seq + 1):
+            continue
+        for c in readers:
+            assert await c.reach(seq + 1), "the mover saw the step: it was stored"
+        return
+    raise AssertionError("the step was never played")
 
 
 def test_an_owner_that_stalls_past_its_lease_stops_and_the_game_goes_on_at_the_new_owner(

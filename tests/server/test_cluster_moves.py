@@ -476,11 +476,23 @@ def test_lobby_requests_caught_in_a_move_are_run_again_where_the_table_is(
                     "próbáld újra"
                 )
 
-            # an owner that is gone (nobody listens) and whose lease does not run out in time
+            # an owner that is gone (nobody listens on its channel), its lease still valid for
+            # 30 s: this process takes the table over at once and answers
+            gone_owner = _worker()
+            _set_lease(sessions, table, gone_owner, 30)
+            _in_loop(client, app.state.manager.drop, table)
+            answer = client.get(f"/api/tables/{table}/settings")
+            assert answer.status_code == 200 and "modes" in answer.json()
+            assert _lease(sessions, table) == (me, True) and table in app.state.manager.tables
+
+            # the answer that says so, as the forwarding process passes it on (in Czech)
             monkeypatch.setattr(cluster_module, "FORWARD_TIMEOUT", 0.5)
-            _set_lease(sessions, table, _worker(), 30)
-            answer = client.get(f"/api/tables/{table}/settings?lang=cs")
-            assert answer.status_code == 503 and answer.headers["retry-after"] == "10"
+            _set_lease(sessions, table, ghost.me, 30)
+            _in_loop(client, app.state.manager.drop, table)
+            answer = client.get(
+                f"/api/tables/{table}/settings?lang=cs", headers={"x-campfire-forwarded": "1"}
+            )
+            assert answer.status_code == 503
             assert answer.json() == {
                 "error": {
                     "code": "table_moved",
@@ -536,3 +548,89 @@ def test_a_read_waiting_on_a_stalled_owner_follows_the_table_when_its_lease_move
     finally:
         if ghost is not None:
             ghost.close()
+
+
+# ----- an owner that is gone ------------------------------------------------------------------
+
+
+def test_a_gone_owner_s_table_is_taken_over_at_once_and_a_client_gets_its_snapshot(
+    sessions: sessionmaker[Session],
+) -> None:
+    """An owner that no longer listens on its channel is gone, whatever its lease says.
+
+    A client whose ``open`` reached nobody gets its snapshot all the same (the table is taken
+    over and the connection opened here); a client the gone owner had served is closed with
+    1012 once the table is served again, and its reconnect gets a snapshot at once.
+    """
+
+    async def go() -> None:
+        manager = TableManager(sessions, bot_workers=1)
+        cluster = Cluster(sessions, REDIS, 30, _worker())
+        await cluster.start(manager, None)
+        try:
+            live, tokens = manager.create(
+                {
+                    "game": GAME,
+                    "seats": [{"kind": "reserved", "nickname": f"P{i}"} for i in (0, 1)],
+                }
+            )
+            manager.start(live, tokens[0], seed=5)
+            # the table belongs to a process that died (no listener) with 30 s of lease left
+            gone = _worker()
+            _set_lease(sessions, live.id, gone, 30)
+            manager.drop(live.id)
+            conn = Connection(None)
+            cluster.open_proxy(conn, live.id, gone, tokens[0], None)
+            frame = json.loads(str(await asyncio.wait_for(conn.queue.get(), 10)))
+            assert frame["type"] == "snapshot" and frame["seat"] == 0 and frame["seq"] == 0
+            assert _lease(sessions, live.id) == (cluster.me, True)
+
+            # a proxy the owner had answered: closed with 1012 once the table is served here
+            other = _worker()
+            _set_lease(sessions, live.id, other, 30)
+            manager.drop(live.id)
+            served = Connection(None)
+            cluster.open_proxy(served, live.id, other, tokens[1], None)
+            cluster.proxies[next(reversed(cluster.proxies))].answered = True
+            await _until(lambda: served.close_code is not None, "the proxy was closed")
+            assert served.close_code == protocol.CLOSE_MOVED
+            assert live.id in manager.tables and _lease(sessions, live.id) == (cluster.me, True)
+            back = Connection(None)
+            assert await attach(manager, back, str(live.id), tokens[1], 0) is not None
+            snapshot = _frames(back)[0]
+            assert snapshot is not None and snapshot["type"] == "snapshot"
+        finally:
+            await cluster.close()
+            await manager.close()
+
+    asyncio.run(go())
+
+
+def test_an_owner_whose_event_loop_is_busy_keeps_its_tables(
+    sessions: sessionmaker[Session],
+) -> None:
+    """The leases are renewed in a thread of their own: an event loop held for longer than a
+    lease (a long rebuild, a starved machine) does not let another process take the tables,
+    which then bounced back and forth between processes under load."""
+    import time
+
+    async def go() -> None:
+        manager = TableManager(sessions, bot_workers=1)
+        cluster = Cluster(sessions, REDIS, 3, _worker())
+        await cluster.start(manager, None)
+        other = Cluster(sessions, REDIS, 3, _worker())
+        try:
+            live, tokens = manager.create(
+                {"game": GAME, "seats": [{"kind": "reserved", "nickname": "A"}] * 2}
+            )
+            manager.start(live, tokens[0], seed=7)
+            time.sleep(6)  # holds the event loop for two lease times
+            with pytest.raises(cluster_module.Elsewhere):
+                other.claim(live.id)
+            assert _lease(sessions, live.id) == (cluster.me, True)
+            assert not other.orphans()
+        finally:
+            await cluster.close()
+            await manager.close()
+
+    asyncio.run(go())

@@ -1,5 +1,5 @@
-"""The server benchmarks (benchmarks/server_load.py, server_frames.py) at a tiny size, so that
-the scripts keep working.
+"""The server benchmarks (benchmarks/server_load.py, server_frames.py, failover.py) at a tiny
+size, so that the scripts keep working.
 
 Their figures are measured by hand (benchmarks/README.md); here only the reports' shape is
 checked: actions were played, their latencies measured, their frames sent. No duration is
@@ -82,3 +82,14 @@ def test_load_benchmark_through_nginx_and_the_interleaved_comparison() -> None:
         rounds = compared["rounds"][mode]
         assert [r["round"] for r in rounds] == [1, 2]
         assert all(r["actions"] > 0 and r["failures"] == [] for r in rounds), rounds
+
+
+def test_failover_benchmark_kills_an_owner_and_times_both_clients(pg_only: str) -> None:
+    """One kill (``pg_only``: PostgreSQL and Redis answer; the script makes its own schema)."""
+    bench = load_script("failover")
+    report = bench.run_benchmark(kills=1)
+    summary = report["summary"]
+    assert summary["kills"] == 1
+    assert summary["proxied"]["close_codes"] == [1012]  # the survivor's client: told to move
+    for who in ("proxied", "direct"):
+        assert summary[who]["median_s"] > 0 and summary[who]["most_tries"] >= 1

@@ -121,7 +121,8 @@ def add_serve_command(sub: Any) -> None:
         default=10,
         help=_(
             "several processes: how long a table's lease lasts unrenewed, so how soon another "
-            "process takes over the tables of one that died (default 10)"
+            "process takes over the tables of one that stalls (one that died is noticed at once; "
+            "default 10)"
         ),
     )
     p.add_argument(
@@ -286,13 +287,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             options.update(limits.uvicorn_options(by_name=True))  # (imported by each process)
             if "ws" in options:  # the processes import the protocol class by name
                 options["ws"] = "campfire.server.compression:FAST_PROTOCOL"
-            uvicorn.run(
-                "campfire.server.app:app_from_environment",
-                factory=True,
-                workers=args.workers,
-                **options,
-            )
-            return 0
+            from .supervisor import supervise
+
+            # forked workers, replaced the moment one exits (not uvicorn's spawned ones)
+            return supervise("campfire.server.app:app_from_environment", args.workers, options)
     tune_gc()
     app = create_app(
         args.database_url,

@@ -4,10 +4,18 @@ A single process (the default) uses none of this. With ``campfire serve --worker
 ``--redis-url``), each process runs a :class:`Cluster`:
 
 - **Ownership.** Each table is owned by one process at a time: a row of ``table_leases``
-  (table, owner, expiry). A process takes a table when it first needs it and the lease is free
-  or expired (one atomic ``INSERT ... ON CONFLICT DO UPDATE ... WHERE expired``), renews all of
-  its leases every third of the lease time, and takes over the running tables whose lease has
-  expired (their owner died): it rebuilds them from the action log, as a restart does. Every
+  (table, owner, expiry). A process takes a table when it first needs it and the lease is free,
+  expired or held by a process that is gone (one atomic ``INSERT ... ON CONFLICT DO UPDATE ...
+  WHERE ...``), renews all of its leases every third of the lease time (in a thread of its own,
+  :meth:`Cluster._renew_forever`), and takes over the running tables whose lease has expired
+  (their owner stalled or died): it rebuilds them from the action log, as a restart does.
+- **A process that is gone.** A process that no longer listens on its Redis channel is gone:
+  Redis drops a subscription the moment the subscriber's connection closes, which the
+  operating system does the moment a process is killed or crashes. Every process looks for
+  gone lease holders every :data:`WATCH_SECONDS` (and at once when something it publishes
+  reaches nobody), and takes their tables at once, whatever their leases say
+  (:meth:`Cluster.watch`): a dead owner's tables are served again in a fraction of a second.
+  A stalled process still listens, so it loses its tables only when their leases expire. Every
   accepted action is committed before it is broadcast, so a killed process loses nothing. The
   log's writes are fenced: each write transaction (:class:`~.writer.LogWriter`, the lobby's
   and the clocks' :class:`~.tables.Store` writes) first locks this process's lease rows of the
@@ -35,8 +43,10 @@ A single process (the default) uses none of this. With ``campfire serve --worker
   503 ``table_moved`` with ``Retry-After``. The list of tables is read from the database.
 
 When the owner goes away, the proxying process closes its clients' connections with code 1012
-(:data:`.protocol.CLOSE_MOVED`); they reconnect (to any process) and resume from their last
-sequence number. When a proxying process goes away, the owner notices within a lease check
+(:data:`.protocol.CLOSE_MOVED`) once the table is served again; they reconnect (to any process)
+and resume from their last sequence number. A connection whose ``open`` reached nobody is
+opened again where the table is (its client gets a snapshot, never silence). When a
+proxying process goes away, the owner notices within a lease check
 (its ``campfire:alive:<process>`` key expires) and ends that process's connections as if
 their clients had left; the clients reconnect (to any process) and resume the same way.
 """
@@ -54,6 +64,8 @@ import os
 import re
 import secrets
 import socket
+import threading
+import time
 from collections.abc import Awaitable, Callable, Collection, MutableMapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -91,6 +103,12 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 #: How long a table's lease lasts without renewal (seconds): a dead process's tables are
 #: taken over after at most this long (plus a third of it, the interval of the checks).
 LEASE_SECONDS = 10.0
+#: How often each process looks for processes that are gone (seconds): a process whose Redis
+#: connection closed (it was killed, it crashed) no longer listens on its channel, and its
+#: tables are taken over at once, whatever their leases say (see :meth:`Cluster.watch`).
+WATCH_SECONDS = 0.25
+#: How long a process's shutdown waits for each of its cluster's steps (seconds)
+CLOSE_SECONDS = 5.0
 #: How long a lobby request about a table may wait for the table's owner (seconds): for its
 #: answer, and while the table moves, for it to be served again.
 FORWARD_TIMEOUT = 10.0
@@ -202,6 +220,10 @@ class Proxy:
     conn: Connection
     table_id: int
     owner: str
+    #: the ``open`` message (sent again if the owner turns out to be gone before it answers)
+    opening: dict[str, Any] | None = None
+    #: whether the owner has sent anything for the connection yet
+    answered: bool = False
 
 
 _TABLE_PATH = re.compile(r"^/api/tables/(\d{1,12})(?:/|$)")
@@ -345,19 +367,28 @@ class Cluster:
         #: the proxy's side: this process's clients at other processes' tables
         self.proxies: dict[str, Proxy] = {}
         self.started = False
+        #: the processes known to be gone (no longer listening on their channel): their
+        #: leases may be taken at once (:meth:`claim`, :meth:`orphans`)
+        self.dead: frozenset[str] = frozenset()
+        #: when this process last took or renewed each table's lease (``time.monotonic``)
+        self._claimed: dict[int, float] = {}
+        self._stop = threading.Event()
+        self._renewer: threading.Thread | None = None
         self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._out: list[tuple[str, str, Callable[[int], None] | None]] = []
         self._wake: asyncio.Event | None = None
         self._ids = itertools.count()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._redis: Any = None
+        self._pubsub: Any = None
 
     # ----- the database's leases --------------------------------------------------------------
 
     def claim(self, table_id: int) -> bool:
         """Take or renew the lease of ``table_id``: ``True``; ``False``: there is no such table.
 
-        Raises :class:`Elsewhere` when another process holds an unexpired lease.
+        The lease is taken if it is free, expired, or held by a process known to be gone
+        (:attr:`dead`). Raises :class:`Elsewhere` when another process holds it.
         """
         with self.sessions.begin() as session:
             got = session.execute(
@@ -368,11 +399,13 @@ class Cluster:
                     "ON CONFLICT (table_id) DO UPDATE "
                     "SET owner = excluded.owner, expires = excluded.expires "
                     "WHERE table_leases.owner = excluded.owner OR table_leases.expires < now() "
+                    "OR table_leases.owner = ANY(CAST(:dead AS text[])) "
                     "RETURNING owner"
                 ),
-                {"me": self.me, "ttl": self.lease, "t": table_id},
+                {"me": self.me, "ttl": self.lease, "t": table_id, "dead": sorted(self.dead)},
             ).scalar()
             if got is not None:
+                self._claimed[table_id] = time.monotonic()
                 return True
             owner = session.execute(
                 text("SELECT owner FROM table_leases WHERE table_id = :t"), {"t": table_id}
@@ -420,30 +453,59 @@ class Cluster:
             raise LeaseLost(lost[0])
 
     def orphans(self) -> list[int]:
-        """The running tables nobody holds (no lease, or an expired one), oldest first."""
+        """The running tables nobody holds, oldest first.
+
+        Nobody holds a table without a lease, with an expired one, or with one of a process
+        known to be gone (:attr:`dead`).
+        """
         with self.sessions() as session:
             return list(
                 session.execute(
                     text(
                         "SELECT g.id FROM game_tables g "
                         "LEFT JOIN table_leases l ON l.table_id = g.id "
-                        "WHERE g.status = 'running' AND (l.table_id IS NULL OR l.expires < now()) "
-                        "ORDER BY g.id"
-                    )
+                        "WHERE g.status = 'running' AND (l.table_id IS NULL OR l.expires < now() "
+                        "OR l.owner = ANY(CAST(:dead AS text[]))) ORDER BY g.id"
+                    ),
+                    {"dead": sorted(self.dead)},
                 ).scalars()
             )
 
     def owners(self, table_ids: list[int]) -> dict[int, str]:
-        """The processes holding unexpired leases of ``table_ids``."""
+        """The processes holding unexpired leases of ``table_ids`` (not those known gone)."""
         with self.sessions() as session:
             rows = session.execute(
                 text(
                     "SELECT table_id, owner FROM table_leases "
-                    "WHERE table_id = ANY(:ids) AND expires >= now()"
+                    "WHERE table_id = ANY(:ids) AND expires >= now() "
+                    "AND owner <> ALL(CAST(:dead AS text[]))"
                 ),
+                {"ids": table_ids, "dead": sorted(self.dead)},
+            ).all()
+        return {int(t): str(o) for t, o in rows}
+
+    def holders(self, table_ids: list[int]) -> dict[int, str]:
+        """The processes named in the leases of ``table_ids``, expired or not."""
+        with self.sessions() as session:
+            rows = session.execute(
+                text("SELECT table_id, owner FROM table_leases WHERE table_id = ANY(:ids)"),
                 {"ids": table_ids},
             ).all()
         return {int(t): str(o) for t, o in rows}
+
+    def lease_holders(self) -> set[str]:
+        """The other processes that hold (or held: expired) the lease of a running table."""
+        with self.sessions() as session:
+            return set(
+                session.execute(
+                    text(
+                        "SELECT DISTINCT l.owner FROM table_leases l "
+                        "JOIN game_tables g ON g.id = l.table_id "
+                        "WHERE g.status = 'running' AND l.owner <> :me"
+                    ),
+                    {"me": self.me},
+                ).scalars()
+            )
 
     def release(self) -> None:
         """Give up every lease (a clean stop: the others take the tables over at once)."""
@@ -476,7 +538,7 @@ class Cluster:
         try:
             await self._redis.ping()
             await self._alive()
-            pubsub = self._redis.pubsub()
+            pubsub = self._pubsub = self._redis.pubsub()
             await pubsub.subscribe(f"campfire:w:{self.me}")
         except Exception as exc:
             raise OptionError(
@@ -490,23 +552,42 @@ class Cluster:
         self._spawn(self._listen(pubsub))
         self._spawn(self._publish())
         self._spawn(self._check_loop())
+        self._spawn(self._watch_loop())
+        self._stop.clear()
+        self._renewer = threading.Thread(
+            target=self._renew_forever,
+            args=(asyncio.get_running_loop(),),
+            name="campfire-leases",
+            daemon=True,
+        )
+        self._renewer.start()
         self.started = True
         log.info("campfire serve: process %s joined (lease %g s)", self.me, self.lease)
 
     async def close(self) -> None:
         """Stop, give the leases up and disconnect (at shutdown)."""
         self.started = False
-        for task in list(self._tasks):
+        self._stop.set()
+        if self._renewer is not None:
+            await asyncio.to_thread(self._renewer.join, 10)
+        tasks = list(self._tasks)
+        for task in tasks:
             task.cancel()
-        for task in list(self._tasks):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if tasks:  # bounded: a shutdown never hangs on a task (or on Redis, below)
+            _, pending = await asyncio.wait(tasks, timeout=CLOSE_SECONDS)
+            if pending:
+                log.warning("%d tasks of the cluster did not stop", len(pending))
         with contextlib.suppress(Exception):
-            await asyncio.to_thread(self.release)
+            await asyncio.wait_for(asyncio.to_thread(self.release), CLOSE_SECONDS)
         if self._redis is not None:
-            with contextlib.suppress(Exception):
-                await self._redis.delete(f"campfire:alive:{self.me}")
-                await self._redis.aclose()
+            steps: list[Callable[[], Awaitable[Any]]] = [
+                lambda: self._redis.delete(f"campfire:alive:{self.me}"),
+                lambda: self._pubsub.aclose(),
+                lambda: self._redis.aclose(),
+            ]
+            for step in steps:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(step(), CLOSE_SECONDS)
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coro)
@@ -553,6 +634,106 @@ class Cluster:
                     if published is not None:
                         published(int(count))
 
+    async def _watch_loop(self) -> None:
+        failing = False
+        while True:
+            await asyncio.sleep(WATCH_SECONDS)
+            try:
+                await self.watch()
+            except Exception:
+                if not failing:  # once per outage, not four times a second
+                    log.exception("looking for processes that are gone failed")
+                failing = True
+            else:
+                failing = False
+
+    async def _dead_among(self, workers: Collection[str]) -> set[str]:
+        """Those of ``workers`` that do not listen on their channel (they are gone)."""
+        if not workers:
+            return set()
+        names = sorted(workers)
+        counts = await self._redis.pubsub_numsub(*(f"campfire:w:{w}" for w in names))
+        listening = {str(channel) for channel, count in counts if int(count) > 0}
+        return {w for w in names if f"campfire:w:{w}" not in listening}
+
+    async def watch(self) -> None:
+        """Take over the tables of the processes that are gone; close the proxies to them.
+
+        A process is gone when it no longer listens on its Redis channel: Redis drops the
+        subscription the moment the process's connection closes (killed, crashed, its
+        machine's kernel closed the socket). Its tables' leases are then taken at once
+        (:attr:`dead`), without waiting for them to expire, and rebuilt from the log; only then
+        are this process's clients at those tables closed with 1012, so that a reconnect
+        finds the table served. A process that stalls keeps listening: its tables move only
+        when their leases expire (:meth:`check`), and its writes stay fenced.
+        """
+        candidates = await asyncio.to_thread(self.lease_holders)
+        candidates |= {p.owner for p in self.proxies.values()}
+        candidates.discard(self.me)
+        dead = await self._dead_among(candidates)
+        self.dead = frozenset(dead)
+        if dead:
+            await self._take_over(dead)
+
+    async def _take_over(self, dead: set[str]) -> None:
+        """Take the tables of the processes ``dead`` (gone); see to the proxies to them.
+
+        A proxy the gone owner had answered is closed with 1012 (its client reconnects with
+        ``since=`` and finds the table served); one it had not (its ``open`` was lost) is
+        opened again where its table is now, this process included: that client gets its
+        snapshot as if nothing had happened.
+        """
+        manager = self.manager
+        assert manager is not None
+        self.dead = self.dead | dead
+        adopted = manager.recover()
+        if adopted:
+            log.info("took over %d tables of processes that are gone", adopted)
+        for conn_id, proxy in list(self.proxies.items()):
+            if proxy.owner not in dead:
+                continue
+            if proxy.answered or proxy.opening is None:
+                proxy.conn.close(protocol.CLOSE_MOVED)
+                continue
+            try:
+                new = self.owner_for(proxy.table_id) or self.me
+            except Exception:
+                log.exception("table %s: could not find its owner", proxy.table_id)
+                proxy.conn.close(protocol.CLOSE_MOVED)
+                continue
+            proxy.owner = new
+            self.send(new, json.dumps(proxy.opening), self._on_published(conn_id, new))
+
+    async def _if_gone(self, owner: str) -> None:
+        """If ``owner`` is gone, take its tables over (:meth:`_take_over`)."""
+        try:
+            dead = await self._dead_among([owner])
+            if dead:
+                await self._take_over(dead)
+        except Exception:
+            log.exception("could not find out whether process %s is gone", owner)
+
+    async def _owner_silent(self, conn_id: str, owner: str) -> None:
+        """A message to ``owner`` for connection ``conn_id`` reached no process.
+
+        If the owner is gone, its tables are taken over (:meth:`_take_over`: the connection
+        is opened again where its table is, or closed with 1012); if it is not, or that
+        cannot be known, the connection is closed with 1012. Never silence.
+        """
+        await self._if_gone(owner)
+        proxy = self.proxies.get(conn_id)
+        if proxy is not None and proxy.owner == owner:
+            proxy.conn.close(protocol.CLOSE_MOVED)
+
+    def _on_published(self, conn_id: str, owner: str) -> Callable[[int], None]:
+        """A ``published`` callback: if nobody received it, see to the connection."""
+
+        def published(count: int) -> None:
+            if count == 0 and conn_id in self.proxies:
+                self._spawn(self._owner_silent(conn_id, owner))
+
+        return published
+
     async def _check_loop(self) -> None:
         while True:
             await asyncio.sleep(self.lease / 3)
@@ -561,24 +742,67 @@ class Cluster:
             except Exception:
                 log.exception("the lease check failed")
 
+    def _renew_forever(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Renew this process's leases every third of the lease time, in a thread of its own.
+
+        A busy event loop (a table being rebuilt, a slow claim) or a starved machine does not
+        delay the renewals, so a process that is only slow keeps its tables: ownership does
+        not bounce between processes under load. The tables found lost are dropped in the
+        event loop (:meth:`_renewed`).
+        """
+        period = self.lease / 3
+        due = time.monotonic()
+        while True:
+            due += period
+            now = time.monotonic()
+            if due < now:  # far behind (the process was stopped): from now on
+                due = now + period
+            if self._stop.wait(due - now):
+                return
+            started = time.monotonic()
+            try:
+                held = self.renew()
+            except Exception:
+                log.exception("the leases could not be renewed")
+                continue
+            with contextlib.suppress(RuntimeError):  # the loop is closed: shutting down
+                loop.call_soon_threadsafe(self._renewed, held, started)
+
+    def _renewed(self, held: set[int], started: float) -> None:
+        """Drop the tables whose lease a renewal begun at ``started`` found taken."""
+        manager = self.manager
+        if manager is None:
+            return
+        for table_id in sorted(set(manager.tables) - held):
+            if self._claimed.get(table_id, 0.0) >= started:
+                continue  # taken after the renewal began: not lost
+            log.warning("table %s: its lease was lost; another process serves it", table_id)
+            self._claimed.pop(table_id, None)
+            manager.drop(table_id)
+
     async def check(self) -> None:
-        """Renew leases, drop lost tables, adopt orphans, close proxies whose owner went."""
+        """Adopt orphans, close proxies whose table moved on, end dead proxies' connections.
+
+        The orphans are the tables whose leases expired; a proxy is closed (1012) when
+        another process holds its table's lease or its owner is gone; the connections of a
+        proxying process that is gone are ended as if their clients had left.
+
+        (The leases are renewed in a thread of their own, :meth:`_renew_forever`; the gone
+        processes are looked for more often, :meth:`watch`.)
+        """
         manager = self.manager
         assert manager is not None
         await self._alive()
-        before = set(manager.tables)
-        held = await asyncio.to_thread(self.renew)
-        for table_id in sorted(before - held):
-            log.warning("table %s: its lease was lost; another process serves it", table_id)
-            manager.drop(table_id)
         adopted = manager.recover()
         if adopted:
             log.info("took over %d tables whose owner went away", adopted)
         if self.proxies:
             tables = sorted({p.table_id for p in self.proxies.values()})
-            owners = await asyncio.to_thread(self.owners, tables)
+            holders = await asyncio.to_thread(self.holders, tables)
             for proxy in list(self.proxies.values()):
-                if owners.get(proxy.table_id) != proxy.owner:
+                # a lease that merely expired (its owner is slow) is not a move: only another
+                # holder, or an owner that is gone, is
+                if holders.get(proxy.table_id) != proxy.owner or proxy.owner in self.dead:
                     proxy.conn.close(protocol.CLOSE_MOVED)
         for worker in {r.worker for r in self.remotes.values()}:
             if not await self._redis.exists(f"campfire:alive:{worker}"):
@@ -604,6 +828,7 @@ class Cluster:
             proxy = self.proxies.get(conn_id)
             if proxy is None:
                 return
+            proxy.answered = True
             if kind == "F":
                 proxy.conn.push(rest)
             else:
@@ -678,28 +903,33 @@ class Cluster:
         token: str | None,
         since: int | None,
     ) -> str:
-        """Ask ``owner`` to serve ``conn`` at ``table_id``; the proxy's id."""
+        """Ask ``owner`` to serve ``conn`` at ``table_id``; the proxy's id.
+
+        If ``owner`` turns out to be gone (nobody receives the request), its tables are taken
+        over and the connection is opened where ``table_id`` is then, this process included
+        (:meth:`_owner_silent`).
+        """
         conn_id = self.new_id()
-        self.proxies[conn_id] = Proxy(conn, table_id, owner)
-        self.send(
-            owner,
-            json.dumps(
-                {
-                    "op": "open",
-                    "conn": conn_id,
-                    "worker": self.me,
-                    "table": table_id,
-                    "token": token,
-                    "since": since,
-                    "lang": conn.language,
-                    "patches": conn.patches,
-                }
-            ),
-        )
+        opening = {
+            "op": "open",
+            "conn": conn_id,
+            "worker": self.me,
+            "table": table_id,
+            "token": token,
+            "since": since,
+            "lang": conn.language,
+            "patches": conn.patches,
+        }
+        self.proxies[conn_id] = Proxy(conn, table_id, owner, opening)
+        self.send(owner, json.dumps(opening), self._on_published(conn_id, owner))
         return conn_id
 
     def forward(self, conn_id: str, message: str | bytes) -> None:
-        """Pass a client's message on to its table's owner."""
+        """Pass a client's message on to its table's owner.
+
+        A message that reaches no process (the owner is gone) closes the connection with
+        1012 once the owner's tables have been taken over (:meth:`_owner_silent`).
+        """
         proxy = self.proxies.get(conn_id)
         if proxy is None:
             return
@@ -708,6 +938,7 @@ class Cluster:
         self.send(
             proxy.owner,
             json.dumps({"op": "msg", "conn": conn_id, "worker": self.me, "text": message}),
+            self._on_published(conn_id, proxy.owner),
         )
 
     def close_proxy(self, conn_id: str) -> None:
@@ -873,6 +1104,7 @@ class Cluster:
                 delivered.set_result(count > 0)
             if not count and not future.done():
                 future.set_result(_MOVED_REPLY)
+                self._spawn(self._if_gone(owner))  # its tables are served again at once
 
         self.send(
             owner,
