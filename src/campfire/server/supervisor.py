@@ -17,7 +17,8 @@ one after the other left no process at all for that long. This one:
 
 A worker that fails before serving (uvicorn's start-up failure, exit status 3: the application
 cannot be built) stops the whole group, as uvicorn's supervisor does; a worker that keeps
-dying within a second of its start is started again after a growing pause (up to 5 s).
+failing by itself within a second of its start is started again after a growing pause (up
+to 5 s); one killed by a signal is replaced at once.
 The parent starts no thread and no event loop before it forks.
 """
 
@@ -102,9 +103,11 @@ def supervise(app: str, workers: int, options: dict[str, Any]) -> int:
             stop(signal.SIGTERM, None)
             continue
         log.warning("campfire serve: worker %d exited (%d); starting another", pid, code)
-        failures = failures + 1 if time.monotonic() - started < 1.0 else 0
+        # a worker that fails by itself right after its start (not one that was killed)
+        crashed = code >= 0 and time.monotonic() - started < 1.0
+        failures = failures + 1 if crashed else 0
         if failures:
-            time.sleep(min(5.0, 0.1 * 2**failures))  # one that dies at once: not in a loop
+            time.sleep(min(5.0, 0.1 * 2**failures))  # not in a tight loop
             if stopping:
                 continue
         start()
