@@ -5,9 +5,11 @@ Positions are built through the public format (``to_position`` / ``state_from_po
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
 import re
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ from hypothesis import strategies as st
 
 from campfire.core import GameRng, PositionError, Record, replay
 from campfire.games.tracker import GAME, TrackerState
+from campfire.games.tracker import position as reader
 
 from ..position_fuzz import BASIC_VALUES, check_a_mutated_position, sample_positions
 from .helpers import new_state, play
@@ -183,6 +186,243 @@ def test_every_position_of_random_games_loads() -> None:
             if state.is_terminal():
                 break
             _play(state, rng, 1)
+
+
+# ----- one position per named check of position.py ----------------------------------------------
+#
+# Each row starts from a legal position of a game played to some point, changes one thing so that
+# exactly the check's rule is broken, and expects the check's own error.
+
+
+def _played(*turns: tuple[int, str], players: int = 3, **options: Any) -> Callable[[], Any]:
+    """A base: the position after ``turns`` (seat, steps separated by commas) of a new game."""
+
+    def build() -> Any:
+        state = new_state(("T0", "T1", "T2")[:players], **options)
+        for seat, steps in turns:
+            play(state, seat, *steps.split(", "))
+        return _position(state)
+
+    return build
+
+
+#: seat 0 at the start of the game
+_START = _played()
+#: seat 1 to act after seat 0 captured the card on position 0 (now empty)
+_CAPTURED = _played((0, "track 1, take 0, done, done"))
+#: seat 0 collecting, having played a tracker and taken nothing yet
+_COLLECTING = _played((0, "track 1"))
+#: seat 0 in a peek of 3 cards, having looked at position 4
+_PEEKING = _played((0, "peek 4"), peek_count=3)
+#: seat 0 moving the card on position 5 (position 0 is empty)
+_PLACING = _played((0, "track 1, take 0, done, lift 5"))
+#: two players: seat 0 played its last tracker, seat 1 (2 trackers) is in the final peek
+_FINAL_PEEK = _played((0, "track 1, done"), (1, "track 1, done"), (0, "track 2, done"), players=2)
+
+
+def _finished() -> Any:
+    state = new_state()
+    _play(state, random.Random(3), 100_000)
+    assert state.is_terminal()
+    return _position(state)
+
+
+def _capture_board(seat: int, *positions: int) -> Callable[[Any], None]:
+    """Move the cards on ``positions`` into ``seat``'s pile (it keeps its trackers)."""
+
+    def change(s: Any) -> None:
+        for p in positions:
+            s["captured"][seat].append(s["board"][p])
+            s["board"][p] = None
+
+    return change
+
+
+def _then(*changes: Callable[[Any], None]) -> Callable[[Any], None]:
+    def change(s: Any) -> None:
+        for one in changes:
+            one(s)
+
+    return change
+
+
+def _set(**fields: Any) -> Callable[[Any], None]:
+    return lambda s: s.update(fields)
+
+
+def _set_item(key: str, index: int, value: Any) -> Callable[[Any], None]:
+    return lambda s: s[key].__setitem__(index, value)
+
+
+def _copy_card(source: int, target: int) -> Callable[[Any], None]:
+    return lambda s: s["board"].__setitem__(target, s["board"][source])
+
+
+#: (check, base position, the one change that breaks its rule, the check's message)
+_CHECK_ROWS = [
+    ("_check_every_card_once", _CAPTURED, _copy_card(1, 0), r"card S-T0-2 appears twice; each"),
+    ("_check_every_card_once", _START, _set_item("board", 5, None), r"card F-T0-3 is missing;"),
+    (
+        "_check_captures_played_trackers",
+        _START,
+        _capture_board(1, 0),
+        r"captured\[1\]: seat 1 has captured cards but still holds all its trackers",
+    ),
+    (
+        "_check_someone_acts_before_the_end",
+        _START,
+        _set(seat=None),
+        r"seat must be a whole number 0–2 \(got None\)",
+    ),
+    (
+        "_check_nobody_acts_after_the_end",
+        _finished,
+        _set(seat=0),
+        r"seat: nobody is to act in a finished game \(null\)",
+    ),
+    (
+        "_check_last_player_only_in_final_turns",
+        _START,
+        _set(last_player=1),
+        "last_player is set only once the final turns have begun",
+    ),
+    (
+        "_check_final_turns_are_the_last_players",
+        _FINAL_PEEK,
+        _set(last_player=0),
+        r"last_player: the final turns are the last player's \(seat\)",
+    ),
+    (
+        "_check_one_holder_means_final_turns",
+        _FINAL_PEEK,
+        _set(phase="normal", last_player=None),
+        "trackers: with one player left holding trackers .*; phase must be final_peek",
+    ),
+    (
+        "_check_only_the_last_player_holds_trackers",
+        _FINAL_PEEK,
+        _set_item("trackers", 0, 1),
+        "trackers: in the final turns only the last player holds trackers",
+    ),
+    (
+        "_check_step_belongs_to_phase",
+        _FINAL_PEEK,
+        _set(step="collecting"),
+        r"step: a final_peek turn has no collecting step \(allowed: turn_start, peeking\)",
+    ),
+    (
+        "_check_board_not_empty_before_the_end",
+        _START,
+        _then(_capture_board(1, *range(60)), _set_item("trackers", 1, 2)),
+        "board: the game ends when the board is empty",
+    ),
+    (
+        "_check_turn_needs_trackers",
+        _START,
+        _then(_capture_board(0, 0), _set_item("trackers", 0, 0)),
+        r"trackers\[0\]: a player without trackers takes no more turns",
+    ),
+    (
+        "_check_capture_began_with_trackers",
+        _COLLECTING,
+        _set_item("trackers", 0, 3),
+        r"trackers\[0\]: a capture turn begins by playing trackers",
+    ),
+    (
+        "_check_peeked_distinct_and_occupied",
+        _PEEKING,
+        _set(peeked=[4, 4]),
+        "peeked: distinct occupied positions",
+    ),
+    (
+        "_check_peek_in_progress_not_complete",
+        _PEEKING,
+        _set(peeked=[4, 5, 6]),
+        r"peeked: a peek turn in progress has looked at 1–2 cards \(got 3\)",
+    ),
+    (
+        "_check_peeked_only_while_peeking",
+        _START,
+        _set(peeked=[3]),
+        "peeked: positions are listed only during a peek turn",
+    ),
+    (
+        "_check_relocation_has_an_empty_position",
+        _COLLECTING,
+        _set(step="relocating"),
+        "step: relocation needs an empty position",
+    ),
+    (
+        "_check_relocations_only_while_relocating",
+        _START,
+        _set(relocations=1),
+        "relocations: moves are counted only while relocating",
+    ),
+    (
+        "_check_lifted_card_on_the_board",
+        _PLACING,
+        _set(lifted=0),
+        "lifted: the occupied position whose card is being moved",
+    ),
+    (
+        "_check_lifted_only_while_placing",
+        _START,
+        _set(lifted=4),
+        "lifted: a card is lifted only while placing it",
+    ),
+]
+
+#: checks no position read through ``read_state`` can reach (tested on a state directly, below)
+_BACKSTOPS = ("_check_seat_has_a_legal_step",)
+
+
+def _row_ids() -> list[str]:
+    """Each row's id: its check's name (``-2`` added for a check's second row)."""
+    names = [row[0] for row in _CHECK_ROWS]
+    return [
+        n if names.index(n) == i else f"{n}-{names[: i + 1].count(n)}" for i, n in enumerate(names)
+    ]
+
+
+@pytest.mark.parametrize(("check", "base", "change", "message"), _CHECK_ROWS, ids=_row_ids())
+def test_each_check_refuses_a_position_breaking_its_rule(
+    check: str,
+    base: Callable[[], Any],
+    change: Callable[[Any], None],
+    message: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    position = base()
+    assert GAME.state_from_position(position).to_position() == position  # legal before
+    change(position["state"])
+    with pytest.raises(PositionError, match=message) as refused:
+        GAME.state_from_position(position)
+    assert check in [entry.name for entry in refused.traceback]  # raised by that check
+    # and only its rule is broken: without the check, no other one refuses the position
+    monkeypatch.setattr(reader, check, lambda fields: None)
+    GAME.state_from_position(position)
+
+
+def test_every_check_of_the_reader_has_a_position_that_breaks_it() -> None:
+    checks = {name for name in vars(reader) if name.startswith("_check_")}
+    assert {row[0] for row in _CHECK_ROWS} | set(_BACKSTOPS) == checks
+
+
+def test_the_reader_runs_every_check() -> None:
+    called = re.findall(r"\b(_check_\w+)\(", inspect.getsource(reader.read_state))
+    assert sorted(called) == sorted({name for name in vars(reader) if name.startswith("_check_")})
+
+
+def test_a_seat_without_a_legal_step_is_refused_by_the_backstop() -> None:
+    state = new_state()
+    play(state, 0, "track 1", "take 0", "done", "lift 5")
+    state.board[0] = state.captured[0].pop()  # placing with no empty position to drop on
+    state = state.clone()  # no cached legal steps
+    assert state.legal_actions() == []
+    with pytest.raises(PositionError, match="seat 0 would have no legal step in this position"):
+        reader._check_seat_has_a_legal_step(state)
+    # read as a position, an earlier check refuses it: the backstop is never reached
+    _refused(_position(state), "step: relocation needs an empty position")
 
 
 # ----- property: random mutations are accepted and playable, or refused --------------------
