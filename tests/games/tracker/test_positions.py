@@ -480,8 +480,15 @@ def _doc_position_section() -> str:
 
 def test_the_documented_fields_are_the_position_fields() -> None:
     rows = [line for line in _doc_position_section().splitlines() if line.startswith("| `")]
+    rows = [row for row in rows if not row.startswith("| `_check_")]  # the checks' table
     documented = {name for row in rows for name in re.findall(r"`(\w+)`", row.split("|")[1])}
     assert documented == set(new_state().to_position()["state"])
+
+
+def test_the_documented_checks_are_the_readers_in_its_order() -> None:
+    lines = _doc_position_section().splitlines()
+    documented = [line.split("`")[1] for line in lines if line.startswith("| `_check_")]
+    assert documented == re.findall(r"\b(_check_\w+)\(", inspect.getsource(reader.read_state))
 
 
 def test_the_documented_example_is_the_engines_position() -> None:
