@@ -6,8 +6,10 @@ Positions are built through the public format (``to_position`` / ``state_from_po
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 import random
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -17,9 +19,11 @@ from hypothesis import strategies as st
 
 from campfire.core import GameRng, PositionError, SetupError
 from campfire.games.apache import GAME, ApacheState
+from campfire.games.apache import position as position_module
+from campfire.games.apache.cards import DECK_COUNTS, parse_card
 
 from ..position_fuzz import BASIC_VALUES, check_a_mutated_position, sample_positions
-from .tables import position
+from .tables import poll, position
 
 
 def _play(state: ApacheState, rng: random.Random) -> tuple[int, str]:
@@ -111,6 +115,232 @@ def test_a_claim_without_reaction_time_is_refused_in_reaction_order() -> None:
     state.apply(0, "reveal")
     with pytest.raises(PositionError, match=r"answers\[1\]"):
         GAME.state_from_position(_edit(state, answers=[None, "claim hunter", None]))
+
+
+# ----- one test per named check of position.py ------------------------------------------------
+
+
+def _at_reveal() -> ApacheState:
+    """Seat 0 is to reveal a teepee onto a buffalo and a red hunter (three seats, reaction)."""
+    return position(3, ["buffalo", "red-hunter"], reveal=["teepee"])
+
+
+def _at_poll() -> ApacheState:
+    """The teepee is revealed; every seat is to answer the poll."""
+    state = _at_reveal()
+    state.apply(0, "reveal")
+    return state
+
+
+def _at_choose() -> ApacheState:
+    """Red's hunter claim is pending: the buffalo or the teepee (apache §6 CHOOSE)."""
+    state = _at_poll()
+    poll(state, {0: "claim hunter 100"})
+    return state
+
+
+def _at_start() -> ApacheState:
+    """A seeded game before its first reveal (window 0)."""
+    return GAME.new_game(3, seed=5)
+
+
+def _at_game_over() -> ApacheState:
+    """The last card's window closed without a claim: the game is over."""
+    state = position(3, ["buffalo", "red-hunter"], reveal=["teepee"], deck_left=1)
+    state.apply(0, "reveal")
+    poll(state, {})
+    return state
+
+
+_BUFFALO = DECK_COUNTS[parse_card("buffalo")]
+
+#: (check, legal position, the fields changed, the message): each change breaks the check's
+#: invariant and no earlier one, so the check named is the one that refuses it
+_CHECKS: list[tuple[str, Callable[[], ApacheState], dict[str, Any], str]] = [
+    (
+        "check_one_colour_per_seat",
+        _at_reveal,
+        {"colours": ["red", "red", "blue"]},
+        "each seat plays a different colour (got ['red', 'red', 'blue'])",
+    ),
+    (
+        "check_every_card_once",
+        _at_reveal,
+        {"discard": ["buffalo"]},
+        f"there are {_BUFFALO} prairie card(s) buffalo, not {_BUFFALO + 1}; the 114 prairie "
+        "cards must each appear exactly once",
+    ),
+    (
+        "_check_window_counts_the_reveals",
+        _at_reveal,
+        {"window": 6},
+        "window must be the number of cards revealed, 2 (got 6)",
+    ),
+    (
+        "check_tiebreaks_are_seat_orders",
+        _at_reveal,
+        {"tiebreaks": [[0, 1]]},
+        "tiebreaks[0] must be an order of the seats [0, 1, 2] (got [0, 1])",
+    ),
+    (
+        "_check_one_answer_per_seat",
+        _at_poll,
+        {"answers": [None, None]},
+        "answers must hold one entry per seat (3): null, 'pass' or a claim",
+    ),
+    (
+        "_check_claim_notation",
+        _at_poll,
+        {"answers": [None, "claim hunter", None]},
+        "answers[1]: 'claim hunter' is not a claim of the form 'claim TYPE MS'",
+    ),
+    (
+        "_check_answers_all_or_none_outside_a_poll",
+        _at_reveal,
+        {"answers": ["pass", None, None]},
+        "answers: outside a claim poll every seat has answered, or none",
+    ),
+    (
+        "_check_a_full_poll_is_closed",
+        _at_poll,
+        {"answers": ["pass", "pass", "pass"]},
+        "answers: a claim poll with every answer in is closed already",
+    ),
+    (
+        # an answer before the first reveal can only be in a poll (outside one, the poll would
+        # be all or none, and a full one closed); so this position also has a poll without a
+        # card, which the later _check_a_poll_follows_a_reveal refuses too
+        "_check_no_answer_before_the_first_reveal",
+        _at_start,
+        {"phase": "claim", "answers": ["pass", None, None]},
+        "answers: no card is revealed yet, so nobody has answered",
+    ),
+    (
+        "_check_arrival_names_each_claim_once",
+        _at_poll,
+        {"arrival": [0]},
+        "arrival must name each seat with a claim in answers once, in the order the claims "
+        "arrived (claim_order=arrival; empty otherwise)",
+    ),
+    (
+        "_check_queue_holds_claims",
+        _at_choose,
+        {"queue": [[0, "claim hunter 100", "yes"]]},
+        "queue[0] must be [seat, claim, legal] (got [0, 'claim hunter 100', 'yes'])",
+    ),
+    (
+        "_check_one_claim_per_seat_in_the_queue",
+        _at_choose,
+        {"queue": [[0, "claim hunter 100", True], [0, "claim hunter 200", True]]},
+        "queue names a seat twice (one claim per seat and window)",
+    ),
+    (
+        "_check_resolved_is_within_the_queue",
+        _at_choose,
+        {"resolved": 2},
+        "resolved must be 0–1, the claims of the queue resolved",
+    ),
+    (
+        "_check_tiebreak_orders_the_seats",
+        _at_reveal,
+        {"tiebreak": [0, 0, 1]},
+        "tiebreak must be null or an order of the seats 0–2",
+    ),
+    (
+        "_check_queue_only_at_a_choose_step",
+        _at_reveal,
+        {"queue": [[1, "claim hunter 300", False]]},
+        "queue must be empty and resolved 0 outside a choose step",
+    ),
+    (
+        "_check_a_poll_follows_a_reveal",
+        _at_start,
+        {"phase": "claim"},
+        "a claim poll needs a revealed card",
+    ),
+    (
+        "_check_a_card_is_left_to_reveal",
+        _at_game_over,
+        {"phase": "reveal"},
+        "no face-down card is left to reveal",
+    ),
+    (
+        "_check_a_choose_step_has_a_pending_claim",
+        _at_choose,
+        {"resolved": 1},
+        "a choose step needs a pending claim in the queue",
+    ),
+    (
+        "_check_the_pending_claim_has_a_choice",
+        _at_choose,
+        {"queue": [[0, "claim hunter 100", False]]},
+        "the pending claim has no choice to make",
+    ),
+    (
+        "_check_game_over_only_when_every_card_is_revealed",
+        _at_reveal,
+        {"phase": "game_over"},
+        "the game is over only once every card is revealed",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("check", "legal", "fields", "message"), _CHECKS, ids=[row[0] for row in _CHECKS]
+)
+def test_each_named_check_refuses_a_position_that_breaks_its_invariant(
+    check: str, legal: Callable[[], ApacheState], fields: dict[str, Any], message: str
+) -> None:
+    """The position loads before the change; after it, the check named raises its message."""
+    state = legal()
+    assert GAME.state_from_position(_edit(state)).to_position() == state.to_position()
+    with pytest.raises(PositionError) as refused:
+        GAME.state_from_position(_edit(state, **fields))
+    assert str(refused.value) == message
+    assert refused.traceback[-1].name == check  # raised by the check itself
+
+
+#: checks whose position also breaks a later check that relies on them
+_GUARDS = {
+    "_check_no_answer_before_the_first_reveal": "a claim poll needs a revealed card",
+    "_check_a_choose_step_has_a_pending_claim": "malformed Apache position: IndexError",
+}
+
+
+def _returns_nothing(check: str) -> bool:
+    return bool(inspect.signature(getattr(position_module, check)).return_annotation == "None")
+
+
+@pytest.mark.parametrize(
+    ("check", "legal", "fields"),
+    [row[:3] for row in _CHECKS if _returns_nothing(row[0])],
+    ids=[row[0] for row in _CHECKS if _returns_nothing(row[0])],
+)
+def test_a_position_of_the_table_breaks_no_other_check(
+    check: str,
+    legal: Callable[[], ApacheState],
+    fields: dict[str, Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With its check switched off, the row's position loads (the checks that only refuse)."""
+    data = _edit(legal(), **fields)
+    monkeypatch.setattr(position_module, check, lambda *args: None)
+    if check in _GUARDS:
+        with pytest.raises(PositionError, match=_GUARDS[check]):
+            GAME.state_from_position(data)
+    else:
+        GAME.state_from_position(data)
+
+
+def test_the_table_names_every_check_of_position_py() -> None:
+    """A new check of ``position.py`` without a row in ``_CHECKS`` fails here."""
+    checks = {
+        name
+        for name, function in inspect.getmembers(position_module, inspect.isfunction)
+        if name.startswith(("check_", "_check_"))
+        and function.__module__ == position_module.__name__
+    }
+    assert checks == {row[0] for row in _CHECKS}
 
 
 # ----- property: random mutations are accepted and playable, or refused --------------------
