@@ -147,6 +147,7 @@ def _unchecked_state(players: int, options: DudabOptions, v: Mapping[str, Any]) 
 
 
 def _playing(state: DudabState) -> bool:
+    """Whether a round is being played (the game is not over)."""
     return state.phase == PLAYING
 
 
@@ -161,6 +162,7 @@ def _top(state: DudabState) -> tuple[int, int, int] | None:
 
 
 def _no_specials(cards: list[int], what: str) -> None:
+    """No Jungle or Baby among ``cards`` (they are laid at once when drawn during a round)."""
     for c in cards:
         if KIND[c] in (JUNGLE, BABY):
             raise PositionError(
@@ -630,6 +632,7 @@ def _int(value: Any, what: str, low: int, high: int) -> int:
 
 
 def _list(value: Any, what: str, length: int | None = None) -> list[Any]:
+    """``value`` must be a JSON list (of ``length`` entries, if given)."""
     if not isinstance(value, list):
         raise PositionError(
             ErrorText(
@@ -773,6 +776,7 @@ def _check_a_deck_for_every_later_round(state: DudabState) -> None:
 
 
 def _later_deck(state: DudabState, r: int) -> str:
+    """How messages name the ``r``-th later deck: with the round it is for."""
     return f"decks[{r}] (round {state.round + r + 2})"
 
 
