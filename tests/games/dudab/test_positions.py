@@ -362,13 +362,13 @@ def _tasks(s: dict[str, Any], *tasks: tuple[str, int]) -> None:
     s["tasks"] = [{"task": task, "seat": seat} for task, seat in tasks]
 
 
-def _empty_column_1(s: dict[str, Any]) -> None:
-    s["discard"] += s["columns"][0]["cards"]
-    s["columns"][0]["cards"] = []
-
-
 def _jungle_with_1_above_3_below(s: dict[str, Any]) -> None:
     s["columns"][1].update(jungle=_take(s, "JUNGLE"), above=1)
+
+
+def _a_keep_below_a_trim(s: dict[str, Any]) -> None:
+    _tasks(s, ("end_step", 0), ("keep", 0), ("trim", 1))
+    s["hands"][1].append(s["draw"].pop())
 
 
 def _swap_of_a_two_card_hand(s: dict[str, Any]) -> None:
@@ -433,9 +433,9 @@ _CHECKS = [
     ),
     pytest.param(
         "three",
-        _empty_column_1,
+        lambda s: s["columns"][0]["cards"].extend([s["draw"].pop(), s["draw"].pop()]),
         r"columns\[0\]\.cards: a column without a Jungle shows 1–5 cards \(the 6th captures, "
-        r"dudab rules §4\.4; got 0\)",
+        r"dudab rules §4\.4; got 6\)",
         id="_check_a_column_without_a_jungle_shows_1_to_5_cards",
     ),
     pytest.param(
@@ -447,14 +447,14 @@ _CHECKS = [
     ),
     pytest.param(
         "jungle",
-        lambda s: s["hands"][1].append(_take(s, "JUNGLE")),
-        r"hands\[1\]: JUNGLE-\d cannot be there during a round",
+        lambda s: s["hands"][0].append(_take(s, "JUNGLE")),
+        r"hands\[0\]: JUNGLE-\d cannot be there during a round",
         id="_check_no_jungle_or_baby_in_a_hand_or_kept",
     ),
     pytest.param(
         "three",
-        lambda s: _tasks(s, ("end_step", 0), ("swap", 0), ("trim", 0)),
-        r"tasks\[1\]: a swap choice is made at once \(only on top\)",
+        _a_keep_below_a_trim,
+        r"tasks\[1\]: a keep choice is made at once \(only on top\)",
         id="_check_only_the_top_task_is_a_choice_made_at_once",
     ),
     pytest.param(
@@ -466,13 +466,13 @@ _CHECKS = [
     ),
     pytest.param(
         "finished",
-        lambda s: _tasks(s, ("trim", 0)),
+        lambda s: _tasks(s, ("keep", 0)),
         r"tasks: a finished game has no pending tasks",
         id="_check_a_finished_game_has_no_tasks",
     ),
     pytest.param(
         "three",
-        lambda s: _tasks(s, ("end_step", 1), ("trim", 1)),
+        lambda s: _tasks(s, ("end_step", 1), ("keep", 1)),
         r"tasks: the bottom task is the end of the actor's step \('end_step' or 'advance' of "
         r"seat 0\)",
         id="_check_the_bottom_task_ends_the_actors_step",
