@@ -5,6 +5,7 @@ Positions are built through the public format (``to_position`` / ``state_from_po
 
 from __future__ import annotations
 
+import ast
 import copy
 import json
 import random
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 
 from campfire.core import GameRng, PositionError, Record, SetupError, replay
 from campfire.games.dudab import GAME, DudabState
+from campfire.games.dudab import position as dudab_position
 
 from ..position_fuzz import BASIC_VALUES, check_a_mutated_position, sample_positions
 
@@ -326,6 +328,316 @@ def test_every_position_of_random_games_and_their_determinisations_loads() -> No
             seat = state.seats_to_act()[0]
             GAME.state_from_position(state.determinize(seat, rng).to_position())
             _play(state, rng, 1)
+
+
+# ----- every named check of the reader, each refusing a position that breaks its invariant ------
+
+
+@cache
+def _base_text(base: str) -> str:
+    """A legal position (JSON text) of a seeded game, to break one invariant of."""
+    if base in ("after_round_one", "finished"):
+        state = GAME.new_game(2, seed=4)
+        rng = random.Random(0)
+        while state.round == 0 if base == "after_round_one" else not state.is_terminal():
+            _play(state, rng, 1)
+        return json.dumps(state.to_position())
+    players, options = {
+        "three": (3, {}),  # round 1, seat 0 to act, no tasks, hands of 2, 5 and 5 cards
+        "jungle": (2, {"use_jungle": True}),  # a Jungle on column 1, none on column 2
+        "baby": (2, {"use_baby": True}),
+        "baby3": (3, {"use_baby": True}),
+    }[base]
+    return json.dumps(_position(players, options))
+
+
+def _take(s: dict[str, Any], prefix: str) -> str:
+    """Take the first card id starting with ``prefix`` out of the draw pile."""
+    card = _first(s, prefix)
+    s["draw"].remove(card)
+    return card
+
+
+def _tasks(s: dict[str, Any], *tasks: tuple[str, int]) -> None:
+    s["tasks"] = [{"task": task, "seat": seat} for task, seat in tasks]
+
+
+def _jungle_with_1_above_3_below(s: dict[str, Any]) -> None:
+    s["columns"][1].update(jungle=_take(s, "JUNGLE"), above=1)
+
+
+def _a_keep_below_a_trim(s: dict[str, Any]) -> None:
+    _tasks(s, ("end_step", 0), ("keep", 0), ("trim", 1))
+    s["hands"][1].append(s["draw"].pop())
+
+
+def _swap_of_a_two_card_hand(s: dict[str, Any]) -> None:
+    s["tasks"] = [
+        {"task": "end_step", "seat": 0},
+        {"task": "draw", "seat": 0, "count": 1},
+        {"task": "swap", "seat": 0},
+    ]
+    s["revealed"] = 0
+
+
+def _three_kept(s: dict[str, Any]) -> None:
+    _tasks(s, ("end_step", 0), ("keep", 0))
+    s["kept"] = [s["draw"].pop() for _ in range(3)]
+
+
+def _obligation_on_a_shaman(s: dict[str, Any]) -> None:
+    column = next(i for i, c in enumerate(s["columns"]) if c["cards"][-1].startswith("SHAMAN-"))
+    s["obligation"] = {"kind": "shaman_reaction", "column": column + 1}
+
+
+def _empty_draw_pile(s: dict[str, Any]) -> None:
+    s["discard"] += s["draw"]
+    s["draw"] = []
+
+
+def _a_baby_dealt_in_round_2(s: dict[str, Any]) -> None:
+    deck = s["decks"][0]
+    i = next(i for i, c in enumerate(deck) if c.startswith("BABY"))
+    deck[0], deck[i] = deck[i], deck[0]
+
+
+def _a_jungle_with_no_column_for_it(s: dict[str, Any]) -> None:
+    for column in s["columns"]:
+        if column["jungle"] is None:
+            column.update(jungle=_take(s, "JUNGLE"), above=len(column["cards"]))
+    _tasks(s, ("end_step", s["actor"]))
+    s["tasks"].append({"task": "jungle", "seat": s["actor"], "card": _take(s, "JUNGLE")})
+
+
+#: one row per ``_check_*`` function of ``position.py`` (the row's id): the legal position it
+#: starts from, the one change that breaks the check's invariant, and the check's message
+_CHECKS = [
+    pytest.param(
+        "finished",
+        lambda s: s.update(round=1),
+        r"a finished game ends after round 2 \(round is 1\)",
+        id="_check_a_finished_game_ends_after_the_last_round",
+    ),
+    pytest.param(
+        "three",
+        lambda s: s.update(actor=None),
+        r"actor must be a whole number 0–2 \(got None\)",
+        id="_check_someone_acts_during_a_round",
+    ),
+    pytest.param(
+        "baby",
+        lambda s: s["columns"][0]["cards"].append(_take(s, "BABY")),
+        r"columns\[0\]\.cards: BABY-\d cannot be there during a round \(a drawn Jungle or Baby "
+        r"is laid at once, dudab rules §6\.1, §7\.1\)",
+        id="_check_no_jungle_or_baby_shows_in_a_column",
+    ),
+    pytest.param(
+        "three",
+        lambda s: s["columns"][0]["cards"].extend([s["draw"].pop(), s["draw"].pop()]),
+        r"columns\[0\]\.cards: a column without a Jungle shows 1–5 cards \(the 6th captures, "
+        r"dudab rules §4\.4; got 6\)",
+        id="_check_a_column_without_a_jungle_shows_1_to_5_cards",
+    ),
+    pytest.param(
+        "jungle",
+        _jungle_with_1_above_3_below,
+        r"columns\[1\]: 3 cards below the Jungle and 1 above; more below than above captures "
+        r"\(dudab rules §6\.3\)",
+        id="_check_no_more_cards_below_a_jungle_than_above",
+    ),
+    pytest.param(
+        "jungle",
+        lambda s: s["hands"][0].append(_take(s, "JUNGLE")),
+        r"hands\[0\]: JUNGLE-\d cannot be there during a round",
+        id="_check_no_jungle_or_baby_in_a_hand_or_kept",
+    ),
+    pytest.param(
+        "three",
+        _a_keep_below_a_trim,
+        r"tasks\[1\]: a keep choice is made at once \(only on top\)",
+        id="_check_only_the_top_task_is_a_choice_made_at_once",
+    ),
+    pytest.param(
+        "three",
+        lambda s: _tasks(s, ("end_step", 0)),
+        r"tasks: the top task must wait for a choice \(trim, keep, swap, jungle, baby\); "
+        r"'end_step' would already have been carried out",
+        id="_check_the_top_task_waits_for_a_choice",
+    ),
+    pytest.param(
+        "finished",
+        lambda s: _tasks(s, ("keep", 0)),
+        r"tasks: a finished game has no pending tasks",
+        id="_check_a_finished_game_has_no_tasks",
+    ),
+    pytest.param(
+        "three",
+        lambda s: _tasks(s, ("end_step", 1), ("keep", 1)),
+        r"tasks: the bottom task is the end of the actor's step \('end_step' or 'advance' of "
+        r"seat 0\)",
+        id="_check_the_bottom_task_ends_the_actors_step",
+    ),
+    pytest.param(
+        "three",
+        lambda s: _tasks(s, ("end_step", 0), ("keep", 1)),
+        r"tasks\[1\]: a 'keep' task sits on the 'end_step' of the same seat",
+        id="_check_each_task_sits_on_the_task_that_caused_it",
+    ),
+    pytest.param(
+        "three",
+        lambda s: s.update(revealed=1),
+        r"revealed is the seat whose revealed five-card hand waits for its 'pile' choice \(the "
+        r"seat of a pending 'swap' task: None\)",
+        id="_check_revealed_is_the_seat_of_the_swap",
+    ),
+    pytest.param(
+        "three",
+        _swap_of_a_two_card_hand,
+        r"tasks: a five-card swap needs 5 cards in hands\[0\]",
+        id="_check_a_swap_reveals_five_cards",
+    ),
+    pytest.param(
+        "three",
+        lambda s: _tasks(s, ("end_step", 0), ("trim", 0)),
+        r"tasks: a trim needs more than 5 cards in hands\[0\]",
+        id="_check_a_trim_has_more_than_five_cards",
+    ),
+    pytest.param(
+        "three",
+        lambda s: _tasks(s, ("end_step", 0), ("keep", 0)),
+        r"tasks: keeping after a capture needs more than 2 cards in hands\[0\] and kept",
+        id="_check_a_keep_has_more_than_two_cards",
+    ),
+    pytest.param(
+        "three",
+        lambda s: s.update(kept=[s["draw"].pop()]),
+        r"kept: cards are kept only while a 'keep' task is pending",
+        id="_check_cards_are_kept_only_while_keeping",
+    ),
+    pytest.param(
+        "three",
+        _three_kept,
+        r"kept: at most 2 cards are kept \(dudab rules §4\.5\)",
+        id="_check_at_most_two_cards_are_kept",
+    ),
+    pytest.param(
+        "three",
+        lambda s: s["hands"][1].append(s["draw"].pop()),
+        r"hands\[1\]: 6 cards; a hand holds at most 5 unless a trim for seat 1 is pending "
+        r"\(dudab rules §5\.6\)",
+        id="_check_hand_sizes",
+    ),
+    pytest.param(
+        "three",
+        lambda s: s.update(obligation={"kind": "shaman_reaction", "column": 1}),
+        r"obligation: column 1 must end with the Shaman that made it",
+        id="_check_the_obligation_comes_from_its_column",
+    ),
+    pytest.param(
+        "finished",
+        _obligation_on_a_shaman,
+        r"obligation: a finished game has none",
+        id="_check_a_finished_game_has_no_obligation",
+    ),
+    pytest.param(
+        "three",
+        _empty_draw_pile,
+        r"draw: the round ends when the draw pile empties \(dudab rules §8\.1\)",
+        id="_check_the_draw_pile_is_not_empty",
+    ),
+    pytest.param(
+        "three",
+        lambda s: s.update(scores=[[1], [], []]),
+        r"scores\[0\] must have 0 entries \(got 1\)",
+        id="_check_a_score_for_every_finished_round",
+    ),
+    pytest.param(
+        "three",
+        lambda s: s.update(last_round={"round": 1}),
+        r"last_round must be null before the first round has ended",
+        id="_check_no_report_before_the_first_round_ends",
+    ),
+    pytest.param(
+        "after_round_one",
+        lambda s: s["scores"][0].__setitem__(0, s["scores"][0][0] + 1),
+        r"last_round: the round's scores \[.*\] \(from its hands and piles\) must be the last "
+        r"entries of scores",
+        id="_check_the_report_scores_are_the_last_scores",
+    ),
+    pytest.param(
+        "after_round_one",
+        lambda s: s["last_round"]["details"][0].update(total=s["last_round"]["scores"][0] + 1),
+        r"last_round must be the scoring of the last round as the engine writes it",
+        id="_check_the_report_is_the_engines_scoring",
+    ),
+    pytest.param(
+        "finished",
+        lambda s: s["piles"][0].append(s["discard"].pop()),
+        r"last_round: seat 0's hand and pile must be those of the finished game",
+        id="_check_the_final_report_is_of_the_final_hands",
+    ),
+    pytest.param(
+        "three",
+        lambda s: s.update(decks=s["decks"][:1]),
+        r"decks must have 2 entries \(got 1\)",
+        id="_check_a_deck_for_every_later_round",
+    ),
+    pytest.param(
+        "three",
+        lambda s: s["decks"][0].pop(),
+        r"decks\[0\] \(round 2\): card .* is missing \(1 missing\)",
+        id="_check_a_later_deck_holds_every_card_once",
+    ),
+    pytest.param(
+        "baby3",
+        _a_baby_dealt_in_round_2,
+        r"decks\[0\] \(round 2\): BABY-\d is among the first 11 cards \(the deal and the column "
+        r"starters\)",
+        id="_check_a_later_deck_deals_no_jungle_or_baby",
+    ),
+    pytest.param(
+        "three",
+        lambda s: s["draw"].append(s["draw"][0]),
+        r"the cards of the round: card .* appears 2 times; each card appears once",
+        id="_check_every_card_once",
+    ),
+    pytest.param(
+        "jungle",
+        _a_jungle_with_no_column_for_it,
+        r"seat 1 would have no legal step in this position",
+        id="_check_the_seat_to_act_can_move",
+    ),
+]
+
+
+@pytest.mark.parametrize(("base", "change", "message"), _CHECKS)
+def test_each_check_refuses_a_position_that_breaks_its_invariant(
+    base: str, change: Any, message: str, request: pytest.FixtureRequest
+) -> None:
+    position = json.loads(_base_text(base))
+    GAME.state_from_position(copy.deepcopy(position))  # legal before the change
+    change(position["state"])
+    with pytest.raises(PositionError, match=message) as refused:
+        GAME.state_from_position(position)
+    name = request.node.callspec.id
+    assert any(entry.name == name for entry in refused.traceback), f"not raised by {name}"
+
+
+def test_the_table_has_a_row_for_every_check_of_the_reader() -> None:
+    checks = {name for name in vars(dudab_position) if name.startswith("_check_")}
+    rows = [row.id for row in _CHECKS]
+    assert len(rows) == len(set(rows))
+    assert set(rows) == checks
+
+
+def test_no_function_of_the_reader_is_over_60_lines() -> None:
+    tree = ast.parse(Path(dudab_position.__file__).read_text(encoding="utf-8"))
+    lengths = {
+        node.name: (node.end_lineno or node.lineno) - node.lineno + 1
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef)
+    }
+    assert {name: n for name, n in lengths.items() if n > 60} == {}
 
 
 # ----- property: random mutations are accepted and playable, or refused --------------------

@@ -338,7 +338,7 @@ def _columns(state: DudabState) -> list[dict[str, Any]]:
 
 
 # ... and how they are read back: the JSON types and shapes of each field, card ids decoded (each
-# problem a PositionError naming the field); the checks across fields are game._read_state's
+# problem a PositionError naming the field); the checks across fields are position.read_state's
 
 #: more pending tasks than any round can stack (each Baby whose cover is a Number card adds two
 #: per other player, dudab §5.7.7: at most 8 × 10, plus a few of the step)
