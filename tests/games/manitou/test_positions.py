@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,9 @@ from hypothesis import strategies as st
 
 from campfire.core import GameRng, PositionError, Record, SetupError, replay
 from campfire.games.manitou import GAME, ManitouState
+from campfire.games.manitou import position as manitou_position
+from campfire.games.manitou.cards import NUM_HUNTERS
+from campfire.games.manitou.state import selection_sizes
 
 from ..position_fuzz import BASIC_VALUES, check_a_mutated_position, sample_positions
 from .helpers import fresh
@@ -250,3 +254,332 @@ _VALUES: list[Any] = [
 def test_mutated_positions_are_playable_or_refused(data: st.DataObject) -> None:
     """The selection's seats choose at once: every seat to act must have a legal move."""
     check_a_mutated_position(GAME, _positions(), data.draw, _VALUES, simultaneous=True)
+
+
+# ----- each named check of the position reader refuses the position that breaks its invariant ---
+
+_HEROES = ("chief", "squaw", "shaman", "spy", "healer")
+
+
+def _in_deck_heroes(state: ManitouState, p: int) -> int:
+    return sum(1 for c in state.decks[p] if c >= NUM_HUNTERS)
+
+
+def _a_contest(state: ManitouState) -> bool:
+    owners = {g: up[0] >> 4 for g, up in enumerate(state.up) if up}
+    n = state.num_players
+    return any(_in_deck_heroes(state, p) for q in owners.values() for p in range(n) if p != q)
+
+
+#: the legal positions the rows start from: a 3-player game (seeds 0, 1, …, random moves) in
+#: the first position that has what the name says (``state.hunt`` counts from 0)
+_SOURCES: dict[str, Callable[[ManitouState], bool]] = {
+    "select": lambda s: s.phase_name == "select" and s.hunt == 0 and not any(s.picked),
+    "select in hunt 2": lambda s: s.phase_name == "select" and s.hunt == 1 and not any(s.picked),
+    "select, one pick left": lambda s: (
+        s.phase_name == "select" and sum(s.picked) == sum(s.sel_size) - 1
+    ),
+    "play": lambda s: s.phase_name == "play" and s.turn == 4,
+    "play, 3 heroes in a deck": lambda s: (
+        s.phase_name == "play" and any(_in_deck_heroes(s, p) >= 3 for p in range(s.num_players))
+    ),
+    "play, a hero in a deck and another seat's face up": lambda s: (
+        s.phase_name == "play" and _a_contest(s)
+    ),
+    "totem": lambda s: s.phase_name == "totem",
+    "horse": lambda s: s.phase_name == "horse",
+    "thief": lambda s: s.phase_name == "thief",
+    "take at ground 2 or 3": lambda s: s.phase_name == "take" and s.ev_ground > 0,
+    "game over": lambda s: s.is_terminal(),
+}
+
+
+@cache
+def _source_json(kind: str) -> str:
+    want = _SOURCES[kind]
+    for seed in range(100):
+        state = GAME.new_game(3, seed=seed)
+        rng = random.Random(seed)
+        while True:
+            if want(state):
+                return json.dumps(state.to_position())
+            if state.is_terminal():
+                break
+            _play(state, rng, 1)
+    raise AssertionError(f"no seeded game reaches a position: {kind}")
+
+
+Break = Callable[[dict[str, Any]], str]
+
+#: one row per ``_check_*`` function of ``position.py``: (its name, the source position, the
+#: change that breaks the check's invariant, returning the message it must raise)
+_BREAKS: list[tuple[str, str, Break]] = []
+
+
+def _breaks(check: str, source: str) -> Callable[[Break], Break]:
+    def register(change: Break) -> Break:
+        _BREAKS.append((check, source, change))
+        return change
+
+    return register
+
+
+@_breaks("_check_hunt_fits_phase", "game over")
+def _over_in_the_last_hunt(position: dict[str, Any]) -> str:
+    position["state"]["hunt"] = 3
+    return "hunt must be 1–3 during the game and 4 once it is over (got 3 in phase game_over)"
+
+
+@_breaks("_check_seat_null_when_no_single_seat_acts", "select")
+def _a_seat_to_act_in_the_selection(position: dict[str, Any]) -> str:
+    position["state"]["seat"] = 1
+    return (
+        "seat must be null in the phases select and game_over and a seat otherwise "
+        "(got 1 in phase select)"
+    )
+
+
+@_breaks("_check_no_selection_in_draw_variant", "select")
+def _a_selection_in_the_draw_variant(position: dict[str, Any]) -> str:
+    position["options"]["draw_cards"] = True
+    return "there is no select phase in the DRAW variant (draw_cards)"
+
+
+@_breaks("_check_ground_tiles_at_most_k", "select")
+def _a_tile_too_many(position: dict[str, Any]) -> str:
+    position["state"]["grounds"][0].append("tipi1")
+    return "grounds[0] holds 4 tiles; a ground gets at most 3"
+
+
+@_breaks("_check_used_cards_from_one_deck", "select in hunt 2")
+def _a_used_card_twice(position: dict[str, Any]) -> str:
+    used = position["state"]["used_this_cycle"][0]
+    card = next(c for c in used if c not in ("chief", "squaw"))  # one of them in a deck
+    used.append(card)
+    return f"used_this_cycle[0] holds 2 {card} but a deck has 1"
+
+
+@_breaks("_check_used_cards_of_one_hunt", "select in hunt 2")
+def _nine_cards_used(position: dict[str, Any]) -> str:
+    used = position["state"]["used_this_cycle"][0]
+    unused = [f"h{i}" for i in range(1, 11) if f"h{i}" not in used]
+    used += unused[: 9 - len(used)]
+    return (
+        "used_this_cycle[0] holds 9 cards; a seat plays at most 8 in a hunt "
+        "(used_this_cycle holds one hunt's, or after the game the last cycle's)"
+    )
+
+
+@_breaks("_check_used_empty_in_first_hunt_of_cycle", "select")
+def _a_card_used_before_the_cycle(position: dict[str, Any]) -> str:
+    position["state"]["used_this_cycle"][0] = ["h1"]
+    return "used_this_cycle[0] must be empty in hunt 1, the first of a cycle (manitou rules §4.4)"
+
+
+@_breaks("_check_hunters_face_up", "play")
+def _a_hunter_face_down(position: dict[str, Any]) -> str:
+    table = position["state"]["table"]
+    g, card = next((g, card) for g in range(3) for card in table[g] if card[1] not in _HEROES)
+    card[2] = False
+    return f"table[{g}]: hunters are never face down (got {card[1]} face down)"
+
+
+@_breaks("_check_hero_limit", "play, 3 heroes in a deck")
+def _three_heroes_at_a_ground(position: dict[str, Any]) -> str:
+    s = position["state"]
+    p = next(p for p in range(3) if sum(c in _HEROES for c in s["decks"][p]) >= 3)
+    heroes = [c for c in s["decks"][p] if c in _HEROES][:3]
+    for card in heroes:  # from the seat's deck onto the table: every card still in one place
+        s["decks"][p].remove(card)
+    s["table"][2] += [[p, card, True] for card in heroes]
+    return "table[2]: a seat has at most two heroes at a ground"
+
+
+@_breaks("_check_face_up_heroes_of_one_seat", "play, a hero in a deck and another seat's face up")
+def _face_up_heroes_of_two_seats(position: dict[str, Any]) -> str:
+    s = position["state"]
+    g, q = next(
+        (g, seat) for g in range(3) for seat, card, up in s["table"][g] if up and card in _HEROES
+    )
+    p, hero = next((p, c) for p in range(3) if p != q for c in s["decks"][p] if c in _HEROES)
+    s["decks"][p].remove(hero)
+    s["table"][g].append([p, hero, True])
+    return f"table[{g}]: face-up heroes of two seats at one ground"
+
+
+@_breaks("_check_every_card_once", "play")
+def _a_card_in_hand_and_on_the_table(position: dict[str, Any]) -> str:
+    s = position["state"]
+    card = next(c for c in s["hands"][0] if c not in ("chief", "squaw"))
+    s["table"][1].append([0, card, card in _HEROES])
+    s["selected"][0].append(card)  # selected twice too: the selection is what is in play
+    return (
+        f"seat 0's cards (used_this_cycle, table, hands and decks together) holds 2 {card} "
+        "but a deck has 1"
+    )
+
+
+@_breaks("_check_hand_at_most_three", "horse")
+def _four_cards_in_hand(position: dict[str, Any]) -> str:
+    s = position["state"]
+    hand = s["hands"][0]
+    for g in range(3):  # cards of the table back in hand (no refill is due after the play)
+        while len(hand) < 4 and any(seat == 0 for seat, _, _ in s["table"][g]):
+            i = next(i for i, (seat, _, _) in enumerate(s["table"][g]) if seat == 0)
+            hand.append(s["table"][g].pop(i)[1])
+    return "hands[0] holds 4 cards; at most 3"
+
+
+@_breaks("_check_nothing_dealt_during_selection", "select")
+def _a_card_in_hand_during_the_selection(position: dict[str, Any]) -> str:
+    position["state"]["hands"][0] = ["h1"]
+    return "seat 0 has cards in hand, deck or on the table during the selection"
+
+
+@_breaks("_check_selection_from_pool", "select in hunt 2")
+def _a_used_card_selected(position: dict[str, Any]) -> str:
+    s = position["state"]
+    card = next(c for c in s["used_this_cycle"][0] if c not in ("chief", "squaw"))
+    s["selected"][0] = [card]
+    return f"selected[0] (with used_this_cycle) holds 2 {card} but a deck has 1"
+
+
+@_breaks("_check_selection_size", "select")
+def _one_card_too_many_selected(position: dict[str, Any]) -> str:
+    size = selection_sizes(3, position["state"]["dealer"])[0]
+    position["state"]["selected"][0] = [f"h{i}" for i in range(1, size + 2)]
+    return f"selected[0] holds {size + 1} cards; seat 0 selects {size}"
+
+
+@_breaks("_check_nothing_left_after_the_game", "game over")
+def _a_card_selected_after_the_game(position: dict[str, Any]) -> str:
+    position["state"]["selected"][0] = ["h1"]
+    return "once the game is over, no card is selected, held or played"
+
+
+@_breaks("_check_selection_is_dealt", "play")
+def _a_card_missing_from_the_selection(position: dict[str, Any]) -> str:
+    position["state"]["selected"][0].pop()
+    return "selected[0] must be seat 0's cards on the table, in hand and in deck"
+
+
+@_breaks("_check_hand_refilled", "play")
+def _a_card_back_into_the_deck(position: dict[str, Any]) -> str:
+    s = position["state"]
+    s["decks"][0].append(s["hands"][0].pop())
+    return "hands[0] must hold 3 cards while its deck has any (draws refill it)"
+
+
+@_breaks("_check_selection_unfinished", "select, one pick left")
+def _the_last_card_selected(position: dict[str, Any]) -> str:
+    s = position["state"]
+    sizes = selection_sizes(3, s["dealer"])
+    p = next(p for p in range(3) if len(s["selected"][p]) < sizes[p])
+    s["selected"][p].append(next(f"h{i}" for i in range(1, 11) if f"h{i}" not in s["selected"][p]))
+    return "every seat has selected its cards: the deal follows at once"
+
+
+@_breaks("_check_play_turn_fits_phase", "select")
+def _a_play_during_the_selection(position: dict[str, Any]) -> str:
+    position["state"]["play_turn"] = 3
+    return "play_turn must be 0 in phase select"
+
+
+@_breaks("_check_turn_is_consistent", "play")
+def _the_next_seat_to_play(position: dict[str, Any]) -> str:
+    s = position["state"]
+    due = s["seat"]
+    s["seat"] = (due + 1) % 3
+    return f"seat must be {due}, whose turn play_turn {s['play_turn']} is"
+
+
+@_breaks("_check_totem_seat", "totem")
+def _the_totem_with_another_seat(position: dict[str, Any]) -> str:
+    s = position["state"]
+    s["totem_holder"] = (s["seat"] + 1) % 3
+    return "in phase totem the seat is the totem holder, with cards in hand"
+
+
+@_breaks("_check_horse_seat", "horse")
+def _the_horse_with_another_seat(position: dict[str, Any]) -> str:
+    s = position["state"]
+    s["horse_holder"] = (s["seat"] + 1) % 3
+    return "in phase horse the seat is the horse holder"
+
+
+@_breaks("_check_thief_queue_names_seats_once", "thief")
+def _a_seat_robbed_twice(position: dict[str, Any]) -> str:
+    s = position["state"]
+    s["thief_queue"].append(s["seat"])
+    return "thief_queue names a seat twice"
+
+
+@_breaks("_check_thief_queue_fits_phase", "play")
+def _a_thief_queue_during_the_play(position: dict[str, Any]) -> str:
+    position["state"]["thief_queue"] = [0]
+    return "thief_queue must be empty outside the thief phase"
+
+
+@_breaks("_check_robbed_seat_has_a_choice", "thief")
+def _one_tile_to_lose(position: dict[str, Any]) -> str:
+    s = position["state"]
+    s["tiles_owned"][s["seat"]] = ["tipi1"]
+    return f"seat {s['seat']} has no choice of tile to lose (manitou rules §5.1)"
+
+
+@_breaks("_check_tomahawks_counted_fits_phase", "play")
+def _tomahawks_counted_during_the_play(position: dict[str, Any]) -> str:
+    position["state"]["tomahawks_counted"] = [0, 0, 0]
+    return "tomahawks_counted must be empty in phase play"
+
+
+@_breaks("_check_sharing_fits_phase", "play")
+def _a_ground_shared_during_the_play(position: dict[str, Any]) -> str:
+    position["state"]["sharing"] = [2, "start", None, 0, None]
+    return "sharing must be [1, 'start', null, 0, null] in phase play"
+
+
+@_breaks("_check_shared_grounds_empty", "take at ground 2 or 3")
+def _a_tile_left_at_a_shared_ground(position: dict[str, Any]) -> str:
+    position["state"]["grounds"][0] = ["tipi1"]
+    return "grounds shared already must be empty"
+
+
+#: a check whose broken invariant breaks others too: without them all, the row's position loads
+_IMPLIES: dict[str, tuple[str, ...]] = {
+    # a card used twice is a card in two places, and during the selection not in the pool
+    "_check_used_cards_from_one_deck": ("_check_every_card_once", "_check_selection_from_pool"),
+}
+
+
+@pytest.mark.parametrize(
+    ("check", "source", "change"), [pytest.param(*row, id=row[0]) for row in _BREAKS]
+)
+def test_each_check_refuses_the_position_that_breaks_its_invariant(
+    check: str, source: str, change: Break, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A legal position, changed in one thing, is refused by the check with its message.
+
+    Without that check (and those it implies, :data:`_IMPLIES`) the position loads: the
+    change breaks exactly that invariant.
+    """
+    legal = json.loads(_source_json(source))
+    GAME.state_from_position(legal)  # the source itself is legal
+    position = copy.deepcopy(legal)
+    message = change(position)
+    with pytest.raises(PositionError) as refused:
+        GAME.state_from_position(position)
+    assert str(refused.value) == message
+    for name in (check, *_IMPLIES.get(check, ())):
+        monkeypatch.setattr(manitou_position, name, lambda *args: None)
+    GAME.state_from_position(position)
+
+
+def test_every_check_of_the_position_reader_has_a_row() -> None:
+    checks = {
+        name
+        for name, value in vars(manitou_position).items()
+        if name.startswith("_check_") and callable(value)
+    }
+    rows = [check for check, _, _ in _BREAKS]
+    assert sorted(rows) == sorted(checks)  # each check once, and no row without its check

@@ -355,7 +355,7 @@ class ManitouState(State):
     #: every attribute, declared once: the generated ``clone`` copies them (the generator is
     #: shared until either copy draws from it, copy-on-write), ``to_position`` writes those with
     #: a key in this order (``docs/notation/manitou.md``, "Position") and ``read_fields`` reads
-    #: them back (types, shapes, names); the checks across fields are ``game._read_state``'s
+    #: them back (types, shapes, names); the checks across fields are ``position.read_state``'s
     FIELDS = (
         StateField("num_players", key=None),
         StateField("options", key=None),
