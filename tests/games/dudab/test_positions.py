@@ -571,6 +571,12 @@ _CHECKS = [
         id="_check_the_report_is_the_engines_scoring",
     ),
     pytest.param(
+        "after_round_one",
+        lambda s: s["last_round"]["hands"][0].extend(["BABY"] * 9),
+        r"last_round holds 9 cards of baby; the deck has 0",
+        id="_check_the_report_holds_cards_of_the_deck",
+    ),
+    pytest.param(
         "finished",
         lambda s: s["piles"][0].append(s["discard"].pop()),
         r"last_round: seat 0's hand and pile must be those of the finished game",

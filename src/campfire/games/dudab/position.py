@@ -32,6 +32,7 @@ from .cards import (
     SHAMAN,
     card_name,
     cards_in_use,
+    face_name,
     parse_face,
 )
 from .options import DudabOptions
@@ -687,6 +688,7 @@ def _read_report(state: DudabState, raw: Any) -> RoundEndData | None:
     _int(r["round"], "last_round.round", finished, finished)
     hands = _face_cards(r["hands"], "last_round.hands", state.num_players)
     piles = _face_cards(r["piles"], "last_round.piles", state.num_players)
+    _check_the_report_holds_cards_of_the_deck(state, hands + piles)
     details = [
         cast(RoundDetail, round_score(h, p).to_json()) for h, p in zip(hands, piles, strict=True)
     ]
@@ -697,6 +699,27 @@ def _read_report(state: DudabState, raw: Any) -> RoundEndData | None:
         "scores": [d["total"] for d in details],
         "details": details,
     }
+
+
+def _check_the_report_holds_cards_of_the_deck(state: DudabState, held: list[list[int]]) -> None:
+    """The report's hands and piles hold no face more often than the round's deck has it.
+
+    dudab §2 (the cards), §7.1 (what is scored): each card of the round ends in one hand or pile
+    at most. Raises ``PositionError`` "last_round holds {count} cards of {face}; the deck has
+    {copies}".
+    """
+    deck = Counter(FACE[c] for c in cards_in_use(state.options.use_jungle, state.options.use_baby))
+    found = Counter(FACE[c] for cards in held for c in cards)
+    for face, count in sorted(found.items()):
+        if count > deck[face]:
+            raise PositionError(
+                ErrorText(
+                    "last_round holds {count} cards of {face}; the deck has {copies}",
+                    count=count,
+                    face=face_name(face),
+                    copies=deck[face],
+                )
+            )
 
 
 def _check_the_report_scores_are_the_last_scores(state: DudabState) -> None:
