@@ -45,13 +45,13 @@ __all__ = [
 
 
 def _networks_arg(option: str) -> Any:
-    """An argparse type: ``ADDR[,CIDR...]`` or ``none`` (kept as written once checked)."""
+    """An argparse type of ``option``: ``ADDR[,CIDR...]`` or ``none`` (kept as written)."""
 
     def read(text: str) -> str:
         try:
             parse_networks(text)
         except ValueError as exc:
-            raise argparse.ArgumentTypeError(f"{option}: {exc}") from None
+            raise argparse.ArgumentTypeError(str(exc)) from None
         return text
 
     return read

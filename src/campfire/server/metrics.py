@@ -80,7 +80,7 @@ METRICS_VARIABLE = "CAMPFIRE_SERVE_METRICS"
 #: ``prometheus-client``'s directory of the processes' counts (multiprocess mode).
 MULTIPROC_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
 #: Seconds between two samples of the tables by state.
-SAMPLE_SECONDS = 5.0
+SAMPLE_SECONDS = 2.0
 
 #: Buckets (seconds) of the action → broadcast latency.
 ACTION_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.5)
