@@ -151,7 +151,7 @@ def test_lobby_writes_over_the_limit_are_answered_429(sqlite_url: str) -> None:
         assert refused.status_code == 429
         LOBBY_VALIDATORS["http_error"].validate(refused.json())
         assert refused.json()["error"]["code"] == "rate_limited"
-        assert refused.json()["error"]["message"] != ""
+        assert "percenként legfeljebb 3" in refused.json()["error"]["message"]  # in Hungarian
         assert int(refused.headers["retry-after"]) == 20  # one token: 60 s / 3
         assert refused.headers["x-content-type-options"] == "nosniff"
         # reading is not limited
