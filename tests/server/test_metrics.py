@@ -230,3 +230,37 @@ def test_workers_answer_for_every_process(pg_only: str, tmp_path: Path) -> None:
         assert finished == len(ids)
     finally:
         server.stop()
+
+
+def test_a_table_taken_over_is_counted(pg_only: str, tmp_path: Path) -> None:
+    """Two processes of one cluster: the owner dies mid-game, the other counts the take-over."""
+    import asyncio
+
+    from .test_cluster import ARGS, _new_table, _open, _play_one
+
+    a = LiveServer(pg_only, tmp_path, args=ARGS)
+    b = LiveServer(pg_only, tmp_path, args=ARGS)
+    try:
+        table, tokens = _new_table(a.base)  # a owns it
+        assert http("POST", f"{a.base}/api/tables/{table}/start", {}, tokens[0])[0] == 200
+        before = samples(http("GET", f"{b.base}/metrics")[1])
+        assert value(before, "campfire_lease_takeovers_total") == 0
+
+        async def play_then_kill() -> None:
+            seat0 = await _open(a, table, 0, f"token={tokens[0]}")
+            seat1 = await _open(b, table, 1, f"token={tokens[1]}")
+            for _ in range(3):
+                await _play_one([seat0, seat1], [seat0, seat1])
+            a.kill()
+            await seat1.ws.close()
+
+        asyncio.run(play_then_kill())
+        for _ in range(300):  # bounded: b takes the table over once a's lease has run out
+            found = samples(http("GET", f"{b.base}/metrics")[1])
+            if value(found, "campfire_lease_takeovers_total") >= 1:
+                break
+            time.sleep(0.1)
+        assert value(found, "campfire_lease_takeovers_total") == 1
+    finally:
+        a.stop()
+        b.stop()

@@ -15,8 +15,9 @@ The server counts as it goes, cheaply, with ``prometheus-client`` (``docs/deploy
   commit of the action log (:class:`~.writer.LogWriter`), its time and how many actions it held;
 - ``campfire_bot_queue`` (gauge): bot decisions waiting for a thread of the bot pool;
   ``campfire_bot_think_seconds`` (histogram): a bot's decision, in its thread;
-- ``campfire_lease_takeovers_total`` (counter): with several processes, tables this process
-  took over from another (whose lease expired, or whose owner went away);
+- ``campfire_lease_takeovers_total`` (counter): with several processes, running tables this
+  process took over from another (:meth:`.tables.TableManager.load` rebuilt one whose lease
+  had run out, or whose owner went away);
 - ``campfire_errors_total{code,via}`` (counter): errors sent, by their code, ``via`` ``http``
   (the lobby's JSON errors, ``rate_limited`` included) or ``socket`` (``error`` frames).
 

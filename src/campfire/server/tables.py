@@ -774,6 +774,7 @@ class TableManager:
                 live.forfeit = meta.get("forfeit")
         self.tables[table_id] = live
         if self.cluster is not None and live.status == "running":
+            self.metrics.takeovers()  # a running table not in memory here: another's, until now
             self._resume(live)  # taken over from another process (or its lease ran out)
         return live
 
@@ -796,8 +797,6 @@ class TableManager:
                 rebuilt += 1
                 if self.cluster is None:  # (with several processes, load did it)
                     self._resume(live)
-        if self.cluster is not None:
-            self.metrics.takeovers(rebuilt)  # tables nobody held: their owner went away
         return rebuilt
 
     def _resume(self, live: LiveTable) -> None:
