@@ -50,7 +50,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -447,9 +447,3 @@ def metrics_route(
 
     return metrics_page
 
-
-def names(text: str) -> Iterable[str]:
-    """The metric families named in a ``/metrics`` text (for tests and tools)."""
-    for line in text.splitlines():
-        if line.startswith("# TYPE "):
-            yield line.split()[2]
