@@ -446,4 +446,3 @@ def metrics_route(
         return Response(body, media_type=content_type, headers={"Cache-Control": "no-store"})
 
     return metrics_page
-
