@@ -29,7 +29,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from web_browser import chromium, person_table, play_until, seat_link, serve
+from web_browser import chromium, person_table, play_until, seat_link, serve, wait_for_js
 
 ROOT = Path(__file__).resolve().parents[1]
 #: where the pictures go (ignored by git)
@@ -67,7 +67,7 @@ def shoot(
     reached = play_until(pages[0][3], target, random.Random(f"{seed}/{game}"))
     files = []
     for width, height, context, page in pages:
-        page.wait_for_function(f"Number(document.body.dataset.seq) >= {reached}")
+        wait_for_js(page, f"Number(document.body.dataset.seq) >= {reached}")
         # the top of the page, no focus ring, the last frame's drawing settled
         page.evaluate("document.activeElement && document.activeElement.blur()")
         page.evaluate("window.scrollTo(0, 0)")

@@ -13,9 +13,13 @@ connection's writer would take it (the first round's are parsed back as a check)
 makes every connection one of display patches. It reports the
 CPU milliseconds per action (the process's CPU time: the event loop, the commit thread and the
 database driver; PostgreSQL's own work is not counted) and the mean frame size; ``--profile
-FILE`` writes cProfile statistics of the event loop's thread.
+FILE`` writes cProfile statistics of the event loop's thread. ``--metrics`` counts as
+``campfire serve`` does (``server/metrics.py``: the action latency, commits, bot queue);
+``--metrics-cost N`` plays N rounds of a run without and a run with them, in alternating order,
+and reports each run's CPU per action and the difference of the medians.
 
     .venv/bin/python benchmarks/server_frames.py --actions 2000
+    .venv/bin/python benchmarks/server_frames.py --actions 2000 --metrics-cost 5
     .venv/bin/python benchmarks/server_frames.py --database-url \\
         postgresql+psycopg://postgres@127.0.0.1:5432/test --concurrent 20
 """
@@ -109,12 +113,17 @@ async def run(
     seed: int,
     profile: str | None,
     patches: bool = False,
+    metrics: bool = False,
 ) -> dict[str, Any]:
     """Play ``actions`` actions; the report (CPU per action, frames, commits)."""
     with _database(database_url) as url:
         engine = make_engine(url)
         await asyncio.to_thread(migrate, engine)
         manager = TableManager(session_factory(engine))
+        if metrics:
+            from campfire.server.metrics import Metrics
+
+            manager.metrics = manager.writer.metrics = Metrics()
         rng = random.Random(seed)
         made: list[tuple[LiveTable, dict[int, str], list[Connection]]] = []
         for _ in range(tables):
@@ -155,6 +164,7 @@ async def run(
         "spectators": spectators,
         "database": "sqlite" if database_url is None else database_url.split(":", 1)[0],
         "patches": patches,
+        "metrics": metrics,
         "actions": done,
         "cpu_ms_per_action": 1000 * cpu / done,
         "wall_ms_per_action": 1000 * wall / done,
@@ -182,10 +192,20 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="connections of display patches (patch=1, as the browser client asks)",
     )
+    p.add_argument("--metrics", action="store_true", help="count as campfire serve does")
+    p.add_argument(
+        "--metrics-cost",
+        metavar="N",
+        type=int,
+        default=0,
+        help="N rounds of a run without and one with --metrics, interleaved: their CPU per action",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     args = p.parse_args(argv)
     if min(args.actions, args.tables, args.concurrent, args.players) < 1 or args.spectators < 0:
         p.error("--actions, --tables, --concurrent and --players are at least 1")
+    if args.metrics_cost > 0:
+        return _metrics_cost(args)
     report = asyncio.run(
         run(
             actions=args.actions,
@@ -198,6 +218,7 @@ def main(argv: list[str] | None = None) -> int:
             seed=args.seed,
             profile=args.profile,
             patches=args.patches,
+            metrics=args.metrics,
         )
     )
     if args.json:
@@ -211,6 +232,48 @@ def main(argv: list[str] | None = None) -> int:
         f"({report['wall_ms_per_action']:.2f} ms wall), "
         f"{report['frames_per_action']:.1f} frames of {report['mean_frame_chars']:.0f} chars, "
         f"{report['actions_per_commit']:.1f} actions a commit"
+    )
+    return 0
+
+
+def _metrics_cost(args: argparse.Namespace) -> int:
+    """Runs without and with metrics, alternating which comes first; their CPU per action."""
+    import statistics
+
+    cpu: dict[bool, list[float]] = {False: [], True: []}
+    for round_ in range(args.metrics_cost):
+        for counted in (False, True) if round_ % 2 == 0 else (True, False):
+            report = asyncio.run(
+                run(
+                    actions=args.actions,
+                    database_url=args.database_url,
+                    game=args.game,
+                    players=args.players,
+                    spectators=args.spectators,
+                    tables=args.tables,
+                    concurrent=args.concurrent,
+                    seed=args.seed + round_,
+                    profile=None,
+                    patches=args.patches,
+                    metrics=counted,
+                )
+            )
+            cpu[counted].append(report["cpu_ms_per_action"])
+    off, on = statistics.median(cpu[False]), statistics.median(cpu[True])
+    result = {
+        "rounds": args.metrics_cost,
+        "actions": args.actions,
+        "cpu_ms_per_action": {"without": cpu[False], "with": cpu[True]},
+        "median_ms": {"without": off, "with": on, "difference": on - off},
+    }
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    print(
+        f"{args.metrics_cost} rounds of {args.actions} actions, CPU ms an action: without "
+        f"metrics {', '.join(f'{x:.3f}' for x in cpu[False])} (median {off:.3f}); with "
+        f"{', '.join(f'{x:.3f}' for x in cpu[True])} (median {on:.3f}); "
+        f"difference {1000 * (on - off):+.1f} µs ({100 * (on - off) / off:+.1f} %)"
     )
     return 0
 

@@ -79,6 +79,28 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
+def wait_for_js(page: Any, expression: str, arg: Any = None, timeout: float = 30_000) -> Any:
+    """Wait until the JavaScript ``expression`` is true in ``page``; its value.
+
+    ``expression`` is an expression, or a function of ``arg``. It is polled every 20 ms with
+    ``page.evaluate``, which runs through the browser's debugging protocol: Playwright's
+    ``wait_for_function`` compiles its predicate inside the page, which the server's
+    Content-Security-Policy forbids (no ``'unsafe-eval'``). ``TimeoutError`` after ``timeout``
+    milliseconds.
+    """
+    for _ in range(max(1, int(timeout / 20))):
+        try:
+            value = page.evaluate(expression, arg)
+        except Exception as exc:  # the page navigating (a reload): ask the next one
+            if "context was destroyed" not in str(exc):
+                raise
+            value = None
+        if value:
+            return value
+        page.wait_for_timeout(20)
+    raise TimeoutError(f"{expression[:80]} was not true within {timeout / 1000:g} s")
+
+
 def person_table(
     base: str, game: str, players: int, name: str = "Ann", level: str = "easy"
 ) -> tuple[int, str]:

@@ -34,7 +34,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from web_browser import chromium, click_something, my_turn, person_table, seat_link, serve
+from web_browser import (
+    chromium,
+    click_something,
+    my_turn,
+    person_table,
+    seat_link,
+    serve,
+    wait_for_js,
+)
 
 #: recorded in every page before its scripts run: when the table is first drawn, the clicks,
 #: and when the sequence number shown changes
@@ -88,7 +96,7 @@ def first_paint(browser: Any, base: str, loads: int) -> list[dict[str, float]]:
         context.add_init_script(PROBE)
         page = context.new_page()
         page.goto(seat_link(base, table, token))
-        page.wait_for_function("window.__cf && window.__cf.drawn !== null", timeout=20_000)
+        wait_for_js(page, "window.__cf && window.__cf.drawn !== null", timeout=20_000)
         timing = page.evaluate(
             """() => ({
               fcp: (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime,
@@ -134,9 +142,7 @@ def clicks(
         if not click_something(page, rng):
             continue
         try:
-            page.wait_for_function(
-                f"window.__cf.changes.some(([, s]) => s !== {seq!r})", timeout=5000
-            )
+            wait_for_js(page, f"window.__cf.changes.some(([, s]) => s !== {seq!r})", timeout=5000)
         except Exception:  # a click that only opened a menu or picked a card: click on
             continue
         probe = page.evaluate("window.__cf")

@@ -7,6 +7,7 @@ The tests are skipped, saying why, only when neither can be found.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -55,10 +56,33 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         live.stop()
 
 
+#: Records every Content-Security-Policy violation of a page (``window.__cspViolations``).
+CSP_LISTENER = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI} ${e.lineNumber}`);
+});
+"""
+
+
+def csp_violations(page: Any) -> list[str]:
+    """The page's Content-Security-Policy violations: its listener's and its console's."""
+    found: list[str] = list(page.csp)
+    if not page.is_closed():
+        with contextlib.suppress(Exception):  # a page gone elsewhere: its console's only
+            found += page.evaluate("window.__cspViolations || []")
+    return found
+
+
 @pytest.fixture
 def new_page(browser: Any) -> Iterator[Any]:
-    """Make pages, each in a context of its own (a separate person: own storage, own seat)."""
+    """Make pages, each in a context of its own (a separate person: own storage, own seat).
+
+    Every page runs under the server's Content-Security-Policy; a violation (an inline
+    script or style, a source the policy does not allow) fails the test that made the page.
+    """
     contexts: list[Any] = []
+    pages: list[Any] = []
 
     def make(width: int = 1280, height: int = 800) -> Any:
         context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
@@ -66,11 +90,22 @@ def new_page(browser: Any) -> Iterator[Any]:
         # 2-core machine running the other test worker took over 15 s for one once
         context.set_default_timeout(PATIENCE * 1000)
         contexts.append(context)
+        context.add_init_script(CSP_LISTENER)
         page = context.new_page()
         page.errors = []
+        page.csp = []
         page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        page.on(
+            "console",
+            lambda message: (
+                page.csp.append(message.text) if "Content Security Policy" in message.text else None
+            ),
+        )
+        pages.append(page)
         return page
 
     yield make
+    violations = [v for page in pages for v in csp_violations(page)]
     for context in contexts:
         context.close()
+    assert not violations, f"Content-Security-Policy violations: {violations}"

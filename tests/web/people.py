@@ -37,6 +37,27 @@ def until(page: Any, ready: Callable[[], Any], seconds: float = PATIENCE) -> Any
     return value
 
 
+def wait_for_js(page: Any, expression: str, arg: Any = None) -> Any:
+    """Wait until the JavaScript ``expression`` (or function of ``arg``) is true in ``page``.
+
+    Not ``page.wait_for_function``: its predicate is compiled inside the page, which the
+    server's Content-Security-Policy forbids (``benchmarks/web_browser.py``, ``wait_for_js``).
+    A page that navigates meanwhile (a reload) is asked again once the new one is there.
+    """
+
+    def ready() -> Any:
+        try:
+            return page.evaluate(expression, arg)
+        except Exception as exc:  # the page navigating (a reload): ask the next one
+            if "context was destroyed" not in str(exc):
+                raise
+            return None
+
+    value = until(page, ready)
+    assert value, f"{expression} never became true"
+    return value
+
+
 def create_table(
     page: Any,
     base: str,

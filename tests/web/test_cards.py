@@ -21,6 +21,8 @@ from campfire.server.protocol import seat_display
 from campfire.web.strings import STRINGS, plural_ids, strings
 from tests.server.live_server import LiveServer
 
+from .people import wait_for_js
+
 GAMES = ("apache", "dudab", "manitou", "tracker")
 
 
@@ -35,7 +37,7 @@ def page(browser: Any, base: str) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 800, "height": 600}, locale="en-US")
     page = context.new_page()
     page.goto(f"{base}/")
-    page.wait_for_function("document.documentElement.lang !== ''")
+    wait_for_js(page, "document.documentElement.lang !== ''")
     yield page
     context.close()
 

@@ -8,7 +8,7 @@ from typing import Any
 import campfire
 from campfire.server.protocol import seat_display
 
-from .people import click_something, create_table, seq_of, start
+from .people import click_something, create_table, seq_of, start, wait_for_js
 
 #: the accessible names of the focused element and of every move the table offers
 _FOCUSED = "() => document.activeElement && document.activeElement.getAttribute('aria-label')"
@@ -42,7 +42,8 @@ def test_moves_are_named_buttons_reached_by_tab_and_played_by_enter(
     assert named is not None, moves
     ann.keyboard.press("Enter")
     # a move played, or a card picked up (then Tab to a place and Enter)
-    ann.wait_for_function(
+    wait_for_js(
+        ann,
         """(before) => +document.body.dataset.seq > before
             || document.querySelector('#cf-board .cf-selected, #cf-board .cf-menu')""",
         arg=before,
@@ -56,7 +57,7 @@ def test_moves_are_named_buttons_reached_by_tab_and_played_by_enter(
                 break
         else:
             raise AssertionError("Tab never reached a place for the picked-up card")
-    ann.wait_for_function("(before) => +document.body.dataset.seq > before", arg=before)
+    wait_for_js(ann, "(before) => +document.body.dataset.seq > before", before)
     assert seq_of(ann) > before
     assert ann.errors == []
 
@@ -99,7 +100,7 @@ def test_a_card_picked_up_by_keyboard_takes_the_focus_to_its_places(
         if board.locator(".cf-menu").count() == 0:
             break
         assert "cf-action" in ann.evaluate(_CLASSES)  # the menu's first move has the focus
-    ann.wait_for_function("(before) => +document.body.dataset.seq > before", arg=before)
+    wait_for_js(ann, "(before) => +document.body.dataset.seq > before", before)
     assert seq_of(ann) > before
     assert ann.errors == []
 
@@ -134,7 +135,7 @@ def test_cancelling_a_menu_by_keyboard_brings_the_focus_back_to_its_place(
     )
     page = new_page()
     page.goto(f"{server.base}/")
-    page.wait_for_function("document.documentElement.lang !== ''")  # the texts are in
+    wait_for_js(page, "document.documentElement.lang !== ''")  # the texts are in
     page.evaluate(_DRAW, display)
     board = page.locator("#cf-test-board")
     centre = board.locator('button[data-zone="centre"]')

@@ -11,7 +11,7 @@ import pytest
 
 from tests.server.live_server import http
 
-from .people import create_table, over, play_to_the_end, start, until
+from .people import create_table, over, play_to_the_end, start, until, wait_for_js
 
 
 def test_a_running_table_is_listed_and_watched_without_moves(server: Any, new_page: Any) -> None:
@@ -93,7 +93,7 @@ def test_the_language_switcher_sets_the_page_and_the_socket(server: Any, new_pag
     )
     page.goto(f"{server.base}/")
     page.get_by_label("Language").select_option("hu")
-    page.wait_for_function("document.documentElement.lang === 'hu'")
+    wait_for_js(page, "document.documentElement.lang === 'hu'")
     assert page.evaluate("localStorage.getItem('campfire.lang')") == "hu"
     status, text = http(
         "POST",

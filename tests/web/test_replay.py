@@ -16,7 +16,7 @@ from typing import Any
 
 from tests.server.live_server import http
 
-from .people import until
+from .people import until, wait_for_js
 
 
 def bot_game(base: str, game: str, players: int) -> int:
@@ -62,7 +62,7 @@ def step_of(page: Any) -> int:
 
 
 def wait_step(page: Any, step: int) -> None:
-    page.wait_for_function(f"document.body.dataset.step === '{step}'")
+    wait_for_js(page, f"document.body.dataset.step === '{step}'")
 
 
 def check_shows(page: Any, replay: dict[str, Any], step: int) -> None:
@@ -109,7 +109,7 @@ def test_step_through_a_finished_game(server: Any, new_page: Any) -> None:
     # the same moment from seat 1's point of view: its own cards, its own log lines
     seat1 = frames(server.base, table, "1")
     page.get_by_label("Point of view").select_option("1")
-    page.wait_for_function("document.querySelector('#cf-board .cf-you') !== null")
+    wait_for_js(page, "document.querySelector('#cf-board .cf-you') !== null")
     check_shows(page, seat1, 7)
     to_act = next(k for k, f in enumerate(seat1["frames"]) if k > 7 and f["display"]["actions"])
     page.get_by_role("slider", name="Step").fill(str(to_act))

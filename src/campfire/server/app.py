@@ -35,8 +35,17 @@ from .limits import MAX_CONNECTIONS_PER_ADDRESS, BodyLimitMiddleware, Limits
 from .lobby import language_of
 from .lobby import routes as lobby_routes
 from .logs import LogContextMiddleware, set_seat
+from .metrics import MetricsConfig, NoMetrics, make_metrics, metrics_route, sample_forever
 from .proxy import ProxyMiddleware, ProxySettings
 from .replay import routes as replay_routes
+from .security import (
+    AddressLimiter,
+    LobbyRateLimitMiddleware,
+    RateLimits,
+    SecurityHeadersMiddleware,
+    address_key,
+    client_address,
+)
 from .tables import Connection, LiveTable, LobbyError, TableManager
 from .web import routes as web_routes
 from .wire import encode
@@ -91,6 +100,8 @@ def create_app(
     lease_seconds: float = LEASE_SECONDS,
     proxy: ProxySettings | None = None,
     max_connections_per_address: int = MAX_CONNECTIONS_PER_ADDRESS,
+    metrics: MetricsConfig | None = None,
+    rate_limits: RateLimits | None = None,
 ) -> Starlette:
     """The Campfire server as an ASGI application.
 
@@ -108,6 +119,12 @@ def create_app(
     public origin): the clients they forward are seen by their own addresses, counted against
     ``max_connections_per_address`` (0: no limit), and a table socket opened by a page of
     another origin is refused (:mod:`.proxy`).
+
+    ``metrics`` says whether the server counts and who may read ``GET /metrics`` (default:
+    counted, readable from this machine; :mod:`.metrics`). ``rate_limits`` are the per-address
+    limits of the lobby's writes and the table sockets' messages (default: none; ``campfire
+    serve`` applies :class:`.security.RateLimits`' defaults). Every HTTP answer carries the
+    security headers (:mod:`.security`).
     """
     url = database_url or default_database_url()
     settings = proxy if proxy is not None else ProxySettings()
@@ -125,6 +142,11 @@ def create_app(
                 )
             )
         cluster = Cluster(sessions, redis_url, lease_seconds)
+    metrics_config = metrics if metrics is not None else MetricsConfig()
+    counts = make_metrics(metrics_config)
+    limits = rate_limits if rate_limits is not None else RateLimits(0, 0)
+    lobby_limiter = limits.lobby(clock)
+    socket_limiter = limits.sockets(clock)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -132,6 +154,7 @@ def create_app(
         await asyncio.to_thread(server_lock.hold_shared)
         await asyncio.to_thread(migrate, engine, cluster is not None)
         manager = TableManager(sessions, bot_workers=bot_workers, clock=clock)
+        manager.metrics = manager.writer.metrics = counts
         app.state.manager = manager
         if cluster is not None:
             await cluster.start(manager, app)
@@ -145,6 +168,9 @@ def create_app(
             )
         closes = asyncio.get_running_loop().create_task(watch_closes(manager))
         app.state.ready = True
+        sampler = asyncio.get_running_loop().create_task(
+            sample_forever(counts, lambda: getattr(app.state, "manager", None))
+        )
         try:
             yield
         finally:
@@ -152,11 +178,13 @@ def create_app(
             closes.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await closes
+            sampler.cancel()
             await manager.close()
             if cluster is not None:
                 await cluster.close()
             server_lock.release()
             engine.dispose()
+            counts.close()
 
     async def healthz(request: Request) -> Response:
         if getattr(request.app.state, "ready", False):
@@ -164,11 +192,12 @@ def create_app(
         return JSONResponse({"status": "starting"}, status_code=503)
 
     async def table_socket(websocket: WebSocket) -> None:
-        await _serve_socket(websocket, RateLimit(rate, burst, clock))
+        await _serve_socket(websocket, RateLimit(rate, burst, clock), socket_limiter)
 
     app = Starlette(
         routes=[
             Route("/healthz", healthz, methods=["GET"]),
+            Route("/metrics", metrics_route(metrics_config, client_address), methods=["GET"]),
             *lobby_routes(),
             *replay_routes(),
             WebSocketRoute("/ws/tables/{table_id}", table_socket),
@@ -176,7 +205,8 @@ def create_app(
         ],
         lifespan=lifespan,
         middleware=[
-            # first: everything after it sees the client's own address, not the proxy's
+            Middleware(SecurityHeadersMiddleware),  # on every answer, the refusals' too
+            # next: everything after it sees the client's own address, not the proxy's
             Middleware(
                 ProxyMiddleware,
                 settings=settings,
@@ -184,9 +214,21 @@ def create_app(
             ),
             Middleware(LogContextMiddleware),  # the request's or connection's ids in its logs
             Middleware(BodyLimitMiddleware),  # before forwarding: no process reads a refused body
+            *(
+                [
+                    Middleware(
+                        LobbyRateLimitMiddleware,
+                        limiter=lobby_limiter,
+                        on_refused=lambda: counts.error("rate_limited", "http"),
+                    )
+                ]
+                if lobby_limiter is not None
+                else []
+            ),
             *([Middleware(ForwardMiddleware, cluster=cluster)] if cluster is not None else []),
         ],
     )
+    app.state.metrics = counts
     app.state.ready = False
     app.state.database_url = url
     app.state.next_seed = seeds if seeds is not None else lambda: secrets.randbits(63)
@@ -295,17 +337,22 @@ def _refuse(conn: Connection, code: str, message: ErrorText, close_code: int) ->
     conn.close(close_code)
 
 
-async def _serve_socket(websocket: WebSocket, limit: RateLimit) -> None:
+async def _serve_socket(
+    websocket: WebSocket, limit: RateLimit, per_address: AddressLimiter | None = None
+) -> None:
     """One client at one table: snapshot, then its messages in and the table's frames out.
 
     The connection's language (``?lang=``, else ``Accept-Language``, else English) is that of
     its display models, log messages and error frames; ``?patch=1`` asks for display patches
     (:mod:`.patches`). With several processes, a client at a table another process owns is
-    served through it (:mod:`.cluster`; patches too).
+    served through it (:mod:`.cluster`; patches too). ``per_address`` limits the messages of
+    all the connections of the client's address together (:mod:`.security`).
     """
     await websocket.accept()
     manager: TableManager = websocket.app.state.manager
+    metrics: NoMetrics = websocket.app.state.metrics
     conn = Connection(None, language=language_of(websocket))
+    address = _address_limit(websocket, per_address)
     try:
         token, since, conn.patches = _socket_query(websocket)
     except protocol.ProtocolError as exc:
@@ -315,7 +362,12 @@ async def _serve_socket(websocket: WebSocket, limit: RateLimit) -> None:
     try:
         live = await attach(manager, conn, websocket.path_params["table_id"], token, since)
     except Elsewhere as moved:
-        await _proxy(websocket, conn, moved, token, since, limit)
+        kind = "player" if token else "spectator"
+        metrics.connection(kind, 1)
+        try:
+            await _proxy(websocket, conn, moved, token, since, limit, address)
+        finally:
+            metrics.connection(kind, -1)
         return
     if live is None:
         await _write(websocket, conn)  # the error frame, then the close code
@@ -329,9 +381,12 @@ async def _serve_socket(websocket: WebSocket, limit: RateLimit) -> None:
 
     writer = asyncio.get_running_loop().create_task(_write(websocket, conn))
     code: int | None = None
+    kind = "player" if seat is not None else "spectator"
+    metrics.connection(kind, 1)
     try:
-        code = await _read(websocket, conn, limit, handle)
+        code = await _read(websocket, conn, limit, handle, address)
     finally:
+        metrics.connection(kind, -1)
         live.connections.discard(conn)
         conn.close()
         if seat is not None and live.status == "running" and manager.tables.get(live.id) is live:
@@ -351,6 +406,7 @@ async def _proxy(
     token: str | None,
     since: int | None,
     limit: RateLimit,
+    address: tuple[AddressLimiter, str] | None = None,
 ) -> None:
     """Serve a client at a table another process owns: its messages there, its frames back."""
     cluster = websocket.app.state.manager.cluster
@@ -363,7 +419,7 @@ async def _proxy(
     writer = asyncio.get_running_loop().create_task(_write(websocket, conn))
     code: int | None = None
     try:
-        code = await _read(websocket, conn, limit, handle)
+        code = await _read(websocket, conn, limit, handle, address)
     finally:
         cluster.close_proxy(conn_id)
         conn.close()
@@ -374,9 +430,25 @@ async def _proxy(
             await websocket.close(code)
 
 
+def _address_limit(
+    websocket: WebSocket, limiter: AddressLimiter | None
+) -> tuple[AddressLimiter, str] | None:
+    """The per-address limiter of a socket's messages and its address's key (``None``: none)."""
+    if limiter is None:
+        return None
+    host = client_address(websocket.scope)
+    key = address_key(host)
+    if key is None or limiter.is_exempt(host):
+        return None
+    return limiter, key
+
+
 async def _write(websocket: WebSocket, conn: Connection) -> None:
+    metrics: NoMetrics = websocket.app.state.metrics
     while True:
         frame = await conn.queue.get()
+        if type(frame) is dict and frame["type"] == "error":
+            metrics.error(frame["code"], "socket")
         if frame is None:
             if conn.close_code is not None:  # refused, or the table moved: close with its code
                 with contextlib.suppress(Exception):
@@ -393,10 +465,13 @@ async def _read(
     conn: Connection,
     limit: RateLimit,
     handle: Callable[[str | bytes], Awaitable[None]],
+    address: tuple[AddressLimiter, str] | None = None,
 ) -> int | None:
     """Handle the client's messages until it leaves (``None``) or must go (a close code).
 
-    Each message counts against the rate limit; a binary frame is refused (``bad_message``:
+    Each message counts against the connection's rate limit, then against its address's
+    (``address``: all the address's connections together; over it the message is dropped with
+    a ``rate_limited`` frame); a binary frame is refused (``bad_message``:
     the protocol's messages are JSON text frames), one over the size limit closes (1009).
     """
     while True:
@@ -427,6 +502,20 @@ async def _read(
                             "this one was dropped",
                             rate=format(limit.rate, "g"),
                             burst=limit.burst,
+                        )
+                    ),
+                )
+            )
+            continue
+        if address is not None and address[0].take(address[1]) > 0:
+            conn.push(
+                protocol.error_frame(
+                    "rate_limited",
+                    conn.tr.error(
+                        ErrorText(
+                            "at most {rate} messages a second from one address, all its "
+                            "connections together: this one was dropped",
+                            rate=format(address[0].rate, "g"),
                         )
                     ),
                 )
@@ -501,8 +590,9 @@ def app_from_environment() -> Starlette:
 
     uvicorn starts each process with this factory; ``campfire serve`` passes its options in
     the environment: ``CAMPFIRE_SERVE_DATABASE_URL``, ``CAMPFIRE_SERVE_REDIS_URL``,
-    ``CAMPFIRE_SERVE_LEASE_SECONDS``, the limits (:data:`.limits.LIMITS_VARIABLE`) and the proxy
-    settings (:data:`.proxy.PROXY_VARIABLE`).
+    ``CAMPFIRE_SERVE_LEASE_SECONDS``, the limits (:data:`.limits.LIMITS_VARIABLE`), the proxy
+    settings (:data:`.proxy.PROXY_VARIABLE`), ``CAMPFIRE_SERVE_METRICS`` and
+    ``CAMPFIRE_SERVE_RATE_LIMITS``.
     """
     import os
 
@@ -517,4 +607,6 @@ def app_from_environment() -> Starlette:
         lease_seconds=float(os.environ.get("CAMPFIRE_SERVE_LEASE_SECONDS") or LEASE_SECONDS),
         proxy=ProxySettings.from_environment(),
         max_connections_per_address=Limits.from_environment().max_connections_per_address,
+        metrics=MetricsConfig.from_environment(),
+        rate_limits=RateLimits.from_environment(),
     )

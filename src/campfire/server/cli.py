@@ -10,6 +10,8 @@ import argparse
 import gc
 import logging
 import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -26,6 +28,13 @@ from .limits import (
     Limits,
 )
 from .logs import add_log_arguments
+from .metrics import (
+    DEFAULT_ALLOW,
+    METRICS_VARIABLE,
+    MULTIPROC_VARIABLE,
+    MetricsConfig,
+    parse_networks,
+)
 from .proxy import (
     DEFAULT_TRUSTED_PROXIES,
     PROXY_VARIABLE,
@@ -33,6 +42,7 @@ from .proxy import (
     parse_origin,
     parse_trusted_proxies,
 )
+from .security import LOBBY_PER_MINUTE, RATE_LIMITS_VARIABLE, SOCKET_PER_SECOND, RateLimits
 from .settings import add_settings_arguments
 
 T = TypeVar("T")
@@ -42,10 +52,25 @@ __all__ = [
     "apply_settings",
     "logging_options",
     "serve_limits",
+    "serve_metrics",
     "serve_proxy",
+    "serve_rate_limits",
     "tune_gc",
     "warn_about_settings",
 ]
+
+
+def _networks_arg(option: str) -> Any:
+    """An argparse type of ``option``: ``ADDR[,CIDR...]`` or ``none`` (kept as written)."""
+
+    def read(text: str) -> str:
+        try:
+            parse_networks(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        return text
+
+    return read
 
 
 def add_serve_command(sub: Any) -> None:
@@ -179,6 +204,57 @@ def add_serve_command(sub: Any) -> None:
             "Origin are let in (default: none, no Origin is checked)"
         ),
     )
+    p.add_argument(
+        "--metrics",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help=_(
+            "count what the server does and answer GET /metrics in the Prometheus text format "
+            "(default: on; --no-metrics: neither)"
+        ),
+    )
+    p.add_argument(
+        "--metrics-allow",
+        metavar="ADDR[,CIDR]",
+        type=_networks_arg("--metrics-allow"),
+        default=DEFAULT_ALLOW,
+        help=_(
+            "the client addresses and networks that may read /metrics, comma-separated; any "
+            "other is answered 404 (default {default}: this machine only)"
+        ).format(default=DEFAULT_ALLOW),
+    )
+    p.add_argument(
+        "--lobby-rate",
+        metavar="PER_MINUTE",
+        type=int_arg("--lobby-rate", 0, 1_000_000),
+        default=LOBBY_PER_MINUTE,
+        help=_(
+            "lobby writes (POST /api/...: new tables, joins, starts) one client address may "
+            "make a minute, in bursts of as many; more are answered 429 rate_limited "
+            "(default {default}; 0: no limit)"
+        ).format(default=LOBBY_PER_MINUTE),
+    )
+    p.add_argument(
+        "--socket-rate",
+        metavar="PER_SECOND",
+        type=int_arg("--socket-rate", 0, 1_000_000),
+        default=SOCKET_PER_SECOND,
+        help=_(
+            "table-socket messages one client address may send a second, all its connections "
+            "together, in bursts of twice as many; more are dropped with a rate_limited error "
+            "(default {default}; 0: no limit)"
+        ).format(default=SOCKET_PER_SECOND),
+    )
+    p.add_argument(
+        "--rate-limit-exempt",
+        metavar="ADDR[,CIDR]",
+        type=_networks_arg("--rate-limit-exempt"),
+        default=DEFAULT_ALLOW,
+        help=_(
+            "client addresses and networks the per-address rate limits leave out, "
+            "comma-separated (default {default}: this machine; none: no address)"
+        ).format(default=DEFAULT_ALLOW),
+    )
     add_log_arguments(p)  # --log-format, --log-level
     add_settings_arguments(p)  # --config, --print-config; every option is also a setting
     p.set_defaults(func=_cmd_serve)
@@ -256,6 +332,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     log_options = logging_options(args)
     warn_about_settings(args)
     proxy = serve_proxy(args)
+    metrics = serve_metrics(args)
+    rate_limits = serve_rate_limits(args)
     options: dict[str, Any] = {
         "host": args.host,
         "port": args.port,
@@ -284,13 +362,21 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             os.environ[MIN_SIZE_VARIABLE] = str(args.ws_compress_min)
             os.environ[LIMITS_VARIABLE] = limits.to_json()
             os.environ[PROXY_VARIABLE] = proxy.to_json()
+            os.environ[METRICS_VARIABLE] = metrics.to_json()
+            os.environ[RATE_LIMITS_VARIABLE] = rate_limits.to_json()
             options.update(limits.uvicorn_options(by_name=True))  # (imported by each process)
             if "ws" in options:  # the processes import the protocol class by name
                 options["ws"] = "campfire.server.compression:FAST_PROTOCOL"
             from .supervisor import supervise
 
-            # forked workers, replaced the moment one exits (not uvicorn's spawned ones)
-            return supervise("campfire.server.app:app_from_environment", args.workers, options)
+            # the processes' counts meet in one folder, made before any process counts
+            made = shared_metrics_dir() if metrics.enabled else None
+            try:
+                # forked workers, replaced the moment one exits (not uvicorn's spawned ones)
+                return supervise("campfire.server.app:app_from_environment", args.workers, options)
+            finally:
+                if made is not None:
+                    shutil.rmtree(made, ignore_errors=True)
     tune_gc()
     app = create_app(
         args.database_url,
@@ -298,9 +384,46 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         lease_seconds=args.lease_seconds,
         proxy=proxy,
         max_connections_per_address=limits.max_connections_per_address,
+        metrics=metrics,
+        rate_limits=rate_limits,
     )
     uvicorn.run(app, **options)
     return 0
+
+
+def shared_metrics_dir() -> str | None:
+    """Make the directory the processes of ``--workers N`` count in; the one made, if any.
+
+    ``prometheus-client``'s multiprocess mode: each process writes its counts there and the one
+    that answers ``/metrics`` reads them all (:mod:`.metrics`). A directory the environment
+    names (``PROMETHEUS_MULTIPROC_DIR``) is used, cleared of a previous run's counts; else a
+    temporary one is made (the caller removes it at the end). It is set before any process
+    imports ``prometheus_client``, which reads it then.
+    """
+    from .metrics import clear_multiprocess_dir
+
+    path = os.environ.get(MULTIPROC_VARIABLE)
+    if path:
+        os.makedirs(path, exist_ok=True)
+        clear_multiprocess_dir(path)
+        return None
+    made = tempfile.mkdtemp(prefix="campfire-metrics-")
+    os.environ[MULTIPROC_VARIABLE] = made
+    return made
+
+
+def serve_metrics(args: argparse.Namespace) -> MetricsConfig:
+    """What ``campfire serve``'s options say of ``/metrics`` (:mod:`.metrics`)."""
+    return MetricsConfig(enabled=args.metrics, allow=args.metrics_allow)
+
+
+def serve_rate_limits(args: argparse.Namespace) -> RateLimits:
+    """The per-address rate limits ``campfire serve``'s options ask for (:mod:`.security`)."""
+    return RateLimits(
+        lobby_per_minute=args.lobby_rate,
+        socket_per_second=args.socket_rate,
+        exempt=args.rate_limit_exempt,
+    )
 
 
 def serve_limits(args: argparse.Namespace) -> Limits:

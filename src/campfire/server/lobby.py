@@ -4,7 +4,8 @@ Every error is ``{"error": {"code", "message"}}`` with an HTTP status that says 
 wrong (the message in the request's language: ``?lang=``, else ``Accept-Language``, else
 English): 400 (a request that is not allowed as written), 401 (no or a wrong seat token), 404
 (no such table or record), 409 (not allowed in the table's current state: full, started, not
-finished), 413 (a body over :data:`MAX_BODY_BYTES`). ``docs/protocol.md`` lists the routes.
+finished), 413 (a body over :data:`MAX_BODY_BYTES`), 429 (``rate_limited``: too many writes from
+one address, :mod:`.security`). ``docs/protocol.md`` lists the routes.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ ERROR_CODES = (
     "timeout",
     "too_many_connections",
     "bad_origin",
+    "rate_limited",
     "table_moved",
     "internal",
 )
@@ -325,6 +327,9 @@ def guarded(handler: Handler) -> Handler:
         try:
             return await handler(request)
         except LobbyError as exc:
+            metrics = getattr(request.app.state, "metrics", None)
+            if metrics is not None:
+                metrics.error(exc.code, "http")
             message = translator(language_of(request)).error(exc)
             return error_response(exc.status, exc.code, message)
 

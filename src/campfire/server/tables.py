@@ -55,6 +55,7 @@ from campfire.i18n import names as seat_names
 from . import protocol
 from .clocks import Clocks, TimeControl
 from .logs import detached_context
+from .metrics import NoMetrics
 from .models import ActionRow, RecordRow, SeatRow, TableRow, utcnow
 from .patches import Memo, patch_frame
 from .windows import ClaimWindow, answered_ms, window_length
@@ -841,6 +842,8 @@ class TableManager:
         self._tasks: set[asyncio.Task[None]] = set()
         #: several processes: the leases and the other processes (``None``: this one alone)
         self.cluster: Cluster | None = None
+        #: what the server counts (:mod:`.metrics`; the app sets it, and the writer's too)
+        self.metrics: NoMetrics = NoMetrics()
 
     # ----- loading ----------------------------------------------------------------------------
 
@@ -886,6 +889,7 @@ class TableManager:
                 live.forfeit = meta.get("forfeit")
         self.tables[table_id] = live
         if self.cluster is not None and live.status == "running":
+            self.metrics.takeovers()  # a running table not in memory here: another's, until now
             self._resume(live)  # taken over from another process (or its lease ran out)
         return live
 
@@ -1372,6 +1376,7 @@ class TableManager:
         """
         assert live.table is not None
         table = live.table
+        accepted = time.perf_counter()
         try:
             table.play(seat, action, seconds=seconds, choices=choices)
             pending, live.pending = live.pending, []
@@ -1398,6 +1403,7 @@ class TableManager:
             self._rebuild(live)
             raise
         live.flush()
+        self.metrics.action(time.perf_counter() - accepted)
         self.arm(live)
         await self._windows(live)
 
@@ -1539,12 +1545,11 @@ class TableManager:
         # a window opened again after a restart: answers received from now on come after
         # those it already logged, so they are stamped after them too
         window.last_ms = answered_ms([str(a) for _, a in table.match.actions])
-        loop = asyncio.get_running_loop()
         for seat in to_act:
             if seat not in table.agents:
                 continue
             try:
-                action, _, _ = await loop.run_in_executor(self.pool, table.decide, seat)
+                action, _, _ = await self.think(table, seat)
             except AgentError as exc:
                 log.error("table %s: the bot of seat %s failed: %s", live.id, seat, exc)
                 continue
@@ -1647,8 +1652,25 @@ class TableManager:
             return
         live.bot_task = self._spawn(self._drive(live))
 
+    async def think(self, table: Table, seat: int) -> tuple[Action, float, int]:
+        """The bot of ``seat`` decides, in a thread of the bot pool (``Table.decide``).
+
+        The decisions waiting for a thread and each one's time are counted (:mod:`.metrics`).
+        """
+        metrics = self.metrics
+        metrics.bot_waiting(1)
+
+        def decide() -> tuple[Action, float, int]:
+            metrics.bot_waiting(-1)
+            started = time.perf_counter()
+            try:
+                return table.decide(seat)
+            finally:
+                metrics.bot_thought(time.perf_counter() - started)
+
+        return await asyncio.get_running_loop().run_in_executor(self.pool, decide)
+
     async def _drive(self, live: LiveTable) -> None:
-        loop = asyncio.get_running_loop()
         while True:
             async with live.lock:
                 table = live.table
@@ -1658,9 +1680,7 @@ class TableManager:
                 if seat is None or live.window is not None:  # windows time their bots
                     return
                 try:
-                    action, spent, choices = await loop.run_in_executor(
-                        self.pool, table.decide, seat
-                    )
+                    action, spent, choices = await self.think(table, seat)
                 except AgentError as exc:
                     log.error("table %s: the bot of seat %s failed: %s", live.id, seat, exc)
                     return

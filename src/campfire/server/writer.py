@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from campfire.core import ErrorText
 
+from .metrics import NoMetrics
 from .models import ActionRow, RecordRow, TableRow, utcnow
 from .protocol import ProtocolError
 
@@ -108,12 +110,15 @@ class LogWriter:
         self.committed = 0
         #: several processes: refuses the actions of a table whose lease was lost
         self.fence: Fence | None = None
+        #: counts each commit's time and size (:mod:`.metrics`)
+        self.metrics: NoMetrics = NoMetrics()
 
     def commit(self, actions: list[PendingAction]) -> None:
         """Append ``actions`` (and the records of the games they ended) in one transaction.
 
         Raises :class:`LeaseLost` (writing nothing) if :attr:`fence` refuses a table.
         """
+        started = time.perf_counter()
         with self.sessions.begin() as session:
             if self.fence is not None:
                 self.fence(session, {a.table_id for a in actions})
@@ -121,6 +126,7 @@ class LogWriter:
             for a in actions:
                 if a.record is not None:
                     store_record(session, a.table_id, a.game_number, a.record)
+        self.metrics.commit(time.perf_counter() - started, len(actions))
         self.commits += 1
         self.committed += len(actions)
 
