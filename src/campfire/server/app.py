@@ -31,6 +31,7 @@ from . import protocol
 from .admin import ServerLock, watch_closes
 from .cluster import DEFAULT_REDIS_URL, LEASE_SECONDS, Cluster, Elsewhere, ForwardMiddleware
 from .db import default_database_url, make_engine, migrate, session_factory
+from .graceful import drain_tables, register_drain
 from .limits import MAX_CONNECTIONS_PER_ADDRESS, BodyLimitMiddleware, Limits
 from .lobby import language_of
 from .lobby import routes as lobby_routes
@@ -144,10 +145,19 @@ def create_app(
                 ", ".join(settings.trusted_proxies) or "none",
             )
         closes = asyncio.get_running_loop().create_task(watch_closes(manager))
+
+        async def drain() -> None:
+            # a graceful stop (SIGTERM, graceful.GracefulServer) before connections are closed:
+            # the actions in flight are committed, the tables given up, their clients told 1012
+            app.state.ready = False
+            await drain_tables(manager, cluster)
+
+        unregister = register_drain(drain)
         app.state.ready = True
         try:
             yield
         finally:
+            unregister()
             app.state.ready = False
             closes.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -18,6 +18,7 @@ from campfire.core.validate import int_arg
 from campfire.i18n import _
 
 from .compression import COMPRESSION, DEFAULT_MIN_SIZE, MIN_SIZE_VARIABLE
+from .graceful import STOP_TIMEOUT
 from .limits import (
     BODY_TIMEOUT,
     HEADER_TIMEOUT,
@@ -179,6 +180,17 @@ def add_serve_command(sub: Any) -> None:
             "Origin are let in (default: none, no Origin is checked)"
         ),
     )
+    p.add_argument(
+        "--stop-timeout",
+        metavar="SECONDS",
+        type=int_arg("--stop-timeout", 1, 3600),
+        default=int(STOP_TIMEOUT),
+        help=_(
+            "on SIGTERM each process stops accepting, finishes the actions in flight, closes "
+            "its clients with 1012 (reconnect) and exits; one still there after this many "
+            "seconds exits at once (default {default}; keep it under systemd's TimeoutStopSec)"
+        ).format(default=int(STOP_TIMEOUT)),
+    )
     add_log_arguments(p)  # --log-format, --log-level
     add_settings_arguments(p)  # --config, --print-config; every option is also a setting
     p.set_defaults(func=_cmd_serve)
@@ -290,7 +302,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             from .supervisor import supervise
 
             # forked workers, replaced the moment one exits (not uvicorn's spawned ones)
-            return supervise("campfire.server.app:app_from_environment", args.workers, options)
+            return supervise(
+                "campfire.server.app:app_from_environment",
+                args.workers,
+                options,
+                stop_timeout=args.stop_timeout,
+            )
     tune_gc()
     app = create_app(
         args.database_url,
@@ -299,7 +316,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         proxy=proxy,
         max_connections_per_address=limits.max_connections_per_address,
     )
-    uvicorn.run(app, **options)
+    from .graceful_server import GracefulServer
+
+    # a graceful stop on SIGTERM (graceful.py); one process cannot restart without a gap: its
+    # clients reconnect once it is back (docs/deploy.md, "Graceful restarts and upgrades")
+    GracefulServer(uvicorn.Config(app, **options), stop_timeout=args.stop_timeout).run()
     return 0
 
 
