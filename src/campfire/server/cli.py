@@ -316,8 +316,17 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         proxy=proxy,
         max_connections_per_address=limits.max_connections_per_address,
     )
+    import signal
+
     from .graceful_server import GracefulServer
 
+    def no_reload(signum: int, frame: Any) -> None:  # (SIGHUP would end the process)
+        logging.getLogger(__name__).warning(
+            "campfire serve: SIGHUP (reload) restarts the workers of --workers 2 or more; one "
+            "process cannot restart without a gap: restart it (docs/deploy.md)"
+        )
+
+    signal.signal(signal.SIGHUP, no_reload)
     # a graceful stop on SIGTERM (graceful.py); one process cannot restart without a gap: its
     # clients reconnect once it is back (docs/deploy.md, "Graceful restarts and upgrades")
     GracefulServer(uvicorn.Config(app, **options), stop_timeout=args.stop_timeout).run()
