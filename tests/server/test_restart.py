@@ -5,7 +5,8 @@
   own step) is lost, every client closed with 1012 is back (reconnected, snapshot read) within
   the issue's 5 seconds, a process accepts throughout, and every game finishes.
 - SIGTERM to a single process: the action in flight is committed, its clients get 1012, and
-  the process exits with status 0.
+  the process exits with status 0; a stop that hangs ends at ``--stop-timeout`` or at a second
+  signal (status 1); SIGHUP to a single process only logs that it cannot restart without a gap.
 
 Real processes, PostgreSQL and Redis (the rolling restart); waiting loops are bounded in count.
 The only duration asserted is the issue's acceptance bound (5 s for a client to be back).
@@ -17,6 +18,8 @@ import asyncio
 import json
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -31,7 +34,7 @@ from campfire.core.records import replay_text
 
 from .conftest import REDIS
 from .helpers import check_frame
-from .live_server import LiveServer, http
+from .live_server import LiveServer, free_port, http
 from .test_cluster import _new_table, _workers
 from .test_kill9 import _choice
 
@@ -284,3 +287,128 @@ async def _drive_one(seats: list[Seat]) -> None:
     for s in seats:
         frame = await s.read()
         assert frame["type"] == "delta" and frame["seq"] == seq + 1, frame
+
+
+#: A server whose application's shutdown hangs (blocking the event loop), for the bounds
+HANGING = """
+import sys, time, contextlib
+import uvicorn
+from starlette.applications import Starlette
+from starlette.responses import PlainTextResponse
+from starlette.routing import Route
+from campfire.server.graceful_server import GracefulServer
+
+@contextlib.asynccontextmanager
+async def lifespan(app):
+    yield
+    print("hanging", flush=True)
+    time.sleep(600)  # a shutdown that never ends (the event loop blocked)
+
+async def ok(request):
+    return PlainTextResponse("ok")
+
+app = Starlette(routes=[Route("/", ok)], lifespan=lifespan)
+config = uvicorn.Config(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+GracefulServer(config, stop_timeout=float(sys.argv[2])).run()
+"""
+
+
+def _hanging(tmp_path: Path, stop_timeout: float) -> tuple[subprocess.Popen[bytes], Path]:
+    port = free_port()
+    log = tmp_path / f"hanging-{port}.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", HANGING, str(port), str(stop_timeout)],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    _wait(lambda: _answers(f"http://127.0.0.1:{port}/"), "the server", tries=600)
+    return proc, log
+
+
+def _answers(url: str) -> bool:
+    try:
+        return http("GET", url)[0] == 200
+    except OSError:
+        return False
+
+
+def test_a_stop_that_hangs_ends_at_the_bound_and_a_second_signal_ends_it_at_once(
+    tmp_path: Path,
+) -> None:
+    # the bound (--stop-timeout 1): the process exits with status 1 (forced)
+    proc, log = _hanging(tmp_path, 1)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=120) == 1, log.read_text()
+    assert "took longer than 1 s" in log.read_text()
+    # a bound far away (600 s): a second SIGTERM ends the hanging stop at once
+    proc, log = _hanging(tmp_path, 600)
+    proc.send_signal(signal.SIGTERM)
+    _wait(lambda: "hanging" in log.read_text(), "the stop to hang", tries=600)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=120) == 1, log.read_text()
+    assert "again: exiting now" in log.read_text()
+
+
+def test_sighup_to_one_process_only_logs_that_it_cannot_restart_without_a_gap(
+    tmp_path: Path,
+) -> None:
+    server = LiveServer(f"sqlite:///{tmp_path / 'campfire.db'}", tmp_path)
+    try:
+        server.proc.send_signal(signal.SIGHUP)
+        _wait(lambda: "SIGHUP (reload)" in server.log.read_text(), "the warning", tries=600)
+        assert server.proc.poll() is None
+        assert http("GET", f"{server.base}/healthz")[0] == 200
+    finally:
+        server.stop()
+    assert server.proc.returncode == 0
+
+
+#: On the server's PYTHONPATH: each worker a rolling restart starts (a fresh interpreter,
+#: CAMPFIRE_SERVE_WORKER set) reads "the installed code's version" from a file at its start
+#: and notes it; "broken" is an upgrade whose workers cannot start.
+SITECUSTOMIZE = """
+import os
+here = os.path.dirname(os.path.abspath(__file__))
+if os.environ.get("CAMPFIRE_SERVE_WORKER"):
+    with open(os.path.join(here, "version")) as f:
+        version = f.read().strip()
+    if version == "broken":
+        os._exit(3)
+    with open(os.path.join(here, f"worker-{os.getpid()}"), "w") as f:
+        f.write(version)
+"""
+
+
+def test_a_rolling_restart_runs_the_code_installed_now_and_a_broken_one_changes_nothing(
+    pg_only: str, tmp_path: Path, monkeypatch: Any
+) -> None:
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "sitecustomize.py").write_text(SITECUSTOMIZE)
+    (code / "version").write_text("v1")
+    paths = [str(code), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(paths))
+    server = LiveServer(pg_only, tmp_path, args=("--workers", "2", "--redis-url", REDIS))
+    try:
+        _wait(lambda: len(_workers(server)) == 2, "two workers")
+        old = _workers(server)
+        # a broken upgrade: its first new worker exits at start; the old ones go on serving
+        (code / "version").write_text("broken")
+        os.kill(server.proc.pid, signal.SIGHUP)
+        _wait(lambda: "rolling restart abandoned" in server.log.read_text(), "the abandonment")
+        _wait(lambda: len(_workers(server)) == 2, "the old workers alone")
+        assert _workers(server) == old
+        assert http("GET", f"{server.base}/healthz")[0] == 200
+        # the upgrade mended: every new worker runs it
+        (code / "version").write_text("v2")
+        os.kill(server.proc.pid, signal.SIGHUP)
+        _wait(lambda: "rolling restart done" in server.log.read_text(), "the rolling restart")
+        new = _workers(server)
+        assert len(new) == 2 and not new & old, (old, new)
+        assert {(code / f"worker-{pid}").read_text() for pid in new} == {"v2"}
+        table, tokens = _new_table(server.base)
+        assert http("POST", f"{server.base}/api/tables/{table}/start", {}, tokens[0])[0] == 200
+    finally:
+        server.stop()
+    assert server.proc.returncode == 0

@@ -66,8 +66,9 @@ def register_drain(drain: Callable[[], Awaitable[None]]) -> Callable[[], None]:
 async def drain_tables(manager: TableManager, cluster: Cluster | None) -> int:
     """Finish the action in flight at every table, commit, give the tables up; how many.
 
-    Each table's lock is taken (in table order), so the action that holds it (its commit
-    included, :class:`~.writer.LogWriter`) finishes and no other action or bot move starts;
+    The bots stop (a move a bot is still thinking about is not waited for: nobody was told
+    of it). Each table's lock is taken (in table order), so the action that holds it (its
+    commit included, :class:`~.writer.LogWriter`) finishes and no other action starts;
     then the writer's queue is flushed, the cluster's leases are given up (other processes
     take the tables at once: :meth:`.cluster.Cluster.stop_serving`), and the tables are
     dropped from memory, which closes their connections with 1012. An action that was
@@ -78,6 +79,11 @@ async def drain_tables(manager: TableManager, cluster: Cluster | None) -> int:
     if cluster is not None:
         cluster.stop_claiming()  # no table is taken (or taken back) from now on
     tables = [manager.tables[t] for t in sorted(manager.tables)]
+    for live in tables:
+        # a bot thinks with its table's lock held (seconds, at a high level): its move is not
+        # waited for; one being committed right now is in the log all the same
+        if live.bot_task is not None:
+            live.bot_task.cancel()
     held = []
     try:
         for live in tables:

@@ -27,6 +27,10 @@ log = logging.getLogger(__name__)
 class GracefulServer(uvicorn.Server):
     """A uvicorn server that stops gracefully and within a bound (the module's description).
 
+    The bound starts with the first signal and holds until the process has exited (what the
+    interpreter still waits for after :meth:`run`, a bot's thread, is bounded too): run it in
+    a process of its own, as ``campfire serve`` does.
+
     ``ready_fd``: a pipe's writing end, written one byte once the server accepts
     connections, then closed (how ``campfire serve --workers N``'s supervisor learns that a
     new process serves, :mod:`.supervisor`).
@@ -67,8 +71,10 @@ class GracefulServer(uvicorn.Server):
                     asyncio.gather(*(drain() for drain in drains)),
                     timeout=self.stop_timeout / 3,
                 )
+            except TimeoutError:
+                log.error("campfire serve: the drain took too long; stopping anyway")
             except Exception:
-                log.exception("campfire serve: the drain did not finish; stopping anyway")
+                log.exception("campfire serve: the drain failed; stopping anyway")
         await super().shutdown(sockets=sockets)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
@@ -87,7 +93,6 @@ class GracefulServer(uvicorn.Server):
             "campfire serve: the stop took longer than %g s (--stop-timeout): exiting now",
             self.stop_timeout,
         )
-        logging.shutdown()
         os._exit(FORCED)
 
     @contextlib.contextmanager
@@ -107,5 +112,5 @@ class GracefulServer(uvicorn.Server):
         finally:
             for sig, handler in original.items():
                 signal.signal(sig, handler)
-            if self._watchdog is not None:
-                self._watchdog.cancel()
+            # the bound (self._watchdog) keeps running until the process has exited: what the
+            # interpreter waits for at exit (a bot's thread still thinking) is bounded too
