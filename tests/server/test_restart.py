@@ -43,6 +43,8 @@ BACK_WITHIN = 5.0
 TABLES = 20
 #: before the restart is over, each table steps at most this often (seconds between steps)
 PACE = 0.25
+#: a table that gets this far before the restart is over waits for it (its game goes on after)
+HOLD = 120
 
 
 @dataclass
@@ -59,15 +61,27 @@ class Seat:
     acked: list[tuple[int, str]] = field(default_factory=list)
     #: seconds from each close (1012) to the snapshot of its reconnect
     gaps: list[float] = field(default_factory=list)
+    #: when the current connection was closed (noted the moment it is, ``time.monotonic``)
+    closed_at: float | None = None
+    watchers: set[asyncio.Task[None]] = field(default_factory=set)
 
     async def connect(self) -> None:
         since = f"&since={self.last['seq']}" if self.last else ""
         self.ws = await websockets.connect(
             f"{self.server.ws}/ws/tables/{self.table}?token={self.token}{since}"
         )
+        self.closed_at = None
+        watcher = asyncio.get_running_loop().create_task(self._note_close(self.ws))
+        self.watchers.add(watcher)
+        watcher.add_done_callback(self.watchers.discard)
         frame = await self._recv()
         assert frame["type"] == "snapshot", frame
         self.last = frame
+
+    async def _note_close(self, ws: Any) -> None:
+        await ws.wait_closed()
+        if ws is self.ws:
+            self.closed_at = time.monotonic()
 
     async def _recv(self) -> dict[str, Any]:
         frame = check_frame(json.loads(await asyncio.wait_for(self.ws.recv(), 60)))
@@ -88,7 +102,7 @@ class Seat:
         try:
             frame = await self._recv()
         except websockets.ConnectionClosed as closed:
-            closed_at = time.monotonic()
+            closed_at = min(self.closed_at or time.monotonic(), time.monotonic())
             assert closed.rcvd is not None and closed.rcvd.code == 1012, closed
             for _ in range(100):  # bounded: as the browser client, try again at once
                 try:
@@ -123,8 +137,26 @@ async def _drive(seats: list[Seat], restarted: asyncio.Event) -> None:
             if s is mover and frame["type"] == "delta" and frame["seq"] == seq + 1:
                 mover.acked.append((seq + 1, choice))
         if not restarted.is_set():
-            await asyncio.sleep(PACE)
+            await _idle(seats, restarted, None if seq >= HOLD else PACE)
     raise AssertionError("the game did not end")
+
+
+async def _idle(seats: list[Seat], until: asyncio.Event, seconds: float | None) -> None:
+    """Wait until ``until`` is set or ``seconds`` are up; a seat closed meanwhile comes back
+    at once (as a client that waits for its opponent reconnects the moment it is closed)."""
+    deadline = None if seconds is None else time.monotonic() + seconds
+    while not until.is_set():
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            return
+        waits = [asyncio.ensure_future(until.wait())]
+        waits += [asyncio.ensure_future(s.ws.wait_closed()) for s in seats]
+        await asyncio.wait(waits, timeout=left, return_when=asyncio.FIRST_COMPLETED)
+        for w in waits:
+            w.cancel()
+        for s in seats:
+            if s.ws.close_code is not None or s.ws.state.name == "CLOSED":
+                await s.read()  # the close (1012), then the reconnect
 
 
 class Health(threading.Thread):

@@ -15,6 +15,10 @@ A single process (the default) uses none of this. With ``campfire serve --worker
   gone lease holders every :data:`WATCH_SECONDS` (and at once when something it publishes
   reaches nobody), and takes their tables at once, whatever their leases say
   (:meth:`Cluster.watch`): a dead owner's tables are served again in a fraction of a second.
+  A process that stops gracefully (SIGTERM, :mod:`.graceful`) does not wait to be noticed:
+  once the actions in flight are committed it takes no more tables (:meth:`Cluster.stop_claiming`)
+  and deletes its leases (:meth:`Cluster.stop_serving`), so a reconnecting client's table is
+  taken at once by the process it reaches.
   A stalled process still listens, so it loses its tables only when their leases expire. Every
   accepted action is committed before it is broadcast, so a killed process loses nothing. The
   log's writes are fenced: each write transaction (:class:`~.writer.LogWriter`, the lobby's
