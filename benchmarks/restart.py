@@ -59,13 +59,15 @@ class Seat:
     async def connect(self) -> None:
         since = f"&since={self.last['seq']}" if self.last else ""
         url = f"{self.server.ws}/ws/tables/{self.table}?token={self.token}{since}"
-        for _ in range(200):
+        for _ in range(200):  # at once, then every 0.05 s (closed again: a stopping process)
             try:
                 self.ws = await websockets.connect(url)
+                self.last = json.loads(await asyncio.wait_for(self.ws.recv(), 60))
                 break
-            except (OSError, websockets.InvalidStatus):
+            except (OSError, websockets.InvalidStatus, websockets.ConnectionClosed):
                 await asyncio.sleep(0.05)
-        self.last = json.loads(await asyncio.wait_for(self.ws.recv(), 60))
+        else:
+            raise SystemExit(f"table {self.table}: seat {self.seat} could not come back")
         assert self.last["type"] == "snapshot", self.last
 
     async def read(self) -> dict[str, Any]:

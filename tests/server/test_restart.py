@@ -104,11 +104,11 @@ class Seat:
         except websockets.ConnectionClosed as closed:
             closed_at = min(self.closed_at or time.monotonic(), time.monotonic())
             assert closed.rcvd is not None and closed.rcvd.code == 1012, closed
-            for _ in range(100):  # bounded: as the browser client, try again at once
+            for _ in range(400):  # bounded: as the browser client, try again at once
                 try:
                     await self.connect()
                     break
-                except (OSError, websockets.InvalidStatus):
+                except (OSError, websockets.InvalidStatus, websockets.ConnectionClosed):
                     await asyncio.sleep(0.05)
             else:
                 raise AssertionError(f"table {self.table} seat {self.seat} never came back")

@@ -150,6 +150,7 @@ def create_app(
             # a graceful stop (SIGTERM, graceful.GracefulServer) before connections are closed:
             # the actions in flight are committed, the tables given up, their clients told 1012
             app.state.ready = False
+            app.state.stopping = True  # a socket accepted from now on is told to reconnect
             await drain_tables(manager, cluster)
 
         unregister = register_drain(drain)
@@ -314,6 +315,9 @@ async def _serve_socket(websocket: WebSocket, limit: RateLimit) -> None:
     served through it (:mod:`.cluster`; patches too).
     """
     await websocket.accept()
+    if getattr(websocket.app.state, "stopping", False):  # accepted as this process stops
+        await websocket.close(protocol.CLOSE_MOVED)  # 1012: reconnect (to another process)
+        return
     manager: TableManager = websocket.app.state.manager
     conn = Connection(None, language=language_of(websocket))
     try:
