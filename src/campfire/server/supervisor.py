@@ -275,10 +275,15 @@ class _Supervisor:
         worker.role = "serving"
         self.exec_mode = True
         log.info("campfire serve: new worker %d serves", worker.pid)
-        if self.rolling:
-            old = self.rolling.pop(0)
-            log.info("campfire serve: stopping old worker %d", old)
-            self._stop(old)
+        if self.rolling is None:
+            return
+        self.rolling = [p for p in self.rolling if p in self.children]
+        if not self.rolling:  # (the old ones died meanwhile)
+            self._next_step()
+            return
+        old = self.rolling.pop(0)
+        log.info("campfire serve: stopping old worker %d", old)
+        self._stop(old)
 
     def _reap(self) -> None:
         while self.children:
@@ -325,7 +330,9 @@ class _Supervisor:
         self.failures = self.failures + 1 if time.monotonic() - worker.started < 1.0 else 0
         if self.failures:
             time.sleep(min(5.0, 0.1 * 2**self.failures))  # one that dies at once: not in a loop
-        self.start()
+        replacement = self.start()
+        if self.rolling is not None and not self.exec_mode:  # (forked: the old code) replaced too
+            self.rolling.append(replacement.pid)
 
     def _tick(self) -> None:
         """Kill the workers past their bounds: a stop, or a rolling restart's start."""
