@@ -31,6 +31,7 @@ from . import protocol
 from .admin import ServerLock, watch_closes
 from .cluster import DEFAULT_REDIS_URL, LEASE_SECONDS, Cluster, Elsewhere, ForwardMiddleware
 from .db import default_database_url, make_engine, migrate, session_factory
+from .graceful import drain_tables, register_drain
 from .limits import MAX_CONNECTIONS_PER_ADDRESS, BodyLimitMiddleware, Limits
 from .lobby import language_of
 from .lobby import routes as lobby_routes
@@ -167,6 +168,15 @@ def create_app(
                 ", ".join(settings.trusted_proxies) or "none",
             )
         closes = asyncio.get_running_loop().create_task(watch_closes(manager))
+
+        async def drain() -> None:
+            # a graceful stop (SIGTERM, graceful.GracefulServer) before connections are closed:
+            # the actions in flight are committed, the tables given up, their clients told 1012
+            app.state.ready = False
+            app.state.stopping = True  # a socket accepted from now on is told to reconnect
+            await drain_tables(manager, cluster)
+
+        unregister = register_drain(drain)
         app.state.ready = True
         sampler = asyncio.get_running_loop().create_task(
             sample_forever(counts, lambda: getattr(app.state, "manager", None))
@@ -174,6 +184,7 @@ def create_app(
         try:
             yield
         finally:
+            unregister()
             app.state.ready = False
             closes.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -349,6 +360,9 @@ async def _serve_socket(
     all the connections of the client's address together (:mod:`.security`).
     """
     await websocket.accept()
+    if getattr(websocket.app.state, "stopping", False):  # accepted as this process stops
+        await websocket.close(protocol.CLOSE_MOVED)  # 1012: reconnect (to another process)
+        return
     manager: TableManager = websocket.app.state.manager
     metrics: NoMetrics = websocket.app.state.metrics
     conn = Connection(None, language=language_of(websocket))

@@ -20,6 +20,7 @@ from campfire.core.validate import int_arg
 from campfire.i18n import _
 
 from .compression import COMPRESSION, DEFAULT_MIN_SIZE, MIN_SIZE_VARIABLE
+from .graceful import STOP_TIMEOUT
 from .limits import (
     BODY_TIMEOUT,
     HEADER_TIMEOUT,
@@ -255,6 +256,17 @@ def add_serve_command(sub: Any) -> None:
             "comma-separated (default {default}: this machine; none: no address)"
         ).format(default=DEFAULT_ALLOW),
     )
+    p.add_argument(
+        "--stop-timeout",
+        metavar="SECONDS",
+        type=int_arg("--stop-timeout", 1, 3600),
+        default=int(STOP_TIMEOUT),
+        help=_(
+            "on SIGTERM each process stops accepting, finishes the actions in flight, closes "
+            "its clients with 1012 (reconnect) and exits; one still there after this many "
+            "seconds exits at once (default {default}; keep it under systemd's TimeoutStopSec)"
+        ).format(default=int(STOP_TIMEOUT)),
+    )
     add_log_arguments(p)  # --log-format, --log-level
     add_settings_arguments(p)  # --config, --print-config; every option is also a setting
     p.set_defaults(func=_cmd_serve)
@@ -373,7 +385,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             made = shared_metrics_dir() if metrics.enabled else None
             try:
                 # forked workers, replaced the moment one exits (not uvicorn's spawned ones)
-                return supervise("campfire.server.app:app_from_environment", args.workers, options)
+                return supervise(
+                    "campfire.server.app:app_from_environment",
+                    args.workers,
+                    options,
+                    stop_timeout=args.stop_timeout,
+                )
             finally:
                 if made is not None:
                     shutil.rmtree(made, ignore_errors=True)
@@ -387,7 +404,20 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         metrics=metrics,
         rate_limits=rate_limits,
     )
-    uvicorn.run(app, **options)
+    import signal
+
+    from .graceful_server import GracefulServer
+
+    def no_reload(signum: int, frame: Any) -> None:  # (SIGHUP would end the process)
+        logging.getLogger(__name__).warning(
+            "campfire serve: SIGHUP (reload) restarts the workers of --workers 2 or more; one "
+            "process cannot restart without a gap: restart it (docs/deploy.md)"
+        )
+
+    signal.signal(signal.SIGHUP, no_reload)
+    # a graceful stop on SIGTERM (graceful.py); one process cannot restart without a gap: its
+    # clients reconnect once it is back (docs/deploy.md, "Graceful restarts and upgrades")
+    GracefulServer(uvicorn.Config(app, **options), stop_timeout=args.stop_timeout).run()
     return 0
 
 

@@ -15,6 +15,10 @@ A single process (the default) uses none of this. With ``campfire serve --worker
   gone lease holders every :data:`WATCH_SECONDS` (and at once when something it publishes
   reaches nobody), and takes their tables at once, whatever their leases say
   (:meth:`Cluster.watch`): a dead owner's tables are served again in a fraction of a second.
+  A process that stops gracefully (SIGTERM, :mod:`.graceful`) does not wait to be noticed:
+  once the actions in flight are committed it takes no more tables (:meth:`Cluster.stop_claiming`)
+  and deletes its leases (:meth:`Cluster.stop_serving`), so a reconnecting client's table is
+  taken at once by the process it reaches.
   A stalled process still listens, so it loses its tables only when their leases expire. Every
   accepted action is committed before it is broadcast, so a killed process loses nothing. The
   log's writes are fenced: each write transaction (:class:`~.writer.LogWriter`, the lobby's
@@ -367,6 +371,8 @@ class Cluster:
         #: the proxy's side: this process's clients at other processes' tables
         self.proxies: dict[str, Proxy] = {}
         self.started = False
+        #: set when this process stops (:meth:`stop_claiming`): it takes no more tables
+        self.stopping = False
         #: the processes known to be gone (no longer listening on their channel): their
         #: leases may be taken at once (:meth:`claim`, :meth:`orphans`)
         self.dead: frozenset[str] = frozenset()
@@ -388,8 +394,21 @@ class Cluster:
         """Take or renew the lease of ``table_id``: ``True``; ``False``: there is no such table.
 
         The lease is taken if it is free, expired, or held by a process known to be gone
-        (:attr:`dead`). Raises :class:`Elsewhere` when another process holds it.
+        (:attr:`dead`). Raises :class:`Elsewhere` when another process holds it, and always
+        once this process is stopping (:meth:`stop_claiming`): it takes no table any more.
         """
+        if self.stopping:
+            with self.sessions() as session:
+                owner = session.execute(
+                    text(
+                        "SELECT coalesce(l.owner, '') FROM game_tables g LEFT JOIN table_leases l "
+                        "ON l.table_id = g.id WHERE g.id = :t"
+                    ),
+                    {"t": table_id},
+                ).scalar()
+            if owner is None:
+                return False
+            raise Elsewhere(table_id, str(owner))
         with self.sessions.begin() as session:
             got = session.execute(
                 text(
@@ -563,6 +582,31 @@ class Cluster:
         self._renewer.start()
         self.started = True
         log.info("campfire serve: process %s joined (lease %g s)", self.me, self.lease)
+
+    # ----- a graceful stop (graceful.drain_tables) -----------------------------------------
+
+    def stop_claiming(self) -> None:
+        """Take no table from now on, not even back (:meth:`claim` answers :class:`Elsewhere`).
+
+        The first step of a graceful stop (:func:`.graceful.drain_tables`): the lease checks
+        and the requests of other processes must not take back a table this process is about
+        to give up.
+        """
+        self.stopping = True
+
+    async def stop_serving(self) -> None:
+        """Give every lease up now, once the tables' actions are committed (a graceful stop).
+
+        The renewals stop and the lease rows are deleted: another process takes a table the
+        moment one of its clients reconnects (or at its next lease check), without waiting for
+        the lease to expire or for this process to be gone. Bounded (:data:`CLOSE_SECONDS`).
+        """
+        self.stopping = True
+        self._stop.set()
+        if self._renewer is not None:  # (its renewal in progress ends before the delete)
+            await asyncio.to_thread(self._renewer.join, CLOSE_SECONDS)
+        await asyncio.wait_for(asyncio.to_thread(self.release), CLOSE_SECONDS)
+        log.info("campfire serve: process %s gave its tables up", self.me)
 
     async def close(self) -> None:
         """Stop, give the leases up and disconnect (at shutdown)."""
