@@ -165,15 +165,29 @@ def test_sighup_ignored_leaves_the_server_running_for_nohup() -> None:
 
 @pytest.fixture
 def no_server(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
-    """``uvicorn.run`` replaced: the keyword arguments of each call (nothing is served)."""
+    """The server replaced: the options each server was made with (nothing is served)."""
     import uvicorn
 
+    from campfire.server import graceful_server
+
     class NoStop:  # no signal handler nor terminal watch in the test process
+        status = None
+
         def install(self) -> bool:
             return False
 
     calls: list[dict[str, object]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: calls.append(kwargs))
+
+    class NoServer:
+        started = True
+
+        def __init__(self, config: uvicorn.Config, **kwargs: object) -> None:
+            calls.append({"host": config.host, "port": config.port})
+
+        def run(self) -> None:
+            pass
+
+    monkeypatch.setattr(graceful_server, "GracefulServer", NoServer)
     monkeypatch.setattr(web, "TerminalStop", NoStop, raising=False)
     return calls
 

@@ -414,11 +414,21 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             "process cannot restart without a gap: restart it (docs/deploy.md)"
         )
 
-    signal.signal(signal.SIGHUP, no_reload)
+    from campfire.core.hangup import foreground_terminal
+
+    from .web import TerminalStop
+
+    stop: TerminalStop | None = None
+    if foreground_terminal() is not None:
+        # in a terminal's foreground, SIGHUP means the terminal went away: stop (as make run)
+        stop = TerminalStop()
+        stop.install()
+    else:
+        signal.signal(signal.SIGHUP, no_reload)
     # a graceful stop on SIGTERM (graceful.py); one process cannot restart without a gap: its
     # clients reconnect once it is back (docs/deploy.md, "Graceful restarts and upgrades")
     GracefulServer(uvicorn.Config(app, **options), stop_timeout=args.stop_timeout).run()
-    return 0
+    return (stop.status if stop is not None else None) or 0
 
 
 def shared_metrics_dir() -> str | None:

@@ -365,6 +365,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from .app import create_app
     from .db import default_database_url
+    from .graceful_server import GracefulServer
     from .limits import Limits
 
     try:
@@ -383,10 +384,11 @@ def main(argv: list[str] | None = None) -> int:
     print(_("Games are kept in {path} (CAMPFIRE_DATA_DIR moves it).").format(path=database))
     url = _lobby_url(args.host, port)
     print(_("Campfire's lobby: {url} (Ctrl+C stops the server)").format(url=url), flush=True)
-    TerminalStop().install()
+    stop = TerminalStop()
+    stop.install()
     if not args.no_open and has_desktop():
         threading.Thread(target=_open_when_ready, args=(url,), daemon=True).start()
-    uvicorn.run(
+    config = uvicorn.Config(
         create_app(),
         host=args.host,
         port=port,
@@ -394,7 +396,13 @@ def main(argv: list[str] | None = None) -> int:
         log_level="warning",
         **Limits().uvicorn_options(),
     )
-    return 0
+    # stopped as campfire serve is (graceful.py): the action in flight committed, the table
+    # sockets closed with 1012, within a bound
+    server = GracefulServer(config)
+    server.run()
+    if not server.started:
+        return 3  # (uvicorn's status when the server could not start)
+    return stop.status or 0
 
 
 if __name__ == "__main__":
