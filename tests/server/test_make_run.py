@@ -188,6 +188,8 @@ def no_server(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
             pass
 
     monkeypatch.setattr(graceful_server, "GracefulServer", NoServer)
+    # (making the config would set this process's logging as a server's: other tests' too)
+    monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda self: None)
     monkeypatch.setattr(web, "TerminalStop", NoStop, raising=False)
     return calls
 

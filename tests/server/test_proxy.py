@@ -292,10 +292,15 @@ def test_an_untrusted_peer_cannot_borrow_another_address(server: Server) -> None
 
 
 def test_the_log_shows_the_forwarded_client(
-    server: Server, caplog: pytest.LogCaptureFixture
+    server: Server, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import urllib.request
 
+    # (another test of this process may have configured the server's logs: uvicorn's access
+    # logger then writes its own lines and passes none on to the root logger caplog listens at)
+    access = logging.getLogger("uvicorn.access")
+    monkeypatch.setattr(access, "propagate", True)
+    monkeypatch.setattr(access, "disabled", False)
     caplog.set_level(logging.INFO, logger="uvicorn.access")
     request = urllib.request.Request(
         f"http://127.0.0.1:{server.port}/healthz", headers={"X-Forwarded-For": "192.0.2.44"}
