@@ -234,3 +234,33 @@ def play_out(clients: list[Seat], choose: Any, max_steps: int = 5000) -> int:
         steps += 1
         assert steps < max_steps
     return steps
+
+
+class ThreadedServer:
+    """A uvicorn server serving ``config``'s app in a thread of this process, on ``sock``.
+
+    For the tests that talk to a real server over raw sockets (limits, proxies); ``stop`` ends
+    it and closes the socket.
+    """
+
+    def __init__(self, config: Any, sock: Any) -> None:
+        import threading
+        import time
+
+        import uvicorn
+
+        self.sock = sock
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, args=([sock],), daemon=True)
+        self.thread.start()
+        for _ in range(400):  # readiness only
+            if self.server.started:
+                break
+            time.sleep(0.05)
+        assert self.server.started, "the server did not start"
+
+    def stop(self) -> None:
+        """Stop the server and close its socket."""
+        self.server.should_exit = True
+        self.thread.join(timeout=15)
+        self.sock.close()

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -35,6 +34,8 @@ from campfire.server.limits import (
 from campfire.server.lobby import MAX_BODY_BYTES
 from campfire.server.replay import MAX_RECORD_BYTES
 
+from .helpers import ThreadedServer
+
 #: how long a test waits for the server to close a connection (its time-outs are 1 s)
 BOUND = 10.0
 
@@ -48,7 +49,7 @@ SMALL = Limits(
 )
 
 
-class Server:
+class Server(ThreadedServer):
     """uvicorn serving ``create_app`` in a thread, on a free loopback port.
 
     Its connections' kernel send buffers are small (accepted sockets inherit the listening
@@ -64,19 +65,7 @@ class Server:
         config = uvicorn.Config(
             app, log_level="warning", ws_max_size=64 * 1024, **limits.uvicorn_options()
         )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, args=([self.sock],), daemon=True)
-        self.thread.start()
-        for _ in range(400):  # readiness only
-            if self.server.started:
-                break
-            time.sleep(0.05)
-        assert self.server.started, "the server did not start"
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=15)
-        self.sock.close()
+        super().__init__(config, self.sock)
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,6 @@ import asyncio
 import json
 import logging
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import AsyncExitStack
@@ -38,6 +37,8 @@ from campfire.server.proxy import (
     ProxySettings,
     parse_origin,
 )
+
+from .helpers import ThreadedServer
 
 PUBLIC = "https://games.example.org"
 
@@ -175,7 +176,7 @@ def test_a_bad_option_is_named_with_what_is_allowed(capsys: pytest.CaptureFixtur
 # ----- the real application ----------------------------------------------------------------------
 
 
-class Server:
+class Server(ThreadedServer):
     """uvicorn serving ``create_app`` in a thread on a free loopback port, with ``proxy``."""
 
     def __init__(self, tmp: Path, proxy: ProxySettings, cap: int) -> None:
@@ -192,19 +193,7 @@ class Server:
         config = uvicorn.Config(
             app, log_config=None, log_level="info", **limits.uvicorn_options(proxies=proxy)
         )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, args=([self.sock],), daemon=True)
-        self.thread.start()
-        for _ in range(400):  # readiness only
-            if self.server.started:
-                break
-            time.sleep(0.05)
-        assert self.server.started, "the server did not start"
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=15)
-        self.sock.close()
+        super().__init__(config, self.sock)
 
 
 @pytest.fixture(scope="module")
@@ -296,11 +285,11 @@ def test_the_log_shows_the_forwarded_client(
 ) -> None:
     import urllib.request
 
-    # (another test of this process may have configured the server's logs: uvicorn's access
-    # logger then writes its own lines and passes none on to the root logger caplog listens at)
+    # (another test of this process may have configured a server's logs: uvicorn's loggers
+    # then write their own lines and pass none on to the root logger caplog listens at)
     access = logging.getLogger("uvicorn.access")
-    monkeypatch.setattr(access, "propagate", True)
     monkeypatch.setattr(access, "disabled", False)
+    monkeypatch.setattr(access, "handlers", [*access.handlers, caplog.handler])
     caplog.set_level(logging.INFO, logger="uvicorn.access")
     request = urllib.request.Request(
         f"http://127.0.0.1:{server.port}/healthz", headers={"X-Forwarded-For": "192.0.2.44"}
