@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from campfire.core import ErrorText, NotationError, PositionError
-from campfire.core.fields import ReadContext, read_fields, read_object
+from campfire.core.fields import Int, ReadContext, read_fields, read_object
 from campfire.core.validate import short_repr
 
 from .cards import (
@@ -607,31 +607,6 @@ def _check_no_report_before_the_first_round_ends(state: DudabState, raw: Any) ->
         raise PositionError(ErrorText("last_round must be null before the first round has ended"))
 
 
-def _int(value: Any, what: str, low: int, high: int) -> int:
-    """``value`` must be an ``int`` (not a ``bool``) from ``low`` to ``high``."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise PositionError(
-            ErrorText(
-                "{what} must be a whole number {low}–{high} (got {value})",
-                what=what,
-                low=low,
-                high=high,
-                value=short_repr(value),
-            )
-        )
-    if not low <= value <= high:
-        raise PositionError(
-            ErrorText(
-                "{what} must be {low}–{high} (got {value})",
-                what=what,
-                low=low,
-                high=high,
-                value=value,
-            )
-        )
-    return value
-
-
 def _list(value: Any, what: str, length: int | None = None) -> list[Any]:
     """``value`` must be a JSON list (of ``length`` entries, if given)."""
     if not isinstance(value, list):
@@ -685,7 +660,9 @@ def _read_report(state: DudabState, raw: Any) -> RoundEndData | None:
     if finished == 0:
         return None
     r = read_object(raw, "last_round", _REPORT_FIELDS)
-    _int(r["round"], "last_round.round", finished, finished)
+    Int(finished, finished).decode(
+        r["round"], "last_round.round", ReadContext(state.num_players, state.options)
+    )
     hands = _face_cards(r["hands"], "last_round.hands", state.num_players)
     piles = _face_cards(r["piles"], "last_round.piles", state.num_players)
     _check_the_report_holds_cards_of_the_deck(state, hands + piles)
