@@ -52,9 +52,10 @@ import functools
 import json
 import logging
 import os
-from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import asdict, dataclass
 from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from campfire.core import ErrorText
 
@@ -98,11 +99,12 @@ CLOSE_GRACE = 10.0
 #: The environment variable that passes :class:`Limits` to ``--workers`` processes (JSON).
 LIMITS_VARIABLE = "CAMPFIRE_SERVE_LIMITS"
 
-_Scope = MutableMapping[str, Any]
-_Message = MutableMapping[str, Any]
-_Receive = Callable[[], Awaitable[_Message]]
-_Send = Callable[[_Message], Awaitable[None]]
-_App = Callable[[_Scope, _Receive, _Send], Awaitable[None]]
+# the ASGI types (Starlette's)
+_Scope = Scope
+_Message = Message
+_Receive = Receive
+_Send = Send
+_App = ASGIApp
 
 
 @dataclass(frozen=True)

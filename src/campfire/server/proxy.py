@@ -43,10 +43,11 @@ import ipaddress
 import json
 import logging
 import os
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
-from typing import Any
 from urllib.parse import urlsplit
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from campfire.core import ErrorText, OptionError
 
@@ -73,11 +74,12 @@ MAX_FORWARDED_HOPS = 16
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
-_Scope = MutableMapping[str, Any]
-_Message = MutableMapping[str, Any]
-_Receive = Callable[[], Awaitable[_Message]]
-_Send = Callable[[_Message], Awaitable[None]]
-_App = Callable[[_Scope, _Receive, _Send], Awaitable[None]]
+# the ASGI types (Starlette's)
+_Scope = Scope
+_Message = Message
+_Receive = Receive
+_Send = Send
+_App = ASGIApp
 
 
 def parse_trusted_proxies(text: str) -> tuple[str, ...]:

@@ -33,9 +33,10 @@ import math
 import os
 import re
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from campfire.core import ErrorText
 
@@ -66,11 +67,12 @@ MAX_ADDRESSES = 100_000
 #: The environment variable that passes :class:`RateLimits` to ``--workers`` processes (JSON).
 RATE_LIMITS_VARIABLE = "CAMPFIRE_SERVE_RATE_LIMITS"
 
-_Scope = MutableMapping[str, Any]
-_Message = MutableMapping[str, Any]
-_Receive = Callable[[], Awaitable[_Message]]
-_Send = Callable[[_Message], Awaitable[None]]
-_App = Callable[[_Scope, _Receive, _Send], Awaitable[None]]
+# the ASGI types (Starlette's)
+_Scope = Scope
+_Message = Message
+_Receive = Receive
+_Send = Send
+_App = ASGIApp
 
 
 def client_address(scope: _Scope) -> str | None:
