@@ -42,7 +42,9 @@ def wait_for_js(page: Any, expression: str, arg: Any = None) -> Any:
 
     Not ``page.wait_for_function``: its predicate is compiled inside the page, which the
     server's Content-Security-Policy forbids (``benchmarks/web_browser.py``, ``wait_for_js``).
-    A page that navigates meanwhile (a reload) is asked again once the new one is there.
+    A page that navigates meanwhile (a reload) is asked again once the new one is there; an
+    expression that reads the document should allow for the moment between two documents, when
+    ``document.documentElement`` is ``null`` (write ``document.documentElement?.lang``).
     """
 
     def ready() -> Any:

@@ -37,7 +37,7 @@ def page(browser: Any, base: str) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 800, "height": 600}, locale="en-US")
     page = context.new_page()
     page.goto(f"{base}/")
-    wait_for_js(page, "document.documentElement.lang !== ''")
+    wait_for_js(page, "(document.documentElement?.lang ?? '') !== ''")
     yield page
     context.close()
 

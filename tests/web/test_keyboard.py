@@ -135,7 +135,7 @@ def test_cancelling_a_menu_by_keyboard_brings_the_focus_back_to_its_place(
     )
     page = new_page()
     page.goto(f"{server.base}/")
-    wait_for_js(page, "document.documentElement.lang !== ''")  # the texts are in
+    wait_for_js(page, "(document.documentElement?.lang ?? '') !== ''")  # the texts are in
     page.evaluate(_DRAW, display)
     board = page.locator("#cf-test-board")
     centre = board.locator('button[data-zone="centre"]')

@@ -93,7 +93,7 @@ def test_the_language_switcher_sets_the_page_and_the_socket(server: Any, new_pag
     )
     page.goto(f"{server.base}/")
     page.get_by_label("Language").select_option("hu")
-    wait_for_js(page, "document.documentElement.lang === 'hu'")
+    wait_for_js(page, "document.documentElement?.lang === 'hu'")
     assert page.evaluate("localStorage.getItem('campfire.lang')") == "hu"
     status, text = http(
         "POST",
