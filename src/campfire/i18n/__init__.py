@@ -324,8 +324,13 @@ def translator(language: str) -> Translator:
     Its catalog is the core's with every registered game's over it
     (:func:`~campfire.i18n.catalogs.load_catalog`); a game registered later gets a new one.
     """
-    language = check_language(language)
+    language = _checked(language)
     return _translator(language, None if language == DEFAULT_LANGUAGE else load_catalog(language))
+
+
+@cache
+def _checked(tag: str) -> str:
+    return check_language(tag)
 
 
 @cache
