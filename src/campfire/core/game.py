@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from types import ModuleType
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .actions import Action, hand_built
 from .agent import Agent, Belief, RolloutPolicy
@@ -24,6 +24,9 @@ from .present import GenericPresenter, Presenter
 from .rng import GameRng
 from .state import State
 from .validate import check_int_digits, check_seed, short_repr
+
+if TYPE_CHECKING:  # numpy is needed only by the adapters, which import the encoders
+    from .encoding import Encoder
 
 __all__ = ["ActionSpace", "Game"]
 
@@ -93,6 +96,17 @@ class Game(ABC, Generic[S]):
     #: on its screen for a few seconds only), ``"realtime-claims"`` (simultaneous steps are
     #: timed windows answered against the clock, forced single moves play themselves).
     play_modes: tuple[str, ...] = ("turns",)
+    #: Whether several seats may act at once (a *simultaneous step*: every seat answers a poll,
+    #: every seat picks a card in secret). A game that declares none has at most one seat to
+    #: act at every step (the conformance suite checks it); the adapters and the terminal app
+    #: take simultaneous steps one seat after another.
+    simultaneous_steps: bool = False
+    #: The aids a user interface may offer a person in this game, as data (interfaces know
+    #: these names, never a game's): ``"protect-me"`` (each answer of a simultaneous step that
+    #: would be penalised is marked ``False`` in the seat's view under ``protect_me``, and the
+    #: interface refuses it), ``"learning"`` (with ``timed-peek``: the positions the seat was
+    #: shown privately stay marked on its screen).
+    assists: tuple[str, ...] = ()
 
     # ----- options and players --------------------------------------------------------------
 
@@ -331,6 +345,35 @@ class Game(ABC, Generic[S]):
         Games override it with their own presenter (``games/<name>/present.py``).
         """
         return GenericPresenter(self)
+
+    # ----- research adapters ---------------------------------------------------------------
+
+    def encoder(self, players: int) -> Encoder:
+        """The observation encoder of the game for ``players`` players (for the adapters).
+
+        A game brings its own (``<package>/encoder.py``, a subclass of
+        :class:`campfire.core.encoding.Encoder`, imported by this method, so that numpy is
+        needed only by those who encode). By default a game has none: ``NotImplementedError``.
+        """
+        raise NotImplementedError(f"{self.title} has no observation encoder")
+
+    def move_cap(self, players: int) -> int:
+        """The most actions a game of ``players`` players may last in a learning environment.
+
+        The adapters (``campfire.adapters``) end a game that reaches it as a draw. By default
+        twice :attr:`playout_bound`; a game with a bound from its rules, or with no bound at all
+        (a policy that never ends a game must still be cut), says so here.
+        """
+        return 2 * self.playout_bound
+
+    def public_scores(self, view: Mapping[str, Any]) -> list[float] | None:
+        """The scores every seat can see during the game, one per seat, higher is better.
+
+        ``view`` is the spectator's view. The adapters shape rewards with them
+        (``Session.score_potential``); ``None`` (the default): the game shows none before its
+        end.
+        """
+        return None
 
     # ----- documentation -------------------------------------------------------------------
 

@@ -4,8 +4,6 @@ The rules are in ``docs/rules/dudab.md`` (shipped as ``campfire/rules/dudab.md``
 ``campfire rules dudab`` prints them.
 """
 
-from campfire.core import register
-
 from .actions import DudabAction, parse_action
 from .game import GAME, DudabGame
 from .options import DudabOptions
@@ -22,5 +20,3 @@ __all__ = [
     "parse_action",
     "round_score",
 ]
-
-register(GAME)
