@@ -61,10 +61,22 @@ class ActionSpace:
         The module defines, by convention, ``parse_action``, ``NUM_ACTIONS``, ``action_index``
         and ``action_from_index``, and may define ``canonical_action``.
 
-        >>> from campfire.games.dudab import actions
+        >>> import types
+        >>> from dataclasses import dataclass
+        >>> @dataclass(frozen=True)
+        ... class Take(Action):
+        ...     count: int
+        ...
+        ...     def notation(self) -> str:
+        ...         return f"take {self.count}"
+        >>> actions = types.ModuleType("pile_actions")  # a game's actions module, in short
+        >>> actions.parse_action = lambda text: Take(int(text.split()[1]))
+        >>> actions.NUM_ACTIONS = 2
+        >>> actions.action_index = lambda action: action.count - 1
+        >>> actions.action_from_index = lambda index: Take(index + 1)
         >>> space = ActionSpace.from_module(actions)
-        >>> space.size, space.index(space.parse("draw"))
-        (391, 243)
+        >>> space.size, space.index(space.parse("take 2")), space.from_index(0)
+        (2, 1, Take(count=1))
         """
         return cls(
             module.parse_action,
@@ -230,17 +242,16 @@ class Game(ABC, Generic[S]):
         or for anything that is no action of the game, it raises
         :class:`~campfire.core.errors.NotationError`.
 
-        >>> from campfire import get_game
-        >>> from campfire.games.tracker.actions import TrackerAction, TrackerKind
-        >>> tracker = get_game("tracker")
-        >>> tracker.canonical_action(TrackerAction(TrackerKind.PEEK, 3, 3)) is tracker.parse_action(
-        ...     "peek 3"
-        ... )
+        >>> from campfire import all_games
+        >>> game = all_games()[0]
+        >>> state = game.new_game(2, seed=1)
+        >>> action = state.legal_actions(state.seats_to_act()[0])[0]
+        >>> game.canonical_action(str(action)) == action == game.canonical_action(action)
         True
-        >>> tracker.canonical_action(TrackerAction(TrackerKind.PEEK, 0.0, 0))
+        >>> game.canonical_action(object())
         Traceback (most recent call last):
         ...
-        campfire.core.errors.NotationError: TrackerAction(...) is not ... its arg is 0.0, not 0
+        campfire.core.errors.NotationError: ...
         """
         if isinstance(action, str):
             return self.parse_action(action)
@@ -318,10 +329,13 @@ class Game(ABC, Generic[S]):
 
         What ``campfire games --json`` prints and the server's ``GET /api/games`` answers.
 
-        >>> from campfire import get_game
-        >>> info = get_game("tracker").to_json()
-        >>> info["min_players"], info["options"][0]["name"], info["options"][0]["default"]
-        (2, 'peek_count', 2)
+        >>> from campfire import all_games
+        >>> game = all_games()[0]
+        >>> info = game.to_json()
+        >>> sorted(info), info["name"] == game.name
+        (['max_players', 'min_players', 'name', 'options', 'title'], True)
+        >>> sorted(info["options"][0])
+        ['choices', 'default', 'help', 'name']
         """
         return {
             "name": self.name,
@@ -383,9 +397,9 @@ class Game(ABC, Generic[S]):
         The documents ship inside the package as ``campfire/rules/<name>.md``; in the source tree
         ``src/campfire/rules`` is a link to ``docs/rules``, the one master copy.
 
-        >>> from campfire import get_game
-        >>> get_game("tracker").rules_text().splitlines()[0]
-        '# Tracker (Stopař) — the rules'
+        >>> from campfire import all_games
+        >>> all(game.rules_text().startswith("# ") for game in all_games())
+        True
         """
         root = resources.files(__name__.partition(".")[0]).joinpath("rules")
         return root.joinpath(f"{self.name}.md").read_text(encoding="utf-8")
@@ -448,10 +462,11 @@ class Game(ABC, Generic[S]):
         Every game's :meth:`from_setup` calls it first, with the fields its setup may have.
 
         >>> import campfire
-        >>> campfire.get_game("dudab")._check_setup_fields({"seed": 3}, ("start_player", "decks"))
+        >>> game = campfire.all_games()[0]
+        >>> game._check_setup_fields({"seed": 3}, ("start_player", "decks"))
         Traceback (most recent call last):
             ...
-        campfire.core.errors.SetupError: unknown setup field 'seed'; a setup of Dudab has ...
+        campfire.core.errors.SetupError: unknown setup field 'seed'; a setup of ... has ...
         """
         extra = _first_unknown(setup, known)
         if extra is not None:
