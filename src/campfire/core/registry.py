@@ -33,6 +33,9 @@ __all__ = ["ENTRY_POINT_GROUP", "PluginFailure", "all_games", "get", "plugin_err
 ENTRY_POINT_GROUP = "campfire.games"
 
 logger = logging.getLogger(__name__)
+# the failures are logged for applications that configure logging (the server), and said by the
+# command line itself: an unconfigured program does not get them printed twice
+logger.addHandler(logging.NullHandler())
 
 _GAMES: dict[str, Game[Any]] = {}
 #: the entry points that failed to load, by entry-point name
