@@ -109,3 +109,28 @@ def test_protect_me_is_refused_outside_apache(
 ) -> None:
     code, _, err = run(capsys, *argv)
     assert code == 2 and "--protect-me is for Apache only" in err
+
+
+@pytest.mark.parametrize("argv", [["play", "dudab", "--learning"], ["play", "--learning"]])
+def test_learning_is_refused_in_a_game_that_does_not_offer_it(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    # the games that offer it are read from their declarations (Game.assists)
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and "--learning is for Tracker only" in err
+    assert "'campfire play tracker --learning'" in err
+
+
+def test_games_says_which_plugin_could_not_be_loaded(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from campfire.core import registry
+
+    failure = registry.PluginFailure("cards", "cards_game:GAME", "ImportError: no deck")
+    monkeypatch.setattr(registry, "_PROBLEMS", {"cards": failure})
+    code, out, err = run(capsys, "games")
+    assert code == 0 and "tracker" in out  # the other games are listed as usual
+    assert err.strip() == (
+        "campfire: warning: the game plugin 'cards' (entry point cards_game:GAME in group "
+        "campfire.games) could not be loaded: ImportError: no deck"
+    )

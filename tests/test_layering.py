@@ -104,6 +104,17 @@ def test_a_game_importing_another_game_is_caught(monkeypatch: pytest.MonkeyPatch
     assert violations("games") == ["campfire.games.tracker.bots imports campfire.games.dudab.cards"]
 
 
+def test_the_adapters_never_import_a_game() -> None:
+    # each game brings its own observation encoder (Game.encoder), the adapters ask the game
+    found = [
+        f"{_module_name(path)} imports {target}"
+        for path in sorted((PACKAGE / "adapters").rglob("*.py"))
+        for target in sorted(campfire_imports(path))
+        if _layer(target) == "games"
+    ]
+    assert found == []
+
+
 # ----- the terminal app knows no game ---------------------------------------------------------
 
 

@@ -1,9 +1,10 @@
 """Throughput benchmark: random games played in one process (``campfire bench``).
 
->>> from campfire import get_game
->>> result = bench_game(get_game("tracker"), seconds=0.05, runs=1)
->>> result.game, result.actions > 0
-('tracker', True)
+>>> from campfire import all_games
+>>> game = all_games()[0]
+>>> result = bench_game(game, seconds=0.05, runs=1)
+>>> result.game == game.name, result.actions > 0
+(True, True)
 """
 
 from __future__ import annotations

@@ -19,7 +19,9 @@ from typing import Any, NoReturn
 
 from . import __version__
 from .core import CampfireError, Game, OptionError, all_games, get
+from .core.present import and_list
 from .core.records import replay_file, replay_text
+from .core.registry import plugin_errors
 from .core.validate import MAX_JSON_BYTES, MAX_PLAYERS_ARG, int_arg, seed_arg
 from .i18n import (
     LANGUAGES,
@@ -110,6 +112,11 @@ def games_table() -> str:
 
 
 def _cmd_games(args: argparse.Namespace) -> int:
+    for failure in plugin_errors():  # a game that could not be loaded is said, not hidden
+        print(
+            _("campfire: warning: {message}").format(message=current().error(failure.message())),
+            file=sys.stderr,
+        )
     if args.json:
         data = [g.to_json() for g in all_games()]
         print(json.dumps(data, indent=2, ensure_ascii=False))
@@ -124,8 +131,9 @@ def rules_markdown(game: Game[Any], language: str | None = None) -> str:
     In ``language`` (default: the current one) when the document is written in it
     (``docs/rules/<game>.<language>.md``); otherwise the English one, after a one-line note.
 
-    >>> text = rules_markdown(get("tracker"))
-    >>> text.startswith("# Tracker") and "  peek_count=2  (2/3/4)" in text
+    >>> game = all_games()[0]
+    >>> text = rules_markdown(game)
+    >>> text.startswith("# ") and all(f"  {i.name}=" in text for i in game.options_type.infos())
     True
     """
     wanted = language or current().language
@@ -216,13 +224,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _cmd_play(args: argparse.Namespace) -> int:
     from .tui.launch import play_config, run_play
 
-    if args.protect_me and (args.game is None or get(args.game).name != "apache"):
-        raise OptionError(
-            _(
-                "--protect-me is for Apache only (it refuses claims that would be penalised); "
-                "start with 'campfire play apache --protect-me'"
-            )
-        )
+    _check_assist(args, "protect-me", args.protect_me)
+    _check_assist(args, "learning", args.learning)
     if args.resume is not None:
         from .tui.launch import resume_config
 
@@ -245,6 +248,34 @@ def _cmd_play(args: argparse.Namespace) -> int:
         learning=args.learning,
     )
     return run_play(config)
+
+
+def _games_offering(assist: str) -> list[Game[Any]]:
+    """The games that offer the player aid ``assist`` (``Game.assists``)."""
+    return [g for g in all_games() if assist in g.assists]
+
+
+def _check_assist(args: argparse.Namespace, assist: str, asked: bool) -> None:
+    """Refuse ``--protect-me`` or ``--learning`` for a game that does not offer it."""
+    if not asked or (args.game is not None and assist in get(args.game).assists):
+        return
+    games = _games_offering(assist)
+    if assist == "protect-me":
+        message = _(
+            "--protect-me is for {games} only (it refuses claims that would be penalised); "
+            "start with 'campfire play {name} --protect-me'"
+        )
+    else:
+        message = _(
+            "--learning is for {games} only (it marks the positions you have peeked at); "
+            "start with 'campfire play {name} --learning'"
+        )
+    raise OptionError(
+        message.format(
+            games=", ".join(game_title(g) for g in games) or "-",
+            name=games[0].name if games else "GAME",
+        )
+    )
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
@@ -283,9 +314,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``campfire`` command."""
     parser = _Parser(
         prog="campfire",
-        description=_(
-            "Campfire: play, learn, replay and simulate the card games "
-            "Apache, Big Manitou, Dudab and Tracker."
+        description=_("Campfire: play, learn, replay and simulate the card games {games}.").format(
+            games=and_list([game_title(g) for g in all_games()])
         ),
     )
     parser.add_argument(
@@ -357,10 +387,18 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     p.add_argument(
-        "--protect-me", action="store_true", help=_("Apache: refuse claims that would be penalised")
+        "--protect-me",
+        action="store_true",
+        help=_("refuse claims that would be penalised (in {games})").format(
+            games=", ".join(game_title(g) for g in _games_offering("protect-me")) or "-"
+        ),
     )
     p.add_argument(
-        "--learning", action="store_true", help=_("Tracker: mark the positions you have peeked at")
+        "--learning",
+        action="store_true",
+        help=_("mark the positions you have peeked at (in {games})").format(
+            games=", ".join(game_title(g) for g in _games_offering("learning")) or "-"
+        ),
     )
     p.set_defaults(func=_cmd_play)
 

@@ -121,6 +121,9 @@ def random_playout(match: Match, rng: random.Random, bound: int) -> None:
             return
         seats = state.seats_to_act()
         assert seats, "a running game must have a seat to act"
+        assert len(seats) == 1 or match.game.simultaneous_steps, (
+            f"seats {seats} act at once in a game that declares no simultaneous steps"
+        )
         seat = seats[rng.randrange(len(seats))]
         legal = state.legal_actions(seat)
         assert legal, f"seat {seat} is to act but has no legal action"
@@ -130,6 +133,29 @@ def random_playout(match: Match, rng: random.Random, bound: int) -> None:
 
 def as_json(data: Any) -> str:
     return json.dumps(data, sort_keys=True)
+
+
+# ----- declared facts ------------------------------------------------------------------------
+
+#: the play modes and player aids user interfaces know (``Game.play_modes``, ``Game.assists``)
+PLAY_MODES = {"turns", "timed-peek", "realtime-claims"}
+ASSISTS = {"protect-me", "learning"}
+
+
+@pytest.mark.parametrize(("game", "players"), PLAYER_CASES)
+def test_declared_facts_are_ones_the_interfaces_know(game: Game[Any], players: int) -> None:
+    assert game.play_modes and set(game.play_modes) <= PLAY_MODES
+    assert len(set(game.play_modes)) == len(game.play_modes)
+    assert set(game.assists) <= ASSISTS
+    if "learning" in game.assists:  # marks what a seat was shown privately, for a while
+        assert "timed-peek" in game.play_modes
+    if "realtime-claims" in game.play_modes or "protect-me" in game.assists:
+        assert game.simultaneous_steps  # both are about simultaneous answers
+    assert isinstance(game.simultaneous_steps, bool)
+    cap = game.move_cap(players)
+    assert isinstance(cap, int) and not isinstance(cap, bool) and cap >= 1
+    scores = game.public_scores(game.new_game(players, seed=3).view(None))
+    assert scores is None or (len(scores) == players and all(isinstance(x, float) for x in scores))
 
 
 # ----- playouts, determinism, records --------------------------------------------------------

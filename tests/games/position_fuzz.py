@@ -105,14 +105,14 @@ def mutate(data: Any, draw: Draw, values: Sequence[Any]) -> Any:
 
 
 def check_playable(
-    game: Game[Any], state: State, rng: random.Random, *, simultaneous: bool = False
+    game: Game[Any], state: State, rng: random.Random, *, simultaneous: bool | None = None
 ) -> None:
     """Check that a loaded ``state`` round-trips, shows every seat and can be played on.
 
-    Every seat to act (several during a simultaneous step, which only a game with
-    ``simultaneous=True`` may have; otherwise exactly one) has a legal action, can be
-    determinised, and each of its moves (one, drawn with ``rng``) leads to a position that
-    loads again.
+    Every seat to act (several during a simultaneous step, which only a game that declares
+    ``simultaneous_steps`` may have, or ``simultaneous=True``; otherwise exactly one) has a
+    legal action, can be determinised, and each of its moves (one, drawn with ``rng``) leads
+    to a position that loads again.
     """
     position = state.to_position()
     assert game.state_from_position(json.loads(json.dumps(position))).to_position() == position
@@ -124,7 +124,7 @@ def check_playable(
         return
     seats = state.seats_to_act()
     assert seats, "nobody is to act in a game that is not over"
-    if not simultaneous:
+    if not (game.simultaneous_steps if simultaneous is None else simultaneous):
         assert len(seats) == 1, f"seats {seats} act at once in a game that takes turns"
     for seat in seats:
         legal = state.legal_actions(seat)
@@ -141,7 +141,7 @@ def check_a_mutated_position(
     draw: Draw,
     values: Sequence[Any],
     *,
-    simultaneous: bool = False,
+    simultaneous: bool | None = None,
 ) -> None:
     """One example of the property: a position (JSON text) changed one to three times.
 

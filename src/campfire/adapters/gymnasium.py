@@ -1,6 +1,6 @@
 """Gymnasium adapter: one seat for the learner, Campfire agents in the others.
 
-``CampfireEnv("tracker", players=2, seat=0, opponents="random")`` is a single-agent
+``CampfireEnv(name, players=2, seat=0, opponents="random")`` is a single-agent
 ``gymnasium.Env``. The opponents are agent specs or difficulty levels (``random``,
 ``heuristic``, ``easy``, ``medium``, ``hard``, ``ismcts:iterations=200`` …), one for all or one
 per other seat; they see only their own views and events. Observations and actions are those of
@@ -11,10 +11,14 @@ action space). The reward is the learner's zero-sum win share at the end (1 for 
 An illegal action (one the mask excludes) ends the episode with reward −1 and
 ``info["illegal"] = True``: it is a bug in the learner, not a move.
 
->>> env = CampfireEnv("tracker", players=2, opponents="random")
+>>> from campfire import all_games
+>>> game = all_games()[0]
+>>> env = CampfireEnv(game.name, players=game.min_players, opponents="random")
 >>> obs, info = env.reset(seed=3)
->>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0
-((829,), True)
+>>> obs["observation"].shape == env.observation_space["observation"].shape
+True
+>>> int(obs["action_mask"].sum()) > 0
+True
 """
 
 from __future__ import annotations

@@ -1,37 +1,42 @@
 """OpenSpiel adapter: every Campfire game as a ``pyspiel`` Python game.
 
-Importing this module registers ``campfire_apache``, ``campfire_dudab``, ``campfire_manitou``
-and ``campfire_tracker`` with :func:`pyspiel.register_game` (``pip install
-campfire-games[rl]``). Parameters: ``players`` (default 2), ``options`` (the game's options as a
-JSON object string, default ``{}``), ``max_moves`` (the move cap, 0: the adapter's default),
-``seeds`` (the number of chance outcomes, default 1024) and ``seed_offset`` (added to the drawn
-outcome to make the game's seed, default 0).
+Importing this module registers every installed game as ``campfire_<name>`` with
+:func:`pyspiel.register_game` (``pip install campfire-games[rl]``). Parameters: ``players``
+(default 2), ``options`` (the game's options as a JSON object string, default ``{}``),
+``max_moves`` (the move cap, 0: the adapter's default), ``seeds`` (the number of chance outcomes,
+default 1024) and ``seed_offset`` (added to the drawn outcome to make the game's seed, default 0).
 
 Modelling choices (``docs/adapters.md`` has the details):
 
-* **Chance** is one initial chance node: a uniform draw among ``seeds`` outcomes, which becomes
-  the engine's seed. Every later random event (shuffles, Apache's tie-breaks) follows from it
-  inside the engine, hidden from the players.
-* **Simultaneous steps** (Apache's claim poll, Manitou's card selection) are *sequential hidden
-  moves*: the lowest seat still to answer acts first, and the others cannot see its answer
-  (the engine hides it until the poll closes). ``Dynamics.SEQUENTIAL``.
-* **Returns** are zero-sum win shares: a lone winner 1, each loser −1/(N−1), shared wins split;
-  a game cut at the move cap is a draw (all 0).
+* **Chance** is one initial chance node: a uniform draw among ``seeds`` outcomes, which becomes the
+  engine's seed. Every later random event (shuffles, tie-breaks) follows from it inside the engine,
+  hidden from the players.
+* **Simultaneous steps** (``Game.simultaneous_steps``: a poll of every seat, a secret choice) are
+  *sequential hidden moves*: the lowest seat still to answer acts first, and the others cannot see
+  its answer (the engine hides it until the poll closes). ``Dynamics.SEQUENTIAL``.
+* **Returns** are zero-sum win shares: a lone winner 1, each loser −1/(N−1), shared wins split; a
+  game cut at the move cap is a draw (all 0).
 * **Observations** are the encoders of :mod:`campfire.adapters.encoders`; the observation and
   information-state strings are the seat's view and memory as JSON (what the seat knows now, not
   its full action history). Serialisation goes through the engine's position JSON.
 
 >>> import pyspiel
 >>> from campfire.adapters import openspiel as cs
->>> game = pyspiel.load_game("campfire_tracker", {"players": 3})
->>> game.num_players(), game.num_distinct_actions(), game.observation_tensor_shape()
-(3, 245, [829])
+>>> spec = campfire.all_games()[0]
+>>> game = pyspiel.load_game(f"campfire_{spec.name}", {"players": spec.min_players})
+>>> game.num_players() == spec.min_players
+True
+>>> game.num_distinct_actions() == spec.num_distinct_actions(spec.min_players)
+True
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes())
 (True, 1024)
 >>> state.apply_action(7)
->>> state.current_player() in (0, 1, 2), state.action_to_string(state.legal_actions()[0])
-(True, 'peek 0')
+>>> state.current_player() in range(spec.min_players)
+True
+>>> first = state.legal_actions()[0]
+>>> state.action_to_string(first) == str(spec.action_from_index(first, spec.min_players))
+True
 """
 
 from __future__ import annotations
@@ -86,7 +91,7 @@ def _config(name: str, params: dict[str, Any] | None) -> _Config:
     if not isinstance(options, dict):
         raise OptionError(f"options must be a JSON object string (got {raw!r})")
     options = game.options(options).to_dict()
-    max_moves = int(params.get("max_moves", 0)) or default_max_moves(name, players)
+    max_moves = int(params.get("max_moves", 0)) or default_max_moves(game, players)
     seeds = int(params.get("seeds", _DEFAULT_SEEDS))
     if seeds < 1:
         raise OptionError(f"seeds must be at least 1 (got {seeds})")
@@ -325,8 +330,9 @@ def register() -> None:
 def load(name: str, players: int = 2, max_moves: int = 0, **options: Any) -> Any:
     """Load ``campfire_<name>`` with ``players`` and the game's ``options``.
 
-    >>> load("dudab", 4, use_jungle=True).num_players()
-    4
+    >>> spec = campfire.all_games()[-1]
+    >>> load(spec.name, spec.max_players).num_players() == spec.max_players
+    True
     """
     return pyspiel.load_game(
         f"campfire_{name}",

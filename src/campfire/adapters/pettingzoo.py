@@ -1,6 +1,6 @@
 """PettingZoo adapter: every Campfire game as an AEC environment (classic-environment style).
 
-``env("dudab", players=4, render_mode="ansi", **options)`` builds the environment (wrapped in
+``env(name, players=4, render_mode="ansi", **options)`` builds the environment (wrapped in
 PettingZoo's ``OrderEnforcingWrapper``); ``raw_env`` is the unwrapped class. Agents are
 ``player_0 … player_{N−1}`` (seat numbers). Each observation is a dict:
 
@@ -9,19 +9,21 @@ PettingZoo's ``OrderEnforcingWrapper``); ``raw_env`` is the unwrapped class. Age
 * ``action_mask``: ``MultiBinary`` over the game's fixed action index space, the legal actions
   of the agent to act (all zeros for the others).
 
-Turn order follows the engine: the agent to act is the lowest seat that may act (Apache's claim
-poll and Manitou's selection are hidden sequential moves, as in the OpenSpiel adapter).
-Rewards come at the end: zero-sum win shares (a lone winner 1, each loser −1/(N−1)). With
-``shaping=s > 0`` every step also pays ``s`` × the change of the agent's score lead (its score
-minus the others' mean: Apache's piles and Dudab's totals during the game, the final scores at
-the end), so over a game the shaping adds ``s`` × the final score lead. A game that reaches
-``max_moves`` is truncated (every agent ``truncated``, no final reward).
+Turn order follows the engine: the agent to act is the lowest seat that may act (the seats of a
+simultaneous step answer as hidden sequential moves, as in the OpenSpiel adapter). Rewards come at
+the end: zero-sum win shares (a lone winner 1, each loser −1/(N−1)). With ``shaping=s > 0`` every
+step also pays ``s`` × the change of the agent's score lead (its score minus the others' mean: the
+scores every seat sees during the game, ``Game.public_scores``, the final scores at the end), so
+over a game the shaping adds ``s`` × the final score lead. A game that reaches ``max_moves`` is
+truncated (every agent ``truncated``, no final reward).
 
->>> e = env("tracker", players=2, render_mode="ansi")
+>>> from campfire import all_games
+>>> game = all_games()[0]
+>>> e = env(game.name, players=game.min_players, render_mode="ansi")
 >>> e.reset(seed=1)
 >>> obs, reward, terminated, truncated, info = e.last()
->>> e.agent_selection, obs["observation"].shape, int(obs["action_mask"].sum())
-('player_0', (829,), 63)
+>>> e.agent_selection in e.agents, obs["observation"].dtype.name, int(obs["action_mask"].sum()) > 0
+(True, 'float32', True)
 """
 
 from __future__ import annotations

@@ -11,14 +11,18 @@ it ends as a draw, marked :attr:`Session.truncated`.
 
 A session caches what it computes from the state (the seat to act, the legal indices, the
 observations) until the next :meth:`Session.apply`; change its state only through ``apply``.
-A memory the encoder does not read (every game's but Tracker's) is told its events only when it
-is asked for (:attr:`Session.beliefs`, :meth:`Session.determinize`), move by move.
+A memory the encoder does not read (``Encoder.uses_memory`` false) is told its events only when
+it is asked for (:attr:`Session.beliefs`, :meth:`Session.determinize`), move by move.
 
->>> session = Session("tracker", 2, seed=3)
->>> session.current_seat(), len(session.legal(0)), session.observation(0).shape
-(0, 63, (829,))
->>> [e.type for e in session.apply(0, session.legal(0)[0])]
-['peek', 'peek_card']
+>>> from campfire import all_games
+>>> game = all_games()[0]
+>>> session = Session(game.name, game.min_players, seed=3)
+>>> seat = session.current_seat()
+>>> session.observation(seat).shape == (session.encoder.size,)
+True
+>>> session.legal(seat) == [i for i, ok in enumerate(session.legal_mask(seat)) if ok]
+True
+>>> events = session.apply(seat, session.legal(seat)[0])
 >>> session.moves
 1
 """
@@ -27,14 +31,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from operator import attrgetter
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from campfire import get_game
 from campfire.core import (
     Action,
     Belief,
@@ -43,6 +46,7 @@ from campfire.core import (
     IllegalActionError,
     OptionError,
     State,
+    get,
     visible_events,
 )
 
@@ -62,7 +66,7 @@ _INT8 = np.dtype(np.int8)
 _MASK_CACHE_SIZE = 4096
 #: per game and player count: the latest long legal list of each length, with its indices and
 #: mask (``[actions, indices, mask or None]``); the engines hand out the same action objects
-#: again and again (Apache's claim poll: 160 of them), and two equal lists compare by identity
+#: again and again (a poll of every seat: 160 of them), and two equal lists compare by identity
 #: far faster than their indices are read
 _LEGAL_MEMO: dict[tuple[str, int], dict[int, list[Any]]] = {}
 _LONG = 12  # legal lists from this length on are remembered
@@ -86,24 +90,17 @@ def _action_table(game: Game[Any], players: int) -> tuple[tuple[Action, ...], bo
     return table
 
 
-def default_max_moves(game: str, players: int) -> int:
-    """The adapter's cap on the number of moves (actions) of one game.
+def default_max_moves(game: str | Game[Any], players: int) -> int:
+    """The adapter's cap on the number of moves (actions) of one game: ``Game.move_cap``.
 
-    * Apache: 114 windows × (a reveal, an answer per seat, at most one choice per claimant) —
-      a bound from the rules, never reached.
-    * Big Manitou: twice the engine's playout bound — never reached by random play.
-    * Dudab: twice the engine's playout bound (6000); no bound is proven from the rules.
-    * Tracker: 1000. The rules have no bound (a player may peek on every turn for ever); random
-      play ends within a few hundred moves, a policy that never captures is cut here.
+    By default twice the engine's playout bound; a game with a bound from its rules, or with no
+    bound at all, declares its own.
 
-    >>> default_max_moves("apache", 2), default_max_moves("tracker", 4)
-    (570, 1000)
+    >>> from campfire import all_games
+    >>> all(default_max_moves(g.name, g.min_players) >= 1 for g in all_games())
+    True
     """
-    if game == "apache":
-        return 114 * (1 + 2 * players)
-    if game == "tracker":
-        return 1000
-    return 2 * get_game(game).playout_bound
+    return (get(game) if isinstance(game, str) else game).move_cap(players)
 
 
 def win_share_returns(winners: tuple[int, ...], players: int) -> list[float]:
@@ -117,15 +114,6 @@ def win_share_returns(winners: tuple[int, ...], players: int) -> list[float]:
     n = players
     share = 1.0 / len(winners) if winners else 0.0
     return [n / (n - 1) * ((share if s in winners else 0.0) - 1.0 / n) for s in range(n)]
-
-
-def _public_scores(game: str) -> Callable[[Mapping[str, Any]], list[float]] | None:
-    """Scores every seat can see during the game, higher is better (``None``: none)."""
-    if game == "apache":
-        return lambda v: [float(x) for x in v["scores"]]
-    if game == "dudab":
-        return lambda v: [-float(x) for x in v["totals"]]
-    return None
 
 
 class Session:
@@ -146,12 +134,12 @@ class Session:
         max_moves: int | None = None,
         memory: str = "perfect",
     ) -> None:
-        self.game: Game[Any] = get_game(game) if isinstance(game, str) else game
+        self.game: Game[Any] = get(game) if isinstance(game, str) else game
         self.game.check_players(players)
         self.players = players
         self.options = self.game.options(options)
         if max_moves is None:
-            max_moves = default_max_moves(self.game.name, players)
+            max_moves = self.game.move_cap(players)
         if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
             raise OptionError(f"max_moves must be a positive integer (got {max_moves!r})")
         self.max_moves = max_moves
@@ -162,13 +150,12 @@ class Session:
             self.game.new_belief(s, players, self.options, memory, seed + s) for s in range(players)
         ]
         self.moves = 0
-        self.encoder: Encoder = encoder_for(self.game.name, players)
+        self.encoder: Encoder = encoder_for(self.game, players)
         self.num_actions = self.game.num_distinct_actions(players)
         key = (self.game.name, players)
         self._index = _INDEX_CACHE.setdefault(key, {})
         self._by_id = _ID_CACHE.setdefault(key, {})
         self._obs_cache: dict[int, npt.NDArray[np.float32]] = {}
-        self._public = _public_scores(self.game.name)
         self._actions, self._indexed = _action_table(self.game, players)
         self._masks = _MASKS.setdefault(key, {})
         self._legal_memo = _LEGAL_MEMO.setdefault(key, {})
@@ -187,8 +174,8 @@ class Session:
     def _listen(self) -> None:
         """Sort the memories: told every move, told when asked, or never told (they ignore it).
 
-        The encoder reads the memories of games whose ``uses_memory`` is set (Tracker's), so
-        they follow every move; the others wait for :attr:`beliefs` with their events pending.
+        The encoder reads the memories when its ``uses_memory`` is set, so they follow every
+        move; the others wait for :attr:`beliefs` with their events pending.
         """
         # beliefs that remember something (the base Belief ignores every event)
         listening = [b for b in self._beliefs if type(b).observe is not Belief.observe]
@@ -418,20 +405,24 @@ class Session:
     def score_potential(self) -> list[float]:
         """Per seat: its score minus the mean of the others' (higher is better).
 
-        During the game from public scores (Apache's piles, Dudab's round totals; 0 for the
-        others), at the end from the outcome's scores.
+        During the game from the scores every seat can see (``Game.public_scores``; 0 in a game
+        that shows none), at the end from the outcome's scores.
         """
         if self.state.is_terminal():
             outcome = self.state.outcome()
             scores = [float(x) for x in outcome.scores]
             best = outcome.ranks.index(min(outcome.ranks))
             worst = outcome.ranks.index(max(outcome.ranks))
-            if scores[best] < scores[worst]:  # lower is better (Dudab)
+            if scores[best] < scores[worst]:  # a game where the lowest score wins
                 scores = [-x for x in scores]
-        elif self._public is not None:
-            scores = self._public(self.state.view(None))
         else:
-            return [0.0] * self.players
+            # (a game that shows no scores is not asked: its view is not built)
+            public = None
+            if type(self.game).public_scores is not Game.public_scores:
+                public = self.game.public_scores(self.state.view(None))
+            if public is None:
+                return [0.0] * self.players
+            scores = public
         total = sum(scores)
         n = self.players
         return [x - (total - x) / (n - 1) for x in scores]
@@ -491,7 +482,6 @@ class Session:
         data["encoder"] = None  # shared, with its caches: looked up again
         data["_index"] = None
         data["_by_id"] = None
-        data["_public"] = None
         data["_actions"] = None
         data["_masks"] = None
         data["_legal_memo"] = None
@@ -500,12 +490,11 @@ class Session:
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.__dict__.update(data)
-        self.game = get_game(data["game"])
+        self.game = get(data["game"])
         self.state = self.game.state_from_position(json.loads(data["state"]))
-        self.encoder = encoder_for(self.game.name, self.players)
+        self.encoder = encoder_for(self.game, self.players)
         self._index = _INDEX_CACHE.setdefault((self.game.name, self.players), {})
         self._by_id = _ID_CACHE.setdefault((self.game.name, self.players), {})
-        self._public = _public_scores(self.game.name)
         self._actions, self._indexed = _action_table(self.game, self.players)
         self._masks = _MASKS.setdefault((self.game.name, self.players), {})
         self._legal_memo = _LEGAL_MEMO.setdefault((self.game.name, self.players), {})

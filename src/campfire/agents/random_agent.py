@@ -12,12 +12,13 @@ __all__ = ["RandomAgent"]
 class RandomAgent(Agent):
     """Plays a uniformly random legal action (deterministic given its seed).
 
-    >>> from campfire import get_game
+    >>> from campfire import all_games
     >>> from campfire.core import Observation
-    >>> game = get_game("tracker")
+    >>> game = all_games()[0]
     >>> state = game.new_game(2, seed=1)
-    >>> agent = RandomAgent(game, state.current_seat(), 2, state.options, seed=4)
-    >>> agent.act(Observation.of(state, agent.seat)) in state.legal_actions()
+    >>> seat = state.seats_to_act()[0]
+    >>> agent = RandomAgent(game, seat, 2, state.options, seed=4)
+    >>> agent.act(Observation.of(state, agent.seat)) in state.legal_actions(seat)
     True
     """
 

@@ -4,8 +4,8 @@ An agent is named by a spec ``NAME[:key=value,...]``, e.g. ``random`` or
 ``ismcts:iterations=500,rollout=heuristic``; a difficulty level (``easy``, ``medium``, ``hard``)
 stands for the game's agent spec for that level.
 
->>> from campfire import get_game
->>> game = get_game("tracker")
+>>> from campfire import all_games
+>>> game = all_games()[0]
 >>> parse_agent_spec("ismcts:iterations=50,rollout=heuristic")
 ('ismcts', {'iterations': '50', 'rollout': 'heuristic'})
 >>> agent = make_agent("ismcts:iterations=50", game, seat=0, players=2)
@@ -14,7 +14,7 @@ stands for the game's agent spec for that level.
 >>> make_agent("genius", game, seat=0, players=2)
 Traceback (most recent call last):
 ...
-campfire.core.errors.OptionError: unknown agent 'genius' for Tracker; agents: heuristic, ...
+campfire.core.errors.OptionError: unknown agent 'genius' for ...; agents: ...
 """
 
 from __future__ import annotations

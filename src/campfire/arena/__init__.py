@@ -5,8 +5,9 @@ same results whatever the number of jobs), :func:`summarize` computes the statis
 :func:`rate_records` rates agents from saved records. The ``campfire sim`` and ``campfire rate``
 commands sit on top (see ``docs/arena.md``).
 
+>>> from campfire import all_games
 >>> from campfire.arena import prepare, run, summarize
->>> config = prepare("tracker", players=2, agents=["random"], games=6, seed=3)
+>>> config = prepare(all_games()[0].name, players=2, agents=["random"], games=6, seed=3)
 >>> summary = summarize(run(config, jobs=1))
 >>> summary.completed, round(sum(s.win_share for s in summary.seats), 6)
 (6, 1.0)

@@ -3,7 +3,7 @@
 Every finished record in a folder is one rated game (the Plackett–Luce model, each seat its own
 team, ranked by the record's outcome; tied seats share a rank). A player is identified by its
 agent spec (``"agent"`` in the record's players), or by its name for a human. Games are rated
-per game kind (Dudab and Tracker ratings are separate leaderboards) in the order of the files'
+per game kind (each game's ratings are a separate leaderboard) in the order of the files'
 names, which is the order of play for a folder written by ``campfire sim --records``. When one
 agent holds several seats of a game, each seat is rated as a separate player and the agent's
 new rating is the mean of their updates.
@@ -12,7 +12,7 @@ The leaderboard sorts by the conservative rating ``μ − 3σ`` (the "ordinal").
 
 >>> from campfire.core import Outcome, Player
 >>> players = [Player("Ann", "heuristic"), Player("Bob", "random")]
->>> games = [Record("tracker", players, seed=1, outcome=Outcome.from_scores([3, 1]))] * 3
+>>> games = [Record("pile", players, seed=1, outcome=Outcome.from_scores([3, 1]))] * 3
 >>> (board,) = rate_records(games)
 >>> [(row.player, row.games, row.win_share) for row in board.rows]
 [('heuristic', 3, 1.0), ('random', 3, 0.0)]

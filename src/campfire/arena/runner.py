@@ -14,7 +14,9 @@ Each agent is created for its seat with its own seed, sees only its :class:`Obse
 events its seat may see. An agent that raises or returns an illegal action ends its game: the
 game is reported as a :class:`Failure` with its seed and partial record, and the run goes on.
 
->>> config = prepare("tracker", players=2, agents=["random"], games=4, seed=1)
+>>> from campfire import all_games
+>>> name = all_games()[0].name
+>>> config = prepare(name, players=2, agents=["random"], games=4, seed=1)
 >>> config.lineup
 ('random', 'random')
 >>> [task.seats for task in make_tasks(config)][:2]
@@ -132,7 +134,9 @@ class SimConfig:
     def player_names(self) -> list[str]:
         """A display name per slot: the agent's label, numbered when it appears several times.
 
-        >>> prepare("tracker", 3, ["random", "ismcts:iterations=5"], 1, 0).player_names()
+        >>> from campfire import all_games
+        >>> game = next(g for g in all_games() if g.max_players >= 3)
+        >>> prepare(game.name, 3, ["random", "ismcts:iterations=5"], 1, 0).player_names()
         ['random #1', 'ismcts:iterations=5', 'random #2']
         """
         counts: dict[str, int] = {}
@@ -171,7 +175,8 @@ def prepare(
     a player count out of range, a bad option, an unknown agent or agent parameter, more agents
     than seats, or a number of games below 1.
 
-    >>> prepare("tracker", 2, ["random", "random", "random"], 10, 0)
+    >>> from campfire import all_games
+    >>> prepare(all_games()[0].name, 2, ["random", "random", "random"], 10, 0)
     Traceback (most recent call last):
     ...
     campfire.core.errors.OptionError: 3 agents given for 2 players; give 1 to 2 agents ...

@@ -12,7 +12,7 @@ conservative, since a variable in [0, 1] with mean p has a variance of at most p
 ...     GameResult(0, 11, ("a", "b"), (0, 1), (5.0, 3.0), (1, 2), (0,), 10),
 ...     GameResult(1, 12, ("b", "a"), (1, 0), (4.0, 4.0), (1, 1), (0, 1), 12),
 ... ]
->>> config = SimConfig("tracker", 2, ("a", "b"), 2, 0)
+>>> config = SimConfig("pile", 2, ("a", "b"), 2, 0)
 >>> summary = summarize(SimResult(config, results, 2.0, 1, "process"))
 >>> [(a.agent, a.win_share, a.score_mean, a.rank_mean) for a in summary.agents]
 [('a', 0.75, 4.5, 1.0), ('b', 0.25, 3.5, 1.5)]

@@ -24,8 +24,9 @@ _TIMED = re.compile(r"^(.*\D) (\d+)$")
 def split_timed(notation: str) -> tuple[str, int | None]:
     """A timed answer's notation split into the answer and its time in ms (``None``: untimed).
 
-    Real-time games (Apache with ``claim_order=reaction``) write how fast an answer came as its
-    last word; the terminal app and the server both read it from here.
+    Real-time games (the ``realtime-claims`` play mode, when answers are ordered by reaction)
+    write how fast an answer came as its last word; the terminal app and the server both read
+    it from here.
 
     >>> split_timed("claim hunter 350"), split_timed("pass")
     (('claim hunter', 350), ('pass', None))
@@ -97,12 +98,19 @@ def field_disagreement(given: Action, own: Action) -> ErrorText | None:
     text); a field left at its declared default is not stated and agrees. ``None`` when they
     agree.
 
-    >>> from campfire.games.tracker.actions import TrackerAction, parse_action
-    >>> peek = parse_action("peek 0")
-    >>> field_disagreement(TrackerAction("peek", 0, 0), peek) is None
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Take(Action):
+    ...     count: int
+    ...     pile: str = "left"
+    ...
+    ...     def notation(self) -> str:
+    ...         return f"take {self.count} {self.pile}"
+    >>> own = Take(2)
+    >>> field_disagreement(Take(2, "left"), own) is None
     True
-    >>> field_disagreement(TrackerAction("peek", 0.0, 0), peek)
-    'its arg is 0.0, not 0'
+    >>> field_disagreement(Take(2.0), own)
+    'its count is 2.0, not 2'
     """
     if given.__class__ is not own.__class__:
         return ErrorText(
@@ -132,11 +140,20 @@ def hand_built(given: Action, own: Action, title: str) -> Action:
     ``bool`` in an integer field, a kind or a card that is not the action's) raises
     :class:`~campfire.core.errors.NotationError` naming it. ``title`` names the game.
 
-    >>> from campfire.games.tracker.actions import TrackerAction, parse_action
-    >>> hand_built(TrackerAction("peek", True, 1), parse_action("peek 1"), "Tracker")
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Take(Action):
+    ...     count: int
+    ...
+    ...     def notation(self) -> str:
+    ...         return f"take {self.count}"
+    >>> own = Take(1)
+    >>> hand_built(Take(1), own, "Pile") is own
+    True
+    >>> hand_built(Take(True), own, "Pile")
     Traceback (most recent call last):
     ...
-    campfire.core.errors.NotationError: TrackerAction(kind='peek', arg=True, index=1) is not the ...
+    campfire.core.errors.NotationError: Take(count=True) is not the Pile action 'take 1': its ...
     """
     problem = field_disagreement(given, own)
     if problem is None:

@@ -5,9 +5,9 @@ An :class:`Agent` never sees the true state. At each decision it receives an
 states consistent with what the seat knows, for search). Between decisions it is told the events
 its seat may see. Agents are deterministic given their seed.
 
-A :class:`Belief` is what a seat remembers beyond its current view (a Tracker player's memory of
-peeked cards, the cards a Dudab player saw go into other seats' piles); the game provides it, and
-it shapes the determinisations.
+A :class:`Belief` is what a seat remembers beyond its current view (the cards it was shown in
+private, the cards it saw go face down into other seats' piles); the game provides it, and it
+shapes the determinisations.
 
 An observation cannot leak the true state, by construction: :meth:`Observation.of` reads the
 view and the legal actions from the true state, draws one determinisation of it through the
@@ -17,11 +17,11 @@ the true state would have given with the same generator, because a determinisati
 on what the seat knows and on the generator (``docs/architecture.md``, "Determinisation").
 
 >>> import random
->>> from campfire import get_game
->>> state = get_game("tracker").new_game(2, seed=3)
->>> obs = Observation.of(state, state.current_seat(), rng=random.Random(1))
->>> len(obs.legal_actions), obs.view["phase"]
-(63, 'normal')
+>>> from campfire import all_games
+>>> state = all_games()[0].new_game(2, seed=3)
+>>> obs = Observation.of(state, state.seats_to_act()[0], rng=random.Random(1))
+>>> obs.legal_actions == state.legal_actions(obs.seat)
+True
 >>> obs.view == state.view(obs.seat)
 True
 """
@@ -177,7 +177,7 @@ class Observation:
         """The seat's view (computed on first use): read it through the game's view type.
 
         Each game declares its view as a ``TypedDict`` (``campfire.games.<name>.types``); an
-        agent of that game casts once, ``cast(TrackerView, obs.view)``, so every key it reads
+        agent of that game casts once, ``cast(PileView, obs.view)``, so every key it reads
         is checked.
         """
         if self._view is None:
@@ -203,7 +203,7 @@ class RolloutPolicy:
     A game's policy (``Game.rollout_policy``) is made afresh for each simulated game. It acts on
     full, determinised states, so it may use everything in them; :meth:`after` is told every step
     of the simulated game (the tree part included), so the policy can keep track of what each
-    seat would know — a Tracker seat remembers the cards it peeked.
+    seat would know — a seat remembers the cards it was shown in private.
     """
 
     #: most actions in one rollout before :meth:`evaluate` scores it (``None``: play to the end,

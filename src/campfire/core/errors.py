@@ -5,10 +5,10 @@ Every error a user can cause is a subclass of :class:`CampfireError`, which itse
 as they are.
 
 >>> try:
-...     raise IllegalActionError("tracker rules §4.2", "position 12 is empty")
+...     raise IllegalActionError("pile rules §4.2", "the pile is empty")
 ... except ValueError as exc:
 ...     print(exc)
-tracker rules §4.2: position 12 is empty
+pile rules §4.2: the pile is empty
 
 A message may be an :class:`ErrorText`: the English text made from a template and its
 parameters, which a front end can word anew in the user's language (``campfire.i18n``) while
@@ -48,8 +48,8 @@ class ErrorText(str):
 
     >>> ErrorText("seat {seat} chooses now", seat=2)
     'seat 2 chooses now'
-    >>> ErrorText("hunter", context="manitou.card.hunter").context
-    'manitou.card.hunter'
+    >>> ErrorText("hunter", context="pile.card.hunter").context
+    'pile.card.hunter'
     """
 
     template: str
@@ -109,7 +109,7 @@ _RULE_WORDS = {
 
 
 def _rule_text(rule: str) -> str:
-    """A rule citation as a text: ``"tracker rules §4.2"`` keeps the game and the section."""
+    """A rule citation as a text: ``"pile rules §4.2"`` keeps the game and the section."""
     game, sep, section = rule.partition(" rules ")
     if sep and game and " " not in game:
         return ErrorText("{game} rules {section}", game=game, section=section)
@@ -150,8 +150,8 @@ class NotationError(CampfireError):
 class IllegalActionError(CampfireError):
     """An action that the rules do not allow in the current state.
 
-    ``rule`` names the rule broken (for example ``"tracker rules §4.2"``, a section of
-    ``docs/rules/tracker.md``); the state is left unchanged.
+    ``rule`` names the rule broken (for example ``"pile rules §4.2"``, a section of
+    the rules document of the game ``pile``); the state is left unchanged.
     """
 
     def __init__(self, rule: str, message: str) -> None:

@@ -10,7 +10,7 @@ interfaces, logs and agents, so hidden information never leaves the engine any o
 >>> [ev.type for ev in visible_events([e, Event("peeked", {"seat": 0, "pos": 12})], 1)]
 ['peeked']
 
-As JSON the data stays nested under ``data``, so a data key named ``type`` (Apache's claims
+As JSON the data stays nested under ``data``, so a data key named ``type`` (a claim may
 carry a card type) can never overwrite the event's type:
 
 >>> claim = Event("claim", {"seat": 1, "type": "hunter"})

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
 from types import ModuleType
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .actions import Action, hand_built
 from .agent import Agent, Belief, RolloutPolicy
@@ -26,6 +26,9 @@ from .present import GenericPresenter, Presenter
 from .rng import GameRng
 from .state import State
 from .validate import check_int_digits, check_seed, short_repr
+
+if TYPE_CHECKING:  # numpy is needed only by the adapters, which import the encoders
+    from .encoding import Encoder
 
 __all__ = ["ActionSpace", "Game"]
 
@@ -60,10 +63,22 @@ class ActionSpace:
         The module defines, by convention, ``parse_action``, ``NUM_ACTIONS``, ``action_index``
         and ``action_from_index``, and may define ``canonical_action``.
 
-        >>> from campfire.games.dudab import actions
+        >>> import types
+        >>> from dataclasses import dataclass
+        >>> @dataclass(frozen=True)
+        ... class Take(Action):
+        ...     count: int
+        ...
+        ...     def notation(self) -> str:
+        ...         return f"take {self.count}"
+        >>> actions = types.ModuleType("pile_actions")  # a game's actions module, in short
+        >>> actions.parse_action = lambda text: Take(int(text.split()[1]))
+        >>> actions.NUM_ACTIONS = 2
+        >>> actions.action_index = lambda action: action.count - 1
+        >>> actions.action_from_index = lambda index: Take(index + 1)
         >>> space = ActionSpace.from_module(actions)
-        >>> space.size, space.index(space.parse("draw"))
-        (391, 243)
+        >>> space.size, space.index(space.parse("take 2")), space.from_index(0)
+        (2, 1, Take(count=1))
         """
         return cls(
             module.parse_action,
@@ -95,6 +110,17 @@ class Game(ABC, Generic[S]):
     #: on its screen for a few seconds only), ``"realtime-claims"`` (simultaneous steps are
     #: timed windows answered against the clock, forced single moves play themselves).
     play_modes: tuple[str, ...] = ("turns",)
+    #: Whether several seats may act at once (a *simultaneous step*: every seat answers a poll,
+    #: every seat picks a card in secret). A game that declares none has at most one seat to
+    #: act at every step (the conformance suite checks it); the adapters and the terminal app
+    #: take simultaneous steps one seat after another.
+    simultaneous_steps: bool = False
+    #: The aids a user interface may offer a person in this game, as data (interfaces know
+    #: these names, never a game's): ``"protect-me"`` (each answer of a simultaneous step that
+    #: would be penalised is marked ``False`` in the seat's view under ``protect_me``, and the
+    #: interface refuses it), ``"learning"`` (with ``timed-peek``: the positions the seat was
+    #: shown privately stay marked on its screen).
+    assists: tuple[str, ...] = ()
 
     # ----- options and players --------------------------------------------------------------
 
@@ -218,17 +244,16 @@ class Game(ABC, Generic[S]):
         or for anything that is no action of the game, it raises
         :class:`~campfire.core.errors.NotationError`.
 
-        >>> from campfire import get_game
-        >>> from campfire.games.tracker.actions import TrackerAction, TrackerKind
-        >>> tracker = get_game("tracker")
-        >>> tracker.canonical_action(TrackerAction(TrackerKind.PEEK, 3, 3)) is tracker.parse_action(
-        ...     "peek 3"
-        ... )
+        >>> from campfire import all_games
+        >>> game = all_games()[0]
+        >>> state = game.new_game(2, seed=1)
+        >>> action = state.legal_actions(state.seats_to_act()[0])[0]
+        >>> game.canonical_action(str(action)) == action == game.canonical_action(action)
         True
-        >>> tracker.canonical_action(TrackerAction(TrackerKind.PEEK, 0.0, 0))
+        >>> game.canonical_action(object())
         Traceback (most recent call last):
         ...
-        campfire.core.errors.NotationError: TrackerAction(...) is not ... its arg is 0.0, not 0
+        campfire.core.errors.NotationError: ...
         """
         if isinstance(action, str):
             return self.parse_action(action)
@@ -306,10 +331,13 @@ class Game(ABC, Generic[S]):
 
         What ``campfire games --json`` prints and the server's ``GET /api/games`` answers.
 
-        >>> from campfire import get_game
-        >>> info = get_game("tracker").to_json()
-        >>> info["min_players"], info["options"][0]["name"], info["options"][0]["default"]
-        (2, 'peek_count', 2)
+        >>> from campfire import all_games
+        >>> game = all_games()[0]
+        >>> info = game.to_json()
+        >>> sorted(info), info["name"] == game.name
+        (['max_players', 'min_players', 'name', 'options', 'title'], True)
+        >>> sorted(info["options"][0])
+        ['choices', 'default', 'help', 'name']
         """
         return {
             "name": self.name,
@@ -333,6 +361,35 @@ class Game(ABC, Generic[S]):
         Games override it with their own presenter (``games/<name>/present.py``).
         """
         return GenericPresenter(self)
+
+    # ----- research adapters ---------------------------------------------------------------
+
+    def encoder(self, players: int) -> Encoder:
+        """The observation encoder of the game for ``players`` players (for the adapters).
+
+        A game brings its own (``<package>/encoder.py``, a subclass of
+        :class:`campfire.core.encoding.Encoder`, imported by this method, so that numpy is
+        needed only by those who encode). By default a game has none: ``NotImplementedError``.
+        """
+        raise NotImplementedError(f"{self.title} has no observation encoder")
+
+    def move_cap(self, players: int) -> int:
+        """The most actions a game of ``players`` players may last in a learning environment.
+
+        The adapters (``campfire.adapters``) end a game that reaches it as a draw. By default
+        twice :attr:`playout_bound`; a game with a bound from its rules, or with no bound at all
+        (a policy that never ends a game must still be cut), says so here.
+        """
+        return 2 * self.playout_bound
+
+    def public_scores(self, view: Mapping[str, Any]) -> list[float] | None:
+        """The scores every seat can see during the game, one per seat, higher is better.
+
+        ``view`` is the spectator's view. The adapters shape rewards with them
+        (``Session.score_potential``); ``None`` (the default): the game shows none before its
+        end.
+        """
+        return None
 
     # ----- documentation -------------------------------------------------------------------
 
@@ -418,10 +475,11 @@ class Game(ABC, Generic[S]):
         Every game's :meth:`from_setup` calls it first, with the fields its setup may have.
 
         >>> import campfire
-        >>> campfire.get_game("dudab")._check_setup_fields({"seed": 3}, ("start_player", "decks"))
+        >>> game = campfire.all_games()[0]
+        >>> game._check_setup_fields({"seed": 3}, ("start_player", "decks"))
         Traceback (most recent call last):
             ...
-        campfire.core.errors.SetupError: unknown setup field 'seed'; a setup of Dudab has ...
+        campfire.core.errors.SetupError: unknown setup field 'seed'; a setup of ... has ...
         """
         extra = _first_unknown(setup, known)
         if extra is not None:

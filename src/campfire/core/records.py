@@ -4,12 +4,14 @@ A :class:`Record` is the versioned JSON document of one game (see ``docs/records
 :class:`Match` is a game in progress together with its history; :func:`replay` rebuilds a match
 from a record, verifying every action.
 
->>> from campfire import get_game
->>> match = Match(get_game("tracker"), 2, seed=1)
->>> events = match.play(match.state.current_seat(), "peek 0")
+>>> from campfire import all_games
+>>> match = Match(all_games()[0], 2, seed=1)
+>>> seat = match.state.seats_to_act()[0]
+>>> action = match.state.legal_actions(seat)[0]
+>>> events = match.play(seat, str(action))
 >>> rec = match.record()
->>> rec.actions[0][1]
-'peek 0'
+>>> rec.actions[0][1] == str(action)
+True
 >>> replay(Record.from_json(rec.to_json())).state.position_equal(match.state)
 True
 """
@@ -188,7 +190,7 @@ def _header_from_json(data: Mapping[str, Any]) -> Record:
         )
     game = data.get("game")
     if not isinstance(game, str):
-        raise RecordError(ErrorText('the record must name its game ("game": "tracker", ...)'))
+        raise RecordError(ErrorText('the record must name its game ("game": "<name>", ...)'))
     players = data.get("players")
     if not isinstance(players, list) or not players:
         raise RecordError(
@@ -309,8 +311,9 @@ def _parse_player(item: Any) -> Player:
 class Match:
     """A game in progress together with everything needed to record it.
 
-    >>> from campfire import get_game
-    >>> m = Match(get_game("tracker"), 3, seed=42, names=["Ann", "Bob", "Cy"])
+    >>> from campfire import all_games
+    >>> game = next(g for g in all_games() if g.max_players >= 3)
+    >>> m = Match(game, 3, seed=42, names=["Ann", "Bob", "Cy"])
     >>> m.record().players[1].name
     'Bob'
     """

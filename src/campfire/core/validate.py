@@ -73,7 +73,7 @@ MAX_JSON_VALUES = 250_000
 MAX_INT_DIGITS = 40
 #: The largest player count a command line may give (every game has at most 6 players).
 MAX_PLAYERS_ARG = 99
-#: The longest text value of an option (such as Big Manitou's ``tile_mix``).
+#: The longest text value of an option (such as a list of tiles written as text).
 MAX_TEXT_OPTION = 1000
 
 ErrorType = Callable[[str], CampfireError]

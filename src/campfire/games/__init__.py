@@ -1,12 +1,7 @@
-"""The games of Campfire, one package each; importing this module registers them all.
+"""The games that ship with Campfire, one package each.
 
-Each game package registers its ``GAME`` with :func:`campfire.core.register` when imported; a
-game is listed here, one line each, once its engine passes the conformance suite.
+This package lists no game: each game's package names its ``GAME`` in the entry-point group
+``campfire.games`` (``pyproject.toml`` is the one list of the built-in games), and
+:mod:`campfire.core.registry` finds them there, as it finds a game installed from any other
+package (``docs/writing-a-game.md``).
 """
-
-from . import apache  # noqa: I001 - one line per game, as the docstring says
-from . import dudab
-from . import manitou
-from . import tracker
-
-__all__ = ["apache", "dudab", "manitou", "tracker"]

@@ -6,11 +6,13 @@ game's presenter (``Game.presenter()``: display models, log messages) through th
 game declares (:mod:`campfire.tui.modes`); the app never asks which game it plays, so a new game
 with a presenter (or none: the generic one) plays here unchanged.
 
+>>> from campfire.core import all_games
 >>> from campfire.tui.session import SeatSpec
->>> config = PlayConfig("tracker", [SeatSpec("You"), SeatSpec("Bot", "easy")], seed=1)
+>>> name = all_games()[0].name
+>>> config = PlayConfig(name, [SeatSpec("You"), SeatSpec("Bot", "easy")], seed=1)
 >>> app = CampfireApp(config)
->>> app.config.game
-'tracker'
+>>> app.config.game == name
+True
 """
 
 from __future__ import annotations
@@ -126,10 +128,13 @@ class PlayConfig:
 def game_options(game: Game[Any], values: Mapping[str, Any]) -> dict[str, Any]:
     """The options to play ``game`` with: ``values`` validated (non-default ones kept).
 
-    >>> game_options(get("apache"), {})
+    >>> from campfire.core import all_games
+    >>> game, info = next((g, i) for g in all_games() for i in g.options_type.infos() if i.choices)
+    >>> game_options(game, {})
     {}
-    >>> game_options(get("tracker"), {"peek_count": "3"})
-    {'peek_count': 3}
+    >>> other = next(c for c in info.choices if c != info.default)
+    >>> game_options(game, {info.name: str(other).lower()}) == {info.name: other}
+    True
     """
     return game.options(dict(values)).non_default()
 
@@ -137,8 +142,13 @@ def game_options(game: Game[Any], values: Mapping[str, Any]) -> dict[str, Any]:
 def options_help(game: Game[Any]) -> str:
     """The options of ``game``, one a line, for the rules screen.
 
-    >>> print(options_help(get("tracker")).splitlines()[2])
-      peek_count=2  (2/3/4)  cards shown by one peek ...
+    >>> from campfire.core import all_games
+    >>> game = all_games()[0]
+    >>> lines = options_help(game).splitlines()
+    >>> [line.split("=")[0].strip() for line in lines[2:]] == [
+    ...     i.name for i in game.options_type.infos()
+    ... ]
+    True
     """
     lines = [
         "\n"
@@ -316,9 +326,8 @@ class StartScreen(Translated, Screen[None]):
             players = int(str(players_sel.value))
         for i in range(1, 6):
             self.query_one(f"#seat{i}", Select).display = i < players
-        modes = getattr(game, "play_modes", ())
-        self.query_one("#protect", Checkbox).display = "realtime-claims" in modes
-        self.query_one("#learning", Checkbox).display = "timed-peek" in modes
+        self.query_one("#protect", Checkbox).display = "protect-me" in game.assists
+        self.query_one("#learning", Checkbox).display = "learning" in game.assists
         self.query_one("#seats-label", Label).update(
             _("Other seats (2–{players}): a level, or human for a friend at this keyboard").format(
                 players=players
@@ -484,8 +493,8 @@ class ConfirmQuit(Translated, ModalScreen[bool]):
 def outcome_text(title: str, outcome: Outcome, names: Sequence[str]) -> str:
     """The final scores, best first, with the winners marked (for games without a summary).
 
-    >>> print(outcome_text("Tracker", Outcome.from_scores([3, 5]), ["Ann", "Bob"]))
-    Tracker — final scores
+    >>> print(outcome_text("Pile", Outcome.from_scores([3, 5]), ["Ann", "Bob"]))
+    Pile — final scores
     <BLANKLINE>
       1. Bob  5  winner
       2. Ann  3

@@ -1,8 +1,9 @@
 """Clocks for the terminal UI: the real one, and a fake one that tests move by hand.
 
-Everything in the UI that depends on time (the Apache reveal timer and claim window, the bots'
-reaction times, how long a peeked Tracker card stays visible) reads an injected :class:`Clock`,
-so tests can drive it without waiting.
+Everything in the UI that depends on time (the reveal timer and claim windows of the
+``realtime-claims`` play mode, the bots' reaction times, how long a privately shown card stays
+visible in the ``timed-peek`` mode) reads an injected :class:`Clock`, so tests can drive it
+without waiting.
 
 >>> clock = FakeClock()
 >>> clock.now()

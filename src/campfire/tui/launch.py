@@ -3,13 +3,15 @@
 Everything is checked before the terminal is taken over, so bad input ends with a one-line
 message (a :class:`~campfire.core.CampfireError`), never a half-drawn screen.
 
->>> config = play_config("tracker", players=3, opponents=["hard"], options=["peek_count=3"])
->>> [s.agent for s in config.seats], config.options
-([None, 'hard', 'hard'], {'peek_count': 3})
->>> play_config("dudab", players=9)
+>>> from campfire.core import all_games
+>>> game = all_games()[0]
+>>> config = play_config(game.name, players=game.min_players, opponents=["hard"])
+>>> [s.agent for s in config.seats] == [None] + ["hard"] * (game.min_players - 1)
+True
+>>> play_config(game.name, players=99)
 Traceback (most recent call last):
 ...
-campfire.core.errors.OptionError: Dudab is played by 2–6 players (got 9)
+campfire.core.errors.OptionError: ... is played by ... players (got 99)
 """
 
 from __future__ import annotations
@@ -128,8 +130,8 @@ def run_play(config: PlayConfig) -> int:  # pragma: no cover - takes over the te
 def saved_note(path: Path) -> str:
     """The line that tells a player where an unfinished game went and how to continue it.
 
-    >>> print(saved_note(Path("/data/unfinished/dudab-1.json")))  # doctest: +NORMALIZE_WHITESPACE
-    Your unfinished game is saved in /data/unfinished/dudab-1.json; continue it with
+    >>> print(saved_note(Path("/data/unfinished/pile-1.json")))  # doctest: +NORMALIZE_WHITESPACE
+    Your unfinished game is saved in /data/unfinished/pile-1.json; continue it with
     'campfire play --resume'.
     """
     return _(

@@ -6,8 +6,8 @@ seat's screen reads only :meth:`PlaySession.display` and :meth:`PlaySession.log`
 :class:`campfire.core.Observation` and the events their seat may see; a
 :class:`campfire.core.table.Table` drives the match and routes each seat's events.
 
->>> from campfire import get_game
->>> session = PlaySession(get_game("tracker"), [SeatSpec("You"), SeatSpec("Bot", "random")], seed=5)
+>>> from campfire import all_games
+>>> session = PlaySession(all_games()[0], [SeatSpec("You"), SeatSpec("Bot", "random")], seed=5)
 >>> session.humans
 (0,)
 >>> while session.human_to_act() is None and not session.is_over():

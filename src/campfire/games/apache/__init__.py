@@ -5,8 +5,6 @@ The rules are in this package's ``rules/apache.md`` (``apache.<lang>.md`` transl
 with a real-time server.
 """
 
-from campfire.core import register
-
 from .actions import ApacheAction, parse_action
 from .game import GAME, ApacheGame
 from .options import ApacheOptions
@@ -27,5 +25,3 @@ __all__ = [
     "parse_action",
     "resolve_window",
 ]
-
-register(GAME)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from campfire.core import ActionSpace, Agent, ErrorText, Game, GameRng, Options, SetupError
 from campfire.core.present import Presenter
@@ -33,6 +33,9 @@ from .position import (
     read_state,
 )
 from .state import ApacheState
+
+if TYPE_CHECKING:  # numpy: imported with the encoder, by the adapters only
+    from .encoder import ApacheEncoder
 
 __all__ = ["GAME", "ApacheGame"]
 
@@ -55,6 +58,10 @@ class ApacheGame(Game[ApacheState]):
     playout_bound = 114 * 11 + 1
     #: reveals on a timer and claim windows against the clock, or turns (docs/play.md)
     play_modes = ("realtime-claims", "turns")
+    #: every seat answers each claim poll at once
+    simultaneous_steps = True
+    #: the seat's view marks the claims that would be penalised (``protect_me``)
+    assists = ("protect-me",)
 
     def random_setup(self, players: int, options: Options, rng: random.Random) -> dict[str, Any]:
         """Draw colours, the start player, the deck order (apache §3) and the tie-breaks.
@@ -144,6 +151,24 @@ class ApacheGame(Game[ApacheState]):
         from .bots import LEVEL_SPECS
 
         return dict(LEVEL_SPECS)
+
+    def encoder(self, players: int) -> ApacheEncoder:
+        """The observation encoder for the research adapters (:mod:`.encoder`)."""
+        from .encoder import ApacheEncoder
+
+        self.check_players(players)
+        return ApacheEncoder(players)
+
+    def move_cap(self, players: int) -> int:
+        """114 windows × (a reveal, an answer per seat, at most one choice per claimant).
+
+        A bound from the rules, never reached (``campfire.adapters``).
+        """
+        return 114 * (1 + 2 * players)
+
+    def public_scores(self, view: Mapping[str, Any]) -> list[float]:
+        """The piles' scores, in every view."""
+        return [float(x) for x in view["scores"]]
 
     def presenter(self) -> Presenter:
         """Apache's presenter: the table, the claims and the log in the game's words."""

@@ -4,8 +4,6 @@ The rules are in this package's ``rules/dudab.md`` (``dudab.<lang>.md`` translat
 ``campfire rules dudab`` prints them.
 """
 
-from campfire.core import register
-
 from .actions import DudabAction, parse_action
 from .game import GAME, DudabGame
 from .options import DudabOptions
@@ -22,5 +20,3 @@ __all__ = [
     "parse_action",
     "round_score",
 ]
-
-register(GAME)

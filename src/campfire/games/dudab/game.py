@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from campfire.core import (
     ActionSpace,
@@ -32,6 +32,9 @@ from .options import DudabOptions
 from .position import read_state, require_every_card_once, require_no_jungle_or_baby_dealt
 from .present import DudabPresenter
 from .state import HAND_DEAL, DudabState, columns_for, random_deck
+
+if TYPE_CHECKING:  # numpy: imported with the encoder, by the adapters only
+    from .encoder import DudabEncoder
 
 __all__ = ["GAME", "DudabGame"]
 
@@ -137,6 +140,17 @@ class DudabGame(Game[DudabState]):
         from .rollout import DudabRollout
 
         return DudabRollout()
+
+    def encoder(self, players: int) -> DudabEncoder:
+        """The observation encoder for the research adapters (:mod:`.encoder`)."""
+        from .encoder import DudabEncoder
+
+        self.check_players(players)
+        return DudabEncoder(players)
+
+    def public_scores(self, view: Mapping[str, Any]) -> list[float]:
+        """The round totals, negated (the lowest total wins)."""
+        return [-float(x) for x in view["totals"]]
 
     def presenter(self) -> DudabPresenter:
         """Dudab's presenter (``present.py``): columns, prompts, log lines, legend."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from campfire.core import (
     Action,
@@ -47,6 +47,9 @@ from .options import ManitouOptions
 from .position import read_deals, read_returns, read_state
 from .state import HUNTS, ManitouState
 
+if TYPE_CHECKING:  # numpy: imported with the encoder, by the adapters only
+    from .encoder import ManitouEncoder
+
 __all__ = ["GAME", "ManitouGame"]
 
 
@@ -68,6 +71,8 @@ class ManitouGame(Game[ManitouState]):
     # per hunt at most 9 + 3·8 + 7 picks, 7·5 plays, 1 totem play, 1 horse move, 5 thief choices
     # and 3·3 tile choices (91), for at most 5 hunts
     playout_bound = 460
+    #: every seat selects its card of a play at once
+    simultaneous_steps = True
 
     def random_setup(self, players: int, options: Options, rng: random.Random) -> dict[str, Any]:
         """Draw every random element of a game (manitou §2, §5 H4, §12 M15).
@@ -197,6 +202,13 @@ class ManitouGame(Game[ManitouState]):
         Anything else that was private (a dealt or drawn card) revealed something: refused.
         """
         return all(e.to is None or e.type == "pick_card" for e in events)
+
+    def encoder(self, players: int) -> ManitouEncoder:
+        """The observation encoder for the research adapters (:mod:`.encoder`)."""
+        from .encoder import ManitouEncoder
+
+        self.check_players(players)
+        return ManitouEncoder(players)
 
     def presenter(self) -> Presenter:
         """Big Manitou's presenter: the grounds, the cards and the log in the game's words."""

@@ -4,13 +4,9 @@ The rules are in this package's ``rules/tracker.md`` (``tracker.<lang>.md`` tran
 ``campfire rules tracker`` prints them.
 """
 
-from campfire.core import register
-
 from .actions import TrackerAction, parse_action
 from .game import GAME, TrackerGame
 from .options import TrackerOptions
 from .state import TrackerState
 
 __all__ = ["GAME", "TrackerAction", "TrackerGame", "TrackerOptions", "TrackerState", "parse_action"]
-
-register(GAME)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from campfire.core import (
     ActionSpace,
@@ -25,6 +25,9 @@ from .options import TrackerOptions
 from .position import check_cards, read_state
 from .present import TrackerPresenter
 from .state import TrackerState, read_tribes
+
+if TYPE_CHECKING:  # numpy: imported with the encoder, by the adapters only
+    from .encoder import TrackerEncoder
 
 __all__ = ["GAME", "HARD_ITERATIONS", "TrackerGame"]
 
@@ -55,6 +58,8 @@ class TrackerGame(Game[TrackerState]):
     playout_bound = 20_000
     #: turns, and a peeked card shows for a few seconds only (docs/play.md, campfire.tui.modes)
     play_modes = ("timed-peek", "turns")
+    #: the positions a seat peeked at may stay marked (``timed-peek``)
+    assists = ("learning",)
 
     def random_setup(self, players: int, options: Options, rng: random.Random) -> dict[str, Any]:
         """Draw tribes, shuffle all 60 cards onto the board, draw the start player (§3)."""
@@ -126,6 +131,20 @@ class TrackerGame(Game[TrackerState]):
         from .bots import TrackerRollout
 
         return TrackerRollout(seat, belief)
+
+    def encoder(self, players: int) -> TrackerEncoder:
+        """The observation encoder for the research adapters (:mod:`.encoder`)."""
+        from .encoder import TrackerEncoder
+
+        self.check_players(players)
+        return TrackerEncoder(players)
+
+    def move_cap(self, players: int) -> int:
+        """1000: the rules have no bound (a player may peek on every turn for ever).
+
+        Random play ends within a few hundred moves; a policy that never captures is cut here.
+        """
+        return 1000
 
     def presenter(self) -> TrackerPresenter:
         """Tracker's presenter (``present.py``): board, prompts, log lines, legend."""

@@ -1,0 +1,230 @@
+"""Observation encoders: a seat's view (and its memory) as a flat ``float32`` vector.
+
+The base of every game's encoder (``Game.encoder(players)``, in the game's own ``encoder.py``),
+which the research adapters (:mod:`campfire.adapters`) use as their observations. An encoder is
+built for a player count; :meth:`Encoder.encode` reads **only** what ``state.view(seat)`` holds
+and, where the game's encoder says so (:attr:`Encoder.uses_memory`), the seat's own memory (its
+:class:`~campfire.core.agent.Belief`, fed with the events that seat may see), so an encoding
+cannot leak hidden information: a state and any of its determinisations for the seat encode
+identically (the adapter tests check this). :meth:`Encoder.encode_state`, which the adapters
+call, may read the engine fields that view is built from instead; the tests check after every
+move of random games that it equals the view path.
+
+Every encoder has the same shape for every player count of its game (seat slots are padded to
+the game's maximum). Seats are **relative**: seat slot ``k`` is the seat ``k`` places to the
+observer's left (slot 0 is the observer). :attr:`Encoder.slots` names each part of the vector.
+
+This module needs numpy (``pip install campfire-games[rl]``); nothing else of the core imports
+it, and a game imports its encoder only when asked for it.
+
+>>> class Counters(Encoder):
+...     game = "counters"
+...     max_players = 3
+...
+...     def _build(self) -> None:
+...         self._common()
+...         self._o_left = self._add("left", (1,), "counters left / 10")
+...
+...     def _encode(self, view, belief, out, seat):
+...         out[self._o_left] = view["counters"] / 10
+>>> enc = Counters(2)
+>>> [name for name, _, _ in enc.slots], enc.size
+(['players', 'to_act', 'left'], 7)
+>>> enc.encode({"seat": 1, "to_act": [0], "counters": 4}, None).tolist()
+[0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.4000000059604645]
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from .agent import Belief
+from .state import State
+
+__all__ = ["Encoder", "Layout", "Slot", "Vector", "count_into", "float_counts", "one_hot"]
+
+Vector = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A named part of an encoding: where it starts, its shape and what it means."""
+
+    name: str
+    offset: int
+    shape: tuple[int, ...]
+    meaning: str
+
+    @property
+    def size(self) -> int:
+        """The number of values in the slot."""
+        return int(np.prod(self.shape))
+
+
+class Layout:
+    """Allocates named slots one after the other."""
+
+    def __init__(self) -> None:
+        self.slots: list[Slot] = []
+        self.size = 0
+
+    def add(self, name: str, shape: tuple[int, ...], meaning: str) -> int:
+        """Add a slot after the last one; its offset."""
+        slot = Slot(name, self.size, shape, meaning)
+        self.slots.append(slot)
+        self.size += slot.size
+        return slot.offset
+
+
+class Encoder:
+    """A game's observation encoder for one player count.
+
+    :meth:`encode` turns a seat's view (and its memory) into a vector of :attr:`size` values;
+    :attr:`slots` lists ``(name, shape, meaning)`` for documentation.
+
+    A game's encoder subclasses it: it sets :attr:`game` (the game's name) and
+    :attr:`max_players`, lays its slots out in :meth:`_build` (first :meth:`_common`, the
+    number of players and the seats to act, then its own with :meth:`_add`, keeping each
+    offset) and fills them from a view in :meth:`_encode`. Optionally it reads the state's
+    fields instead of the view (:attr:`state_class`, :meth:`_encode_state`,
+    :meth:`_fill_blank`), which must give the same vector.
+    """
+
+    game: str
+    max_players: int
+    #: whether :meth:`encode` reads the seat's memory (else it may be passed ``None``)
+    uses_memory = False
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        #: per observer seat: the relative slot of every seat
+        self._rel = tuple(
+            tuple((s - seat) % players for s in range(players)) for seat in range(players)
+        )
+        self._layout = Layout()
+        self._build()
+        #: what every encode_state starts from: zeros, the number of players, and the game's
+        #: most common values (:meth:`_fill_blank`)
+        self._blank = np.zeros(self.size, dtype=np.float32)
+        self._blank[self._o_players + players - 1] = 1.0
+        self._fill_blank(self._blank)
+        self._blank.flags.writeable = False
+
+    @property
+    def size(self) -> int:
+        """The length of the encoded vector."""
+        return self._layout.size
+
+    @property
+    def slots(self) -> list[tuple[str, tuple[int, ...], str]]:
+        """The slots in order: ``(name, shape, meaning)``."""
+        return [(s.name, s.shape, s.meaning) for s in self._layout.slots]
+
+    def slot(self, name: str) -> Slot:
+        """The slot called ``name`` (raise :class:`KeyError` if there is none)."""
+        for s in self._layout.slots:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    def _add(self, name: str, shape: tuple[int, ...], meaning: str) -> int:
+        """Lay out the next slot (in :meth:`_build`); its offset in the vector."""
+        return self._layout.add(name, shape, meaning)
+
+    def _build(self) -> None:
+        """Lay out the slots: :meth:`_common` first, then the game's own (:meth:`_add`)."""
+        raise NotImplementedError
+
+    def encode(self, view: Mapping[str, Any], belief: Belief | None) -> Vector:
+        """The encoding of ``view`` (a seat's view) and the seat's memory ``belief``."""
+        out = np.zeros(self.size, dtype=np.float32)
+        seat = view["seat"]
+        n = self.players
+        out[self._o_players + n - 1] = 1.0
+        for s in view.get("to_act", ()):
+            out[self._o_to_act + (s - seat) % n] = 1.0
+        self._encode(view, belief, out, seat)
+        return out
+
+    def encode_state(self, state: State, seat: int, belief: Belief | None) -> Vector:
+        """The encoding of ``seat``'s view of ``state`` and its memory, without the view.
+
+        Always equal to ``encode(state.view(seat), belief)``: an encoder that knows its game's
+        state class (:attr:`state_class`) reads the fields the view is built from, only those
+        the view shows to ``seat``, and skips building the view's JSON; for any other state it
+        builds the view. The adapter tests compare both after every step of random games.
+        """
+        if type(state) is not self.state_class:
+            return self.encode(state.view(seat), belief)
+        out = self._blank.copy()  # the number of players set
+        # written through a memoryview of the array: an item write costs half a numpy one
+        # (every value written must be a float)
+        slots = cast("memoryview[float]", out.data)
+        n = self.players
+        for s in state.seats_to_act():
+            slots[self._o_to_act + (s - seat) % n] = 1.0
+        self._encode_state(state, seat, belief, slots)
+        return out
+
+    #: the engine state class whose fields :meth:`encode_state` reads (``None``: none)
+    state_class: type[State] | None = None
+
+    def _encode_state(
+        self, state: Any, seat: int, belief: Belief | None, out: memoryview[float]
+    ) -> None:
+        """Write the game's slots of ``state`` seen by ``seat`` into ``out`` (floats).
+
+        ``out`` starts as the blank of :meth:`_fill_blank`.
+        """
+        raise NotImplementedError
+
+    def _fill_blank(self, blank: Vector) -> None:
+        """Set the values :meth:`_encode_state` finds before it writes (default: none)."""
+
+    def _common(self) -> None:
+        """Lay out the slots every encoder starts with: ``players`` and ``to_act``."""
+        self._o_players = self._add(
+            "players", (self.max_players,), "one-hot: the number of players (index = players − 1)"
+        )
+        self._o_to_act = self._add("to_act", (self.max_players,), "relative seats that may act now")
+
+    def _encode(
+        self, view: Mapping[str, Any], belief: Belief | None, out: Vector, seat: int
+    ) -> None:
+        """Write the game's slots of ``view`` (``seat``'s) and ``belief`` into ``out`` (zeros)."""
+        raise NotImplementedError
+
+    def rel(self, s: int, seat: int) -> int:
+        """The relative slot of seat ``s`` seen from ``seat``."""
+        return (s - seat) % self.players
+
+
+def one_hot(out: Vector, offset: int, index: int | None) -> None:
+    """Set ``out[offset + index]`` to 1 (nothing when ``index`` is ``None``)."""
+    if index is not None:
+        out[offset + index] = 1.0
+
+
+def float_counts(counts: Counter[int]) -> tuple[tuple[int, float], ...]:
+    """``(value, count)`` pairs of ``counts``, the counts as floats (what the slots hold)."""
+    return tuple((i, float(count)) for i, count in counts.items())
+
+
+def count_into(out: Vector, offset: int, items: Iterable[int], scale: float) -> None:
+    """Set ``out[offset + i]`` to ``scale`` × the number of times ``i`` occurs in ``items``.
+
+    One write per distinct value (a numpy item write is far cheaper than ``+=``); the slots
+    written must be zero before.
+    """
+    counts: dict[int, int] = {}
+    get = counts.get
+    for i in items:
+        counts[i] = get(i, 0) + 1
+    for i, count in counts.items():
+        out[offset + i] = count * scale
