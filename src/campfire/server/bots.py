@@ -74,7 +74,7 @@ class BotDriver:
                     return
                 if table is not live.table:  # pragma: no cover - rebuilt meanwhile
                     continue
-                await self.hub.pipeline.apply(live, seat, action, spent, choices)
+                await self.hub.pipeline.apply(live, seat, action, spent, choices, checked=True)
             await asyncio.sleep(0)  # let people's actions in between bots' moves
 
     def close(self) -> None:

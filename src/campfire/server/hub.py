@@ -70,8 +70,13 @@ class Pipeline(Protocol):
         action: Action,
         seconds: float | None = None,
         choices: int | None = None,
+        *,
+        checked: bool = False,
     ) -> Applied:
-        """Play a legal ``action`` for ``seat``, commit it, send its frames (the lock is held)."""
+        """Play ``action`` for ``seat``, commit it, send its frames (the lock is held).
+
+        ``checked``: the caller knows the action is legal (the engine does not check it again).
+        """
 
 
 class Timers(Protocol):

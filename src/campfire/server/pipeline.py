@@ -17,7 +17,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from campfire.core import Action, CampfireError, ErrorText, IllegalActionError
+from campfire.core import Action, ErrorText, IllegalActionError
+from campfire.core.table import Table
 
 from . import protocol
 from .hub import Applied, Hub
@@ -109,24 +110,12 @@ class ActionPipeline:
                 legal_now = [str(a) for a in table.state.legal_actions(seat)]
                 raw = window.stamp(notation.strip(), received, legal_now)
             action = protocol.read_action(live.game, live.players, raw)
-            try:
-                table.state._check_turn(seat)
-                if not table.state.is_legal(seat, action):
-                    legal = table.state.legal_actions(seat)
-                    shown = ", ".join(str(a) for a in legal[:8]) + (
-                        ", ..." if len(legal) > 8 else ""
-                    )
-                    raise IllegalActionError(
-                        "rules",
-                        ErrorText(
-                            "{action} is not legal now; legal: {legal}",
-                            action=str(action),
-                            legal=shown or ErrorText("none"),
-                        ),
-                    )
-            except CampfireError as exc:
-                raise protocol.ProtocolError("illegal", exc.text) from None
-            await self.apply(live, seat, action)
+            try:  # the engine's apply is the one check of the action's legality
+                await self.apply(live, seat, action)
+            except IllegalActionError as exc:
+                raise protocol.ProtocolError(
+                    "illegal", _refusal(table, seat, action, exc)
+                ) from None
         hub.bots.kick(live)
 
     async def apply(
@@ -136,13 +125,21 @@ class ActionPipeline:
         action: Action,
         seconds: float | None = None,
         choices: int | None = None,
+        *,
+        checked: bool = False,
     ) -> Applied:
-        """Accept → store → broadcast one legal ``action`` of ``seat`` (the table's lock is held).
+        """Accept → store → broadcast ``action`` of ``seat`` (the table's lock is held).
 
-        The step is played (the caller checked that it is legal: the engine does not check it
-        again), noted at the table, and its frames built at once (well under a millisecond or
-        two); its commit (:class:`~.writer.LogWriter`, in a thread) is awaited before any frame
-        goes out. Then the clocks' timer and the claim window follow the new position.
+        The step is played, noted at the table, and its frames built at once (well under a
+        millisecond or two); its commit (:class:`~.writer.LogWriter`, in a thread) is awaited
+        before any frame goes out. Then the clocks' timer and the claim window follow the new
+        position. Its legality is checked once: by the engine, or, with ``checked=True``, by
+        the caller, which knows ``action`` is the game's own action among the seat's legal
+        ones now (a bot's decision, a time-out's or a closing window's choice made under the
+        lock); the engine then applies it unchecked (``Table.play(checked=True)``).
+
+        An action the engine refuses raises its :class:`~campfire.core.errors.IllegalActionError`
+        and changes nothing.
 
         If the commit fails nothing is sent: with :class:`~.writer.LeaseLost` (another process
         serves the table now) the table is dropped here; otherwise the table is rebuilt from
@@ -153,7 +150,13 @@ class ActionPipeline:
         table = live.table
         accepted = time.perf_counter()
         try:
-            table.play(seat, action, seconds=seconds, choices=choices)
+            table.play(seat, action, seconds=seconds, choices=choices, checked=checked)
+        except IllegalActionError:
+            raise  # refused by the engine: nothing changed
+        except Exception:
+            self._failed(live)
+            raise
+        try:
             step = table.steps[-1]
             live.note_step(step)
             entry = live.log_entry(step)
@@ -168,15 +171,36 @@ class ActionPipeline:
                 hub.recovery.drop(live.id)
             raise
         except Exception:
-            # nothing was broadcast; if the step was applied but not stored, the log is the
-            # truth: rebuild the table from it
-            log.exception(
-                "table %s: an action could not be stored; rebuilding from the log", live.id
-            )
-            hub.recovery.rebuild(live)
+            self._failed(live)
             raise
         live.flush(frames)
         hub.metrics.action(time.perf_counter() - accepted)
         hub.timers.arm(live)
         await hub.windows.after_step(live)
         return Applied(step, entry, frames)
+
+    def _failed(self, live: LiveTable) -> None:
+        """A step failed after the engine accepted it: rebuild the table from its log.
+
+        Nothing was broadcast; if the step was applied but not stored, the log is the truth.
+        """
+        log.exception("table %s: an action could not be stored; rebuilding from the log", live.id)
+        self.hub.recovery.rebuild(live)
+
+
+def _refusal(table: Table, seat: int, action: Action, error: IllegalActionError) -> ErrorText:
+    """What a client is told of an action the engine refused.
+
+    A seat out of turn gets the engine's turn-order error; an action the rules do not allow
+    now, the action and (some of) the legal ones.
+    """
+    state = table.state
+    if seat not in state.seats_to_act():
+        return error.text
+    legal = state.legal_actions(seat)
+    shown = ", ".join(str(a) for a in legal[:8]) + (", ..." if len(legal) > 8 else "")
+    return ErrorText(
+        "{action} is not legal now; legal: {legal}",
+        action=str(action),
+        legal=shown or ErrorText("none"),
+    )

@@ -91,4 +91,4 @@ class ClockTimers:
                 legal = [a for a in legal if str(a) == "pass"] or legal
             rng = random.Random(f"{live.seed}/timeout/{live.number}/{live.seq}/{seat}")
             live.next_cause[seat] = "timeout"
-            await self.hub.pipeline.apply(live, seat, rng.choice(legal))
+            await self.hub.pipeline.apply(live, seat, rng.choice(legal), checked=True)

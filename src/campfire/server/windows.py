@@ -243,4 +243,4 @@ class ClaimWindows:
                 legal = table.state.legal_actions(seat)
                 passing = [a for a in legal if str(a) == "pass"] or legal[:1]
                 live.next_cause[seat] = "window-closed"
-                await self.hub.pipeline.apply(live, seat, passing[0])
+                await self.hub.pipeline.apply(live, seat, passing[0], checked=True)
