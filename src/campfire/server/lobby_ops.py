@@ -72,7 +72,14 @@ class LobbyOps:
             )
         name = request.get("game")
         if not isinstance(name, str):
-            raise LobbyError(400, "bad_request", ErrorText('"game" names the game, e.g. "tracker"'))
+            raise LobbyError(
+                400,
+                "bad_request",
+                ErrorText(
+                    '"game" names the game: one of {games}',
+                    games=", ".join(g.name for g in all_games()),
+                ),
+            )
         try:
             game = get_game(name)
         except CampfireError as exc:
