@@ -68,9 +68,10 @@ pg-client:
 	@if command -v pg_dump >/dev/null 2>&1 && command -v pg_restore >/dev/null 2>&1; then :; \
 	else $(DEBIAN_PACKAGE) postgresql-client pg_dump pg_dump "the backup tests"; fi
 
-# `make catalogs`: after a user-facing string changed, rewrite the template from the code and merge it
-# into the Hungarian and Czech catalogs (new entries come in empty for the translators); `make test`
-# fails while the template is out of date or an entry is untranslated (docs/i18n.md).
+# `make catalogs`: after a user-facing string changed, rewrite the templates from the code (the
+# core's and each game's, in its package) and merge them into the Hungarian and Czech catalogs (new
+# entries come in empty for the translators); `make test` fails while a template is out of date or
+# an entry is untranslated (docs/i18n.md).
 catalogs: $(VENV)/.installed
 	$(BIN)/python -m campfire.i18n extract
 	$(BIN)/python -m campfire.i18n update

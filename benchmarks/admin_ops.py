@@ -34,7 +34,7 @@ from sqlalchemy import insert
 import campfire
 from campfire.cli import main
 from campfire.core import Match
-from campfire.server.admin import _copy_sqlite
+from campfire.server.admin.backup import copy_sqlite
 from campfire.server.db import make_engine, migrate
 from campfire.server.models import ActionRow, RecordRow, SeatRow, TableRow
 
@@ -101,13 +101,13 @@ def run(tables: int, runs: int) -> dict[str, Any]:
         for i in range(runs):
             target = base / f"backup-{i}.db"
             start = time.perf_counter()
-            _copy_sqlite(database, target)
+            copy_sqlite(database, target)
             backups.append(time.perf_counter() - start)
             target.unlink()
         purges = []
         for i in range(runs):
             copy = base / f"purge-{i}.db"
-            _copy_sqlite(database, copy)
+            copy_sqlite(database, copy)
             export = base / f"export-{i}"
             argv = ["admin", "purge", "--finished-before", "2999-01-01", "--export", str(export)]
             start = time.perf_counter()

@@ -2,9 +2,10 @@
 
 A refused action names the rule it breaks (``IllegalActionError.rule``), and position, setup and
 option errors may cite a rule too. What a player reads must point only at what the player has:
-``docs/rules/<game>.md`` (shipped as ``campfire/rules/<game>.md``, printed by ``campfire rules``),
-cited as ``<game> rules §N.M``, or a plain rule word such as ``turn order`` — never a section or a
-decision id of the specifications the engines were written from (``tracker §5.1B``, ``(P15)``).
+``rules/<game>.md`` in the game's package (linked from ``docs/rules``, printed by ``campfire
+rules``), cited as ``<game> rules §N.M``, or a plain rule word such as ``turn order`` — never a
+section or a decision id of the specifications the engines were written from (``tracker §5.1B``,
+``(P15)``).
 
 Two nets: random games of every game try illegal actions built from the whole action index space
 and check every rule name they get; and every string literal of the sources (docstrings and
@@ -63,7 +64,7 @@ def rule_problem(rule: str, name: str) -> str | None:
         if m["game"] != name:
             return f"{rule!r} is a rule of {m['game']!r}, not of {name!r}"
         if m["section"] not in sections(name):
-            return f"{rule!r}: docs/rules/{name}.md has no section {m['section']}"
+            return f"{rule!r}: {name}.md has no section {m['section']}"
         return None
     if "§" in rule or not PLAIN_RULE.fullmatch(rule):
         return f"{rule!r} is neither '{name} rules §N.M' nor a plain rule word"
@@ -195,7 +196,7 @@ def citation_problems(text: str, game: str | None) -> list[str]:
             continue
         for section in SECTION.findall(m["refs"]):
             if section not in sections(name):
-                problems.append(f"{m[0]!r}: docs/rules/{name}.md has no section {section}")
+                problems.append(f"{m[0]!r}: {name}.md has no section {section}")
         rest = rest.replace(m[0], "")
     if "§" in rest:
         problems.append(f"{text!r} cites a section that is not 'rules §N.M'")

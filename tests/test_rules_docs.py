@@ -1,4 +1,4 @@
-"""The rules documents (docs/rules/<game>.md): complete, self-contained, shipped, and printed.
+"""The rules documents (rules/<game>.md in each game's package): complete, self-contained, shipped.
 
 Every game's rules live in one Markdown document with numbered sections ("## 3. Setup",
 "### 4.2 Peeking") that option help texts and error messages cite as "rules §4.2". The documents
@@ -9,6 +9,7 @@ numbers or their decision ids.
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,8 @@ from campfire.cli import main
 from campfire.core import Game, all_games
 
 ROOT = Path(__file__).resolve().parents[1]
-RULES = ROOT / "docs" / "rules"
+#: the rules folder of the documentation: a link to each built-in game's documents
+DOCS_RULES = ROOT / "docs" / "rules"
 GAMES = [g.name for g in all_games()]
 
 #: a section reference: "§4", "§4.2", "§12 M3"-style would leave a suffix behind
@@ -31,8 +33,14 @@ DECISION_ID = re.compile(r"\b[PDMXY]\d{1,2}\b")
 OUTSIDE = re.compile(r"\.\./shared|/work/shared|\bshared/(rules|seeds)")
 
 
+def rules_folder(name: str) -> Path:
+    """The ``rules`` folder of the game's package, found from its module's file."""
+    module = sys.modules[type(game(name)).__module__]
+    return Path(str(module.__file__)).resolve().parent / "rules"
+
+
 def document(name: str) -> str:
-    return (RULES / f"{name}.md").read_text(encoding="utf-8")
+    return (rules_folder(name) / f"{name}.md").read_text(encoding="utf-8")
 
 
 def sections(text: str) -> set[str]:
@@ -53,7 +61,7 @@ def game(name: str) -> Game[Any]:
 def test_rules_document_exists_and_is_what_the_game_reads(name: str) -> None:
     text = document(name)
     assert text.startswith("# ") and len(text) > 5000
-    # one master copy: the package reads the same file (src/campfire/rules → docs/rules)
+    # the game reads its own package's document
     assert game(name).rules_text() == text
     assert game(name).rules_summary() == text
 
@@ -62,7 +70,7 @@ def test_rules_document_exists_and_is_what_the_game_reads(name: str) -> None:
 def test_rules_document_names_every_option(name: str) -> None:
     text = document(name)
     missing = [i.name for i in game(name).options_type.infos() if f"`{i.name}`" not in text]
-    assert not missing, f"docs/rules/{name}.md does not explain {missing}"
+    assert not missing, f"{name}.md does not explain {missing}"
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -88,7 +96,7 @@ def test_rules_document_sections_are_numbered_and_references_resolve(name: str) 
             assert m.group(2) in numbered, line
     # every "§N.M" the document cites is one of its own sections, never a spec's "§5.1B"
     for number, suffix in SECTION_REF.findall(text):
-        assert not suffix and number in numbered, f"§{number}{suffix} in docs/rules/{name}.md"
+        assert not suffix and number in numbered, f"§{number}{suffix} in {name}.md"
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -100,6 +108,20 @@ def test_option_help_cites_only_the_rules_document(name: str) -> None:
         for m in SECTION_REF.finditer(info.help):
             assert info.help[: m.start()].endswith("rules "), info.help
             assert not m.group(2) and m.group(1) in numbered, info.help
+
+
+def test_the_docs_rules_folder_links_to_the_games_documents() -> None:
+    """docs/rules/<file> is a relative link to the one master copy in the game's package."""
+    links = sorted(p for p in DOCS_RULES.iterdir() if p.name != "README.md")
+    assert links, "docs/rules has no documents"
+    for link in links:
+        assert link.is_symlink() and not Path(link.readlink()).is_absolute(), link
+        name = link.name.partition(".")[0]
+        assert link.resolve() == (rules_folder(name) / link.name).resolve(), link
+    for name in GAMES:
+        if rules_folder(name).is_relative_to(ROOT / "src"):  # the built-in games
+            shipped = {p.name for p in rules_folder(name).glob("*.md")}
+            assert shipped <= {p.name for p in links}, shipped
 
 
 def test_readme_and_docs_point_only_inside_the_repository() -> None:

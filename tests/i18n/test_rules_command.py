@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,10 @@ from campfire.cli import main
 from campfire.core import get
 from campfire.i18n import LANGUAGES, translator
 
-RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
+
+def rules_folder(game: str) -> Path:
+    """The ``rules`` folder of the game's package."""
+    return Path(str(sys.modules[type(get(game)).__module__].__file__)).parent / "rules"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -20,9 +24,9 @@ def test_rules_print_in_the_language(
 ) -> None:
     assert main(["rules", game, "--plain", "--lang", language]) == 0
     out = capsys.readouterr().out
-    translated = RULES / f"{game}.{language}.md"
+    translated = rules_folder(game) / f"{game}.{language}.md"
     if language == "en" or not translated.exists():
-        document = (RULES / f"{game}.md").read_text(encoding="utf-8").rstrip()
+        document = (rules_folder(game) / f"{game}.md").read_text(encoding="utf-8").rstrip()
     else:
         document = translated.read_text(encoding="utf-8").rstrip()
     assert document in out

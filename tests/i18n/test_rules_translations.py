@@ -1,4 +1,4 @@
-"""The translated rules documents (docs/rules/<game>.<lang>.md) and the glossary (docs/glossary.md).
+"""The translated rules documents (rules/<game>.<lang>.md in a game's package) and the glossary.
 
 A translation keeps the English document's numbered headings, in the same order, so that "rules
 §4.2" means the same section in every language; it explains every option under its own name; it
@@ -10,6 +10,7 @@ from. The glossary gives, per game, the Hungarian and Czech words the translatio
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,6 @@ import pytest
 from campfire.core import Game, all_games
 
 ROOT = Path(__file__).resolve().parents[2]
-RULES = ROOT / "docs" / "rules"
 GLOSSARY = ROOT / "docs" / "glossary.md"
 GAMES = [g.name for g in all_games()]
 #: the translation languages; English is the unsuffixed master document
@@ -124,9 +124,16 @@ REQUIRED_TERMS: dict[str, tuple[str, ...]] = {
 }
 
 
+def rules_file(name: str, lang: str = "") -> Path:
+    """A game's rules document in its package (``lang``: "" for the English master)."""
+    game = next(g for g in all_games() if g.name == name)
+    folder = Path(str(sys.modules[type(game).__module__].__file__)).parent / "rules"
+    return folder / (f"{name}.{lang}.md" if lang else f"{name}.md")
+
+
 def _translations() -> list[tuple[str, str]]:
     """Every (game, language) whose translated document exists, and the required ones."""
-    pairs = {(g, lang) for g in GAMES for lang in LANGUAGES if (RULES / f"{g}.{lang}.md").exists()}
+    pairs = {(g, lang) for g in GAMES for lang in LANGUAGES if rules_file(g, lang).exists()}
     pairs |= {(g, lang) for g in GAMES for lang in REQUIRED_LANGUAGES}
     return sorted(pairs)
 
@@ -135,12 +142,12 @@ TRANSLATIONS = _translations()
 
 
 def english(name: str) -> str:
-    return (RULES / f"{name}.md").read_text(encoding="utf-8")
+    return rules_file(name).read_text(encoding="utf-8")
 
 
 def translation(name: str, lang: str) -> str:
-    path = RULES / f"{name}.{lang}.md"
-    assert path.exists(), f"docs/rules/{name}.{lang}.md is missing"
+    path = rules_file(name, lang)
+    assert path.exists(), f"rules/{name}.{lang}.md is missing in the game's package"
     return path.read_text(encoding="utf-8")
 
 
@@ -193,13 +200,13 @@ def test_translation_has_the_english_headings_in_order(name: str, lang: str) -> 
 def test_translation_explains_every_option_by_name(name: str, lang: str) -> None:
     text = translation(name, lang)
     missing = [i.name for i in game(name).options_type.infos() if f"`{i.name}`" not in text]
-    assert not missing, f"docs/rules/{name}.{lang}.md does not explain {missing}"
+    assert not missing, f"{name}.{lang}.md does not explain {missing}"
 
 
 @pytest.mark.parametrize(("name", "lang"), TRANSLATIONS)
 def test_translation_keeps_commands_values_and_notation(name: str, lang: str) -> None:
     missing = code_spans(english(name)) - code_spans(translation(name, lang)) - PLACEHOLDER_SPANS
-    assert not missing, f"docs/rules/{name}.{lang}.md lacks the code spans {sorted(missing)}"
+    assert not missing, f"{name}.{lang}.md lacks the code spans {sorted(missing)}"
 
 
 @pytest.mark.parametrize(("name", "lang"), TRANSLATIONS)

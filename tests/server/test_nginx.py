@@ -101,6 +101,14 @@ class Through:
     def server_log(self) -> str:
         return self.server.log.read_text(errors="replace")
 
+    def diagnosis(self, opened: int) -> str:
+        """What nginx and the server logged, for a failure's message."""
+        return (
+            f"after {opened} sockets opened\n--- nginx's error log:\n"
+            f"{self.front.error_log()[-3000:]}\n--- nginx's access log:\n"
+            f"{self.front.access_log()[-2000:]}\n--- the server's log:\n{self.server_log()[-4000:]}"
+        )
+
 
 @pytest.fixture(scope="module")
 def through(pg_schema: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Through]:
@@ -225,6 +233,8 @@ def test_the_cap_per_address_counts_each_client_of_the_proxy(through: Through) -
             except InvalidStatus as exc:
                 refused = exc.response
                 break
+            except Exception as exc:  # say what nginx and the server saw
+                raise AssertionError(through.diagnosis(opened)) from exc
             json.loads(ws.recv(timeout=60))  # the snapshot: the server holds the socket
             opened += 1
         assert refused is not None, "the cap per address was never reached"

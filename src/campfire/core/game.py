@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import random
 import secrets
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from importlib.resources.abc import Traversable
 from types import ModuleType
 from typing import Any, Generic, TypeVar
 
@@ -334,18 +336,29 @@ class Game(ABC, Generic[S]):
 
     # ----- documentation -------------------------------------------------------------------
 
-    def rules_text(self) -> str:
-        """The game's complete rules, as Markdown (``docs/rules/<name>.md``).
+    def package_files(self) -> Traversable:
+        """The files of the game's package: the package of the module that defines its class.
 
-        The documents ship inside the package as ``campfire/rules/<name>.md``; in the source tree
-        ``src/campfire/rules`` is a link to ``docs/rules``, the one master copy.
-
-        >>> from campfire import get_game
-        >>> get_game("tracker").rules_text().splitlines()[0]
-        '# Tracker (Stopař) — the rules'
+        A game carries its resources there (``docs/writing-a-game.md``): its rules documents,
+        ``rules/<name>.md`` (English) and ``rules/<name>.<lang>.md``, and its message catalogs,
+        ``locale/<name>.pot`` and ``locale/<lang>/LC_MESSAGES/<name>.po``.
         """
-        root = resources.files(__name__.partition(".")[0]).joinpath("rules")
-        return root.joinpath(f"{self.name}.md").read_text(encoding="utf-8")
+        module = sys.modules[type(self).__module__]
+        package = module.__spec__.parent if module.__spec__ is not None else module.__package__
+        return resources.files(package or module.__name__)
+
+    def rules_text(self) -> str:
+        """The game's complete rules, as Markdown: ``rules/<name>.md`` in the game's package.
+
+        The rules documents are package data of the game (:meth:`package_files`); in the source
+        tree ``docs/rules`` links to them.
+
+        >>> from campfire import all_games
+        >>> all(game.rules_text().startswith("# ") for game in all_games())
+        True
+        """
+        document = self.package_files().joinpath("rules").joinpath(f"{self.name}.md")
+        return document.read_text(encoding="utf-8")
 
     def rules_summary(self) -> str:
         """The same as :meth:`rules_text` (the older name, kept for callers)."""

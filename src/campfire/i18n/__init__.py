@@ -1,8 +1,9 @@
 """Languages: message catalogs, the chosen language, and translation at the edge.
 
 Campfire speaks English (``en``), Hungarian (``hu``) and Czech (``cs``). Every user-facing
-string goes through a gettext catalog (``campfire/locale/<lang>/LC_MESSAGES/campfire.po``,
-managed with Babel; ``docs/i18n.md``):
+string goes through a gettext catalog, managed with Babel (``docs/i18n.md``): the core's
+(``campfire/locale/<lang>/LC_MESSAGES/campfire.po``) and each game's, in the game's own package
+(``locale/<lang>/LC_MESSAGES/<game>.po``), laid over the core's (:mod:`campfire.i18n.catalogs`):
 
 - the interfaces' own strings (the CLI, the terminal app) are marked with :func:`_`,
   :func:`ngettext` and :func:`N_` and translated into the *current* language
@@ -182,12 +183,12 @@ def language_name(language: str, in_language: str | None = None) -> str:
 def plural_base(message_id: str) -> tuple[str, bool]:
     """The id of a message's plural family and whether it is the singular (``.one``) member.
 
-    Presenters name the singular of a counted sentence ``<id>.one`` (``tracker.score.enemy.one``,
-    ``tracker.trackers_played.one.you``); the catalog holds the family as one plural entry
-    whose context is the id without ``.one``, so each language has its own plural forms.
+    Presenters name the singular of a counted sentence ``<id>.one`` (``demo.score.one``,
+    ``demo.cards_played.one.you``); the catalog holds the family as one plural entry whose
+    context is the id without ``.one``, so each language has its own plural forms.
 
-    >>> plural_base("tracker.trackers_played.one.you"), plural_base("tracker.peek")
-    (('tracker.trackers_played.you', True), ('tracker.peek', False))
+    >>> plural_base("demo.cards_played.one.you"), plural_base("demo.peek")
+    (('demo.cards_played.you', True), ('demo.peek', False))
     """
     parts = message_id.split(".")
     if "one" in parts[1:]:
@@ -317,11 +318,23 @@ class Translator:
         return translate_error(error, self)
 
 
-@cache
 def translator(language: str) -> Translator:
-    """The translator of ``language`` (one of :data:`LANGUAGES`)."""
-    language = check_language(language)
-    catalog = None if language == DEFAULT_LANGUAGE else load_catalog(language)
+    """The translator of ``language`` (one of :data:`LANGUAGES`).
+
+    Its catalog is the core's with every registered game's over it
+    (:func:`~campfire.i18n.catalogs.load_catalog`); a game registered later gets a new one.
+    """
+    language = _checked(language)
+    return _translator(language, None if language == DEFAULT_LANGUAGE else load_catalog(language))
+
+
+@cache
+def _checked(tag: str) -> str:
+    return check_language(tag)
+
+
+@cache
+def _translator(language: str, catalog: CompiledCatalog | None) -> Translator:
     return Translator(language, catalog)
 
 
@@ -399,15 +412,14 @@ def npgettext(context: str, singular: str, plural: str, n: int) -> str:
 
 
 def game_title(game: Any, tr: Translator | None = None) -> str:
-    """A game's title in ``tr``'s language (default: the current one): Tracker is *Nyomkereső*.
+    """A game's title in ``tr``'s language (default: the current one).
 
-    The catalogs hold each title with the context ``<game>.title`` (``campfire.i18n.extract``);
-    a game the catalogs do not know keeps its own title.
+    The game's catalogs hold its title with the context ``<game>.title``
+    (``campfire.i18n.extract``); a game the catalogs do not know keeps its own title.
 
-    >>> from campfire.core import get
-    >>> import campfire.games
-    >>> game_title(get("tracker"), translator("hu")), game_title(get("dudab"), translator("cs"))
-    ('Nyomkereső', 'Dudab')
+    >>> from types import SimpleNamespace
+    >>> game_title(SimpleNamespace(name="demo", title="Demo"), translator("hu"))
+    'Demo'
     """
     context = f"{game.name}.title"
     return (tr or current()).pgettext(context, game.title)

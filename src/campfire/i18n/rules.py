@@ -1,8 +1,7 @@
-"""A game's rules document in the chosen language (``docs/rules/<game>.<lang>.md``)."""
+"""A game's rules document in the chosen language (``rules/<game>.<lang>.md`` in its package)."""
 
 from __future__ import annotations
 
-from importlib import resources
 from typing import Any
 
 from campfire.core.game import Game
@@ -15,16 +14,18 @@ __all__ = ["missing_note", "option_help", "rules_document"]
 def rules_document(game: Game[Any], language: str) -> tuple[str, str]:
     """The rules of ``game`` as Markdown and the language they are written in.
 
-    ``campfire/rules/<game>.<language>.md`` when it exists (the rules documents ship in the
-    package; ``src/campfire/rules`` is a link to ``docs/rules``), else the English document.
+    ``rules/<game>.<language>.md`` in the game's own package (:meth:`Game.package_files
+    <campfire.core.Game.package_files>`) when it exists, else the English document.
 
-    >>> from campfire.core import get
-    >>> text, language = rules_document(get("tracker"), "en")
-    >>> language, text.startswith("# Tracker")
+    >>> from campfire.core import all_games
+    >>> game = all_games()[0]
+    >>> text, language = rules_document(game, "en")
+    >>> language, text == game.rules_text()
     ('en', True)
+    >>> rules_document(game, "xx")[1]
+    'en'
     """
-    root = resources.files(__name__.partition(".")[0]).joinpath("rules")
-    path = root.joinpath(f"{game.name}.{language}.md")
+    path = game.package_files().joinpath("rules").joinpath(f"{game.name}.{language}.md")
     if path.is_file():
         return path.read_text(encoding="utf-8"), language
     return game.rules_text(), "en"

@@ -1,6 +1,6 @@
 """Apache: reveal prairie cards and race to claim the booty with your Indians.
 
-The rules are in ``docs/rules/apache.md`` (shipped as ``campfire/rules/apache.md``);
+The rules are in this package's ``rules/apache.md`` (``apache.<lang>.md`` translated);
 ``campfire rules apache`` prints them. :mod:`.resolve` holds the window resolution shared
 with a real-time server.
 """

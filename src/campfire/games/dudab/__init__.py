@@ -1,6 +1,6 @@
 """Dudab: a shedding game with columns, calls and Shaman chains (Jungle and Baby expansions).
 
-The rules are in ``docs/rules/dudab.md`` (shipped as ``campfire/rules/dudab.md``);
+The rules are in this package's ``rules/dudab.md`` (``dudab.<lang>.md`` translated);
 ``campfire rules dudab`` prints them.
 """
 

@@ -1,6 +1,6 @@
 """Big Manitou: hunters and heroes compete for tiles at three hunting grounds.
 
-The rules are in ``docs/rules/manitou.md`` (shipped as ``campfire/rules/manitou.md``);
+The rules are in this package's ``rules/manitou.md`` (``manitou.<lang>.md`` translated);
 ``campfire rules manitou`` prints them.
 """
 

@@ -1,6 +1,6 @@
 """Tracker (Stopař): peek at face-down scouts, remember them, capture them blind.
 
-The rules are in ``docs/rules/tracker.md`` (shipped as ``campfire/rules/tracker.md``);
+The rules are in this package's ``rules/tracker.md`` (``tracker.<lang>.md`` translated);
 ``campfire rules tracker`` prints them.
 """
 
