@@ -124,3 +124,37 @@ def test_the_memory_store_refuses_an_action_out_of_order() -> None:
     store.start(table, 1, seed=1)
     with pytest.raises(ValueError, match="action 1 after 0"):
         store.append(PendingAction(table, 1, 1, 0, "pass"))
+
+
+def test_the_engine_checks_a_persons_action_once_and_the_refusal_reads_as_before() -> None:
+    from campfire.server.protocol import ProtocolError
+
+    async def run() -> None:
+        store = MemoryStore()
+        services = _services(store)
+        seats = [{"kind": "reserved", "nickname": "A"}, {"kind": "reserved", "nickname": "B"}]
+        live, tokens = services.create({"game": "tracker", "players": 2, "seats": seats})
+        services.start(live, tokens[0], seed=3)
+        assert live.table is not None
+        state = live.table.state
+        seat = state.seats_to_act()[0]
+        legal = state.legal_actions(seat)
+        game = live.game
+        illegal = next(
+            a
+            for i in range(game.num_distinct_actions(2))
+            if (a := game.action_from_index(i, 2)) not in legal
+        )
+        message = {"type": "action", "seq": 0, "action": str(illegal)}
+        with pytest.raises(ProtocolError) as refused:
+            await services.act(live, seat, message)
+        assert refused.value.code == "illegal"
+        assert str(refused.value.text) == (
+            f"{illegal} is not legal now; legal: "
+            + ", ".join(str(a) for a in legal[:8])
+            + (", ..." if len(legal) > 8 else "")
+        )
+        assert live.seq == 0 and store.actions(live.id, 1) == []
+        await services.close()
+
+    asyncio.run(run())

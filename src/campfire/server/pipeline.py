@@ -1,13 +1,14 @@
-"""The action pipeline: a client's action checked once, then accept → store → broadcast.
+"""The action pipeline: a client's action read, then accept → store → broadcast in one function.
 
 :meth:`ActionPipeline.act` reads a client's ``action`` message (its seat, the sequence number it
-answers, a claim's reaction time measured by the server in a claim window) and checks it against
-the rules once. :meth:`ActionPipeline.apply` is the one path of every step at a live table — a
-person's, a bot's, a time-out's, a closing window's: it plays the step, notes it at the table
-(cause, clocks, what each seat may answer), builds every connection's frame, waits for the
-step's commit to the action log, sends the frames, and returns what it did (:class:`~.hub.Applied`).
-No frame of a step goes out before the step is stored, so a restart replays the log and loses
-nothing a client saw.
+answers, a claim's reaction time measured by the server in a claim window); the engine's
+``apply`` is the one check of its legality (a refusal is answered ``illegal``).
+:meth:`ActionPipeline.apply` is the one path of every step at a live table — a person's, a
+bot's, a time-out's, a closing window's: it plays the step, notes it at the table (cause,
+clocks, what each seat may answer), builds every connection's frame, waits for the step's commit
+to the action log, sends the frames, and returns what it did (:class:`~.hub.Applied`). No frame
+of a step goes out before the step is stored, so a restart replays the log and loses nothing a
+client saw.
 """
 
 from __future__ import annotations
