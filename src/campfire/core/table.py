@@ -11,7 +11,7 @@ A :class:`Table` owns a :class:`~campfire.core.records.Match`. Agents' seats are
   took to decide. Listeners are trusted code — statistics, storage, a server's broadcast — and
   see all events; what goes to a seat goes through :meth:`Table.subscribe`.
 
-When several seats may act at once (Apache's claim poll, Big Manitou's card selection), a
+When several seats may act at once (a question every seat answers, cards chosen in secret), a
 :data:`SeatPolicy` says which agent acts first; :func:`first_seat` (the default) takes the
 lowest seat, :class:`RandomSeat` a random one. People act whenever they like through
 :meth:`Table.play`.
@@ -19,9 +19,9 @@ lowest seat, :class:`RandomSeat` a random one. People act whenever they like thr
 Agents decide only from an :class:`~campfire.core.agent.Observation`; the table builds it, so no
 agent is ever handed the true state.
 
->>> from campfire import get_game
+>>> from campfire import all_games
 >>> from campfire.agents import make_agent
->>> game = get_game("tracker")
+>>> game = all_games()[0]  # any registered game
 >>> agents = [make_agent("random", game, seat, 2, game.options(), seed=seat) for seat in (0, 1)]
 >>> table = Table(game, 2, seed=4, agents=agents)
 >>> seen = []
