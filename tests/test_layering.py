@@ -23,6 +23,7 @@ ALLOWED: dict[str, set[str]] = {
     "games": {"core"},
     "arena": {"core", "agents", "i18n"},
     "i18n": {"core"},
+    "server": {"core", "agents", "i18n", "web"},
 }
 
 
@@ -186,5 +187,55 @@ def test_the_browser_client_is_below_the_server() -> None:
         for path in sorted((PACKAGE / "web").rglob("*.py"))
         for target in sorted(campfire_imports(path))
         if _layer(target) not in ("core", "i18n", "web")
+    ]
+    assert found == []
+
+
+# ----- the server as services (issue 27) ------------------------------------------------------
+
+#: the longest a module of the server may be
+SERVER_MODULE_LINES = 600
+#: modules over it that another part of the work splits (its schemas move out); none other
+SERVER_MODULES_TO_SPLIT = {"protocol.py"}
+
+
+def test_no_server_module_is_over_600_lines() -> None:
+    long = {
+        path.name: n
+        for path in sorted((PACKAGE / "server").rglob("*.py"))
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > SERVER_MODULE_LINES
+    }
+    assert set(long) <= SERVER_MODULES_TO_SPLIT, long
+
+
+#: what puts the server together: the ASGI app, the command, the process supervisor
+SERVER_TOP = {"app", "cli", "web", "graceful_server", "supervisor"}
+#: the table services and the cluster's parts, with what they share
+SERVER_PARTS = [
+    *("tables", "hub", "live", "connection", "seating", "store", "storage", "writer"),
+    *("lobby_ops", "pipeline", "timers", "windows", "takeover", "bots", "recovery"),
+    *("table_socket", "cluster", "leases", "bus", "remote", "forwarding"),
+]
+
+
+def test_the_cluster_and_the_services_never_import_the_app() -> None:
+    # the app puts the server together; nothing it puts together imports it
+    found = [
+        f"{name} imports {target}"
+        for name in SERVER_PARTS
+        for target in sorted(campfire_imports(PACKAGE / "server" / f"{name}.py"))
+        if target.split(".")[-1] in SERVER_TOP
+    ]
+    assert found == []
+
+
+def test_the_table_services_import_no_other_service() -> None:
+    # each service reaches the others through the small protocols of server/hub.py only
+    services = ["lobby_ops", "pipeline", "timers", "takeover", "bots", "recovery"]
+    found = [
+        f"{name} imports {target}"
+        for name in [*services, "windows"]
+        for target in sorted(campfire_imports(PACKAGE / "server" / f"{name}.py"))
+        if target.split(".")[-1] in {*services, "windows", "tables"} - {name}
     ]
     assert found == []

@@ -110,9 +110,9 @@ def test_a_bad_takeover_level_is_refused(sqlite_url: str) -> None:
 def test_a_window_opened_again_after_a_restart_stamps_later_claims_after_the_logged_ones(
     sqlite_url: str, monkeypatch: Any
 ) -> None:
-    from campfire.server import tables
+    from campfire.server import windows
 
-    monkeypatch.setattr(tables, "window_length", lambda legal: 60.0)  # no close meanwhile
+    monkeypatch.setattr(windows, "window_length", lambda legal: 60.0)  # no close meanwhile
     now = [995.0]
     with app_client(sqlite_url, clock=lambda: now[0]) as client:
         table, tokens = new_table(client, "apache", 2, start=False, realtime=True)

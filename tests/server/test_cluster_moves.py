@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from starlette.testclient import TestClient
 
 from campfire.server import cluster as cluster_module
-from campfire.server import protocol
+from campfire.server import forwarding, protocol
 from campfire.server.app import attach, create_app
 from campfire.server.cluster import Cluster
 from campfire.server.db import make_engine, migrate, session_factory
@@ -486,7 +486,7 @@ def test_lobby_requests_caught_in_a_move_are_run_again_where_the_table_is(
             assert _lease(sessions, table) == (me, True) and table in app.state.manager.tables
 
             # the answer that says so, as the forwarding process passes it on (in Czech)
-            monkeypatch.setattr(cluster_module, "FORWARD_TIMEOUT", 0.5)
+            monkeypatch.setattr(forwarding, "FORWARD_TIMEOUT", 0.5)
             _set_lease(sessions, table, ghost.me, 30)
             _in_loop(client, app.state.manager.drop, table)
             answer = client.get(

@@ -26,7 +26,7 @@ import pytest
 
 import campfire
 from campfire.core import State
-from campfire.server import tables, windows
+from campfire.server import windows
 
 from .helpers import Seat, app_client, new_table, seats
 
@@ -108,7 +108,7 @@ def test_no_frame_holds_a_card_its_seat_may_not_know(
     # a table of people times Apache's claims: its windows stay open until every seat has
     # answered, so that a slow machine never closes one between two steps of the test
     timed = windows.window_length
-    monkeypatch.setattr(tables, "window_length", lambda legal: timed(legal) and 600.0)
+    monkeypatch.setattr(windows, "window_length", lambda legal: timed(legal) and 600.0)
     game = campfire.get_game(name)
     players = GAMES[name]
     rng = random.Random(name)

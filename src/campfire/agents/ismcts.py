@@ -289,7 +289,9 @@ class ISMCTSAgent(Agent):
                     child = _Node(seat)
                     child.avail = 1
                     children[action] = child
-                    state.apply(seat, action)
+                    # the search's unchecked fast path: ``state`` is its own sample, and the
+                    # action one of that state's legal actions (State.apply_legal)
+                    state.apply_legal(seat, action)
                     if after is not None:
                         after(state, seat, action)
                     path.append(child)
@@ -303,7 +305,7 @@ class ISMCTSAgent(Agent):
                     if value > best_value:
                         best_value, best_action = value, a
                 node = children[best_action]
-                state.apply(seat, best_action)
+                state.apply_legal(seat, best_action)  # (legal in its own state, as above)
                 if after is not None:
                     after(state, seat, best_action)
                 path.append(node)

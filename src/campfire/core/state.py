@@ -115,6 +115,18 @@ class State(ABC):
         leaves the state unchanged, when the action is not legal.
         """
 
+    def apply_legal(self, seat: int, action: Action) -> list[Event]:
+        """Apply an action known to be legal: the engine's unchecked path.
+
+        ``action`` must be the game's own action object, a member of ``legal_actions(seat)`` of
+        this very state (the search applies the actions it generated for a state it made
+        itself; :class:`~campfire.core.table.Table` applies an agent's decision that it checked,
+        and the server an action drawn from the legal ones). Anything else is undefined: the
+        state may be corrupted without an error. The default is :meth:`apply` (checked); a
+        game may override it to skip its checks (and share the rest of :meth:`apply`).
+        """
+        return self.apply(seat, action)
+
     @abstractmethod
     def is_terminal(self) -> bool:
         """Whether the game is over."""

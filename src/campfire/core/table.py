@@ -11,7 +11,7 @@ A :class:`Table` owns a :class:`~campfire.core.records.Match`. Agents' seats are
   took to decide. Listeners are trusted code — statistics, storage, a server's broadcast — and
   see all events; what goes to a seat goes through :meth:`Table.subscribe`.
 
-When several seats may act at once (Apache's claim poll, Big Manitou's card selection), a
+When several seats may act at once (a question every seat answers, cards chosen in secret), a
 :data:`SeatPolicy` says which agent acts first; :func:`first_seat` (the default) takes the
 lowest seat, :class:`RandomSeat` a random one. People act whenever they like through
 :meth:`Table.play`.
@@ -19,9 +19,9 @@ lowest seat, :class:`RandomSeat` a random one. People act whenever they like thr
 Agents decide only from an :class:`~campfire.core.agent.Observation`; the table builds it, so no
 agent is ever handed the true state.
 
->>> from campfire import get_game
+>>> from campfire import all_games
 >>> from campfire.agents import make_agent
->>> game = get_game("tracker")
+>>> game = all_games()[0]  # any registered game
 >>> agents = [make_agent("random", game, seat, 2, game.options(), seed=seat) for seat in (0, 1)]
 >>> table = Table(game, 2, seed=4, agents=agents)
 >>> seen = []
@@ -40,7 +40,7 @@ import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from .actions import Action
 from .agent import Agent, Observation
@@ -242,8 +242,10 @@ class Table:
     def decide(self, seat: int) -> tuple[Action, float, int]:
         """Ask the agent of ``seat`` for its action; nothing is applied.
 
-        Returns the action, the seconds the agent took and the number of legal actions it had.
-        Raises :class:`AgentError` if the agent raises or chooses an illegal action.
+        Returns the action (the game's own object among the legal actions: an agent's equal
+        copy is replaced by it), the seconds the agent took and the number of legal actions it
+        had. Raises :class:`AgentError` if the agent raises or chooses an illegal action. This
+        is the one check of an agent's action: :meth:`step` plays it with ``checked=True``.
         """
         obs = self.observation(seat)
         legal = obs.legal_actions
@@ -253,14 +255,16 @@ class Table:
         except Exception as exc:
             raise AgentError(seat, "exception", _describe(exc), traceback.format_exc()) from exc
         spent = self.clock() - start
-        if action not in legal:
+        try:
+            found = legal.index(action)
+        except ValueError:
             shown = ", ".join(str(a) for a in legal[:8]) + (", ..." if len(legal) > 8 else "")
             raise AgentError(
                 seat,
                 "illegal_action",
                 f"returned {action!s:.60} which is not legal; legal: {shown}",
-            )
-        return action, spent, len(legal)
+            ) from None
+        return legal[found], spent, len(legal)
 
     def play(
         self,
@@ -269,19 +273,36 @@ class Table:
         *,
         seconds: float | None = None,
         choices: int | None = None,
+        checked: bool = False,
     ) -> list[Event]:
         """Apply ``action`` (an action or its notation) for ``seat``; route and report the step.
 
         Raises :class:`~campfire.core.errors.IllegalActionError` (nothing changed) if ``seat``
-        may not act or the action is not legal. Returns all the events of the action: the caller
-        owns the table; seats receive theirs through :meth:`subscribe`.
+        may not act or the action is not legal: the engine's :meth:`State.apply` is the one
+        check of its legality (the table only looks first whether ``seat`` is to act, so that
+        a seat out of turn gets the standard turn-order error before any about the notation).
+        Returns all the events of the action: the caller owns the table; seats receive theirs
+        through :meth:`subscribe`.
+
+        ``checked=True`` says that the caller knows the action is legal: it is the game's own
+        action object among ``legal_actions(seat)`` of the state now (an agent's decision
+        checked by :meth:`decide`, an action drawn from the legal ones under the caller's
+        lock). Nothing is checked again: the engine applies it through its unchecked path
+        (:meth:`State.apply_legal`). Anything else is undefined.
         """
         state = self.state
-        state._check_turn(seat)  # the standard turn-order error
-        parsed = self.game.canonical_action(action)  # what the engine applies and records
-        if choices is None:
-            choices = len(state.legal_actions(seat))
-        events = self.match.play(seat, parsed)
+        if checked:
+            parsed = cast(Action, action)
+            if choices is None:
+                choices = len(state.legal_actions(seat))
+            events = state.apply_legal(seat, parsed)
+            self.match.actions.append((seat, parsed))  # (what Match.play remembers)
+        else:
+            state._check_turn(seat)  # the standard turn-order error
+            parsed = self.game.canonical_action(action)  # what the engine applies and records
+            if choices is None:
+                choices = len(state.legal_actions(seat))
+            events = self.match.play(seat, parsed)
         step = Step(len(self.match.actions) - 1, seat, parsed, tuple(events), seconds, choices)
         self._route(step)
         return events
@@ -295,7 +316,7 @@ class Table:
         if seat is None:
             return None
         action, spent, choices = self.decide(seat)
-        self.play(seat, action, seconds=spent, choices=choices)
+        self.play(seat, action, seconds=spent, choices=choices, checked=True)
         return self.last_step
 
     def run(self, max_actions: int | None = None) -> Outcome:

@@ -16,7 +16,6 @@ import logging
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -47,7 +46,8 @@ from .security import (
     address_key,
     client_address,
 )
-from .tables import Connection, LiveTable, LobbyError, TableManager
+from .table_socket import attach, dispatch, refuse
+from .tables import Connection, TableManager
 from .web import routes as web_routes
 from .wire import encode
 
@@ -295,59 +295,6 @@ def _socket_query(websocket: WebSocket) -> tuple[str | None, int | None, bool]:
     return query.get("token"), _since(query.get("since")), patch == "1"
 
 
-async def attach(
-    manager: TableManager,
-    conn: Connection,
-    raw_id: str,
-    token: str | None,
-    since: int | None,
-) -> LiveTable | None:
-    """Seat ``conn`` at table ``raw_id`` with ``token`` and queue its snapshot; the table.
-
-    ``None``: an error frame and a close code are queued on ``conn`` instead (no such table,
-    a token of no seat). With several processes, :class:`.cluster.Elsewhere` says that another
-    process owns the table.
-    """
-    live: LiveTable | None = None
-    if raw_id.isascii() and raw_id.isdigit() and len(raw_id) <= 12:
-        live = manager.load(int(raw_id))
-    if live is None:
-        _refuse(
-            conn,
-            "unknown_table",
-            ErrorText("there is no table {table}", table=repr(raw_id[:20])),
-            protocol.CLOSE_UNKNOWN_TABLE,
-        )
-        return None
-    # an empty token (token=) is refused too: a client that lost its token is told so,
-    # rather than seated as a spectator without a word
-    seat = live.seat_of(token) if token else None
-    if token is not None and seat is None:
-        _refuse(
-            conn,
-            "bad_token",
-            ErrorText(
-                "this seat token belongs to no seat of the table; connect without one to watch"
-            ),
-            protocol.CLOSE_BAD_TOKEN,
-        )
-        return None
-    conn.seat = seat
-    async with live.lock:  # no step can slip between the snapshot and the first delta
-        live.connections.add(conn)
-        if seat is not None:
-            manager.hand_back(live, seat)  # a person who returns takes their seat back
-        conn.push(live.snapshot(seat, since, conn.language))
-        if live.closed is not None:  # closed by the operator: the players read why
-            conn.push(protocol.closed_frame(live.id, live.number, live.seq, live.closed))
-    return live
-
-
-def _refuse(conn: Connection, code: str, message: ErrorText, close_code: int) -> None:
-    conn.push(protocol.error_frame(code, conn.tr.error(message)))
-    conn.close(close_code)
-
-
 async def _serve_socket(
     websocket: WebSocket, limit: RateLimit, per_address: AddressLimiter | None = None
 ) -> None:
@@ -370,7 +317,7 @@ async def _serve_socket(
     try:
         token, since, conn.patches = _socket_query(websocket)
     except protocol.ProtocolError as exc:
-        _refuse(conn, exc.code, exc.text, protocol.CLOSE_BAD_REQUEST)
+        refuse(conn, exc.code, exc.text, protocol.CLOSE_BAD_REQUEST)
         await _write(websocket, conn)  # the error frame, then the close code
         return
     try:
@@ -559,44 +506,6 @@ async def _read(
             )
             return protocol.CLOSE_TOO_LARGE
         await handle(text)
-
-
-async def dispatch(
-    text: str | bytes, conn: Connection, live: LiveTable, manager: TableManager
-) -> None:
-    """Handle one client message at ``live``; a refusal or failure is an error frame."""
-    try:
-        await _handle(text, conn, live, manager)
-    except protocol.ProtocolError as exc:
-        conn.push(protocol.error_frame(exc.code, conn.tr.error(exc), live.seq))
-    except LobbyError as exc:  # pragma: no cover - defensive
-        conn.push(protocol.error_frame("bad_message", conn.tr.error(exc), live.seq))
-    except Exception:  # never let one message take the server down
-        log.exception("table %s: a message failed", live.id)
-        conn.push(
-            protocol.error_frame(
-                "internal",
-                conn.tr.error(ErrorText("the server could not handle that message")),
-            )
-        )
-
-
-async def _handle(
-    text: str | bytes, conn: Connection, live: LiveTable, manager: TableManager
-) -> None:
-    received = manager.clock()  # a claim's reaction time is measured from here
-    message: dict[str, Any] = protocol.parse_client_message(text)
-    kind = message["type"]
-    if conn.seat is not None and live.seats[conn.seat].takeover:
-        async with live.lock:  # any message says the person is back
-            manager.hand_back(live, conn.seat)
-    if kind == "ping":
-        conn.push({"type": "pong"})
-    elif kind == "sync":
-        async with live.lock:
-            conn.push(live.snapshot(conn.seat, message.get("since"), conn.language))
-    else:
-        await manager.act(live, conn.seat, message, received)
 
 
 def app_from_environment() -> Starlette:

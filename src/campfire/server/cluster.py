@@ -22,7 +22,7 @@ A single process (the default) uses none of this. With ``campfire serve --worker
   A stalled process still listens, so it loses its tables only when their leases expire. Every
   accepted action is committed before it is broadcast, so a killed process loses nothing. The
   log's writes are fenced: each write transaction (:class:`~.writer.LogWriter`, the lobby's
-  and the clocks' :class:`~.tables.Store` writes) first locks this process's lease rows of the
+  and the clocks' :class:`~.store.Store` writes) first locks this process's lease rows of the
   tables it writes for (``SELECT ... FOR SHARE``, in table order), and a table whose lease
   another process has taken fails with :class:`~.writer.LeaseLost`: nothing of it is written,
   the table is dropped from memory and its clients are closed with 1012 (they reconnect to the
@@ -46,6 +46,10 @@ A single process (the default) uses none of this. With ``campfire serve --worker
   process owns the table then, for up to :data:`FORWARD_TIMEOUT`; only then is it answered
   503 ``table_moved`` with ``Retry-After``. The list of tables is read from the database.
 
+The parts are modules of their own: the leases' SQL (:mod:`.leases`), the bus between the
+processes (:mod:`.bus`: Redis, or in memory for tests), socket proxying (:mod:`.remote`) and
+HTTP forwarding (:mod:`.forwarding`); :class:`Cluster` runs them and decides when.
+
 When the owner goes away, the proxying process closes its clients' connections with code 1012
 (:data:`.protocol.CLOSE_MOVED`) once the table is served again; they reconnect (to any process)
 and resume from their last sequence number. A connection whose ``open`` reached nobody is
@@ -58,40 +62,33 @@ their clients had left; the clients reconnect (to any process) and resume the sa
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import itertools
 import json
 import logging
-import math
 import os
-import re
 import secrets
 import socket
 import threading
 import time
-from collections.abc import Awaitable, Callable, Collection, MutableMapping
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Coroutine
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import text
 from sqlalchemy.orm import Session, sessionmaker
-from starlette.requests import ClientDisconnect, Request
-
-from campfire.core import ErrorText, OptionError
-from campfire.i18n import translator
 
 from . import protocol
-from .lobby import MAX_BODY_BYTES, language_of, read_body
-from .tables import Connection, LiveTable, LobbyError
-from .wire import encode
-from .writer import LeaseLost
+from .bus import DEFAULT_REDIS_URL, Bus, Published, RedisBus, check_redis
+from .connection import Connection
+from .forwarding import FORWARD_TIMEOUT, App, ForwardMiddleware, HttpForwarding
+from .leases import Elsewhere, LeaseStore
+from .remote import Proxy, RemoteConnection, SocketRelay
 
 if TYPE_CHECKING:
     from .tables import TableManager
 
 __all__ = [
     "DEFAULT_REDIS_URL",
+    "FORWARD_TIMEOUT",
     "LEASE_SECONDS",
     "Cluster",
     "Elsewhere",
@@ -102,8 +99,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-#: The Redis server the processes meet at, unless ``--redis-url`` says another.
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 #: How long a table's lease lasts without renewal (seconds): a dead process's tables are
 #: taken over after at most this long (plus a third of it, the interval of the checks).
 LEASE_SECONDS = 10.0
@@ -113,243 +108,13 @@ LEASE_SECONDS = 10.0
 WATCH_SECONDS = 0.25
 #: How long a process's shutdown waits for each of its cluster's steps (seconds)
 CLOSE_SECONDS = 5.0
-#: How long a lobby request about a table may wait for the table's owner (seconds): for its
-#: answer, and while the table moves, for it to be served again.
-FORWARD_TIMEOUT = 10.0
-
-Scope = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
-Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
-App = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-
-class Elsewhere(LobbyError):
-    """The table is owned by another process (``owner``) now."""
-
-    def __init__(self, table_id: int, owner: str) -> None:
-        super().__init__(
-            503,
-            "table_moved",
-            ErrorText(
-                "table {table} is served by another server process at the moment: try again",
-                table=table_id,
-            ),
-        )
-        self.table_id = table_id
-        self.owner = owner
-
-
-def check_redis(url: str) -> None:
-    """Raise :class:`OptionError` saying why if Redis at ``url`` does not answer a ping."""
-    try:
-        import redis
-    except ImportError:  # pragma: no cover - the server extra installs it
-        raise OptionError(
-            ErrorText(
-                "several server processes need the redis package: "
-                "pip install 'campfire-games[server]'"
-            )
-        ) from None
-    try:
-        client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
-        try:
-            client.ping()
-        finally:
-            client.close()
-    except (redis.RedisError, ValueError, OSError) as exc:
-        raise OptionError(
-            ErrorText(
-                "cannot reach Redis at {url} ({exc}): several server processes pass actions "
-                "and frames to each other through it; start Redis or give --redis-url",
-                url=repr(url),
-                exc=exc,
-            )
-        ) from None
-
-
-class RemoteConnection(Connection):
-    """A client connected to another process, as the table's owner sees it.
-
-    Its frames go to that process over Redis (each encoded once, shared with every connection
-    that gets the same frame); its messages come from there, in order, through :attr:`inbox`.
-    A client of display patches (``patch=1``, passed on in the ``open`` message) gets them as
-    a client of this process does: the owner keeps :attr:`~.tables.Connection.shown`, the
-    model each patch starts from, and the proxying process passes the frames on as they are.
-    """
-
-    def __init__(
-        self,
-        cluster: Cluster,
-        conn_id: str,
-        worker: str,
-        table_id: int,
-        language: str,
-        patches: bool = False,
-    ) -> None:
-        super().__init__(None, language=language, patches=patches)
-        self.cluster = cluster
-        self.id = conn_id
-        self.worker = worker
-        self.table_id = table_id
-        #: ``("msg", text)`` and ``("close", None)`` from the proxying process (or this one)
-        self.inbox: asyncio.Queue[tuple[str, str | None]] = asyncio.Queue()
-        self.closed = False
-
-    def push(self, frame: dict[str, Any] | str) -> None:
-        """Send ``frame`` to the client's process (nothing once the connection is closed).
-
-        A snapshot's display model becomes :attr:`shown`, what the next patch starts from
-        (as :meth:`Connection.push` does).
-        """
-        if self.closed:
-            return
-        self._note_snapshot(frame)
-        text = frame if isinstance(frame, str) else encode(frame)
-        self.cluster.send(self.worker, f"F{self.id}\n{text}")
-
-    def close(self, code: int | None = None) -> None:
-        """Close the client's connection (with ``code``) from its process; stop serving it."""
-        if self.closed:
-            return
-        self.closed = True
-        self.close_code = code
-        self.cluster.send(self.worker, f"C{self.id}\n{code or 1000}")
-        self.inbox.put_nowait(("close", None))
-
-
-@dataclass
-class Proxy:
-    """A client of this process at a table another process owns."""
-
-    conn: Connection
-    table_id: int
-    owner: str
-    #: the ``open`` message (sent again if the owner turns out to be gone before it answers)
-    opening: dict[str, Any] | None = None
-    #: whether the owner has sent anything for the connection yet
-    answered: bool = False
-
-
-_TABLE_PATH = re.compile(r"^/api/tables/(\d{1,12})(?:/|$)")
-_FORWARDED = b"x-campfire-forwarded"
-
-
-class ForwardMiddleware:
-    """Runs an HTTP request about a table at the process that owns the table.
-
-    The request is run here if this process owns the table, else forwarded to the owner
-    (:meth:`Cluster.serve_http`); one caught in the table's move is tried again. A request
-    forwarded here by another process is run here only (:meth:`Cluster.run_forwarded`).
-    """
-
-    def __init__(self, app: App, cluster: Cluster):
-        self.app = app
-        self.cluster = cluster
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Forward, run here, or pass on."""
-        if scope["type"] == "http" and self.cluster.started:
-            match = _TABLE_PATH.match(scope["path"])
-            if match:
-                table_id = int(match.group(1))
-                if any(k == _FORWARDED for k, _ in scope["headers"]):
-                    await self.cluster.run_forwarded(self.app, table_id, scope, receive, send)
-                else:
-                    await self.cluster.serve_http(self.app, table_id, scope, receive, send)
-                return
-        await self.app(scope, receive, send)
-
-
-def _body_once(body: bytes) -> Receive:
-    """An ASGI ``receive`` that gives ``body`` (read already), then waits forever."""
-    delivered = False
-
-    async def receive() -> MutableMapping[str, Any]:
-        nonlocal delivered
-        if not delivered:
-            delivered = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        await asyncio.Event().wait()  # never: the request is answered before
-        return {"type": "http.disconnect"}  # pragma: no cover
-
-    return receive
-
-
-def _json_answer(status: int, body: Any, headers: Collection[tuple[str, str]] = ()) -> Answer:
-    return Answer(
-        status,
-        [("content-type", "application/json"), *headers],
-        json.dumps(body).encode(),
-    )
-
-
-def _is_moved(answer: Answer) -> bool:
-    """Whether ``answer`` says that the table is served by another process now."""
-    if answer.status != 503:
-        return False
-    try:
-        error = json.loads(answer.body)["error"]
-    except (ValueError, TypeError, KeyError):
-        return False
-    return isinstance(error, dict) and error.get("code") == "table_moved"
-
-
-@dataclass
-class Answer:
-    """An HTTP response, whole: what a process sends back for a forwarded request."""
-
-    status: int
-    headers: list[tuple[str, str]]
-    body: bytes
-
-    def to_json(self) -> dict[str, Any]:
-        """The answer as a ``reply`` message holds it."""
-        return {
-            "status": self.status,
-            "headers": [list(h) for h in self.headers],
-            "body": base64.b64encode(self.body).decode("ascii"),
-        }
-
-    @classmethod
-    def from_json(cls, reply: dict[str, Any]) -> Answer:
-        """Read a ``reply`` message's answer."""
-        return cls(
-            int(reply["status"]),
-            [(str(k), str(v)) for k, v in reply["headers"]],
-            base64.b64decode(reply["body"]),
-        )
-
-    async def send(self, send: Send) -> None:
-        """Send the answer through ASGI's ``send``."""
-        await send(
-            {
-                "type": "http.response.start",
-                "status": self.status,
-                "headers": [(k.encode("latin-1"), v.encode("latin-1")) for k, v in self.headers],
-            }
-        )
-        await send({"type": "http.response.body", "body": self.body})
-
-
-async def _capture(app: App, scope: Scope, body: bytes) -> Answer:
-    """Run ``app`` on a request whose body is ``body``; its whole answer."""
-    answer = Answer(500, [], b"")
-
-    async def send(message: MutableMapping[str, Any]) -> None:
-        if message["type"] == "http.response.start":
-            answer.status = int(message["status"])
-            answer.headers = [
-                (k.decode("latin-1"), v.decode("latin-1")) for k, v in message["headers"]
-            ]
-        elif message["type"] == "http.response.body":
-            answer.body += message.get("body", b"")
-
-    await app(scope, _body_once(body), send)
-    return answer
 
 
 class Cluster:
-    """One process's part in a group of server processes (see the module's description)."""
+    """One process's part in a group of server processes (see the module's description).
+
+    ``bus`` replaces the Redis bus at ``redis_url`` (e.g. a :class:`~.bus.MemoryBus`).
+    """
 
     def __init__(
         self,
@@ -357,6 +122,7 @@ class Cluster:
         redis_url: str = DEFAULT_REDIS_URL,
         lease_seconds: float = LEASE_SECONDS,
         worker: str | None = None,
+        bus: Bus | None = None,
     ) -> None:
         self.sessions = sessions
         self.redis_url = redis_url
@@ -365,171 +131,84 @@ class Cluster:
         self.me = worker or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self.manager: TableManager | None = None
         #: the ASGI application forwarded HTTP requests are run through
-        self.app: Callable[[Scope, Receive, Send], Awaitable[None]] | None = None
-        #: the owner's side: clients of other processes at this process's tables
-        self.remotes: dict[str, RemoteConnection] = {}
-        #: the proxy's side: this process's clients at other processes' tables
-        self.proxies: dict[str, Proxy] = {}
+        self.app: App | None = None
         self.started = False
-        #: set when this process stops (:meth:`stop_claiming`): it takes no more tables
-        self.stopping = False
-        #: the processes known to be gone (no longer listening on their channel): their
-        #: leases may be taken at once (:meth:`claim`, :meth:`orphans`)
-        self.dead: frozenset[str] = frozenset()
-        #: when this process last took or renewed each table's lease (``time.monotonic``)
-        self._claimed: dict[int, float] = {}
+        #: the leases' SQL (:mod:`.leases`)
+        self.leases = LeaseStore(sessions, self.me, self.lease)
+        #: the messages between the processes (:mod:`.bus`)
+        self.bus: Bus = bus if bus is not None else RedisBus(redis_url, self.me, self.lease)
+        #: clients proxied between processes, both sides (:mod:`.remote`)
+        self.relay = SocketRelay(self)
+        #: lobby requests run at the table's owner (:mod:`.forwarding`)
+        self.http = HttpForwarding(self)
         self._stop = threading.Event()
         self._renewer: threading.Thread | None = None
-        self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        self._out: list[tuple[str, str, Callable[[int], None] | None]] = []
-        self._wake: asyncio.Event | None = None
         self._ids = itertools.count()
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._redis: Any = None
-        self._pubsub: Any = None
 
-    # ----- the database's leases --------------------------------------------------------------
+    # ----- the parts' state, as it was named before the split -----------------------------------
+
+    @property
+    def remotes(self) -> dict[str, RemoteConnection]:
+        """The owner's side: clients of other processes at this process's tables."""
+        return self.relay.remotes
+
+    @property
+    def proxies(self) -> dict[str, Proxy]:
+        """The proxy's side: this process's clients at other processes' tables."""
+        return self.relay.proxies
+
+    @property
+    def stopping(self) -> bool:
+        """Set when this process stops (:meth:`stop_claiming`): it takes no more tables."""
+        return self.leases.stopping
+
+    @stopping.setter
+    def stopping(self, value: bool) -> None:
+        self.leases.stopping = value
+
+    @property
+    def dead(self) -> frozenset[str]:
+        """The processes known to be gone: their leases may be taken at once."""
+        return self.leases.dead
+
+    @dead.setter
+    def dead(self, value: frozenset[str]) -> None:
+        self.leases.dead = value
+
+    # ----- the leases (:mod:`.leases`) ----------------------------------------------------------
 
     def claim(self, table_id: int) -> bool:
-        """Take or renew the lease of ``table_id``: ``True``; ``False``: there is no such table.
-
-        The lease is taken if it is free, expired, or held by a process known to be gone
-        (:attr:`dead`). Raises :class:`Elsewhere` when another process holds it, and always
-        once this process is stopping (:meth:`stop_claiming`): it takes no table any more.
-        """
-        if self.stopping:
-            with self.sessions() as session:
-                owner = session.execute(
-                    text(
-                        "SELECT coalesce(l.owner, '') FROM game_tables g LEFT JOIN table_leases l "
-                        "ON l.table_id = g.id WHERE g.id = :t"
-                    ),
-                    {"t": table_id},
-                ).scalar()
-            if owner is None:
-                return False
-            raise Elsewhere(table_id, str(owner))
-        with self.sessions.begin() as session:
-            got = session.execute(
-                text(
-                    "INSERT INTO table_leases (table_id, owner, expires) "
-                    "SELECT id, :me, now() + make_interval(secs => :ttl) FROM game_tables "
-                    "WHERE id = :t "
-                    "ON CONFLICT (table_id) DO UPDATE "
-                    "SET owner = excluded.owner, expires = excluded.expires "
-                    "WHERE table_leases.owner = excluded.owner OR table_leases.expires < now() "
-                    "OR table_leases.owner = ANY(CAST(:dead AS text[])) "
-                    "RETURNING owner"
-                ),
-                {"me": self.me, "ttl": self.lease, "t": table_id, "dead": sorted(self.dead)},
-            ).scalar()
-            if got is not None:
-                self._claimed[table_id] = time.monotonic()
-                return True
-            owner = session.execute(
-                text("SELECT owner FROM table_leases WHERE table_id = :t"), {"t": table_id}
-            ).scalar()
-        if owner is None:
-            return False
-        raise Elsewhere(table_id, str(owner))
+        """Take or renew the lease of ``table_id`` (:meth:`.LeaseStore.claim`)."""
+        return self.leases.claim(table_id)
 
     def renew(self) -> set[int]:
-        """Renew every lease of this process; the tables it still holds.
-
-        The rows are locked in table order, as :meth:`fence` locks them (no deadlock).
-        """
-        with self.sessions.begin() as session:
-            return set(
-                session.execute(
-                    text(
-                        "UPDATE table_leases SET expires = now() + make_interval(secs => :ttl) "
-                        "WHERE table_id IN (SELECT table_id FROM table_leases WHERE owner = :me "
-                        "ORDER BY table_id FOR UPDATE) AND owner = :me RETURNING table_id"
-                    ),
-                    {"me": self.me, "ttl": self.lease},
-                ).scalars()
-            )
+        """Renew every lease of this process; the tables it still holds."""
+        return self.leases.renew()
 
     def fence(self, session: Session, table_ids: Collection[int]) -> None:
-        """Raise :class:`~.writer.LeaseLost` unless this process holds every lease of ``table_ids``.
-
-        Called first in a write transaction (``session``) for those tables: it locks their lease
-        rows (shared, in table order) until the transaction ends, so another process's
-        :meth:`claim` of one of them waits for the transaction, and then reads its writes.
-        A lease that expired but that nobody has taken yet still counts as held.
-        """
-        held = set(
-            session.execute(
-                text(
-                    "SELECT table_id FROM table_leases WHERE table_id = ANY(:ids) "
-                    "AND owner = :me ORDER BY table_id FOR SHARE"
-                ),
-                {"ids": sorted(table_ids), "me": self.me},
-            ).scalars()
-        )
-        lost = sorted(set(table_ids) - held)
-        if lost:
-            raise LeaseLost(lost[0])
+        """Raise :class:`~.writer.LeaseLost` unless this process holds all of ``table_ids``."""
+        self.leases.fence(session, table_ids)
 
     def orphans(self) -> list[int]:
-        """The running tables nobody holds, oldest first.
-
-        Nobody holds a table without a lease, with an expired one, or with one of a process
-        known to be gone (:attr:`dead`).
-        """
-        with self.sessions() as session:
-            return list(
-                session.execute(
-                    text(
-                        "SELECT g.id FROM game_tables g "
-                        "LEFT JOIN table_leases l ON l.table_id = g.id "
-                        "WHERE g.status = 'running' AND (l.table_id IS NULL OR l.expires < now() "
-                        "OR l.owner = ANY(CAST(:dead AS text[]))) ORDER BY g.id"
-                    ),
-                    {"dead": sorted(self.dead)},
-                ).scalars()
-            )
+        """The running tables nobody holds, oldest first."""
+        return self.leases.orphans()
 
     def owners(self, table_ids: list[int]) -> dict[int, str]:
         """The processes holding unexpired leases of ``table_ids`` (not those known gone)."""
-        with self.sessions() as session:
-            rows = session.execute(
-                text(
-                    "SELECT table_id, owner FROM table_leases "
-                    "WHERE table_id = ANY(:ids) AND expires >= now() "
-                    "AND owner <> ALL(CAST(:dead AS text[]))"
-                ),
-                {"ids": table_ids, "dead": sorted(self.dead)},
-            ).all()
-        return {int(t): str(o) for t, o in rows}
+        return self.leases.owners(table_ids)
 
     def holders(self, table_ids: list[int]) -> dict[int, str]:
         """The processes named in the leases of ``table_ids``, expired or not."""
-        with self.sessions() as session:
-            rows = session.execute(
-                text("SELECT table_id, owner FROM table_leases WHERE table_id = ANY(:ids)"),
-                {"ids": table_ids},
-            ).all()
-        return {int(t): str(o) for t, o in rows}
+        return self.leases.holders(table_ids)
 
     def lease_holders(self) -> set[str]:
         """The other processes that hold (or held: expired) the lease of a running table."""
-        with self.sessions() as session:
-            return set(
-                session.execute(
-                    text(
-                        "SELECT DISTINCT l.owner FROM table_leases l "
-                        "JOIN game_tables g ON g.id = l.table_id "
-                        "WHERE g.status = 'running' AND l.owner <> :me"
-                    ),
-                    {"me": self.me},
-                ).scalars()
-            )
+        return self.leases.lease_holders()
 
     def release(self) -> None:
         """Give up every lease (a clean stop: the others take the tables over at once)."""
-        with self.sessions.begin() as session:
-            session.execute(text("DELETE FROM table_leases WHERE owner = :me"), {"me": self.me})
+        self.leases.release()
 
     def owner_for(self, table_id: int) -> str | None:
         """The process that owns ``table_id`` if not this one (``None``: this one, or none)."""
@@ -544,34 +223,17 @@ class Cluster:
 
     # ----- running ----------------------------------------------------------------------------
 
-    async def start(self, manager: TableManager, app: Any) -> None:
-        """Connect to Redis, listen on this process's channel, start the lease checks."""
-        import redis.asyncio as aioredis
+    # ----- running ----------------------------------------------------------------------------
 
+    async def start(self, manager: TableManager, app: Any) -> None:
+        """Connect to the bus, listen on this process's channel, start the lease checks."""
         self.manager = manager
         manager.cluster = self
         manager.writer.fence = manager.store.fence = self.fence
         self.app = app
-        self._wake = asyncio.Event()
-        self._redis = aioredis.Redis.from_url(self.redis_url, decode_responses=True)
-        try:
-            await self._redis.ping()
-            await self._alive()
-            pubsub = self._pubsub = self._redis.pubsub()
-            await pubsub.subscribe(f"campfire:w:{self.me}")
-        except Exception as exc:
-            raise OptionError(
-                ErrorText(
-                    "cannot reach Redis at {url} ({exc}): several server processes pass "
-                    "actions and frames to each other through it",
-                    url=repr(self.redis_url),
-                    exc=exc,
-                )
-            ) from None
-        self._spawn(self._listen(pubsub))
-        self._spawn(self._publish())
-        self._spawn(self._check_loop())
-        self._spawn(self._watch_loop())
+        await self.bus.connect(self._receive)
+        self.spawn(self._check_loop())
+        self.spawn(self._watch_loop())
         self._stop.clear()
         self._renewer = threading.Thread(
             target=self._renew_forever,
@@ -623,17 +285,10 @@ class Cluster:
                 log.warning("%d tasks of the cluster did not stop", len(pending))
         with contextlib.suppress(Exception):
             await asyncio.wait_for(asyncio.to_thread(self.release), CLOSE_SECONDS)
-        if self._redis is not None:
-            steps: list[Callable[[], Awaitable[Any]]] = [
-                lambda: self._redis.delete(f"campfire:alive:{self.me}"),
-                lambda: self._pubsub.aclose(),
-                lambda: self._redis.aclose(),
-            ]
-            for step in steps:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(step(), CLOSE_SECONDS)
+        await self.bus.close()
 
-    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        """Run ``coro`` as one of the cluster's tasks (cancelled at :meth:`close`)."""
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -643,40 +298,9 @@ class Cluster:
         """A connection's or request's id, unique among this process's."""
         return f"{self.me}/{next(self._ids)}"
 
-    async def _alive(self) -> None:
-        await self._redis.set(f"campfire:alive:{self.me}", "1", ex=max(1, math.ceil(self.lease)))
-
-    def send(
-        self, worker: str, payload: str, published: Callable[[int], None] | None = None
-    ) -> None:
-        """Publish ``payload`` to ``worker``'s channel (in order, batched).
-
-        ``published`` is called once it is published, with the number of processes that
-        received it: 0 if nobody listens on that channel (the process is gone) or Redis could
-        not be reached.
-        """
-        self._out.append((f"campfire:w:{worker}", payload, published))
-        if self._wake is not None:
-            self._wake.set()
-
-    async def _publish(self) -> None:
-        assert self._wake is not None
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            while self._out:
-                batch, self._out = self._out, []
-                try:
-                    async with self._redis.pipeline(transaction=False) as pipe:
-                        for channel, payload, _ in batch:
-                            pipe.publish(channel, payload)
-                        listeners = await pipe.execute()
-                except Exception:
-                    log.exception("could not publish %d messages to Redis", len(batch))
-                    listeners = [0] * len(batch)
-                for (_, _, published), count in zip(batch, listeners, strict=True):
-                    if published is not None:
-                        published(int(count))
+    def send(self, worker: str, payload: str, published: Published | None = None) -> None:
+        """Publish ``payload`` to ``worker``'s channel (in order; :meth:`.bus.Bus.send`)."""
+        self.bus.send(worker, payload, published)
 
     async def _watch_loop(self) -> None:
         failing = False
@@ -690,15 +314,6 @@ class Cluster:
                 failing = True
             else:
                 failing = False
-
-    async def _dead_among(self, workers: Collection[str]) -> set[str]:
-        """Those of ``workers`` that do not listen on their channel (they are gone)."""
-        if not workers:
-            return set()
-        names = sorted(workers)
-        counts = await self._redis.pubsub_numsub(*(f"campfire:w:{w}" for w in names))
-        listening = {str(channel) for channel, count in counts if int(count) > 0}
-        return {w for w in names if f"campfire:w:{w}" not in listening}
 
     async def watch(self) -> None:
         """Take over the tables of the processes that are gone; close the proxies to them.
@@ -714,7 +329,7 @@ class Cluster:
         candidates = await asyncio.to_thread(self.lease_holders)
         candidates |= {p.owner for p in self.proxies.values()}
         candidates.discard(self.me)
-        dead = await self._dead_among(candidates)
+        dead = await self.bus.dead_among(candidates)
         self.dead = frozenset(dead)
         if dead:
             await self._take_over(dead)
@@ -746,35 +361,35 @@ class Cluster:
                 proxy.conn.close(protocol.CLOSE_MOVED)
                 continue
             proxy.owner = new
-            self.send(new, json.dumps(proxy.opening), self._on_published(conn_id, new))
+            self.send(new, json.dumps(proxy.opening), self.on_published(conn_id, new))
 
-    async def _if_gone(self, owner: str) -> None:
+    async def if_gone(self, owner: str) -> None:
         """If ``owner`` is gone, take its tables over (:meth:`_take_over`)."""
         try:
-            dead = await self._dead_among([owner])
+            dead = await self.bus.dead_among([owner])
             if dead:
                 await self._take_over(dead)
         except Exception:
             log.exception("could not find out whether process %s is gone", owner)
 
-    async def _owner_silent(self, conn_id: str, owner: str) -> None:
+    async def owner_silent(self, conn_id: str, owner: str) -> None:
         """A message to ``owner`` for connection ``conn_id`` reached no process.
 
         If the owner is gone, its tables are taken over (:meth:`_take_over`: the connection
         is opened again where its table is, or closed with 1012); if it is not, or that
         cannot be known, the connection is closed with 1012. Never silence.
         """
-        await self._if_gone(owner)
+        await self.if_gone(owner)
         proxy = self.proxies.get(conn_id)
         if proxy is not None and proxy.owner == owner:
             proxy.conn.close(protocol.CLOSE_MOVED)
 
-    def _on_published(self, conn_id: str, owner: str) -> Callable[[int], None]:
+    def on_published(self, conn_id: str, owner: str) -> Callable[[int], None]:
         """A ``published`` callback: if nobody received it, see to the connection."""
 
         def published(count: int) -> None:
             if count == 0 and conn_id in self.proxies:
-                self._spawn(self._owner_silent(conn_id, owner))
+                self.spawn(self.owner_silent(conn_id, owner))
 
         return published
 
@@ -818,10 +433,10 @@ class Cluster:
         if manager is None:
             return
         for table_id in sorted(set(manager.tables) - held):
-            if self._claimed.get(table_id, 0.0) >= started:
+            if self.leases.claimed.get(table_id, 0.0) >= started:
                 continue  # taken after the renewal began: not lost
             log.warning("table %s: its lease was lost; another process serves it", table_id)
-            self._claimed.pop(table_id, None)
+            self.leases.claimed.pop(table_id, None)
             manager.drop(table_id)
 
     async def check(self) -> None:
@@ -836,7 +451,7 @@ class Cluster:
         """
         manager = self.manager
         assert manager is not None
-        await self._alive()
+        await self.bus.mark_alive()
         adopted = manager.recover()
         if adopted:
             log.info("took over %d tables whose owner went away", adopted)
@@ -849,95 +464,32 @@ class Cluster:
                 if holders.get(proxy.table_id) != proxy.owner or proxy.owner in self.dead:
                     proxy.conn.close(protocol.CLOSE_MOVED)
         for worker in {r.worker for r in self.remotes.values()}:
-            if not await self._redis.exists(f"campfire:alive:{worker}"):
+            if not await self.bus.is_alive(worker):
                 # that process is gone: its clients count as having left (they reconnect)
                 for remote in [r for r in self.remotes.values() if r.worker == worker]:
                     remote.close(protocol.CLOSE_MOVED)
 
     # ----- messages from the other processes ----------------------------------------------------
 
-    async def _listen(self, pubsub: Any) -> None:
-        async for message in pubsub.listen():
-            if message.get("type") != "message":
-                continue
-            try:
-                self._receive(str(message["data"]))
-            except Exception:
-                log.exception("a message from another process failed")
+    # ----- messages from the other processes ----------------------------------------------------
 
     def _receive(self, data: str) -> None:
         kind = data[:1]
         if kind in ("F", "C"):  # a frame for (or the close of) one of this process's clients
-            conn_id, _, rest = data[1:].partition("\n")
-            proxy = self.proxies.get(conn_id)
-            if proxy is None:
-                return
-            proxy.answered = True
-            if kind == "F":
-                proxy.conn.push(rest)
-            else:
-                proxy.conn.close(int(rest))
+            self.relay.frame_for_proxy(kind, data[1:])
             return
         op: dict[str, Any] = json.loads(data)
         name = op.get("op")
         if name == "open":
-            remote = RemoteConnection(
-                self,
-                op["conn"],
-                op["worker"],
-                int(op["table"]),
-                str(op.get("lang") or "en"),
-                patches=op.get("patches") is True,  # absent: a process from before patches
-            )
-            self.remotes[remote.id] = remote
-            self._spawn(self._serve_remote(remote, op))
+            self.relay.opened(op)
         elif name in ("msg", "close"):
-            found = self.remotes.get(op["conn"])
-            if found is not None:
-                found.inbox.put_nowait((name, op.get("text")))
-            elif name == "msg":  # this process no longer serves that connection
-                self.send(op["worker"], f"C{op['conn']}\n{protocol.CLOSE_MOVED}")
+            self.relay.message(name, op)
         elif name == "http":
-            self._spawn(self._serve_http(op))
+            self.spawn(self.http.serve_op(op))
         elif name == "reply":
-            future = self._replies.pop(op["id"], None)
-            if future is not None and not future.done():
-                future.set_result(op)
+            self.http.reply(op)
 
-    async def _serve_remote(self, remote: RemoteConnection, op: dict[str, Any]) -> None:
-        """Serve a client of another process as a connection of this one."""
-        from .app import attach, dispatch
-
-        manager = self.manager
-        assert manager is not None
-        live: LiveTable | None = None
-        try:
-            try:
-                live = await attach(
-                    manager, remote, str(op["table"]), op.get("token"), op.get("since")
-                )
-            except Elsewhere:
-                remote.close(protocol.CLOSE_MOVED)
-            if live is None:
-                return
-            while True:
-                kind, message = await remote.inbox.get()
-                if kind == "close":
-                    return
-                if manager.tables.get(live.id) is not live:  # dropped: the lease was lost
-                    remote.close(protocol.CLOSE_MOVED)
-                    return
-                await dispatch(message or "", remote, live, manager)
-        finally:
-            self.remotes.pop(remote.id, None)
-            if live is not None:
-                live.connections.discard(remote)
-                seat = remote.seat
-                mine = manager.tables.get(live.id) is live
-                if seat is not None and live.status == "running" and mine:
-                    manager.left(live, seat)
-
-    # ----- a client of this process at another's table -------------------------------------------
+    # ----- a client of this process at another's table (:mod:`.remote`) ----------------------
 
     def open_proxy(
         self,
@@ -947,288 +499,13 @@ class Cluster:
         token: str | None,
         since: int | None,
     ) -> str:
-        """Ask ``owner`` to serve ``conn`` at ``table_id``; the proxy's id.
-
-        If ``owner`` turns out to be gone (nobody receives the request), its tables are taken
-        over and the connection is opened where ``table_id`` is then, this process included
-        (:meth:`_owner_silent`).
-        """
-        conn_id = self.new_id()
-        opening = {
-            "op": "open",
-            "conn": conn_id,
-            "worker": self.me,
-            "table": table_id,
-            "token": token,
-            "since": since,
-            "lang": conn.language,
-            "patches": conn.patches,
-        }
-        self.proxies[conn_id] = Proxy(conn, table_id, owner, opening)
-        self.send(owner, json.dumps(opening), self._on_published(conn_id, owner))
-        return conn_id
+        """Ask ``owner`` to serve ``conn`` at ``table_id``; the proxy's id."""
+        return self.relay.open_proxy(conn, table_id, owner, token, since)
 
     def forward(self, conn_id: str, message: str | bytes) -> None:
-        """Pass a client's message on to its table's owner.
-
-        A message that reaches no process (the owner is gone) closes the connection with
-        1012 once the owner's tables have been taken over (:meth:`_owner_silent`).
-        """
-        proxy = self.proxies.get(conn_id)
-        if proxy is None:
-            return
-        if isinstance(message, bytes):
-            message = message.decode("utf-8", "replace")
-        self.send(
-            proxy.owner,
-            json.dumps({"op": "msg", "conn": conn_id, "worker": self.me, "text": message}),
-            self._on_published(conn_id, proxy.owner),
-        )
+        """Pass a client's message on to its table's owner."""
+        self.relay.forward(conn_id, message)
 
     def close_proxy(self, conn_id: str) -> None:
         """The client left: tell the owner."""
-        proxy = self.proxies.pop(conn_id, None)
-        if proxy is not None:
-            self.send(proxy.owner, json.dumps({"op": "close", "conn": conn_id, "worker": self.me}))
-
-    # ----- HTTP requests about a table ---------------------------------------------------------
-
-    async def serve_http(
-        self, app: App, table_id: int, scope: Scope, receive: Receive, send: Send
-    ) -> None:
-        """Answer an HTTP request about ``table_id`` at the process that owns the table.
-
-        Run through ``app`` here if this process owns the table (or nobody does: it takes it),
-        else forwarded to the owner. A request caught in the table's move (:func:`_is_moved`:
-        the process that ran it no longer had the table; the owner was gone; this process's
-        lease was lost while it ran) is run again where the table is then, until
-        :data:`FORWARD_TIMEOUT` has passed; only then is it answered 503 ``table_moved`` (in
-        the request's language, with ``Retry-After``). Trying again is safe: the table's lease
-        is checked before anything is changed (:meth:`claim`), and a write whose lease was
-        lost is refused whole (:meth:`fence`).
-        """
-        request = Request(scope, receive)
-        try:
-            body = await read_body(request, MAX_BODY_BYTES)
-        except ClientDisconnect:
-            return  # the client went away
-        except LobbyError as exc:
-            await self._error(exc, request).send(send)
-            return
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + FORWARD_TIMEOUT
-        pause = 0.05
-        while True:
-            owner = self.owner_for(table_id)
-            if owner is None:
-                answer = await self._run_here(app, scope, body, send)
-                if answer is None:
-                    return  # answered
-            else:
-                asked = await self._ask(owner, table_id, scope, body, deadline - loop.time())
-                if asked is None:  # it may have run the request: not asked again
-                    answer = self._error(
-                        LobbyError(
-                            503,
-                            "table_moved",
-                            ErrorText(
-                                "the server process that serves table {table} did not answer "
-                                "in time: try again in a moment",
-                                table=table_id,
-                            ),
-                        ),
-                        request,
-                    )
-                    break
-                answer = asked
-            if not _is_moved(answer):
-                break
-            left = deadline - loop.time()
-            if left <= 0:
-                answer = self._error(Elsewhere(table_id, owner or ""), request)
-                break
-            await asyncio.sleep(min(pause, left))  # the new owner renews the lease meanwhile
-            pause = min(pause * 2, self.lease / 4)
-        await answer.send(send)
-
-    def _error(self, error: LobbyError, request: Request) -> Answer:
-        """``error`` as the lobby answers it: JSON, in the request's language."""
-        message = translator(language_of(request)).error(error)
-        headers = []
-        if error.code == "table_moved":
-            headers.append(("retry-after", str(max(1, math.ceil(self.lease / 3)))))
-        return _json_answer(
-            error.status, {"error": {"code": error.code, "message": message}}, headers
-        )
-
-    async def _run_here(self, app: App, scope: Scope, body: bytes, send: Send) -> Answer | None:
-        """Run a request through ``app``; ``None`` once answered, or an answer that says moved.
-
-        An answer other than 503 is passed on as it comes; a 503 is held back until it is
-        whole, to see whether it says ``table_moved``.
-        """
-        held = Answer(503, [], b"")
-        passing = False
-
-        async def hold(message: MutableMapping[str, Any]) -> None:
-            nonlocal passing
-            if passing:
-                await send(message)
-            elif message["type"] == "http.response.start":
-                if message["status"] != 503:
-                    passing = True
-                    await send(message)
-                else:
-                    held.headers = [
-                        (k.decode("latin-1"), v.decode("latin-1")) for k, v in message["headers"]
-                    ]
-            elif message["type"] == "http.response.body":
-                held.body += message.get("body", b"")
-
-        try:
-            await app(scope, _body_once(body), hold)
-        except (Elsewhere, LeaseLost) as exc:
-            if passing:
-                raise
-            if isinstance(exc, LeaseLost) and self.manager is not None:
-                self.manager.drop(exc.table_id)
-            return _json_answer(503, {"error": {"code": "table_moved", "message": str(exc)}})
-        if passing:
-            return None
-        if _is_moved(held):
-            return held
-        await held.send(send)
-        return None
-
-    async def run_forwarded(
-        self, app: App, table_id: int, scope: Scope, receive: Receive, send: Send
-    ) -> None:
-        """Run an HTTP request another process forwarded here (and nowhere else).
-
-        If this process turns out not to own ``table_id`` (any more) the answer is 503
-        ``table_moved``, and the forwarding process tries again.
-        """
-        request = Request(scope, receive)
-        started = False
-
-        async def watch(message: MutableMapping[str, Any]) -> None:
-            nonlocal started
-            started = True
-            await send(message)
-
-        try:
-            await app(scope, receive, watch)
-        except (Elsewhere, LeaseLost) as exc:
-            if started:
-                raise
-            if isinstance(exc, LeaseLost) and self.manager is not None:
-                self.manager.drop(exc.table_id)
-            moved = exc if isinstance(exc, Elsewhere) else Elsewhere(table_id, "")
-            await self._error(moved, request).send(send)
-
-    async def _ask(
-        self, owner: str, table_id: int, scope: Scope, body: bytes, timeout: float
-    ) -> Answer | None:
-        """Have ``owner`` run this request; its answer (``None``: none came within ``timeout``).
-
-        An owner that is not listening (gone) answers at once that the table moved. While
-        the answer is awaited, the lease is looked at every third of the lease time: if the
-        table has moved on (the owner stalled and lost it), a request that only reads
-        (``GET``, ``HEAD``) is answered as moved, to be run again where the table is now; any
-        other gets ``None`` (the old owner may have run it before it stalled).
-        """
-        request_id = self.new_id()
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[dict[str, Any]] = loop.create_future()
-        self._replies[request_id] = future
-        delivered: asyncio.Future[bool] = loop.create_future()
-
-        def published(count: int) -> None:
-            if not delivered.done():
-                delivered.set_result(count > 0)
-            if not count and not future.done():
-                future.set_result(_MOVED_REPLY)
-                self._spawn(self._if_gone(owner))  # its tables are served again at once
-
-        self.send(
-            owner,
-            json.dumps(
-                {
-                    "op": "http",
-                    "id": request_id,
-                    "worker": self.me,
-                    "method": scope["method"],
-                    "path": scope["path"],
-                    "query": scope.get("query_string", b"").decode("latin-1"),
-                    "headers": [
-                        [k.decode("latin-1"), v.decode("latin-1")] for k, v in scope["headers"]
-                    ],
-                    "body": base64.b64encode(body).decode("ascii"),
-                }
-            ),
-            published,
-        )
-        end = loop.time() + timeout
-        try:
-            while True:
-                left = end - loop.time()
-                if left <= 0:
-                    if not delivered.done():  # whether it reached the owner: known in a moment
-                        with contextlib.suppress(TimeoutError):
-                            await asyncio.wait_for(asyncio.shield(delivered), 1.0)
-                    if future.done():
-                        return Answer.from_json(future.result())
-                    return None
-                try:
-                    reply = await asyncio.wait_for(
-                        asyncio.shield(future), min(left, self.lease / 3)
-                    )
-                except TimeoutError:
-                    owners = await asyncio.to_thread(self.owners, [table_id])
-                    if owners.get(table_id) == owner:
-                        continue  # still the owner: it is only slow
-                    if scope["method"] in ("GET", "HEAD"):
-                        reply = _MOVED_REPLY
-                    else:
-                        return None
-                return Answer.from_json(reply)
-        finally:
-            self._replies.pop(request_id, None)
-
-    async def _serve_http(self, op: dict[str, Any]) -> None:
-        """Run a forwarded HTTP request through this process's application; send the answer."""
-        assert self.app is not None
-        headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in op["headers"]]
-        scope: dict[str, Any] = {
-            "type": "http",
-            "asgi": {"version": "3.0", "spec_version": "2.3"},
-            "http_version": "1.1",
-            "method": op["method"],
-            "scheme": "http",
-            "path": op["path"],
-            "raw_path": op["path"].encode("utf-8"),
-            "query_string": op["query"].encode("latin-1"),
-            "root_path": "",
-            "headers": [*headers, (_FORWARDED, b"1")],
-            "client": ("127.0.0.1", 0),
-            "server": ("127.0.0.1", 0),
-        }
-        try:
-            answer = await _capture(self.app, scope, base64.b64decode(op["body"]))
-        except Exception:
-            log.exception("a forwarded request failed")
-            answer = self._error(
-                LobbyError(500, "internal", ErrorText("the server could not handle that request")),
-                Request(scope),
-            )
-        self.send(op["worker"], json.dumps({"op": "reply", "id": op["id"], **answer.to_json()}))
-
-
-#: a ``reply`` that says the table moved (for a request its owner never received or ran)
-_MOVED_REPLY: dict[str, Any] = {
-    "status": 503,
-    "headers": [],
-    "body": base64.b64encode(
-        json.dumps({"error": {"code": "table_moved", "message": ""}}).encode()
-    ).decode("ascii"),
-}
+        self.relay.close_proxy(conn_id)

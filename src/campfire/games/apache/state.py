@@ -353,13 +353,24 @@ class ApacheState(State):
             self._check_turn(seat)  # not a seat of this game (rule "seat")
         if seat not in self.to_act or action.index not in self._legal_indices():
             raise self._illegal(seat, action)
-        kind = action.kind
+        return self.apply_legal(seat, action)
+
+    def apply_legal(self, seat: int, action: Action) -> list[Event]:
+        """Apply a legal action for ``seat`` unchecked (the path of :meth:`State.apply_legal`).
+
+        ``action`` must be the game's own action object among :meth:`legal_actions` of this
+        state for ``seat``: a search applying the actions it generated to states it made itself,
+        or a table applying an agent's decision it checked. Nothing is checked: anything else
+        may corrupt the state without an error. :meth:`apply` checks, then comes here.
+        """
+        act: ApacheAction = action  # type: ignore[assignment]  # (the caller's promise)
+        kind = act.kind
         if kind == "claim" or kind == "pass":
-            return self._answer(seat, action)
+            return self._answer(seat, act)
         if kind == "reveal":
             return self._reveal(seat)
         events: list[Event] = []
-        self._resolve(_action_choice(action), events)  # a choice (apache §7, P13)
+        self._resolve(_action_choice(act), events)  # a choice (apache §7, P13)
         return events
 
     def is_terminal(self) -> bool:

@@ -875,11 +875,22 @@ class DudabState(State):
             legal = self._compute_legal(who)
         if not any(map(is_, legal, repeat(action))):
             raise self._illegal(seat, action)
+        return self.apply_legal(seat, action)
+
+    def apply_legal(self, seat: int, action: Action) -> list[Event]:
+        """Apply a legal step for ``seat`` unchecked (the path of :meth:`State.apply_legal`).
+
+        ``action`` must be the game's own action object among :meth:`legal_actions` of this
+        state for ``seat``: a search applying the actions it generated to states it made itself,
+        or a table applying an agent's decision it checked. Nothing is checked: anything else
+        may corrupt the state without an error. :meth:`apply` checks, then comes here.
+        """
+        act: DudabAction = action  # type: ignore[assignment]  # (the caller's promise)
         self._legal = None
         events: list[Event] = []
-        kind = action.kind
+        kind = act.kind
         if kind == K_PLACE:
-            self._place(seat, action, events)
+            self._place(seat, act, events)
         elif kind == K_DRAW:
             self._draw_step(seat, events)
         elif kind == K_PENALTY:
@@ -887,19 +898,19 @@ class DudabState(State):
                 self._end_round(events)
                 return events
         elif kind == K_KEEP:
-            card = _take(self.hands[seat], action.face)
+            card = _take(self.hands[seat], act.face)
             self.kept.append(card)
             events.append(Event("keep", {"seat": seat}))
             events.append(
-                Event("keep_card", {"seat": seat, "card": FACE_NAMES[action.face]}, _only(seat))
+                Event("keep_card", {"seat": seat, "card": FACE_NAMES[act.face]}, _only(seat))
             )
         elif kind == K_REST:
-            self._rest(seat, action.call == 1, events)
+            self._rest(seat, act.call == 1, events)
         elif kind == K_PILE:
-            self._to_pile(seat, action.face, events)
+            self._to_pile(seat, act.face, events)
         elif kind == K_JUNGLE:
             _, _, card = self.tasks.pop()
-            col = action.col
+            col = act.col
             self.jungle[col] = card
             self.above[col] = len(self.vis[col])  # dudab §4.2: A = visible cards
             events.append(
@@ -907,7 +918,7 @@ class DudabState(State):
             )
         else:  # K_BABY
             _, _, card = self.tasks.pop()
-            if self._place_baby(seat, action.col, card, events):
+            if self._place_baby(seat, act.col, card, events):
                 self._end_round(events)
                 return events
         self._run(events)

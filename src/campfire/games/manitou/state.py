@@ -545,31 +545,43 @@ class ManitouState(State):
         i = bisect_left(legal, action.index, key=_INDEX)
         if i == len(legal) or legal[i] is not action:
             raise self._illegal(seat, action)
+        return self.apply_legal(seat, action)
+
+    def apply_legal(self, seat: int, action: Action) -> list[Event]:
+        """Apply a legal step for ``seat`` unchecked (the path of :meth:`State.apply_legal`).
+
+        ``action`` must be the game's own action object among :meth:`legal_actions` of this
+        state for ``seat``: a search applying the actions it generated to states it made itself,
+        or a table applying an agent's decision it checked. Nothing is checked: anything else
+        may corrupt the state without an error. :meth:`apply` checks, then comes here.
+        """
+        act: ManitouAction = action  # type: ignore[assignment]  # (the caller's promise)
+        phase = self.phase
         self._legal = None
-        kind = action.kind
+        kind = act.kind
         if phase == SELECT:
-            return self._pick(seat, action.arg)
+            return self._pick(seat, act.arg)
         if phase == PLAY_PHASE:
             if kind == K_PLAY:
-                return self._play_turn(seat, action.arg, action.ground)
+                return self._play_turn(seat, act.arg, act.ground)
             return self._play_turn(seat, -1, -1)  # no playable card
         if phase == TOTEM_PHASE:
             if kind == K_PLAY:
                 events: list[Event] = []
-                self._put(seat, action.arg, action.ground, events, True)  # manitou §5.6
+                self._put(seat, act.arg, act.ground, events, True)  # manitou §5.6
                 return self._to_horse(events)
             return self._to_horse([Event("totem_pass", {"seat": seat})])
         if phase == HORSE_PHASE:
             if kind == K_MOVE:
-                return self._move(seat, action.arg, action.ground)
+                return self._move(seat, act.arg, act.ground)
             return self._evaluate([Event("horse_pass", {"seat": seat})])
         if phase == THIEF:
             events = []
-            self._lose(seat, action.arg, events)
+            self._lose(seat, act.arg, events)
             self.rob_queue.pop(0)
             return self._continue_evaluation(events)
         events = []  # SHARE
-        self._gain(seat, self.ev_ground, action.arg, events)
+        self._gain(seat, self.ev_ground, act.arg, events)
         self.picks_left -= 1
         return self._continue_evaluation(events)
 

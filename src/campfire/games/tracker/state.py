@@ -282,22 +282,33 @@ class TrackerState(State):
         i = bisect_left(legal, action.index, key=_INDEX)
         if i == len(legal) or legal[i] is not action:
             raise self._illegal(seat, action)
+        return self.apply_legal(seat, action)
+
+    def apply_legal(self, seat: int, action: Action) -> list[Event]:
+        """Apply a legal step for ``seat`` unchecked (the path of :meth:`State.apply_legal`).
+
+        ``action`` must be the game's own action object among :meth:`legal_actions` of this
+        state for ``seat``: a search applying the actions it generated to states it made itself,
+        or a table applying an agent's decision it checked. Nothing is checked: anything else
+        may corrupt the state without an error. :meth:`apply` checks, then comes here.
+        """
+        act: TrackerAction = action  # type: ignore[assignment]  # (the caller's promise)
         self._legal = None
-        kind = action.kind
+        kind = act.kind
         if kind == "peek":
-            return self._peek(seat, action.arg)
+            return self._peek(seat, act.arg)
         if kind == "take":
-            return self._take(seat, action.arg)
+            return self._take(seat, act.arg)
         if kind == "done":
             if self.step == COLLECTING:
                 return self._end_collection(seat)
             return self._end_turn([Event("relocations_done", {"seat": seat})])
         if kind == "lift":
-            return self._lift(seat, action.arg)
+            return self._lift(seat, act.arg)
         if kind == "drop":
-            return self._drop(seat, action.arg)
+            return self._drop(seat, act.arg)
         if kind == "track":
-            return self._track(seat, action.arg)
+            return self._track(seat, act.arg)
         return self._end_turn([Event("final_peek_declined", {"seat": seat})])  # decline
 
     def is_terminal(self) -> bool:

@@ -1,0 +1,467 @@
+"""One table in memory: its lobby state, its ``Table`` once started, its connections, its frames.
+
+A :class:`LiveTable` holds what the services of :mod:`.tables` work on; it does no I/O of its own
+(storage and sending are the pipeline's, :mod:`.pipeline`). After each step the pipeline asks it,
+in this order, to note the step (:meth:`LiveTable.note_step`: its cause, the clocks, what each
+seat may answer), for the step's log entry (:meth:`LiveTable.log_entry`), and for each
+connection's frame (:meth:`LiveTable.frames`), which it sends with :meth:`LiveTable.flush` once
+the entry is committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from campfire.agents import make_agent
+from campfire.core import Action, Agent, Event, Game
+from campfire.core.events import visible_events
+from campfire.core.present import Display
+from campfire.core.table import Step, Table
+from campfire.i18n import DEFAULT_LANGUAGE, translator
+
+from . import protocol
+from .clocks import Clocks, TimeControl
+from .connection import Connection
+from .patches import Memo, patch_frame
+from .seating import TAKEOVER_LEVEL, SeatInfo, hash_token
+from .storage import Storage
+from .store import LogEntry
+from .windows import ClaimWindow
+from .wire import encode
+from .writer import PendingAction
+
+__all__ = ["MEASURED_FROM_PEOPLE", "REALTIME_MODE", "LiveTable", "Offers", "Outbox"]
+
+#: The play mode whose simultaneous answers the server times (``Game.play_modes``).
+REALTIME_MODE = "realtime-claims"
+#: From this many people at a table on, a game played in :data:`REALTIME_MODE` always has its
+#: claim windows timed by the server: a result shared between people is never decided by a
+#: reaction time a client wrote.
+MEASURED_FROM_PEOPLE = 2
+
+#: The frames of one step: each connection with the frame it is to be sent.
+Outbox = list[tuple[Connection, dict[str, Any]]]
+
+
+class Offers:
+    """What each seat to act may do, and since which sequence number it has been unchanged.
+
+    An action names the sequence number it answers. In a simultaneous step (several seats answer
+    one question, or choose at once) another seat's answer moves the table on without changing what
+    this seat may do: an answer to the earlier step still fits, and is accepted. It is stale
+    once the seat's legal actions differ from those it answered, or it has acted since, or it
+    is no longer to act.
+
+    >>> offers = Offers()
+    >>> offers.note(0, {0: ["a", "b"], 1: ["c"]})
+    >>> offers.note(1, {0: ["a", "b"]}, mover=1)   # seat 1 answered: seat 0's choice stands
+    >>> offers.fits(0, 0, 1), offers.fits(1, 0, 1)
+    (True, False)
+    >>> offers.note(2, {0: ["a"]}, mover=None)     # seat 0's choice changed
+    >>> offers.fits(0, 1, 2), offers.fits(0, 2, 2)
+    (False, True)
+    """
+
+    def __init__(self) -> None:
+        #: seat -> (the first sequence number of its current choice, that choice)
+        self._since: dict[int, tuple[int, tuple[Any, ...]]] = {}
+
+    def note(self, seq: int, legal: Mapping[int, Sequence[Any]], mover: int | None = None) -> None:
+        """Note the table at ``seq``, after ``mover``'s step (``None``: a fresh start).
+
+        ``legal`` holds the legal actions of each seat to act (a seat not in it is not to act).
+        """
+        since: dict[int, tuple[int, tuple[Any, ...]]] = {}
+        for seat, actions in legal.items():
+            choice = tuple(actions)
+            before = self._since.get(seat)
+            keep = before is not None and seat != mover and before[1] == choice
+            since[seat] = before if keep and before is not None else (seq, choice)
+        self._since = since
+
+    def fits(self, seat: int, answered: int, seq: int) -> bool:
+        """Whether an answer of ``seat`` to step ``answered`` fits the table at ``seq``."""
+        found = self._since.get(seat)
+        return found is not None and found[0] <= answered <= seq
+
+
+@dataclass
+class LiveTable:
+    """One table in memory: its lobby state, its ``Table`` (once started), its connections."""
+
+    id: int
+    game: Game[Any]
+    options: dict[str, Any]
+    players: int
+    seats: list[SeatInfo]
+    store: Storage
+    status: str = "open"
+    number: int = 0
+    seed: int | None = None
+    table: Table | None = None
+    connections: set[Connection] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: what each seat (``None``: spectators) saw of the last step, from ``Table.subscribe``
+    seen: dict[int | None, list[Event]] = field(default_factory=dict)
+    bot_task: asyncio.Task[None] | None = None
+    #: the time control and the seats' clocks (``None`` before the game starts)
+    control: TimeControl = field(default_factory=TimeControl)
+    clocks: Clocks | None = None
+    #: seconds after a person's last connection closes before a bot takes the seat over
+    #: (``None``: never)
+    bot_after_leave: float | None = None
+    #: the clock the time control is measured with (monotonic seconds)
+    now: Callable[[], float] = time.monotonic
+    #: why steps were played for their seats (step index -> ``protocol.CAUSES``)
+    causes: dict[int, str] = field(default_factory=dict)
+    #: the cause of a seat's next step (set just before a time-out's action)
+    next_cause: dict[int, str] = field(default_factory=dict)
+    #: the outcome of a game lost on time (the engine's game did not end)
+    forfeit: dict[str, Any] | None = None
+    clock_task: asyncio.Task[None] | None = None
+    leave_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    #: real-time claim windows are in force: the server times the answers of every
+    #: simultaneous step (:meth:`measured`; a game with the ``realtime-claims`` play mode)
+    realtime: bool = False
+    #: the lobby request asked for real-time claim windows (``"realtime": true``)
+    realtime_asked: bool = False
+    #: the difficulty level of a bot that takes over a person's seat
+    takeover_level: str = TAKEOVER_LEVEL
+    #: what each seat to act may do, and since which step (what an action may answer)
+    offers: Offers = field(default_factory=Offers)
+    #: the open claim window (``None``: none)
+    window: ClaimWindow | None = None
+    window_tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    #: the operator's message if the table was closed (``campfire admin close``; it is then
+    #: finished for good: no rematch); ``None``: not closed
+    closed: str | None = None
+
+    # ----- building the game ------------------------------------------------------------------
+
+    def names(self, language: str = DEFAULT_LANGUAGE) -> list[str]:
+        """The seats' names (a bot's and an unnamed seat's in ``language``)."""
+        tr = translator(language)
+        return [s.name(tr) for s in self.seats]
+
+    def settings(self) -> dict[str, Any]:
+        """The table's settings as they are in force (what clients are told)."""
+        return {
+            "clock": self.control.to_json(),
+            "bot_after_leave": self.bot_after_leave,
+            "realtime": self.realtime,
+            "takeover_level": self.takeover_level,
+        }
+
+    def stored_settings(self) -> dict[str, Any]:
+        """What the database keeps of the settings: :meth:`settings` and the request's wish."""
+        return {**self.settings(), "realtime_asked": self.realtime_asked}
+
+    def people(self) -> int:
+        """How many seats people play or will play (taken or open; a bot's are not).
+
+        An open seat is taken by a person (``join``) before the game starts, and a bot that
+        takes a person's seat over during a game plays it for that person, who keeps it.
+        """
+        return sum(1 for s in self.seats if s.kind != "bot")
+
+    def measured(self) -> bool:
+        """Whether the server must time the claim windows of the next game.
+
+        Always in a game played in the ``realtime-claims`` mode at a table of
+        :data:`MEASURED_FROM_PEOPLE` or more people, whatever the request said (a client's
+        own reaction time would decide a result they share); otherwise as the request asked.
+        """
+        if REALTIME_MODE not in self.game.play_modes:
+            return False
+        return self.realtime_asked or self.people() >= MEASURED_FROM_PEOPLE
+
+    def build(self, actions: Sequence[LogEntry] = ()) -> None:
+        """Make the ``Table`` of the current game and replay ``actions`` (the log) through it."""
+        assert self.seed is not None
+        for s in self.seats:
+            s.takeover = False
+        self.causes = {i: e.cause for i, e in enumerate(actions) if e.cause is not None}
+        self.next_cause = {}
+        agents: list[Agent | None] = []
+        for s in self.seats:
+            if s.kind == "bot":
+                seed = random.Random(f"{self.seed}/{s.seat}").getrandbits(62)
+                agents.append(
+                    make_agent(
+                        s.level or "easy", self.game, s.seat, self.players, self.options, seed
+                    )
+                )
+            else:
+                agents.append(None)
+        table = Table(
+            self.game,
+            self.players,
+            self.options,
+            seed=self.seed,
+            names=self.names(),
+            agents=agents,
+        )
+        for entry in actions:  # the log: replayed, verified, routed to the agents
+            table.play(entry.seat, entry.notation)
+        for seat in [*range(self.players), None]:
+            table.subscribe(seat, self._seen_by(seat))
+        self.table = table
+        self.offers = Offers()
+        self.note_offers(None)
+        last = actions[-1].clocks if actions else None
+        self.clocks = Clocks(self.control, self.players, last)
+        self.clocks.sync(self.people_to_act(), self.now())
+
+    # ----- after a step (asked by the pipeline, in this order) ----------------------------------
+
+    def note_step(self, step: Step) -> None:
+        """Note ``step`` at the table: its cause, the clocks, what each seat may answer.
+
+        The mover's clock stops and those of the seats to act now run.
+        """
+        cause = self.next_cause.pop(step.seat, None)
+        if cause is None and self.seats[step.seat].takeover:
+            cause = "takeover"
+        if cause is not None:
+            self.causes[step.index] = cause
+        if self.clocks is not None:
+            now = self.now()
+            self.clocks.moved(step.seat, now)
+            self.clocks.sync(self.people_to_act(), now)
+        self.note_offers(step.seat)
+
+    def log_entry(self, step: Step) -> PendingAction:
+        """The action log's entry of ``step`` (with the game's record if it ended the game)."""
+        table = self.table
+        assert table is not None
+        record = table.match.record(self.record_meta()) if table.state.is_terminal() else None
+        return PendingAction(
+            self.id,
+            self.number,
+            step.index,
+            step.seat,
+            str(step.action),
+            record.dumps() if record is not None else None,
+            self.causes.get(step.index),
+            self.clocks.left(self.now()) if self.clocks is not None else None,
+        )
+
+    def frames(self, step: Step) -> Outbox:
+        """Each connection's ``delta`` frame of ``step`` (one built per seat and language).
+
+        The events are what each seat saw of the step (the table's subscriptions, :attr:`seen`).
+        """
+        cache: dict[tuple[int | None, str], dict[str, Any]] = {}
+        outbox: Outbox = []
+        for conn in list(self.connections):
+            key = (conn.seat, conn.language)
+            if key not in cache:
+                cache[key] = self.delta(conn.seat, step, conn.language)
+            outbox.append((conn, cache[key]))
+        return outbox
+
+    def note_offers(self, mover: int | None) -> None:
+        """Note in :attr:`offers` what each seat to act may do now (after ``mover``'s step)."""
+        table = self.table
+        assert table is not None
+        state = table.state
+        to_act = [] if state.is_terminal() else state.seats_to_act()
+        self.offers.note(self.seq, {s: state.legal_actions(s) for s in to_act}, mover)
+
+    def people_to_act(self) -> list[int]:
+        """The seats to act now that people play (their clocks run)."""
+        table = self.table
+        if table is None or self.status != "running" or table.state.is_terminal():
+            return []
+        return [s for s in table.state.seats_to_act() if s not in table.agents]
+
+    def record_meta(self) -> dict[str, Any]:
+        """What the server adds to a record: the table, the clock, time-outs and takeovers."""
+        meta: dict[str, Any] = {"table": self.id, "game_number": self.number}
+        if self.control.kind != "none":
+            meta["clock"] = self.control.to_json()
+        assert self.table is not None
+        steps = self.table.match.actions
+        if self.causes:
+            meta["causes"] = [
+                {"seq": i, "seat": steps[i][0], "cause": c} for i, c in sorted(self.causes.items())
+            ]
+        if self.forfeit is not None:
+            meta["forfeit"] = self.forfeit
+        return meta
+
+    def clocks_json(self) -> dict[str, Any] | None:
+        """The clocks as frames carry them."""
+        return self.clocks.to_json(self.now()) if self.clocks is not None else None
+
+    def _seen_by(self, seat: int | None) -> Callable[[list[Event]], None]:
+        def take(events: list[Event]) -> None:
+            self.seen[seat] = events
+
+        return take
+
+    @property
+    def seq(self) -> int:
+        """The sequence number: the number of actions of the current game."""
+        return len(self.table.match.actions) if self.table is not None else 0
+
+    # ----- frames (from a seat's view, legal actions and visible events only) -----------------
+
+    def _seat_model(
+        self, seat: int | None, language: str = DEFAULT_LANGUAGE
+    ) -> tuple[Mapping[str, Any], Display, list[dict[str, Any]]]:
+        """A seat's view, display model (the dataclass) and legal actions as JSON."""
+        assert self.table is not None
+        state = self.table.state
+        view = state.view(seat)
+        legal: list[Action] = (
+            state.legal_actions(seat)
+            if seat is not None
+            and self.status == "running"
+            and seat in state.seats_to_act()
+            and seat not in self.table.agents
+            else []
+        )
+        display = protocol.seat_display(self.game, view, legal, self.names(language), language)
+        return view, display, protocol.legal_json(self.game, self.players, legal)
+
+    def _outcome(self) -> dict[str, Any] | None:
+        assert self.table is not None
+        state = self.table.state
+        if self.forfeit is not None:
+            outcome: dict[str, Any] = self.forfeit["outcome"]
+            return outcome
+        return state.outcome().to_json() if state.is_terminal() else None
+
+    def _step_for(
+        self,
+        seat: int | None,
+        step: Step,
+        events: Sequence[Event],
+        language: str = DEFAULT_LANGUAGE,
+    ) -> dict[str, Any]:
+        return protocol.seat_step(
+            self.game,
+            self.names(language),
+            seat,
+            step.index + 1,
+            step.seat,
+            events,
+            self.causes.get(step.index),
+            language,
+        )
+
+    def delta(
+        self, seat: int | None, step: Step, language: str = DEFAULT_LANGUAGE
+    ) -> dict[str, Any]:
+        """The ``delta`` frame of ``step`` for ``seat``, its texts in ``language``.
+
+        Its display model is the :class:`~campfire.core.present.Display` itself (encoded by
+        :func:`.wire.encode` as its ``to_json()``).
+        """
+        view, display, legal = self._seat_model(seat, language)
+        return protocol.delta_frame(
+            table=self.id,
+            game_number=self.number,
+            step=self._step_for(seat, step, self.seen.get(seat, []), language),
+            view=view,
+            display=display,
+            legal=legal,
+            outcome=self._outcome(),
+            clocks=self.clocks_json(),
+        )
+
+    def snapshot(
+        self, seat: int | None, since: int | None = None, language: str = DEFAULT_LANGUAGE
+    ) -> dict[str, Any]:
+        """The ``snapshot`` frame for ``seat``, with the steps it missed after ``since``.
+
+        Its display model (the :class:`~campfire.core.present.Display` itself, encoded by
+        :func:`.wire.encode` as its ``to_json()``) and log messages are in ``language``.
+        """
+        if self.table is None:
+            view: Mapping[str, Any] | None = None
+            display: Display | None = None
+            legal: list[dict[str, Any]] = []
+            outcome = None
+            missed: list[dict[str, Any]] = []
+        else:
+            view, display, legal = self._seat_model(seat, language)
+            outcome = self._outcome()
+            steps = self.table.steps[since:] if since is not None and since <= self.seq else []
+            missed = [
+                self._step_for(seat, s, visible_events(s.events, seat), language) for s in steps
+            ]
+        return protocol.snapshot_frame(
+            table=self.id,
+            game=self.game.name,
+            status=self.status,
+            game_number=self.number,
+            seq=self.seq,
+            seat=seat,
+            seats=[s.public() for s in self.seats],
+            view=view,
+            display=display,
+            legal=legal,
+            missed=missed,
+            outcome=outcome,
+            clocks=self.clocks_json() if self.table is not None else None,
+        )
+
+    def flush(self, outbox: Outbox) -> None:
+        """Send the frames of a step (:meth:`frames`), each encoded once for all its connections.
+
+        A connection of patches gets its frame's display model as the changes from the one it
+        was sent last (:attr:`Connection.shown`): built and encoded once for all connections
+        that hold the same model.
+        """
+        # a frame (and the model a patch starts from), by identity -> the text; each key's
+        # objects are kept in the value, so that their ids stay theirs until the loop ends
+        texts: dict[tuple[int, int], tuple[Any, Any, str]] = {}
+        memo: Memo = {}  # the changes between the parts the seats' models share, found once
+        for conn, frame in outbox:
+            base = conn.shown if conn.patches else None
+            key = (id(frame), id(base) if conn.patches else -1)
+            found = texts.get(key)
+            if found is None:
+                text = encode(patch_frame(frame, base, memo) if conn.patches else frame)
+                texts[key] = (frame, base, text)
+            else:
+                text = found[2]
+            conn.shown = frame["display"]
+            conn.push(text)
+
+    def push_snapshots(self) -> None:
+        """Send every connection a fresh snapshot (after a lobby change)."""
+        for conn in list(self.connections):
+            conn.push(self.snapshot(conn.seat, language=conn.language))
+
+    # ----- seats ------------------------------------------------------------------------------
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token is ``token`` (``None``: no seat)."""
+        digest = hash_token(token)
+        for s in self.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                return s.seat
+        return None
+
+    def public(self) -> dict[str, Any]:
+        """The table as the lobby lists it."""
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "options": dict(self.options),
+            "players": self.players,
+            "status": self.status,
+            "game_number": self.number,
+            "seq": self.seq,
+            "seats": [s.public() for s in self.seats],
+            "realtime": self.realtime,
+        }

@@ -1,0 +1,362 @@
+"""Lobby operations on live tables: create, join, leave, start, rematch, records, listings.
+
+Each operation checks a lobby request and answers :class:`~.seating.LobbyError` (an HTTP status,
+a code and a message in the user's language) when it is refused; :mod:`.lobby` serves them over
+HTTP. A change of the seats is stored, then every connection of the table gets a fresh snapshot.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from campfire.agents import LEVELS
+from campfire.core import CampfireError, ErrorText, all_games
+from campfire.core import get as get_game
+
+from .clocks import TimeControl
+from .hub import Hub
+from .live import REALTIME_MODE, LiveTable
+from .seating import TAKEOVER_LEVEL, LobbyError, SeatInfo, check_nickname, hash_token
+
+__all__ = ["LobbyOps"]
+
+
+class LobbyOps:
+    """The lobby's operations on the tables (see the module)."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    def get(self, table_id: int) -> LiveTable:
+        """The live table ``table_id`` (:class:`LobbyError` 404 if there is none)."""
+        live = self.hub.recovery.load(table_id)
+        if live is None:
+            raise LobbyError(
+                404, "unknown_table", ErrorText("there is no table {table}", table=table_id)
+            )
+        return live
+
+    def listing(self, statuses: Sequence[str]) -> list[dict[str, Any]]:
+        """The tables whose status is one of ``statuses``.
+
+        A table this process has in memory as it is there; any other (another process's, or a
+        finished one nobody asked for since the start) as the database has it, without
+        rebuilding it.
+        """
+        ids = self.hub.store.table_ids(statuses)
+        found = [
+            self.hub.tables[i].public() if i in self.hub.tables else self.hub.store.public(i)
+            for i in ids
+        ]
+        return [t for t in found if t is not None]
+
+    # ----- lobby ------------------------------------------------------------------------------
+    def create(self, request: Mapping[str, Any]) -> tuple[LiveTable, dict[int, str]]:
+        """Create a table from a lobby request; return it and the tokens of reserved seats."""
+        allowed = {
+            *("game", "players", "options", "seats", "clock"),
+            *("bot_after_leave", "realtime", "takeover_level"),
+        }
+        extra = sorted(set(request) - allowed)
+        if extra:
+            raise LobbyError(
+                400,
+                "bad_request",
+                ErrorText(
+                    "a new table takes {allowed} (got {got})",
+                    allowed=", ".join(sorted(allowed)),
+                    got=", ".join(extra),
+                ),
+            )
+        name = request.get("game")
+        if not isinstance(name, str):
+            raise LobbyError(
+                400,
+                "bad_request",
+                ErrorText(
+                    '"game" names the game: one of {games}',
+                    games=", ".join(g.name for g in all_games()),
+                ),
+            )
+        try:
+            game = get_game(name)
+        except CampfireError as exc:
+            raise LobbyError(400, "bad_request", exc.text) from None
+        players = request.get("players", game.min_players)
+        if (
+            not isinstance(players, int)
+            or isinstance(players, bool)
+            or not game.min_players <= players <= game.max_players
+        ):
+            raise LobbyError(
+                400,
+                "bad_request",
+                ErrorText(
+                    '"players": {game} is played by {low}–{high}',
+                    game=game.title_text(),
+                    low=game.min_players,
+                    high=game.max_players,
+                ),
+            )
+        raw_options = request.get("options", {})
+        if not isinstance(raw_options, dict):
+            raise LobbyError(
+                400, "bad_request", ErrorText('"options" is an object of option values')
+            )
+        try:
+            options = game.options(raw_options).non_default()
+        except CampfireError as exc:
+            raise LobbyError(400, "bad_request", exc.text) from None
+        except TypeError as exc:
+            raise LobbyError(400, "bad_request", str(exc)) from None
+        raw_seats = request.get("seats", [{"kind": "open"}] * players)
+        if not isinstance(raw_seats, list) or len(raw_seats) != players:
+            raise LobbyError(
+                400,
+                "bad_request",
+                ErrorText('"seats" is a list of {players} seats, one per player', players=players),
+            )
+        try:
+            control = TimeControl.read(request.get("clock"))
+        except CampfireError as exc:
+            raise LobbyError(400, "bad_request", exc.text) from None
+        after = request.get("bot_after_leave")
+        if after is not None and (
+            isinstance(after, bool) or not isinstance(after, int | float) or not 0 <= after <= 3600
+        ):
+            raise LobbyError(
+                400,
+                "bad_request",
+                ErrorText(
+                    '"bot_after_leave" is the seconds (0–3600) a bot waits before it takes over '
+                    "the seat of a person who left, or null (never)"
+                ),
+            )
+        realtime = request.get("realtime", False)
+        if not isinstance(realtime, bool) or (realtime and REALTIME_MODE not in game.play_modes):
+            raise LobbyError(
+                400,
+                "bad_request",
+                ErrorText(
+                    '"realtime" is true or false; real-time claim windows exist in games played '
+                    "in the realtime-claims mode: {games}",
+                    games=", ".join(g.name for g in all_games() if REALTIME_MODE in g.play_modes),
+                ),
+            )
+        takeover = request.get("takeover_level", TAKEOVER_LEVEL)
+        if takeover not in LEVELS:
+            raise LobbyError(
+                400,
+                "bad_request",
+                ErrorText(
+                    '"takeover_level" is the level of a bot that takes over a person\'s seat: '
+                    "one of {levels}",
+                    levels=", ".join(LEVELS),
+                ),
+            )
+        seats: list[SeatInfo] = []
+        tokens: dict[int, str] = {}
+        for i, raw in enumerate(raw_seats):
+            seat, token = self._seat_request(i, raw)
+            seats.append(seat)
+            if token is not None:
+                tokens[i] = token
+        live = LiveTable(0, game, options, players, seats, self.hub.store, now=self.hub.clock)
+        live.control = control
+        live.bot_after_leave = float(after) if after is not None else None
+        live.realtime_asked = realtime
+        live.realtime = live.measured()
+        live.takeover_level = takeover
+        live.id = self.hub.store.create(game.name, options, players, seats, live.stored_settings())
+        if self.hub.cluster is not None:
+            self.hub.cluster.claim(live.id)
+        self.hub.tables[live.id] = live
+        return live, tokens
+
+    @staticmethod
+    def _seat_request(i: int, raw: Any) -> tuple[SeatInfo, str | None]:
+        shape = ErrorText(
+            "seat {seat}: a seat is {open}, {bot} or {reserved}",
+            seat=i,
+            open='{"kind": "open"}',
+            bot='{"kind": "bot", "level": "easy|medium|hard"}',
+            reserved='{"kind": "reserved", "nickname": NAME}',
+        )
+        if not isinstance(raw, dict) or set(raw) - {"kind", "level", "nickname"}:
+            raise LobbyError(400, "bad_request", shape)
+        kind = raw.get("kind")
+        if kind == "open" and set(raw) == {"kind"}:
+            return SeatInfo(i), None
+        if kind == "bot" and set(raw) <= {"kind", "level"}:
+            level = raw.get("level", "easy")
+            if level not in LEVELS:
+                raise LobbyError(
+                    400,
+                    "bad_request",
+                    ErrorText(
+                        "seat {seat}: a bot's level is one of {levels}",
+                        seat=i,
+                        levels=", ".join(LEVELS),
+                    ),
+                )
+            return SeatInfo(i, "bot", level=level), None
+        if kind == "reserved" and set(raw) <= {"kind", "nickname"}:
+            token = secrets.token_urlsafe(24)
+            nickname = check_nickname(raw.get("nickname"))
+            return SeatInfo(i, "human", nickname=nickname, token_hash=hash_token(token)), token
+        raise LobbyError(400, "bad_request", shape)
+
+    def join(self, live: LiveTable, request: Mapping[str, Any]) -> tuple[int, str]:
+        """Seat a person at an open seat (the one asked for, or the first); return seat, token."""
+        if set(request) - {"nickname", "seat"}:
+            raise LobbyError(
+                400, "bad_request", ErrorText("joining takes a nickname and optionally a seat")
+            )
+        nickname = check_nickname(request.get("nickname"))
+        if live.status != "open":
+            raise LobbyError(
+                409,
+                "not_open",
+                ErrorText("table {table} has started: no seat can be taken", table=live.id),
+            )
+        wanted = request.get("seat")
+        free = [s for s in live.seats if s.kind == "open"]
+        if wanted is not None:
+            if not isinstance(wanted, int) or isinstance(wanted, bool):
+                raise LobbyError(400, "bad_request", ErrorText('"seat" is a seat number'))
+            free = [s for s in free if s.seat == wanted]
+            if not free:
+                raise LobbyError(
+                    409,
+                    "seat_taken",
+                    ErrorText(
+                        "seat {seat} is not open; open seats: {open}",
+                        seat=wanted,
+                        open=", ".join(str(s.seat) for s in live.seats if s.kind == "open")
+                        or ErrorText("none"),
+                    ),
+                )
+        if not free:
+            raise LobbyError(
+                409, "table_full", ErrorText("table {table} has no open seat", table=live.id)
+            )
+        seat = free[0]
+        token = secrets.token_urlsafe(24)
+        seat.kind, seat.nickname, seat.token_hash = "human", nickname, hash_token(token)
+        self.hub.store.save_seat(live.id, seat)
+        live.push_snapshots()
+        return seat.seat, token
+
+    def seat_for(self, live: LiveTable, token: str | None) -> int:
+        """The seat of ``token`` at ``live`` (:class:`LobbyError` 401 if none)."""
+        seat = live.seat_of(token) if token else None
+        if seat is None:
+            raise LobbyError(
+                401,
+                "bad_token",
+                ErrorText("send the seat token this table gave you: Bearer TOKEN"),
+            )
+        return seat
+
+    def leave(self, live: LiveTable, token: str | None) -> int:
+        """Free the seat of ``token`` before the game starts; return the seat."""
+        seat = self.seat_for(live, token)
+        if live.status != "open":
+            raise LobbyError(
+                409,
+                "not_open",
+                ErrorText(
+                    "a seat can be left only before the game starts; during a game, close the "
+                    "connection (a bot takes over if the table has bot_after_leave)"
+                ),
+            )
+        info = live.seats[seat]
+        info.kind, info.nickname, info.token_hash = "open", None, None
+        self.hub.store.save_seat(live.id, info)
+        live.push_snapshots()
+        return seat
+
+    def start(self, live: LiveTable, token: str | None, seed: int | None = None) -> None:
+        """Start the first game once every seat is taken."""
+        if any(s.kind == "human" for s in live.seats):
+            self.seat_for(live, token)
+        if live.status != "open":
+            raise LobbyError(
+                409, "not_open", ErrorText("table {table} has already started", table=live.id)
+            )
+        waiting = [str(s.seat) for s in live.seats if s.kind == "open"]
+        if waiting:
+            raise LobbyError(
+                409,
+                "seats_open",
+                ErrorText(
+                    "seats {seats} are still open: join or fill them", seats=", ".join(waiting)
+                ),
+            )
+        self._new_game(live, seed)
+
+    def rematch(self, live: LiveTable, token: str | None, seed: int | None = None) -> None:
+        """Start the next game at a finished table, with the same seats."""
+        if any(s.kind == "human" for s in live.seats):
+            self.seat_for(live, token)
+        if live.closed is not None:
+            raise LobbyError(
+                409,
+                "table_closed",
+                ErrorText(
+                    "table {table} was closed by the server's operator: no game is played there "
+                    "any more",
+                    table=live.id,
+                ),
+            )
+        if live.status != "finished":
+            raise LobbyError(
+                409,
+                "not_finished",
+                ErrorText("a rematch starts once the current game has finished"),
+            )
+        self._new_game(live, seed)
+
+    def _new_game(self, live: LiveTable, seed: int | None) -> None:
+        live.seed = seed if seed is not None else secrets.randbits(63)
+        live.number += 1
+        live.status = "running"
+        live.forfeit = None
+        realtime = live.measured()  # decided as the game starts, for the whole game
+        if realtime != live.realtime:
+            live.realtime = realtime
+            self.hub.store.save_settings(live.id, live.stored_settings())
+        self.hub.store.start(live.id, live.number, live.seed)
+        live.build()
+        live.push_snapshots()
+        hub = self.hub
+        hub.bots.kick(live)
+        hub.timers.arm(live)
+        hub.takeover.absent(live)
+        hub.spawn(hub.windows.after_step_locked(live))
+
+    def record(self, live: LiveTable, number: int | None) -> str:
+        """The record of game ``number`` (default: the last finished) of a table.
+
+        The game being played has none yet: 409 ``no_record``, also when it is the first and
+        the default is asked for (the replays answer the same). A game the table has not had
+        (nor any game at a table that has not started) is 404 ``no_record``.
+        """
+        if number is None:
+            last = live.number if live.status == "finished" else live.number - 1
+            number = max(last, 1)  # before the first game ends: the first
+        text = self.hub.store.record(live.id, number) if number >= 1 else None
+        if text is None:
+            playing = live.status == "running" and number == live.number
+            raise LobbyError(
+                409 if playing else 404,
+                "no_record",
+                ErrorText(
+                    "table {table} has no finished game {number}; records exist once a game ends",
+                    table=live.id,
+                    number=number,
+                ),
+            )
+        return text

@@ -1,0 +1,84 @@
+"""Seats as the lobby knows them: who sits where, their tokens, and the lobby's refusals."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from campfire.core import CampfireError, ErrorText
+from campfire.i18n import DEFAULT_LANGUAGE, Translator, translator
+from campfire.i18n import names as seat_names
+
+__all__ = [
+    "MAX_NICKNAME",
+    "TAKEOVER_LEVEL",
+    "LobbyError",
+    "SeatInfo",
+    "check_nickname",
+    "hash_token",
+]
+
+#: The longest nickname.
+MAX_NICKNAME = 32
+#: The level of a bot that takes over a person's seat, unless the table says another
+#: (``takeover_level``).
+TAKEOVER_LEVEL = "easy"
+
+
+class LobbyError(CampfireError):
+    """A lobby request that is refused: ``status`` is the HTTP status, ``code`` the kind."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)  # an ErrorText where it can be (answers in the user's language)
+        self.status = status
+        self.code = code
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 of a seat token (what the database keeps)."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+@dataclass
+class SeatInfo:
+    """One seat as the lobby knows it."""
+
+    seat: int
+    kind: str = "open"  # open, human or bot
+    level: str | None = None
+    nickname: str | None = None
+    token_hash: str | None = None
+    #: a bot plays this person's seat now (they ran out of time or left; in memory only)
+    takeover: bool = False
+
+    def public(self) -> dict[str, Any]:
+        """What every client may know of the seat (never the token's hash)."""
+        return {
+            "seat": self.seat,
+            "kind": self.kind,
+            "nickname": self.nickname,
+            "level": self.level,
+            "takeover": self.takeover,
+        }
+
+    def name(self, tr: Translator | None = None) -> str:
+        """The seat's name in displays and records (in ``tr``'s language; default English)."""
+        tr = tr or translator(DEFAULT_LANGUAGE)
+        if self.kind == "bot":
+            return seat_names.bot_name(self.seat + 1, self.level or "", tr)
+        return self.nickname or tr.gettext(seat_names.SEAT).format(number=self.seat + 1)
+
+
+def check_nickname(nickname: Any) -> str:
+    """``nickname`` stripped, or :class:`LobbyError` 400 if it is not a valid nickname."""
+    if not isinstance(nickname, str) or not nickname.strip():
+        raise LobbyError(400, "bad_request", ErrorText('"nickname" is a non-empty string'))
+    text: str = nickname.strip()
+    if len(text) > MAX_NICKNAME or not text.isprintable():
+        raise LobbyError(
+            400,
+            "bad_request",
+            ErrorText("a nickname has 1–{limit} printable characters", limit=MAX_NICKNAME),
+        )
+    return text

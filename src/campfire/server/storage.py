@@ -1,0 +1,204 @@
+"""Storage behind two small interfaces: the lobby's reads and writes, and the action log.
+
+:class:`Storage` is what the table services read and write (tables, seats, records); the
+:class:`ActionLog` appends accepted actions (and the record of the game an action ended). The
+server runs on :class:`~.store.Store` and :class:`~.writer.LogWriter` (SQLAlchemy: an SQLite file
+or PostgreSQL); :class:`MemoryStore` keeps the same in memory, for fast tests of the services
+that need no database (it is both interfaces at once, so what is logged can be read back).
+
+>>> from campfire.server.seating import SeatInfo
+>>> from campfire.server.writer import PendingAction
+>>> store = MemoryStore()
+>>> table = store.create("some-game", {}, 2, [SeatInfo(0), SeatInfo(1, "bot", "easy")])
+>>> store.start(table, 1, seed=7)
+>>> store.append(PendingAction(table, 1, 0, 1, "pass"))
+>>> [entry.notation for entry in store.actions(table, 1)], store.public(table)["seq"]
+(['pass'], 1)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from .models import TableRow, utcnow
+from .seating import SeatInfo
+from .store import LogEntry
+from .writer import PendingAction
+
+__all__ = ["ActionLog", "MemoryStore", "Storage"]
+
+
+class Storage(Protocol):
+    """The reads and writes of tables, seats and records (each call one transaction)."""
+
+    def create(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        players: int,
+        seats: Sequence[SeatInfo],
+        settings: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Store a new open table and its seats; return its id."""
+
+    def save_settings(self, table_id: int, settings: Mapping[str, Any]) -> None:
+        """Store a table's settings anew."""
+
+    def save_seat(self, table_id: int, seat: SeatInfo) -> None:
+        """Store the new state of one seat."""
+
+    def start(self, table_id: int, game_number: int, seed: int) -> None:
+        """Mark a table running its game ``game_number`` with ``seed``."""
+
+    def finish(self, table_id: int, game_number: int, record: str) -> None:
+        """End a game without an action: store its record, mark the table finished."""
+
+    def table(self, table_id: int) -> tuple[TableRow, list[SeatInfo]] | None:
+        """A table and its seats (``None`` if there is no such table)."""
+
+    def table_ids(self, statuses: Sequence[str]) -> list[int]:
+        """The ids of the tables whose status is one of ``statuses``, oldest first."""
+
+    def public(self, table_id: int) -> dict[str, Any] | None:
+        """A table as the lobby lists it."""
+
+    def actions(self, table_id: int, game_number: int) -> list[LogEntry]:
+        """The logged actions of one game, in order."""
+
+    def record(self, table_id: int, game_number: int) -> str | None:
+        """The record of a finished game (``None`` if that game has not finished)."""
+
+
+class ActionLog(Protocol):
+    """Appends accepted actions: each is stored before any frame of it is sent."""
+
+    def submit(self, action: PendingAction) -> asyncio.Future[None]:
+        """Queue ``action``; the future resolves once it is stored (or fails with the error)."""
+
+    async def close(self) -> None:
+        """Finish the writes in progress (at shutdown)."""
+
+
+class MemoryStore:
+    """:class:`Storage` and :class:`ActionLog` in memory (for tests; nothing survives it)."""
+
+    def __init__(self) -> None:
+        self._tables: dict[int, TableRow] = {}
+        self._seats: dict[int, dict[int, SeatInfo]] = {}
+        self._log: dict[tuple[int, int], list[LogEntry]] = {}
+        self._records: dict[tuple[int, int], str] = {}
+        #: actions appended (as :class:`~.writer.LogWriter` counts them)
+        self.committed = 0
+
+    # ----- Storage ----------------------------------------------------------------------------
+
+    def create(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        players: int,
+        seats: Sequence[SeatInfo],
+        settings: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Store a new open table and its seats; return its id."""
+        table_id = len(self._tables) + 1
+        self._tables[table_id] = TableRow(
+            id=table_id,
+            game=game,
+            options=dict(options),
+            players=players,
+            status="open",
+            created=utcnow(),
+            game_number=0,
+            seed=None,
+            settings=dict(settings) if settings else None,
+        )
+        self._seats[table_id] = {s.seat: copy.copy(s) for s in seats}
+        return table_id
+
+    def save_settings(self, table_id: int, settings: Mapping[str, Any]) -> None:
+        """Store a table's settings anew."""
+        self._tables[table_id].settings = dict(settings)
+
+    def save_seat(self, table_id: int, seat: SeatInfo) -> None:
+        """Store the new state of one seat."""
+        self._seats[table_id][seat.seat] = SeatInfo(
+            seat.seat, seat.kind, seat.level, seat.nickname, seat.token_hash
+        )
+
+    def start(self, table_id: int, game_number: int, seed: int) -> None:
+        """Mark a table running its game ``game_number`` with ``seed``."""
+        row = self._tables[table_id]
+        row.status, row.game_number, row.seed = "running", game_number, seed
+
+    def finish(self, table_id: int, game_number: int, record: str) -> None:
+        """End a game without an action: store its record, mark the table finished."""
+        self._records[table_id, game_number] = record
+        self._tables[table_id].status = "finished"
+
+    def table(self, table_id: int) -> tuple[TableRow, list[SeatInfo]] | None:
+        """A table and its seats (``None`` if there is no such table)."""
+        row = self._tables.get(table_id)
+        if row is None:
+            return None
+        seats = self._seats[table_id]
+        return row, [copy.copy(seats[i]) for i in sorted(seats)]
+
+    def table_ids(self, statuses: Sequence[str]) -> list[int]:
+        """The ids of the tables whose status is one of ``statuses``, oldest first."""
+        return [i for i, row in sorted(self._tables.items()) if row.status in statuses]
+
+    def public(self, table_id: int) -> dict[str, Any] | None:
+        """A table as the lobby lists it."""
+        found = self.table(table_id)
+        if found is None:
+            return None
+        row, seats = found
+        return {
+            "id": row.id,
+            "game": row.game,
+            "options": dict(row.options),
+            "players": row.players,
+            "status": row.status,
+            "game_number": row.game_number,
+            "seq": len(self._log.get((table_id, row.game_number), [])),
+            "seats": [s.public() for s in seats],
+            "realtime": bool((row.settings or {}).get("realtime", False)),
+        }
+
+    def actions(self, table_id: int, game_number: int) -> list[LogEntry]:
+        """The logged actions of one game, in order."""
+        return list(self._log.get((table_id, game_number), []))
+
+    def record(self, table_id: int, game_number: int) -> str | None:
+        """The record of a finished game (``None`` if that game has not finished)."""
+        return self._records.get((table_id, game_number))
+
+    # ----- ActionLog --------------------------------------------------------------------------
+
+    def append(self, action: PendingAction) -> None:
+        """Append ``action`` (and store the record of the game it ended)."""
+        log = self._log.setdefault((action.table_id, action.game_number), [])
+        if action.seq != len(log):
+            raise ValueError(f"table {action.table_id}: action {action.seq} after {len(log)}")
+        log.append(LogEntry(action.seat, action.notation, action.cause, action.clocks))
+        if action.record is not None:
+            self.finish(action.table_id, action.game_number, action.record)
+        self.committed += 1
+
+    def submit(self, action: PendingAction) -> asyncio.Future[None]:
+        """Append ``action`` now; the future is already resolved (or failed)."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        try:
+            self.append(action)
+        except Exception as exc:
+            done.set_exception(exc)
+        else:
+            done.set_result(None)
+        return done
+
+    async def close(self) -> None:
+        """Finish the writes in progress (at shutdown)."""

@@ -1,0 +1,159 @@
+"""The server's storage of tables, seats, the action log and records (SQLAlchemy)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from .models import ActionRow, RecordRow, SeatRow, TableRow, utcnow
+from .seating import SeatInfo
+from .writer import Fence, store_record
+
+__all__ = ["LogEntry", "Store"]
+
+
+class LogEntry(NamedTuple):
+    """One row of the action log as the server reads it back."""
+
+    seat: int
+    notation: str
+    cause: str | None = None
+    clocks: list[float] | None = None
+
+
+class Store:
+    """The server's reads and writes (synchronous; each call is one transaction)."""
+
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self.sessions = sessions
+        #: several processes: refuses the writes for a table whose lease was lost (``LeaseLost``)
+        self.fence: Fence | None = None
+
+    def _fenced(self, session: Session, table_id: int) -> None:
+        if self.fence is not None:
+            self.fence(session, (table_id,))
+
+    def create(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        players: int,
+        seats: Sequence[SeatInfo],
+        settings: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Store a new open table and its seats; return its id."""
+        with self.sessions.begin() as session:
+            row = TableRow(
+                game=game,
+                options=dict(options),
+                players=players,
+                status="open",
+                created=utcnow(),
+                game_number=0,
+                seed=None,
+                settings=dict(settings) if settings else None,
+            )
+            session.add(row)
+            session.flush()
+            for s in seats:
+                session.add(_seat_row(row.id, s))
+            return row.id
+
+    def save_settings(self, table_id: int, settings: Mapping[str, Any]) -> None:
+        """Store a table's settings anew."""
+        with self.sessions.begin() as session:
+            self._fenced(session, table_id)
+            session.get_one(TableRow, table_id).settings = dict(settings)
+
+    def save_seat(self, table_id: int, seat: SeatInfo) -> None:
+        """Store the new state of one seat."""
+        with self.sessions.begin() as session:
+            self._fenced(session, table_id)
+            session.merge(_seat_row(table_id, seat))
+
+    def start(self, table_id: int, game_number: int, seed: int) -> None:
+        """Mark a table running its game ``game_number`` with ``seed``."""
+        with self.sessions.begin() as session:
+            self._fenced(session, table_id)
+            row = session.get_one(TableRow, table_id)
+            row.status, row.game_number, row.seed = "running", game_number, seed
+
+    def finish(self, table_id: int, game_number: int, record: str) -> None:
+        """End a game without an action (a loss on time): store its record, mark it finished."""
+        with self.sessions.begin() as session:
+            self._fenced(session, table_id)
+            store_record(session, table_id, game_number, record)
+
+    def table(self, table_id: int) -> tuple[TableRow, list[SeatInfo]] | None:
+        """A table and its seats (``None`` if there is no such table)."""
+        with self.sessions() as session:
+            row = session.get(TableRow, table_id)
+            if row is None:
+                return None
+            seats = session.scalars(
+                select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
+            ).all()
+            return row, [SeatInfo(s.seat, s.kind, s.level, s.nickname, s.token_hash) for s in seats]
+
+    def table_ids(self, statuses: Sequence[str]) -> list[int]:
+        """The ids of the tables whose status is one of ``statuses``, oldest first."""
+        with self.sessions() as session:
+            return list(
+                session.scalars(
+                    select(TableRow.id).where(TableRow.status.in_(statuses)).order_by(TableRow.id)
+                )
+            )
+
+    def public(self, table_id: int) -> dict[str, Any] | None:
+        """A table as the lobby lists it, from the database (``LiveTable.public``'s fields)."""
+        found = self.table(table_id)
+        if found is None:
+            return None
+        row, seats = found
+        with self.sessions() as session:
+            seq = session.scalar(
+                select(func.count())
+                .select_from(ActionRow)
+                .where(ActionRow.table_id == table_id, ActionRow.game_number == row.game_number)
+            )
+        return {
+            "id": row.id,
+            "game": row.game,
+            "options": dict(row.options),
+            "players": row.players,
+            "status": row.status,
+            "game_number": row.game_number,
+            "seq": int(seq or 0),
+            "seats": [s.public() for s in seats],
+            "realtime": bool((row.settings or {}).get("realtime", False)),
+        }
+
+    def actions(self, table_id: int, game_number: int) -> list[LogEntry]:
+        """The logged actions of one game, in order."""
+        with self.sessions() as session:
+            rows = session.scalars(
+                select(ActionRow)
+                .where(ActionRow.table_id == table_id, ActionRow.game_number == game_number)
+                .order_by(ActionRow.seq)
+            ).all()
+            return [LogEntry(r.seat, r.notation, r.cause, r.clocks) for r in rows]
+
+    def record(self, table_id: int, game_number: int) -> str | None:
+        """The record of a finished game (``None`` if that game has not finished)."""
+        with self.sessions() as session:
+            row = session.get(RecordRow, (table_id, game_number))
+            return str(row.record) if row is not None else None
+
+
+def _seat_row(table_id: int, s: SeatInfo) -> SeatRow:
+    return SeatRow(
+        table_id=table_id,
+        seat=s.seat,
+        kind=s.kind,
+        level=s.level,
+        nickname=s.nickname,
+        token_hash=s.token_hash,
+    )
