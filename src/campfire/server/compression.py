@@ -2,10 +2,11 @@
 
 Browsers and the ``websockets`` client offer permessage-deflate, and uvicorn accepts it by
 default, compressing every frame at zlib's default level (6) for each connection on its own.
-A delta frame of a full Tracker board is about 11 KB of JSON; at level 6 it takes about a
-quarter of the server's CPU per action (``benchmarks/README.md``, "Server load"). zlib's level 1
-compresses it about 2.4 times faster to a text about 17 % longer (1.75 KB instead of 1.5 KB),
-and the client decodes every level alike. So ``campfire serve --ws-compression`` takes
+A delta frame of a large board (four players, a full table) is about 11 KB of JSON; at level 6
+it takes about a quarter of the server's CPU per action (``benchmarks/README.md``, "Server
+load"). zlib's level 1 compresses it about 2.4 times faster to a text about 17 % longer
+(1.75 KB instead of 1.5 KB), and the client decodes every level alike. So
+``campfire serve --ws-compression`` takes
 
 - ``fast`` (the default): permessage-deflate at level 1, for the frames of at least
   ``--ws-compress-min`` bytes (:data:`DEFAULT_MIN_SIZE`); smaller ones travel as they are;
@@ -15,7 +16,7 @@ and the client decodes every level alike. So ``campfire serve --ws-compression``
 Skipping small frames is what RFC 7692 allows: compression is negotiated per connection but
 marked per message (the RSV1 bit of its first frame), and a message sent as it is leaves the
 compressor's history untouched, so the client decodes both kinds with the history it has. Most
-frames of a game played with display patches are small (a Tracker delta is about 1 KB, which
+frames of a game played with display patches are small (a typical delta is about 1 KB, which
 level 1 makes about 150 bytes): per connection, the compressor's call, its history and the
 extension's own work cost more CPU than the bytes saved are worth, while the large frames
 (snapshots, whole boards) still shrink five to ten times.

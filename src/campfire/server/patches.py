@@ -6,7 +6,7 @@ the whole ``display`` (``docs/protocol.md``, "Display patches"). A patch is a li
 model the connection holds (that of the last ``snapshot`` or ``delta`` it received), and
 ``value`` is what is found there now. Applying the pairs in order (:func:`apply_patch`) gives
 the new display model; an empty path replaces the whole model (the first frame after a model of
-``None``). A Tracker board is about 11 KB of JSON per seat and step; its patch is usually a few
+``None``). A large board is about 11 KB of JSON per seat and step; its patch is usually a few
 hundred bytes.
 
 A patch is computed from two display models of the *same* seat and language — the one the
