@@ -22,8 +22,9 @@ if str(PLUGIN) not in sys.path:
     except ImportError:
         sys.path.insert(0, str(PLUGIN))
 
-from campfire.core import registry  # noqa: E402
 from campfire_sparks import GAME  # noqa: E402
+
+from campfire.core import registry  # noqa: E402
 
 
 def installed() -> bool:

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-
 from campfire_sparks import GAME
+
 from tests.conformance import test_conformance, test_validation
 
 from .conftest import installed

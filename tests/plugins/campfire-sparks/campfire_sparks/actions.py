@@ -84,7 +84,7 @@ def canonical_action(action: object) -> SparksAction:
     True
     """
     if action.__class__ is SparksAction:
-        index = action.index  # type: ignore[attr-defined]
+        index = action.index
         if index.__class__ is int and 0 <= index < NUM_ACTIONS and PLAY[index] is action:
             return PLAY[index]
     if isinstance(action, SparksAction):

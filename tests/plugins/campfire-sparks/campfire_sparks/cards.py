@@ -25,6 +25,7 @@ __all__ = [
     "parse_card",
     "rank_of",
     "suit_of",
+    "suit_text",
 ]
 
 NUM_SUITS = 3
@@ -64,3 +65,15 @@ def suit_of(card: int) -> int:
 def rank_of(card: int) -> int:
     """The rank of a card (1–9)."""
     return card % NUM_RANKS + 1
+
+
+def suit_text(suit: int) -> ErrorText:
+    """A suit's name as a word of an error message (translated at the edge: ``sparks.suit.*``)."""
+    return _SUIT_TEXTS[suit]
+
+
+_SUIT_TEXTS = (
+    ErrorText("red", context="sparks.suit.red"),
+    ErrorText("blue", context="sparks.suit.blue"),
+    ErrorText("green", context="sparks.suit.green"),
+)

@@ -24,7 +24,7 @@ from typing import Any
 from campfire.core import ErrorText, PositionError
 from campfire.core.fields import ReadContext, read_fields
 
-from .cards import NUM_CARDS, NUM_RANKS, SUIT_NAMES, card_name
+from .cards import NUM_CARDS, NUM_RANKS, card_name, suit_text
 from .options import SparksOptions
 from .state import NO_SEAT, SparksState, trick_winner
 
@@ -210,6 +210,6 @@ def _check_who_did_not_follow_has_none(f: _Fields) -> None:
                 ErrorText(
                     "trick: seat {seat} did not follow {suit} but holds {suit} cards",
                     seat=seat,
-                    suit=SUIT_NAMES[led],
+                    suit=suit_text(led),
                 )
             )

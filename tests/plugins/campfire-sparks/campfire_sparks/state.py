@@ -31,7 +31,7 @@ from campfire.core import (
 from campfire.core.fields import SEAT, Copy, Custom, ListOf, Nullable, ReadContext, StateField
 
 from .actions import PLAY, SparksAction, canonical_action, parse_action
-from .cards import NUM_RANKS, SUIT_NAMES, TRUMP, card_name, parse_card
+from .cards import NUM_RANKS, SUIT_NAMES, TRUMP, card_name, parse_card, suit_text
 from .options import SparksOptions
 
 if TYPE_CHECKING:
@@ -245,7 +245,7 @@ class SparksState(State):
             "sparks rules §4.2",
             ErrorText(
                 "follow suit: the trick was led with {suit} and seat {seat} holds {suit} cards",
-                suit=SUIT_NAMES[self.trick[0] // NUM_RANKS],
+                suit=suit_text(self.trick[0] // NUM_RANKS),
                 seat=seat,
             ),
         )
