@@ -17,6 +17,7 @@ import datetime as dt
 import io
 import sys
 from pathlib import Path
+from typing import Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_file
@@ -47,13 +48,18 @@ def _new(locale: str | None = None) -> Catalog:
     )
 
 
+def _at(path: str) -> list[Any]:
+    """A location without a line number (line numbers would make every edit a change)."""
+    return [(path, None)]
+
+
 def extract() -> Catalog:
     """The template: the presenter's messages, the title, option helps, error templates."""
     from campfire_sparks import GAME
     from campfire_sparks.present import MESSAGES
 
     catalog = _new()
-    where = [("campfire_sparks/present.py", None)]
+    where = _at("campfire_sparks/present.py")
     for message_id, template in MESSAGES.items():
         base, singular = plural_base(message_id)
         if singular and base in MESSAGES:
@@ -61,10 +67,10 @@ def extract() -> Catalog:
         one = next((k for k in MESSAGES if plural_base(k) == (message_id, True)), None)
         text: str | tuple[str, str] = (MESSAGES[one], template) if one else template
         catalog.add(text, locations=where, context=message_id)
-    catalog.add(GAME.title, locations=[("sparks title", None)], context="sparks.title")
+    catalog.add(GAME.title, locations=_at("sparks title"), context="sparks.title")
     for info in GAME.options_type.infos():
         catalog.add(
-            info.help, locations=[("sparks options", None)], context=f"sparks.option.{info.name}"
+            info.help, locations=_at("sparks options"), context=f"sparks.option.{info.name}"
         )
     for file in sorted(PACKAGE.glob("*.py")):
         rel = f"campfire_sparks/{file.name}"
@@ -72,7 +78,7 @@ def extract() -> Catalog:
             "python", str(file), keywords={"ErrorText": None}
         ):
             if isinstance(message, str) and catalog.get(message, context=context) is None:
-                catalog.add(message, locations=[(rel, None)], context=context)
+                catalog.add(message, locations=_at(rel), context=context)
     return catalog
 
 
