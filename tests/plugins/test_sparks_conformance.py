@@ -29,7 +29,7 @@ PLAYERS = range(GAME.min_players, GAME.max_players + 1)
 @pytest.mark.skipif(installed(), reason="installed: tests/conformance runs Sparks itself")
 @pytest.mark.parametrize("players", PLAYERS)
 @pytest.mark.parametrize("check", CHECKS, ids=lambda f: f.__name__)
-def test_conformance(check: Callable[..., None], players: int) -> None:
+def test_sparks_passes(check: Callable[..., None], players: int) -> None:
     params = inspect.signature(check).parameters
     if "options" in params:
         for options in GAME.options_type.combinations():
