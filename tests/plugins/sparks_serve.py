@@ -1,0 +1,25 @@
+"""``campfire`` with Sparks known, for a server process of the browser tests.
+
+Where the plugin is installed, Campfire finds it by its entry point and this is plain
+``campfire``; in a bare checkout the package's directory is put on the path and the game is
+registered first (``python -m tests.plugins.sparks_serve serve --port N``).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.append(str(Path(__file__).parent / "campfire-sparks"))
+
+from campfire_sparks import GAME
+
+from campfire.core import registry
+
+if not any(g is GAME for g in registry.all_games()):
+    registry.register(GAME)
+
+from campfire.cli import main
+
+if __name__ == "__main__":
+    raise SystemExit(main())
