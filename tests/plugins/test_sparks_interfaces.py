@@ -93,6 +93,12 @@ def test_the_server_s_lobby_and_a_table(tmp_path: Path) -> None:
                             assert not (shown & hand) - _played_before(frame, clients[0])
             outcome = clients[0].last["outcome"]
         data = client.get(f"/api/tables/{table}/record").json()
+        for c in clients:  # the table's replay: exactly what each client was sent
+            seat = "spectator" if c.seat is None else str(c.seat)
+            shown = client.get(f"/api/tables/{table}/replay?seat={seat}").json()
+            live = [f for f in c.frames if f["type"] in ("snapshot", "delta")]
+            assert [f["display"] for f in shown["frames"]] == [f["display"] for f in live]
+            assert shown["game"] == "sparks" and shown["outcome"] == outcome
     match = replay(Record.from_json(data), game=GAME)
     assert match.state.outcome().to_json() == outcome
 

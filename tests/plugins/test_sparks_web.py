@@ -120,3 +120,13 @@ def test_two_people_and_a_bot_play_a_whole_game(server: SparksServer, new_page: 
         assert page.errors == []
     for eye in eyes:
         assert _check_frames(eye, data) > 5
+    # the finished game in the replay page, stepped to its end
+    ann.goto(f"{server.base}/replay")
+    ann.get_by_label("Finished games").select_option(label=f"Table {table}, game 1: Sparks")
+    ann.get_by_role("button", name="To the end").click()
+    result = ann.locator("#cf-board .cf-result")
+    result.wait_for()
+    for seat, score in enumerate(outcome.scores):
+        assert data["players"][seat]["name"] in result.inner_text()
+        assert f"{score:g}" in result.inner_text()
+    assert ann.errors == []
