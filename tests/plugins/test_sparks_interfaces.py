@@ -90,15 +90,15 @@ def test_the_server_s_lobby_and_a_table(tmp_path: Path) -> None:
                     shown = _cards_on_show(frame)
                     for seat, hand in hands.items():
                         if seat != c.seat:
-                            assert not (shown & hand) - _played_before(frame, clients[0])
+                            assert not (shown & hand) - _played_before(frame)
             outcome = clients[0].last["outcome"]
         data = client.get(f"/api/tables/{table}/record").json()
         for c in clients:  # the table's replay: exactly what each client was sent
-            seat = "spectator" if c.seat is None else str(c.seat)
-            shown = client.get(f"/api/tables/{table}/replay?seat={seat}").json()
+            who = "spectator" if c.seat is None else str(c.seat)
+            replayed = client.get(f"/api/tables/{table}/replay?seat={who}").json()
             live = [f for f in c.frames if f["type"] in ("snapshot", "delta")]
-            assert [f["display"] for f in shown["frames"]] == [f["display"] for f in live]
-            assert shown["game"] == "sparks" and shown["outcome"] == outcome
+            assert [f["display"] for f in replayed["frames"]] == [f["display"] for f in live]
+            assert replayed["game"] == "sparks" and replayed["outcome"] == outcome
     match = replay(Record.from_json(data), game=GAME)
     assert match.state.outcome().to_json() == outcome
 
@@ -119,7 +119,7 @@ def _cards_on_show(frame: dict[str, Any]) -> set[str]:
     return {c["short"] for z in display.get("zones", ()) for c in z["cards"] if c["short"]}
 
 
-def _played_before(frame: dict[str, Any], _first: Any) -> set[str]:
+def _played_before(frame: dict[str, Any]) -> set[str]:
     """The cards played so far at that frame: those in the trick and the last trick."""
     display = frame.get("display") or {}
     zones = {z["id"]: z for z in display.get("zones", ())}
