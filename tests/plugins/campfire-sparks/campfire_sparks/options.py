@@ -22,4 +22,6 @@ class SparksOptions(Options):
     hand_size: int = option(
         5, choices=(4, 5, 6), help="cards dealt to each player: the number of tricks (rules §6.1)"
     )
-    trumps: bool = option(False, help="red is trumps: a red card beats every other suit (§6.2)")
+    trumps: bool = option(
+        False, help="red is trumps: a red card beats every other suit (rules §6.2)"
+    )
