@@ -316,3 +316,24 @@ def test_the_rules_sections_the_code_cites_exist() -> None:
     text = (RULES / "sparks.md").read_text(encoding="utf-8")
     headings = set(re.findall(r"^#+ (\d+(?:\.\d+)?)\.? ", text, flags=re.M))
     assert cited and cited <= headings
+
+
+def test_the_notation_document_lists_every_event_type() -> None:
+    from campfire_sparks.types import EVENT_DATA
+
+    text = (sparks_catalog.PACKAGE / "notation" / "sparks.md").read_text(encoding="utf-8")
+    events = text.split("## Events", 1)[1].split("\n## ", 1)[0]
+    listed = set(re.findall(r"^\| `(\w+)` \|", events, flags=re.M))
+    assert listed == set(EVENT_DATA)
+
+
+def test_the_entry_point_names_the_game_object() -> None:
+    import importlib
+    import tomllib
+
+    pyproject = sparks_catalog.PACKAGE.parent / "pyproject.toml"
+    data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    points = data["project"]["entry-points"]["campfire.games"]
+    assert list(points) == [GAME.name]
+    module, _, attribute = points[GAME.name].partition(":")
+    assert getattr(importlib.import_module(module), attribute) is GAME
