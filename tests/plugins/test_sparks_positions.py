@@ -39,7 +39,7 @@ def _step(state: SparksState, rng: random.Random) -> None:
 
 @functools.cache
 def _positions() -> tuple[str, ...]:
-    runs = [
+    runs: list[tuple[int, int, dict[str, Any]]] = [
         (1, 2, {}),
         (2, 3, {"trumps": True}),
         (3, 4, {"hand_size": 6}),
