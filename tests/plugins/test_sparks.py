@@ -337,3 +337,11 @@ def test_the_entry_point_names_the_game_object() -> None:
     assert list(points) == [GAME.name]
     module, _, attribute = points[GAME.name].partition(":")
     assert getattr(importlib.import_module(module), attribute) is GAME
+
+
+def test_the_declared_facts() -> None:
+    assert GAME.play_modes == ("turns",)
+    assert GAME.move_cap(4) == 24 and GAME.move_cap(2) == 12
+    state = deal(2, HANDS_2)
+    play(state, "B5", "G9")
+    assert GAME.public_scores(state.view(None)) == [1.0, 0.0]

@@ -22,7 +22,7 @@ from campfire.core.validate import short_repr
 
 from . import actions as _actions
 from .cards import NUM_CARDS, card_name, parse_card
-from .options import SparksOptions
+from .options import MAX_HAND, SparksOptions
 from .position import read_state
 from .present import SparksPresenter
 from .state import SparksState
@@ -144,6 +144,14 @@ class SparksGame(Game[SparksState]):
 
         self.check_players(players)
         return SparksEncoder(players)
+
+    def move_cap(self, players: int) -> int:
+        """One action per card dealt: a game of ``players`` never lasts longer (rules §5)."""
+        return players * MAX_HAND
+
+    def public_scores(self, view: Mapping[str, Any]) -> list[float] | None:
+        """The tricks each seat has taken so far (everyone sees them, rules §4.3)."""
+        return [float(t) for t in view["tricks"]]
 
     def rules_text(self) -> str:
         """The English rules, from the package (``campfire_sparks/rules/sparks.md``)."""

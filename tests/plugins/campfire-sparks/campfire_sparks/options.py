@@ -12,7 +12,10 @@ from dataclasses import dataclass
 
 from campfire.core import Options, option
 
-__all__ = ["SparksOptions"]
+__all__ = ["MAX_HAND", "SparksOptions"]
+
+#: the largest hand (option ``hand_size``, rules §6.1): 4 × 6 = 24 of the 27 cards
+MAX_HAND = 6
 
 
 @dataclass(frozen=True)
@@ -20,7 +23,9 @@ class SparksOptions(Options):
     """The variants of Sparks (rules §6)."""
 
     hand_size: int = option(
-        5, choices=(4, 5, 6), help="cards dealt to each player: the number of tricks (rules §6.1)"
+        5,
+        choices=(4, 5, MAX_HAND),
+        help="cards dealt to each player: the number of tricks (rules §6.1)",
     )
     trumps: bool = option(
         False, help="red is trumps: a red card beats every other suit (rules §6.2)"
