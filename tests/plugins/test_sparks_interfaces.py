@@ -73,6 +73,28 @@ def test_campfire_play_a_whole_game_by_keys(players: int, tmp_path: Path) -> Non
     assert record.game == "sparks" and replay(record).state.is_terminal()
 
 
+def test_campfire_play_hot_seat_hides_each_hand_behind_a_privacy_screen(tmp_path: Path) -> None:
+    pytest.importorskip("textual")
+    from campfire.tui.app import ScoreScreen
+    from campfire.tui.launch import play_config
+    from tests.tui.helpers import SIZE, make_app, play_to_end, seats
+
+    config = play_config("sparks", players=2, opponents=["heuristic"], options=["trumps=true"])
+    assert config.options["trumps"] is True and [s.agent for s in config.seats] == [
+        None,
+        "heuristic",
+    ]
+
+    async def run() -> None:
+        app, clock = make_app("sparks", seats(None, None), tmp_path, {"hand_size": 4}, seed=8)
+        async with app.run_test(size=SIZE) as pilot:
+            counts = await play_to_end(app, clock, pilot)
+            assert counts["moves"] == 8 and counts["privacy"] >= 2
+            assert isinstance(app.screen, ScoreScreen)
+
+    asyncio.run(run())
+
+
 def test_the_server_s_lobby_and_a_table(tmp_path: Path) -> None:
     pytest.importorskip("starlette")
     from tests.server.helpers import app_client, new_table, play_out, seats
