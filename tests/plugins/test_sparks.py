@@ -24,6 +24,7 @@ from campfire.core import (
     get,
     replay,
 )
+from campfire.core import present as present_module
 from campfire.core.present import render_text, translation
 from campfire.i18n import Translator, placeholders
 from campfire.i18n.catalogs import CompiledCatalog
@@ -250,7 +251,7 @@ def test_the_display_shows_the_own_hand_and_the_trick_by_player() -> None:
     shown = GAME.presenter().display(state.view(1), state.legal_actions(1), ["Ann", "Bob", "Cy"])
     assert shown.zone("trick").cards[0].label == "blue 5"
     assert shown.zone("trick").cards[0].marks == ("Ann",)
-    assert [c.short for c in shown.zone("hand").cards] == ["R1", "G1", "G2", "G3", "G9"]
+    assert [c.short for c in shown.zone("hand:1").cards] == ["R1", "G1", "G2", "G3", "G9"]
     assert shown.zone("hand:0").count == 4 and shown.zone("hand:0").cards == ()
     assert shown.prompt == "Play a card; follow blue if you can."
     assert "Bob (you)" in render_text(shown)
@@ -345,3 +346,24 @@ def test_the_declared_facts() -> None:
     state = deal(2, HANDS_2)
     play(state, "B5", "G9")
     assert GAME.public_scores(state.view(None)) == [1.0, 0.0]
+
+
+@pytest.mark.skipif(
+    not hasattr(present_module, "StepDisplay"), reason="a display model without step displays"
+)
+def test_what_a_step_changed_is_on_the_display() -> None:
+    presenter: Any = GAME.presenter()  # step_display: where the display model has steps
+    state = GAME.new_game(3, seed=3)
+    rng = random.Random(1)
+    moves = 0
+    while not state.is_terminal():
+        seat = state.current_seat()
+        events = state.apply(seat, rng.choice(state.legal_actions(seat)))
+        moves += 1
+        for reader in (0, 1, None):
+            legal = state.legal_actions(reader) if reader is not None else []
+            shown = presenter.display(state.view(reader), legal, ["A", "B", "C"])
+            ids = {z.id for z in shown.zones} | {c.id for z in shown.zones for c in z.cards}
+            step = presenter.step_display(events, reader)
+            assert step.changed and set(step.changed) <= ids, (moves, reader, step)
+            assert all(target in ids for _source, target in step.moved)

@@ -132,7 +132,8 @@ def _choose(to_act: list[Any], rng: random.Random) -> tuple[Any, Any]:
 
 def _hand(frame: dict[str, Any]) -> set[str]:
     zones = {z["id"]: z for z in frame["display"]["zones"]}
-    return {card["short"] for card in zones["hand"]["cards"]} if "hand" in zones else set()
+    seat = frame["seat"]
+    return {card["short"] for card in zones[f"hand:{seat}"]["cards"]} if seat is not None else set()
 
 
 def _cards_on_show(frame: dict[str, Any]) -> set[str]:

@@ -16,9 +16,11 @@ count of face-down cards.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import fields
 from typing import Any, cast
 
 from campfire.core import Action, Event
+from campfire.core import present as _present
 from campfire.core.present import (
     CardFace,
     Display,
@@ -107,9 +109,21 @@ def card_label(name: str) -> str:
     return _text("sparks.card", suit=_suit(suit_of(card)), rank=rank_of(card))
 
 
-def _face(prefix: str, name: str, marks: tuple[str, ...] = ()) -> CardFace:
+#: the fields of the core's card faces: the rank drawn big and the owner (the seat that played
+#: or holds a card) are given where the display model has them
+_FACE_FIELDS = frozenset(f.name for f in fields(CardFace))
+
+
+def _face(
+    prefix: str, name: str, marks: tuple[str, ...] = (), owner: int | None = None
+) -> CardFace:
     card = parse_card(name)
     suit = suit_of(card)
+    extra: dict[str, Any] = {}
+    if "rank" in _FACE_FIELDS:
+        extra["rank"] = str(rank_of(card))
+    if "owner" in _FACE_FIELDS:
+        extra["owner"] = owner
     return CardFace(
         f"{prefix}:{card_name(card)}",
         card_label(name),
@@ -117,6 +131,7 @@ def _face(prefix: str, name: str, marks: tuple[str, ...] = ()) -> CardFace:
         colour=SUIT_NAMES[suit],
         symbol=SUIT_SYMBOLS[suit],
         marks=marks,
+        **extra,
     )
 
 
@@ -139,18 +154,18 @@ class SparksPresenter(Presenter):
         zones = [self._trick(v, names)]
         if v["last_trick"]:
             zones.append(self._last(v, names))
-        if seat is not None:
-            zones.append(
-                Zone(
-                    "hand",
-                    _text("sparks.zone.hand.you"),
-                    "row",
-                    tuple(_face("card", c) for c in v["hand"]),
-                    owner=seat,
-                )
-            )
         for s in range(n):
-            if s != seat:
+            if s == seat:
+                zones.append(
+                    Zone(
+                        f"hand:{s}",
+                        _text("sparks.zone.hand.you"),
+                        "row",
+                        tuple(_face("card", c, owner=seat) for c in v["hand"]),
+                        owner=seat,
+                    )
+                )
+            else:
                 zones.append(
                     Zone(
                         f"hand:{s}",
@@ -202,7 +217,7 @@ class SparksPresenter(Presenter):
     def _trick(self, v: SparksView, names: Sequence[str]) -> Zone:
         n = v["players"]
         cards = tuple(
-            _face("trick", c, (self.name(names, (v["leader"] + i) % n),))
+            _face("trick", c, (self.name(names, (v["leader"] + i) % n),), (v["leader"] + i) % n)
             for i, c in enumerate(v["trick"])
         )
         return Zone("trick", _text("sparks.zone.trick"), "row", cards)
@@ -211,7 +226,7 @@ class SparksPresenter(Presenter):
         n = v["players"]
         first = v["last_leader"] or 0
         cards = tuple(
-            _face("last", c, (self.name(names, (first + i) % n),))
+            _face("last", c, (self.name(names, (first + i) % n),), (first + i) % n)
             for i, c in enumerate(v["last_trick"])
         )
         note = _text("sparks.zone.last.note", player=self.name(names, v["leader"]))
@@ -252,6 +267,32 @@ class SparksPresenter(Presenter):
         points = outcome["scores"][int(winners[0])]
         last = _text(key, winners=self._winners(outcome, names), points=points)
         return (*self._score_lines(outcome, names), last)
+
+    # ----- what a step changed ------------------------------------------------------------------
+
+    def changes(self, events: Sequence[Event], seat: int | None) -> Any:
+        """The cards and zones a step changed and the card it moved (where the model has steps).
+
+        A played card moves from its player's hand to the trick; a finished trick goes to
+        ``last`` and empties the trick. (``StepDisplay`` of ``campfire.core.present``.)
+        """
+        changed: list[str] = []
+        moved: list[tuple[str, str]] = []
+        # a trick's last card goes with the whole trick to ``last`` in the same step
+        place = "last" if any(e.type == "trick" for e in events) else "trick"
+        for event in events:
+            d = event.data
+            if event.type == "play":
+                card, player = d["card"], d["seat"]
+                source = f"card:{card}" if player == seat else f"hand:{player}"
+                changed.extend((place, f"{place}:{card}", f"hand:{player}"))
+                moved.append((source, f"{place}:{card}"))
+            elif event.type == "trick":
+                changed.extend(("trick", "last"))
+        step_display = getattr(_present, "StepDisplay", None)
+        if step_display is None:  # a display model without steps
+            return None
+        return step_display(tuple(dict.fromkeys(changed)), tuple(moved))
 
     # ----- log lines ---------------------------------------------------------------------------
 
