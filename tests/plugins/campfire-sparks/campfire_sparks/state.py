@@ -159,6 +159,11 @@ class SparksState(State):
         """Play one card for ``seat``; return the events (``play``, ``trick``, ``game_over``)."""
         action = parse_action(action) if isinstance(action, str) else canonical_action(action)
         if seat.__class__ is not int or seat != self.seat or self.over:
+            if self.over and seat.__class__ is int and 0 <= seat < self.num_players:
+                raise IllegalActionError(
+                    "sparks rules §5",
+                    ErrorText("the game is over: every card has been played"),
+                )
             self._check_turn(seat)
         card = action.card
         if card not in self._playable():
@@ -231,21 +236,44 @@ class SparksState(State):
     # ----- errors ------------------------------------------------------------------------------
 
     def _illegal(self, seat: int, action: SparksAction) -> IllegalActionError:
-        """Explain why ``action`` is refused (only called for a refused action)."""
-        if action.card not in self.hands[seat]:
+        """Explain why ``action`` is refused (only called for a refused action).
+
+        Only what the seat may know is said: a card played is public, but a card the seat does
+        not hold may be in another hand or out of play, and which is never told.
+        """
+        card = action.card
+        if card not in self.hands[seat]:
+            if card in self.trick or any(card in pile for pile in self.won):
+                return IllegalActionError(
+                    "sparks rules §4.3",
+                    ErrorText(
+                        "{card} has already been played; each card is played once",
+                        card=card_name(card),
+                    ),
+                )
             return IllegalActionError(
                 "sparks rules §4.1",
                 ErrorText(
                     "seat {seat} does not hold {card}; play a card from the hand",
                     seat=seat,
-                    card=card_name(action.card),
+                    card=card_name(card),
+                ),
+            )
+        led = self.trick[0] // NUM_RANKS
+        if self.trumps and card // NUM_RANKS == TRUMP:
+            return IllegalActionError(
+                "sparks rules §6.2",
+                ErrorText(
+                    "red is trumps, but following suit comes first: seat {seat} holds {suit} cards",
+                    seat=seat,
+                    suit=suit_text(led),
                 ),
             )
         return IllegalActionError(
             "sparks rules §4.2",
             ErrorText(
                 "follow suit: the trick was led with {suit} and seat {seat} holds {suit} cards",
-                suit=suit_text(self.trick[0] // NUM_RANKS),
+                suit=suit_text(led),
                 seat=seat,
             ),
         )
