@@ -403,3 +403,19 @@ def test_what_a_step_changed_is_on_the_display() -> None:
             step = presenter.step_display(events, reader)
             assert step.changed and set(step.changed) <= ids, (moves, reader, step)
             assert all(target in ids for _source, target in step.moved)
+
+
+@pytest.mark.parametrize("language", sparks_catalog.LANGUAGES)
+def test_a_string_campfire_also_has_reads_the_same(language: str) -> None:
+    import campfire
+
+    core = Path(campfire.__file__).parent / "locale" / language / "LC_MESSAGES" / "campfire.po"
+    with core.open("rb") as handle:
+        campfire_catalog = read_po(handle, locale=language)
+    shared = 0
+    for message in sparks_catalog.read(sparks_catalog.po_path(language), language):
+        theirs = campfire_catalog.get(message.id, context=message.context) if message.id else None
+        if theirs is not None and theirs.string and not theirs.fuzzy:
+            assert message.string == theirs.string, (language, message.id)
+            shared += 1
+    assert shared >= 2  # the kernel's words: "an action is written as text", "{what}: {exc}"
