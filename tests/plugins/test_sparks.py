@@ -409,13 +409,13 @@ def test_what_a_step_changed_is_on_the_display() -> None:
 def test_a_string_campfire_also_has_reads_the_same(language: str) -> None:
     import campfire
 
-    core = Path(campfire.__file__).parent / "locale" / language / "LC_MESSAGES" / "campfire.po"
-    with core.open("rb") as handle:
-        campfire_catalog = read_po(handle, locale=language)
     shared = 0
-    for message in sparks_catalog.read(sparks_catalog.po_path(language), language):
-        theirs = campfire_catalog.get(message.id, context=message.context) if message.id else None
-        if theirs is not None and theirs.string and not theirs.fuzzy:
-            assert message.string == theirs.string, (language, message.id)
-            shared += 1
+    for path in sorted(Path(campfire.__file__).parent.rglob(f"{language}/LC_MESSAGES/*.po")):
+        with path.open("rb") as handle:
+            theirs = read_po(handle, locale=language)  # Campfire's own, or a built-in game's
+        for message in sparks_catalog.read(sparks_catalog.po_path(language), language):
+            found = theirs.get(message.id, context=message.context) if message.id else None
+            if found is not None and found.string and not found.fuzzy:
+                assert message.string == found.string, (language, message.id, path.name)
+                shared += 1
     assert shared >= 2  # the kernel's words: "an action is written as text", "{what}: {exc}"
