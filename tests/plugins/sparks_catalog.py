@@ -4,7 +4,9 @@ A game's catalog has the same kinds of entries as Campfire's (``docs/i18n.md``):
 presenter's ``MESSAGES`` (context: the message id; a ``<id>.one`` / ``<id>`` pair is one plural
 entry), the title (context ``sparks.title``), each option's help (``sparks.option.<name>``) and
 the templates of the package's error messages (``ErrorText("...")``). The gettext domain is the
-game's name.
+game's name. The files are written as Campfire's own ``python -m campfire.i18n extract`` writes
+a game's, where Campfire has that (the same header, locations from the project's root), so
+either tool leaves them unchanged.
 
 ``python -m tests.plugins.sparks_catalog extract`` writes the template, ``update`` merges it into
 the Hungarian and Czech catalogs (new entries come in empty); ``tests/plugins/test_sparks.py``
@@ -25,7 +27,9 @@ from babel.messages.pofile import read_po, write_po
 
 from campfire.i18n import plural_base
 
-PACKAGE = Path(__file__).parent / "campfire-sparks" / "campfire_sparks"
+PACKAGE = Path(__file__).resolve().parent / "campfire-sparks" / "campfire_sparks"
+#: the project's root: locations are written from it
+ROOT = PACKAGE.parents[3]
 LOCALE = PACKAGE / "locale"
 DOMAIN = "sparks"
 POT = LOCALE / f"{DOMAIN}.pot"
@@ -37,14 +41,14 @@ def _new(locale: str | None = None) -> Catalog:
     return Catalog(
         locale=locale,
         domain=DOMAIN,
-        project="Campfire Sparks",
+        project="Campfire",
         version="",
         copyright_holder="the Campfire authors",
         msgid_bugs_address="",
         creation_date=_DATE,
         revision_date=_DATE,
         fuzzy=False,
-        header_comment="# The messages of Sparks, a Campfire game plugin.",
+        header_comment=f"# The messages of the game {DOMAIN} (Campfire, docs/i18n.md).",
     )
 
 
@@ -53,13 +57,17 @@ def _at(path: str) -> list[Any]:
     return [(path, None)]
 
 
+def _rel(file: Path) -> str:
+    return file.relative_to(ROOT).as_posix()
+
+
 def extract() -> Catalog:
     """The template: the presenter's messages, the title, option helps, error templates."""
     from campfire_sparks import GAME
     from campfire_sparks.present import MESSAGES
 
     catalog = _new()
-    where = _at("campfire_sparks/present.py")
+    where = _at(_rel(PACKAGE / "present.py"))
     for message_id, template in MESSAGES.items():
         base, singular = plural_base(message_id)
         if singular and base in MESSAGES:
@@ -72,8 +80,8 @@ def extract() -> Catalog:
         catalog.add(
             info.help, locations=_at("sparks options"), context=f"sparks.option.{info.name}"
         )
-    for file in sorted(PACKAGE.glob("*.py")):
-        rel = f"campfire_sparks/{file.name}"
+    for file in sorted(PACKAGE.glob("**/*.py")):
+        rel = _rel(file)
         for _line, message, _comments, context in extract_from_file(
             "python", str(file), keywords={"ErrorText": None}
         ):
@@ -102,17 +110,23 @@ def read(path: Path, locale: str | None = None) -> Catalog:
 
 
 def update() -> None:
-    """Merge the template into each language's catalog."""
+    """Write each language's catalog: the template's entries with their translations so far.
+
+    A new or changed entry comes in empty; an entry gone from the template is dropped.
+    """
     template = read(POT)
     for language in LANGUAGES:
         path = po_path(language)
-        if path.exists():
-            catalog = read(path, language)
-            catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
-        else:
-            catalog = _new(language)
-            catalog.update(template, no_fuzzy_matching=True)
-            catalog.obsolete.clear()
+        old = read(path, language) if path.exists() else _new(language)
+        catalog = _new(language)
+        catalog.update(template, no_fuzzy_matching=True)
+        catalog.obsolete.clear()
+        for message in catalog:
+            if not message.id:
+                continue
+            known = old.get(message.id, context=message.context)
+            if known is not None and not known.fuzzy and known.id == message.id:
+                message.string = known.string
         catalog.revision_date = _DATE
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(po_text(catalog), encoding="utf-8")
