@@ -15,7 +15,7 @@ import pytest
 from campfire_sparks import GAME
 
 from campfire.cli import main
-from campfire.core import Record, replay
+from campfire.core import Game, Record, replay
 
 
 def test_campfire_games_lists_sparks(capsys: pytest.CaptureFixture[str]) -> None:
@@ -32,6 +32,20 @@ def test_campfire_rules_prints_the_package_s_rules(capsys: pytest.CaptureFixture
     assert main(["rules", "sparks", "--plain"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("# Sparks — the rules") and "hand_size=5" in out
+
+
+@pytest.mark.skipif(
+    not hasattr(Game, "package_files"),
+    reason="Campfire before the plugin contract reads no package's translated rules or catalogs",
+)
+def test_campfire_speaks_the_package_s_languages(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "sparks", "--lang", "hu", "--plain"]) == 0
+    assert capsys.readouterr().out.startswith("# Szikrák — a szabályok")
+    assert main(["rules", "sparks", "--lang", "cs", "--plain"]) == 0
+    assert capsys.readouterr().out.startswith("# Jiskry — pravidla")
+    assert main(["games", "--lang", "cs"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("sparks"))
+    assert "Jiskry" in line
 
 
 def test_campfire_sim_plays_and_its_records_replay(
