@@ -1,9 +1,9 @@
 """The Sparks plugin (``tests/plugins/campfire-sparks``) in the tests of its own package.
 
-``make test`` installs the plugin into the test environment, and Campfire finds it through its
-entry point (``campfire.games``). Where it is not installed (a bare checkout), its directory is
-put on the path and the game is registered for the duration of each test here only, so that the
-rest of the suite sees Campfire's own games alone.
+The root ``tests/conftest.py`` installs the plugin into the test environment (its metadata and
+its folder on the path), and Campfire finds it through its entry point (``campfire.games``).
+Where it is not installed (these tests run with another root conftest), its directory is put on
+the path and the game is registered for the duration of each test here only.
 """
 
 from __future__ import annotations
