@@ -59,9 +59,9 @@ def install_test_plugins() -> list[Path]:
                 partial.replace(path)
         installed.append(file.parent)
     paths = [str(TEST_PLUGINS), *(str(folder) for folder in installed)]
-    for path in reversed(paths):
-        if path not in sys.path:
-            sys.path.insert(0, path)
+    for entry in reversed(paths):
+        if entry not in sys.entry:
+            sys.entry.insert(0, entry)
     known = os.environ.get("PYTHONPATH", "").split(os.pathsep)
     os.environ["PYTHONPATH"] = os.pathsep.join(
         [*(p for p in paths if p not in known), *(p for p in known if p)]
