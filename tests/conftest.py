@@ -60,8 +60,8 @@ def install_test_plugins() -> list[Path]:
         installed.append(file.parent)
     paths = [str(TEST_PLUGINS), *(str(folder) for folder in installed)]
     for entry in reversed(paths):
-        if entry not in sys.entry:
-            sys.entry.insert(0, entry)
+        if entry not in sys.path:
+            sys.path.insert(0, entry)
     known = os.environ.get("PYTHONPATH", "").split(os.pathsep)
     os.environ["PYTHONPATH"] = os.pathsep.join(
         [*(p for p in paths if p not in known), *(p for p in known if p)]
