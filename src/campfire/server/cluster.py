@@ -204,7 +204,7 @@ class RemoteConnection(Connection):
         if self.closed:
             return
         self._note_snapshot(frame)
-        text = frame if isinstance(frame, str) else encode(frame)
+        text = frame if isinstance(frame, str) else encode(protocol.client_frame(frame, self.views))
         self.cluster.send(self.worker, f"F{self.id}\n{text}")
 
     def close(self, code: int | None = None) -> None:
@@ -889,6 +889,7 @@ class Cluster:
                 str(op.get("lang") or "en"),
                 patches=op.get("patches") is True,  # absent: a process from before patches
             )
+            remote.views = op.get("views") is True  # the client asked for raw views (view=1)
             self.remotes[remote.id] = remote
             self._spawn(self._serve_remote(remote, op))
         elif name in ("msg", "close"):
@@ -963,6 +964,7 @@ class Cluster:
             "since": since,
             "lang": conn.language,
             "patches": conn.patches,
+            "views": conn.views,
         }
         self.proxies[conn_id] = Proxy(conn, table_id, owner, opening)
         self.send(owner, json.dumps(opening), self._on_published(conn_id, owner))

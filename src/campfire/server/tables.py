@@ -151,6 +151,9 @@ class Connection:
         #: the client asked for display patches (``patch=1``): its deltas carry ``patch``, the
         #: changes from :attr:`shown`, instead of the whole ``display`` (:mod:`.patches`)
         self.patches = patches
+        #: the client asked for the game's raw views (``view=1``): its frames keep ``view``
+        #: (:func:`.protocol.client_frame`; protocol version 4 leaves it out otherwise)
+        self.views = False
         #: the display model of the last snapshot or delta queued for this connection
         self.shown: Display | None = None
         #: frames to send: a dict, or a frame already encoded (shared by connections)
@@ -170,6 +173,8 @@ class Connection:
         A snapshot's display model becomes :attr:`shown`, what the next patch starts from.
         """
         self._note_snapshot(frame)
+        if isinstance(frame, dict):
+            frame = protocol.client_frame(frame, self.views)
         try:
             self.queue.put_nowait(frame)
         except asyncio.QueueFull:
@@ -762,14 +767,15 @@ class LiveTable:
         outbox, self.outbox = self.outbox, []
         # a frame (and the model a patch starts from), by identity -> the text; each key's
         # objects are kept in the value, so that their ids stay theirs until the loop ends
-        texts: dict[tuple[int, int], tuple[Any, Any, str]] = {}
+        texts: dict[tuple[int, int, bool], tuple[Any, Any, str]] = {}
         memo: Memo = {}  # the changes between the parts the seats' models share, found once
         for conn, frame in outbox:
             base = conn.shown if conn.patches else None
-            key = (id(frame), id(base) if conn.patches else -1)
+            key = (id(frame), id(base) if conn.patches else -1, conn.views)
             found = texts.get(key)
             if found is None:
-                text = encode(patch_frame(frame, base, memo) if conn.patches else frame)
+                sent = patch_frame(frame, base, memo) if conn.patches else frame
+                text = encode(protocol.client_frame(sent, conn.views))
                 texts[key] = (frame, base, text)
             else:
                 text = found[2]
