@@ -3,8 +3,9 @@
 Every face-up card a game's presenter shows during a played game (random but seeded moves,
 every seat's display) is drawn by ``cards.js`` with the pictogram its presenter names (the
 card's ``icon``: cards.js reads no code and knows no game) and an accessible name; a card
-revealed to one seat (a step display's reveal) is drawn the same way; the banner does not say "Your turn" or "Waiting for …" twice; a counted text takes the
-plural form of the page's language (``Intl.PluralRules``).
+revealed to one seat (a step display's reveal) is drawn the same way; the banner does not say
+"Your turn" or "Waiting for …" twice; a counted text takes the plural form of the page's
+language (``Intl.PluralRules``).
 """
 
 from __future__ import annotations
@@ -121,7 +122,8 @@ def test_a_card_revealed_to_one_seat_is_drawn_with_its_pictogram(page: Any) -> N
 
 def test_a_game_without_pictograms_still_draws_its_code(page: Any) -> None:
     card = {"id": "x", "label": "a new card", "short": "Q7", "face_up": True, "empty": False,
-            "colour": "red", "symbol": "R", "marks": [], "icon": "no-such-icon", "rank": "9"}  # fmt: skip
+            "colour": "red", "symbol": "R", "marks": [],
+            "icon": "no-such-icon", "rank": "9"}  # fmt: skip
     drawn = page.evaluate(_DRAW, [card])
     assert drawn[0]["art"] is None and drawn[0]["name"] == "a new card"
     text = page.evaluate(
