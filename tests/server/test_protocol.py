@@ -439,7 +439,7 @@ def test_frames_hold_the_raw_view_only_for_a_client_that_asks(sqlite_url: str) -
                 # every step carries its display: what changed, and the reveals of this seat
                 shown = p.last["step"]["display"]
                 assert shown["changed"] and all(r["seat"] == p.seat for r in shown["reveals"])
-            peeker = plain[mover.seat]
+            peeker = next(c for c in plain if c.seat == mover.seat)
             reveals = peeker.last["step"]["display"]["reveals"]
             assert [r["card"]["id"] for r in reveals] == [f"pos:{reveals[0]['card']['id'][4:]}"]
             assert reveals[0]["card"]["face_up"] and reveals[0]["card"]["icon"]

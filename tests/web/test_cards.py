@@ -101,7 +101,7 @@ def _revealed(game_name: str, steps: int = 200, seed: int = 3) -> list[dict[str,
     players = max(2, game.min_players)
     state = game.new_game(players, game.options(), seed=seed)
     rng = random.Random(seed)
-    out = []
+    out: list[dict[str, Any]] = []
     for _ in range(steps):
         if state.is_terminal():
             break

@@ -68,7 +68,6 @@ CLOSE_UNKNOWN_TABLE = 4404  # no such table
 CLOSE_MOVED = 1012  # several processes: the table moved to another process; reconnect
 
 
-
 class ProtocolError(CampfireError):
     """A client message the server refuses; ``code`` names the kind (see ``docs/protocol.md``).
 

@@ -289,5 +289,3 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
     ),
     "pong": _message("pong", [], {}),
 }
-
-

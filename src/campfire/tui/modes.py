@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from campfire.core import Action, Agent, CampfireError, Event, Game, Observation, visible_events
-from campfire.core.present import ActionChoice, Answer, CardFace, Display
+from campfire.core.present import ActionChoice, CardFace, Display
 from campfire.i18n import _, current
 
 from .clock import Clock
@@ -166,6 +166,7 @@ class TimedPeekMode(Mode):
 def timed_answer(choices: Sequence[ActionChoice], ms: float) -> ActionChoice:
     """The variant of one answer whose delay (``delay_ms``) is nearest ``ms``.
 
+    >>> from campfire.core.present import Answer
     >>> hunter = Answer("claim hunter", "Claim with your hunter", "hunter")
     >>> a = [ActionChoice(i, f"claim hunter {t}", "", answer=hunter, delay_ms=t)
     ...      for i, t in enumerate((0, 50, 100))]

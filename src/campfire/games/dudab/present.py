@@ -457,9 +457,10 @@ class DudabPresenter(Presenter):
             below = len(names) - above
             marks = () if below else top
             cards.insert(
-                above, CardFace(
+                above,
+                CardFace(
                     f"{zone_id}:jungle", face_label("jungle"), "Jun", marks=marks, icon="jungle"
-                )
+                ),
             )
             if below < above:  # the mirror card of the next place below the Jungle
                 notes.append(_text("dudab.note.mirror", card=_phrase(names[above - below - 1])))
@@ -500,7 +501,9 @@ class DudabPresenter(Presenter):
             kept_note = _text("dudab.note.kept", count=view["kept_count"])
         zones = []
         if s == seat:
-            cards = tuple(card_face(f"{hand_id}:{i}", c, owner=s) for i, c in enumerate(view["hand"]))
+            cards = tuple(
+                card_face(f"{hand_id}:{i}", c, owner=s) for i, c in enumerate(view["hand"])
+            )
             zones.append(Zone(hand_id, hand_label, "row", cards, owner=s, note=kept_note))
             if view["kept"]:
                 kept_cards = tuple(
@@ -508,7 +511,9 @@ class DudabPresenter(Presenter):
                 )
                 label = _text("dudab.zone.kept" + you, player=player)
                 zones.append(Zone(f"kept:{s}", label, "row", kept_cards, owner=s))
-            pile = tuple(card_face(f"{pile_id}:{i}", c, owner=s) for i, c in enumerate(view["pile"]))
+            pile = tuple(
+                card_face(f"{pile_id}:{i}", c, owner=s) for i, c in enumerate(view["pile"])
+            )
             zones.append(Zone(pile_id, pile_label, "row", pile, owner=s, count=len(pile)))
             return zones
         count = int(view["hand_sizes"][s])

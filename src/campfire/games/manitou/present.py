@@ -332,10 +332,10 @@ def card_face(
 ) -> CardFace:
     """A face-up card: ``h7`` → a hunter pictogram with 7 big; a hero's pictogram and code."""
     short = card_short(card)
+    icon: str | None = _HERO_ICONS.get(card)
+    rank = short
     if card[:1] == "h" and card[1:].isdigit():
         icon, rank = "hunter", card[1:]
-    else:
-        icon, rank = _HERO_ICONS.get(card), short
     return CardFace(
         card_id,
         card_label(card) if label is None else label,
@@ -506,25 +506,18 @@ class ManitouPresenter(Presenter):
             zones.append(_kept(("cards", tr, g, cards), partial(self._ground_cards, g, cards)))
         you = view.get("you")
         if me is not None and you is not None:
-            hand = tuple(
-                card_face(f"hand:{i}", c, me)
-                for i, c in enumerate(you["hand"])
-            )
+            hand = tuple(card_face(f"hand:{i}", c, me) for i, c in enumerate(you["hand"]))
             if view["phase"] == "select":
                 zones.append(self._pool(view, me, you))
                 chosen = tuple(
-                    card_face(f"chosen:{i}", c, me)
-                    for i, c in enumerate(you["selection"])
+                    card_face(f"chosen:{i}", c, me) for i, c in enumerate(you["selection"])
                 )
                 label = _text("manitou.zone.selection")
                 zones.append(Zone("selection", label, "row", chosen, owner=me))
             elif view["phase"] != "game_over":
                 zones.append(Zone("hand", _text("manitou.zone.hand"), "row", hand, owner=me))
                 if you["deck"]:
-                    deck = tuple(
-                        card_face(f"deck:{i}", c, me)
-                        for i, c in enumerate(you["deck"])
-                    )
+                    deck = tuple(card_face(f"deck:{i}", c, me) for i, c in enumerate(you["deck"]))
                     note = _text("manitou.note.deck")
                     label = _text("manitou.zone.deck")
                     zones.append(Zone("deck", label, "row", deck, owner=me, note=note))
@@ -570,9 +563,7 @@ class ManitouPresenter(Presenter):
     @staticmethod
     def _owned(s: int, who: str, owned: tuple[str, ...]) -> Zone:
         """The tiles seat ``s`` (named ``who``) has won."""
-        faces = tuple(
-            tile_face(f"tiles:{s}:{i}", t, s) for i, t in enumerate(owned)
-        )
+        faces = tuple(tile_face(f"tiles:{s}:{i}", t, s) for i, t in enumerate(owned))
         label = _text("manitou.zone.tiles", player=who)
         return Zone(f"tiles:{s}", label, "row", faces, owner=s)
 
@@ -584,9 +575,7 @@ class ManitouPresenter(Presenter):
         faces = []
         for c in CARD_NAMES:
             for k in range(left[c]):
-                faces.append(
-                    card_face(f"pool:{c}" + (f":{k + 1}" if k else ""), c, me)
-                )
+                faces.append(card_face(f"pool:{c}" + (f":{k + 1}" if k else ""), c, me))
         return Zone("pool", _text("manitou.zone.pool"), "row", tuple(faces), owner=me)
 
     def _players(
@@ -847,7 +836,9 @@ class ManitouPresenter(Presenter):
             kind, d = event.type, event.data
             ground = d.get("ground")
             if isinstance(ground, int):
-                changed.append(f"g{ground}:cards" if kind in ("play", "hero_down") else f"g{ground}")
+                changed.append(
+                    f"g{ground}:cards" if kind in ("play", "hero_down") else f"g{ground}"
+                )
             if kind == "horse_move":
                 changed.extend((f"g{d['from']}:cards", f"g{d['to']}:cards"))
             if kind in ("take", "robbed") and isinstance(d.get("seat"), int):
