@@ -424,29 +424,9 @@ class ApachePresenter(Presenter):
         ]
         if me is not None:
             protect = view.get("protect_me")
-            hand = []
-            for t in TYPES:
-                card = f"{mine}-{t}"
-                hand_marks: tuple[str, ...] = ()
-                if protect is not None:
-                    key = "apache.mark.can_claim" if protect[t] else "apache.mark.penalty"
-                    hand_marks = (_text(key),)
-                icon, rank = card_art(card)
-                hand.append(
-                    CardFace(
-                        f"hand:{t}",
-                        _text("apache.hand.card", type=type_label(t)),
-                        card_short(card),
-                        True,
-                        mine,
-                        _PALETTE.get(str(mine)),
-                        marks=hand_marks,
-                        icon=icon,
-                        rank=rank,
-                        owner=me,
-                    )
-                )
-            zones.append(Zone("hand", _text("apache.zone.hand"), "row", tuple(hand), owner=me))
+            safe = tuple(bool(protect[t]) for t in TYPES) if protect is not None else None
+            hand = ("hand", tr, me, mine, safe)
+            zones.append(_kept(hand, partial(self._hand, me, str(mine), safe)))
         queue = tuple(tuple(sorted(claim.items())) for claim in view["queue"])
         board = ("board", tr, queue, view["resolved"], tuple(view["answers"]), colours, owners)
         zones.append(_kept(board, partial(self._board, view, names)))
@@ -464,6 +444,33 @@ class ApachePresenter(Presenter):
             )
         )
         return tuple(zones)
+
+    @staticmethod
+    def _hand(me: int, mine: str, safe: tuple[bool, ...] | None) -> Zone:
+        """The reader's hand: one Indian of each type in its colour (``safe``: protect me)."""
+        hand = []
+        for i, t in enumerate(TYPES):
+            card = f"{mine}-{t}"
+            hand_marks: tuple[str, ...] = ()
+            if safe is not None:
+                key = "apache.mark.can_claim" if safe[i] else "apache.mark.penalty"
+                hand_marks = (_text(key),)
+            icon, rank = card_art(card)
+            hand.append(
+                CardFace(
+                    f"hand:{t}",
+                    _text("apache.hand.card", type=type_label(t)),
+                    card_short(card),
+                    True,
+                    mine,
+                    _PALETTE.get(mine),
+                    marks=hand_marks,
+                    icon=icon,
+                    rank=rank,
+                    owner=me,
+                )
+            )
+        return Zone("hand", _text("apache.zone.hand"), "row", tuple(hand), owner=me)
 
     @staticmethod
     def _table(
