@@ -316,6 +316,9 @@ def card_short(card: str) -> str:
     return _HEROES.get(card, card.upper()[:4])
 
 
+#: card faces already made (see :func:`card_face`)
+_FACES = KeptParts()
+
 #: the pictogram of each hero and tile (the user interfaces' icon names, ``docs/web.md``)
 _HERO_ICONS = {
     "chief": "chief",
@@ -330,7 +333,17 @@ _TILE_ICONS = {"horse": "horse", "totem": "totem", "tomahawk": "tomahawk"}
 def card_face(
     card_id: str, card: str, owner: int | None = None, label: str | None = None
 ) -> CardFace:
-    """A face-up card: ``h7`` → a hunter pictogram with 7 big; a hero's pictogram and code."""
+    """A face-up card: ``h7`` → a hunter pictogram with 7 big; a hero's pictogram and code.
+
+    Faces are kept by everything they are made from (the same card in the same place is the
+    same object from one display to the next).
+    """
+    key = ("face", current_translator(), card_id, card, owner, label)
+    face: CardFace = _FACES.get(key, partial(_card_face, card_id, card, owner, label))
+    return face
+
+
+def _card_face(card_id: str, card: str, owner: int | None, label: str | None) -> CardFace:
     short = card_short(card)
     icon: str | None = _HERO_ICONS.get(card)
     rank = short
