@@ -22,7 +22,7 @@ The terminal app, the game server and the browser client draw only from these mo
 game needs a presenter and no change in any user interface. A presenter sees nothing but what it
 is given: it never reads a state, so it cannot leak what the seat may not know.
 
->>> m = Message.make("tracker.peek", "{player} peeks at position {position}.", player="Ann",
+>>> m = Message.make("demo.peek", "{player} peeks at position {position}.", player="Ann",
 ...                  position=12)
 >>> m.text, m.to_json()["params"]
 ('Ann peeks at position 12.', {'player': 'Ann', 'position': 12})
@@ -198,7 +198,7 @@ class PlayerPanel:
     seat: int
     name: str
     score: str = ""
-    #: public facts, each ``(label, value)``: ``("trackers", "3")``
+    #: public facts, each ``(label, value)``: ``("tokens", "3")``
     facts: tuple[tuple[str, str], ...] = ()
     colour: str | None = None
     symbol: str | None = None
@@ -361,7 +361,7 @@ class Display:
 class Message:
     """One line of the game log: a message id, its parameters, and the English text.
 
-    The id (``"tracker.peek"``) names a sentence with placeholders; ``params`` fill them. A
+    The id (``"demo.peek"``) names a sentence with placeholders; ``params`` fill them. A
     translation replaces the English template found under the same id; ``text`` is the English
     sentence, ready to show.
     """
@@ -568,7 +568,7 @@ class Presenter(ABC):
     def name(names: Sequence[str], seat: int) -> str:
         """A player's name (``"Player N"`` when none is known).
 
-        A message about the reader's own action uses its own id (``"tracker.peek.you"``), so that
+        A message about the reader's own action uses its own id (``"demo.peek.you"``), so that
         every language can word it ("You peek", not "You peeks").
         """
         return names[seat] if 0 <= seat < len(names) else _core("core.player", number=seat + 1)
@@ -645,7 +645,7 @@ def and_list(items: Sequence[str]) -> str:
 
 
 def _card_text(card: CardFace, compact: bool = False) -> str:
-    if card.empty:  # an empty place, or one that shows only its code (Tracker's centre)
+    if card.empty:  # an empty place, or one that shows only its code (a board's centre)
         text = card.short or "·"
     elif not card.face_up and not card.label:
         text = card.short or _core("core.card.face_down")

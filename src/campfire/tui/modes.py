@@ -22,9 +22,10 @@ the mode.
 
 Register a new mode with :func:`register_mode`.
 
->>> from campfire import get_game
+>>> from campfire.core import all_games
 >>> from campfire.tui.session import SeatSpec
->>> mode_for(get_game("dudab"), [SeatSpec("You"), SeatSpec("Bot", "easy")]).name
+>>> turns = next(g for g in all_games() if g.play_modes == ("turns",))
+>>> mode_for(turns, [SeatSpec("You"), SeatSpec("Bot", "easy")]).name
 'turns'
 """
 
