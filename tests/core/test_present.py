@@ -18,9 +18,25 @@ import pytest
 
 import campfire
 from campfire.core import Action, visible_events
-from campfire.core.present import Display, GenericPresenter, Message
+from campfire.core.present import (
+    ActionChoice,
+    Answer,
+    CardFace,
+    Display,
+    GenericPresenter,
+    Message,
+    Reveal,
+    StepDisplay,
+    Zone,
+)
 
 GAMES = campfire.all_games()
+#: the pictograms the browser draws (``docs/web.md``, "Card faces"; ``ICONS`` of cards.js)
+ICONS = {
+    *("chief", "maiden", "warrior", "hunter", "scout", "shaman", "spy", "healer", "baby"),
+    *("imp", "jungle", "mammoth", "hand", "club", "fur", "tracks", "totem", "necklace"),
+    *("tomahawk", "buffalo", "teepee", "horse"),
+}
 
 
 def _targets(display: Display) -> set[str]:
@@ -48,7 +64,17 @@ def _check_display(
     for zone in display.zones:
         for card in zone.cards:
             assert len(card.short) <= 4, card
+            assert card.icon is None or card.icon in ICONS, card
+            assert card.owner is None or 0 <= card.owner < n, card
     assert sum(p.you for p in display.players) == (0 if seat is None else 1)
+    # timed variants of one answer: each with its own delay, the answer's label without it
+    variants: dict[str, set[int]] = {}
+    for choice in display.actions:
+        assert (choice.answer is None) == (choice.delay_ms is None), choice
+        if choice.answer is not None and choice.delay_ms is not None:
+            assert choice.delay_ms not in variants.setdefault(choice.answer.notation, set())
+            variants[choice.answer.notation].add(choice.delay_ms)
+            assert str(choice.delay_ms) not in choice.answer.label, choice
 
 
 @pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
@@ -70,6 +96,10 @@ def test_displays_and_messages_along_a_random_game(game: campfire.Game[Any], see
         seat = rng.choice(seats)
         events = state.apply(seat, rng.choice(state.legal_actions(seat)))
         for reader in [*range(n), None]:
+            shown = presenter.step_display(visible_events(events, reader), reader)
+            json.dumps(shown.to_json())
+            assert all(r.seat == reader and r.card.face_up for r in shown.reveals), shown
+            assert all(isinstance(i, str) for i in shown.changed)
             for message in presenter.messages(visible_events(events, reader), names, reader):
                 assert isinstance(message, Message) and message.text.strip()
                 assert message.id.startswith(game.name + ".")
@@ -119,3 +149,44 @@ def test_presenters_speak_the_language_in_force(name: str) -> None:
     assert all(i.startswith(name + ".") for i in seen)
     english = presenter.display(state.view(seat), state.legal_actions(seat), ["a", "b"])
     assert english.prompt != english.prompt.upper()
+
+
+def test_a_step_display_keeps_only_the_readers_own_reveals() -> None:
+    game = campfire.get_game("tracker")
+
+    class Telling(GenericPresenter):
+        def changes(self, events: Any, seat: int | None) -> StepDisplay:
+            face = CardFace("pos:1", "a card")
+            return StepDisplay(("pos:1",), (), (Reveal(0, face), Reveal(1, face)))
+
+    telling = Telling(game)
+    assert [r.seat for r in telling.step_display([], 1).reveals] == [1]
+    assert telling.step_display([], None).reveals == ()
+    assert json.loads(json.dumps(telling.step_display([], 1).to_json())) == {
+        "changed": ["pos:1"],
+        "moved": [],
+        "reveals": [{"seat": 1, "card": json.loads(json.dumps(_plain_card("pos:1")))}],
+    }
+
+
+def _plain_card(card_id: str) -> dict[str, Any]:
+    zone = Zone("z", "", cards=(CardFace(card_id, "a card"),))
+    card: dict[str, Any] = Display("x", 0, "", "", (), (), (zone,)).to_json()["zones"][0]["cards"][
+        0
+    ]
+    return card
+
+
+def test_the_json_of_a_display_holds_the_new_fields() -> None:
+    answer = Answer("claim hunter", "Claim with your hunter", "hunter")
+    choice = ActionChoice(3, "claim hunter 50", "Claim after 50 ms", answer=answer, delay_ms=50)
+    card = CardFace("c", "red hunter", "RH", colour="red", icon="hunter", rank="H", owner=2)
+    shown = Display("x", 0, "", "", (), (), (Zone("z", "", cards=(card,)),), (choice,)).to_json()
+    face = shown["zones"][0]["cards"][0]
+    assert (face["icon"], face["rank"], face["owner"], face["colour"]) == ("hunter", "H", 2, "red")
+    assert shown["actions"][0]["answer"] == {
+        "notation": "claim hunter",
+        "label": "Claim with your hunter",
+        "key": "hunter",
+    }
+    assert shown["actions"][0]["delay_ms"] == 50 and shown["actions"][0]["penalised"] is False

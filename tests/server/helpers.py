@@ -196,12 +196,14 @@ def seats(
     spectator: bool = True,
     check_every: int = 1,
     patches: bool = False,
+    views: bool = True,
 ) -> Iterator[list[Seat]]:
     """One connected client per token (in seat order), plus a spectator last; snapshots read.
 
-    ``patches``: the clients ask for display patches (``patch=1``).
+    ``patches``: the clients ask for display patches (``patch=1``); ``views``: for the game's
+    raw views (``view=1``), which the tests compare with the state's.
     """
-    extra = "&patch=1" if patches else ""
+    extra = ("&patch=1" if patches else "") + ("&view=1" if views else "")
     with contextlib.ExitStack() as stack:
         out = []
         for seat in sorted(tokens):

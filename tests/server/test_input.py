@@ -167,6 +167,8 @@ def _refused(client: TestClient, path: str) -> tuple[dict[str, Any], int]:
         ("since=1&since=2", "at most once"),
         ("patch=yes", "patch"),
         ("patch=1&patch=0", "at most once"),
+        ("view=yes", "view"),
+        ("view=1&view=0", "at most once"),
     ],
 )
 def test_a_bad_socket_parameter_is_refused_with_bad_request(

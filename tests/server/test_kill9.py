@@ -61,7 +61,7 @@ async def _connect(
 ) -> list[Client]:
     clients = []
     for seat, token in sorted(tokens.items()):
-        query = f"token={token}" + (f"&since={since[seat]}" if seat in since else "")
+        query = f"token={token}&view=1" + (f"&since={since[seat]}" if seat in since else "")
         ws = await websockets.connect(f"{server.ws}/ws/tables/{table}?{query}")
         client = Client(ws, seat)
         assert (await client.read())["type"] == "snapshot"

@@ -45,11 +45,16 @@ def test_each_connection_gets_frames_in_its_own_language(sqlite_url: str) -> Non
         table, tokens = new_table(client, GAME, 2)
         base = f"/ws/tables/{table}"
         connections = [
-            (f"{base}?token={tokens[0]}&lang=hu", {}, 0, "hu"),
-            (f"{base}?token={tokens[1]}", {"Accept-Language": "cs-CZ,cs;q=0.9,en;q=0.5"}, 1, "cs"),
-            (base, {"Accept-Language": "en-GB"}, None, "en"),
-            (f"{base}?lang=de", {}, None, "en"),  # a language Campfire does not speak: English
-            (f"{base}?lang=xx-YY", {"Accept-Language": "fr"}, None, "en"),
+            (f"{base}?token={tokens[0]}&lang=hu&view=1", {}, 0, "hu"),
+            (
+                f"{base}?token={tokens[1]}&view=1",
+                {"Accept-Language": "cs-CZ,cs;q=0.9,en;q=0.5"},
+                1,
+                "cs",
+            ),
+            (f"{base}?view=1", {"Accept-Language": "en-GB"}, None, "en"),
+            (f"{base}?lang=de&view=1", {}, None, "en"),  # a language Campfire does not speak
+            (f"{base}?lang=xx-YY&view=1", {"Accept-Language": "fr"}, None, "en"),
         ]
         with contextlib.ExitStack() as stack:
             clients = []

@@ -413,3 +413,33 @@ def test_every_lobby_answer_follows_its_schema_and_game_number_counts_games(
         ]:
             check(answer, "http_error", status)
     assert set(seen) == set(LOBBY_SCHEMAS) - {"table", "create_table", "join_table"}
+
+
+def test_frames_hold_the_raw_view_only_for_a_client_that_asks(sqlite_url: str) -> None:
+    # protocol version 4: the display model is what a client draws; view=1 asks for the view
+    assert PROTOCOL_VERSION == 4
+    with app_client(sqlite_url, seed=5) as client:
+        table, tokens = new_table(client, "tracker", 2)
+        with (
+            seats(client, table, tokens, views=False) as plain,
+            seats(client, table, tokens, views=True) as asking,
+        ):
+            for c in [*plain, *asking]:
+                assert c.last["version"] == PROTOCOL_VERSION
+            mover = next(c for c in plain if c.last["legal"])
+            mover.act(mover.last["legal"][0]["notation"])
+            for c in [*plain, *asking]:
+                assert c.receive()["type"] == "delta"
+            for p, a in zip(plain, asking, strict=True):
+                for frame in (*p.frames, *p.raw):
+                    assert "view" not in frame
+                for frame in a.frames:
+                    assert isinstance(frame["view"], dict)
+                assert p.last == {k: v for k, v in a.last.items() if k != "view"}
+                # every step carries its display: what changed, and the reveals of this seat
+                shown = p.last["step"]["display"]
+                assert shown["changed"] and all(r["seat"] == p.seat for r in shown["reveals"])
+            peeker = next(c for c in plain if c.seat == mover.seat)
+            reveals = peeker.last["step"]["display"]["reveals"]
+            assert [r["card"]["id"] for r in reveals] == [f"pos:{reveals[0]['card']['id'][4:]}"]
+            assert reveals[0]["card"]["face_up"] and reveals[0]["card"]["icon"]

@@ -46,13 +46,14 @@ def _expected_frames(record_text: str, seat: int | None) -> list[dict[str, Any]]
         legal = state.legal_actions(seat) if to_act else []
         view = state.view(seat)
         messages = [m.to_json() for m in presenter.messages(events, names, seat)]
+        shown = presenter.step_display(events, seat)
         out.append(
             {
                 "seq": index + 1,
                 "view": _json(view),
                 "display": _json(asdict(presenter.display(view, legal, names))),
                 "legal": _json(protocol.legal_json(game, players, legal)),
-                "step": _json(protocol.step_json(index + 1, mover, events, messages)),
+                "step": _json(protocol.step_json(index + 1, mover, events, messages, None, shown)),
             }
         )
     return out
@@ -119,8 +120,8 @@ def test_a_spectators_frames_are_one_text_for_all_spectators(sqlite_url: str) ->
         table, tokens = new_table(client, "tracker", 2)
         live = client.app.state.manager.tables[table]  # type: ignore[attr-defined]
         with (
-            seats(client, table, tokens) as clients,
-            client.websocket_connect(f"/ws/tables/{table}") as ws,
+            seats(client, table, tokens) as clients,  # asking for views (view=1), like this one
+            client.websocket_connect(f"/ws/tables/{table}?view=1") as ws,
         ):
             second = Seat(ws, None)
             second.receive()

@@ -122,12 +122,13 @@ def test_a_peek_shows_for_a_few_seconds_then_hides(tmp_path: Path) -> None:
             before = screen.query_one("#board", Board).text
             await type_text(pilot, "12")
             shown = screen.mode.showing(0)
-            assert list(shown) == [12]
+            assert list(shown) == ["pos:12"]
             assert screen.query_one("#board", Board).text != before
             clock.advance(screen.config.peek_seconds + 0.1)
             screen.refresh_view()
             assert screen.mode.showing(0) == {}
-            assert shown[12] not in "\n".join(screen.session.log(0))  # never in the log
+            peeked = shown["pos:12"].label  # "green scout (S-T3-1)": its id never in the log
+            assert peeked.rpartition("(")[2].rstrip(")") not in "\n".join(screen.session.log(0))
 
     asyncio.run(run())
 

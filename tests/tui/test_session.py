@@ -16,7 +16,7 @@ from campfire.core import (
     replay,
     visible_events,
 )
-from campfire.core.present import ActionChoice
+from campfire.core.present import ActionChoice, Answer
 from campfire.tui.launch import play_config
 from campfire.tui.modes import mode_for, timed_answer
 from campfire.tui.session import PlaySession, SeatSpec, default_record_path, parse_opponents
@@ -151,6 +151,10 @@ def test_modes_come_from_the_game_declaration() -> None:
 
 
 def test_timed_answer_picks_the_nearest_reaction_time() -> None:
-    choices = [ActionChoice(i, f"claim chief {t}", "") for i, t in enumerate(range(0, 2001, 50))]
+    chief = Answer("claim chief", "Claim with your chief", "chief")
+    choices = [
+        ActionChoice(i, f"claim chief {t}", "", answer=chief, delay_ms=t)
+        for i, t in enumerate(range(0, 2001, 50))
+    ]
     assert timed_answer(choices, 349).notation == "claim chief 350"
     assert timed_answer(choices, 99999).notation == "claim chief 2000"

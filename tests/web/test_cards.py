@@ -1,9 +1,11 @@
 """The client's cards, banner and counted texts, checked in the browser on real display models.
 
 Every face-up card a game's presenter shows during a played game (random but seeded moves,
-every seat's display) is drawn by ``cards.js`` with a pictogram of that game and an accessible
-name; the banner does not say "Your turn" or "Waiting for …" twice; a counted text takes the
-plural form of the page's language (``Intl.PluralRules``).
+every seat's display) is drawn by ``cards.js`` with the pictogram its presenter names (the
+card's ``icon``: cards.js reads no code and knows no game) and an accessible name; a card
+revealed to one seat (a step display's reveal) is drawn the same way; the banner does not say
+"Your turn" or "Waiting for …" twice; a counted text takes the plural form of the page's
+language (``Intl.PluralRules``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 import pytest
 
 import campfire
+from campfire.core import visible_events
 from campfire.core.present import Display
 from campfire.server.protocol import seat_display
 from campfire.web.strings import STRINGS, plural_ids, strings
@@ -65,13 +68,15 @@ def _faces(game_name: str, steps: int = 400, seed: int = 5) -> list[dict[str, An
     return list(faces.values())
 
 
-_DRAW = """async ([game, cards]) => {
+_DRAW = """async (cards) => {
   const { cardSvg, cardName } = await import("/static/js/cards.js");
   return cards.map((card) => {
     const box = document.createElement("div");
-    box.innerHTML = cardSvg(card, game);
+    box.innerHTML = cardSvg(card);
     const art = box.querySelector("svg .cf-art");
-    return { short: card.short, art: art ? art.dataset.art : null,
+    const big = box.querySelector("svg .cf-value");
+    return { short: card.short, art: art ? art.dataset.art : null, icon: card.icon,
+             rank: card.rank, big: big ? big.textContent : null,
              shapes: art ? art.querySelectorAll("path, circle, ellipse, rect").length : 0,
              name: cardName(card), label: card.label };
   });
@@ -82,32 +87,48 @@ _DRAW = """async ([game, cards]) => {
 def test_every_face_up_card_of_a_game_has_a_pictogram_and_a_name(page: Any, game: str) -> None:
     cards = _faces(game)
     assert len(cards) >= 3, cards
-    drawn = page.evaluate(_DRAW, [game, cards])
+    drawn = page.evaluate(_DRAW, cards)
     for card in drawn:
-        assert card["art"], (game, card["short"])  # a pictogram of the game, not the code alone
+        assert card["art"], (game, card["short"])  # a pictogram, not the code alone
+        assert card["art"] == card["icon"] and card["big"] == card["rank"], card
         assert card["shapes"] >= 2, card
         assert card["label"] and card["name"].startswith(card["label"]), card
 
 
-def test_a_peeked_tracker_card_is_drawn_with_its_pictogram(page: Any) -> None:
-    drawn = page.evaluate(
-        """async (codes) => { const { cardSvg, faceFromCode } = await import("/static/js/cards.js");
-        return codes.map((code) => { const box = document.createElement("div");
-          box.innerHTML = cardSvg(faceFromCode("tracker", code, "pos:3"), "tracker");
-          return box.querySelector(".cf-art").dataset.art; }); }""",
-        ["S-T2-1", "F-T4-2"],
-    )
-    assert drawn == ["scout", "tracks"]
+def _revealed(game_name: str, steps: int = 200, seed: int = 3) -> list[dict[str, Any]]:
+    """The cards the steps of a seeded random game revealed to one seat alone (JSON)."""
+    game = campfire.get_game(game_name)
+    players = max(2, game.min_players)
+    state = game.new_game(players, game.options(), seed=seed)
+    rng = random.Random(seed)
+    out: list[dict[str, Any]] = []
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        seat = state.seats_to_act()[0]
+        events = state.apply(seat, rng.choice(state.legal_actions(seat)))
+        shown = game.presenter().step_display(visible_events(events, seat), seat)
+        out.extend(json.loads(json.dumps(r.to_json()))["card"] for r in shown.reveals)
+    return out
+
+
+def test_a_card_revealed_to_one_seat_is_drawn_with_its_pictogram(page: Any) -> None:
+    cards = _revealed("tracker")
+    assert cards and all(c["face_up"] and c["icon"] for c in cards)
+    drawn = page.evaluate(_DRAW, cards)
+    assert {d["art"] for d in drawn} <= {"scout", "tracks"}
+    assert all(d["art"] == d["icon"] for d in drawn)
 
 
 def test_a_game_without_pictograms_still_draws_its_code(page: Any) -> None:
     card = {"id": "x", "label": "a new card", "short": "Q7", "face_up": True, "empty": False,
-            "colour": "red", "symbol": "R", "marks": []}  # fmt: skip
-    drawn = page.evaluate(_DRAW, ["fifthgame", [card]])
+            "colour": "red", "symbol": "R", "marks": [],
+            "icon": "no-such-icon", "rank": "9"}  # fmt: skip
+    drawn = page.evaluate(_DRAW, [card])
     assert drawn[0]["art"] is None and drawn[0]["name"] == "a new card"
     text = page.evaluate(
         """async (card) => { const { cardSvg } = await import("/static/js/cards.js");
-        const box = document.createElement("div"); box.innerHTML = cardSvg(card, "fifthgame");
+        const box = document.createElement("div"); box.innerHTML = cardSvg(card);
         return [...box.querySelectorAll("text")].map((t) => t.textContent); }""",
         card,
     )

@@ -54,7 +54,10 @@ class Witness:
         game = campfire.get_game(rec.game)
         state = game.new_game(len(rec.players), game.options(rec.options), seed=rec.seed)
         hidden_at: list[set[str]] = []
+        # the seat's view at each step (the browser does not ask for views: protocol 4)
+        view_at: list[str] = []
         for seat, text in [*rec.actions, (None, None)]:
+            view_at.append(json.dumps(state.view(self.seat)))
             hidden_at.append(
                 {
                     form
@@ -68,7 +71,7 @@ class Witness:
         told: set[str] = set()  # what events addressed to this seat told it so far
         told_at: list[set[str]] = []
         for frame in self.frames:
-            if frame["type"] == "snapshot" and frame["view"] is None:  # before the game
+            if frame["type"] == "snapshot" and frame["display"] is None:  # before the game
                 told_at.append(set(told))
                 continue
             if frame["type"] == "snapshot":
@@ -77,7 +80,8 @@ class Witness:
             events = [e for s in steps for e in s["events"]]
             for event in events:
                 assert "to" not in event or self.seat in event["to"], event
-            knowable = _tokens(json.dumps(frame["view"]) + json.dumps(events))
+            assert "view" not in frame  # the browser never asks for the raw view
+            knowable = _tokens(view_at[frame["seq"]] + json.dumps(events))
             knowable |= _tokens(json.dumps(frame["legal"]))
             leaked = (hidden_at[frame["seq"]] - knowable) & _tokens(json.dumps(frame))
             assert not leaked, (game.name, self.seat, frame["seq"], sorted(leaked))
@@ -85,8 +89,12 @@ class Witness:
             told_at.append(set(told))
             checked += 1
         for seq, received, text in self.shown:
-            last = [f for f in self.frames[:received] if f.get("view") is not None]
-            view = _tokens(json.dumps(last[-1]["view"])) if last else set()
+            last = [
+                f
+                for f in self.frames[:received]
+                if f["type"] == "delta" or (f["type"] == "snapshot" and f["display"] is not None)
+            ]
+            view = _tokens(view_at[last[-1]["seq"]]) if last else set()
             told_then = told_at[received - 1] if received else set()
             leaked = (hidden_at[seq] - view - told_then) & _tokens(text)
             assert not leaked, (game.name, self.seat, seq, sorted(leaked))

@@ -8,13 +8,21 @@ events it may see — into
   and every legal action with a human label and the zone or card it acts on);
 - :class:`Message` objects: one per event worth a log line, as a message id with parameters and
   an English default text (translations plug in by message id, without touching the game);
-- a legend explaining every symbol the display uses.
+- a legend explaining every symbol the display uses;
+- a :class:`StepDisplay` for each step: the ids of the cards and zones it changed (for
+  highlighting), the cards it moved, and the cards it showed privately to the reading seat (a
+  :class:`Reveal`, such as a peek).
+
+Everything a user interface draws is data here: a card's pictogram (``icon``) and the value shown
+big on it (``rank``), its colour, the seat that played it (``owner``); an action that is one of
+several timed variants of one answer names the answer (``answer``) and its delay as a number
+(``delay_ms``). No user interface reads a game's notation, codes or labels to find these.
 
 The terminal app, the game server and the browser client draw only from these models, so a new
 game needs a presenter and no change in any user interface. A presenter sees nothing but what it
 is given: it never reads a state, so it cannot leak what the seat may not know.
 
->>> m = Message.make("tracker.peek", "{player} peeks at position {position}.", player="Ann",
+>>> m = Message.make("demo.peek", "{player} peeks at position {position}.", player="Ann",
 ...                  position=12)
 >>> m.text, m.to_json()["params"]
 ('Ann peeks at position 12.', {'player': 'Ann', 'position': 12})
@@ -23,10 +31,10 @@ is given: it never reads a state, so it cannot leak what the seat may not know.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import asdict, dataclass, field, fields, is_dataclass
+from dataclasses import asdict, dataclass, field, fields, is_dataclass, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +47,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MESSAGES",
     "ActionChoice",
+    "Answer",
     "CardFace",
     "Display",
     "GenericPresenter",
@@ -47,6 +56,8 @@ __all__ = [
     "Message",
     "PlayerPanel",
     "Presenter",
+    "Reveal",
+    "StepDisplay",
     "Zone",
     "and_list",
     "current_translator",
@@ -80,6 +91,7 @@ MESSAGES: dict[str, str] = {
     "core.generic.prompt": "Choose your move.",
     "core.generic.over": "The game is over.",
     "core.generic.wait": "Wait.",
+    "core.mark.marked": "marked",
 }
 
 
@@ -91,6 +103,11 @@ class CardFace:
     card's full human name (``""`` for a face-down card), ``short`` a code of at most four
     characters for compact displays, ``colour`` a colour name from the game's palette (``None``:
     no colour) and ``symbol`` a letter or shape that tells the colour without seeing it.
+
+    ``icon`` names the pictogram drawn on the face, one of the user interfaces' icon set
+    (``docs/web.md``, "Card faces"; ``None``: the short code is drawn instead) and ``rank`` the
+    value shown big above it (``"7"``, ``"×2"``; ``None``: none). ``owner`` is the seat that
+    played the card or holds it where it lies (``None``: nobody's, or not known).
     """
 
     id: str
@@ -103,6 +120,9 @@ class CardFace:
     empty: bool = False
     #: small notes shown with the card (``"peeked"``, ``"lifted"``, ``"+3"``)
     marks: tuple[str, ...] = ()
+    icon: str | None = None
+    rank: str | None = None
+    owner: int | None = None
 
 
 @dataclass(frozen=True)
@@ -127,6 +147,19 @@ class Zone:
 
 
 @dataclass(frozen=True)
+class Answer:
+    """One answer offered as timed variants: its notation without the time, label and key.
+
+    >>> Answer("claim hunter", "Claim with your hunter", "hunter").notation
+    'claim hunter'
+    """
+
+    notation: str
+    label: str
+    key: str = ""
+
+
+@dataclass(frozen=True)
 class ActionChoice:
     """One legal action, as a person would choose it.
 
@@ -136,6 +169,14 @@ class ActionChoice:
     one kind (``"peek"``, ``"claim"``) and ``key`` is a short name a person may type.
     ``source`` is the id of the card the action moves when that is not the target (a card
     from the hand played onto the column ``target``: drag ``source`` onto ``target``).
+
+    Several actions may be variants of one answer that differ only by when it is given (a
+    claim after 0, 50, … ms): each names the :class:`Answer` they share and its own
+    ``delay_ms``. A user interface offers the answer once and sends the answer's notation (a
+    real-time server times it itself), or the variant whose delay is nearest the time taken.
+    An action that is no such variant has ``answer`` and ``delay_ms`` ``None``.
+    ``penalised`` marks an action that is legal but costs a penalty now (a "protect me" setting
+    refuses it).
     """
 
     index: int
@@ -145,6 +186,9 @@ class ActionChoice:
     group: str = ""
     key: str = ""
     source: str | None = None
+    answer: Answer | None = None
+    delay_ms: int | None = None
+    penalised: bool = False
 
 
 @dataclass(frozen=True)
@@ -154,7 +198,7 @@ class PlayerPanel:
     seat: int
     name: str
     score: str = ""
-    #: public facts, each ``(label, value)``: ``("trackers", "3")``
+    #: public facts, each ``(label, value)``: ``("tokens", "3")``
     facts: tuple[tuple[str, str], ...] = ()
     colour: str | None = None
     symbol: str | None = None
@@ -169,6 +213,44 @@ class LegendEntry:
 
     symbol: str
     meaning: str
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """A card shown to one seat alone (a peek): ``card`` is its face, ``card.id`` the place.
+
+    Only the seat it is for ever receives it: a step's reveals are made from the events that
+    seat may see (:meth:`Presenter.step_display`), and every other seat's are dropped.
+    """
+
+    seat: int
+    card: CardFace
+
+    def to_json(self) -> dict[str, Any]:
+        """The reveal as a JSON-ready dict (``seat``, ``card``)."""
+        return {"seat": self.seat, "card": _plain(self.card)}
+
+
+@dataclass(frozen=True)
+class StepDisplay:
+    """What one step did, as one seat may know it (the step's part of the display model).
+
+    ``changed`` holds the ids of the cards and zones the step changed (a user interface
+    highlights them until the next step), ``moved`` the ``(from, to)`` ids of cards it moved
+    from one place to another, and ``reveals`` the cards it showed privately to the reader.
+    """
+
+    changed: tuple[str, ...] = ()
+    moved: tuple[tuple[str, str], ...] = ()
+    reveals: tuple[Reveal, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The step's display as JSON: ``changed``, ``moved`` and ``reveals`` lists."""
+        return {
+            "changed": list(self.changed),
+            "moved": [list(m) for m in self.moved],
+            "reveals": [r.to_json() for r in self.reveals],
+        }
 
 
 _ATOMS = frozenset({str, int, float, bool, type(None)})
@@ -279,7 +361,7 @@ class Display:
 class Message:
     """One line of the game log: a message id, its parameters, and the English text.
 
-    The id (``"tracker.peek"``) names a sentence with placeholders; ``params`` fill them. A
+    The id (``"demo.peek"``) names a sentence with placeholders; ``params`` fill them. A
     translation replaces the English template found under the same id; ``text`` is the English
     sentence, ready to show.
     """
@@ -428,16 +510,65 @@ class Presenter(ABC):
         group: str = "",
         key: str = "",
         source: str | None = None,
+        answer: Answer | None = None,
+        delay_ms: int | None = None,
+        penalised: bool = False,
     ) -> ActionChoice:
         """An :class:`ActionChoice` for ``action`` (its index and notation filled in)."""
         index = self.game.action_index(action, players)
-        return ActionChoice(index, str(action), label, target, group, key, source)
+        return ActionChoice(
+            index, str(action), label, target, group, key, source, answer, delay_ms, penalised
+        )
+
+    def step_display(self, events: Sequence[Event], seat: int | None) -> StepDisplay:
+        """What ``events`` (one step, those ``seat`` may see) changed, moved and showed it.
+
+        A game overrides :meth:`changes`; this keeps only the reveals meant for ``seat`` (a
+        spectator gets none), whatever the game returns.
+        """
+        made = self.changes(events, seat)
+        reveals = tuple(r for r in made.reveals if seat is not None and r.seat == seat)
+        if len(reveals) != len(made.reveals):
+            made = StepDisplay(made.changed, made.moved, reveals)
+        return made
+
+    def changes(self, events: Sequence[Event], seat: int | None) -> StepDisplay:
+        """The game's :class:`StepDisplay` of ``events`` for ``seat`` (default: nothing)."""
+        return StepDisplay()
+
+    def reveal(
+        self,
+        display: Display,
+        shown: Mapping[str, CardFace],
+        marked: Collection[str] = (),
+    ) -> Display:
+        """``display`` with the cards the seat is looking at now (``shown``, by id) face up.
+
+        ``shown`` holds the faces of the reveals on screen (a user interface keeps each for a
+        while); ``marked`` lists card ids to mark (a learning mode). The display itself never
+        holds a card the seat may not see; only the interface that was shown it overlays it.
+        """
+        if not shown and not marked:
+            return display
+        mark = _core("core.mark.marked")
+        zones = []
+        for zone in display.zones:
+            cards = []
+            for card in zone.cards:
+                face = shown.get(card.id)
+                if face is not None and not card.empty:
+                    card = replace(face, id=card.id)
+                elif card.id in marked and not card.empty and mark not in card.marks:
+                    card = replace(card, marks=(*card.marks, mark))
+                cards.append(card)
+            zones.append(replace(zone, cards=tuple(cards)))
+        return replace(display, zones=tuple(zones))
 
     @staticmethod
     def name(names: Sequence[str], seat: int) -> str:
         """A player's name (``"Player N"`` when none is known).
 
-        A message about the reader's own action uses its own id (``"tracker.peek.you"``), so that
+        A message about the reader's own action uses its own id (``"demo.peek.you"``), so that
         every language can word it ("You peek", not "You peeks").
         """
         return names[seat] if 0 <= seat < len(names) else _core("core.player", number=seat + 1)
@@ -514,7 +645,7 @@ def and_list(items: Sequence[str]) -> str:
 
 
 def _card_text(card: CardFace, compact: bool = False) -> str:
-    if card.empty:  # an empty place, or one that shows only its code (Tracker's centre)
+    if card.empty:  # an empty place, or one that shows only its code (a board's centre)
         text = card.short or "·"
     elif not card.face_up and not card.label:
         text = card.short or _core("core.card.face_down")

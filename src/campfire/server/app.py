@@ -247,7 +247,7 @@ def create_app(
 
 
 #: The query parameters of a table socket (``docs/protocol.md``, "Table socket").
-SOCKET_PARAMETERS = ("token", "since", "lang", "patch")
+SOCKET_PARAMETERS = ("token", "since", "lang", "patch", "view")
 
 
 def _since(raw: str | None) -> int | None:
@@ -301,7 +301,8 @@ async def _serve_socket(
     """One client at one table: snapshot, then its messages in and the table's frames out.
 
     The connection's language (``?lang=``, else ``Accept-Language``, else English) is that of
-    its display models, log messages and error frames; ``?patch=1`` asks for display patches
+    its display models, log messages and error frames; ``?view=1`` asks for the game's raw
+    views in the frames (left out otherwise); ``?patch=1`` asks for display patches
     (:mod:`.patches`). With several processes, a client at a table another process owns is
     served through it (:mod:`.cluster`; patches too). ``per_address`` limits the messages of
     all the connections of the client's address together (:mod:`.security`).
@@ -316,6 +317,7 @@ async def _serve_socket(
     address = _address_limit(websocket, per_address)
     try:
         token, since, conn.patches = _socket_query(websocket)
+        conn.views = protocol.socket_flag("view", websocket.query_params.get("view"))
     except protocol.ProtocolError as exc:
         refuse(conn, exc.code, exc.text, protocol.CLOSE_BAD_REQUEST)
         await _write(websocket, conn)  # the error frame, then the close code

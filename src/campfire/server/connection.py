@@ -8,6 +8,8 @@ from typing import Any
 from campfire.core.present import Display
 from campfire.i18n import Translator, translator
 
+from . import protocol
+
 __all__ = ["Connection"]
 
 
@@ -27,6 +29,9 @@ class Connection:
         #: the client asked for display patches (``patch=1``): its deltas carry ``patch``, the
         #: changes from :attr:`shown`, instead of the whole ``display`` (:mod:`.patches`)
         self.patches = patches
+        #: the client asked for the game's raw views (``view=1``): its frames keep ``view``
+        #: (:func:`.protocol.client_frame`; protocol version 4 leaves it out otherwise)
+        self.views = False
         #: the display model of the last snapshot or delta queued for this connection
         self.shown: Display | None = None
         #: frames to send: a dict, or a frame already encoded (shared by connections)
@@ -46,6 +51,8 @@ class Connection:
         A snapshot's display model becomes :attr:`shown`, what the next patch starts from.
         """
         self._note_snapshot(frame)
+        if isinstance(frame, dict):
+            frame = protocol.client_frame(frame, self.views)
         try:
             self.queue.put_nowait(frame)
         except asyncio.QueueFull:

@@ -423,14 +423,15 @@ class LiveTable:
         """
         # a frame (and the model a patch starts from), by identity -> the text; each key's
         # objects are kept in the value, so that their ids stay theirs until the loop ends
-        texts: dict[tuple[int, int], tuple[Any, Any, str]] = {}
+        texts: dict[tuple[int, int, bool], tuple[Any, Any, str]] = {}
         memo: Memo = {}  # the changes between the parts the seats' models share, found once
         for conn, frame in outbox:
             base = conn.shown if conn.patches else None
-            key = (id(frame), id(base) if conn.patches else -1)
+            key = (id(frame), id(base) if conn.patches else -1, conn.views)
             found = texts.get(key)
             if found is None:
-                text = encode(patch_frame(frame, base, memo) if conn.patches else frame)
+                sent = patch_frame(frame, base, memo) if conn.patches else frame
+                text = encode(protocol.client_frame(sent, conn.views))
                 texts[key] = (frame, base, text)
             else:
                 text = found[2]

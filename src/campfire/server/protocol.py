@@ -1,7 +1,8 @@
 """The table protocol over WebSocket: message types, their JSON Schemas, reading and building.
 
-``docs/protocol.md`` documents every message; the schemas here are the same ones (the tests
-validate every frame the server sends against them with ``jsonschema``). A frame for a seat is
+``docs/protocol.md`` documents every message; the schemas (:mod:`.schemas`, re-exported here)
+are the same ones (the tests validate every frame the server sends against them with
+``jsonschema``). A frame for a seat is
 built only from that seat's view, its legal actions and the events it may see
 (:func:`seat_display`, :func:`seat_step`), never from a state.
 
@@ -22,10 +23,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
 
 from campfire.core import Action, CampfireError, ErrorText, Event, Game
-from campfire.core.present import Display, translation
+from campfire.core.present import Display, StepDisplay, translation
 from campfire.core.validate import short_repr
 from campfire.i18n import DEFAULT_LANGUAGE, translator
 
+from .schemas import CAUSES, CLIENT_SCHEMAS, MAX_NOTATION, PROTOCOL_VERSION, SERVER_SCHEMAS
 from .wire import decode
 
 __all__ = [
@@ -40,6 +42,7 @@ __all__ = [
     "PROTOCOL_VERSION",
     "SERVER_SCHEMAS",
     "ProtocolError",
+    "client_frame",
     "closed_frame",
     "delta_frame",
     "error_frame",
@@ -48,17 +51,13 @@ __all__ = [
     "read_action",
     "seat_step",
     "snapshot_frame",
+    "socket_flag",
     "speaking",
     "step_json",
 ]
 
-#: The protocol's version; every snapshot carries it. A change that breaks a client adds one
-#: (and so does a new feature a client may look for: version 3 added display patches).
-PROTOCOL_VERSION = 3
 #: The longest client message the server reads (characters of JSON text).
 MAX_MESSAGE_CHARS = 4096
-#: The longest action notation a client may send.
-MAX_NOTATION = 200
 
 #: Close codes (RFC 6455 and the application range 4000–4999).
 CLOSE_FLOODING = 1008  # policy violation: too many messages
@@ -67,12 +66,6 @@ CLOSE_BAD_REQUEST = 4400  # the connection's address is not allowed as written (
 CLOSE_BAD_TOKEN = 4401  # the seat token matches no seat of the table (or is empty)
 CLOSE_UNKNOWN_TABLE = 4404  # no such table
 CLOSE_MOVED = 1012  # several processes: the table moved to another process; reconnect
-
-#: Why a step was played for its seat (a step's ``cause``; absent: the seat chose it):
-#: ``timeout`` a random legal action on time-out, ``timeout-bot`` a bot's first action after
-#: it took over on time-out, ``takeover`` a bot playing for a person who ran out of time or left,
-#: ``window-closed`` a pass for a seat that had not answered when a claim window closed.
-CAUSES = ("timeout", "timeout-bot", "takeover", "window-closed")
 
 
 class ProtocolError(CampfireError):
@@ -85,237 +78,6 @@ class ProtocolError(CampfireError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
-
-
-# ----- schemas ----------------------------------------------------------------------------------
-
-_SEQ = {"type": "integer", "minimum": 0}
-_SEAT = {"type": "integer", "minimum": 0}
-_SEAT_OR_NULL = {"type": ["integer", "null"], "minimum": 0}
-_EVENT = {
-    "type": "object",
-    "required": ["type", "data"],
-    "properties": {
-        "type": {"type": "string", "minLength": 1},
-        "data": {"type": "object"},
-        "to": {"type": "array", "items": _SEAT},
-    },
-    "additionalProperties": False,
-}
-_MESSAGE = {
-    "type": "object",
-    "required": ["id", "params", "text"],
-    "properties": {
-        "id": {"type": "string"},
-        "params": {"type": "object"},
-        "text": {"type": "string"},
-    },
-    "additionalProperties": False,
-}
-_LEGAL = {
-    "type": "array",
-    "items": {
-        "type": "object",
-        "required": ["index", "notation"],
-        "properties": {"index": {"type": "integer", "minimum": 0}, "notation": {"type": "string"}},
-        "additionalProperties": False,
-    },
-}
-_STEP = {
-    "type": "object",
-    "required": ["seq", "seat", "events", "messages"],
-    "properties": {
-        "seq": _SEQ,
-        "seat": _SEAT,
-        "events": {"type": "array", "items": _EVENT},
-        "messages": {"type": "array", "items": _MESSAGE},
-        "cause": {"enum": list(CAUSES)},
-    },
-    "additionalProperties": False,
-}
-_SEAT_INFO = {
-    "type": "object",
-    "required": ["seat", "kind", "nickname", "level", "takeover"],
-    "properties": {
-        "seat": _SEAT,
-        "kind": {"enum": ["open", "human", "bot"]},
-        "nickname": {"type": ["string", "null"]},
-        "level": {"type": ["string", "null"]},
-        "takeover": {"type": "boolean"},
-    },
-    "additionalProperties": False,
-}
-_OUTCOME = {
-    "type": ["object", "null"],
-    "required": ["scores", "ranks", "winners"],
-    "properties": {
-        "scores": {"type": "array", "items": {"type": "number"}},
-        "ranks": {"type": "array", "items": {"type": "integer"}},
-        "winners": {"type": "array", "items": _SEAT},
-        "details": {"type": "array", "items": {"type": "object"}},
-    },
-}
-_CLOCKS = {
-    "type": ["object", "null"],
-    "required": ["control", "remaining_ms", "running"],
-    "properties": {
-        "control": {
-            "type": "object",
-            "required": ["kind", "seconds", "on_timeout"],
-            "properties": {
-                "kind": {"enum": ["move", "game"]},
-                "seconds": {"type": "number", "exclusiveMinimum": 0},
-                "increment": {"type": "number", "minimum": 0},
-                "on_timeout": {"enum": ["bot", "random", "loss"]},
-            },
-            "additionalProperties": False,
-        },
-        "remaining_ms": {"type": "array", "items": {"type": "integer", "minimum": 0}},
-        "running": {"type": "array", "items": _SEAT},
-    },
-    "additionalProperties": False,
-}
-_DISPLAY = {"type": ["object", "null"], "required": ["game", "prompt", "zones", "actions"]}
-#: a display patch (``campfire.server.patches``): ``[path, value]`` pairs, applied in order
-_PATCH = {
-    "type": "array",
-    "items": {
-        "type": "array",
-        "prefixItems": [
-            {
-                "type": "array",
-                "items": {"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}]},
-            },
-            {},
-        ],
-        "minItems": 2,
-        "maxItems": 2,
-    },
-}
-
-
-def _message(type_: str, required: Sequence[str], properties: Mapping[str, Any]) -> dict[str, Any]:
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "type": "object",
-        "required": ["type", *required],
-        "properties": {"type": {"const": type_}, **properties},
-        "additionalProperties": False,
-    }
-
-
-#: JSON Schemas of the messages a client sends, by type.
-CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
-    "action": _message(
-        "action",
-        ["seq", "action"],
-        {
-            "seq": _SEQ,
-            "action": {
-                "oneOf": [
-                    {"type": "string", "minLength": 1, "maxLength": MAX_NOTATION},
-                    {"type": "integer", "minimum": 0},
-                ]
-            },
-            "seat": _SEAT,
-        },
-    ),
-    "ping": _message("ping", [], {}),
-    "sync": _message("sync", [], {"since": _SEQ}),
-}
-
-_TABLE_FIELDS: dict[str, Any] = {
-    "table": {"type": "integer", "minimum": 1},
-    "game_number": {"type": "integer", "minimum": 0},
-    "seq": _SEQ,
-}
-
-#: JSON Schemas of the messages the server sends, by type.
-SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
-    "snapshot": _message(
-        "snapshot",
-        [
-            "version",
-            "table",
-            "game",
-            "status",
-            "game_number",
-            "seq",
-            "seat",
-            "seats",
-            "view",
-            "display",
-            "legal",
-            "missed",
-            "outcome",
-            "clocks",
-        ],
-        {
-            "version": {"const": PROTOCOL_VERSION},
-            "game": {"type": "string"},
-            "status": {"enum": ["open", "running", "finished"]},
-            **_TABLE_FIELDS,
-            "seat": _SEAT_OR_NULL,
-            "seats": {"type": "array", "items": _SEAT_INFO},
-            "view": {"type": ["object", "null"]},
-            "display": _DISPLAY,
-            "legal": _LEGAL,
-            "missed": {"type": "array", "items": _STEP},
-            "outcome": _OUTCOME,
-            "clocks": _CLOCKS,
-        },
-    ),
-    "delta": {
-        **_message(
-            "delta",
-            ["table", "game_number", "seq", "step", "view", "legal", "outcome", "clocks"],
-            {
-                **_TABLE_FIELDS,
-                "step": _STEP,
-                "view": {"type": "object"},
-                "display": _DISPLAY,
-                "patch": _PATCH,
-                "legal": _LEGAL,
-                "outcome": _OUTCOME,
-                "clocks": _CLOCKS,
-            },
-        ),
-        # the whole display model, or (a client of patches) the changes from its last one
-        "oneOf": [{"required": ["display"]}, {"required": ["patch"]}],
-    },
-    "error": _message(
-        "error",
-        ["code", "message"],
-        {
-            "code": {
-                "enum": [
-                    "bad_request",
-                    "bad_json",
-                    "bad_message",
-                    "unknown_type",
-                    "too_large",
-                    "rate_limited",
-                    "not_seated",
-                    "wrong_seat",
-                    "not_running",
-                    "stale",
-                    "illegal",
-                    "bad_token",
-                    "unknown_table",
-                    "internal",
-                ]
-            },
-            "message": {"type": "string"},
-            "seq": _SEQ,
-        },
-    ),
-    "closed": _message(
-        "closed",
-        ["table", "game_number", "seq", "message"],
-        {**_TABLE_FIELDS, "message": {"type": "string", "maxLength": 500}},
-    ),
-    "pong": _message("pong", [], {}),
-}
 
 
 # ----- reading ----------------------------------------------------------------------------------
@@ -455,13 +217,19 @@ def step_json(
     events: Sequence[Event],
     messages: Sequence[Mapping[str, Any]],
     cause: str | None = None,
+    display: StepDisplay | None = None,
 ) -> dict[str, Any]:
-    """One step as a seat sees it: ``seq`` is the sequence number after the step."""
+    """One step as a seat sees it: ``seq`` is the sequence number after the step.
+
+    ``display`` is what the step changed, moved and showed the seat alone (the presenter's
+    :class:`~campfire.core.present.StepDisplay`; ``None``: nothing).
+    """
     out: dict[str, Any] = {
         "seq": seq,
         "seat": seat,
         "events": [e.to_json() for e in events],
         "messages": [dict(m) for m in messages],
+        "display": (display or StepDisplay()).to_json(),
     }
     if cause is not None:
         out["cause"] = cause
@@ -500,11 +268,38 @@ def seat_step(
     """One step as ``seat`` sees it: ``events`` are those it may see, with their log lines.
 
     ``seq`` is the sequence number after the step and ``mover`` the seat that acted; the log
-    lines are in ``language``.
+    lines are in ``language``. The step's ``display`` (what it changed, moved and showed the
+    seat alone) is the presenter's, from the same events.
     """
+    presenter = game.presenter()
     with speaking(language):
-        messages = game.presenter().messages(events, names, seat)
-    return step_json(seq, mover, events, [m.to_json() for m in messages], cause)
+        messages = presenter.messages(events, names, seat)
+        shown = presenter.step_display(events, seat)
+    return step_json(seq, mover, events, [m.to_json() for m in messages], cause, shown)
+
+
+def socket_flag(name: str, raw: str | None) -> bool:
+    """A table socket's switch ``name`` (``patch``, ``view``): ``"1"`` on, ``"0"`` or absent off.
+
+    Any other value is :class:`ProtocolError` ``bad_request``.
+    """
+    if raw not in (None, "0", "1"):
+        raise ProtocolError(
+            "bad_request",
+            ErrorText("{name} is 1 or 0 (got {got})", name=name, got=repr(raw[:20])),
+        )
+    return raw == "1"
+
+
+def client_frame(frame: dict[str, Any], views: bool) -> dict[str, Any]:
+    """``frame`` as a client gets it: its raw ``view`` only if the client asked (``view=1``).
+
+    Protocol version 4: what a client draws is the display model; a client that reads the
+    game's own view (a bot, a research tool) connects with ``view=1`` and gets it as before.
+    """
+    if views or "view" not in frame:
+        return frame
+    return {k: v for k, v in frame.items() if k != "view"}
 
 
 def speaking(language: str) -> Any:

@@ -86,7 +86,7 @@ class RemoteConnection(Connection):
         if self.closed:
             return
         self._note_snapshot(frame)
-        text = frame if isinstance(frame, str) else encode(frame)
+        text = frame if isinstance(frame, str) else encode(protocol.client_frame(frame, self.views))
         self.cluster.send(self.worker, f"F{self.id}\n{text}")
 
     def close(self, code: int | None = None) -> None:
@@ -146,6 +146,7 @@ class SocketRelay:
             str(op.get("lang") or "en"),
             patches=op.get("patches") is True,  # absent: a process from before patches
         )
+        remote.views = op.get("views") is True  # the client asked for raw views (view=1)
         self.remotes[remote.id] = remote
         self.host.spawn(self._serve_remote(remote, op))
 
@@ -214,6 +215,7 @@ class SocketRelay:
             "since": since,
             "lang": conn.language,
             "patches": conn.patches,
+            "views": conn.views,
         }
         self.proxies[conn_id] = Proxy(conn, table_id, owner, opening)
         self.host.send(owner, json.dumps(opening), self.host.on_published(conn_id, owner))

@@ -17,8 +17,9 @@ header's (:func:`.lobby.language_of`); so are the error messages, and so are the
 Campfire gave (a bot's, an unnamed seat's: :func:`campfire.i18n.names.shown_name`), whatever
 language the record wrote them in.
 
->>> from campfire.core import Match, get
->>> match = Match(get("tracker"), 2, seed=3, names=["Ann", "Bob"])
+>>> from campfire.core import Match, all_games
+>>> game = next(g for g in all_games() if g.min_players <= 2)
+>>> match = Match(game, 2, seed=3, names=["Ann", "Bob"])
 >>> for _ in range(3):
 ...     seat = match.state.seats_to_act()[0]
 ...     _ = match.play(seat, match.state.legal_actions(seat)[0])

@@ -7,38 +7,37 @@ the mode.
 
 - ``turns`` (:class:`TurnsMode`): bots move at once (or after a short pause), people choose
   from the display's actions; simultaneous steps are answered one seat after another.
-- ``timed-peek`` (:class:`TimedPeekMode`): turns, and a card shown privately to a seat (an
-  event only that seat sees, whose data holds a ``pos`` and a ``card``) stays on that seat's
-  screen for a few seconds (``PlayConfig.peek_seconds``) through the presenter's optional
+- ``timed-peek`` (:class:`TimedPeekMode`): turns, and a card shown privately to a seat (a
+  :class:`~campfire.core.present.Reveal` of the presenter's step display) stays on that seat's
+  screen for a few seconds (``PlayConfig.peek_seconds``) through the presenter's
   ``reveal(display, shown, marked)``; then it is gone, as at the table. With *learning* the
-  positions the seat has seen are marked (the marks follow ``from``/``to`` moves).
+  places the seat has seen are marked (the marks follow the cards the step display moved).
 - ``realtime-claims`` (:class:`RealtimeClaimsMode`, one person at the keyboard): a forced move
   (one seat to act with one legal action) plays itself after ``reveal_delay`` seconds; a
   simultaneous step is a claim window open for ``window`` seconds: bots answer after their
   reaction times, the person answers with a key, and whoever has not answered when it closes
-  plays ``pass``. An answer whose notation ends in a number (a reaction time in ms, as
-  ``claim hunter 350``) is chosen to match the time the person took, measured from the
-  window's opening, so the record holds each measured time.
+  plays ``pass``. An answer offered as timed variants (actions that share an ``answer`` and
+  carry their ``delay_ms``) is played as the variant nearest the time the person took,
+  measured from the window's opening, so the record holds each measured time.
 
 Register a new mode with :func:`register_mode`.
 
->>> from campfire import get_game
+>>> from campfire.core import all_games
 >>> from campfire.tui.session import SeatSpec
->>> mode_for(get_game("dudab"), [SeatSpec("You"), SeatSpec("Bot", "easy")]).name
+>>> turns = next(g for g in all_games() if g.play_modes == ("turns",))
+>>> mode_for(turns, [SeatSpec("You"), SeatSpec("Bot", "easy")]).name
 'turns'
 """
 
 from __future__ import annotations
 
 import random
-import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from campfire.core import Action, Agent, CampfireError, Event, Game, Observation, visible_events
-from campfire.core.actions import answer_name, split_timed
-from campfire.core.present import ActionChoice, Display
+from campfire.core.present import ActionChoice, CardFace, Display
 from campfire.i18n import _, current
 
 from .clock import Clock
@@ -126,30 +125,29 @@ class TimedPeekMode(Mode):
 
     def __init__(self, session: PlaySession, clock: Clock, settings: ModeSettings) -> None:
         super().__init__(session, clock, settings)
-        self.shown: dict[int, dict[int, tuple[str, float]]] = {}
-        self.marked: dict[int, set[int]] = {s: set() for s in session.humans}
+        self.shown: dict[int, dict[str, tuple[CardFace, float]]] = {}
+        self.marked: dict[int, set[str]] = {s: set() for s in session.humans}
 
     def on_events(self, seat: int, events: list[Event]) -> None:
         """Remember the cards shown to each human seat, with the time they disappear."""
         now = self.clock.now()
+        presenter = self.session.presenter
         for human in self.session.humans:
-            for event in visible_events(events, human):
-                data = event.data
-                pos, card = data.get("pos"), data.get("card")
-                if event.to == frozenset({human}) and isinstance(pos, int) and card is not None:
-                    shown = self.shown.setdefault(human, {})
-                    shown[pos] = (str(card), now + self.settings.peek_seconds)
-                    self.marked[human].add(pos)
-                elif isinstance(data.get("from"), int) and isinstance(data.get("to"), int):
-                    marks = self.marked[human]
-                    if data["from"] in marks:
-                        marks.discard(data["from"])
-                        marks.add(data["to"])
+            step = presenter.step_display(visible_events(events, human), human)
+            marks = self.marked[human]
+            for source, target in step.moved:
+                if source in marks:
+                    marks.discard(source)
+                    marks.add(target)
+            for reveal in step.reveals:
+                shown = self.shown.setdefault(human, {})
+                shown[reveal.card.id] = (reveal.card, now + self.settings.peek_seconds)
+                marks.add(reveal.card.id)
 
-    def showing(self, seat: int) -> dict[int, str]:
-        """The cards ``seat`` is looking at now, by position."""
+    def showing(self, seat: int) -> dict[str, CardFace]:
+        """The cards ``seat`` is looking at now, by card id."""
         now = self.clock.now()
-        return {p: c for p, (c, until) in self.shown.get(seat, {}).items() if until > now}
+        return {i: c for i, (c, until) in self.shown.get(seat, {}).items() if until > now}
 
     def holds(self, seat: int) -> bool:
         """Stay with ``seat`` while a card it was shown is still on its screen."""
@@ -157,34 +155,28 @@ class TimedPeekMode(Mode):
 
     def decorate(self, display: Display, seat: int) -> Display:
         """Overlay the cards on show (and the learning marks) through the presenter."""
-        reveal = getattr(self.session.presenter, "reveal", None)
-        if reveal is None:
-            return display
         marked = self.marked.get(seat, set()) if self.settings.learning else set()
-        empty = {
-            int(c.id.rpartition(":")[2])
-            for z in display.zones
-            for c in z.cards
-            if c.empty and c.id.rpartition(":")[2].isdigit()
-        }
+        empty = {c.id for z in display.zones for c in z.cards if c.empty}
         marked -= empty  # a card taken away takes its mark with it
         shown = self.showing(seat)
         if not shown and not marked:
             return display
-        result = reveal(display, shown, marked)
-        return result if isinstance(result, Display) else display
+        return self.session.presenter.reveal(display, shown, marked)
 
 
 def timed_answer(choices: Sequence[ActionChoice], ms: float) -> ActionChoice:
-    """The variant of one answer whose time (the notation's last number) is nearest ``ms``.
+    """The variant of one answer whose delay (``delay_ms``) is nearest ``ms``.
 
-    >>> a = [ActionChoice(i, f"claim hunter {t}", "") for i, t in enumerate((0, 50, 100))]
+    >>> from campfire.core.present import Answer
+    >>> hunter = Answer("claim hunter", "Claim with your hunter", "hunter")
+    >>> a = [ActionChoice(i, f"claim hunter {t}", "", answer=hunter, delay_ms=t)
+    ...      for i, t in enumerate((0, 50, 100))]
     >>> timed_answer(a, 62).notation, timed_answer(a, 5000).notation
     ('claim hunter 50', 'claim hunter 100')
     """
 
     def time_of(choice: ActionChoice) -> int:
-        return split_timed(choice.notation)[1] or 0
+        return choice.delay_ms or 0
 
     return min(choices, key=lambda c: (abs(time_of(c) - ms), time_of(c)))
 
@@ -200,7 +192,8 @@ REACTION_RANGES: dict[str, tuple[float, float]] = {
 class ReactionBot:
     """Adapter: asks any agent for its answer and finds a reaction time for it.
 
-    An answer that carries its own time (``claim hunter 350``) is made after that time; an
+    An answer that is a timed variant (``delays`` gives its ``delay_ms``, from the seat's
+    display) is made after that time; an
     agent with its own reaction times (``last_reaction_ms`` after ``act``, or
     ``reaction_time()`` in ms) is timed by them; any other agent gets a time drawn uniformly
     from :data:`REACTION_RANGES` of the seat's level.
@@ -211,10 +204,16 @@ class ReactionBot:
         self.range = REACTION_RANGES.get(level, REACTION_RANGES["medium"])
         self.rng = random.Random(seed)
 
-    def decide(self, obs: Observation) -> tuple[Action, float]:
-        """The agent's answer for this window and its reaction time in seconds."""
+    def decide(
+        self, obs: Observation, delays: Mapping[str, int | None] | None = None
+    ) -> tuple[Action, float]:
+        """The agent's answer for this window and its reaction time in seconds.
+
+        ``delays`` maps the notation of each offered action to its ``delay_ms`` (a timed
+        variant's delay; ``None`` or absent: untimed).
+        """
         action = self.agent.act(obs)
-        timed = split_timed(str(action))[1]
+        timed = (delays or {}).get(str(action))
         own_ms = getattr(self.agent, "last_reaction_ms", None)
         draw_ms = getattr(self.agent, "reaction_time", None)
         if timed is not None:
@@ -292,38 +291,41 @@ class RealtimeClaimsMode(Mode):
         """One choice per answer: timed variants merged (the time is measured)."""
         out: dict[str, ActionChoice] = {}
         for choice in display.actions:
-            name = answer_name(choice.notation)
+            answer = choice.answer
+            name = answer.notation if answer is not None else choice.notation
             if name not in out:
-                key = answer_name(choice.key) if choice.key else name
-                label = re.sub(r" after \d+ ms", "", choice.label)
-                out[name] = replace(choice, notation=name, key=key, label=label)
+                if answer is not None:
+                    key = answer.key or name
+                    choice = replace(choice, notation=name, key=key, label=answer.label)
+                out[name] = choice
         return list(out.values())
 
     # ----- the person's answers ---------------------------------------------------------
 
     def play(self, seat: int, choice: ActionChoice) -> None:
         """Answer with ``choice`` now (its variant for the time taken, when it has times)."""
-        legal = self.session.legal_actions(seat)
-        variants = [a for a in legal if answer_name(str(a)) == answer_name(choice.notation)]
+        offered = self.session.display(seat).actions
+        variants = [
+            c
+            for c in offered
+            if c.notation == choice.notation
+            or (c.answer is not None and c.answer.notation == choice.notation)
+        ]
         if not variants:
             raise CampfireError(
                 _("{move} is not possible now").format(move=choice.label or choice.notation)
             )
-        word = answer_name(choice.notation).rpartition(" ")[2]
-        safe = self.session.view(seat).get("protect_me")
-        if self.settings.protect_me and isinstance(safe, dict) and safe.get(word) is False:
+        if self.settings.protect_me and any(c.penalised for c in variants):
             raise CampfireError(
-                _("protect me: a {word} claim would be penalised now, so it was not made").format(
-                    word=word
+                _("protect me: {move} would be penalised now, so it was not made").format(
+                    move=choice.label or choice.notation
                 )
             )
         if len(variants) > 1 and self._opened is not None:
             ms = (self.clock.now() - self._opened) * 1000
-            answer = ActionChoice(0, "", "")
-            pick = timed_answer([replace(answer, notation=str(a)) for a in variants], ms)
-            action = str(pick.notation)
+            action = timed_answer(variants, ms).notation
         else:
-            action = str(variants[0])
+            action = variants[0].notation
         self.session.play(seat, action)
         self._answered.add(seat)
         self.message = _("you answered: {action}").format(action=action)
@@ -389,7 +391,9 @@ class RealtimeClaimsMode(Mode):
         self.message = ""
         for seat in to_act:
             if seat in self.session.agents:
-                action, seconds = self._bot(seat).decide(self.session.table.observation(seat))
+                delays = {c.notation: c.delay_ms for c in self.session.display(seat).actions}
+                obs = self.session.table.observation(seat)
+                action, seconds = self._bot(seat).decide(obs, delays)
                 due = now + min(seconds, self.settings.window)
                 self._pending.append(_Pending(due, seat, action))
 

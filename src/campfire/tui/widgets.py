@@ -71,14 +71,16 @@ def colour_style(colour: str | None) -> str:
 
 
 def card_text(card: CardFace) -> str:
-    """A card's compact text: its short name (with its colour letter if the name lacks it)."""
+    """A card's compact text: its short name (with its colour letter if the name lacks it).
+
+    The presenter's marks are not read here (they are words of the reader's language): the
+    short code says what a compact display needs (``*12`` peeked, ``^12`` being moved).
+    """
     if card.empty:
         return "·"
     text = card.short or card.label or ("▒" if not card.face_up else "?")
     if card.symbol and card.colour and card.symbol not in text:
         text = f"{card.symbol}:{text}"
-    if card.marks and any(m in ("top", "peeked", "lifted") for m in card.marks):
-        text += "*"
     return text
 
 

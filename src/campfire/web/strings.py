@@ -136,15 +136,6 @@ STRINGS: dict[str, str] = {
     **_plural("web.table.cards", "{count} card", "{count} cards"),
     "web.table.count": "{label}: {count}",
     "web.table.no_table": "There is no such table.",
-    "web.colour.red": "red",
-    "web.colour.blue": "blue",
-    "web.colour.yellow": "yellow",
-    "web.colour.green": "green",
-    "web.colour.purple": "purple",
-    "web.colour.orange": "orange",
-    # ----- a game's private cards (optional, by game) -----------------------------------
-    "web.tracker.scout": "{colour} scout ({card})",
-    "web.tracker.false": "{colour} false track ({card})",
     # ----- real-time claims --------------------------------------------------------------
     "web.rt.window": "Claim window: {seconds} s left",
     "web.rt.keys": "Keys: press the number of your answer (1–{count})",

@@ -216,13 +216,27 @@ def test_dropping_out_and_the_last_turns_are_announced() -> None:
 
 def test_reveal_overlays_a_peeked_card_only_where_the_interface_says() -> None:
     state = new_state(placements={12: "S-T3-1"})
-    play(state, A, "peek 12")
-    shown = PRESENTER.reveal(show(state, A), {12: "S-T3-1"}, marked=[20])
+    events = play(state, A, "peek 12")
+    step = PRESENTER.step_display(visible_events(events, A), A)
+    assert [(r.seat, r.card.id, r.card.icon) for r in step.reveals] == [(A, "pos:12", "scout")]
+    assert step.changed == ("pos:12",)
+    shown = PRESENTER.reveal(show(state, A), {r.card.id: r.card for r in step.reveals}, ["pos:20"])
     cells = {c.id: c for c in shown.zone("board").cards}
     assert cells["pos:12"].face_up and cells["pos:12"].short == "S:G"
     assert cells["pos:12"].colour == "green" and "you see it now" in cells["pos:12"].marks
     assert cells["pos:20"].short == "+20"
     assert not CARD_ID.search(json.dumps(show(state, A).to_json()))
+
+
+def test_a_peek_is_revealed_to_the_peeker_alone() -> None:
+    state = new_state(placements={12: "S-T3-1"})
+    events = play(state, A, "peek 12")
+    for seat in (B, None):
+        step = PRESENTER.step_display(visible_events(events, seat), seat)
+        assert step.reveals == () and step.changed == ("pos:12",)
+        assert not CARD_ID.search(json.dumps(step.to_json()))
+    # even given every event, a presenter's step display reveals nothing to another seat
+    assert PRESENTER.step_display(events, B).reveals == ()
 
 
 def test_render_is_the_text_of_the_display() -> None:

@@ -19,12 +19,14 @@ Every word shown, the card names and colours inserted into sentences too, is a t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from campfire.core import Action, Event
 from campfire.core.present import (
     ActionChoice,
+    Answer,
     CardFace,
     Display,
     KeptParts,
@@ -32,6 +34,7 @@ from campfire.core.present import (
     Message,
     PlayerPanel,
     Presenter,
+    StepDisplay,
     ViewHeader,
     Zone,
     and_list,
@@ -272,6 +275,38 @@ def card_short(card: str) -> str:
     return _BOOTY_SHORT.get(card, card[:4].upper())
 
 
+def card_art(card: str) -> tuple[str, str | None]:
+    """A card's pictogram and the value shown big: ``red-hunter`` → ``("hunter", "H")``.
+
+    Booty shows its own pictogram alone (``totem`` → ``("totem", None)``); the icon names are
+    the user interfaces' (``docs/web.md``, "Card faces").
+    """
+    if "-" in card:
+        kind = card.split("-", 1)[1]
+        return kind, TYPE_CODES[TYPES.index(kind)]
+    return card, None
+
+
+def _face(
+    card_id: str, card: str, marks: tuple[str, ...] = (), owner: int | None = None
+) -> CardFace:
+    """The face of ``card`` at ``card_id``: label, code, colour, pictogram and owner."""
+    colour, symbol = _colour(card)
+    icon, rank = card_art(card)
+    return CardFace(
+        card_id,
+        card_label(card),
+        card_short(card),
+        True,
+        colour,
+        symbol,
+        marks=marks,
+        icon=icon,
+        rank=rank,
+        owner=owner,
+    )
+
+
 def _colour(card: str) -> tuple[str | None, str | None]:
     if "-" not in card:
         return None, None
@@ -308,12 +343,11 @@ _KEPT = KeptParts()
 _kept = _KEPT.get
 
 
-def _table_face(i: int, card: str, whose: tuple[str, ...]) -> CardFace:
-    """Table card ``i`` with its mark.
+def _table_face(i: int, card: str, whose: tuple[str, ...], owner: int | None) -> CardFace:
+    """Table card ``i`` with its mark, and the seat whose colour it is (``owner``).
 
     ``whose``: ``("yours",)``, ``("neutral",)``, ``("owner", name)`` or ``()`` (booty).
     """
-    colour, symbol = _colour(card)
     marks: tuple[str, ...] = ()
     if whose == ("yours",):
         marks = (_text("apache.mark.yours"),)
@@ -321,9 +355,7 @@ def _table_face(i: int, card: str, whose: tuple[str, ...]) -> CardFace:
         marks = (_text("apache.mark.neutral"),)
     elif whose:
         marks = (_text("apache.mark.owner", player=whose[1]),)
-    return CardFace(
-        f"table:{i}", card_label(card), card_short(card), True, colour, symbol, marks=marks
-    )
+    return _face(f"table:{i}", card, marks, owner)
 
 
 class ApachePresenter(Presenter):
@@ -392,25 +424,9 @@ class ApachePresenter(Presenter):
         ]
         if me is not None:
             protect = view.get("protect_me")
-            hand = []
-            for t in TYPES:
-                card = f"{mine}-{t}"
-                hand_marks: tuple[str, ...] = ()
-                if protect is not None:
-                    key = "apache.mark.can_claim" if protect[t] else "apache.mark.penalty"
-                    hand_marks = (_text(key),)
-                hand.append(
-                    CardFace(
-                        f"hand:{t}",
-                        _text("apache.hand.card", type=type_label(t)),
-                        card_short(card),
-                        True,
-                        mine,
-                        _PALETTE.get(str(mine)),
-                        marks=hand_marks,
-                    )
-                )
-            zones.append(Zone("hand", _text("apache.zone.hand"), "row", tuple(hand), owner=me))
+            safe = tuple(bool(protect[t]) for t in TYPES) if protect is not None else None
+            hand = ("hand", tr, me, mine, safe)
+            zones.append(_kept(hand, partial(self._hand, me, str(mine), safe)))
         queue = tuple(tuple(sorted(claim.items())) for claim in view["queue"])
         board = ("board", tr, queue, view["resolved"], tuple(view["answers"]), colours, owners)
         zones.append(_kept(board, partial(self._board, view, names)))
@@ -430,6 +446,33 @@ class ApachePresenter(Presenter):
         return tuple(zones)
 
     @staticmethod
+    def _hand(me: int, mine: str, safe: tuple[bool, ...] | None) -> Zone:
+        """The reader's hand: one Indian of each type in its colour (``safe``: protect me)."""
+        hand = []
+        for i, t in enumerate(TYPES):
+            card = f"{mine}-{t}"
+            hand_marks: tuple[str, ...] = ()
+            if safe is not None:
+                key = "apache.mark.can_claim" if safe[i] else "apache.mark.penalty"
+                hand_marks = (_text(key),)
+            icon, rank = card_art(card)
+            hand.append(
+                CardFace(
+                    f"hand:{t}",
+                    _text("apache.hand.card", type=type_label(t)),
+                    card_short(card),
+                    True,
+                    mine,
+                    _PALETTE.get(mine),
+                    marks=hand_marks,
+                    icon=icon,
+                    rank=rank,
+                    owner=me,
+                )
+            )
+        return Zone("hand", _text("apache.zone.hand"), "row", tuple(hand), owner=me)
+
+    @staticmethod
     def _table(
         tr: object,
         cards: tuple[str, ...],
@@ -444,14 +487,16 @@ class ApachePresenter(Presenter):
         for i, card in enumerate(cards):
             colour = _colour(card)[0]
             whose: tuple[str, ...] = ()  # the card's mark: yours, neutral, or its owner's
+            seat = colours.index(colour) if colour in colours else None
             if colour is not None and colour == mine:
                 whose = ("yours",)
             elif colour in neutral:
                 whose = ("neutral",)
-            elif colour is not None:
-                whose = ("owner", owners[colours.index(colour)])
+            elif seat is not None:
+                whose = ("owner", owners[seat])
             # a card's face is the same for every reader but the card's owner: kept on its own
-            table.append(_kept(("face", tr, i, card, whose), partial(_table_face, i, card, whose)))
+            made = partial(_table_face, i, card, whose, seat)
+            table.append(_kept(("face", tr, i, card, whose, seat), made))
         note = ""
         if neutral:
             words = ", ".join(colour_label(c) for c in neutral_colours)
@@ -461,12 +506,7 @@ class ApachePresenter(Presenter):
     @staticmethod
     def _pile(s: int, yours: bool, who: str, pile: tuple[str, ...]) -> Zone:
         """Seat ``s``'s pile of booty (``yours``: the reader's own)."""
-        faces = []
-        for i, card in enumerate(pile):
-            colour, symbol = _colour(card)
-            faces.append(
-                CardFace(f"pile:{s}:{i}", card_label(card), card_short(card), True, colour, symbol)
-            )
+        faces = [_face(f"pile:{s}:{i}", card, owner=s) for i, card in enumerate(pile)]
         return Zone(
             f"pile:{s}",
             _text("apache.zone.pile" + (".you" if yours else ""), player=who),
@@ -492,32 +532,14 @@ class ApachePresenter(Presenter):
                 if not claim["legal"]:
                     marks.append(_text("apache.mark.not_allowed"))
                 colour = colours[s]
-                faces.append(
-                    CardFace(
-                        f"board:{i}",
-                        self._claim_by(names, s, claim["type"]),
-                        card_short(f"{colour}-{claim['type']}"),
-                        True,
-                        colour,
-                        _PALETTE.get(colour),
-                        marks=tuple(marks),
-                    )
-                )
+                face = _face(f"board:{i}", f"{colour}-{claim['type']}", tuple(marks), s)
+                faces.append(replace(face, label=self._claim_by(names, s, claim["type"])))
         else:
             for s, answer in enumerate(view["answers"]):
                 if isinstance(answer, str) and answer.startswith("claim"):
                     kind = answer.split()[1]
-                    colour = colours[s]
-                    faces.append(
-                        CardFace(
-                            f"board:{s}",
-                            self._claim_by(names, s, kind),
-                            card_short(f"{colour}-{kind}"),
-                            True,
-                            colour,
-                            _PALETTE.get(colour),
-                        )
-                    )
+                    face = _face(f"board:{s}", f"{colours[s]}-{kind}", owner=s)
+                    faces.append(replace(face, label=self._claim_by(names, s, kind)))
         return Zone("board", _text("apache.zone.board"), "row", tuple(faces))
 
     def _claim_by(self, names: Sequence[str], seat: int, kind: str) -> str:
@@ -675,15 +697,47 @@ class ApachePresenter(Presenter):
         return self.choice(action, n, label, table.get(card), group="choose", key=card)
 
     def _claim(self, action: ApacheAction, n: int, t: str, penalty: bool) -> ActionChoice:
-        mid = "apache.action.claim"
-        key: str = t
-        if action.ms >= 0:
-            mid += ".ms"
-            key = f"{t} {action.ms}"
-        if penalty:
-            mid += ".penalty"
-        label = _text(mid, type=type_label(t), ms=action.ms)
-        return self.choice(action, n, label, f"hand:{t}", group=f"claim {t}", key=key)
+        """A claim; a timed one is a variant of the untimed answer, its delay as a number."""
+        mid = "apache.action.claim" + (".penalty" if penalty else "")
+        target, group = f"hand:{t}", f"claim {t}"
+        if action.ms < 0:
+            label = _text(mid, type=type_label(t))
+            return self.choice(action, n, label, target, group=group, key=t, penalised=penalty)
+        answer = _kept(
+            ("answer", current_translator(), t, penalty),
+            lambda: Answer(f"claim {t}", _text(mid, type=type_label(t)), t),
+        )
+        label = _text(mid.replace("claim", "claim.ms", 1), type=type_label(t), ms=action.ms)
+        return self.choice(
+            action,
+            n,
+            label,
+            target,
+            group=group,
+            key=f"{t} {action.ms}",
+            answer=answer,
+            delay_ms=action.ms,
+            penalised=penalty,
+        )
+
+    # ----- what a step changed ---------------------------------------------------------------
+
+    def changes(self, events: Sequence[Event], seat: int | None) -> StepDisplay:
+        """The zones a step changed: the deck and table on a reveal, the board, the piles."""
+        changed: list[str] = []
+        for event in events:
+            kind, d = event.type, event.data
+            if kind == "reveal":
+                changed.extend(("deck", "table"))
+            elif kind in ("claim", "window_closed"):
+                changed.append("board")
+            elif kind == "claim_resolved":
+                changed.extend(("table", "board", f"pile:{d['seat']}"))
+                for payer, _paid in d.get("tribute", ()):
+                    changed.append(f"pile:{payer}")
+                if d.get("discarded"):
+                    changed.append("discarded")
+        return StepDisplay(tuple(dict.fromkeys(changed)))
 
     # ----- log lines -----------------------------------------------------------------------
 

@@ -36,6 +36,7 @@ from campfire.core.present import (
     Message,
     PlayerPanel,
     Presenter,
+    StepDisplay,
     ViewHeader,
     Zone,
     and_list,
@@ -351,17 +352,35 @@ def _colour(face: int) -> int:
 _FACES_KEPT = KeptParts()
 
 
-def card_face(card_id: str, name: str, marks: tuple[str, ...] = ()) -> CardFace:
-    """The :class:`CardFace` of a face-up card called ``name`` (its notation)."""
+def card_face(
+    card_id: str, name: str, marks: tuple[str, ...] = (), owner: int | None = None
+) -> CardFace:
+    """The :class:`CardFace` of a face-up card called ``name`` (its notation).
+
+    ``owner`` is the seat whose hand, kept cards or pile it lies in (``None``: the table's).
+    """
     face: CardFace = _FACES_KEPT.get(
-        (card_id, name, marks, current_translator()), lambda: _card_face(card_id, name, marks)
+        (card_id, name, marks, owner, current_translator()),
+        lambda: _card_face(card_id, name, marks, owner),
     )
     return face
 
 
-def _card_face(card_id: str, name: str, marks: tuple[str, ...]) -> CardFace:
+def _art(face: int) -> tuple[str, str | None]:
+    """A face's pictogram and the value shown big: a number card's symbol and value."""
+    if face < FACE_DUDAB:
+        return SYMBOLS[(face // 4) % 4], str(face % 4 + 1)
+    if face == FACE_DUDAB:
+        return "imp", None
+    if face < FACE_JUNGLE:
+        return "shaman", None
+    return ("jungle" if face == FACE_JUNGLE else "baby"), None
+
+
+def _card_face(card_id: str, name: str, marks: tuple[str, ...], owner: int | None) -> CardFace:
     face = _FACES[name]
     colour = _colour(face)
+    icon, rank = _art(face)
     return CardFace(
         card_id,
         face_label(name),
@@ -369,6 +388,9 @@ def _card_face(card_id: str, name: str, marks: tuple[str, ...]) -> CardFace:
         colour=COLOURS[colour] if colour >= 0 else None,
         symbol=COLOUR_LETTERS[colour] if colour >= 0 else None,
         marks=marks,
+        icon=icon,
+        rank=rank,
+        owner=owner,
     )
 
 
@@ -435,7 +457,10 @@ class DudabPresenter(Presenter):
             below = len(names) - above
             marks = () if below else top
             cards.insert(
-                above, CardFace(f"{zone_id}:jungle", face_label("jungle"), "Jun", marks=marks)
+                above,
+                CardFace(
+                    f"{zone_id}:jungle", face_label("jungle"), "Jun", marks=marks, icon="jungle"
+                ),
             )
             if below < above:  # the mirror card of the next place below the Jungle
                 notes.append(_text("dudab.note.mirror", card=_phrase(names[above - below - 1])))
@@ -476,22 +501,26 @@ class DudabPresenter(Presenter):
             kept_note = _text("dudab.note.kept", count=view["kept_count"])
         zones = []
         if s == seat:
-            cards = tuple(card_face(f"{hand_id}:{i}", c) for i, c in enumerate(view["hand"]))
+            cards = tuple(
+                card_face(f"{hand_id}:{i}", c, owner=s) for i, c in enumerate(view["hand"])
+            )
             zones.append(Zone(hand_id, hand_label, "row", cards, owner=s, note=kept_note))
             if view["kept"]:
                 kept_cards = tuple(
-                    card_face(f"kept:{s}:{i}", c) for i, c in enumerate(view["kept"])
+                    card_face(f"kept:{s}:{i}", c, owner=s) for i, c in enumerate(view["kept"])
                 )
                 label = _text("dudab.zone.kept" + you, player=player)
                 zones.append(Zone(f"kept:{s}", label, "row", kept_cards, owner=s))
-            pile = tuple(card_face(f"{pile_id}:{i}", c) for i, c in enumerate(view["pile"]))
+            pile = tuple(
+                card_face(f"{pile_id}:{i}", c, owner=s) for i, c in enumerate(view["pile"])
+            )
             zones.append(Zone(pile_id, pile_label, "row", pile, owner=s, count=len(pile)))
             return zones
         count = int(view["hand_sizes"][s])
         if revealed is not None and revealed["seat"] == s:  # dudab §5.7.2: shown to everyone
             shown = (_text("dudab.mark.shown"),)
             cards = tuple(
-                card_face(f"{hand_id}:{i}", c, shown) for i, c in enumerate(revealed["cards"])
+                card_face(f"{hand_id}:{i}", c, shown, s) for i, c in enumerate(revealed["cards"])
             )
             zones.append(Zone(hand_id, hand_label, "row", cards, owner=s, count=count))
         else:
@@ -659,6 +688,31 @@ class DudabPresenter(Presenter):
         return and_list([self.name(names, int(w)) for w in outcome["winners"]])
 
     # ----- log lines ---------------------------------------------------------------------------
+
+    def changes(self, events: Sequence[Event], seat: int | None) -> StepDisplay:
+        """The columns, piles and hands a step changed (for highlighting)."""
+        changed: list[str] = []
+        for event in events:
+            kind, d = event.type, event.data
+            actor = d.get("seat")
+            if isinstance(d.get("column"), int):
+                changed.append(f"col:{d['column']}")
+            if kind == "round_start":
+                changed.extend(f"col:{k + 1}" for k in range(len(d["columns"])))
+                changed.extend(("discard", "draw"))
+            if not isinstance(actor, int):
+                continue
+            if kind in ("place", "draw", "keep", "reveal_hand", "deal", "jungle_drawn"):
+                changed.append(f"hand:{actor}")
+            if kind in ("draw", "jungle_drawn", "baby_drawn"):
+                changed.append("draw")
+            if kind in ("capture", "to_pile", "rest", "keep"):
+                changed.append(f"pile:{actor}")
+            if kind == "keep":
+                changed.append(f"kept:{actor}")
+            if kind == "rest" and d.get("to") == "discard":
+                changed.append("discard")
+        return StepDisplay(tuple(dict.fromkeys(changed)))
 
     def message(self, event: Event, names: Sequence[str], seat: int | None) -> Message | None:
         """The log line of ``event`` as ``seat`` reads it (one line per thing that happened).

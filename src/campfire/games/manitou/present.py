@@ -19,6 +19,7 @@ Every word shown, the card and tile names inserted into sentences too, is a text
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
@@ -32,6 +33,7 @@ from campfire.core.present import (
     Message,
     PlayerPanel,
     Presenter,
+    StepDisplay,
     ViewHeader,
     Zone,
     and_list,
@@ -314,6 +316,58 @@ def card_short(card: str) -> str:
     return _HEROES.get(card, card.upper()[:4])
 
 
+#: card faces already made (see :func:`card_face`)
+_FACES = KeptParts()
+
+#: the pictogram of each hero and tile (the user interfaces' icon names, ``docs/web.md``)
+_HERO_ICONS = {
+    "chief": "chief",
+    "squaw": "maiden",
+    "shaman": "shaman",
+    "spy": "spy",
+    "healer": "healer",
+}
+_TILE_ICONS = {"horse": "horse", "totem": "totem", "tomahawk": "tomahawk"}
+
+
+def card_face(
+    card_id: str, card: str, owner: int | None = None, label: str | None = None
+) -> CardFace:
+    """A face-up card: ``h7`` → a hunter pictogram with 7 big; a hero's pictogram and code.
+
+    Faces are kept by everything they are made from (the same card in the same place is the
+    same object from one display to the next).
+    """
+    key = ("face", current_translator(), card_id, card, owner, label)
+    face: CardFace = _FACES.get(key, partial(_card_face, card_id, card, owner, label))
+    return face
+
+
+def _card_face(card_id: str, card: str, owner: int | None, label: str | None) -> CardFace:
+    short = card_short(card)
+    icon: str | None = _HERO_ICONS.get(card)
+    rank = short
+    if card[:1] == "h" and card[1:].isdigit():
+        icon, rank = "hunter", card[1:]
+    return CardFace(
+        card_id,
+        card_label(card) if label is None else label,
+        short,
+        icon=icon,
+        rank=rank,
+        owner=owner,
+    )
+
+
+def tile_face(card_id: str, tile: str, owner: int | None = None) -> CardFace:
+    """A tile: ``tipi3`` → a teepee with ×3 big, ``buffalo2`` a buffalo with ×2, ``horse``."""
+    icon, rank = _TILE_ICONS.get(tile), None
+    for kind, art in (("buffalo", "buffalo"), ("tipi", "teepee")):
+        if tile.startswith(kind) and tile[len(kind) :].isdigit():
+            icon, rank = art, "×" + tile[len(kind) :]
+    return CardFace(card_id, tile_label(tile), tile_short(tile), icon=icon, rank=rank, owner=owner)
+
+
 def tile_label(tile: str) -> str:
     """A tile in plain words: ``tipi3`` → ``tipi ×3``, ``buffalo1`` → ``buffalo ×1``."""
     for kind in ("buffalo", "tipi"):
@@ -459,29 +513,24 @@ class ManitouPresenter(Presenter):
             tiles = tuple(ground["tiles"])
             key = ("tiles", tr, g, tiles, shared == g and view["phase"] == "take")
             zones.append(_kept(key, partial(self._ground_tiles, g, tiles, key[-1])))
-            cards = tuple((self.name(names, int(o)), c, bool(u)) for o, c, u in ground["cards"])
+            cards = tuple(
+                (int(o), self.name(names, int(o)), c, bool(u)) for o, c, u in ground["cards"]
+            )
             zones.append(_kept(("cards", tr, g, cards), partial(self._ground_cards, g, cards)))
         you = view.get("you")
         if me is not None and you is not None:
-            hand = tuple(
-                CardFace(f"hand:{i}", card_label(c), card_short(c))
-                for i, c in enumerate(you["hand"])
-            )
+            hand = tuple(card_face(f"hand:{i}", c, me) for i, c in enumerate(you["hand"]))
             if view["phase"] == "select":
                 zones.append(self._pool(view, me, you))
                 chosen = tuple(
-                    CardFace(f"chosen:{i}", card_label(c), card_short(c))
-                    for i, c in enumerate(you["selection"])
+                    card_face(f"chosen:{i}", c, me) for i, c in enumerate(you["selection"])
                 )
                 label = _text("manitou.zone.selection")
                 zones.append(Zone("selection", label, "row", chosen, owner=me))
             elif view["phase"] != "game_over":
                 zones.append(Zone("hand", _text("manitou.zone.hand"), "row", hand, owner=me))
                 if you["deck"]:
-                    deck = tuple(
-                        CardFace(f"deck:{i}", card_label(c), card_short(c))
-                        for i, c in enumerate(you["deck"])
-                    )
+                    deck = tuple(card_face(f"deck:{i}", c, me) for i, c in enumerate(you["deck"]))
                     note = _text("manitou.note.deck")
                     label = _text("manitou.zone.deck")
                     zones.append(Zone("deck", label, "row", deck, owner=me, note=note))
@@ -506,33 +555,28 @@ class ManitouPresenter(Presenter):
     @staticmethod
     def _ground_tiles(g: int, tiles: tuple[str, ...], shared: bool) -> Zone:
         """Hunting ground ``g``'s tiles (noted when it is the ground being shared)."""
-        faces = tuple(
-            CardFace(f"g{g}:t{i}", tile_label(t), tile_short(t)) for i, t in enumerate(tiles)
-        )
+        faces = tuple(tile_face(f"g{g}:t{i}", t) for i, t in enumerate(tiles))
         note = _text("manitou.note.shared") if shared else ""
         return Zone(f"g{g}", _text("manitou.zone.ground", ground=g), "row", faces, note=note)
 
     @staticmethod
-    def _ground_cards(g: int, cards: tuple[tuple[str, str, bool], ...]) -> Zone:
-        """The cards on hunting ground ``g``: (owner's name, card, face up) each."""
-        faces = tuple(
-            CardFace(
-                f"g{g}:c{i}",
-                _text("manitou.card.owned", player=who, card=card_label(card)),
-                card_short(card),
-                face_up=up,
-                marks=() if up else (_text("manitou.mark.face_down"),),
-            )
-            for i, (who, card, up) in enumerate(cards)
-        )
-        return Zone(f"g{g}:cards", _text("manitou.zone.ground_cards", ground=g), "row", faces)
+    def _ground_cards(g: int, cards: tuple[tuple[int, str, str, bool], ...]) -> Zone:
+        """The cards on hunting ground ``g``: (owner, owner's name, card, face up) each."""
+        faces = []
+        for i, (seat, who, card, up) in enumerate(cards):
+            label = _text("manitou.card.owned", player=who, card=card_label(card))
+            face = card_face(f"g{g}:c{i}", card, seat, label)
+            if not up:  # turned face down, but everyone saw it: still named and drawn
+                down = (_text("manitou.mark.face_down"),)
+                face = replace(face, face_up=False, marks=down)
+            faces.append(face)
+        label = _text("manitou.zone.ground_cards", ground=g)
+        return Zone(f"g{g}:cards", label, "row", tuple(faces))
 
     @staticmethod
     def _owned(s: int, who: str, owned: tuple[str, ...]) -> Zone:
         """The tiles seat ``s`` (named ``who``) has won."""
-        faces = tuple(
-            CardFace(f"tiles:{s}:{i}", tile_label(t), tile_short(t)) for i, t in enumerate(owned)
-        )
+        faces = tuple(tile_face(f"tiles:{s}:{i}", t, s) for i, t in enumerate(owned))
         label = _text("manitou.zone.tiles", player=who)
         return Zone(f"tiles:{s}", label, "row", faces, owner=s)
 
@@ -544,9 +588,7 @@ class ManitouPresenter(Presenter):
         faces = []
         for c in CARD_NAMES:
             for k in range(left[c]):
-                faces.append(
-                    CardFace(f"pool:{c}" + (f":{k + 1}" if k else ""), card_label(c), card_short(c))
-                )
+                faces.append(card_face(f"pool:{c}" + (f":{k + 1}" if k else ""), c, me))
         return Zone("pool", _text("manitou.zone.pool"), "row", tuple(faces), owner=me)
 
     def _players(
@@ -799,6 +841,30 @@ class ManitouPresenter(Presenter):
     def say(self, message_id: str, **params: Any) -> Message:
         """The message ``message_id`` (a key of :data:`MESSAGES`) filled with ``params``."""
         return Message.make(message_id, MESSAGES[message_id], **params)
+
+    def changes(self, events: Sequence[Event], seat: int | None) -> StepDisplay:
+        """The hunting grounds, hands and won tiles a step changed (for highlighting)."""
+        changed: list[str] = []
+        for event in events:
+            kind, d = event.type, event.data
+            ground = d.get("ground")
+            if isinstance(ground, int):
+                changed.append(
+                    f"g{ground}:cards" if kind in ("play", "hero_down") else f"g{ground}"
+                )
+            if kind == "horse_move":
+                changed.extend((f"g{d['from']}:cards", f"g{d['to']}:cards"))
+            if kind in ("take", "robbed") and isinstance(d.get("seat"), int):
+                changed.append(f"tiles:{d['seat']}")
+            if kind == "piece":
+                for who in (d.get("from"), d.get("to")):
+                    if isinstance(who, int):
+                        changed.append(f"tiles:{who}")
+            if kind in ("play", "draw_card", "pick_card", "hand") and d.get("seat") == seat:
+                changed.extend(("hand", "selection", "pool", "deck"))
+            if kind in ("tiles_to_bag", "tiles_removed"):
+                changed.extend(("bag", "out"))
+        return StepDisplay(tuple(dict.fromkeys(changed)))
 
     def message(self, event: Event, names: Sequence[str], seat: int | None) -> Message | None:
         """One log line of ``event`` as ``seat`` reads it (``None``: not worth a line)."""

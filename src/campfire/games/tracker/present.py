@@ -2,9 +2,10 @@
 
 The presenter sees only a seat's view, its legal actions and the events it may see (see
 :mod:`campfire.core.present`). Tracker is a memory game (tracker §8, D14): no display and no log
-line ever names a face-down card, not even one the seat peeked at. A user interface that shows a
-peeked card while it is on screen overlays it with :meth:`TrackerPresenter.reveal`, from the
-``peek_card`` event it was shown.
+line ever names a face-down card, not even one the seat peeked at. A peek reaches the peeker
+alone as a :class:`~campfire.core.present.Reveal` of its step (:meth:`TrackerPresenter.changes`);
+a user interface that shows it while it is on screen overlays it with
+:meth:`~campfire.core.present.Presenter.reveal`.
 
 Tribes have colours (red, blue, yellow, green, purple, orange for ``T0``–``T5``) and a letter
 each (``R B Y G P O``), so that they read without seeing colour.
@@ -37,6 +38,8 @@ from campfire.core.present import (
     Message,
     PlayerPanel,
     Presenter,
+    Reveal,
+    StepDisplay,
     ViewHeader,
     Zone,
     and_list,
@@ -244,14 +247,15 @@ def _face(card_id: str, name: str, marks: tuple[str, ...] = ()) -> CardFace:
     card = parse_card(name)
     tribe = tribe_of(card)
     letter = TRIBE_LETTERS[tribe]
-    short = f"S:{letter}" if is_scout(card) else "f"
+    scout = is_scout(card)
     return CardFace(
         card_id,
         card_label(name),
-        short,
+        f"S:{letter}" if scout else "f",
         colour=TRIBE_COLOURS[tribe],
         symbol=letter,
         marks=marks,
+        icon="scout" if scout else "tracks",
     )
 
 
@@ -359,31 +363,56 @@ class TrackerPresenter(Presenter):
     def reveal(
         self,
         display: Display,
-        shown: Mapping[int, str],
-        marked: Collection[int] = (),
+        shown: Mapping[str, CardFace],
+        marked: Collection[str] = (),
     ) -> Display:
-        """``display`` with cards the seat is looking at right now turned face up.
+        """``display`` with the cards the seat is looking at now face up, ``marked`` ones ``+``.
 
-        ``shown`` maps positions to the card ids the seat was shown (its ``peek_card`` events,
-        while the peek is on screen); ``marked`` lists positions to mark (a learning mode). The
+        ``shown`` holds the faces of the seat's reveals still on screen, by card id (its peeks:
+        :meth:`changes`); ``marked`` lists the positions' ids to mark (a learning mode). The
         display itself never holds a face-down card; only the user interface that was shown the
         card may overlay it.
         """
         board = display.zone("board")
-        seen = _text("tracker.mark.seen")
         mark = _text("tracker.mark.marked")
         cards = []
         for card in board.cards:
-            pos = int(card.id[4:]) if card.id.startswith("pos:") else -1
-            if pos in shown and not card.empty:
-                card = _face(card.id, shown[pos], (*card.marks, seen))
-            elif pos in marked and not card.empty and not card.marks:
+            face = shown.get(card.id)
+            if face is not None and not card.empty:
+                card = replace(face, id=card.id)
+            elif card.id in marked and not card.empty and not card.marks:
                 card = replace(card, short="+" + card.short, marks=(mark,))
             cards.append(card)
         zones = tuple(
             replace(z, cards=tuple(cards)) if z.id == "board" else z for z in display.zones
         )
         return replace(display, zones=zones)
+
+    def changes(self, events: Sequence[Event], seat: int | None) -> StepDisplay:
+        """The positions, the centre and the piles the step touched; the peeked card (its seat).
+
+        A ``peek_card`` event reaches only the peeker: its card becomes a
+        :class:`~campfire.core.present.Reveal` for that seat, marked "you see it now".
+        """
+        changed: list[str] = []
+        moved: list[tuple[str, str]] = []
+        reveals: list[Reveal] = []
+        for event in events:
+            d, kind = event.data, event.type
+            if kind in ("peek", "take", "lift") and isinstance(d.get("pos"), int):
+                changed.append(f"pos:{d['pos']}")
+            if kind in ("take", "collection_done") and isinstance(d.get("seat"), int):
+                changed.append(f"pile:{d['seat']}")
+            if kind == "trackers_played":
+                changed.append("centre")
+            if kind == "relocate":
+                source, target = f"pos:{d['from']}", f"pos:{d['to']}"
+                changed.extend((source, target))
+                moved.append((source, target))
+            if kind == "peek_card" and seat is not None and event.to == frozenset({seat}):
+                seen = (_text("tracker.mark.seen"),)
+                reveals.append(Reveal(seat, _face(f"pos:{d['pos']}", str(d["card"]), seen)))
+        return StepDisplay(tuple(dict.fromkeys(changed)), tuple(moved), tuple(reveals))
 
     def _board(self, view: TrackerView) -> Zone:
         over = view["phase"] == "game_over"

@@ -1,9 +1,8 @@
 // Cards as SVG, drawn by us from a display model's CardFace: label, short code, colour,
 // symbol (a letter that tells the colour without seeing it), face up or down, empty place,
-// marks. Each game has a table of pictograms (PICTOGRAMS, read from the short codes its
-// presenter gives: Dudab's suits, Tracker's scouts, Apache's Indians and booty, Manitou's
-// hunters, heroes and tiles); a game without one gets its short code alone. A game may also
-// read a card code it was shown privately (registerDecoder: Tracker's peeked card).
+// marks, and the pictogram the presenter names (``icon``, one of ICONS) with the value drawn
+// big above it (``rank``). Nothing here reads a game's codes or knows a game: a card whose
+// icon is not in ICONS (or has none) is drawn with its short code alone.
 
 import { t } from "./i18n.js";
 
@@ -18,30 +17,6 @@ export const PALETTE = {
   white: ["#f4f1ea", "#222"],
   black: ["#333", "#fff"],
 };
-
-const DECODERS = {};
-
-/** How a game's private card code (a peek) becomes a CardFace-like object. */
-export function registerDecoder(game, decode) {
-  DECODERS[game] = decode;
-}
-
-/** A CardFace for the card ``code`` a seat was shown privately, at the place ``id``. */
-export function faceFromCode(game, code, id) {
-  const decode = DECODERS[game];
-  const face = decode ? decode(code) : null;
-  return {
-    id,
-    label: String(code),
-    short: String(code).slice(0, 4),
-    face_up: true,
-    colour: null,
-    symbol: null,
-    empty: false,
-    marks: [],
-    ...(face || {}),
-  };
-}
 
 export function escapeXml(text) {
   return String(text).replace(
@@ -63,18 +38,18 @@ export function cardName(card) {
 const drawn = new Map();
 
 /** SVG markup of one card (60×84 units; the page sizes it); the same face is drawn once. */
-export function cardSvg(card, game = "") {
-  const key = `${game}|${card.label}|${card.short}|${card.face_up}|${card.colour}|${card.symbol}|${card.empty}`;
+export function cardSvg(card) {
+  const key = `${card.label}|${card.short}|${card.face_up}|${card.colour}|${card.symbol}|${card.empty}|${card.icon}|${card.rank}`;
   let svg = drawn.get(key);
   if (svg === undefined) {
-    svg = drawCard(card, game);
+    svg = drawCard(card);
     if (drawn.size > 2000) drawn.clear();
     drawn.set(key, svg);
   }
   return svg;
 }
 
-function drawCard(card, game) {
+function drawCard(card) {
   const W = 60;
   const H = 84;
   const parts = [`<svg class="cf-card-svg" viewBox="0 0 ${W} ${H}" aria-hidden="true" focusable="false">`];
@@ -102,7 +77,7 @@ function drawCard(card, game) {
       parts.push(`<rect x="5" y="5" width="${W - 10}" height="${H - 10}" rx="4" fill="${fill}"/>`);
     }
     const ink0 = coloured ? ink : "#222";
-    const art = pictogram(card, game);
+    const art = pictogram(card);
     if (art) {
       // the pictogram in the middle, the value (a number, ×2…) big above it
       parts.push(
@@ -134,27 +109,6 @@ function drawCard(card, game) {
   return parts.join("");
 }
 
-// ----- Tracker: the card a seat peeked at (its code reaches only that seat) ---------------
-const TRIBES = ["red", "blue", "yellow", "green", "purple", "orange"];
-const LETTERS = ["R", "B", "Y", "G", "P", "O"];
-registerDecoder("tracker", (code) => {
-  const m = /^([SF])-T(\d)-\d+$/i.exec(String(code));
-  if (!m) return null;
-  const tribe = Number(m[2]);
-  const colour = TRIBES[tribe] || null;
-  const scout = m[1].toUpperCase() === "S";
-  const colourWord = colour ? t(`web.colour.${colour}`) : "";
-  return {
-    label: t(scout ? "web.tracker.scout" : "web.tracker.false", {
-      colour: colourWord,
-      card: String(code).toUpperCase(),
-    }),
-    short: scout ? `S:${LETTERS[tribe]}` : "f",
-    colour,
-    symbol: LETTERS[tribe] || null,
-  };
-});
-
 // ----- pictograms, drawn by us -------------------------------------------------------------
 // Each icon draws in a 32×32 box with the card's ink as fill and stroke (``ink``); on an
 // uncoloured card (``coloured`` false) it may use its own natural colours instead.
@@ -167,7 +121,10 @@ function figure(ink, { dress = false } = {}) {
   return `<circle cx="16" cy="11" r="4.2" stroke="none"/><path d="${body}" stroke="none"/>`;
 }
 
-/** The icons every game's table may use, by name: ``(ink, coloured) → SVG markup``. */
+/**
+ * The icons a presenter may name (CardFace ``icon``): ``(ink, coloured) → SVG markup``. The
+ * names are listed in docs/web.md ("Card faces"); a new icon is added here and there.
+ */
 export const ICONS = {
   chief: (ink) =>
     figure(ink) +
@@ -194,7 +151,7 @@ export const ICONS = {
     `<path d="M6 20 Q16 30 26 20 Z" stroke="none" fill="${natural(coloured, ink, "#8a5a2b")}"/>` +
     `<path d="M16 20 Q6 10 16 1 Q26 10 16 20 Z" stroke="none" fill="${natural(coloured, ink, "#2e9e5b")}"/>` +
     line("M16 19 L16 5", 1),
-  dudab: (ink) =>
+  imp: (ink) =>
     `<circle cx="16" cy="17" r="11" stroke="none"/>` +
     `<path d="M7 10 L3 1 L12 7 Z M25 10 L29 1 L20 7 Z" stroke="none"/>` +
     `<circle cx="12" cy="15" r="2.2" fill="#fff" stroke="none"/><circle cx="20" cy="15" r="2.2" fill="#fff" stroke="none"/>` +
@@ -276,62 +233,9 @@ export const ICONS = {
   },
 };
 
-const NUMBER_CARD = /^([A-Z])([hmcf])(\d+)$/;
-const DUDAB_SYMBOLS = { h: "hand", m: "mammoth", c: "club", f: "fur" };
-const APACHE_TYPES = { C: "chief", M: "maiden", W: "warrior", H: "hunter" };
-const APACHE_BOOTY = { TOT: "totem", NEC: "necklace", TOM: "tomahawk", BUF: "buffalo", TEE: "teepee" };
-const MANITOU_HEROES = { CH: "chief", SQ: "maiden", SH: "shaman", SP: "spy", HE: "healer" };
-const MANITOU_TILES = { HO: "horse", TO: "totem", TK: "tomahawk" };
-
-/**
- * Each game's pictograms: ``(card) → {name, big}`` (an icon of ICONS and the value shown big
- * above it, or null for the fallback: the short code alone). Read from the presenters' codes
- * (``short``): see each game's ``present.py``.
- */
-export const PICTOGRAMS = {
-  dudab(card) {
-    const s = card.short || "";
-    const m = NUMBER_CARD.exec(s);
-    if (m) return { name: DUDAB_SYMBOLS[m[2]], big: m[3] };
-    if (s === "Dud") return { name: "dudab", big: null };
-    if (s.startsWith("Sh")) return { name: "shaman", big: null };
-    if (s === "Jun") return { name: "jungle", big: null };
-    if (s === "Bab") return { name: "baby", big: null };
-    return null;
-  },
-  tracker(card) {
-    const s = card.short || "";
-    if (s.startsWith("S:")) return { name: "scout", big: null };
-    if (s === "f") return { name: "tracks", big: null };
-    return null;
-  },
-  apache(card) {
-    const s = card.short || "";
-    if (s in APACHE_BOOTY) return { name: APACHE_BOOTY[s], big: null };
-    if (s.length === 2 && s[1] in APACHE_TYPES) return { name: APACHE_TYPES[s[1]], big: s[1] };
-    return null;
-  },
-  manitou(card) {
-    const s = card.short || "";
-    let m = /^H(\d+)$/.exec(s);
-    if (m) return { name: "hunter", big: m[1] };
-    if (s in MANITOU_HEROES) return { name: MANITOU_HEROES[s], big: s };
-    if (s in MANITOU_TILES) return { name: MANITOU_TILES[s], big: null };
-    m = /^([BT])(\d+)$/.exec(s);
-    if (m) return { name: m[1] === "B" ? "buffalo" : "teepee", big: `×${m[2]}` };
-    return null;
-  },
-};
-
-/** A game's pictogram of a face-up card, or null: the fallback draws the short code alone. */
-export function pictogram(card, game) {
-  const pick = PICTOGRAMS[game];
-  const found = pick ? pick(card) : null;
-  if (!found || !(found.name in ICONS)) return null;
-  return { name: found.name, big: found.big, svg: ICONS[found.name] };
-}
-
-/** Add or replace a game's pictograms (a fifth game): ``pick(card) → {name, big} | null``. */
-export function registerPictograms(game, pick) {
-  PICTOGRAMS[game] = pick;
+/** The pictogram of a card, or null: the fallback draws the short code alone. */
+export function pictogram(card) {
+  const name = card.icon;
+  if (!name || !Object.hasOwn(ICONS, name)) return null;
+  return { name, big: card.rank ?? null, svg: ICONS[name] };
 }

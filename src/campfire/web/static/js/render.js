@@ -4,21 +4,22 @@
 // target/source). The replay viewer uses it read-only (no onAction).
 //
 //   renderTable(container, display, options)   options: {onAction(choice), lang, outcome,
-//       clocks, clockBase, shown: {cardId: CardFace}, timed: "realtime"|"measure"|null,
-//       openedAt, names}
+//       clocks, clockBase, shown: {cardId: CardFace}, changed: [card or zone id],
+//       timed: "realtime"|"measure"|null, openedAt, names}
+// ``shown`` holds the cards revealed to this seat alone (a step's display ``reveals``), drawn
+// over the board's; ``changed`` the ids a step's display says it changed (highlighted).
 //   renderLog(container, messages)             messages: [{id, params, text}]
 
 import { cardName, cardSvg } from "./cards.js";
 import { el } from "./dom.js";
 import { plural, t } from "./i18n.js";
 
-const TIMED = /^(.*\D) (\d+)$/;
-
 /**
- * The actions as a person chooses them. With ``timed`` set, the variants of one answer that
- * differ only by a time (``claim hunter 0`` … ``claim hunter 2000``, one target) are merged
- * into one choice: in real time its notation is the bare answer (the server measures the
- * time); otherwise the variant nearest the time since ``openedAt`` is sent.
+ * The actions as a person chooses them. With ``timed`` set, the variants of one answer (the
+ * actions that share an ``answer``, each with its ``delay_ms``) are merged into one choice
+ * with the answer's label and key: in real time it sends the answer's notation (the server
+ * measures the time); otherwise the variant whose delay is nearest the time since
+ * ``openedAt``.
  */
 export function choices(display, options = {}) {
   const actions = display.actions || [];
@@ -26,8 +27,8 @@ export function choices(display, options = {}) {
   const merged = new Map();
   const out = [];
   for (const action of actions) {
-    const m = TIMED.exec(action.notation);
-    const key = m ? `${m[1]}\u0000${action.target ?? ""}\u0000${action.source ?? ""}` : null;
+    const answer = action.answer;
+    const key = answer ? `${answer.notation}\u0000${action.target ?? ""}\u0000${action.source ?? ""}` : null;
     if (key && merged.has(key)) {
       merged.get(key).variants.push(action);
       continue;
@@ -35,7 +36,6 @@ export function choices(display, options = {}) {
     const choice = { ...action };
     if (key) {
       choice.variants = [action];
-      choice.answer = m[1];
       merged.set(key, choice);
     }
     out.push(choice);
@@ -44,13 +44,11 @@ export function choices(display, options = {}) {
     if (!choice.variants) continue;
     if (choice.variants.length < 2) {
       delete choice.variants;
-      delete choice.answer;
       continue;
     }
-    // the time is measured, not chosen: drop it from the label ("after 0 ms")
-    const bare = choice.label.replace(/ after \d+ ms\b/, "");
-    choice.label = bare !== choice.label ? bare : choice.label.replace(/\s*\b\d+\s*ms\b/, "");
-    choice.key = TIMED.exec(choice.key || "") ? TIMED.exec(choice.key)[1] : choice.key;
+    // the time is measured, not chosen: the answer's own label and key
+    choice.label = choice.answer.label || choice.label;
+    choice.key = choice.answer.key || choice.key;
   }
   return out;
 }
@@ -58,13 +56,12 @@ export function choices(display, options = {}) {
 /** The notation to send for a choice (a merged timed answer resolved: see ``choices``). */
 function notationOf(choice, options = {}) {
   if (!choice.variants) return choice.notation;
-  if (options.timed === "realtime") return choice.answer;
+  if (options.timed === "realtime") return choice.answer.notation;
   const elapsed = options.openedAt ? performance.now() - options.openedAt : 0;
   let best = choice.variants[0];
   let bestGap = Infinity;
   for (const v of choice.variants) {
-    const ms = Number(TIMED.exec(v.notation)[2]);
-    const gap = Math.abs(ms - elapsed);
+    const gap = Math.abs((v.delay_ms ?? 0) - elapsed);
     if (gap < bestGap) {
       best = v;
       bestGap = gap;
@@ -143,10 +140,12 @@ function playerPanel(player, display, options) {
   return panel;
 }
 
-function cardNode(card, game, act) {
-  const svg = cardSvg(card, game);
+function cardNode(card, act, changed) {
+  const svg = cardSvg(card);
   const name = cardName(card);
   const classes = ["cf-card"];
+  if (changed && changed.has(card.id)) classes.push("cf-changed");
+  const owner = card.owner ?? null;
   if (card.empty) classes.push("cf-card-empty");
   if (!card.face_up && !card.label && !card.empty) classes.push("cf-card-down");
   if (card.marks && card.marks.length) classes.push("cf-card-marked");
@@ -163,10 +162,11 @@ function cardNode(card, game, act) {
       "aria-pressed": act.source ? String(Boolean(act.selected)) : null,
       title: act.label,
       "data-card": card.id,
+      "data-owner": owner,
       onclick: act.run,
     });
   } else {
-    node = el("div", { class: classes.join(" "), role: "img", "aria-label": name, title: name, "data-card": card.id });
+    node = el("div", { class: classes.join(" "), role: "img", "aria-label": name, title: name, "data-card": card.id, "data-owner": owner });
   }
   node.innerHTML = svg;
   if (card.marks && card.marks.length) {
@@ -298,9 +298,11 @@ export function renderTable(container, display, options = {}) {
 
   // zones
   const zones = el("div", { class: "cf-zones" });
+  const changed = new Set(options.changed || []);
   for (const zone of display.zones || []) {
     const zoneTargets = interactive ? candidates(zone.id) : [];
     const classes = ["cf-zone", `cf-zone-${zone.kind}`];
+    if (changed.has(zone.id)) classes.push("cf-changed");
     if (zone.owner !== null && zone.owner !== undefined && zone.owner === me) classes.push("cf-mine");
     if (zoneTargets.length) classes.push("cf-targetable");
     const section = el("section", { class: classes.join(" "), "data-zone": zone.id, "aria-label": zone.label });
@@ -309,7 +311,9 @@ export function renderTable(container, display, options = {}) {
     const body = el("div", { class: "cf-zone-body" });
     const shown = (card) => {
       const over = options.shown && options.shown[card.id];
-      return over && !card.empty ? { ...over, id: card.id, peek: true, marks: card.marks || [] } : card;
+      if (!over || card.empty) return card;
+      const marks = [...new Set([...(card.marks || []), ...(over.marks || [])])];
+      return { ...over, id: card.id, peek: true, marks };
     };
     if (zone.kind === "counter") {
       body.append(
@@ -318,13 +322,13 @@ export function renderTable(container, display, options = {}) {
     } else if (zone.kind === "stack" || (zone.kind === "hidden" && !zone.cards.length)) {
       const n = zoneCount(zone);
       const top = zone.cards.length ? zone.cards[zone.cards.length - 1] : n ? { id: `${zone.id}:top`, face_up: false, label: "", short: "" } : { id: `${zone.id}:none`, empty: true, short: "" };
-      const pile = el("div", { class: "cf-pile" }, cardNode(shown(top), display.game, top.id === zone.id ? null : actFor(top)));
+      const pile = el("div", { class: "cf-pile" }, cardNode(shown(top), top.id === zone.id ? null : actFor(top), changed));
       pile.append(el("span", { class: "cf-pile-count" }, cardsText(n)));
       body.append(pile);
     } else {
       const wrap = el("div", { class: zone.kind === "grid" ? "cf-grid" : "cf-row" });
       if (zone.kind === "grid" && zone.columns) wrap.style.setProperty("--cf-columns", zone.columns);
-      for (const card of zone.cards) wrap.append(cardNode(shown(card), display.game, actFor(card)));
+      for (const card of zone.cards) wrap.append(cardNode(shown(card), actFor(card), changed));
       if (zone.count !== null && zone.count !== undefined && zone.count > zone.cards.length && zone.kind !== "grid") {
         wrap.append(el("span", { class: "cf-more" }, cardsText(zone.count)));
       }

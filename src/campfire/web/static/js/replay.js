@@ -8,7 +8,6 @@
 import { $, el, fillTexts, notice, startPage } from "./dom.js";
 import { currentLanguage, loadStrings, t } from "./i18n.js";
 import { api, gameTitles } from "./lobby-api.js";
-import { faceFromCode } from "./cards.js";
 import { renderLog, renderTable } from "./render.js";
 
 const viewer = {
@@ -154,6 +153,7 @@ function show(step) {
     outcome: viewer.step === last ? replay.outcome : null,
     names: replay.names,
     shown: privateCards(replay, frame),
+    changed: frame.step && frame.step.display ? frame.step.display.changed : [],
   });
   const messages = [];
   for (let k = 1; k <= viewer.step; k++) messages.push(...replay.frames[k].step.messages);
@@ -181,16 +181,12 @@ function drawMoves(display) {
   $("cf-replay-moves").hidden = actions.length === 0;
 }
 
-/** The cards this step showed the seat alone (a peek), face up on the board for this step. */
+/** The cards this step showed the seat alone (its display's reveals), face up for this step. */
 function privateCards(replay, frame) {
   const shown = {};
-  if (replay.seat === null || !frame.step) return shown;
-  for (const event of frame.step.events || []) {
-    const data = event.data || {};
-    if (!event.to || !event.to.includes(replay.seat)) continue;
-    if (data.pos === undefined || typeof data.card !== "string") continue;
-    const id = `pos:${data.pos}`;
-    shown[id] = faceFromCode(replay.game, data.card, id);
+  if (replay.seat === null || !frame.step || !frame.step.display) return shown;
+  for (const reveal of frame.step.display.reveals || []) {
+    if (reveal.seat === replay.seat) shown[reveal.card.id] = reveal.card;
   }
   return shown;
 }

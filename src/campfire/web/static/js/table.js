@@ -2,7 +2,6 @@
 // model while it runs, the summary at the end. Seat tokens are kept in localStorage per table
 // (an invitation link may carry one in its #fragment, which never reaches the server).
 
-import { faceFromCode } from "./cards.js";
 import { $, el, notice as showNotice, startPage } from "./dom.js";
 import { botName, chosenLanguage, t } from "./i18n.js";
 import { api, seatFor, storeSeat, forgetSeat, gameTitles, inviteLink } from "./lobby-api.js";
@@ -20,7 +19,8 @@ const page = {
   info: null, // GET /api/tables/{id}: options, players
   games: {},
   state: null,
-  shown: {}, // card id → face shown privately (a peek), until it expires
+  shown: {}, // card id → face shown privately (a step's reveal: a peek), until it expires
+  changed: [], // the ids the last step changed (its display's ``changed``), highlighted
   windowAt: null, // when the last claim window reached us (performance.now())
   inWindow: false, // whether the last frame had several seats to answer
   windowLog: 0, // log length when it opened
@@ -163,14 +163,13 @@ function onAction(choice) {
 }
 
 function peeks(state, steps) {
-  // a card shown to this seat only (an event addressed to it with a place and a card)
+  // the cards a step showed this seat alone (its display's reveals: a peek), for a few seconds
   for (const step of steps) {
-    for (const event of step.events || []) {
-      const data = event.data || {};
-      if (!event.to || !event.to.includes(state.seat)) continue;
-      if (data.pos === undefined || typeof data.card !== "string") continue;
-      const id = `pos:${data.pos}`;
-      page.shown[id] = { ...faceFromCode(state.game, data.card, id), until: performance.now() + PEEK_MS };
+    const reveals = (step.display && step.display.reveals) || [];
+    for (const reveal of reveals) {
+      if (reveal.seat !== state.seat) continue;
+      const id = reveal.card.id;
+      page.shown[id] = { ...reveal.card, until: performance.now() + PEEK_MS };
       setTimeout(() => {
         if (page.shown[id] && page.shown[id].until <= performance.now() + 5) {
           delete page.shown[id];
@@ -185,8 +184,13 @@ function onState(state, frame, steps, received) {
   page.state = state;
   page.received = received;
   // a peek shows only as it happens (the steps a snapshot lists after a reload are history)
-  if (frame.type === "snapshot") page.shown = {};
-  else if (state.seat !== null) peeks(state, steps);
+  if (frame.type === "snapshot") {
+    page.shown = {};
+    page.changed = [];
+  } else {
+    if (state.seat !== null) peeks(state, steps);
+    page.changed = steps.flatMap((s) => (s.display && s.display.changed) || []);
+  }
   const display = state.display;
   // a claim window: several seats answer at once, or this seat has timed answers to give; the
   // panel stays on screen for the window's length (and a moment more) from its first frame
@@ -196,7 +200,7 @@ function onState(state, frame, steps, received) {
     page.windowAt = received;
     const times = choices(display, { timed: timedMode() })
       .flatMap((c) => c.variants || [])
-      .map((v) => Number(/ (\d+)$/.exec(v.notation)[1]));
+      .map((v) => v.delay_ms ?? 0);
     if (times.length) WINDOW_MS = Math.max(...times);
     page.windowLog = Math.max(0, page.client.log.length - steps.reduce((n, s) => n + s.messages.length, 0));
   }
@@ -235,6 +239,7 @@ function draw() {
       clockBase: page.received,
       seats: state.seats,
       shown: live,
+      changed: page.changed,
       timed: timedMode(),
       openedAt: page.openedAt,
     };
@@ -283,7 +288,7 @@ function drawRealtime(display, options) {
         "data-key": String(i + 1),
         "aria-keyshortcuts": String(i + 1),
         "aria-label": label,
-        onclick: () => onAction({ ...choice, notation: pass ? choice.notation : choice.answer }),
+        onclick: () => onAction({ ...choice, notation: pass ? choice.notation : choice.answer.notation }),
         text: `${i + 1}. ${label}`,
       }),
     );

@@ -1,0 +1,291 @@
+"""The table protocol's JSON Schemas and constants (``docs/protocol.md``, "Messages").
+
+:mod:`.protocol` reads and builds the messages these schemas describe (and re-exports them);
+the tests validate every frame the server sends against them with ``jsonschema``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+__all__ = [
+    "CAUSES",
+    "CLIENT_SCHEMAS",
+    "MAX_NOTATION",
+    "PROTOCOL_VERSION",
+    "SERVER_SCHEMAS",
+]
+
+#: The protocol's version; every snapshot carries it. A change that breaks a client adds one
+#: (and so does a new feature a client may look for: version 3 added display patches, version 4
+#: each step's display and frames without the raw ``view`` unless the client asks, ``view=1``).
+PROTOCOL_VERSION = 4
+#: The longest action notation a client may send.
+MAX_NOTATION = 200
+
+#: Why a step was played for its seat (a step's ``cause``; absent: the seat chose it):
+#: ``timeout`` a random legal action on time-out, ``timeout-bot`` a bot's first action after
+#: it took over on time-out, ``takeover`` a bot playing for a person who ran out of time or left,
+#: ``window-closed`` a pass for a seat that had not answered when a claim window closed.
+CAUSES = ("timeout", "timeout-bot", "takeover", "window-closed")
+
+
+# ----- schemas ----------------------------------------------------------------------------------
+
+_SEQ = {"type": "integer", "minimum": 0}
+_SEAT = {"type": "integer", "minimum": 0}
+_SEAT_OR_NULL = {"type": ["integer", "null"], "minimum": 0}
+_EVENT = {
+    "type": "object",
+    "required": ["type", "data"],
+    "properties": {
+        "type": {"type": "string", "minLength": 1},
+        "data": {"type": "object"},
+        "to": {"type": "array", "items": _SEAT},
+    },
+    "additionalProperties": False,
+}
+_MESSAGE = {
+    "type": "object",
+    "required": ["id", "params", "text"],
+    "properties": {
+        "id": {"type": "string"},
+        "params": {"type": "object"},
+        "text": {"type": "string"},
+    },
+    "additionalProperties": False,
+}
+_LEGAL = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "required": ["index", "notation"],
+        "properties": {"index": {"type": "integer", "minimum": 0}, "notation": {"type": "string"}},
+        "additionalProperties": False,
+    },
+}
+#: a card face of the display model (``campfire.core.present.CardFace``)
+_CARD = {"type": "object", "required": ["id", "label", "short", "face_up"]}
+#: what a step changed, moved and showed the reading seat alone (``StepDisplay``)
+_STEP_DISPLAY = {
+    "type": "object",
+    "required": ["changed", "moved", "reveals"],
+    "properties": {
+        "changed": {"type": "array", "items": {"type": "string"}},
+        "moved": {
+            "type": "array",
+            "items": {
+                "type": "array",
+                "items": {"type": "string"},
+                "minItems": 2,
+                "maxItems": 2,
+            },
+        },
+        "reveals": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["seat", "card"],
+                "properties": {"seat": _SEAT, "card": _CARD},
+                "additionalProperties": False,
+            },
+        },
+    },
+    "additionalProperties": False,
+}
+_STEP = {
+    "type": "object",
+    "required": ["seq", "seat", "events", "messages", "display"],
+    "properties": {
+        "seq": _SEQ,
+        "seat": _SEAT,
+        "events": {"type": "array", "items": _EVENT},
+        "messages": {"type": "array", "items": _MESSAGE},
+        "display": _STEP_DISPLAY,
+        "cause": {"enum": list(CAUSES)},
+    },
+    "additionalProperties": False,
+}
+_SEAT_INFO = {
+    "type": "object",
+    "required": ["seat", "kind", "nickname", "level", "takeover"],
+    "properties": {
+        "seat": _SEAT,
+        "kind": {"enum": ["open", "human", "bot"]},
+        "nickname": {"type": ["string", "null"]},
+        "level": {"type": ["string", "null"]},
+        "takeover": {"type": "boolean"},
+    },
+    "additionalProperties": False,
+}
+_OUTCOME = {
+    "type": ["object", "null"],
+    "required": ["scores", "ranks", "winners"],
+    "properties": {
+        "scores": {"type": "array", "items": {"type": "number"}},
+        "ranks": {"type": "array", "items": {"type": "integer"}},
+        "winners": {"type": "array", "items": _SEAT},
+        "details": {"type": "array", "items": {"type": "object"}},
+    },
+}
+_CLOCKS = {
+    "type": ["object", "null"],
+    "required": ["control", "remaining_ms", "running"],
+    "properties": {
+        "control": {
+            "type": "object",
+            "required": ["kind", "seconds", "on_timeout"],
+            "properties": {
+                "kind": {"enum": ["move", "game"]},
+                "seconds": {"type": "number", "exclusiveMinimum": 0},
+                "increment": {"type": "number", "minimum": 0},
+                "on_timeout": {"enum": ["bot", "random", "loss"]},
+            },
+            "additionalProperties": False,
+        },
+        "remaining_ms": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+        "running": {"type": "array", "items": _SEAT},
+    },
+    "additionalProperties": False,
+}
+_DISPLAY = {"type": ["object", "null"], "required": ["game", "prompt", "zones", "actions"]}
+#: a display patch (``campfire.server.patches``): ``[path, value]`` pairs, applied in order
+_PATCH = {
+    "type": "array",
+    "items": {
+        "type": "array",
+        "prefixItems": [
+            {
+                "type": "array",
+                "items": {"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}]},
+            },
+            {},
+        ],
+        "minItems": 2,
+        "maxItems": 2,
+    },
+}
+
+
+def _message(type_: str, required: Sequence[str], properties: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "required": ["type", *required],
+        "properties": {"type": {"const": type_}, **properties},
+        "additionalProperties": False,
+    }
+
+
+#: JSON Schemas of the messages a client sends, by type.
+CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
+    "action": _message(
+        "action",
+        ["seq", "action"],
+        {
+            "seq": _SEQ,
+            "action": {
+                "oneOf": [
+                    {"type": "string", "minLength": 1, "maxLength": MAX_NOTATION},
+                    {"type": "integer", "minimum": 0},
+                ]
+            },
+            "seat": _SEAT,
+        },
+    ),
+    "ping": _message("ping", [], {}),
+    "sync": _message("sync", [], {"since": _SEQ}),
+}
+
+_TABLE_FIELDS: dict[str, Any] = {
+    "table": {"type": "integer", "minimum": 1},
+    "game_number": {"type": "integer", "minimum": 0},
+    "seq": _SEQ,
+}
+
+#: JSON Schemas of the messages the server sends, by type.
+SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
+    "snapshot": _message(
+        "snapshot",
+        [
+            "version",
+            "table",
+            "game",
+            "status",
+            "game_number",
+            "seq",
+            "seat",
+            "seats",
+            "display",
+            "legal",
+            "missed",
+            "outcome",
+            "clocks",
+        ],
+        {
+            "version": {"const": PROTOCOL_VERSION},
+            "game": {"type": "string"},
+            "status": {"enum": ["open", "running", "finished"]},
+            **_TABLE_FIELDS,
+            "seat": _SEAT_OR_NULL,
+            "seats": {"type": "array", "items": _SEAT_INFO},
+            "view": {"type": ["object", "null"]},
+            "display": _DISPLAY,
+            "legal": _LEGAL,
+            "missed": {"type": "array", "items": _STEP},
+            "outcome": _OUTCOME,
+            "clocks": _CLOCKS,
+        },
+    ),
+    "delta": {
+        **_message(
+            "delta",
+            ["table", "game_number", "seq", "step", "legal", "outcome", "clocks"],
+            {
+                **_TABLE_FIELDS,
+                "step": _STEP,
+                "view": {"type": "object"},
+                "display": _DISPLAY,
+                "patch": _PATCH,
+                "legal": _LEGAL,
+                "outcome": _OUTCOME,
+                "clocks": _CLOCKS,
+            },
+        ),
+        # the whole display model, or (a client of patches) the changes from its last one
+        "oneOf": [{"required": ["display"]}, {"required": ["patch"]}],
+    },
+    "error": _message(
+        "error",
+        ["code", "message"],
+        {
+            "code": {
+                "enum": [
+                    "bad_request",
+                    "bad_json",
+                    "bad_message",
+                    "unknown_type",
+                    "too_large",
+                    "rate_limited",
+                    "not_seated",
+                    "wrong_seat",
+                    "not_running",
+                    "stale",
+                    "illegal",
+                    "bad_token",
+                    "unknown_table",
+                    "internal",
+                ]
+            },
+            "message": {"type": "string"},
+            "seq": _SEQ,
+        },
+    ),
+    "closed": _message(
+        "closed",
+        ["table", "game_number", "seq", "message"],
+        {**_TABLE_FIELDS, "message": {"type": "string", "maxLength": 500}},
+    ),
+    "pong": _message("pong", [], {}),
+}
