@@ -20,16 +20,11 @@ import pytest
 
 from campfire.core import get
 from campfire.i18n import LANGUAGES, game_title, translator
+from tests.built_in import built_in_names
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "campfire"
 PLUGINS = ROOT / "tests" / "plugins"
-
-
-def built_in_games() -> list[str]:
-    """The built-in games: the entry points ``pyproject.toml`` declares."""
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    return sorted(project["project"]["entry-points"]["campfire.games"])
 
 
 def plugin_games() -> list[str]:
@@ -54,12 +49,12 @@ def words_of(name: str) -> set[str]:
 
 
 def test_the_built_in_games_are_the_entry_points() -> None:
-    names = built_in_games()
+    names = built_in_names()
     assert len(names) >= 4
     assert all((PACKAGE / "games" / name / "__init__.py").is_file() for name in names)
 
 
-@pytest.mark.parametrize("name", built_in_games() + plugin_games())
+@pytest.mark.parametrize("name", built_in_names() + plugin_games())
 def test_no_file_outside_the_game_names_it(name: str) -> None:
     pattern = re.compile(
         "|".join(rf"\b{re.escape(word)}\b" for word in sorted(words_of(name))), re.IGNORECASE

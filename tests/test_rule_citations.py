@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from campfire.core import Game, IllegalActionError, all_games
+from tests.built_in import built_in_names
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "campfire"
 GAMES = {g.name: g for g in all_games()}
@@ -123,7 +124,9 @@ def test_every_refused_action_cites_a_section_of_the_rules_document(name: str) -
     problems = [p for rule in sorted(found) if (p := rule_problem(rule, name))]
     assert not problems, problems
     cited = {rule for rule in found if "§" in rule}
-    assert len(cited) >= 5, f"only {sorted(found)} met in play"  # the net did catch something
+    # the net did catch something: each built-in game has many refusals; a small plugin fewer
+    least = 5 if name in built_in_names() else 3
+    assert len(cited) >= least, f"only {sorted(found)} met in play"
 
 
 @pytest.mark.parametrize(

@@ -23,8 +23,10 @@ import pytest
 import campfire
 from campfire.core import Action, Agent, Belief, Game, Observation, State, visible_events
 from campfire.games.tracker.cards import is_scout, parse_card, tribe_of
+from tests.built_in import built_in_games
 
-GAMES = campfire.all_games()
+#: the games whose positions' hidden parts :func:`_hidden` knows (the built-in ones)
+GAMES = built_in_games()
 #: code and constants, not data: classes, modules, functions, and enum members (the action
 #: kinds, singletons of the game's code like its classes)
 _SKIP = (
