@@ -7,7 +7,7 @@ as written in the game's spec.
 >>> from dataclasses import dataclass
 >>> @dataclass(frozen=True)
 ... class Demo(Options):
-...     size: int = option(2, choices=(2, 3, 4), help="cards per peek")
+...     size: int = option(2, choices=(2, 3, 4), help="cards per peek", label="Peek size")
 ...     fast: bool = option(False, help="a variant")
 >>> Demo.from_mapping({"size": "3"})
 Demo(size=3, fast=False)
@@ -17,6 +17,13 @@ Traceback (most recent call last):
 campfire.core.errors.OptionError: option 'size' must be one of 2, 3, 4 (got 9)
 >>> len(list(Demo.combinations()))
 6
+
+What a person reads of an option is its ``label`` and, for each choice, its entry in ``labels``
+(plain words, translated through the game's catalogs like the help text); an option without them
+is shown in a readable form of its name and values:
+
+>>> [(i.title(), i.value_label(i.default)) for i in Demo.infos()]
+[('Peek size', '2'), ('Fast', 'false')]
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ from typing import Any, Self, TypeVar
 from .errors import ErrorText, OptionError
 from .validate import MAX_INT_DIGITS, MAX_TEXT_OPTION, parse_int, short_repr
 
-__all__ = ["OptionInfo", "Options", "option"]
+__all__ = ["OptionInfo", "Options", "option", "readable"]
 
 T = TypeVar("T")
 
@@ -51,6 +58,34 @@ class OptionInfo:
     sweep: tuple[Any, ...]
     minimum: float | None = None
     maximum: float | None = None
+    #: the option's name in plain words ("" : none declared, :meth:`title` reads the name)
+    label: str = ""
+    #: plain words for some (or all) of the choices: ``(value, words)`` pairs
+    labels: tuple[tuple[Any, str], ...] = ()
+    #: the values are seats, counted from 0 (shown as "Player 1", "Player 2", …), but for those
+    #: that ``labels`` names (such as -1 for "at random")
+    seat: bool = False
+
+    def title(self) -> str:
+        """The option's name as a person reads it: its label, else its name in words.
+
+        >>> OptionInfo("use_jungle", bool, False, None, "", (False, True)).title()
+        'Use jungle'
+        """
+        return self.label or readable(self.name).capitalize()
+
+    def value_label(self, value: Any) -> str:
+        """The words declared for ``value``, else a readable form of it (no seat numbering).
+
+        >>> info = OptionInfo("order", str, "by_time", ("by_time", "fifo"), "", ("by_time",),
+        ...                   labels=(("fifo", "first come, first served"),))
+        >>> info.value_label("fifo"), info.value_label("by_time")
+        ('first come, first served', 'by time')
+        """
+        for known, words in self.labels:
+            if known == value and type(known) is type(value):
+                return words
+        return readable(_fmt(value))
 
     def describe_allowed(self) -> str:
         """Say in words which values are allowed."""
@@ -84,6 +119,9 @@ def option(
     maximum: float | None = None,
     help: str = "",
     sweep: Sequence[T] | None = None,
+    label: str = "",
+    labels: Mapping[T, str] | None = None,
+    seat: bool = False,
 ) -> T:
     """Declare an option field with its default, allowed values and help text.
 
@@ -91,6 +129,13 @@ def option(
     (inclusive): a count that a user controls should be. ``sweep`` lists the values that the
     conformance suite tries; it defaults to ``choices`` (or ``(False, True)`` for a boolean, or
     the default alone otherwise).
+
+    What the lobby and the table pages show a person: ``label``, the option's name in plain
+    words, and ``labels``, plain words for the choices (value → words); both are English and
+    translated through the game's catalogs (``python -m campfire.i18n extract`` collects them).
+    ``seat`` says the values are seats counted from 0: a page shows them as "Player 1", "Player
+    2", … up to the table's player count, and the values that ``labels`` names by those words.
+    Without them a page shows the name and the values in a readable form (``_`` as spaces).
     """
     meta = {
         "choices": tuple(choices) if choices is not None else None,
@@ -98,6 +143,9 @@ def option(
         "maximum": maximum,
         "help": help,
         "sweep": tuple(sweep) if sweep is not None else None,
+        "label": label,
+        "labels": tuple(labels.items()) if labels is not None else (),
+        "seat": seat,
     }
     return dataclasses.field(default=default, metadata={_META_KEY: meta})
 
@@ -106,6 +154,15 @@ def _fmt(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
+
+
+def readable(text: str) -> str:
+    """A code word in a readable form: underscores as spaces.
+
+    >>> readable("per_card")
+    'per card'
+    """
+    return " ".join(text.replace("_", " ").split()) or text
 
 
 def _coerce(info: OptionInfo, value: Any) -> Any:
@@ -217,6 +274,9 @@ class Options:
                     tuple(sweep),
                     meta.get("minimum"),
                     meta.get("maximum"),
+                    meta.get("label", ""),
+                    meta.get("labels", ()),
+                    meta.get("seat", False),
                 )
             )
         infos = tuple(result)

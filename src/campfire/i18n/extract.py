@@ -18,8 +18,9 @@ The core's template holds
 A game's template holds what its own package says:
 
 - its presenter's ``MESSAGES`` (as the core's),
-- its title (context ``<game>.title``) and its options' help texts (context
-  ``<game>.option.<name>``),
+- its title (context ``<game>.title``), its options' help texts (context
+  ``<game>.option.<name>``), their labels (``<game>.option.<name>.label``) and their values'
+  labels (``<game>.option.<name>=<value>``),
 - the strings marked with ``_`` and the others, and the ``ErrorText("...")`` templates, in every
   module of its package,
 
@@ -233,6 +234,18 @@ def _game(template: Template, core: Catalog) -> Catalog:
                 info.help,
                 locations=_at(f"{game.name} options"),
                 context=f"{game.name}.option.{info.name}",
+            )
+        if info.label:
+            catalog.add(
+                info.label,
+                locations=_at(f"{game.name} options"),
+                context=f"{game.name}.option.{info.name}.label",
+            )
+        for value, words in info.labels:
+            catalog.add(
+                words,
+                locations=_at(f"{game.name} options"),
+                context=f"{game.name}.option.{info.name}={value}",
             )
     files = sorted(folder.glob("**/*.py"))
     _add_marked(catalog, files, base, _KEYWORDS)

@@ -18,7 +18,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from campfire.agents import LEVELS
-from campfire.core import ErrorText, all_games
+from campfire.core import ErrorText, OptionInfo, all_games
 from campfire.i18n import game_title, negotiate, normalize, translator
 
 from .clocks import MAX_SECONDS, ON_TIMEOUT
@@ -157,12 +157,15 @@ _GAME_INFO = _object(
         "options": {
             "type": "array",
             "items": _object(
-                ["name", "default", "choices", "help"],
+                ["name", "default", "choices", "help", "label", "labels", "seat"],
                 {
                     "name": {"type": "string"},
                     "default": {"type": ["boolean", "integer", "number", "string"]},
                     "choices": {"type": ["array", "null"]},
                     "help": {"type": "string"},
+                    "label": {"type": "string"},
+                    "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+                    "seat": {"type": "boolean"},
                 },
             ),
         },
@@ -348,12 +351,41 @@ async def games(request: Request) -> Response:
     for game in all_games():
         info = game.to_json()
         info["title"] = game_title(game, tr)
+        declared = {i.name: i for i in game.options_type.infos()}
         for option in info["options"]:
-            if option["help"]:  # the catalogs' context of an option's help (campfire.i18n.extract)
-                context = f"{game.name}.option.{option['name']}"
+            # the catalogs' contexts of an option's texts (campfire.i18n.extract)
+            context = f"{game.name}.option.{option['name']}"
+            if option["help"]:
                 option["help"] = tr.pgettext(context, option["help"])
+            found = declared[option["name"]]
+            label_context = f"{context}.label"
+            option["label"] = (
+                tr.pgettext(label_context, found.label) if found.label else found.title()
+            )
+            option["labels"] = _value_labels(found, context, tr.pgettext)
+            option["seat"] = found.seat
         out.append(info)
     return JSONResponse(out)
+
+
+def _value_labels(
+    info: OptionInfo, context: str, pgettext: Callable[[str, str], str]
+) -> dict[str, str]:
+    """The words for an option's values, by the value as text.
+
+    The declared ones translated, the other choices in a readable form; none for a seat's
+    undeclared values (the page numbers the players) nor a switch's.
+    """
+    declared = {str(value): words for value, words in info.labels}
+    out = {}
+    for value in info.choices or ():
+        key = str(value)
+        if key in declared:
+            value_context = f"{context}={key}"
+            out[key] = pgettext(value_context, declared[key])
+        elif not info.seat and not isinstance(value, bool):
+            out[key] = info.value_label(value)
+    return out
 
 
 async def list_tables(request: Request) -> Response:

@@ -29,30 +29,39 @@ class ApacheOptions(Options):
 
     war_tribute: bool = option(
         False,
+        label="War tribute",
         help="war tribute: a Warrior taking tomahawks collects buffalo from every opponent "
         "(rules §8.1)",
     )
     marriage: bool = option(
         False,
+        label="Marriage",
         help="marriage: with a teepee face up, marry a face-up Indian of the other sex "
         "(rules §8.2)",
     )
     marriage_chief_is_male: bool = option(
-        True, help="marriage: a Chief counts as a male Indian (rules §8.2)"
+        True,
+        label="Marriage: a Chief counts as male",
+        help="marriage: a Chief counts as a male Indian (rules §8.2)",
     )
     marriage_allow_neutral_spouse: bool = option(
-        True, help="marriage: the spouse may be of a neutral colour (rules §8.2)"
+        True,
+        label="Marriage: a neutral spouse is allowed",
+        help="marriage: the spouse may be of a neutral colour (rules §8.2)",
     )
     sharing: bool = option(
         False,
+        label="Sharing",
         help="sharing: neutral Indians of the played type join a successful claim (rules §8.3)",
     )
     claim_order: str = option(
         REACTION,
         choices=(REACTION, ARRIVAL),
+        label="Order of claims",
+        labels={REACTION: "By reaction time", ARRIVAL: "In the order they arrive"},
         help=(
-            "how a window's claims are ordered: 'reaction' = a simultaneous secret poll "
-            "ordered by reaction time and a seeded tie-break; 'arrival' = the order in which the "
-            "claims arrive, as in real-time play (rules §8.4)"
+            "how a window's claims are ordered: by reaction time = everyone answers secretly at "
+            "once, the fastest first (a tie drawn by lot); in the order they arrive = as in "
+            "real-time play (rules §8.4)"
         ),
     )

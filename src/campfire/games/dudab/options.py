@@ -19,12 +19,19 @@ __all__ = ["DudabOptions"]
 class DudabOptions(Options):
     """The switches of Dudab (rules §9; the two expansions are independent)."""
 
-    use_jungle: bool = option(False, help="add the 8 Jungle cards (expansion 1, rules §6)")
-    use_baby: bool = option(False, help="add the 8 Baby cards (expansion 2, rules §7)")
+    use_jungle: bool = option(
+        False, label="Jungle expansion", help="add the 8 Jungle cards (expansion 1, rules §6)"
+    )
+    use_baby: bool = option(
+        False, label="Baby expansion", help="add the 8 Baby cards (expansion 2, rules §7)"
+    )
     start_player: int = option(
         -1,
         choices=(-1, 0, 1, 2, 3, 4, 5),
-        help="round-1 start player: a seat 0–5, or -1 to draw it at random (rules §9.3)",
+        label="Start player",
+        labels={-1: "Random"},
+        seat=True,
+        help="who starts the first round: a chosen player, or one drawn at random (rules §9.3)",
         # not a rule switch: the conformance suite tries the random draw only
         sweep=(-1,),
     )

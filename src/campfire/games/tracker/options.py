@@ -20,10 +20,14 @@ class TrackerOptions(Options):
     """The variants of Tracker (rules §8)."""
 
     peek_count: int = option(
-        2, choices=(2, 3, 4), help="cards shown by one peek (variant: 3 or 4; rules §8.1)"
+        2,
+        choices=(2, 3, 4),
+        label="Cards per peek",
+        help="cards shown by one peek (variant: 3 or 4; rules §8.1)",
     )
     max_relocations: int = option(
         3,
         choices=(3, 4, 5),
+        label="Relocations after a capture",
         help="most relocation moves after a capture (variant: 4 or 5; rules §8.2)",
     )
