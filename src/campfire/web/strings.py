@@ -83,6 +83,13 @@ STRINGS: dict[str, str] = {
     "web.lobby.table": "Table {id}: {game}",
     "web.lobby.free": "free",
     "web.lobby.rules": "Rules",
+    # an option and its value in words (the words come from GET /api/games; a seat is a player)
+    "web.option.player": "Player {number}",
+    "web.option.value": "{option}: {value}",
+    "web.option.yes": "yes",
+    "web.option.no": "no",
+    "web.lobby.table.options": "Options: {options}",
+    "web.lobby.new.jump": "Create a table",
     # ----- the waiting room --------------------------------------------------------------
     "web.wait.title": "Waiting for players",
     "web.wait.invite": "Invitation link",

@@ -1,6 +1,6 @@
 // The lobby's HTTP API (docs/protocol.md) and the seats this browser holds (localStorage).
 
-import { langHeaders } from "./i18n.js";
+import { langHeaders, t } from "./i18n.js";
 
 /** A lobby request: GET without a body, POST with one; ``{ok, status, body, message}``. */
 export async function api(path, body, token) {
@@ -59,4 +59,53 @@ export async function gameTitles() {
     gamesCache = answer.ok ? Object.fromEntries(answer.body.map((g) => [g.name, g])) : {};
   }
   return gamesCache;
+}
+
+// ----- options in words -------------------------------------------------------------------
+// GET /api/games gives each option its ``label`` (its name in words), ``labels`` (words for
+// choices, by the value written as text) and ``seat`` (its values are seats counted from 0).
+
+/** A code word in a readable form: underscores as spaces. */
+function readable(value) {
+  return String(value).replaceAll("_", " ");
+}
+
+/** The option's name in words (its label, else its name made readable). */
+export function optionLabel(option) {
+  if (option.label) return option.label;
+  const words = readable(option.name);
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A value of ``option`` in words: its label, a seat as "Player N", yes / no, else readable. */
+export function choiceLabel(option, value) {
+  const key = String(value);
+  if (option.labels && key in option.labels) return option.labels[key];
+  if (option.seat && Number.isInteger(value) && value >= 0) return t("web.option.player", { number: value + 1 });
+  if (typeof value === "boolean") return t(value ? "web.option.yes" : "web.option.no");
+  return readable(value);
+}
+
+/** The choices of ``option`` a table of ``players`` can take (a seat's: only its seats). */
+export function choicesFor(option, players) {
+  const all = option.choices || [];
+  if (!option.seat) return all;
+  return all.filter((v) => String(v) in (option.labels || {}) || (Number.isInteger(v) && v >= 0 && v < players));
+}
+
+/**
+ * The options in force at a table, one line each ("Start player: Player 2"): ``values`` by
+ * name (a table's ``options``, those that differ from the defaults), the words from ``game``
+ * (GET /api/games); an option the game does not declare is shown made readable.
+ */
+export function optionLines(game, values) {
+  const declared = Object.fromEntries(((game && game.options) || []).map((o) => [o.name, o]));
+  return Object.entries(values || {}).map(([name, value]) => {
+    const option = declared[name] || { name };
+    return {
+      name,
+      text: t("web.option.value", { option: optionLabel(option), value: choiceLabel(option, value) }),
+      help: option.help || "",
+    };
+  });
 }

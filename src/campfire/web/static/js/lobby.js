@@ -1,9 +1,10 @@
-// The lobby page (/): create a table (game, players, options with their help texts, seats,
-// clock, real time), and the list of open and running tables to join, open or watch.
+// The lobby page (/): the list of open and running tables to join, open or watch (first), and
+// the form to create a table (game, players, options in words with their help texts, seats,
+// clock, real time).
 
 import { $, el, notice, startPage } from "./dom.js";
 import { botName, chosenLanguage, plural, t } from "./i18n.js";
-import { api, gameTitles, seatFor, storeSeat } from "./lobby-api.js";
+import { api, choiceLabel, choicesFor, gameTitles, optionLabel, optionLines, seatFor, storeSeat } from "./lobby-api.js";
 
 let games = {};
 let modes = {};
@@ -31,10 +32,21 @@ function drawPlayers() {
   }
 }
 
+/** Fill an option's list with the choices a table of ``players`` can take, in words. */
+function fillChoices(select, option, players) {
+  const keep = select.value;
+  select.replaceChildren();
+  for (const choice of choicesFor(option, players)) {
+    select.append(new Option(choiceLabel(option, choice), String(choice), false, choice === option.default));
+  }
+  if ([...select.options].some((o) => o.value === keep)) select.value = keep;
+}
+
 function drawOptions() {
   const g = game();
   const box = $("cf-options");
   box.replaceChildren();
+  const players = Number($("cf-players").value) || g.min_players;
   for (const option of g.options) {
     const id = `cf-opt-${option.name}`;
     let input;
@@ -43,13 +55,15 @@ function drawOptions() {
       input.checked = option.default;
     } else if (option.choices) {
       input = el("select", { id, "data-option": option.name, "data-kind": typeof option.default });
-      for (const choice of option.choices) input.append(new Option(String(choice), String(choice), false, choice === option.default));
+      fillChoices(input, option, players);
     } else {
       input = el("input", { id, "data-option": option.name, "data-kind": typeof option.default, value: String(option.default) });
     }
     const help = el("span", { class: "cf-help", id: `${id}-help` }, option.help || "");
     input.setAttribute("aria-describedby", `${id}-help`);
-    box.append(el("div", { class: "cf-option" }, el("label", { for: id }, option.name.replaceAll("_", " ")), " ", input, " ", help));
+    const label = el("label", { for: id }, optionLabel(option));
+    const row = typeof option.default === "boolean" ? [input, " ", label] : [label, " ", input];
+    box.append(el("div", { class: `cf-option cf-option-${input.dataset.kind}` }, ...row, " ", help));
   }
   const realtime = (modes[g.name] || []).includes("realtime-claims");
   $("cf-realtime-row").hidden = !realtime;
@@ -80,6 +94,12 @@ function drawSeats() {
     box.append(el("li", {}, el("label", { for: id }, `${t("web.lobby.seat", { number: seat + 1 })} `), select, " ", name));
   }
   drawRealtime();
+  // a seat option (a start player) offers only this table's seats
+  const g = game();
+  for (const option of g.options.filter((o) => o.seat && o.choices)) {
+    const select = $(`cf-opt-${option.name}`);
+    if (select) fillChoices(select, option, n);
+  }
 }
 
 function drawRealtime() {
@@ -161,12 +181,15 @@ async function drawTables() {
     const mine = seatFor(table.id);
     const free = table.seats.some((s) => s.kind === "open");
     const label = mine ? "web.lobby.open" : table.status === "open" && free ? "web.lobby.join" : "web.lobby.watch";
+    const lines = optionLines(g, table.options);
+    const options = lines.length
+      ? el("span", { class: "cf-table-options cf-help" }, t("web.lobby.table.options", { options: lines.map((l) => l.text).join(", ") }))
+      : null;
     box.append(
       el(
         "li",
         { class: `cf-table-item cf-status-${table.status}`, "data-table": table.id },
-        el("strong", {}, t("web.lobby.table", { id: table.id, game: g.title })),
-        ` — ${t(`web.lobby.status.${table.status}`)} — ${who} `,
+        el("span", { class: "cf-table-text" }, el("strong", {}, t("web.lobby.table", { id: table.id, game: g.title })), ` — ${t(`web.lobby.status.${table.status}`)} — ${who}`, options),
         el("a", { class: "cf-button", href: `/t/${table.id}`, "aria-label": `${t(label)}: ${t("web.lobby.table", { id: table.id, game: g.title })}` }, t(label)),
       ),
     );
