@@ -93,6 +93,8 @@ def test_every_option_of_every_game_reads_in_words(
         for label, choices in shown:
             assert label and not CODE.search(label), (game, label)
             assert all(c and not CODE.search(c) for c in choices), (game, label, choices)
+        # the longest words fit a phone: nothing wider than the screen
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), game
         text = page.locator("#cf-create").inner_text().lower()
         assert "placeholder" not in text and "unverified" not in text
         seen[game] = shown

@@ -183,7 +183,7 @@ async function drawTables() {
     const label = mine ? "web.lobby.open" : table.status === "open" && free ? "web.lobby.join" : "web.lobby.watch";
     const lines = optionLines(g, table.options);
     const options = lines.length
-      ? el("span", { class: "cf-table-options cf-help" }, t("web.lobby.table.options", { options: lines.map((l) => l.text).join(", ") }))
+      ? el("span", { class: "cf-table-options cf-help" }, t("web.lobby.table.options", { options: lines.map((l) => l.text).join(" · ") }))
       : null;
     box.append(
       el(
