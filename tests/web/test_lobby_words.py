@@ -148,3 +148,26 @@ def test_the_tables_to_join_come_before_the_new_table_form(
     order = page.evaluate("""() => [...document.querySelectorAll("main h2")].map((h) => h.id)""")
     assert order == ["cf-tables-title", "cf-new-title"]
     assert page.errors == []
+
+
+def test_the_table_page_lists_its_options_in_words(server: Any, new_page: Any) -> None:
+    status, text = http(
+        "POST",
+        f"{server.base}/api/tables",
+        {
+            "game": "dudab",
+            "players": 3,
+            "options": {"start_player": 1},
+            "seats": [{"kind": "open"}, {"kind": "open"}, {"kind": "bot", "level": "easy"}],
+        },
+    )
+    assert status == 201, text
+    table = json.loads(text)["table"]["id"]
+    page = new_page(390, 844)
+    page.goto(f"{server.base}/t/{table}")  # the waiting room, as a friend sent the link sees it
+    lines = page.locator("#cf-options li")
+    until(page, lambda: lines.count())
+    shown = lines.all_inner_texts()
+    assert "Start player: Player 2" in shown, shown  # seat 1, counted from 1
+    assert not any("start_player" in line or CODE.search(line.split(": ")[-1]) for line in shown)
+    assert page.errors == []

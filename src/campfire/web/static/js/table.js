@@ -4,7 +4,7 @@
 
 import { $, el, notice as showNotice, startPage } from "./dom.js";
 import { botName, chosenLanguage, t } from "./i18n.js";
-import { api, seatFor, storeSeat, forgetSeat, gameTitles, inviteLink } from "./lobby-api.js";
+import { api, seatFor, storeSeat, forgetSeat, gameTitles, inviteLink, optionLines } from "./lobby-api.js";
 import { TableClient } from "./protocol.js";
 import { choices, headline, renderLog, renderTable, tickClocks } from "./render.js";
 
@@ -405,13 +405,12 @@ async function main() {
   const rules = $("cf-rules-link");
   rules.href = `/rules/${page.info.game}?lang=${chosenLanguage()}`;
   rules.textContent = t("web.table.rules", { game: game.title });
-  const options = Object.entries(page.info.options || {});
-  const helps = Object.fromEntries((game.options || []).map((o) => [o.name, o.help]));
+  const lines = optionLines(game, page.info.options); // the options in words (lobby-api.js)
   const list = $("cf-options");
   list.replaceChildren(el("h3", {}, t("web.table.options")));
   const ul = el("ul");
-  if (!options.length) ul.append(el("li", {}, t("web.table.options.none")));
-  for (const [name, value] of options) ul.append(el("li", { title: helps[name] || "" }, `${name}: ${value}`));
+  if (!lines.length) ul.append(el("li", {}, t("web.table.options.none")));
+  for (const line of lines) ul.append(el("li", { title: line.help }, line.text));
   if (page.settings.realtime) ul.append(el("li", {}, t("web.lobby.realtime")));
   list.append(ul);
   document.addEventListener("keydown", onKey);
