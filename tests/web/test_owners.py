@@ -98,3 +98,54 @@ def test_the_log_says_who_decided_a_move_made_for_you(
         if line.startswith("You "):
             assert before.startswith(said), log
     assert ann.errors == []
+
+
+_DRAWN = """async (display) => {
+  const { renderTable } = await import("/static/js/render.js");
+  const box = document.createElement("div");
+  document.body.append(box);
+  renderTable(box, display, {});
+  const css = (node) => getComputedStyle(node).getPropertyValue("--cf-seat").trim();
+  return {
+    panels: [...box.querySelectorAll(".cf-player")].map((p) =>
+      [p.querySelector(".cf-seat-badge").textContent, css(p)]),
+    cards: [...box.querySelectorAll(".cf-card")].map((c) => [c.dataset.card,
+      c.querySelector(".cf-owner-badge")?.textContent ?? null]),
+  };
+}"""
+
+
+def test_every_player_has_a_colour_and_a_mark_of_their_own(server: Any, new_page: Any) -> None:
+    page = new_page()
+    page.goto(f"{server.base}/")
+    players = [
+        {"seat": 0, "name": "Ann", "colour": "red", "symbol": None},
+        {"seat": 1, "name": "adam", "colour": None, "symbol": None},
+        {"seat": 2, "name": "Bob", "colour": None, "symbol": "♣"},
+    ]
+    hand = {"id": "hand:1", "label": "one", "short": "1", "owner": 0}
+    played = [{"id": f"table:{s}", "label": "x", "short": "x", "owner": s} for s in (0, 1, 2)]
+    display = {
+        "game": "x", "seat": 0, "status": "", "prompt": "", "actions": [], "over": False,
+        "players": [{**p, "score": "", "facts": [], "to_act": False, "you": p["seat"] == 0}
+                    for p in players],
+        "zones": [
+            {"id": "hand", "label": "Hand", "kind": "row", "owner": 0, "cards": [hand]},
+            {"id": "table", "label": "Table", "kind": "row", "owner": None, "cards": played},
+        ],
+    }  # fmt: skip
+    drawn = page.evaluate(_DRAWN, display)
+    marks = [m for m, _ in drawn["panels"]]
+    fills = [f for _, f in drawn["panels"]]
+    # two names with one initial get the seat number; a game's symbol is the mark where given
+    assert marks == ["A1", "A2", "♣"]
+    # the game's red, in a shade dark enough for white ink; three different colours
+    assert fills[0] == "#b3261e" and len(set(fills)) == 3
+    # a card in its owner's own zone wears no badge; cards played to the table do
+    assert dict(drawn["cards"]) == {
+        "hand:1": None,
+        "table:0": "A1",
+        "table:1": "A2",
+        "table:2": "♣",
+    }
+    assert page.errors == []

@@ -107,13 +107,16 @@ export const SEAT_COLOURS = [
   ["#4a4a4a", "#fff"],
 ];
 
+/** Palette colours too light for white ink at a badge's size: their darker shade for seats. */
+const SEAT_SHADES = { red: SEAT_COLOURS[1], green: SEAT_COLOURS[2] };
+
 export function seatColours(display) {
   const players = display.players || [];
   const out = new Map();
   const taken = new Set();
   for (const p of players) {
     if (p.colour && Object.hasOwn(PALETTE, p.colour)) {
-      const [fill, ink] = PALETTE[p.colour];
+      const [fill, ink] = SEAT_SHADES[p.colour] || PALETTE[p.colour];
       out.set(p.seat, { fill, ink });
       taken.add(fill);
     }
