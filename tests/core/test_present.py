@@ -190,3 +190,43 @@ def test_the_json_of_a_display_holds_the_new_fields() -> None:
         "key": "hunter",
     }
     assert shown["actions"][0]["delay_ms"] == 50 and shown["actions"][0]["penalised"] is False
+
+
+def _first_step(name: str, seed: int) -> tuple[Any, int, list[Any]]:
+    game = campfire.get_game(name)
+    state = game.new_game(2, game.options(), seed=seed)
+    seat = state.seats_to_act()[0]
+    events = state.apply(seat, random.Random(seed).choice(state.legal_actions(seat)))
+    return game, seat, events
+
+
+@pytest.mark.parametrize("decided_by", ["clock", "bot"])
+def test_a_step_decided_for_its_seat_is_never_worded_as_the_seats_own(decided_by: str) -> None:
+    # a peek: the peeker reads a private line ("You look at …") instead of the public one
+    game, mover, events = _first_step("tracker", 4)
+    assert [e.type for e in events][:2] == ["peek", "peek_card"]
+    presenter = game.presenter()
+    names = ["Ann", "Bob"]
+    other = 1 - mover
+    who = names[mover]
+    own = presenter.step_messages(visible_events(events, mover), names, mover, mover, decided_by)
+    seen = presenter.step_messages(visible_events(events, other), names, other, mover, decided_by)
+    plain = presenter.messages(visible_events(events, other), names, other)
+    first = own[0].text
+    if decided_by == "clock":
+        assert first.startswith(f"The clock played for you: {who} ")
+        assert seen[0].text == f"The clock played for {who}: {plain[0].text}"
+    else:
+        assert first.startswith("Bot (for you) ")
+        assert seen[0].text.startswith(f"Bot (for {who}) ")
+    # the mover still reads what only it saw, after the line that says who decided
+    assert [m.id for m in own[1:]] == [
+        m.id for m in presenter.messages(visible_events(events, mover), names, mover)
+    ]
+    # the other reader gets no line more than before, and none of the mover's private ones
+    assert len(seen) == len(plain)
+    assert not any(m.id.endswith(".you") for m in seen)
+    # a step the seat chose: the game's lines as they are
+    assert presenter.step_messages(events, names, mover, mover, None) == presenter.messages(
+        events, names, mover
+    )

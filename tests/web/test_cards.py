@@ -120,19 +120,31 @@ def test_a_card_revealed_to_one_seat_is_drawn_with_its_pictogram(page: Any) -> N
     assert all(d["art"] == d["icon"] for d in drawn)
 
 
-def test_a_game_without_pictograms_still_draws_its_code(page: Any) -> None:
+_TEXTS = """async (card) => { const { cardSvg } = await import("/static/js/cards.js");
+  const box = document.createElement("div"); box.innerHTML = cardSvg(card);
+  return [...box.querySelectorAll("text")].map((t) => [t.textContent, t.getAttribute("class"),
+    Number(t.getAttribute("font-size")), t.getAttribute("fill")]); }"""
+
+
+def test_a_card_with_a_rank_but_no_pictogram_of_ours_is_a_number_card(page: Any) -> None:
     card = {"id": "x", "label": "a new card", "short": "Q7", "face_up": True, "empty": False,
             "colour": "red", "symbol": "R", "marks": [],
             "icon": "no-such-icon", "rank": "9"}  # fmt: skip
     drawn = page.evaluate(_DRAW, [card])
     assert drawn[0]["art"] is None and drawn[0]["name"] == "a new card"
-    text = page.evaluate(
-        """async (card) => { const { cardSvg } = await import("/static/js/cards.js");
-        const box = document.createElement("div"); box.innerHTML = cardSvg(card);
-        return [...box.querySelectorAll("text")].map((t) => t.textContent); }""",
-        card,
-    )
-    assert "Q7" in text and text.count("R") == 2  # the code, and the colour's letter twice
+    texts = page.evaluate(_TEXTS, card)
+    big = [t for t in texts if "cf-number" in (t[1] or "")]
+    # the rank big in the middle, in the ink of its colour (white on red); not the code
+    assert [t[0] for t in big] == ["9"] and big[0][2] >= 30 and big[0][3] == "#fff"
+    assert "Q7" not in [t[0] for t in texts]
+    assert [t[0] for t in texts].count("R") == 2  # the colour's letter in two corners
+
+
+def test_a_card_with_neither_pictogram_nor_rank_still_draws_its_code(page: Any) -> None:
+    card = {"id": "x", "label": "a new card", "short": "Q7", "face_up": True, "empty": False,
+            "colour": "red", "symbol": "R", "marks": [], "icon": None, "rank": None}  # fmt: skip
+    texts = [t[0] for t in page.evaluate(_TEXTS, card)]
+    assert "Q7" in texts and texts.count("R") == 2  # the code, and the colour's letter twice
 
 
 _BANNER = """async ([display, interactive]) => {

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 __all__ = [
+    "DECIDERS",
     "MESSAGES",
     "ActionChoice",
     "Answer",
@@ -92,7 +93,16 @@ MESSAGES: dict[str, str] = {
     "core.generic.over": "The game is over.",
     "core.generic.wait": "Wait.",
     "core.mark.marked": "marked",
+    "core.decided.clock": "The clock played for {player}: {line}",
+    "core.decided.clock.you": "The clock played for you: {line}",
+    "core.decided.bot": "Bot (for {player})",
+    "core.decided.bot.you": "Bot (for you)",
 }
+
+#: Who decided a step that its seat did not choose (:meth:`Presenter.step_messages`): the
+#: ``clock`` (a move made when the seat's time ran out, or a pass when a window closed) or a
+#: ``bot`` playing for the seat.
+DECIDERS = ("clock", "bot")
 
 
 @dataclass(frozen=True)
@@ -496,6 +506,62 @@ class Presenter(ABC):
         out = []
         for event in events:
             message = self.message(event, names, seat)
+            if message is not None:
+                out.append(message)
+        return out
+
+    def step_messages(
+        self,
+        events: Sequence[Event],
+        names: Sequence[str],
+        seat: int | None,
+        mover: int,
+        decided_by: str | None = None,
+    ) -> list[Message]:
+        """The log lines of one step of ``mover`` as ``seat`` reads them, saying who decided it.
+
+        ``decided_by`` is ``None`` when the mover chose the step, else one of :data:`DECIDERS`.
+        Then the line of the mover's own action (the first line the mover would read as its
+        own, a ``.you`` message id) is not worded as the reader's own even when the reader is the
+        mover: it is the game's line about the player by name (as a spectator reads it), with
+        the bot named as the player (``"Bot (for Ann) plays …"``) or the clock's words before it
+        (``"The clock played for you: Ann plays …"``). The games' own texts stay as they are.
+        A public line the mover does not read (it reads a private line about the same thing
+        instead, such as the card it drew) counts as the line of its action too: the mover reads
+        it here, then its private line.
+        """
+        if decided_by not in DECIDERS:
+            return self.messages(events, names, seat)
+        who = self.name(names, mover)
+        yours = ".you" if seat == mover else ""
+        told = [self.name(names, s) for s in range(max(len(names), mover + 1))]
+        if decided_by == "bot":
+            told[mover] = _core(f"core.decided.bot{yours}", player=who)
+        out: list[Message] = []
+        done = False
+        for event in events:
+            message = self.message(event, names, seat)
+            if not done:
+                own = self.message(event, names, mover)
+                if (own is not None and own.id.endswith(".you")) or (
+                    own is None and self.message(event, names, None) is not None
+                ):
+                    done = True
+                    line = self.message(event, told, None if seat == mover else seat)
+                    if line is None or line.id.endswith(".you"):
+                        line = message
+                    if line is None:  # a line this reader does not read
+                        continue
+                    if decided_by == "clock":
+                        key = f"core.decided.clock{yours}"
+                        message = Message(
+                            key,
+                            {"player": who, "line": line.text, "message": line.to_json()},
+                            _core(key, player=who, line=line.text),
+                            MESSAGES[key],
+                        )
+                    else:
+                        message = line
             if message is not None:
                 out.append(message)
         return out

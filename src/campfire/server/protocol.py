@@ -211,6 +211,11 @@ def legal_json(game: Game[Any], players: int, legal: Sequence[Action]) -> list[d
     return [{"index": game.action_index(a, players), "notation": str(a)} for a in legal]
 
 
+#: Who decided a step, by its ``cause`` (``schemas.CAUSES``): the log lines say it
+#: (:meth:`~campfire.core.present.Presenter.step_messages`).
+DECIDED_BY = {"timeout": "clock", "window-closed": "clock", "timeout-bot": "bot", "takeover": "bot"}
+
+
 def step_json(
     seq: int,
     seat: int,
@@ -273,7 +278,7 @@ def seat_step(
     """
     presenter = game.presenter()
     with speaking(language):
-        messages = presenter.messages(events, names, seat)
+        messages = presenter.step_messages(events, names, seat, mover, DECIDED_BY.get(cause or ""))
         shown = presenter.step_display(events, seat)
     return step_json(seq, mover, events, [m.to_json() for m in messages], cause, shown)
 

@@ -2,7 +2,8 @@
 // symbol (a letter that tells the colour without seeing it), face up or down, empty place,
 // marks, and the pictogram the presenter names (``icon``, one of ICONS) with the value drawn
 // big above it (``rank``). Nothing here reads a game's codes or knows a game: a card whose
-// icon is not in ICONS (or has none) is drawn with its short code alone.
+// icon is not in ICONS (or has none) but that has a rank is a number card (the rank big, in its
+// colour); one with neither is drawn with its short code alone.
 
 import { t } from "./i18n.js";
 
@@ -88,6 +89,20 @@ function drawCard(card) {
         const size = art.big.length <= 2 ? 22 : 17;
         parts.push(
           `<text x="${W / 2}" y="${15 + size / 2}" font-size="${size}" class="cf-face-text cf-value" fill="${ink0}">${escapeXml(art.big)}</text>`,
+        );
+      }
+    } else if (card.rank !== null && card.rank !== undefined && card.rank !== "") {
+      // a number card (a rank, no pictogram of ours): the rank big in the middle, in the ink of
+      // its colour, and small in the two free corners
+      const rank = String(card.rank);
+      const size = rank.length <= 2 ? 34 : rank.length === 3 ? 24 : 17;
+      parts.push(
+        `<text x="${W / 2}" y="${H / 2 + size / 3}" font-size="${size}" class="cf-face-text cf-value cf-number" fill="${ink0}">${escapeXml(rank)}</text>`,
+      );
+      if (rank.length <= 2) {
+        parts.push(
+          `<text x="${W - 10}" y="17" font-size="10" class="cf-corner" fill="${ink0}">${escapeXml(rank)}</text>`,
+          `<text x="10" y="${H - 9}" font-size="10" class="cf-corner" fill="${ink0}">${escapeXml(rank)}</text>`,
         );
       }
     } else {
@@ -233,7 +248,7 @@ export const ICONS = {
   },
 };
 
-/** The pictogram of a card, or null: the fallback draws the short code alone. */
+/** The pictogram of a card, or null: the fallback draws a number card, or the short code. */
 export function pictogram(card) {
   const name = card.icon;
   if (!name || !Object.hasOwn(ICONS, name)) return null;

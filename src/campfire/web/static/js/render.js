@@ -10,7 +10,7 @@
 // over the board's; ``changed`` the ids a step's display says it changed (highlighted).
 //   renderLog(container, messages)             messages: [{id, params, text}]
 
-import { cardName, cardSvg } from "./cards.js";
+import { PALETTE, cardName, cardSvg } from "./cards.js";
 import { el } from "./dom.js";
 import { plural, t } from "./i18n.js";
 
@@ -89,16 +89,70 @@ export function tickClocks(container) {
   }
 }
 
-function playerPanel(player, display, options) {
+/**
+ * Each seat's colour, for every game alike: the colour its panel names (a game's player
+ * colour) where the palette has it, else the next of ``SEAT_COLOURS`` no other player has.
+ * Fill and ink are readable together (contrast at least 4.5:1); ``mark`` is what a badge shows
+ * so that the colour is never the only sign: the player's symbol, else the initial of their
+ * name (with the seat number where two players share it).
+ */
+export const SEAT_COLOURS = [
+  ["#1f5fbf", "#fff"],
+  ["#b3261e", "#fff"],
+  ["#1b7340", "#fff"],
+  ["#6f3aa8", "#fff"],
+  ["#9a4a00", "#fff"],
+  ["#0b6e78", "#fff"],
+  ["#8a2a62", "#fff"],
+  ["#4a4a4a", "#fff"],
+];
+
+/** Palette colours too light for white ink at a badge's size: their darker shade for seats. */
+const SEAT_SHADES = { red: SEAT_COLOURS[1], green: SEAT_COLOURS[2] };
+
+export function seatColours(display) {
+  const players = display.players || [];
+  const out = new Map();
+  const taken = new Set();
+  for (const p of players) {
+    if (p.colour && Object.hasOwn(PALETTE, p.colour)) {
+      const [fill, ink] = SEAT_SHADES[p.colour] || PALETTE[p.colour];
+      out.set(p.seat, { fill, ink });
+      taken.add(fill);
+    }
+  }
+  const free = SEAT_COLOURS.filter(([fill]) => !taken.has(fill));
+  let next = 0;
+  for (const p of players) {
+    if (out.has(p.seat)) continue;
+    const [fill, ink] = free.length ? free[next++ % free.length] : SEAT_COLOURS[p.seat % SEAT_COLOURS.length];
+    out.set(p.seat, { fill, ink });
+  }
+  const initial = (name) => [...String(name || "").trim()][0]?.toLocaleUpperCase() || "?";
+  const counts = new Map();
+  for (const p of players) counts.set(initial(p.name), (counts.get(initial(p.name)) || 0) + 1);
+  for (const p of players) {
+    const first = initial(p.name);
+    const mark = p.symbol || (counts.get(first) > 1 ? `${first}${p.seat + 1}` : first);
+    Object.assign(out.get(p.seat), { mark, name: p.name });
+  }
+  return out;
+}
+
+/** Give ``node`` the seat colour ``colour`` (CSS variables; no style attribute: the CSP). */
+function paintSeat(node, colour) {
+  node.style.setProperty("--cf-seat", colour.fill);
+  node.style.setProperty("--cf-seat-ink", colour.ink);
+  return node;
+}
+
+function playerPanel(player, display, options, colours) {
   const classes = ["cf-player"];
   if (player.to_act) classes.push("cf-to-act");
   if (player.you) classes.push("cf-you");
   if (player.out) classes.push("cf-out");
-  const swatch = el(
-    "span",
-    { class: `cf-swatch cf-col-${player.colour || "none"}`, "aria-hidden": "true" },
-    player.symbol || "",
-  );
+  const colour = colours.get(player.seat);
+  const swatch = el("span", { class: "cf-swatch cf-seat-badge", "aria-hidden": "true" }, colour.mark);
   const name = el("span", { class: "cf-player-name" }, player.name);
   const tags = [];
   if (player.you) tags.push(t("web.table.you"));
@@ -109,7 +163,7 @@ function playerPanel(player, display, options) {
   }
   const seatInfo = (options.seats || [])[player.seat];
   if (seatInfo && seatInfo.takeover) head.append(el("span", { class: "cf-tag" }, t("web.table.takeover")));
-  const panel = el("li", { class: classes.join(" "), "data-seat": player.seat }, head);
+  const panel = paintSeat(el("li", { class: classes.join(" "), "data-seat": player.seat }, head), colour);
   if (player.score) panel.append(el("div", { class: "cf-score" }, player.score));
   if (player.facts && player.facts.length) {
     const facts = el("dl", { class: "cf-facts" });
@@ -140,12 +194,19 @@ function playerPanel(player, display, options) {
   return panel;
 }
 
-function cardNode(card, act, changed) {
+/**
+ * One card. ``colours`` (``seatColours``) mark a card that lies where it is not its owner's own
+ * place (``zoneOwner``: a card played to the table, not a card in its owner's hand) with its
+ * owner's colour: an edge and a badge with the owner's mark.
+ */
+function cardNode(card, act, changed, colours, zoneOwner) {
   const svg = cardSvg(card);
   const name = cardName(card);
   const classes = ["cf-card"];
   if (changed && changed.has(card.id)) classes.push("cf-changed");
   const owner = card.owner ?? null;
+  const colour = owner !== null && colours && owner !== (zoneOwner ?? null) ? colours.get(owner) : null;
+  if (colour) classes.push("cf-owned");
   if (card.empty) classes.push("cf-card-empty");
   if (!card.face_up && !card.label && !card.empty) classes.push("cf-card-down");
   if (card.marks && card.marks.length) classes.push("cf-card-marked");
@@ -169,6 +230,10 @@ function cardNode(card, act, changed) {
     node = el("div", { class: classes.join(" "), role: "img", "aria-label": name, title: name, "data-card": card.id, "data-owner": owner });
   }
   node.innerHTML = svg;
+  if (colour) {
+    paintSeat(node, colour);
+    node.append(el("span", { class: "cf-owner-badge", "aria-hidden": "true", title: colour.name }, colour.mark));
+  }
   if (card.marks && card.marks.length) {
     node.append(el("span", { class: "cf-marks", "aria-hidden": "true" }, card.marks.join(" · ")));
   }
@@ -293,7 +358,8 @@ export function renderTable(container, display, options = {}) {
   if (display.over) root.append(resultNode(display, options.outcome));
 
   const players = el("ol", { class: "cf-players", "aria-label": t("web.table.players") });
-  for (const p of display.players || []) players.append(playerPanel(p, display, options));
+  const colours = seatColours(display);
+  for (const p of display.players || []) players.append(playerPanel(p, display, options, colours));
   root.append(players);
 
   // zones
@@ -322,13 +388,13 @@ export function renderTable(container, display, options = {}) {
     } else if (zone.kind === "stack" || (zone.kind === "hidden" && !zone.cards.length)) {
       const n = zoneCount(zone);
       const top = zone.cards.length ? zone.cards[zone.cards.length - 1] : n ? { id: `${zone.id}:top`, face_up: false, label: "", short: "" } : { id: `${zone.id}:none`, empty: true, short: "" };
-      const pile = el("div", { class: "cf-pile" }, cardNode(shown(top), top.id === zone.id ? null : actFor(top), changed));
+      const pile = el("div", { class: "cf-pile" }, cardNode(shown(top), top.id === zone.id ? null : actFor(top), changed, colours, zone.owner));
       pile.append(el("span", { class: "cf-pile-count" }, cardsText(n)));
       body.append(pile);
     } else {
       const wrap = el("div", { class: zone.kind === "grid" ? "cf-grid" : "cf-row" });
       if (zone.kind === "grid" && zone.columns) wrap.style.setProperty("--cf-columns", zone.columns);
-      for (const card of zone.cards) wrap.append(cardNode(shown(card), actFor(card), changed));
+      for (const card of zone.cards) wrap.append(cardNode(shown(card), actFor(card), changed, colours, zone.owner));
       if (zone.count !== null && zone.count !== undefined && zone.count > zone.cards.length && zone.kind !== "grid") {
         wrap.append(el("span", { class: "cf-more" }, cardsText(zone.count)));
       }
