@@ -192,3 +192,23 @@ def test_a_refused_seat_link_says_you_are_watching(server: LiveServer, new_page:
     bob.get_by_role("button", name="Leave the seat").wait_for()
     assert bob.locator("#cf-bad-seat").is_hidden()
     assert ann.errors == [] and carl.errors == []
+
+
+def test_taking_a_free_seat_after_a_refused_link(server: LiveServer, new_page: Any) -> None:
+    seats = [{"kind": "reserved", "nickname": "Ann"}, {"kind": "open"}]
+    status, text = http(
+        "POST", f"{server.base}/api/tables", {"game": "tracker", "players": 2, "seats": seats}
+    )
+    assert status == 201, text
+    table = json.loads(text)["table"]["id"]
+    dan = new_page(390, 844)
+    dan.goto(f"{server.base}/t/{table}#seat=1&token=nothing")
+    dan.locator("#cf-bad-seat").wait_for()
+    dan.get_by_label("Your name").fill("Dan")
+    dan.get_by_role("button", name="Take this seat").click()
+    dan.get_by_role("button", name="Leave the seat").wait_for()
+    assert dan.locator("#cf-bad-seat").is_hidden()
+    dan.get_by_role("button", name="Leave the seat").click()  # watching again, by choice
+    dan.locator("#cf-spectator").wait_for()
+    assert dan.locator("#cf-bad-seat").is_hidden()
+    assert dan.errors == []

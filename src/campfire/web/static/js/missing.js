@@ -34,8 +34,10 @@ async function fill(lang) {
 }
 
 async function show(lang) {
-  await loadStrings(lang);
-  await fill(lang);
+  const served = document.documentElement.lang;
+  const texts = await loadStrings(lang);
+  if (Object.keys(texts).length) await fill(lang);
+  else document.documentElement.lang = served; // not fetched: the server's texts stay
 }
 
 async function main() {

@@ -129,6 +129,7 @@ async function join(seat) {
   const answer = await api(`/api/tables/${tableId}/join`, { nickname, seat });
   if (!answer.ok) return notice(t("web.error.server", { message: answer.message }), "error");
   storeSeat(tableId, { seat: answer.body.seat, token: answer.body.token });
+  page.badSeat = null; // seated now: the refused link is history
   reconnect();
 }
 
