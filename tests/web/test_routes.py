@@ -25,9 +25,13 @@ def test_pages_are_served(client: TestClient) -> None:
     lobby = client.get("/")
     assert lobby.status_code == 200 and "text/html" in lobby.headers["content-type"]
     assert "/static/js/lobby.js" in lobby.text
-    table = client.get("/t/12")
+    number, _tokens = new_table(client, "tracker", 2, start=False)
+    table = client.get(f"/t/{number}")
     assert table.status_code == 200 and "/static/js/table.js" in table.text
-    assert client.get("/t/nope").status_code == 404
+    for path in ("/t/nope", f"/t/{number + 1}"):  # no such table: the page that says so
+        answer = client.get(path)
+        assert answer.status_code == 404 and "text/html" in answer.headers["content-type"]
+        assert "/static/js/table.js" not in answer.text
 
 
 @pytest.mark.parametrize(
@@ -109,10 +113,13 @@ def test_the_client_names_no_game(name: str) -> None:
 def test_the_pages_404s_and_the_rules_title_come_in_the_asked_language(client: TestClient) -> None:
     assert "<title>Nyomkereső</title>" in client.get("/rules/tracker?lang=hu").text
     assert "<title>Tracker</title>" in client.get("/rules/tracker?lang=en").text
+    # a page's 404 is a page (tests/server/test_pages.py), in the asked language
     for path, code in (("/rules/nogame", "unknown_game"), ("/t/x1", "unknown_table")):
-        english = client.get(f"{path}?lang=en").json()["error"]
-        czech = client.get(f"{path}?lang=cs").json()["error"]
-        assert english["code"] == czech["code"] == code
-        assert english["message"] != czech["message"] and "'" in czech["message"]
-    known = ", ".join(sorted(g.name for g in all_games()))
-    assert f"known games: {known}" in client.get("/rules/x").json()["error"]["message"]
+        english = client.get(f"{path}?lang=en")
+        czech = client.get(f"{path}?lang=cs")
+        assert english.status_code == czech.status_code == 404
+        assert f'data-code="{code}"' in english.text and f'data-code="{code}"' in czech.text
+        assert english.headers["content-language"] == "en"
+        assert czech.headers["content-language"] == "cs" and '<html lang="cs">' in czech.text
+    rules = client.get("/rules/x").text
+    assert all(f'href="/rules/{g.name}?lang=en"' in rules for g in all_games())

@@ -36,6 +36,7 @@ from .lobby import language_of
 from .lobby import routes as lobby_routes
 from .logs import LogContextMiddleware, set_seat
 from .metrics import MetricsConfig, NoMetrics, make_metrics, metrics_route, sample_forever
+from .pages import not_found
 from .proxy import ProxyMiddleware, ProxySettings
 from .replay import routes as replay_routes
 from .security import (
@@ -215,6 +216,7 @@ def create_app(
             *web_routes(),
         ],
         lifespan=lifespan,
+        exception_handlers={404: not_found},  # a page's address that leads nowhere: a page
         middleware=[
             Middleware(SecurityHeadersMiddleware),  # on every answer, the refusals' too
             # next: everything after it sees the client's own address, not the proxy's

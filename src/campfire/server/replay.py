@@ -50,6 +50,7 @@ from campfire.web import static_dir
 
 from . import protocol, wire
 from .lobby import game_number, guarded, language_of, live_table, read_body
+from .pages import missing_page, shown
 from .tables import LobbyError, TableManager
 
 __all__ = [
@@ -371,8 +372,60 @@ async def upload_replay(request: Request) -> Response:
     return _json(request, packed, language)
 
 
+def _whole(raw: str | None, digits: int) -> int | None:
+    """A query parameter that is a whole number of at most ``digits`` digits (else ``None``)."""
+    ok = raw is not None and raw.isascii() and raw.isdigit() and len(raw) <= digits
+    return int(raw) if ok and raw is not None else None
+
+
+def _page_problem(request: Request) -> Response | None:
+    """What is wrong with a replay link (the page that says so), or ``None``: nothing.
+
+    Read from the database, without loading the table (another process may own it): a table
+    that does not exist is 404; a game it has not finished 404, or 409 while it is being
+    played; a parameter written wrong (``table``, ``game``, ``step`` not a number, ``seat``
+    neither a seat of the game nor ``spectator``) 400.
+    """
+    query = request.query_params
+    raw_table, raw_game = query.get("table"), query.get("game")
+    raw_seat, raw_step = query.get("seat"), query.get("step")
+    table = _whole(raw_table, 12)
+    game = 1 if raw_game is None else _whole(raw_game, 9)
+    wrong = (
+        (raw_table is not None and table is None)
+        or game is None
+        or (raw_step is not None and _whole(raw_step, 9) is None)
+        or (raw_seat not in (None, "spectator") and _whole(raw_seat, 3) is None)
+    )
+    if wrong:
+        return missing_page(request, 400, "replay", ways=[("/replay", "web.missing.replays", {})])
+    if table is None or game is None:
+        return None  # the viewer itself: a game to choose, or a record file to open
+    manager: TableManager = request.app.state.manager
+    found = manager.store.table(table)
+    if found is None:
+        return missing_page(request, 404, "table", {"table": shown(str(table))})
+    row, _seats = found
+    if raw_seat not in (None, "spectator") and int(raw_seat) >= row.players:
+        return missing_page(request, 400, "replay", ways=[("/replay", "web.missing.replays", {})])
+    if manager.store.record(table, game) is None:
+        params = {"table": table, "number": game}
+        if row.status == "running" and game == row.game_number:
+            ways = [(f"/t/{table}", "web.missing.watch", params)]
+            return missing_page(request, 409, "playing", params, ways)
+        return missing_page(request, 404, "game", params, [("/replay", "web.missing.replays", {})])
+    return None
+
+
 async def replay_page(request: Request) -> Response:
-    """``GET /replay``: the replay viewer (``?table=ID&game=N&seat=S&step=K``, for its script)."""
+    """``GET /replay``: the replay viewer (``?table=ID&game=N&seat=S&step=K``, for its script).
+
+    A link whose table, game or seat is not one to replay gets the page that says what was
+    wrong instead (:func:`_page_problem`, :func:`.pages.missing_page`).
+    """
+    problem = _page_problem(request)
+    if problem is not None:
+        return problem
     return FileResponse(static_dir() / "replay.html", headers={"Cache-Control": "no-cache"})
 
 

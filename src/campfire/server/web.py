@@ -11,6 +11,10 @@
   game's play modes (what the table page needs besides the protocol's frames);
 - ``GET /rules/{game}?lang=xx`` the game's rules summary as a simple HTML page.
 
+A page's address that leads nowhere (no such table, no such game's rules) is answered with an
+HTML page that says so, in the request's language (:mod:`.pages`); the API's routes answer
+JSON errors.
+
 The language is ``lang`` when given, else the request's ``Accept-Language`` (English by
 default). ``docs/web.md`` describes the client.
 
@@ -43,7 +47,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from campfire.core import CampfireError, ErrorText, all_games
+from campfire.core import CampfireError, all_games
 from campfire.core import get as get_game
 from campfire.core.hangup import foreground_terminal, terminal_gone
 from campfire.i18n import (
@@ -58,7 +62,7 @@ from campfire.web import static_dir
 from campfire.web.strings import strings
 
 from .lobby import guarded, language_of, live_table
-from .tables import LobbyError
+from .pages import missing_page, shown
 
 __all__ = [
     "DEFAULT_PORT",
@@ -85,13 +89,25 @@ async def lobby_page(request: Request) -> Response:
     return FileResponse(static_dir() / "index.html", headers=_NO_CACHE)
 
 
+def table_exists(request: Request, table_id: int) -> bool:
+    """Whether the server has table ``table_id`` (in memory, or in the database).
+
+    The database is read, not the table loaded: with several processes another may own it.
+    """
+    manager = request.app.state.manager
+    return table_id in manager.tables or manager.store.table(table_id) is not None
+
+
 async def table_page(request: Request) -> Response:
-    """``GET /t/{id}``: a table (the id is read by the page's script)."""
+    """``GET /t/{id}``: a table (the id is read by the page's script).
+
+    An id that is no table's (not a number, or no such table) is answered with the page that
+    says so (404, :func:`.pages.missing_page`), never with the table page.
+    """
     raw = request.path_params["table_id"]
-    if _table_number(raw) is None:  # (the route is guarded: answered as JSON)
-        raise LobbyError(
-            404, "unknown_table", ErrorText("there is no table {table}", table=repr(raw[:20]))
-        )
+    number = _table_number(raw)
+    if number is None or not table_exists(request, number):
+        return missing_page(request, 404, "table", {"table": shown(raw)})
     return FileResponse(static_dir() / "table.html", headers=_NO_CACHE)
 
 
@@ -132,12 +148,8 @@ async def rules_page(request: Request) -> Response:
     except CampfireError:
         game = None
     language = language_of(request)
-    if game is None:
-        known = ", ".join(sorted(g.name for g in all_games()))
-        message = ErrorText(
-            "unknown game {name}; known games: {known}", name=repr(name[:20]), known=known
-        )
-        raise LobbyError(404, "unknown_game", message)  # (the route is guarded)
+    if game is None:  # the page that says so, with the rules Campfire has
+        return missing_page(request, 404, "rules", {"name": shown(name)}, rules=True)
     text, written_in = rules_document(game, language)
     body = _markdown(text)
     page = (
@@ -154,11 +166,11 @@ def routes() -> list[BaseRoute]:
     """The client's routes (add them to the app's routes)."""
     return [
         Route("/", lobby_page, methods=["GET"]),
-        Route("/t/{table_id}", guarded(table_page), methods=["GET"]),
+        Route("/t/{table_id}", table_page, methods=["GET"]),
         Route("/api/strings", ui_strings, methods=["GET"]),
         Route("/api/play-modes", play_modes, methods=["GET"]),
         Route("/api/tables/{table_id}/settings", guarded(table_settings), methods=["GET"]),
-        Route("/rules/{game}", guarded(rules_page), methods=["GET"]),
+        Route("/rules/{game}", rules_page, methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=static_dir()), name="static"),
     ]
 

@@ -143,6 +143,31 @@ STRINGS: dict[str, str] = {
     **_plural("web.table.cards", "{count} card", "{count} cards"),
     "web.table.count": "{label}: {count}",
     "web.table.no_table": "There is no such table.",
+    "web.table.bad_invite": "This invitation link is not valid for this table: it may be "
+    "incomplete, or the seat was given up. You are watching as a spectator.",
+    "web.table.bad_seat": "The seat this browser kept for this table is no longer valid "
+    "(it was given up, or the table is not the one it was). You are watching as a spectator.",
+    # ----- a bad link (campfire.server.pages) --------------------------------------------
+    "web.missing.lobby": "Back to the lobby",
+    "web.missing.replays": "Open the replay viewer",
+    "web.missing.watch": "Go to table {table}",
+    "web.missing.table": "There is no table “{table}”",
+    "web.missing.table.help": "The link may be mistyped or cut short, or the table no longer "
+    "exists. The lobby lists the tables waiting for players and those being played.",
+    "web.missing.page": "There is no page at this address",
+    "web.missing.page.help": "The link may be mistyped or out of date.",
+    "web.missing.rules": "Campfire has no game called “{name}”",
+    "web.missing.rules.help": "These are the games whose rules it has:",
+    "web.missing.game": "Table {table} has no finished game {number}",
+    "web.missing.game.help": "A game can be replayed once it has ended. The replay viewer "
+    "lists every finished game.",
+    "web.missing.playing": "Game {number} at table {table} is still being played",
+    "web.missing.playing.help": "Its replay opens once it has ended; until then you can watch "
+    "it at the table.",
+    "web.missing.replay": "This replay link is not valid",
+    "web.missing.replay.help": "A replay link names a table, one of its finished games and a "
+    "point of view (a seat of the game, or spectator), as the replay viewer writes it. This one "
+    "is incomplete or has a mistake; choose the game in the replay viewer instead.",
     # ----- real-time claims --------------------------------------------------------------
     "web.rt.window": "Claim window: {seconds} s left",
     "web.rt.keys": "Keys: press the number of your answer (1–{count})",

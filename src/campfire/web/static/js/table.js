@@ -28,6 +28,8 @@ const page = {
   lastKey: "",
   sent: false,
   closed: false, // the operator closed the table (a closed frame): no rematch
+  invited: false, // this page was opened with an invitation (#seat=…&token=…)
+  badSeat: null, // the text saying the seat's token was refused (shown while watching)
 };
 
 /** A notice on the table page goes away after a few seconds (the game goes on beneath it). */
@@ -127,6 +129,7 @@ async function join(seat) {
   const answer = await api(`/api/tables/${tableId}/join`, { nickname, seat });
   if (!answer.ok) return notice(t("web.error.server", { message: answer.message }), "error");
   storeSeat(tableId, { seat: answer.body.seat, token: answer.body.token });
+  page.badSeat = null; // seated now: the refused link is history
   reconnect();
 }
 
@@ -228,7 +231,10 @@ function draw() {
   if (state.status === "open") renderWaiting(state);
   const board = $("cf-board");
   const spectator = state.seat === null;
-  $("cf-spectator").hidden = !spectator;
+  const bad = $("cf-bad-seat"); // a refused seat link says so while the page watches
+  bad.hidden = !(spectator && page.badSeat);
+  if (!bad.hidden) $("cf-bad-seat-text").textContent = t(page.badSeat);
+  $("cf-spectator").hidden = !spectator || !bad.hidden;
   if (state.display) {
     const live = {};
     for (const [id, face] of Object.entries(page.shown)) if (face.until > performance.now()) live[id] = face;
@@ -348,7 +354,8 @@ function reconnect() {
     },
     onError: (frame) => {
       if (frame.code === "bad_token") {
-        forgetSeat(tableId);
+        forgetSeat(tableId); // watch instead, and say why (never silently)
+        page.badSeat = page.invited ? "web.table.bad_invite" : "web.table.bad_seat";
         setTimeout(reconnect, 50);
       } else if (frame.code === "unknown_table") notice(t("web.table.no_table"), "error");
       else if (frame.code !== "stale") notice(t("web.table.error", { message: frame.message }), "error");
@@ -375,8 +382,10 @@ function takeInvitation() {
   // #seat=1&token=… (a friend's personal invitation): keep it, then clean the address
   const params = new URLSearchParams(location.hash.slice(1));
   const token = params.get("token");
-  if (token) {
-    storeSeat(tableId, { seat: Number(params.get("seat")), token });
+  if (params.has("token")) {
+    page.invited = true;
+    if (token) storeSeat(tableId, { seat: Number(params.get("seat")), token });
+    else page.badSeat = "web.table.bad_invite"; // a link cut short: no token to try
     history.replaceState(null, "", location.pathname);
   }
 }
