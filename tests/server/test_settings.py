@@ -19,15 +19,15 @@ from campfire.core import OptionError
 from campfire.core.validate import int_arg
 from campfire.i18n import use_language
 from campfire.server import settings as settings_module
+from campfire.server import settings_table
 from campfire.server.settings import (
     CONFIG_VARIABLE,
-    TABLE_BEGIN,
-    TABLE_END,
     add_settings_arguments,
     markdown_table,
     resolve,
     settings_of,
 )
+from campfire.server.settings_table import TABLE_BEGIN, TABLE_END
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
 
@@ -295,10 +295,23 @@ def test_docs_deploy_md_lists_every_setting_as_the_parser_has_it() -> None:
         expected = markdown_table(_serve_parser()).strip()
     assert documented == expected, (
         "docs/deploy.md's settings table is out of date: "
-        "python -m campfire.server.settings docs/deploy.md rewrites it"
+        "python -m campfire.server.settings_table docs/deploy.md rewrites it"
     )
     for setting in settings_of(_serve_parser()):
         assert f"`{setting.variable}`" in documented and f"`{setting.key}`" in documented
+
+
+def test_the_table_writer_rewrites_a_stale_table_between_its_lines(tmp_path: Path) -> None:
+    doc = tmp_path / "deploy.md"
+    doc.write_text(f"# Deploy\n{TABLE_BEGIN}\n| old |\n{TABLE_END}\nafter\n", encoding="utf-8")
+    assert settings_table.main([str(doc)]) == 0
+    with use_language("en"):
+        table = markdown_table(settings_table.serve_parser())
+    assert (
+        doc.read_text(encoding="utf-8") == f"# Deploy\n{TABLE_BEGIN}\n{table}{TABLE_END}\nafter\n"
+    )
+    (tmp_path / "other.md").write_text("no table here\n", encoding="utf-8")
+    assert settings_table.main([str(tmp_path / "other.md")]) == 1
 
 
 def test_a_variable_that_names_no_setting_is_pointed_out(

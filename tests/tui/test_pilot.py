@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from textual.widgets import Button, Input, Select
 
-from campfire.core import Action, Event, Game, Match, Record, get, replay
+from campfire.core import Action, Event, Game, Match, Record, get, replay, visible_events
 from campfire.core.options import Options
 from campfire.core.state import State
 from campfire.tui.app import (
@@ -30,7 +30,7 @@ from campfire.tui.clock import FakeClock
 from campfire.tui.launch import resume_config
 from campfire.tui.modes import RealtimeClaimsMode, TimedPeekMode
 from campfire.tui.session import SeatSpec
-from campfire.tui.widgets import Board, GameLog, StatusBar
+from campfire.tui.widgets import CHANGED_STYLE, Board, GameLog, StatusBar
 
 from .helpers import SIZE, make_app, make_late_app, play_to_end, point_at, seats, type_text
 
@@ -191,6 +191,69 @@ def test_a_peek_cannot_be_taken_back(tmp_path: Path) -> None:
             await pilot.press("ctrl+z")
             assert len(screen.session.match.actions) >= 1
             assert "nothing to take back" in screen.query_one("#status", StatusBar).text
+
+    asyncio.run(run())
+
+
+def test_the_board_highlights_what_the_others_changed_since_the_seats_own_step(
+    tmp_path: Path,
+) -> None:
+    async def run() -> None:
+        app, _ = make_app("dudab", seats(None, "random", "random"), tmp_path, seed=1)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            session = screen.session
+            steps: list[tuple[int, list[Event]]] = []
+            session.listeners.append(lambda seat, events: steps.append((seat, events)))
+            board = screen.query_one("#board", Board)
+            for _ in range(3):  # three turns of mine, the bots' steps between them
+                steps.clear()
+                await type_text(pilot, screen.offered[0].key)
+                await pilot.pause()
+                assert session.human_to_act() == 0 and steps[-1][0] != 0
+                mine = max(i for i, (seat, _) in enumerate(steps) if seat == 0)
+                presenter = session.presenter
+                theirs: set[str] = set()
+                for _seat, events in steps[mine + 1 :]:
+                    seen = visible_events(events, 0)
+                    theirs.update(presenter.step_display(seen, 0).changed)
+                display = session.display(0)
+                on_show = {z.id for z in display.zones} | {
+                    c.id for z in display.zones for c in z.cards
+                }
+                assert set(board.marked) == theirs & on_show != set()
+                assert CHANGED_STYLE in board._markup
+            await pilot.press("ctrl+z")  # nothing to take back: the highlights stay
+            assert set(board.marked) == theirs & on_show
+
+    asyncio.run(run())
+
+
+def test_a_replay_highlights_what_each_action_changed() -> None:
+    match = Match(get("dudab"), 2, seed=3)
+    for _ in range(4):
+        seat = match.state.seats_to_act()[0]
+        match.play(seat, match.state.legal_actions(seat)[0])
+
+    async def run() -> None:
+        app = WatchApp(match.record())
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, WatchScreen)
+            board = screen.query_one("#board", Board)
+            assert board.marked == []  # the deal: nothing has changed yet
+            replayed = Match(get("dudab"), 2, seed=3)
+            for seat, text in match.record().actions:
+                await pilot.press("right")
+                events = visible_events(replayed.play(seat, text), None)
+                changed = set(screen.presenter.step_display(events, None).changed)
+                assert changed and set(board.marked) <= changed
+                assert set(board.marked) == changed & {
+                    i
+                    for z in screen.displays[screen.index].zones
+                    for i in (z.id, *(c.id for c in z.cards))
+                }
 
     asyncio.run(run())
 

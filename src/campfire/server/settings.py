@@ -16,7 +16,8 @@ the same checks (its ``type`` and ``choices``). A value that fails them is an
 :class:`~campfire.core.OptionError` naming where it came from (``CAMPFIRE_WORKERS: …``,
 ``settings file /etc/campfire/campfire.toml, key workers: …``); a key of the file that is no
 setting is refused with the list of those that are. ``docs/deploy.md`` ("Settings") holds the
-table :func:`markdown_table` writes (a test keeps it equal to the parser's).
+table :func:`markdown_table` writes (``python -m campfire.server.settings_table``; a test keeps
+it equal to the parser's).
 
 How the command line is told apart from a default: while :class:`SettingsParser` parses, each
 option's default is :data:`UNSET` (``None`` for an option that collects a list), and
@@ -28,7 +29,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -549,46 +549,3 @@ def markdown_table(parser: argparse.ArgumentParser) -> str:
             f"{_default_cell(setting)} | {_cell(meaning)} |"
         )
     return "\n".join(rows) + "\n"
-
-
-#: the lines of ``docs/deploy.md`` around the table
-TABLE_BEGIN = "<!-- settings table: made by python -m campfire.server.settings docs/deploy.md -->"
-TABLE_END = "<!-- end of the settings table -->"
-
-
-def _serve_parser() -> argparse.ArgumentParser:
-    """``campfire serve``'s parser (as :mod:`campfire.cli` adds it)."""
-    from .cli import add_serve_command
-
-    sub = argparse.ArgumentParser(prog="campfire").add_subparsers()
-    add_serve_command(sub)
-    parser: argparse.ArgumentParser = sub.choices["serve"]
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m campfire.server.settings [FILE]``: print the table, or write it into FILE.
-
-    In FILE, the table goes between the lines :data:`TABLE_BEGIN` and :data:`TABLE_END`.
-    """
-    from campfire.i18n import use_language
-
-    names = list(sys.argv[1:] if argv is None else argv)
-    with use_language("en"):
-        table = markdown_table(_serve_parser())
-    if not names:
-        sys.stdout.write(table)
-        return 0
-    path = Path(names[0])
-    text = path.read_text(encoding="utf-8")
-    head, begin, rest = text.partition(TABLE_BEGIN)
-    _, end, tail = rest.partition(TABLE_END)
-    if not begin or not end:
-        print(f"{path}: no lines {TABLE_BEGIN!r} … {TABLE_END!r}", file=sys.stderr)
-        return 1
-    path.write_text(f"{head}{TABLE_BEGIN}\n{table}{TABLE_END}{tail}", encoding="utf-8")
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

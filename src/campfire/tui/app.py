@@ -4,7 +4,9 @@
 :class:`WatchApp`. A game screen shows exactly what one human seat may see, drawn only from the
 game's presenter (``Game.presenter()``: display models, log messages) through the play mode the
 game declares (:mod:`campfire.tui.modes`); the app never asks which game it plays, so a new game
-with a presenter (or none: the generic one) plays here unchanged.
+with a presenter (or none: the generic one) plays here unchanged. The board highlights what
+the presenter's step displays say the others changed since the seat's own last step (a replay:
+what the action shown changed).
 
 >>> from campfire.core import all_games
 >>> from campfire.tui.session import SeatSpec
@@ -593,6 +595,10 @@ class GameScreen(Translated, Screen[None]):
         self._named: set[int] = set()
         self._log_seat: int | None = -1
         self._log_count = 0
+        #: per person's seat, the ids of the cards and zones the steps since its own last step
+        #: changed (the presenter's step displays, as that seat sees the steps): its board
+        #: highlights them, so what the others did while it waited stands out
+        self.changed: dict[int, set[str]] = {s: set() for s in session.humans}
 
     # ----- layout ------------------------------------------------------------------------
 
@@ -641,6 +647,12 @@ class GameScreen(Translated, Screen[None]):
 
     def _on_events(self, seat: int, events: list[Event]) -> None:
         self.mode.on_events(seat, events)
+        presenter = self.session.presenter
+        for human, changed in self.changed.items():
+            if human == seat:  # its own step: what it did is no news to it
+                changed.clear()
+            else:
+                changed.update(presenter.step_display(visible_events(events, human), human).changed)
 
     # ----- the loop ----------------------------------------------------------------------
 
@@ -765,7 +777,7 @@ class GameScreen(Translated, Screen[None]):
         if not self.selected and not self._narrowed():
             self.offered = list(self._all)
         self.offered = [c for c in self.offered if c in self._all] or list(self._all)
-        board.show(display, pointable, self.cursor, self.selected)
+        board.show(display, pointable, self.cursor, self.selected, self.changed.get(seat, ()))
         self.query_one("#players", Players).show(display.players)
         self.query_one("#actions", Choices).show(self.offered)
         keys = [c.key or c.notation for c in self._all]
@@ -997,6 +1009,7 @@ class GameScreen(Translated, Screen[None]):
             )
         else:
             action = self.session.undo(seat)
+            self.changed[seat].clear()  # what changed before is no longer on the table
             self.session.note(seat, "↶ " + _("You take back: {action}").format(action=action))
             self.message = _("took back {action}").format(action=action)
         self.selected = None
@@ -1143,6 +1156,8 @@ class WatchScreen(Translated, Screen[None]):
             self.game, len(record.players), record.options, seed=record.seed, setup=record.setup
         )
         self.displays: list[Display] = [self._display()]
+        #: what each action changed (its step display's ``changed``), highlighted after it
+        self.changed: list[tuple[str, ...]] = [()]
         self.logs: list[int] = [0]
         self.lines: list[str] = []
         for seat, text in record.actions:
@@ -1150,6 +1165,7 @@ class WatchScreen(Translated, Screen[None]):
             seen = visible_events(events, None)
             self.lines.extend(translate(m) for m in self.presenter.messages(seen, self.names, None))
             self.displays.append(self._display())
+            self.changed.append(self.presenter.step_display(seen, None).changed)
             self.logs.append(len(self.lines))
         self.index = 0
 
@@ -1176,7 +1192,7 @@ class WatchScreen(Translated, Screen[None]):
         """Draw the position after :attr:`index` actions."""
         total = len(self.record.actions)
         display = self.displays[self.index]
-        self.query_one("#board", Board).show(display)
+        self.query_one("#board", Board).show(display, changed=self.changed[self.index])
         self.query_one("#players", Players).show(display.players)
         self.query_one("#log", GameLog).reset(self.lines[: self.logs[self.index]])
         status = _("{game} replay — action {index}/{total}").format(

@@ -2,7 +2,8 @@
 
 - :class:`Board`: the display's zones, each card in its colour with its letter (readable
   without colour), the cards and zones that can be chosen underlined and clickable, the one
-  under the pointer (arrow keys) in reverse;
+  under the pointer (arrow keys) in reverse, and the cards and zones the last steps changed
+  (the presenter's step displays) in bold on a dark tint (:data:`CHANGED_STYLE`);
 - :class:`Players`: one line per player (colour and letter, score, to act);
 - :class:`StatusBar`: the game's stage, the progress of a multi-step choice, timers, a spinner
   while a bot thinks, and the prompt;
@@ -27,6 +28,7 @@ from campfire.core.present import ActionChoice, CardFace, Display, PlayerPanel, 
 from campfire.i18n import _
 
 __all__ = [
+    "CHANGED_STYLE",
     "SPINNER",
     "Board",
     "Choices",
@@ -39,6 +41,9 @@ __all__ = [
 
 #: The frames of the "bot is thinking" spinner.
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+#: How a card or zone label the last steps changed is drawn (bold reads without colour too).
+CHANGED_STYLE = "bold on #4a4400"
 
 #: Palette names of the presenters → terminal colours that read on a dark background.
 _COLOURS = {
@@ -115,6 +120,9 @@ class Board(_Drawn):
         self.spots: list[Spot] = []
         #: the plain text on show (for tests and the size check)
         self.text = ""
+        #: the ids of the cards and zones on show drawn as changed (for tests)
+        self.marked: list[str] = []
+        self._changed: set[str] = set()
 
     def show(
         self,
@@ -122,24 +130,34 @@ class Board(_Drawn):
         pointable: Iterable[str] = (),
         cursor: str | None = None,
         selected: str | None = None,
+        changed: Iterable[str] = (),
     ) -> None:
-        """Draw ``display``; ``pointable`` ids are clickable, ``cursor`` and ``selected`` marked."""
+        """Draw ``display``; ``pointable`` ids are clickable, ``cursor`` and ``selected`` marked.
+
+        The cards and zones whose ids are in ``changed`` (what the last steps changed, from
+        the presenter's :class:`~campfire.core.present.StepDisplay`) are drawn in
+        :data:`CHANGED_STYLE`.
+        """
         can = set(pointable)
+        self._changed = set(changed)
         lines: list[str] = []
         plain: list[str] = []
         spots: list[Spot] = []
+        self.marked = []
         for number, zone in enumerate(display.zones):
             self._zone(zone, number, can, cursor, selected, lines, plain, spots)
         self.spots = spots
         self.text = "\n".join(plain)
         self.draw("\n".join(lines))
 
-    @staticmethod
-    def _card(card: CardFace, can: set[str], cursor: str | None, selected: str | None) -> str:
+    def _card(self, card: CardFace, can: set[str], cursor: str | None, selected: str | None) -> str:
         text = escape(card_text(card))
         style = colour_style(card.colour)
         if not card.face_up and not card.empty:
             style = (style + " dim").strip()
+        if card.id in self._changed:
+            style = f"{style} {CHANGED_STYLE}".strip()
+            self.marked.append(card.id)
         if card.id in can:
             style = (style + " underline").strip()
         if card.id == selected:
@@ -164,9 +182,14 @@ class Board(_Drawn):
         spots: list[Spot],
     ) -> None:
         label = escape(zone.label)
-        head = f"[bold]{label}[/]"
+        changed = zone.id in self._changed
+        if changed:
+            self.marked.append(zone.id)
+        head = f"[{CHANGED_STYLE if changed else 'bold'}]{label}[/]"
         if zone.id in can:
             style = "bold underline" + (" reverse" if zone.id == cursor else "")
+            if changed:
+                style = f"{style} {CHANGED_STYLE}"
             head = f"[@click=screen.point_at('{zone.id}')][{style}]{label}[/][/]"
             spots.append(Spot(zone.id, number, len(lines), 0))
         count = zone.count if zone.count is not None else len(zone.cards)

@@ -89,6 +89,8 @@ def make(
         draw=_names(pile),
         discard=_names(disc),
         columns=cols,
+        # nobody played the named column cards (as a column's first card)
+        owners=[{"cards": [None] * len(col["cards"]), "jungle": None} for col in cols],
         hands=[_names(h) for h in hand_cards],
         piles=[_names(p) for p in pile_cards],
         kept=[],

@@ -41,7 +41,14 @@ def test_d20_jungle_cover_captures_the_next_card() -> None:
     state.apply(B, "draw")
     state.apply(B, "baby c2")
     assert state.above[1] == 0 and column(state, 2) == []
-    assert state.view(None)["columns"][1] == {"cards": [], "jungle": True, "above": 0, "heap": 3}
+    assert state.view(None)["columns"][1] == {
+        "cards": [],
+        "owners": [],
+        "jungle": True,
+        "jungle_owner": None,  # turned up under the Baby: nobody laid it
+        "above": 0,
+        "heap": 3,
+    }
     # the next card placed there captures the whole column (heap + Jungle)
     assert state.seats_to_act() == (C,)
     state.apply(C, "p yellow/fur/2 c2")

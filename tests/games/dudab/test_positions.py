@@ -23,6 +23,7 @@ from campfire.games.dudab import GAME, DudabState
 from campfire.games.dudab import position as dudab_position
 
 from ..position_fuzz import BASIC_VALUES, check_a_mutated_position, sample_positions
+from .table import make
 
 
 def _play(state: DudabState, rng: random.Random, steps: int) -> list[tuple[int, str]]:
@@ -268,6 +269,7 @@ def test_an_obligation_must_come_from_the_card_on_its_column() -> None:
     s["draw"].remove(card)
     s["discard"].extend(s["columns"][0]["cards"])
     s["columns"][0]["cards"] = [card]
+    s["owners"][0]["cards"] = [None]
     with pytest.raises(PositionError, match="column 1 must end with the Shaman"):
         GAME.state_from_position(position)
 
@@ -328,6 +330,75 @@ def test_every_position_of_random_games_and_their_determinisations_loads() -> No
             seat = state.seats_to_act()[0]
             GAME.state_from_position(state.determinize(seat, rng).to_position())
             _play(state, rng, 1)
+
+
+# ----- who played the column cards (``owners``) ---------------------------------------------
+
+
+def _owned() -> DudabState:
+    """Seats 0 and 1 play on column 1 of a three-player game, seat 2 lays a Jungle on column 2."""
+    state = make(
+        3,
+        hands=[
+            ["dudab", "red/fur/1", "green/fur/3"],
+            ["blue/club/3", "green/hand/2", "red/club/4"],
+            ["yellow/fur/2", "dudab"],
+        ],
+        columns=[["red/fur/2"], ["blue/hand/1"]],
+        draw=["jungle"],
+        options={"use_jungle": True},
+    )
+    for seat, action in [(0, "p dudab c1"), (1, "p blue/club/3 c1"), (2, "draw"), (2, "jungle c2")]:
+        state.apply(seat, action)
+    return state
+
+
+def test_the_columns_record_who_played_each_card_and_laid_the_jungle() -> None:
+    state = _owned()
+    assert state.owners == [(-1, 0, 1), (-1,)] and state.jungle_owners == [-1, 2]
+    columns = state.view(None)["columns"]
+    assert [(c["owners"], c["jungle_owner"]) for c in columns] == [
+        ([None, 0, 1], None),
+        ([None], 2),
+    ]
+    owners = state.to_position()["state"]["owners"]
+    assert owners == [{"cards": [None, 0, 1], "jungle": None}, {"cards": [None], "jungle": 2}]
+
+
+def test_a_capture_leaves_the_capturing_card_owned_by_the_capturer() -> None:
+    column = ["yellow/club/2", "red/fur/3", "blue/mammoth/4", "green/hand/3", "yellow/fur/2"]
+    state = make(2, hands=[["red/club/1", "blue/hand/2"]], columns=[column])
+    state.apply(0, "p red/club/1 c1")
+    assert len(state.vis[0]) == 1 and state.owners[0] == (0,)
+
+
+def test_owners_survive_a_position_round_trip_and_a_clone() -> None:
+    state = _owned()
+    position = json.loads(json.dumps(state.to_position()))
+    again = GAME.state_from_position(position)
+    assert again.owners == state.owners and again.jungle_owners == state.jungle_owners
+    assert again.to_position() == position
+    clone = state.clone()
+    clone.apply(0, "p red/fur/1 c2")  # below the Jungle: it mirrors blue hand 1
+    assert clone.owners == [(-1, 0, 1), (-1, 0)] and clone.jungle_owners == [-1, 2]
+    assert state.owners == [(-1, 0, 1), (-1,)]
+
+
+def test_a_position_written_before_owners_were_recorded_loads_with_owners_unknown() -> None:
+    state = _owned()
+    position = json.loads(json.dumps(state.to_position()))
+    del position["state"]["owners"]
+    old = GAME.state_from_position(position)
+    assert old.owners == [(-1, -1, -1), (-1,)] and old.jungle_owners == [-1, -1]
+    assert [c["owners"] for c in old.view(None)["columns"]] == [[None, None, None], [None]]
+    assert old.legal_actions() == state.legal_actions()
+    assert old.to_position()["state"]["owners"] == [
+        {"cards": [None, None, None], "jungle": None},
+        {"cards": [None], "jungle": None},
+    ]
+    position["state"]["owners"] = None  # absent is the old format; null is no list of owners
+    with pytest.raises(PositionError, match="owners must be a JSON list"):
+        GAME.state_from_position(position)
 
 
 # ----- every named check of the reader, each refusing a position that breaks its invariant ------
@@ -430,6 +501,19 @@ _CHECKS = [
         r"columns\[0\]\.cards: BABY-\d cannot be there during a round \(a drawn Jungle or Baby "
         r"is laid at once, dudab rules §6\.1, §7\.1\)",
         id="_check_no_jungle_or_baby_shows_in_a_column",
+    ),
+    pytest.param(
+        "three",
+        lambda s: s["owners"][0]["cards"].append(0),
+        r"owners\[0\]\.cards must have one entry for each card of columns\[0\]\.cards "
+        r"\(got 5 for 4\)",
+        id="_check_each_card_of_a_column_has_an_owner_entry",
+    ),
+    pytest.param(
+        "three",
+        lambda s: s["owners"][1].update(jungle=2),
+        r"owners\[1\]\.jungle: null without a Jungle on columns\[1\]",
+        id="_check_a_jungle_owner_only_with_a_jungle",
     ),
     pytest.param(
         "three",

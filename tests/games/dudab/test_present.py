@@ -251,6 +251,35 @@ def test_we15_jungle_column_shows_the_jungle_and_the_mirror_card() -> None:
     assert zone.note == "below the Jungle: the next card mirrors red fur 3"
 
 
+def test_column_cards_carry_the_seat_that_played_them() -> None:
+    state = make(
+        3,
+        hands=[
+            ["dudab", "red/fur/1", "green/fur/3"],
+            ["blue/club/3", "green/hand/2", "red/club/4"],
+            ["yellow/fur/2", "dudab"],
+        ],
+        columns=[["red/fur/2"], ["blue/hand/1"]],
+        draw=["jungle"],
+        options={"use_jungle": True},
+    )
+    play(state, A, "p dudab c1")
+    play(state, B, "p blue/club/3 c1")  # any Number card goes on an uncalled Dudab
+    play(state, C, "draw")  # the Jungle: C lays it
+    play(state, C, "jungle c2")
+    for seat in (None, A, B):
+        shown = show(state, seat)
+        assert [(c.label, c.owner) for c in shown.zone("col:1").cards] == [
+            ("red fur 2", None),  # the column's first card: nobody played it
+            ("Dudab", A),
+            ("blue club 3", B),
+        ]
+        assert [(c.label, c.owner) for c in shown.zone("col:2").cards] == [
+            ("blue hand 1", None),
+            ("Jungle", C),
+        ]
+
+
 def test_s1_round_summary_names_every_part_and_says_lowest_is_best() -> None:
     """S1: hand Dudab + red/hand/2, pile 2 Dudab, Shaman, 4 4 3 1 1 → 12."""
     pile = [

@@ -642,7 +642,9 @@ def test_s9_views_show_heap_sizes_not_contents() -> None:
         view = state.view(seat)
         assert view["columns"][0] == {
             "cards": ["blue/fur/4"],
+            "owners": [None],
             "jungle": False,
+            "jungle_owner": None,
             "above": None,
             "heap": 3,
         }

@@ -84,6 +84,8 @@ def read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> Dud
         _check_no_jungle_or_baby_shows_in_a_column(state, c)
         _check_a_column_without_a_jungle_shows_1_to_5_cards(state, c)
         _check_no_more_cards_below_a_jungle_than_above(state, c)
+        _check_each_card_of_a_column_has_an_owner_entry(state, c)
+        _check_a_jungle_owner_only_with_a_jungle(state, c)
     _check_no_jungle_or_baby_in_a_hand_or_kept(state)
     _check_only_the_top_task_is_a_choice_made_at_once(state)
     _check_the_top_task_waits_for_a_choice(state)
@@ -134,6 +136,11 @@ def _unchecked_state(players: int, options: DudabOptions, v: Mapping[str, Any]) 
     state.vis = [vis for _, vis, _, _ in v["columns"]]
     state.jungle = [jungle for _, _, jungle, _ in v["columns"]]
     state.above = [above for _, _, _, above in v["columns"]]
+    owners = v["owners"]
+    if owners is None:  # written before Dudab recorded them: every owner unknown
+        owners = [((NO_SEAT,) * len(vis), NO_SEAT) for vis in state.vis]
+    state.owners = [cards for cards, _ in owners]
+    state.jungle_owners = [jungle for _, jungle in owners]
     state.hands = v["hands"]
     state.piles = v["piles"]
     state.kept = v["kept"]
@@ -312,6 +319,36 @@ def _check_no_more_cards_below_a_jungle_than_above(state: DudabState, c: int) ->
                 n_vis=below,
                 above=above,
             )
+        )
+
+
+def _check_each_card_of_a_column_has_an_owner_entry(state: DudabState, c: int) -> None:
+    """``owners[c].cards`` names who played each visible card of column ``c``, in its order.
+
+    (A seat, or ``null`` for a card nobody played: a column's first card, a Baby's cover.)
+    Raises ``PositionError`` "owners[c].cards must have one entry for each card of
+    columns[c].cards (…)".
+    """
+    if len(state.owners[c]) != len(state.vis[c]):
+        raise PositionError(
+            ErrorText(
+                "owners[{c}].cards must have one entry for each card of columns[{c}].cards "
+                "(got {n_owners} for {n_vis})",
+                c=c,
+                n_vis=len(state.vis[c]),
+                n_owners=len(state.owners[c]),
+            )
+        )
+
+
+def _check_a_jungle_owner_only_with_a_jungle(state: DudabState, c: int) -> None:
+    """Only a column with a Jungle has a seat that laid it (dudab §6.1).
+
+    Raises ``PositionError`` "owners[c].jungle: null without a Jungle on columns[c]".
+    """
+    if state.jungle[c] < 0 and state.jungle_owners[c] != NO_SEAT:
+        raise PositionError(
+            ErrorText("owners[{c}].jungle: null without a Jungle on columns[{c}]", c=c)
         )
 
 

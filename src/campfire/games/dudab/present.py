@@ -357,7 +357,8 @@ def card_face(
 ) -> CardFace:
     """The :class:`CardFace` of a face-up card called ``name`` (its notation).
 
-    ``owner`` is the seat whose hand, kept cards or pile it lies in (``None``: the table's).
+    ``owner`` is the seat whose hand, kept cards or pile it lies in, or that played it on a
+    column (``None``: the table's, a card nobody played).
     """
     face: CardFace = _FACES_KEPT.get(
         (card_id, name, marks, owner, current_translator()),
@@ -445,7 +446,13 @@ class DudabPresenter(Presenter):
         column = view["columns"][k]
         zone_id = f"col:{k + 1}"
         names = list(column["cards"])
-        cards = [card_face(f"{zone_id}:{i}", name) for i, name in enumerate(names)]
+        # who played each card (None: nobody, or unknown; a view made before they were recorded
+        # has none)
+        owners = column.get("owners") or [None] * len(names)
+        cards = [
+            card_face(f"{zone_id}:{i}", name, owner=owner)
+            for i, (name, owner) in enumerate(zip(names, owners, strict=True))
+        ]
         top = (_text("dudab.mark.top"),)
         notes = []
         if column["heap"]:
@@ -459,7 +466,12 @@ class DudabPresenter(Presenter):
             cards.insert(
                 above,
                 CardFace(
-                    f"{zone_id}:jungle", face_label("jungle"), "Jun", marks=marks, icon="jungle"
+                    f"{zone_id}:jungle",
+                    face_label("jungle"),
+                    "Jun",
+                    marks=marks,
+                    icon="jungle",
+                    owner=column.get("jungle_owner"),
                 ),
             )
             if below < above:  # the mirror card of the next place below the Jungle
@@ -467,7 +479,7 @@ class DudabPresenter(Presenter):
             else:
                 notes.append(_text("dudab.note.jungle_capture"))
         if names and len(names) != above:
-            cards[-1] = card_face(cards[-1].id, names[-1], top)
+            cards[-1] = card_face(cards[-1].id, names[-1], top, owners[-1])
         if not column["jungle"] and len(names) == 5:  # dudab §4.3: the 6th card captures
             notes.append(_text("dudab.note.capture"))
         obligation = view["obligation"]

@@ -325,6 +325,16 @@ def _obligation(state: DudabState) -> ObligationJson | None:
     return state.obligation()
 
 
+def _owners(state: DudabState) -> list[dict[str, Any]]:
+    return [
+        {
+            "cards": [None if o < 0 else o for o in state.owners[c]],
+            "jungle": None if state.jungle_owners[c] < 0 else state.jungle_owners[c],
+        }
+        for c in range(state.ncols)
+    ]
+
+
 def _columns(state: DudabState) -> list[dict[str, Any]]:
     return [
         {
@@ -348,6 +358,9 @@ _MAX_DRAW = 4
 #: a round score is far inside this range (the worst hand is 8 Dudabs, the best pile 8 Babies)
 _SCORE_LIMIT = 1000
 _COLUMN_FIELDS = ("heap", "cards", "jungle", "above")
+_OWNER_FIELDS = ("cards", "jungle")
+#: what a position without ``owners`` (written before Dudab recorded them) reads as
+_OWNERS_NOT_WRITTEN = object()
 
 
 def _columns_of(ctx: ReadContext) -> int:
@@ -488,6 +501,29 @@ def _read_column(raw: Any, what: str, ctx: ReadContext) -> tuple[list[int], list
     return (heap, vis, jungle, above)
 
 
+_OWNER = Nullable(SEAT)
+_OWNER_LIST = ListOf(_OWNER, tuple=True)
+
+
+def _read_column_owners(raw: Any, what: str, ctx: ReadContext) -> tuple[tuple[int, ...], int]:
+    """A column's owners → ``(cards, jungle)`` (``-1`` for no seat: a starter, a cover)."""
+    owners = read_object(raw, what, _OWNER_FIELDS)
+    cards: tuple[int, ...] = _OWNER_LIST.decode(owners["cards"], f"{what}.cards", ctx)
+    jungle: int = _OWNER.decode(owners["jungle"], f"{what}.jungle", ctx)
+    return (cards, jungle)
+
+
+_COLUMN_OWNERS = ListOf(Read(_read_column_owners), length=_columns_of)
+
+
+def _read_owners(raw: Any, what: str, ctx: ReadContext) -> list[tuple[tuple[int, ...], int]] | None:
+    """The owners of the columns' cards; ``None`` when the position has none (unknown)."""
+    if raw is _OWNERS_NOT_WRITTEN:
+        return None
+    owners: list[tuple[tuple[int, ...], int]] = _COLUMN_OWNERS.decode(raw, what, ctx)
+    return owners
+
+
 def _read_report(raw: Any, what: str, ctx: ReadContext) -> Any:
     """``null`` or an object: what it must hold depends on the round (the game's reader)."""
     if raw is not None and not isinstance(raw, Mapping):
@@ -509,7 +545,10 @@ class DudabState(State):
     :meth:`apply`. Card lists hold card ids (see :mod:`.cards`); the draw pile's top is its last
     element. A column is ``heap[c]`` (hidden, buried by Babies), ``vis[c]`` (visible, first →
     last) and, with a Jungle, ``jungle[c]`` (its card id) and ``above[c]`` (A, the number of
-    visible cards above the Jungle; -1 without a Jungle).
+    visible cards above the Jungle; -1 without a Jungle). ``owners[c]`` is a tuple: for each card of
+    ``vis[c]``, the seat that played it (-1: nobody, a column's starter or a Baby's cover, or
+    unknown in a position written before owners were recorded); ``jungle_owners[c]`` the seat
+    that laid the column's Jungle (-1: none, or turned up as a Baby's cover).
     """
 
     game: DudabGame
@@ -539,6 +578,11 @@ class DudabState(State):
         StateField("above", Copy.LIST, key=None),
         # heap, cards, jungle and above of each column, read as (heap, vis, jungle, above)
         Computed("columns", _columns, ListOf(Read(_read_column), length=_columns_of)),
+        StateField("owners", Copy.LIST, key=None),  # tuples, shared
+        StateField("jungle_owners", Copy.LIST, key=None),
+        # who played each column card and laid each Jungle, read as [(cards, jungle)] or None
+        # (optional: positions written before they were recorded have no owners)
+        Computed("owners", _owners, Read(_read_owners), default=_OWNERS_NOT_WRITTEN),
         StateField("hands", Copy.LISTS, codec=ListOf(_NAMES, length=_players)),
         StateField("piles", Copy.LISTS, codec=ListOf(_NAMES, length=_players)),
         StateField("kept", Copy.LIST, codec=_NAMES),
@@ -571,6 +615,8 @@ class DudabState(State):
         self.vis: list[list[int]] = [[] for _ in range(self.ncols)]
         self.jungle = [-1] * self.ncols
         self.above = [-1] * self.ncols
+        self.owners: list[tuple[int, ...]] = [() for _ in range(self.ncols)]
+        self.jungle_owners = [-1] * self.ncols
         self.hands: list[list[int]] = [[] for _ in range(players)]
         self.piles: list[list[int]] = [[] for _ in range(players)]
         self.kept: list[int] = []
@@ -608,7 +654,9 @@ class DudabState(State):
         for c in range(self.ncols):
             self.heap[c] = []
             self.vis[c] = [deck[pos]]
+            self.owners[c] = _NOBODY  # a starter: nobody played it
             self.jungle[c] = -1
+            self.jungle_owners[c] = NO_SEAT
             self.above[c] = -1
             pos += 1
         self.draw = deck[pos:][::-1]
@@ -912,6 +960,7 @@ class DudabState(State):
             _, _, card = self.tasks.pop()
             col = act.col
             self.jungle[col] = card
+            self.jungle_owners[col] = seat
             self.above[col] = len(self.vis[col])  # dudab §4.2: A = visible cards
             events.append(
                 Event("jungle_laid", {"seat": seat, "column": col + 1, "above": self.above[col]})
@@ -930,6 +979,7 @@ class DudabState(State):
         x = _take(hand, action.face)
         vis = self.vis[col]
         vis.append(x)
+        self.owners[col] += (seat,)
         a = self.above[col]
         call = action.call
         events.append(
@@ -975,7 +1025,9 @@ class DudabState(State):
             pile.extend(captured)
             self.heap[col] = []
             self.vis[col] = [x]
+            self.owners[col] = (seat,)
             self.jungle[col] = -1
+            self.jungle_owners[col] = NO_SEAT
             self.above[col] = -1
         # dudab §5.3 step 3, §5.4, §5.5: the new obligation
         kx = KIND[x]
@@ -1077,7 +1129,9 @@ class DudabState(State):
             heap.extend(vis)
         heap.append(baby)
         self.vis[col] = []
+        self.owners[col] = ()
         self.jungle[col] = -1
+        self.jungle_owners[col] = NO_SEAT
         self.above[col] = -1
         events.append(Event("baby_laid", {"seat": seat, "column": col + 1, "heap": len(heap)}))
         draw = self.draw
@@ -1086,6 +1140,7 @@ class DudabState(State):
             kind = KIND[card]
             if not draw:  # the cover empties the pile: it stays, the round ends (§5.8)
                 self.vis[col] = [card]
+                self.owners[col] = _NOBODY  # a cover: nobody played it
                 events.append(
                     Event("baby_cover", {"column": col + 1, "card": FACE_NAMES[FACE[card]]})
                 )
@@ -1099,6 +1154,7 @@ class DudabState(State):
                 self.above[col] = 0
                 return False
             self.vis[col] = [card]
+            self.owners[col] = _NOBODY
             if kind == NUMBER:
                 # every other player, clockwise from the left, draws v then trims (D15)
                 n = self.num_players
@@ -1381,7 +1437,11 @@ class DudabState(State):
             "columns": [
                 {
                     "cards": [FACE_NAMES[FACE[c]] for c in self.vis[col]],
+                    "owners": [None if o < 0 else o for o in self.owners[col]],
                     "jungle": self.above[col] >= 0,
+                    "jungle_owner": None
+                    if self.jungle_owners[col] < 0
+                    else self.jungle_owners[col],
                     "above": self.above[col] if self.above[col] >= 0 else None,
                     "heap": len(self.heap[col]),
                 }
@@ -1479,6 +1539,10 @@ class DudabState(State):
 
 # ----- helpers ------------------------------------------------------------------------------------
 
+
+#: the owners of a column whose one card nobody played (a starter, a Baby's cover); a column's
+#: owners are a tuple, shared by clones: a change replaces it
+_NOBODY = (NO_SEAT,)
 
 #: ``frozenset((seat,))`` of each seat, for the events only that seat sees
 _ONLY_SEAT = tuple(frozenset((seat,)) for seat in range(16))

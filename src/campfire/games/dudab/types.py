@@ -64,7 +64,12 @@ class ColumnJson(TypedDict):
     """One column: its visible cards (bottom first), a Jungle on it and the Baby heap under it."""
 
     cards: list[str]
+    #: for each card of ``cards``, the seat that played it (None: nobody, a column's first
+    #: card; or unknown, in a position written before Dudab recorded who played the cards)
+    owners: list[int | None]
     jungle: bool
+    #: the seat that laid the Jungle (None: no Jungle, or one turned up under a Baby)
+    jungle_owner: int | None
     #: the value a Jungle covers (None without a Jungle)
     above: int | None
     heap: int
