@@ -400,6 +400,11 @@ def test_every_lobby_answer_follows_its_schema_and_game_number_counts_games(
             "seat_left",
         )
         check(client.post(f"{path}/join", json={"nickname": "Cy"}), "seat_joined", 201)
+        name = {"nickname": "Anna"}
+        LOBBY_VALIDATORS["name_seat"].validate(name)
+        named = check(client.post(f"{path}/name", json=name, headers=auth), "seat_named")
+        assert named["table"]["seats"][0]["nickname"] == "Anna"
+        LOBBY_VALIDATORS["start_table"].validate({"absent": "wait"})
         started = check(client.post(f"{path}/start", headers=auth), "one_table")["table"]
         assert (started["status"], started["game_number"], started["seq"]) == ("running", 1, 0)
         check(client.get(path), "one_table")
@@ -414,7 +419,8 @@ def test_every_lobby_answer_follows_its_schema_and_game_number_counts_games(
             (client.post("/api/tables", content=b"[" * 70_000), 413),
         ]:
             check(answer, "http_error", status)
-    assert set(seen) == set(LOBBY_SCHEMAS) - {"table", "create_table", "join_table"}
+    requests = {"create_table", "join_table", "name_seat", "start_table"}
+    assert set(seen) == set(LOBBY_SCHEMAS) - {"table", *requests}
 
 
 def test_frames_hold_the_raw_view_only_for_a_client_that_asks(sqlite_url: str) -> None:

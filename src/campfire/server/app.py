@@ -249,7 +249,7 @@ def create_app(
 
 
 #: The query parameters of a table socket (``docs/protocol.md``, "Table socket").
-SOCKET_PARAMETERS = ("token", "since", "lang", "patch", "view")
+SOCKET_PARAMETERS = ("token", "since", "lang", "patch", "view", "presence")
 
 
 def _since(raw: str | None) -> int | None:
@@ -304,7 +304,8 @@ async def _serve_socket(
 
     The connection's language (``?lang=``, else ``Accept-Language``, else English) is that of
     its display models, log messages and error frames; ``?view=1`` asks for the game's raw
-    views in the frames (left out otherwise); ``?patch=1`` asks for display patches
+    views in the frames (left out otherwise); ``?presence=1`` asks for ``presence`` frames
+    (who is connected, as it changes); ``?patch=1`` asks for display patches
     (:mod:`.patches`). With several processes, a client at a table another process owns is
     served through it (:mod:`.cluster`; patches too). ``per_address`` limits the messages of
     all the connections of the client's address together (:mod:`.security`).
@@ -320,6 +321,7 @@ async def _serve_socket(
     try:
         token, since, conn.patches = _socket_query(websocket)
         conn.views = protocol.socket_flag("view", websocket.query_params.get("view"))
+        conn.presence = protocol.socket_flag("presence", websocket.query_params.get("presence"))
     except protocol.ProtocolError as exc:
         refuse(conn, exc.code, exc.text, protocol.CLOSE_BAD_REQUEST)
         await _write(websocket, conn)  # the error frame, then the close code
@@ -354,6 +356,7 @@ async def _serve_socket(
         metrics.connection(kind, -1)
         live.connections.discard(conn)
         conn.close()
+        live.gone(seat)  # the others see the person away (their last connection closed)
         if seat is not None and live.status == "running" and manager.tables.get(live.id) is live:
             manager.left(live, seat)
         with contextlib.suppress(Exception):

@@ -32,6 +32,9 @@ class Connection:
         #: the client asked for the game's raw views (``view=1``): its frames keep ``view``
         #: (:func:`.protocol.client_frame`; protocol version 4 leaves it out otherwise)
         self.views = False
+        #: the client asked for ``presence`` frames (``presence=1``): who is connected, as it
+        #: changes (a snapshot's seats carry it either way)
+        self.presence = False
         #: the display model of the last snapshot or delta queued for this connection
         self.shown: Display | None = None
         #: frames to send: a dict, or a frame already encoded (shared by connections)

@@ -141,6 +141,9 @@ class LiveTable:
     #: the operator's message if the table was closed (``campfire admin close``; it is then
     #: finished for good: no rematch); ``None``: not closed
     closed: str | None = None
+    #: when each seat's last connection closed (the server's clock, :attr:`now`); a person's
+    #: seat that is neither here nor connected has not come since this process loaded the table
+    away_since: dict[int, float] = field(default_factory=dict)
 
     # ----- building the game ------------------------------------------------------------------
 
@@ -405,7 +408,7 @@ class LiveTable:
             game_number=self.number,
             seq=self.seq,
             seat=seat,
-            seats=[s.public() for s in self.seats],
+            seats=self.seats_json(),
             view=view,
             display=display,
             legal=legal,
@@ -444,6 +447,55 @@ class LiveTable:
             conn.push(self.snapshot(conn.seat, language=conn.language))
 
     # ----- seats ------------------------------------------------------------------------------
+
+    def presence(self) -> list[dict[str, Any] | None]:
+        """Each seat's connection as the server measures it (``None``: a bot's or open seat).
+
+        ``connected``: a connection of the seat is open now; ``away_ms``: how long ago the
+        seat's last connection closed (``None``: connected, or not come yet).
+        """
+        here = {c.seat for c in self.connections if c.seat is not None}
+        now = self.now()
+        out: list[dict[str, Any] | None] = []
+        for s in self.seats:
+            if s.kind != "human":
+                out.append(None)
+                continue
+            since = None if s.seat in here else self.away_since.get(s.seat)
+            away = None if since is None else max(0, round((now - since) * 1000))
+            out.append({"connected": s.seat in here, "away_ms": away})
+        return out
+
+    def absent(self) -> list[SeatInfo]:
+        """The people's seats with no open connection (not come yet, or gone)."""
+        here = {c.seat for c in self.connections if c.seat is not None}
+        return [s for s in self.seats if s.kind == "human" and s.seat not in here]
+
+    def seats_json(self) -> list[dict[str, Any]]:
+        """The seats as frames show them: :meth:`SeatInfo.public` with their presence."""
+        return [
+            {**s.public(), "presence": p} for s, p in zip(self.seats, self.presence(), strict=True)
+        ]
+
+    def arrived(self, seat: int | None) -> None:
+        """A connection of ``seat`` opened: the others hear of it (a ``presence`` frame)."""
+        if seat is not None:
+            self.away_since.pop(seat, None)
+            self.push_presence()
+
+    def gone(self, seat: int | None) -> None:
+        """A connection of ``seat`` closed: if it was the seat's last, the others hear of it."""
+        if seat is None or any(c.seat == seat for c in self.connections):
+            return
+        self.away_since[seat] = self.now()
+        self.push_presence()
+
+    def push_presence(self) -> None:
+        """Send the seats' presence to the connections that asked for it (``presence=1``)."""
+        frame = protocol.presence_frame(self.id, self.presence())
+        for conn in list(self.connections):
+            if conn.presence:
+                conn.push(frame)
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token is ``token`` (``None``: no seat)."""

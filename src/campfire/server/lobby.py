@@ -56,6 +56,7 @@ ERROR_CODES = (
     "seat_taken",
     "not_open",
     "seats_open",
+    "people_away",
     "not_finished",
     "table_closed",
     "too_large",
@@ -212,6 +213,9 @@ LOBBY_SCHEMAS: dict[str, dict[str, Any]] = {
         {"table": _TABLE, "seat": _SEAT_NUMBER, "token": {"type": "string", "minLength": 1}},
         schema=True,
     ),
+    "start_table": _object([], {"absent": {"enum": ["wait", "refuse", "bots"]}}, schema=True),
+    "name_seat": _object(["nickname"], {"nickname": _NICKNAME}, schema=True),
+    "seat_named": _object(["table", "seat"], {"table": _TABLE, "seat": _SEAT_NUMBER}, schema=True),
     "seat_left": _object(["table", "seat"], {"table": _TABLE, "seat": _SEAT_NUMBER}, schema=True),
     "one_table": _object(["table"], {"table": _TABLE}, schema=True),
     "tables": _object(["tables"], {"tables": {"type": "array", "items": _TABLE}}, schema=True),
@@ -433,12 +437,22 @@ async def leave(request: Request) -> Response:
 
 
 async def start(request: Request) -> Response:
-    """``POST /api/tables/{id}/start``: start the game once every seat is taken."""
+    """``POST /api/tables/{id}/start``: start the game (``{"absent": …}``: who is missing)."""
     live = live_table(request)
     manager = _manager(request)
+    body = await _body(request)
     async with live.lock:
-        manager.start(live, _token(request), request.app.state.next_seed())
+        manager.start(live, _token(request), request.app.state.next_seed(), body)
     return JSONResponse({"table": live.public()})
+
+
+async def name_seat(request: Request) -> Response:
+    """``POST /api/tables/{id}/name``: a seated person's own name, before the game starts."""
+    live = live_table(request)
+    body = await _body(request)
+    async with live.lock:
+        seat = _manager(request).rename(live, _token(request), body)
+    return JSONResponse({"table": live.public(), "seat": seat})
 
 
 async def rematch(request: Request) -> Response:
@@ -467,6 +481,7 @@ def routes() -> list[Route]:
         Route("/api/tables/{table_id}/join", guarded(join), methods=["POST"]),
         Route("/api/tables/{table_id}/leave", guarded(leave), methods=["POST"]),
         Route("/api/tables/{table_id}/start", guarded(start), methods=["POST"]),
+        Route("/api/tables/{table_id}/name", guarded(name_seat), methods=["POST"]),
         Route("/api/tables/{table_id}/rematch", guarded(rematch), methods=["POST"]),
         Route("/api/tables/{table_id}/record", guarded(record), methods=["GET"]),
     ]

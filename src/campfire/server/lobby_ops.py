@@ -278,24 +278,84 @@ class LobbyOps:
         live.push_snapshots()
         return seat
 
-    def start(self, live: LiveTable, token: str | None, seed: int | None = None) -> None:
-        """Start the first game once every seat is taken."""
+    def start(
+        self,
+        live: LiveTable,
+        token: str | None,
+        seed: int | None = None,
+        request: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Start the first game (``request``: the start's body, ``{"absent": …}``).
+
+        ``absent`` says what happens to the seats nobody is at: ``"wait"`` (the default) starts
+        once every seat is taken, people connected or not; ``"refuse"`` also refuses while a
+        person is not connected (409 ``people_away``, naming them); ``"bots"`` starts anyway:
+        a bot takes over the seat of each person not connected (until they come) and bots of
+        the table's ``takeover_level`` sit in the open seats.
+        """
+        request = request or {}
+        absent = request.get("absent", "wait")
+        if set(request) - {"absent"} or absent not in ("wait", "refuse", "bots"):
+            raise LobbyError(
+                400,
+                "bad_request",
+                ErrorText('starting takes "absent": "wait", "refuse" or "bots"'),
+            )
         if any(s.kind == "human" for s in live.seats):
             self.seat_for(live, token)
         if live.status != "open":
             raise LobbyError(
                 409, "not_open", ErrorText("table {table} has already started", table=live.id)
             )
-        waiting = [str(s.seat) for s in live.seats if s.kind == "open"]
-        if waiting:
+        waiting = [str(s.seat + 1) for s in live.seats if s.kind == "open"]
+        if waiting and absent != "bots":
             raise LobbyError(
                 409,
                 "seats_open",
                 ErrorText(
-                    "seats {seats} are still open: join or fill them", seats=", ".join(waiting)
+                    "seats {seats} are still open: wait for people to take them, or start "
+                    "with bots in them",
+                    seats=", ".join(waiting),
                 ),
             )
+        away = live.absent()
+        if away and absent == "refuse":
+            raise LobbyError(
+                409,
+                "people_away",
+                ErrorText(
+                    "{names} not connected: wait for them, or start with bots in their seats "
+                    "until they come",
+                    names=", ".join(s.name() for s in away),
+                ),
+            )
+        if absent == "bots":
+            for info in live.seats:
+                if info.kind == "open":
+                    info.kind, info.level = "bot", live.takeover_level
+                    self.hub.store.save_seat(live.id, info)
         self._new_game(live, seed)
+        if absent == "bots":
+            for info in away:
+                self.hub.takeover.take_over(live, info.seat)
+
+    def rename(self, live: LiveTable, token: str | None, request: Mapping[str, Any]) -> int:
+        """Give the seat of ``token`` the nickname of ``request`` before the game starts."""
+        seat = self.seat_for(live, token)
+        if set(request) - {"nickname"}:
+            raise LobbyError(400, "bad_request", ErrorText("naming a seat takes a nickname"))
+        nickname = check_nickname(request.get("nickname"))
+        if live.status != "open":
+            raise LobbyError(
+                409,
+                "not_open",
+                ErrorText("a seat's name can be changed only before the game starts"),
+            )
+        info = live.seats[seat]
+        info.nickname = nickname
+        self.hub.store.save_seat(live.id, info)
+        live.push_snapshots()
+        return seat
 
     def rematch(self, live: LiveTable, token: str | None, seed: int | None = None) -> None:
         """Start the next game at a finished table, with the same seats."""

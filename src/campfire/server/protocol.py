@@ -48,6 +48,7 @@ __all__ = [
     "error_frame",
     "legal_json",
     "parse_client_message",
+    "presence_frame",
     "read_action",
     "seat_step",
     "snapshot_frame",
@@ -394,6 +395,15 @@ def closed_frame(table: int, game_number: int, seq: int, message: str) -> dict[s
         "seq": seq,
         "message": message,
     }
+
+
+def presence_frame(table: int, seats: Sequence[Mapping[str, Any] | None]) -> dict[str, Any]:
+    """A ``presence`` frame: each seat's connection (:meth:`.live.LiveTable.presence`).
+
+    Sent to every connection of the table when a person's first connection opens or their
+    last one closes; a snapshot's ``seats`` carry the same.
+    """
+    return {"type": "presence", "table": table, "seats": [dict(s) if s else None for s in seats]}
 
 
 def error_frame(code: str, message: str, seq: int | None = None) -> dict[str, Any]:

@@ -147,6 +147,7 @@ class SocketRelay:
             patches=op.get("patches") is True,  # absent: a process from before patches
         )
         remote.views = op.get("views") is True  # the client asked for raw views (view=1)
+        remote.presence = op.get("presence") is True  # and presence frames (presence=1)
         self.remotes[remote.id] = remote
         self.host.spawn(self._serve_remote(remote, op))
 
@@ -185,6 +186,7 @@ class SocketRelay:
             if live is not None:
                 live.connections.discard(remote)
                 seat = remote.seat
+                live.gone(seat)
                 mine = manager.tables.get(live.id) is live
                 if seat is not None and live.status == "running" and mine:
                     manager.left(live, seat)
@@ -216,6 +218,7 @@ class SocketRelay:
             "lang": conn.language,
             "patches": conn.patches,
             "views": conn.views,
+            "presence": conn.presence,
         }
         self.proxies[conn_id] = Proxy(conn, table_id, owner, opening)
         self.host.send(owner, json.dumps(opening), self.host.on_published(conn_id, owner))

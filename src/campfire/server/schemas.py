@@ -107,6 +107,16 @@ _STEP = {
     },
     "additionalProperties": False,
 }
+#: a person's connection to the table as the server measures it (``null``: a bot or open seat)
+_PRESENCE = {
+    "type": ["object", "null"],
+    "required": ["connected", "away_ms"],
+    "properties": {
+        "connected": {"type": "boolean"},
+        "away_ms": {"type": ["integer", "null"], "minimum": 0},
+    },
+    "additionalProperties": False,
+}
 _SEAT_INFO = {
     "type": "object",
     "required": ["seat", "kind", "nickname", "level", "takeover"],
@@ -116,6 +126,7 @@ _SEAT_INFO = {
         "nickname": {"type": ["string", "null"]},
         "level": {"type": ["string", "null"]},
         "takeover": {"type": "boolean"},
+        "presence": _PRESENCE,
     },
     "additionalProperties": False,
 }
@@ -286,6 +297,11 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
         "closed",
         ["table", "game_number", "seq", "message"],
         {**_TABLE_FIELDS, "message": {"type": "string", "maxLength": 500}},
+    ),
+    "presence": _message(
+        "presence",
+        ["table", "seats"],
+        {"table": _TABLE_FIELDS["table"], "seats": {"type": "array", "items": _PRESENCE}},
     ),
     "pong": _message("pong", [], {}),
 }

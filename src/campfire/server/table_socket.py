@@ -67,6 +67,7 @@ async def attach(
         if seat is not None:
             manager.hand_back(live, seat)  # a person who returns takes their seat back
         conn.push(live.snapshot(seat, since, conn.language))
+        live.arrived(seat)  # the others see the person connected
         if live.closed is not None:  # closed by the operator: the players read why
             conn.push(protocol.closed_frame(live.id, live.number, live.seq, live.closed))
     return live

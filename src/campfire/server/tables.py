@@ -186,9 +186,19 @@ class TableServices:
         """Free the seat of ``token`` before the game starts; return the seat."""
         return self.lobby.leave(live, token)
 
-    def start(self, live: LiveTable, token: str | None, seed: int | None = None) -> None:
-        """Start the first game once every seat is taken."""
-        self.lobby.start(live, token, seed)
+    def start(
+        self,
+        live: LiveTable,
+        token: str | None,
+        seed: int | None = None,
+        request: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Start the first game (:meth:`.lobby_ops.LobbyOps.start`)."""
+        self.lobby.start(live, token, seed, request)
+
+    def rename(self, live: LiveTable, token: str | None, request: Mapping[str, Any]) -> int:
+        """Name the seat of ``token`` before the game starts; return the seat."""
+        return self.lobby.rename(live, token, request)
 
     def rematch(self, live: LiveTable, token: str | None, seed: int | None = None) -> None:
         """Start the next game at a finished table, with the same seats."""
