@@ -92,14 +92,36 @@ STRINGS: dict[str, str] = {
     "web.lobby.new.jump": "Create a table",
     # ----- the waiting room --------------------------------------------------------------
     "web.wait.title": "Waiting for players",
-    "web.wait.invite": "Invitation link",
+    "web.wait.invite": "Link for anyone",
     "web.wait.invite.help": "Send this link to your friends: they open it and take a seat.",
+    "web.wait.invite.help.open": "Anyone who opens this link can take an open seat, or watch. "
+    "It does not give a reserved seat: a friend you reserved a seat for needs their own link "
+    "above.",
+    "web.wait.personal": "Personal links",
+    "web.wait.personal.help": "Each friend you reserved a seat for has their own link: send "
+    "each one only to that friend. Opening it takes their seat.",
+    "web.wait.personal.for": "For {name} (seat {number})",
+    "web.wait.bots": "Start with bots",
+    "web.wait.bots.help": "Bots play the missing seats; a friend who comes later takes their "
+    "seat back from the bot.",
+    "web.wait.wait": "Wait",
+    "web.wait.name": "Your name",
+    "web.wait.name.help": "You were invited as {name}: keep this name or write yours, so that "
+    "the others know you.",
+    "web.wait.name.save": "That is my name",
+    "web.wait.name.empty": "Write a name (1–32 characters).",
+    "web.presence.here": "here",
+    "web.presence.never": "not here yet",
+    "web.presence.away": "away {seconds} s",
+    "web.presence.away.min": "away {minutes} min",
+    "web.table.waiting_for": "Waiting for {name} ({state})",
     "web.wait.copy": "Copy link",
     "web.wait.copied": "Link copied.",
     "web.wait.start": "Start the game",
     "web.wait.leave": "Leave the seat",
     "web.wait.take": "Take this seat",
-    "web.wait.need": "Every seat must be taken before the game starts.",
+    "web.wait.need": "Seats are still open: wait for people to take them, or start with bots "
+    "in them.",
     # ----- the table ---------------------------------------------------------------------
     "web.table.title": "Table {id}",
     "web.table.lobby": "Lobby",

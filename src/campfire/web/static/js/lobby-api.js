@@ -2,7 +2,7 @@
 
 import { langHeaders, t } from "./i18n.js";
 
-/** A lobby request: GET without a body, POST with one; ``{ok, status, body, message}``. */
+/** A lobby request: GET without a body, POST with one; ``{ok, status, body, message, code}``. */
 export async function api(path, body, token) {
   const headers = langHeaders(body !== undefined ? { "Content-Type": "application/json" } : {});
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -19,7 +19,8 @@ export async function api(path, body, token) {
       parsed = null;
     }
     const message = parsed && parsed.error ? parsed.error.message : answer.statusText;
-    return { ok: answer.ok, status: answer.status, body: parsed, message };
+    const code = parsed && parsed.error ? parsed.error.code : null;
+    return { ok: answer.ok, status: answer.status, body: parsed, message, code };
   } catch (exc) {
     return { ok: false, status: 0, body: null, message: String(exc) };
   }

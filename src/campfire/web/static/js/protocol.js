@@ -70,6 +70,7 @@ export class TableClient {
     params.set("since", String(this.seq ?? 0));
     if (this.opts.lang) params.set("lang", this.opts.lang);
     params.set("patch", "1");
+    params.set("presence", "1"); // presence frames: who is connected, as the server measures it
     return `${proto}://${location.host}/ws/tables/${this.tableId}?${params}`;
   }
 
@@ -153,6 +154,15 @@ export class TableClient {
     if (frame.type === "error") {
       if (frame.code === "stale") this.send({ type: "sync", since: this.seq ?? 0 });
       if (this.opts.onError) this.opts.onError(frame);
+      return;
+    }
+    if (frame.type === "presence") {
+      // who is connected now: each seat's ``presence`` as a snapshot carries it
+      const seats = (this.state && this.state.seats) || [];
+      frame.seats.forEach((p, i) => {
+        if (seats[i]) seats[i].presence = p;
+      });
+      if (this.opts.onPresence) this.opts.onPresence(frame, received);
       return;
     }
     let steps = [];

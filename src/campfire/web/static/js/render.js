@@ -163,6 +163,9 @@ function playerPanel(player, display, options, colours) {
   }
   const seatInfo = (options.seats || [])[player.seat];
   if (seatInfo && seatInfo.takeover) head.append(el("span", { class: "cf-tag" }, t("web.table.takeover")));
+  // the person's connection, as the server measures it (table.js words it and keeps it counting)
+  const presence = options.presence ? options.presence(player.seat) : null;
+  if (presence) head.append(el("span", { class: `cf-tag cf-presence cf-presence-${presence.state}`, "data-presence": player.seat }, presence.text));
   const panel = paintSeat(el("li", { class: classes.join(" "), "data-seat": player.seat }, head), colour);
   if (player.score) panel.append(el("div", { class: "cf-score" }, player.score));
   if (player.facts && player.facts.length) {

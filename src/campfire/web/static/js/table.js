@@ -30,6 +30,8 @@ const page = {
   closed: false, // the operator closed the table (a closed frame): no rematch
   invited: false, // this page was opened with an invitation (#seat=…&token=…)
   badSeat: null, // the text saying the seat's token was refused (shown while watching)
+  presenceAt: 0, // when the seats' presence last arrived (performance.now()): away times count on
+  startRefused: null, // the server's reason a start waits (open seats, people away): confirm or wait
 };
 
 /** A notice on the table page goes away after a few seconds (the game goes on beneath it). */
@@ -45,16 +47,74 @@ function seatName(seat) {
   return seat.nickname || t("web.lobby.free");
 }
 
+// ----- presence ---------------------------------------------------------------------------
+
+/** A person's connection as the server measured it, counted on: {state, text} or null. */
+function presence(seatNo) {
+  const seat = page.state && page.state.seats ? page.state.seats[seatNo] : null;
+  const p = seat && seat.presence;
+  if (!p) return null; // a bot's or an open seat
+  if (p.connected) return { state: "here", text: t("web.presence.here") };
+  if (p.away_ms === null || p.away_ms === undefined) return { state: "never", text: t("web.presence.never") };
+  const seconds = Math.floor((p.away_ms + performance.now() - page.presenceAt) / 1000);
+  return { state: "away", text: awayText(seconds), seconds };
+}
+
+function awayText(seconds) {
+  if (seconds < 120) return t("web.presence.away", { seconds });
+  return t("web.presence.away.min", { minutes: Math.floor(seconds / 60) });
+}
+
+/** "Waiting for Cleo (away 40 s)": the seats to act whose person is not connected. */
+function drawWaitingFor(state) {
+  const box = $("cf-waiting-for");
+  const display = state.display;
+  const lines = [];
+  if (state.status === "running" && display && display.to_act) {
+    for (const seatNo of display.to_act) {
+      const seat = state.seats[seatNo];
+      const p = presence(seatNo);
+      if (!seat || seat.takeover || !p || p.state === "here") continue;
+      lines.push(t("web.table.waiting_for", { name: seatName(seat), state: p.text }));
+    }
+  }
+  box.hidden = !lines.length;
+  const text = lines.join(" · ");
+  if (box.textContent !== text) box.textContent = text;
+}
+
+/** A seat's presence tag (the waiting room's list, the players' panels). */
+function presenceTag(seatNo) {
+  const p = presence(seatNo);
+  if (!p) return null;
+  return el("span", { class: `cf-tag cf-presence cf-presence-${p.state}`, "data-presence": seatNo }, p.text);
+}
+
 // ----- the waiting room -------------------------------------------------------------------
+
+function copyRow(url, label, id) {
+  const attrs = { readonly: true, value: url, "aria-label": label };
+  if (id) attrs.id = id;
+  return el(
+    "p",
+    { class: "cf-invite" },
+    el("input", attrs),
+    " ",
+    el("button", { type: "button", class: "cf-button", onclick: (e) => copy(url, e.target), text: t("web.wait.copy") }),
+  );
+}
 
 function renderWaiting(state) {
   const box = $("cf-waiting");
   const mine = seatFor(tableId);
   const open = state.seats.filter((s) => s.kind === "open");
+  const invites = mine && mine.invites ? mine.invites : [];
   const list = el("ul", { class: "cf-seats" });
   for (const seat of state.seats) {
-    const li = el("li", { class: `cf-seat cf-seat-${seat.kind}` }, `${t("web.lobby.seat", { number: seat.seat + 1 })}: `, seatName(seat));
+    const li = el("li", { class: `cf-seat cf-seat-${seat.kind}`, "data-seat": seat.seat }, `${t("web.lobby.seat", { number: seat.seat + 1 })}: `, seatName(seat));
     if (mine && mine.seat === seat.seat) li.append(" ", el("span", { class: "cf-tag" }, t("web.table.you")));
+    const tag = presenceTag(seat.seat);
+    if (tag) li.append(" ", tag);
     if (seat.kind === "open" && !mine) {
       li.append(
         " ",
@@ -63,61 +123,104 @@ function renderWaiting(state) {
     }
     list.append(li);
   }
-  const parts = [el("h2", {}, t("web.wait.title")), list];
+  const parts = [el("h2", {}, t("web.wait.title"))];
+  if (mine && page.invited && !page.named) parts.push(nameForm(state, mine));
+  parts.push(list);
   if (!mine && open.length) {
     const typed = $("cf-nickname"); // a redraw keeps what is being typed
     const value = typed ? typed.value : localStorage.getItem("campfire.nickname") || "";
     const input = el("input", { id: "cf-nickname", name: "nickname", maxlength: 32, autocomplete: "nickname", value });
     parts.push(el("p", {}, el("label", { for: "cf-nickname" }, t("web.lobby.nickname") + " "), input));
   }
-  const link = `${location.origin}/t/${tableId}`;
-  parts.push(
-    el("h3", {}, t("web.wait.invite")),
-    el("p", { class: "cf-help" }, t("web.wait.invite.help")),
-    el(
-      "p",
-      { class: "cf-invite" },
-      el("input", { id: "cf-invite", readonly: true, value: link, "aria-label": t("web.wait.invite") }),
-      " ",
-      el("button", { type: "button", class: "cf-button", onclick: () => copy(link), text: t("web.wait.copy") }),
-    ),
-  );
-  for (const invite of mine && mine.invites ? mine.invites : []) {
-    const url = inviteLink(tableId, invite);
+  // the personal links first (each friend's own seat), then the link for anyone (open seats)
+  if (invites.length) {
+    parts.push(el("h3", {}, t("web.wait.personal")), el("p", { class: "cf-help" }, t("web.wait.personal.help")));
+    const links = el("ul", { class: "cf-personal-links" });
+    for (const invite of invites) {
+      const seat = state.seats[invite.seat];
+      const name = seat && seat.nickname ? seat.nickname : invite.nickname;
+      const label = t("web.wait.personal.for", { name, number: invite.seat + 1 });
+      links.append(el("li", { "data-seat": invite.seat }, el("strong", {}, label), copyRow(inviteLink(tableId, invite), label)));
+    }
+    parts.push(links);
+  }
+  if (open.length || !invites.length) {
+    const link = `${location.origin}/t/${tableId}`;
     parts.push(
-      el(
-        "p",
-        { class: "cf-invite" },
-        el("span", {}, `${invite.nickname}: `),
-        el("input", { readonly: true, value: url, "aria-label": `${t("web.wait.invite")}: ${invite.nickname}` }),
-        " ",
-        el("button", { type: "button", class: "cf-button", onclick: () => copy(url), text: t("web.wait.copy") }),
-      ),
+      el("h3", {}, t("web.wait.invite")),
+      el("p", { class: "cf-help" }, t(invites.length ? "web.wait.invite.help.open" : "web.wait.invite.help")),
+      copyRow(link, t("web.wait.invite"), "cf-invite"),
     );
   }
   if (mine) {
-    const full = !open.length;
-    parts.push(
-      el(
-        "p",
-        { class: "cf-wait-actions" },
-        el("button", { type: "button", class: "cf-button cf-primary", disabled: !full, onclick: start, text: t("web.wait.start") }),
-        " ",
-        el("button", { type: "button", class: "cf-button", onclick: leave, text: t("web.wait.leave") }),
-      ),
+    const actions = el(
+      "p",
+      { class: "cf-wait-actions" },
+      el("button", { type: "button", class: "cf-button cf-primary", id: "cf-start", onclick: () => start("refuse"), text: t("web.wait.start") }),
+      " ",
+      el("button", { type: "button", class: "cf-button", onclick: leave, text: t("web.wait.leave") }),
     );
-    if (!full) parts.push(el("p", { class: "cf-help" }, t("web.wait.need")));
+    parts.push(actions);
+    if (page.startRefused) {
+      // someone is missing: the creator decides (bots in their seats until they come) or waits
+      parts.push(
+        el(
+          "div",
+          { class: "cf-confirm", role: "alert" },
+          el("p", {}, page.startRefused),
+          el("p", { class: "cf-help" }, t("web.wait.bots.help")),
+          el(
+            "p",
+            {},
+            el("button", { type: "button", class: "cf-button cf-primary", id: "cf-start-bots", onclick: () => start("bots"), text: t("web.wait.bots") }),
+            " ",
+            el("button", { type: "button", class: "cf-button", onclick: () => { page.startRefused = null; draw(); }, text: t("web.wait.wait") }),
+          ),
+        ),
+      );
+    } else if (open.length) parts.push(el("p", { class: "cf-help" }, t("web.wait.need")));
   }
+  const focused = document.activeElement && document.activeElement.id;
   box.replaceChildren(...parts);
+  if (focused && $(focused) && $(focused) !== document.activeElement) $(focused).focus();
 }
 
-async function copy(text) {
+/** An invited friend says what they are called (the creator's name for them, kept or changed). */
+function nameForm(state, mine) {
+  const seat = state.seats[mine.seat] || {};
+  const typed = $("cf-my-name");
+  const value = typed ? typed.value : seat.nickname || "";
+  const input = el("input", { id: "cf-my-name", name: "nickname", maxlength: 32, autocomplete: "nickname", value });
+  const form = el(
+    "form",
+    { class: "cf-name-form", onsubmit: (event) => { event.preventDefault(); nameSeat(input.value); } },
+    el("p", {}, t("web.wait.name.help", { name: seat.nickname || "" })),
+    el("p", {}, el("label", { for: "cf-my-name" }, t("web.wait.name") + " "), input, " ", el("button", { type: "submit", class: "cf-button cf-primary", id: "cf-name-save", text: t("web.wait.name.save") })),
+  );
+  return form;
+}
+
+async function nameSeat(value) {
+  const nickname = value.trim();
+  if (!nickname) return notice(t("web.wait.name.empty"), "error");
+  const seat = (page.state && page.state.seats[seatFor(tableId).seat]) || {};
+  if (nickname !== seat.nickname) {
+    const answer = await api(`/api/tables/${tableId}/name`, { nickname }, myToken());
+    if (!answer.ok) return notice(t("web.error.server", { message: answer.message }), "error");
+  }
+  localStorage.setItem("campfire.nickname", nickname);
+  localStorage.setItem(`campfire.named.${tableId}`, "1");
+  page.named = true;
+  draw();
+}
+
+async function copy(text, button) {
   try {
     await navigator.clipboard.writeText(text);
     notice(t("web.wait.copied"));
   } catch (_) {
-    const input = $("cf-invite");
-    input.select();
+    const input = button && button.parentElement ? button.parentElement.querySelector("input") : $("cf-invite");
+    if (input) input.select();
     notice(text);
   }
 }
@@ -133,9 +236,16 @@ async function join(seat) {
   reconnect();
 }
 
-async function start() {
-  const answer = await api(`/api/tables/${tableId}/start`, {}, myToken());
-  if (!answer.ok) notice(t("web.error.server", { message: answer.message }), "error");
+async function start(absent) {
+  // first "refuse": the server says who is missing (open seats, people not connected), and the
+  // creator confirms that bots take their seats ("bots"), or waits
+  const answer = await api(`/api/tables/${tableId}/start`, { absent }, myToken());
+  page.startRefused = null;
+  if (!answer.ok) {
+    if (absent === "refuse" && ["people_away", "seats_open"].includes(answer.code)) page.startRefused = answer.message;
+    else notice(t("web.error.server", { message: answer.message }), "error");
+  }
+  draw();
 }
 
 async function leave() {
@@ -229,6 +339,7 @@ function draw() {
   document.body.dataset.seq = String(state.seq);
   $("cf-waiting").hidden = state.status !== "open";
   if (state.status === "open") renderWaiting(state);
+  drawWaitingFor(state);
   const board = $("cf-board");
   const spectator = state.seat === null;
   const bad = $("cf-bad-seat"); // a refused seat link says so while the page watches
@@ -248,6 +359,7 @@ function draw() {
       changed: page.changed,
       timed: timedMode(),
       openedAt: page.openedAt,
+      presence,
     };
     if (!spectator && state.status === "running" && !page.sent) options.onAction = onAction;
     renderTable(board, state.display, options);
@@ -329,6 +441,11 @@ function onKey(event) {
 
 function tick() {
   tickClocks($("cf-board"));
+  for (const tag of document.querySelectorAll("[data-presence]")) {
+    const p = presence(Number(tag.dataset.presence)); // an away time counts on
+    if (p && tag.textContent !== p.text) tag.textContent = p.text;
+  }
+  if (page.state) drawWaitingFor(page.state);
   const box = $("cf-realtime");
   if (!box.hidden && page.windowAt !== null && performance.now() - page.windowAt > WINDOW_MS + 1500) {
     box.hidden = true;
@@ -346,7 +463,14 @@ function reconnect() {
   const client = new TableClient(tableId, {
     token: myToken(),
     lang: chosenLanguage(),
-    onState,
+    onState: (state, frame, steps, received) => {
+      if (frame.type === "snapshot") page.presenceAt = received;
+      onState(state, frame, steps, received);
+    },
+    onPresence: (frame, received) => {
+      page.presenceAt = received;
+      draw();
+    },
     onClosed: (frame) => {
       page.closed = true; // finished for good: no rematch
       draw();
@@ -379,15 +503,23 @@ function reconnect() {
 }
 
 function takeInvitation() {
-  // #seat=1&token=… (a friend's personal invitation): keep it, then clean the address
+  // #seat=1&token=… (a friend's personal invitation): keep it, then clean the address; true
+  // when the page holds a new seat (opened in a tab that already showed the table: reconnect)
   const params = new URLSearchParams(location.hash.slice(1));
   const token = params.get("token");
-  if (params.has("token")) {
-    page.invited = true;
-    if (token) storeSeat(tableId, { seat: Number(params.get("seat")), token });
-    else page.badSeat = "web.table.bad_invite"; // a link cut short: no token to try
-    history.replaceState(null, "", location.pathname);
-  }
+  if (!params.has("token")) return false;
+  page.invited = true;
+  page.named = localStorage.getItem(`campfire.named.${tableId}`) === "1";
+  const held = seatFor(tableId);
+  if (token && !(held && held.token === token)) {
+    // the creator's own invitations stay with the creator's seat, never with the friend's
+    storeSeat(tableId, { seat: Number(params.get("seat")), token });
+    localStorage.removeItem(`campfire.named.${tableId}`);
+    page.named = false;
+    page.badSeat = null;
+  } else if (!token) page.badSeat = "web.table.bad_invite"; // a link cut short: no token to try
+  history.replaceState(null, "", location.pathname);
+  return true;
 }
 
 async function main() {
@@ -423,6 +555,11 @@ async function main() {
   if (page.settings.realtime) ul.append(el("li", {}, t("web.lobby.realtime")));
   list.append(ul);
   document.addEventListener("keydown", onKey);
+  // a personal link opened in a tab already showing the table: the address changes only in
+  // its #fragment, so no page loads; take the seat now
+  window.addEventListener("hashchange", () => {
+    if (takeInvitation()) reconnect();
+  });
   setInterval(tick, 100);
   reconnect();
 }
