@@ -157,7 +157,7 @@ def _refused(page: Any, message_id: str) -> None:
 def test_a_refused_seat_link_says_you_are_watching(server: LiveServer, new_page: Any) -> None:
     ann = new_page()
     table = create_table(ann, server.base, "tracker", 2, ["friend"], name="Ann", friends=["Bob"])
-    link = ann.get_by_label("Invitation link: Bob").input_value()
+    link = ann.get_by_label("For Bob (seat 2)").input_value()
     good = link.split("token=", 1)[1]
     # another table's seat token
     status, text = http(

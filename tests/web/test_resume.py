@@ -59,7 +59,7 @@ def test_reload_and_server_restart_mid_game(
     rng = random.Random(5)
     ann, bob = new_page(), new_page(390, 844)
     table = create_table(ann, server.base, "tracker", 2, ["friend"], name="Ann", friends=["Bob"])
-    link = ann.get_by_label("Invitation link: Bob").input_value()
+    link = ann.get_by_label("For Bob (seat 2)").input_value()
     assert f"/t/{table}#seat=1&token=" in link
     bob.goto(link)
     bob.get_by_text("Seat 2: Bob").wait_for()  # seated by the link, nothing to type
