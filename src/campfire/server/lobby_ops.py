@@ -313,8 +313,8 @@ class LobbyOps:
                 409,
                 "seats_open",
                 ErrorText(
-                    "seats {seats} are still open: wait for people to take them, or start "
-                    "with bots in them",
+                    "these seats are still open: {seats}; wait for people to take them, or "
+                    "start with bots in them",
                     seats=", ".join(waiting),
                 ),
             )
