@@ -9,12 +9,13 @@ missing asks the creator first.
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
 from tests.server.live_server import LiveServer
 
-from .people import create_table, until, wait_for_js
+from .people import click_something, create_table, until, wait_for_js
 
 
 def _seat_line(page: Any, seat: int) -> str:
@@ -75,6 +76,16 @@ def test_personal_links_names_presence_and_a_start_that_waits_for_everyone(
     away = ann.locator("#cf-board [data-presence='2']")
     until(ann, lambda: re.fullmatch(r"away \d+ s", away.inner_text()) is not None)
     assert re.fullmatch(r"away \d+ s", away.inner_text())
+    # Ann and Bob play on until it is Cleo's turn: the table says whom it waits for
+    rng = random.Random(3)
+    waiting = ann.locator("#cf-waiting-for")
+    for _ in range(300):
+        if waiting.is_visible():
+            break
+        for page in (ann, bob):
+            click_something(page, rng)
+        ann.wait_for_timeout(30)
+    assert re.fullmatch(r"Waiting for Cleo \(away \d+ s\)", waiting.inner_text())
     assert ann.errors == [] and bob.errors == []
 
 
