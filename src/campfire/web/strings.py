@@ -162,6 +162,7 @@ STRINGS: dict[str, str] = {
     "web.chat.spectators": "spectators",
     "web.chat.channel.spectators": "spectators",
     "web.chat.mute": "Mute {name}",
+    "web.chat.mute.short": "mute",
     "web.chat.unmute": "Unmute {name}",
     "web.chat.muted": "Muted here:",
     **_plural("web.chat.unread", "{count} new", "{count} new"),

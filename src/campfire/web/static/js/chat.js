@@ -32,7 +32,7 @@ function saveMuted(tableId, muted) {
 
 export class ChatPanel {
   /**
-   * @param {HTMLElement} parent where the panel goes (appended)
+   * @param {HTMLElement} parent where the panel goes (after its game log, else at its end)
    * @param {number} tableId
    * @param {(message: object) => boolean} send sends a client message on the table socket
    */
@@ -78,7 +78,9 @@ export class ChatPanel {
     );
     // open beside the board on a wide screen, folded under it on a phone
     this.details.open = !window.matchMedia("(max-width: 700px)").matches;
-    parent.append(this.details);
+    const log = parent.querySelector(".cf-log-panel");
+    if (log) log.after(this.details);
+    else parent.append(this.details);
     this.setSeat(null, []);
   }
 
@@ -172,7 +174,7 @@ export class ChatPanel {
               "data-mute": this.muteKeyOf(line),
               onclick: () => this.setMuted(this.muteKeyOf(line), true),
             },
-            "🔇",
+            t("web.chat.mute.short"),
           );
       return el(
         "li",
