@@ -227,3 +227,21 @@ def test_the_chat_migration_adds_and_drops_its_table(db_url: str) -> None:
     assert "chat_lines" not in inspect(engine).get_table_names()
     assert "game_tables" in inspect(engine).get_table_names()
     engine.dispose()
+
+
+def test_purging_a_table_deletes_its_chat(sqlite_url: str) -> None:
+    from campfire.cli import main
+
+    with app_client(sqlite_url) as client:
+        table, tokens = new_table(client, "tracker", 2)
+        with seats(client, table, {0: tokens[0]}, spectator=False) as (p0,):
+            _say(p0, "bye")
+            _chat(p0)
+    close = ["admin", "close", str(table), "--message", "done", "--database-url", sqlite_url]
+    assert main(close) == 0
+    purge = ["admin", "purge", "--finished-before", "2999-01-01", "--no-export"]
+    assert main([*purge, "--database-url", sqlite_url]) == 0
+    engine = make_engine(sqlite_url)
+    with session_factory(engine)() as session:
+        assert session.scalars(select(ChatRow)).all() == []
+    engine.dispose()

@@ -30,6 +30,11 @@ def _shows(page: Any, text: str) -> bool:
     return text in _texts(page)
 
 
+def _comes(page: Any, text: str) -> bool:
+    """Wait until ``page`` shows the line ``text``; whether it did."""
+    return bool(until(page, lambda: _shows(page, text)))
+
+
 def test_two_players_and_a_spectator_chat(server: LiveServer, new_page: Any) -> None:
     ann, bob = new_page(), new_page()
     table = create_table(ann, server.base, "tracker", 2, ["open"], name="Ann")
@@ -48,7 +53,7 @@ def test_two_players_and_a_spectator_chat(server: LiveServer, new_page: Any) -> 
     markup = 'Hello <b id="bold">Bob</b> <img src=x onerror="window.pwned=1">'
     _say(ann, markup)
     for page in (ann, bob):
-        assert until(page, lambda p=page: _shows(p, markup)), "the line never came"
+        assert _comes(page, markup), "the line never came"
     assert bob.locator("#cf-chat #bold").count() == 0  # text, never HTML
     assert bob.evaluate("window.pwned === undefined")
     assert until(cleo, lambda: "1 new" in (cleo.locator("#cf-chat summary").text_content() or ""))
@@ -64,7 +69,7 @@ def test_two_players_and_a_spectator_chat(server: LiveServer, new_page: Any) -> 
     # the players never get the spectators' line: Bob's next line comes, Cleo's does not
     _say(bob, "thanks, good luck")
     for page in (ann, bob, cleo):
-        assert until(page, lambda p=page: _shows(p, "thanks, good luck"))
+        assert _comes(page, "thanks, good luck")
     assert not _shows(ann, "Go Ann!") and not _shows(bob, "Go Ann!")
     names = bob.locator(f"{LINES} .cf-chat-name").all_text_contents()
     assert names == ["Ann", "Bob"]
