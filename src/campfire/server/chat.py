@@ -93,15 +93,16 @@ class TableChat:
             weakref.WeakKeyDictionary()
         )
         self._seats: dict[tuple[int, int], Bucket] = {}
-        #: recent lines of each live table (both channels), read from storage once
-        self._recent: dict[int, tuple[LiveTable, deque[ChatLine]]] = {}
+        #: recent lines of each live table (both channels), read from storage once; the table
+        #: is held weakly (a table dropped from this process is read anew if it comes back)
+        self._recent: dict[int, tuple[weakref.ref[LiveTable], deque[ChatLine]]] = {}
 
     def recent(self, live: LiveTable) -> deque[ChatLine]:
         """The table's recent lines (both channels), oldest first."""
         known = self._recent.get(live.id)
-        if known is None or known[0] is not live:  # a table (re)loaded into this process
+        if known is None or known[0]() is not live:  # a table (re)loaded into this process
             lines = deque(self.host.store.chat(live.id, 4 * HISTORY), maxlen=4 * HISTORY)
-            known = self._recent[live.id] = (live, lines)
+            known = self._recent[live.id] = (weakref.ref(live), lines)
         return known[1]
 
     def history(self, live: LiveTable, seat: int | None) -> dict[str, Any]:
