@@ -242,7 +242,7 @@ def test_the_settings_import_no_part_of_the_command_line() -> None:
 
 def test_the_table_services_import_no_other_service() -> None:
     # each service reaches the others through the small protocols of server/hub.py only
-    services = ["lobby_ops", "pipeline", "timers", "takeover", "bots", "recovery"]
+    services = ["lobby_ops", "pipeline", "timers", "takeover", "bots", "recovery", "chat"]
     found = [
         f"{name} imports {target}"
         for name in [*services, "windows"]

@@ -8,7 +8,9 @@
 - :class:`ActionRow` — the append-only action log: one row per accepted action, with its
   sequence number, seat, notation, the server's receive time, why it was played (a
   time-out, a bot taking over) and the clocks after it;
-- :class:`RecordRow` — the JSON record (``docs/records.md``) of each finished game.
+- :class:`RecordRow` — the JSON record (``docs/records.md``) of each finished game;
+- :class:`ChatRow` — one line of a table's chat (players' or spectators' channel): kept with
+  the table, never part of a game's log or record.
 
 The schema is created and upgraded by the Alembic migrations in ``migrations/``.
 """
@@ -30,7 +32,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["ActionRow", "Base", "LeaseRow", "RecordRow", "SeatRow", "TableRow", "utcnow"]
+__all__ = ["ActionRow", "Base", "ChatRow", "LeaseRow", "RecordRow", "SeatRow", "TableRow", "utcnow"]
 
 #: Constraint names, so that migrations name them the same on every database.
 NAMING = {
@@ -139,3 +141,20 @@ class LeaseRow(Base):
     #: the owning process's id (``host:pid:random``)
     owner: Mapped[str] = mapped_column(String(80), index=True)
     expires: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatRow(Base):
+    """One line of a table's chat (never part of the action log or a game's record)."""
+
+    __tablename__ = "chat_lines"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), index=True)
+    #: ``players`` or ``spectators``
+    channel: Mapped[str] = mapped_column(String(16))
+    #: the writer's seat (``None``: a spectator)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: the writer's nickname when the line was written (``None``: none)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    sent: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))

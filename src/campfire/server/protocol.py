@@ -11,10 +11,10 @@ and message go back to the client in an ``error`` frame:
 
 >>> parse_client_message('{"type": "action", "seq": 3, "action": "peek 12"}')
 {'type': 'action', 'seq': 3, 'action': 'peek 12'}
->>> parse_client_message('{"type": "dance"}')
+>>> parse_client_message('{"type": "dance"}')  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-campfire.server.protocol.ProtocolError: unknown message type 'dance'; types: action, ping, sync
+campfire.server.protocol.ProtocolError: unknown message type 'dance'; types: action, chat, ...
 """
 
 from __future__ import annotations
@@ -27,17 +27,27 @@ from campfire.core.present import Display, StepDisplay, translation
 from campfire.core.validate import short_repr
 from campfire.i18n import DEFAULT_LANGUAGE, translator
 
-from .schemas import CAUSES, CLIENT_SCHEMAS, MAX_NOTATION, PROTOCOL_VERSION, SERVER_SCHEMAS
+from .schemas import (
+    CAUSES,
+    CHAT_CHANNELS,
+    CLIENT_SCHEMAS,
+    MAX_CHAT,
+    MAX_NOTATION,
+    PROTOCOL_VERSION,
+    SERVER_SCHEMAS,
+)
 from .wire import decode
 
 __all__ = [
     "CAUSES",
+    "CHAT_CHANNELS",
     "CLIENT_SCHEMAS",
     "CLOSE_BAD_REQUEST",
     "CLOSE_BAD_TOKEN",
     "CLOSE_FLOODING",
     "CLOSE_TOO_LARGE",
     "CLOSE_UNKNOWN_TABLE",
+    "MAX_CHAT",
     "MAX_MESSAGE_CHARS",
     "PROTOCOL_VERSION",
     "SERVER_SCHEMAS",
@@ -170,6 +180,18 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
             raise ProtocolError(
                 "bad_message",
                 ErrorText('"seat" is a seat number (got {got})', got=short_repr(data["seat"])),
+            )
+    elif kind == "chat":
+        line = data.get("text")
+        if not isinstance(line, str):
+            raise ProtocolError(
+                "bad_message",
+                ErrorText('"text" is the chat line, a string (got {got})', got=short_repr(line)),
+            )
+        if len(line) > MAX_CHAT:
+            raise ProtocolError(
+                "too_large",
+                ErrorText("a chat line holds at most {limit} characters", limit=MAX_CHAT),
             )
     elif kind == "sync" and "since" in data:
         since = data["since"]

@@ -11,7 +11,9 @@ from typing import Any
 
 __all__ = [
     "CAUSES",
+    "CHAT_CHANNELS",
     "CLIENT_SCHEMAS",
+    "MAX_CHAT",
     "MAX_NOTATION",
     "PROTOCOL_VERSION",
     "SERVER_SCHEMAS",
@@ -23,6 +25,12 @@ __all__ = [
 PROTOCOL_VERSION = 4
 #: The longest action notation a client may send.
 MAX_NOTATION = 200
+#: The longest chat line a client may send (characters, after surrounding spaces are dropped).
+MAX_CHAT = 300
+#: A table's chat channels: the players' (a seated connection writes there) and the
+#: spectators' (a connection without a seat writes there). Spectators read both; players
+#: read only theirs.
+CHAT_CHANNELS = ("players", "spectators")
 
 #: Why a step was played for its seat (a step's ``cause``; absent: the seat chose it):
 #: ``timeout`` a random legal action on time-out, ``timeout-bot`` a bot's first action after
@@ -205,8 +213,23 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
             "seat": _SEAT,
         },
     ),
+    "chat": _message("chat", ["text"], {"text": {"type": "string", "maxLength": MAX_CHAT}}),
     "ping": _message("ping", [], {}),
     "sync": _message("sync", [], {"since": _SEQ}),
+}
+
+_CHAT_LINE = {
+    "type": "object",
+    "required": ["id", "channel", "seat", "name", "text", "sent"],
+    "properties": {
+        "id": {"type": "integer", "minimum": 1},
+        "channel": {"enum": list(CHAT_CHANNELS)},
+        "seat": _SEAT_OR_NULL,
+        "name": {"type": ["string", "null"]},
+        "text": {"type": "string", "minLength": 1, "maxLength": MAX_CHAT},
+        "sent": {"type": "string"},
+    },
+    "additionalProperties": False,
 }
 
 _TABLE_FIELDS: dict[str, Any] = {
@@ -302,6 +325,15 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
         "presence",
         ["table", "seats"],
         {"table": _TABLE_FIELDS["table"], "seats": {"type": "array", "items": _PRESENCE}},
+    ),
+    "chat": _message(
+        "chat",
+        ["table", "lines", "history"],
+        {
+            "table": {"type": "integer", "minimum": 1},
+            "lines": {"type": "array", "items": _CHAT_LINE},
+            "history": {"type": "boolean"},
+        },
     ),
     "pong": _message("pong", [], {}),
 }

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from .models import TableRow, utcnow
 from .seating import SeatInfo
-from .store import LogEntry
+from .store import ChatLine, LogEntry
 from .writer import PendingAction
 
 __all__ = ["ActionLog", "MemoryStore", "Storage"]
@@ -71,6 +71,14 @@ class Storage(Protocol):
     def record(self, table_id: int, game_number: int) -> str | None:
         """The record of a finished game (``None`` if that game has not finished)."""
 
+    def add_chat(
+        self, table_id: int, channel: str, seat: int | None, name: str | None, text: str
+    ) -> ChatLine:
+        """Store a chat line of a table (never part of its log or records); the line."""
+
+    def chat(self, table_id: int, limit: int) -> list[ChatLine]:
+        """The last ``limit`` chat lines of a table (both channels), oldest first."""
+
 
 class ActionLog(Protocol):
     """Appends accepted actions: each is stored before any frame of it is sent."""
@@ -90,6 +98,8 @@ class MemoryStore:
         self._seats: dict[int, dict[int, SeatInfo]] = {}
         self._log: dict[tuple[int, int], list[LogEntry]] = {}
         self._records: dict[tuple[int, int], str] = {}
+        self._chat: dict[int, list[ChatLine]] = {}
+        self._chat_ids = 0
         #: actions appended (as :class:`~.writer.LogWriter` counts them)
         self.committed = 0
 
@@ -176,6 +186,19 @@ class MemoryStore:
     def record(self, table_id: int, game_number: int) -> str | None:
         """The record of a finished game (``None`` if that game has not finished)."""
         return self._records.get((table_id, game_number))
+
+    def add_chat(
+        self, table_id: int, channel: str, seat: int | None, name: str | None, text: str
+    ) -> ChatLine:
+        """Store a chat line of a table (never part of its log or records); the line."""
+        self._chat_ids += 1
+        line = ChatLine(self._chat_ids, channel, seat, name, text, utcnow())
+        self._chat.setdefault(table_id, []).append(line)
+        return line
+
+    def chat(self, table_id: int, limit: int) -> list[ChatLine]:
+        """The last ``limit`` chat lines of a table (both channels), oldest first."""
+        return self._chat.get(table_id, [])[-limit:] if limit > 0 else []
 
     # ----- ActionLog --------------------------------------------------------------------------
 

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from .models import ActionRow, RecordRow, SeatRow, TableRow, utcnow
+from .models import ActionRow, ChatRow, RecordRow, SeatRow, TableRow, utcnow
 from .seating import SeatInfo
 from .writer import Fence, store_record
 
-__all__ = ["LogEntry", "Store"]
+__all__ = ["ChatLine", "LogEntry", "Store"]
 
 
 class LogEntry(NamedTuple):
@@ -22,6 +23,31 @@ class LogEntry(NamedTuple):
     notation: str
     cause: str | None = None
     clocks: list[float] | None = None
+
+
+class ChatLine(NamedTuple):
+    """One line of a table's chat as it is stored and sent (``docs/protocol.md``, "Chat")."""
+
+    id: int
+    #: ``players`` or ``spectators``
+    channel: str
+    #: the writer's seat (``None``: a spectator)
+    seat: int | None
+    #: the writer's nickname (``None``: none; the client names the seat)
+    name: str | None
+    text: str
+    sent: datetime.datetime
+
+    def to_json(self) -> dict[str, Any]:
+        """The line as a ``chat`` frame carries it."""
+        return {
+            "id": self.id,
+            "channel": self.channel,
+            "seat": self.seat,
+            "name": self.name,
+            "text": self.text,
+            "sent": self.sent.isoformat(timespec="seconds"),
+        }
 
 
 class Store:
@@ -146,6 +172,40 @@ class Store:
         with self.sessions() as session:
             row = session.get(RecordRow, (table_id, game_number))
             return str(row.record) if row is not None else None
+
+    def add_chat(
+        self, table_id: int, channel: str, seat: int | None, name: str | None, text: str
+    ) -> ChatLine:
+        """Store a chat line of table ``table_id``; the line with its id and time."""
+        with self.sessions.begin() as session:
+            self._fenced(session, table_id)
+            row = ChatRow(
+                table_id=table_id,
+                channel=channel,
+                seat=seat,
+                name=name,
+                text=text,
+                sent=utcnow(),
+            )
+            session.add(row)
+            session.flush()
+            return _chat_line(row)
+
+    def chat(self, table_id: int, limit: int) -> list[ChatLine]:
+        """The last ``limit`` chat lines of table ``table_id`` (both channels), oldest first."""
+        with self.sessions() as session:
+            rows = session.scalars(
+                select(ChatRow)
+                .where(ChatRow.table_id == table_id)
+                .order_by(ChatRow.id.desc())
+                .limit(limit)
+            ).all()
+            return [_chat_line(r) for r in reversed(rows)]
+
+
+def _chat_line(row: ChatRow) -> ChatLine:
+    sent = row.sent if row.sent.tzinfo else row.sent.replace(tzinfo=datetime.UTC)
+    return ChatLine(row.id, row.channel, row.seat, row.name, row.text, sent)
 
 
 def _seat_row(table_id: int, s: SeatInfo) -> SeatRow:

@@ -2,7 +2,8 @@
 
 :func:`attach` seats a connection (a WebSocket of this process, or a client of another process
 served here, :mod:`.remote`) and queues its snapshot; :func:`dispatch` handles one of its
-messages (``ping``, ``sync``, ``action``: an action goes to the pipeline). Reading and writing
+messages (``ping``, ``sync``, ``action``: an action goes to the pipeline; ``chat``: a line goes
+to the table's chat, :mod:`.chat`). Reading and writing
 the socket itself is :mod:`.app`'s.
 """
 
@@ -68,6 +69,9 @@ async def attach(
             manager.hand_back(live, seat)  # a person who returns takes their seat back
         conn.push(live.snapshot(seat, since, conn.language))
         live.arrived(seat)  # the others see the person connected
+        recent = manager.chat.history(live, seat)
+        if recent["lines"]:  # the recent chat it may read (no frame while there is none)
+            conn.push(recent)
         if live.closed is not None:  # closed by the operator: the players read why
             conn.push(protocol.closed_frame(live.id, live.number, live.seq, live.closed))
     return live
@@ -110,6 +114,8 @@ async def _handle(
             manager.hand_back(live, conn.seat)
     if kind == "ping":
         conn.push({"type": "pong"})
+    elif kind == "chat":
+        manager.chat.say(live, conn, message)
     elif kind == "sync":
         async with live.lock:
             conn.push(live.snapshot(conn.seat, message.get("since"), conn.language))

@@ -13,7 +13,9 @@ ask of another):
 - :mod:`.bots` — bots deciding in a thread pool (:attr:`TableManager.pool`), so that a long
   search never blocks the event loop or other tables; their actions take a person's path;
 - :mod:`.recovery` — tables rebuilt from the log (a restart replays each unfinished table's log
-  through a new ``Table``).
+  through a new ``Table``);
+- :mod:`.chat` — each table's chat (players' and spectators' channels), kept with the table
+  and never in its log or records.
 
 Storage is behind :class:`~.storage.Storage` and :class:`~.storage.ActionLog` (SQLAlchemy by
 default; :class:`~.storage.MemoryStore` for fast tests).
@@ -35,6 +37,7 @@ from campfire.core import Action
 from campfire.core.table import Table
 
 from .bots import BotDriver
+from .chat import TableChat
 from .connection import Connection
 from .live import MEASURED_FROM_PEOPLE, REALTIME_MODE, LiveTable, Offers
 from .lobby_ops import LobbyOps
@@ -108,6 +111,7 @@ class TableServices:
         self.takeover = SeatTakeover(self)
         self.bots = BotDriver(self, bot_workers)
         self.recovery = TableRecovery(self)
+        self.chat = TableChat(self)
 
     @property
     def pool(self) -> ThreadPoolExecutor:

@@ -169,6 +169,25 @@ STRINGS: dict[str, str] = {
     "incomplete, or the seat was given up. You are watching as a spectator.",
     "web.table.bad_seat": "The seat this browser kept for this table is no longer valid "
     "(it was given up, or the table is not the one it was). You are watching as a spectator.",
+    # ----- the table's chat (js/chat.js) ------------------------------------------------
+    "web.chat.title": "Chat",
+    "web.chat.say": "Chat message",
+    "web.chat.send": "Send",
+    "web.chat.empty": "No messages yet.",
+    "web.chat.note.player": "Players' chat. Spectators' messages are not shown to the players.",
+    "web.chat.note.spectator": (
+        "You read the players' chat and the spectators'; you write to the spectators."
+    ),
+    "web.chat.placeholder.player": "Say something to the players…",
+    "web.chat.placeholder.spectator": "Say something to the other spectators…",
+    "web.chat.spectator": "Spectator",
+    "web.chat.spectators": "spectators",
+    "web.chat.channel.spectators": "spectators",
+    "web.chat.mute": "Mute {name}",
+    "web.chat.mute.short": "mute",
+    "web.chat.unmute": "Unmute {name}",
+    "web.chat.muted": "Muted here:",
+    **_plural("web.chat.unread", "{count} new", "{count} new"),
     # ----- a bad link (campfire.server.pages) --------------------------------------------
     "web.missing.lobby": "Back to the lobby",
     "web.missing.replays": "Open the replay viewer",

@@ -68,7 +68,7 @@ def _delete(sessions: sessionmaker[Session], table_id: int, game_number: int) ->
     """Delete a finished table and everything of it (``False``: it changed meanwhile)."""
     from sqlalchemy import delete, select
 
-    from ..models import ActionRow, LeaseRow, RecordRow, SeatRow, TableRow
+    from ..models import ActionRow, ChatRow, LeaseRow, RecordRow, SeatRow, TableRow
 
     with sessions.begin() as session:
         row = session.execute(
@@ -80,6 +80,7 @@ def _delete(sessions: sessionmaker[Session], table_id: int, game_number: int) ->
             return False  # a rematch started meanwhile, or it is gone
         session.execute(delete(LeaseRow).where(LeaseRow.table_id == table_id))
         session.execute(delete(ActionRow).where(ActionRow.table_id == table_id))
+        session.execute(delete(ChatRow).where(ChatRow.table_id == table_id))
         session.execute(delete(RecordRow).where(RecordRow.table_id == table_id))
         session.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
         session.execute(delete(TableRow).where(TableRow.id == table_id))

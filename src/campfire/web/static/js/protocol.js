@@ -44,7 +44,7 @@ export class TableClient {
   /**
    * @param {number} tableId
    * @param {object} opts {token, lang, onState(state, frame), onError(frame), onClosed(frame), onStatus(text),
-   *   onLatency(ms)}
+   *   onLatency(ms), onChat(frame)}
    */
   constructor(tableId, opts = {}) {
     this.tableId = tableId;
@@ -144,6 +144,10 @@ export class TableClient {
         this.pingSent = null;
         if (this.opts.onLatency) this.opts.onLatency(this.latency);
       }
+      return;
+    }
+    if (frame.type === "chat") {
+      if (this.opts.onChat) this.opts.onChat(frame); // the table's chat (chat.js)
       return;
     }
     if (frame.type === "closed") {

@@ -4,6 +4,7 @@
 
 import { $, el, notice as showNotice, startPage } from "./dom.js";
 import { botName, chosenLanguage, t } from "./i18n.js";
+import { ChatPanel } from "./chat.js";
 import { api, seatFor, storeSeat, forgetSeat, gameTitles, inviteLink, optionLines } from "./lobby-api.js";
 import { TableClient } from "./protocol.js";
 import { choices, headline, renderLog, renderTable, tickClocks } from "./render.js";
@@ -465,12 +466,14 @@ function reconnect() {
     lang: chosenLanguage(),
     onState: (state, frame, steps, received) => {
       if (frame.type === "snapshot") page.presenceAt = received;
+      page.chat.setSeat(state.seat, state.seats);
       onState(state, frame, steps, received);
     },
     onPresence: (frame, received) => {
       page.presenceAt = received;
       draw();
     },
+    onChat: (frame) => page.chat.receive(frame),
     onClosed: (frame) => {
       page.closed = true; // finished for good: no rematch
       draw();
@@ -482,6 +485,7 @@ function reconnect() {
         page.badSeat = page.invited ? "web.table.bad_invite" : "web.table.bad_seat";
         setTimeout(reconnect, 50);
       } else if (frame.code === "unknown_table") notice(t("web.table.no_table"), "error");
+      else if (page.chat.concerns(frame)) page.chat.refused(frame.message);
       else if (frame.code !== "stale") notice(t("web.table.error", { message: frame.message }), "error");
       page.sent = false;
       draw();
@@ -554,6 +558,7 @@ async function main() {
   for (const line of lines) ul.append(el("li", { title: line.help }, line.text));
   if (page.settings.realtime) ul.append(el("li", {}, t("web.lobby.realtime")));
   list.append(ul);
+  page.chat = new ChatPanel(document.querySelector(".cf-side"), tableId, (m) => page.client.send(m));
   document.addEventListener("keydown", onKey);
   // a personal link opened in a tab already showing the table: the address changes only in
   // its #fragment, so no page loads; take the seat now
