@@ -172,6 +172,8 @@ STRINGS: dict[str, str] = {
     "web.rt.window": "Claim window: {seconds} s left",
     "web.rt.keys": "Keys: press the number of your answer (1–{count})",
     "web.rt.claims": "Claims in this window",
+    "web.rt.penalty": "penalty",
+    "web.rt.penalised": "This answer costs a penalty now",
     # ----- replays -----------------------------------------------------------------------
     "web.replay.title": "Replay",
     "web.replay.heading": "Replay of a finished game",
