@@ -110,22 +110,6 @@ function renderWaiting(state) {
     if (!full) parts.push(el("p", { class: "cf-help" }, t("web.wait.need")));
   }
   box.replaceChildren(...parts);
-  revealBehind(box);
-}
-
-let revealedFor = null; // the claim window whose changed card was brought into sight
-
-/** Once a window: the card the last step changed scrolled into sight above the claim panel
- * (on a phone the panel is a bottom sheet over the page). */
-function revealBehind(box) {
-  if (revealedFor === page.windowAt) return;
-  revealedFor = page.windowAt;
-  const changed = [...document.querySelectorAll("#cf-board .cf-changed")];
-  if (!changed.length) return;
-  const card = changed[changed.length - 1].getBoundingClientRect();
-  const top = Math.min(window.innerHeight, box.getBoundingClientRect().top);
-  if (card.bottom > top - 8) window.scrollBy({ top: card.bottom - top + 16, behavior: "instant" });
-  else if (card.top < 0) window.scrollBy({ top: card.top - 16, behavior: "instant" });
 }
 
 async function copy(text) {
@@ -340,6 +324,30 @@ function drawRealtime(display, options) {
   if (mine.length) parts.push(el("p", { class: "cf-help" }, t("web.rt.keys", { count: mine.length })));
   parts.push(el("h3", {}, t("web.rt.claims")), claims);
   box.replaceChildren(...parts);
+  revealBehind(box);
+}
+
+let windowChanged = { at: null, ids: [] }; // what the step that opened the window changed
+
+/** The card the step that opened the claim window changed (the card just turned up) scrolled
+ * into sight above the claim panel whenever the panel covers it (on a phone the panel is a
+ * bottom sheet over the page, and it grows as the window's claims come in). */
+function revealBehind(box) {
+  if (windowChanged.at !== page.windowAt) windowChanged = { at: page.windowAt, ids: [] };
+  if (!windowChanged.ids.length && page.changed.length) windowChanged.ids = page.changed;
+  if (getComputedStyle(box).position !== "fixed") return; // in the page's flow: nothing covered
+  // a changed card, else the last card of a changed zone (where a card was added)
+  const board = $("cf-board");
+  const found = windowChanged.ids
+    .map((id) => board.querySelector(`[data-card="${CSS.escape(id)}"], [data-zone="${CSS.escape(id)}"]`))
+    .filter(Boolean);
+  const cards = found.filter((n) => n.matches(".cf-card"));
+  const zoneCards = found.length ? [...found[found.length - 1].querySelectorAll(".cf-card")] : [];
+  const node = cards.length ? cards[cards.length - 1] : zoneCards[zoneCards.length - 1];
+  if (!node) return;
+  const card = node.getBoundingClientRect();
+  const top = Math.min(window.innerHeight, box.getBoundingClientRect().top);
+  if (card.bottom > top - 8) window.scrollBy({ top: card.bottom - top + 16, behavior: "instant" });
 }
 
 function onKey(event) {
