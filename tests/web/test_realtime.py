@@ -107,6 +107,18 @@ def test_first_claim_to_reach_the_server_gets_the_booty(server: Any, new_page: A
     assert ann.errors == [] and bob.errors == []
 
 
+def _contrast(ink: str, paper: str) -> float:
+    """The WCAG contrast ratio of two CSS ``rgb(…)`` colours."""
+
+    def luminance(colour: str) -> float:
+        channels = [int(c) / 255 for c in re.findall(r"\d+", colour)[:3]]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(ink), luminance(paper)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
 def _panel_facts(page: Any) -> dict[str, Any] | None:
     """While the claim panel shows buttons: whether the card just turned up (the table's last
     card) lies wholly in the viewport and above the panel, and the penalised buttons' names."""
@@ -146,6 +158,14 @@ def test_a_phone_sees_the_card_turned_up_above_a_compact_claim_panel(
     create_table(ann, server.base, "apache", 2, ["easy"], name="Ann", realtime=True)
     start(ann)
     reveal = re.compile("^Turn up the next prairie card")
+    # a zone's button (turn up a card, draw a card) keeps its white text readable when hovered
+    deck = ann.locator("#cf-board .cf-zone-button").first
+    deck.wait_for()  # the first seat turns up the first card
+    deck.hover()
+    ink, paper = deck.evaluate(
+        "b => [getComputedStyle(b).color, getComputedStyle(b).backgroundColor]"
+    )
+    assert _contrast(ink, paper) >= 4.5, (ink, paper)
     seen = None
     for _ in range(60):  # windows until one offers Ann a claim that costs a penalty
         button = ann.get_by_role("button", name=reveal)
