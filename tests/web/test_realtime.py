@@ -105,3 +105,83 @@ def test_first_claim_to_reach_the_server_gets_the_booty(server: Any, new_page: A
     ann_log = ann.locator("#cf-log li").all_inner_texts()
     assert any(re.match(r"Your \w+ takes", t) for t in ann_log), ann_log
     assert ann.errors == [] and bob.errors == []
+
+
+def _contrast(ink: str, paper: str) -> float:
+    """The WCAG contrast ratio of two CSS ``rgb(…)`` colours."""
+
+    def luminance(colour: str) -> float:
+        channels = [int(c) / 255 for c in re.findall(r"\d+", colour)[:3]]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(ink), luminance(paper)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def _panel_facts(page: Any) -> dict[str, Any] | None:
+    """While the claim panel shows buttons: whether the card just turned up (the table's last
+    card) lies wholly in the viewport and above the panel, and the penalised buttons' names."""
+    facts: dict[str, Any] | None = page.evaluate(
+        """() => {
+          const box = document.getElementById("cf-realtime");
+          const buttons = [...box.querySelectorAll("button.cf-claim")];
+          const table = [...document.querySelectorAll('#cf-board [data-card^="table:"]')];
+          if (box.hidden || !buttons.length || !table.length) return null;
+          const card = table[table.length - 1].getBoundingClientRect();
+          const panel = box.getBoundingClientRect();
+          const penalised = buttons.filter((b) => b.dataset.penalised === "true");
+          return {
+            visible: card.top >= 0 && card.bottom <= Math.min(innerHeight, panel.top)
+              && card.height > 0,
+            penalised: penalised.map((b) => [
+              b.getAttribute("aria-label"), b.getAttribute("aria-description"),
+              getComputedStyle(b).backgroundColor,
+            ]),
+            others: buttons.filter((b) => b.dataset.penalised !== "true"
+              && !b.classList.contains("cf-claim-pass"))
+              .map((b) => getComputedStyle(b).backgroundColor),
+          };
+        }"""
+    )
+    return facts
+
+
+@pytest.mark.slow
+def test_a_phone_sees_the_card_turned_up_above_a_compact_claim_panel(
+    server: Any, new_page: Any
+) -> None:
+    """At 390×844 the claim panel is a bottom sheet of small buttons: the card just turned up
+    stays in the viewport above it, and a claim that would cost a penalty looks apart and says
+    so to a screen reader. The real-time prompt asks which card claims, not how fast."""
+    ann = new_page(390, 844)
+    create_table(ann, server.base, "apache", 2, ["easy"], name="Ann", realtime=True)
+    start(ann)
+    reveal = re.compile("^Turn up the next prairie card")
+    # a zone's button (turn up a card, draw a card) keeps its white text readable when hovered
+    deck = ann.locator("#cf-board .cf-zone-button").first
+    deck.wait_for()  # the first seat turns up the first card
+    deck.hover()
+    ink, paper = deck.evaluate(
+        "b => [getComputedStyle(b).color, getComputedStyle(b).backgroundColor]"
+    )
+    assert _contrast(ink, paper) >= 4.5, (ink, paper)
+    seen = None
+    for _ in range(60):  # windows until one offers Ann a claim that costs a penalty
+        button = ann.get_by_role("button", name=reveal)
+        if button.count():
+            _click(button)
+        facts = until(ann, lambda: _panel_facts(ann), 10)
+        if facts and facts["penalised"]:
+            seen = facts
+            prompt = ann.locator("#cf-board").inner_text()
+            assert "how fast" not in prompt
+            assert "claim with one of your hand cards, or pass" in prompt
+            break
+        ann.wait_for_timeout(300)
+    assert seen, "no claim window offered a penalised claim"
+    assert seen["visible"], "the card just turned up is not in sight above the claim panel"
+    for label, description, colour in seen["penalised"]:
+        assert PENALTY in label and description == "This answer costs a penalty now"
+        assert colour not in seen["others"]
+    assert ann.errors == []

@@ -182,3 +182,40 @@ def test_a_record_file_chosen_while_the_page_sets_up_is_opened(
     page.get_by_role("button", name="One step forward").click()
     check_shows(page, spectator, 1)
     assert page.errors == []
+
+
+def test_play_and_pause_a_replay_with_the_mouse_and_the_keyboard(
+    server: Any, new_page: Any
+) -> None:
+    """Play steps through the game by itself at a readable pace until paused (by the button,
+    the P key or a step chosen by hand); at the end it stops, and Play starts over."""
+    table = bot_game(server.base, "tracker", 2)
+    spectator = frames(server.base, table, "spectator")
+    last = len(spectator["frames"]) - 1
+    page = new_page()
+    page.goto(f"{server.base}/replay?table={table}&game=1&seat=spectator&step={last - 2}")
+    wait_step(page, last - 2)
+    play = page.locator("#cf-play")
+    assert play.inner_text().endswith("Play") and play.is_enabled()
+    play.click()  # plays to the end by itself, then stops
+    assert page.get_by_role("button", name="Pause").count() == 1
+    check_shows(page, spectator, last - 1)
+    check_shows(page, spectator, last)
+    wait_for_js(page, "document.body.dataset.playing === 'false'")
+    assert page.get_by_role("button", name="Play").count() == 1
+    # by the keyboard: Tab to the button and Enter starts over from the start, P pauses
+    page.get_by_role("button", name="One step back").focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "cf-play"
+    page.keyboard.press("Enter")
+    check_shows(page, spectator, 1)
+    page.keyboard.press("p")
+    wait_for_js(page, "document.body.dataset.playing === 'false'")
+    paused = step_of(page)
+    page.wait_for_timeout(3500)  # more than two steps' pace: nothing moves while paused
+    assert step_of(page) == paused
+    page.keyboard.press("p")  # plays on from there; a step chosen by hand pauses it
+    check_shows(page, spectator, paused + 1)
+    page.keyboard.press("ArrowLeft")
+    wait_for_js(page, "document.body.dataset.playing === 'false'")
+    assert page.errors == []

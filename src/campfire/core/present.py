@@ -481,6 +481,10 @@ class Presenter(ABC):
 
     def __init__(self, game: Game[Any]) -> None:
         self.game = game
+        #: the play mode the displays are drawn for (one of the game's ``play_modes``, set by the
+        #: caller before :meth:`display`): a presenter may word its prompts for it (a timed
+        #: answer measured by the server asks only which answer, never how fast)
+        self.play_mode = "turns"
 
     @abstractmethod
     def display(

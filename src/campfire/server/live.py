@@ -331,7 +331,10 @@ class LiveTable:
             and seat not in self.table.agents
             else []
         )
-        display = protocol.seat_display(self.game, view, legal, self.names(language), language)
+        mode = REALTIME_MODE if self.realtime else "turns"
+        display = protocol.seat_display(
+            self.game, view, legal, self.names(language), language, mode
+        )
         return view, display, protocol.legal_json(self.game, self.players, legal)
 
     def _outcome(self) -> dict[str, Any] | None:

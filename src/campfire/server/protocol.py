@@ -270,17 +270,22 @@ def seat_display(
     legal: Sequence[Action],
     names: Sequence[str],
     language: str = DEFAULT_LANGUAGE,
+    play_mode: str = "turns",
 ) -> Display:
     """A seat's display model (the :class:`~campfire.core.present.Display` itself).
 
     The one path from a seat's knowledge to what a client draws: the live tables' frames and
-    the replays (``campfire.server.replay``) both build it here, its texts in ``language``.
+    the replays (``campfire.server.replay``) both build it here, its texts in ``language``
+    and its prompts worded for ``play_mode`` (the table's: ``"realtime-claims"`` where the
+    server times the claims, else ``"turns"``).
 
     A frame may hold it as it is: ``campfire.server.wire.encode`` writes it as its
     ``to_json()`` (orjson encodes the dataclass directly, several times faster).
     """
+    presenter = game.presenter()
+    presenter.play_mode = play_mode  # the presenter's prompts worded for the table's play mode
     with speaking(language):
-        return game.presenter().display(view, legal, names)
+        return presenter.display(view, legal, names)
 
 
 def seat_step(

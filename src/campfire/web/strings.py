@@ -213,6 +213,8 @@ STRINGS: dict[str, str] = {
     "web.rt.window": "Claim window: {seconds} s left",
     "web.rt.keys": "Keys: press the number of your answer (1–{count})",
     "web.rt.claims": "Claims in this window",
+    "web.rt.penalty": "penalty",
+    "web.rt.penalised": "This answer costs a penalty now",
     # ----- replays -----------------------------------------------------------------------
     "web.replay.title": "Replay",
     "web.replay.heading": "Replay of a finished game",
@@ -230,6 +232,9 @@ STRINGS: dict[str, str] = {
     "web.replay.back": "One step back",
     "web.replay.forward": "One step forward",
     "web.replay.end": "To the end",
+    "web.replay.play": "Play",
+    "web.replay.pause": "Pause",
+    "web.replay.play.help": "Play the moves one after another (P plays and pauses)",
     "web.replay.slider": "Step",
     "web.replay.step": "Step {step} of {total}",
     "web.replay.by": "Move by {name}",

@@ -77,6 +77,18 @@ def test_claim_prompt_labels_target_the_hand_card_and_warn_of_a_penalty() -> Non
     )
 
 
+def test_the_real_time_prompt_does_not_ask_how_fast() -> None:
+    """Where the server measures the claims (the real-time play mode), the prompt asks only
+    which card claims; the timed answers stay the same."""
+    state = position(3, ["buffalo"], reveal=["red-hunter"])
+    play(state, (0, "reveal"))
+    realtime = GAME.presenter()
+    realtime.play_mode = "realtime-claims"
+    d = display(realtime, state, 0, NAMES)
+    assert d.prompt == "The red hunter is up: claim with one of your hand cards, or pass."
+    assert [a.notation for a in d.actions] == [a.notation for a in show(state, 0).actions]
+
+
 def test_arrival_claims_are_public_on_the_pow_wow_board() -> None:
     state = position(2, ["buffalo"], reveal=["red-hunter"], options={"claim_order": "arrival"})
     play(state, (0, "reveal"))

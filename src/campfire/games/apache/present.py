@@ -627,7 +627,9 @@ class ApachePresenter(Presenter):
             if me not in to_act:
                 return _text("apache.wait.answer", players=who) if to_act else _text("apache.wait")
             card = card_label(view["table"][-1]) if view["table"] else "?"
-            speed = ".reaction" if view["claim_order"] == "reaction" else ""
+            # the reader says how fast in turns; in real time the server measures it
+            timed = view["claim_order"] == "reaction" and self.play_mode != "realtime-claims"
+            speed = ".reaction" if timed else ""
             return _text(f"apache.prompt.claim{speed}", card=card)
         claim = view["queue"][int(view["resolved"])] if view["queue"] else {"type": "hunter"}
         kind = type_label(str(claim["type"]))

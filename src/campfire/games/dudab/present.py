@@ -234,7 +234,8 @@ MESSAGES: dict[str, str] = {
     "dudab.fact.rounds": "rounds",
     "dudab.fact.starts": "start player",
     "dudab.fact.starts.value": "this round",
-    "dudab.points": "{points} points",
+    "dudab.points": "{count} points",
+    "dudab.points.one": "1 point",
     "dudab.card.number": "{colour} {symbol} {value}",
     "dudab.card.dudab": "Dudab",
     "dudab.card.shaman": "{colour} Shaman",
@@ -565,7 +566,7 @@ class DudabPresenter(Presenter):
         return PlayerPanel(
             s,
             self.name(names, s),
-            _text("dudab.points", points=view["totals"][s]),
+            _points(view["totals"][s]),
             tuple(facts),
             to_act=s in view["to_act"],
             you=s == seat,
@@ -896,3 +897,10 @@ def _breakdown(detail: Mapping[str, Any]) -> list[str]:
     if detail["number_points"]:
         parts.append(_text("dudab.score.numbers", points=detail["number_points"]))
     return parts
+
+
+def _points(score: int) -> str:
+    """A score in points ("1 point", "3 points"), counted in the language in force."""
+    if score == 1:
+        return _text("dudab.points.one")
+    return _text("dudab.points", count=score)

@@ -191,7 +191,8 @@ MESSAGES: dict[str, str] = {
     "tracker.fact.captured": "cards captured",
     "tracker.fact.last": "last turns",
     "tracker.fact.last.value": "yes",
-    "tracker.points": "{points} points",
+    "tracker.points": "{count} points",
+    "tracker.points.one": "1 point",
     "tracker.card.scout": "{colour} scout ({card})",
     "tracker.card.false": "{colour} false track ({card})",
     "tracker.mark.peeked": "peeked at this turn",
@@ -477,7 +478,7 @@ class TrackerPresenter(Presenter):
             facts.append((_text("tracker.fact.last"), _text("tracker.fact.last.value")))
         score = ""
         if "outcome" in view:
-            score = _text("tracker.points", points=view["outcome"]["scores"][seat])
+            score = _points(view["outcome"]["scores"][seat])
         return PlayerPanel(
             seat,
             self.name(names, seat),
@@ -674,3 +675,10 @@ class TrackerPresenter(Presenter):
             meaning = _text("tracker.legend.tribe", colour=_colour(tribe), tribe=f"T{tribe}")
             entries.append(LegendEntry(letter, meaning))
         return entries
+
+
+def _points(score: int) -> str:
+    """A score in points ("1 point", "3 points"), counted in the language in force."""
+    if score == 1:
+        return _text("tracker.points.one")
+    return _text("tracker.points", count=score)

@@ -17,6 +17,7 @@ const viewer = {
   step: 0,
   games: {},
   loading: 0, // the number of the latest request (an older answer is dropped)
+  timer: null, // the interval of playing, while it plays
 };
 
 /** The page's texts: the [data-t] elements, the step buttons' labels, the title. */
@@ -34,6 +35,7 @@ function fillLabels() {
     $(id).title = t(key);
   }
   document.title = `Campfire · ${t("web.replay.title")}`;
+  drawPlay();
 }
 
 // ----- choosing a game ----------------------------------------------------------------------
@@ -99,6 +101,7 @@ function remember() {
 }
 
 async function load() {
+  pause(); // another game, seat or language: playing stops
   const source = viewer.source;
   if (!source) return;
   const number = ++viewer.loading;
@@ -169,8 +172,55 @@ function show(step) {
   $("cf-slider").setAttribute("aria-valuetext", $("cf-step-count").textContent);
   $("cf-first").disabled = $("cf-back").disabled = viewer.step === 0;
   $("cf-last").disabled = $("cf-forward").disabled = viewer.step === last;
+  $("cf-play").disabled = last === 0;
   document.body.dataset.step = String(viewer.step);
   remember();
+}
+
+// ----- playing: a step every PACE_MS until the end or a pause -----------------------------------
+
+const PACE_MS = 1500; // time to read a step's log lines and see what it changed
+
+/** The play button's text and name: "Play" while paused, "Pause" while playing. */
+function drawPlay() {
+  const button = $("cf-play");
+  const playing = viewer.timer !== null;
+  button.replaceChildren(
+    el("span", { "aria-hidden": "true" }, playing ? "❚❚" : "▶▶"),
+    " ",
+    t(playing ? "web.replay.pause" : "web.replay.play"),
+  );
+  button.title = t("web.replay.play.help");
+  button.classList.toggle("cf-primary", playing);
+  document.body.dataset.playing = String(playing);
+}
+
+/** Start playing from this step (from the start when at the end), or pause. */
+function togglePlay() {
+  if (viewer.timer !== null) return pause();
+  const replay = viewer.replay;
+  if (!replay) return;
+  if (viewer.step >= replay.frames.length - 1) show(0);
+  viewer.timer = setInterval(() => {
+    const end = viewer.replay ? viewer.replay.frames.length - 1 : 0;
+    show(viewer.step + 1);
+    if (viewer.step >= end) pause();
+  }, PACE_MS);
+  drawPlay();
+}
+
+/** Stop playing (a step chosen by hand, another game or seat, the end reached). */
+function pause() {
+  if (viewer.timer === null) return;
+  clearInterval(viewer.timer);
+  viewer.timer = null;
+  drawPlay();
+}
+
+/** A step chosen by hand: playing pauses first. */
+function showByHand(step) {
+  pause();
+  show(step);
 }
 
 /** The moves the seat could choose from at this step (read-only: what a learner looks at). */
@@ -196,12 +246,17 @@ function onKey(event) {
   const target = event.target;
   const typing = target instanceof HTMLElement && target.matches("select, textarea, input:not([type=range])");
   if (typing) return;
+  if (event.key === "p" || event.key === "P") {
+    event.preventDefault();
+    togglePlay();
+    return;
+  }
   const moves = { ArrowRight: 1, ArrowLeft: -1, Home: -Infinity, End: Infinity };
   if (!(event.key in moves)) return;
   if (target === $("cf-slider")) return; // the slider steps by itself (and fires "input")
   event.preventDefault();
   const delta = moves[event.key];
-  show(Number.isFinite(delta) ? viewer.step + delta : delta > 0 ? Infinity : 0);
+  showByHand(Number.isFinite(delta) ? viewer.step + delta : delta > 0 ? Infinity : 0);
 }
 
 // ----- start ----------------------------------------------------------------------------------
@@ -241,11 +296,12 @@ async function main() {
     viewer.seat = value === "spectator" ? "spectator" : Number(value);
     load(); // the same step, seen from the other seat
   });
-  $("cf-first").addEventListener("click", () => show(0));
-  $("cf-back").addEventListener("click", () => show(viewer.step - 1));
-  $("cf-forward").addEventListener("click", () => show(viewer.step + 1));
-  $("cf-last").addEventListener("click", () => show(Infinity));
-  $("cf-slider").addEventListener("input", (event) => show(Number(event.target.value)));
+  $("cf-first").addEventListener("click", () => showByHand(0));
+  $("cf-back").addEventListener("click", () => showByHand(viewer.step - 1));
+  $("cf-play").addEventListener("click", togglePlay);
+  $("cf-forward").addEventListener("click", () => showByHand(viewer.step + 1));
+  $("cf-last").addEventListener("click", () => showByHand(Infinity));
+  $("cf-slider").addEventListener("input", (event) => showByHand(Number(event.target.value)));
   document.addEventListener("keydown", onKey);
 
   await startPage(async (code) => {

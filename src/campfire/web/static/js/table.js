@@ -7,6 +7,7 @@ import { botName, chosenLanguage, t } from "./i18n.js";
 import { ChatPanel } from "./chat.js";
 import { api, seatFor, storeSeat, forgetSeat, gameTitles, inviteLink, optionLines } from "./lobby-api.js";
 import { TableClient } from "./protocol.js";
+import { cardSvg } from "./cards.js";
 import { choices, headline, renderLog, renderTable, tickClocks } from "./render.js";
 
 const PEEK_MS = 3000; // how long a peeked card stays face up for the peeker
@@ -397,20 +398,34 @@ function drawRealtime(display, options) {
   // the claims first (the keys 1, 2, … on the cards in hand), then the other answers (pass)
   const mine = [...offered.filter((c) => c.variants), ...offered.filter((c) => !c.variants)];
   const buttons = el("div", { class: "cf-claims" });
+  const cards = new Map();
+  for (const zone of display.zones || []) for (const card of zone.cards || []) cards.set(card.id, card);
   mine.forEach((choice, i) => {
     const pass = !choice.variants;
     const label = choice.label;
-    buttons.append(
-      el("button", {
-        type: "button",
-        class: `cf-claim ${pass ? "cf-claim-pass" : ""}`,
-        "data-key": String(i + 1),
-        "aria-keyshortcuts": String(i + 1),
-        "aria-label": label,
-        onclick: () => onAction({ ...choice, notation: pass ? choice.notation : choice.answer.notation }),
-        text: `${i + 1}. ${label}`,
-      }),
-    );
+    // a claim that costs a penalty now looks apart and says so (its label may say it too)
+    const penalised = Boolean(choice.penalised || (choice.variants || []).some((v) => v.penalised));
+    const card = choice.target ? cards.get(choice.target) : null;
+    const button = el("button", {
+      type: "button",
+      class: `cf-claim${pass ? " cf-claim-pass" : ""}${penalised ? " cf-claim-penalised" : ""}`,
+      "data-key": String(i + 1),
+      "aria-keyshortcuts": String(i + 1),
+      "aria-label": label,
+      "aria-description": penalised ? t("web.rt.penalised") : null,
+      title: penalised ? `${label} — ${t("web.rt.penalised")}` : label,
+      "data-penalised": penalised ? "true" : null,
+      onclick: () => onAction({ ...choice, notation: pass ? choice.notation : choice.answer.notation }),
+    });
+    const face = el("span", { class: "cf-claim-face", "aria-hidden": "true" });
+    if (card) face.innerHTML = cardSvg(card);
+    // seen: the key, the hand card and its short name (the full label is the accessible name)
+    const parts = [el("span", { class: "cf-claim-key", "aria-hidden": "true" }, String(i + 1))];
+    if (card) parts.push(face);
+    parts.push(el("span", { class: "cf-claim-text", "aria-hidden": "true" }, card && card.label ? card.label : label));
+    if (penalised) parts.push(el("span", { class: "cf-claim-warn", "aria-hidden": "true" }, `⚠ ${t("web.rt.penalty")}`));
+    button.append(...parts);
+    buttons.append(button);
   });
   const left = Math.max(0, WINDOW_MS - (performance.now() - page.windowAt));
   const claims = el("ol", { class: "cf-claim-order", "aria-label": t("web.rt.claims") });
@@ -422,6 +437,30 @@ function drawRealtime(display, options) {
   if (mine.length) parts.push(el("p", { class: "cf-help" }, t("web.rt.keys", { count: mine.length })));
   parts.push(el("h3", {}, t("web.rt.claims")), claims);
   box.replaceChildren(...parts);
+  revealBehind(box);
+}
+
+let windowChanged = { at: null, ids: [] }; // what the step that opened the window changed
+
+/** The card the step that opened the claim window changed (the card just turned up) scrolled
+ * into sight above the claim panel whenever the panel covers it (on a phone the panel is a
+ * bottom sheet over the page, and it grows as the window's claims come in). */
+function revealBehind(box) {
+  if (windowChanged.at !== page.windowAt) windowChanged = { at: page.windowAt, ids: [] };
+  if (!windowChanged.ids.length && page.changed.length) windowChanged.ids = page.changed;
+  if (getComputedStyle(box).position !== "fixed") return; // in the page's flow: nothing covered
+  // a changed card, else the last card of a changed zone (where a card was added)
+  const board = $("cf-board");
+  const found = windowChanged.ids
+    .map((id) => board.querySelector(`[data-card="${CSS.escape(id)}"], [data-zone="${CSS.escape(id)}"]`))
+    .filter(Boolean);
+  const cards = found.filter((n) => n.matches(".cf-card"));
+  const zoneCards = found.length ? [...found[found.length - 1].querySelectorAll(".cf-card")] : [];
+  const node = cards.length ? cards[cards.length - 1] : zoneCards[zoneCards.length - 1];
+  if (!node) return;
+  const card = node.getBoundingClientRect();
+  const top = Math.min(window.innerHeight, box.getBoundingClientRect().top);
+  if (card.bottom > top - 8) window.scrollBy({ top: card.bottom - top + 16, behavior: "instant" });
 }
 
 function onKey(event) {
