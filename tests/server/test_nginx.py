@@ -43,6 +43,8 @@ PUBLIC = "https://games.example.org"
 #: the cap per address the server is started with (each of its two processes counts its own)
 CAP = 3
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
+#: what each server process logs once it serves, behind the proxy
+PUBLIC_SAID = f"campfire serve: public at {PUBLIC}/ (trusted proxies: 127.0.0.1)"
 
 front_module = load_script("nginx_front")
 
@@ -135,7 +137,16 @@ def through(pg_schema: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         )
         stack.callback(server.stop)
         front = stack.enter_context(front_module.nginx_front(server.port))
-        yield Through(server, front)
+        through = Through(server, front)
+        # both processes serving (each says where it is public once its start is done): nginx's
+        # first answer came from one of them, and the tests count on what each one holds
+        for _ in range(1200):  # readiness only: no duration is asserted
+            if through.server_log().count(PUBLIC_SAID) >= 2:
+                break
+            time.sleep(0.05)
+        else:
+            pytest.fail("the second server process did not start:\n" + through.server_log()[-3000:])
+        yield through
 
 
 class _Json:
@@ -212,8 +223,7 @@ def test_the_server_sees_the_client_not_the_proxy(through: Through) -> None:
     assert line is not None, through.server_log()[-3000:]
     assert "127.0.0.6" in line and "203.0.113.9" not in line, line
     # each process says where it is public, and whom it believes
-    said = "campfire serve: public at https://games.example.org/ (trusted proxies: 127.0.0.1)"
-    assert through.server_log().count(said) == 2
+    assert through.server_log().count(PUBLIC_SAID) == 2
 
 
 def test_the_cap_per_address_counts_each_client_of_the_proxy(through: Through) -> None:
