@@ -27,7 +27,15 @@ from .errors import ErrorText, UnknownGameError
 from .game import Game
 from .validate import short_repr
 
-__all__ = ["ENTRY_POINT_GROUP", "PluginFailure", "all_games", "get", "plugin_errors", "register"]
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "PluginFailure",
+    "all_games",
+    "get",
+    "names",
+    "plugin_errors",
+    "register",
+]
 
 #: the entry-point group through which a package offers games
 ENTRY_POINT_GROUP = "campfire.games"
@@ -101,6 +109,8 @@ def discover() -> None:
     :func:`plugin_errors`; the other games load.
     """
     global _discovered
+    if _discovered:  # the common case: no lock to take
+        return
     with _lock:
         if _discovered:
             return
@@ -167,3 +177,13 @@ def all_games() -> list[Game[Any]]:
     """Every registered game, sorted by name."""
     discover()
     return [_GAMES[name] for name in sorted(_GAMES)]
+
+
+def names() -> tuple[str, ...]:
+    """The registered games' names, in the order they were registered (a cheap cache key).
+
+    >>> set(names()) == {game.name for game in all_games()}
+    True
+    """
+    discover()
+    return tuple(_GAMES)

@@ -160,9 +160,9 @@ def load_catalog(language: str) -> CompiledCatalog | None:
 
     Read once per process for each set of registered games; ``None``: no catalog exists.
     """
-    from campfire.core import all_games
+    from campfire.core.registry import names
 
-    return _merged(language, tuple(game.name for game in all_games()))
+    return _merged(language, names())  # no sorted list built on every call
 
 
 @cache
