@@ -391,11 +391,7 @@ class LobbyOps:
         self.hub.store.start(live.id, live.number, live.seed)
         live.build()
         live.push_snapshots()
-        hub = self.hub
-        hub.bots.kick(live)
-        hub.timers.arm(live)
-        hub.takeover.absent(live)
-        hub.spawn(hub.windows.after_step_locked(live))
+        self.hub.recovery.resume(live)  # its bots, clocks, absent people and claim windows go on
 
     def record(self, live: LiveTable, number: int | None) -> str:
         """The record of game ``number`` (default: the last finished) of a table.

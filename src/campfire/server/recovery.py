@@ -98,7 +98,7 @@ class TableRecovery:
         return rebuilt
 
     def resume(self, live: LiveTable) -> None:
-        """Let a running table rebuilt from its log go on: its bots, clocks and windows."""
+        """Let a running table go on (rebuilt, or a new game): its bots, clocks and windows."""
         hub = self.hub
         hub.bots.kick(live)
         hub.timers.arm(live)
