@@ -239,6 +239,10 @@ def test_purging_a_table_deletes_its_chat(sqlite_url: str) -> None:
             _chat(p0)
     close = ["admin", "close", str(table), "--message", "done", "--database-url", sqlite_url]
     assert main(close) == 0
+    engine = make_engine(sqlite_url)
+    with session_factory(engine)() as session:
+        assert len(session.scalars(select(ChatRow)).all()) == 1  # stored, until the purge
+    engine.dispose()
     purge = ["admin", "purge", "--finished-before", "2999-01-01", "--no-export"]
     assert main([*purge, "--database-url", sqlite_url]) == 0
     engine = make_engine(sqlite_url)

@@ -57,7 +57,7 @@ def test_personal_links_names_presence_and_a_start_that_waits_for_everyone(
     confirm.wait_for()
     assert "Cleo" in confirm.inner_text() and "Robert" not in confirm.inner_text()
     ann.get_by_role("button", name="Wait").click()
-    until(ann, lambda: confirm.count() == 0)
+    assert until(ann, lambda: confirm.count() == 0)
 
     cleo = new_page()
     cleo.goto(cleo_link)

@@ -88,7 +88,7 @@ def test_every_option_of_every_game_reads_in_words(
     games = page.locator("#cf-game option").evaluate_all("(os) => os.map((o) => o.value)")
     for game in games:
         page.locator("#cf-game").select_option(game)
-        until(page, lambda: page.locator("#cf-options .cf-option").count())
+        assert until(page, lambda: page.locator("#cf-options .cf-option").count()), game
         shown = _shown_options(page)
         for label, choices in shown:
             assert label and not CODE.search(label), (game, label)

@@ -90,7 +90,7 @@ def test_the_log_says_who_decided_a_move_made_for_you(
     def lines() -> list[str]:
         return [str(x) for x in ann.locator("#cf-log li").all_inner_texts()]
 
-    until(ann, lambda: any(line.startswith(said) for line in lines()), 60)
+    assert until(ann, lambda: any(line.startswith(said) for line in lines()), 60), lines()
     # the person made no move: a line of theirs ("You look at …", what only they saw) comes
     # only right after the line that says who decided the move
     log = lines()

@@ -212,8 +212,6 @@ def test_play_and_pause_a_replay_with_the_mouse_and_the_keyboard(
     page.keyboard.press("p")
     wait_for_js(page, "document.body.dataset.playing === 'false'")
     paused = step_of(page)
-    page.wait_for_timeout(3500)  # more than two steps' pace: nothing moves while paused
-    assert step_of(page) == paused
     page.keyboard.press("p")  # plays on from there; a step chosen by hand pauses it
     check_shows(page, spectator, paused + 1)
     page.keyboard.press("ArrowLeft")
