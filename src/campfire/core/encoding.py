@@ -47,7 +47,7 @@ import numpy.typing as npt
 from .agent import Belief
 from .state import State
 
-__all__ = ["Encoder", "Layout", "Slot", "Vector", "count_into", "float_counts", "one_hot"]
+__all__ = ["Encoder", "Layout", "Slot", "Vector", "count_into", "float_counts"]
 
 Vector = npt.NDArray[np.float32]
 
@@ -199,16 +199,6 @@ class Encoder:
     ) -> None:
         """Write the game's slots of ``view`` (``seat``'s) and ``belief`` into ``out`` (zeros)."""
         raise NotImplementedError
-
-    def rel(self, s: int, seat: int) -> int:
-        """The relative slot of seat ``s`` seen from ``seat``."""
-        return (s - seat) % self.players
-
-
-def one_hot(out: Vector, offset: int, index: int | None) -> None:
-    """Set ``out[offset + index]`` to 1 (nothing when ``index`` is ``None``)."""
-    if index is not None:
-        out[offset + index] = 1.0
 
 
 def float_counts(counts: Counter[int]) -> tuple[tuple[int, float], ...]:

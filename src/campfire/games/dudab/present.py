@@ -447,9 +447,7 @@ class DudabPresenter(Presenter):
         column = view["columns"][k]
         zone_id = f"col:{k + 1}"
         names = list(column["cards"])
-        # who played each card (None: nobody, or unknown; a view made before they were recorded
-        # has none)
-        owners = column.get("owners") or [None] * len(names)
+        owners = column["owners"]  # who played each card (None: nobody, or unknown)
         cards = [
             card_face(f"{zone_id}:{i}", name, owner=owner)
             for i, (name, owner) in enumerate(zip(names, owners, strict=True))
@@ -472,7 +470,7 @@ class DudabPresenter(Presenter):
                     "Jun",
                     marks=marks,
                     icon="jungle",
-                    owner=column.get("jungle_owner"),
+                    owner=column["jungle_owner"],
                 ),
             )
             if below < above:  # the mirror card of the next place below the Jungle
