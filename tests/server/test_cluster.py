@@ -690,3 +690,52 @@ def test_a_client_of_patches_served_through_another_process_rebuilds_every_model
         engine.dispose()
     assert steps > 10
     assert sent * 3 < whole  # the relay keeps the saving: patches, not whole models
+
+
+async def _presence_frame(ws: Any, seat: int, connected: bool) -> dict[str, Any]:
+    """The first ``presence`` frame on ``ws`` that shows ``seat`` connected (or not); the
+    frames before it are validated and passed over (bounded: it fails, never hangs)."""
+    for _ in range(50):
+        frame = check_frame(json.loads(await asyncio.wait_for(ws.recv(), 30)))
+        if frame["type"] == "presence" and frame["seats"][seat]["connected"] is connected:
+            return frame
+    raise AssertionError(f"no presence frame with seat {seat} connected={connected}")
+
+
+def test_presence_is_measured_for_connections_through_another_process(
+    pg_only: str, tmp_path: Path
+) -> None:
+    a = LiveServer(pg_only, tmp_path, args=ARGS)
+    b = LiveServer(pg_only, tmp_path, args=ARGS)
+    try:
+        table, tokens = _new_table(a.base)  # a owns it; not started: the waiting room
+
+        async def go() -> None:
+            query = "presence=1&token="
+            ann = await websockets.connect(f"{a.ws}/ws/tables/{table}?{query}{tokens[0]}")
+            snap = check_frame(json.loads(await asyncio.wait_for(ann.recv(), 30)))
+            assert snap["type"] == "snapshot"
+            assert snap["seats"][1]["presence"] == {"connected": False, "away_ms": None}
+            # Bob comes through the other process: the owner counts him as here, and both
+            # hear of it (his presence frames are relayed by the process he is connected to)
+            bob = await websockets.connect(f"{b.ws}/ws/tables/{table}?{query}{tokens[1]}")
+            came = await _presence_frame(ann, 1, True)
+            assert came["seats"][0]["connected"] is True
+            bob_sees = await _presence_frame(bob, 1, True)
+            assert bob_sees["seats"][0]["connected"] is True
+            # a spectator at the other process sees no presence frames unasked, but its
+            # snapshot shows both here
+            watcher = await websockets.connect(f"{b.ws}/ws/tables/{table}")
+            seen = check_frame(json.loads(await asyncio.wait_for(watcher.recv(), 30)))
+            assert [s["presence"]["connected"] for s in seen["seats"][:2]] == [True, True]
+            await watcher.close()
+            # Bob closes his tab: the owner sees him go, as it would at its own connection
+            await bob.close()
+            gone = await _presence_frame(ann, 1, False)
+            assert isinstance(gone["seats"][1]["away_ms"], int)
+            await ann.close()
+
+        asyncio.run(go())
+    finally:
+        a.stop()
+        b.stop()
