@@ -144,10 +144,18 @@ class Seat:
     """
 
     def __init__(
-        self, ws: Any, seat: int | None, check_every: int = 1, patches: bool = False
+        self,
+        ws: Any,
+        seat: int | None,
+        check_every: int = 1,
+        patches: bool = False,
+        views: bool = False,
     ) -> None:
         self.ws = ws
         self.seat = seat
+        #: the client asked for the game's raw views (``view=1``): snapshots and deltas carry
+        #: ``view`` exactly then
+        self.views = views
         self.frames: list[dict[str, Any]] = []
         self.raw: list[dict[str, Any]] = []
         #: validate every n-th frame against its schema (every frame by default)
@@ -172,6 +180,7 @@ class Seat:
             frame = {k: v for k, v in frame.items() if k != "patch"}
             frame["display"] = apply_patch(self.display, self.raw[-1]["patch"])
         if frame.get("type") in ("snapshot", "delta"):
+            assert ("view" in frame) == self.views, "a raw view is sent exactly when asked for"
             self.display = frame["display"]
         self.frames.append(frame)
         return frame
@@ -210,10 +219,10 @@ def seats(
             ws = stack.enter_context(
                 client.websocket_connect(f"/ws/tables/{table}?token={tokens[seat]}{extra}")
             )
-            out.append(Seat(ws, seat, check_every, patches))
+            out.append(Seat(ws, seat, check_every, patches, views))
         if spectator:
             ws = stack.enter_context(client.websocket_connect(f"/ws/tables/{table}?{extra[1:]}"))
-            out.append(Seat(ws, None, check_every, patches))
+            out.append(Seat(ws, None, check_every, patches, views))
         for s in out:
             assert s.receive()["type"] == "snapshot"
         yield out

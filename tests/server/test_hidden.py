@@ -70,7 +70,7 @@ def _tokens(text: str) -> set[str]:
 def _check(game: Any, state: State, client: Seat, frame: dict[str, Any], names: list[str]) -> None:
     seat = client.seat
     view = json.loads(json.dumps(state.view(seat)))
-    assert frame.get("view", view) == view  # absent unless the client asked (view=1)
+    assert frame["view"] == view if client.views else "view" not in frame  # only if asked
     reveals = frame["step"]["display"]["reveals"] if frame["type"] == "delta" else []
     assert all(seat is not None and r["seat"] == seat for r in reveals)
     events = frame["step"]["events"] if frame["type"] == "delta" else []

@@ -60,7 +60,7 @@ def test_each_connection_gets_frames_in_its_own_language(sqlite_url: str) -> Non
             clients = []
             for path, headers, seat, language in connections:
                 ws = stack.enter_context(client.websocket_connect(path, headers=headers))
-                clients.append((Seat(ws, seat), language))
+                clients.append((Seat(ws, seat, views=True), language))
             names = ["P0", "P1"]
             for c, language in clients:
                 snapshot = c.receive()

@@ -123,7 +123,7 @@ def test_a_spectators_frames_are_one_text_for_all_spectators(sqlite_url: str) ->
             seats(client, table, tokens) as clients,  # asking for views (view=1), like this one
             client.websocket_connect(f"/ws/tables/{table}?view=1") as ws,
         ):
-            second = Seat(ws, None)
+            second = Seat(ws, None, views=True)
             second.receive()
             conns = [c for c in live.connections if c.seat is None]
             assert len(conns) == 2
