@@ -38,6 +38,8 @@ CONFIG = Path(__file__).resolve().parents[1] / "deploy" / "nginx" / "campfire.co
 HOST_NAME = "games.example.org"
 #: How long apt-get waits for another package install's lock (``make test``'s APT_LOCK_WAIT).
 APT_LOCK_WAIT = 600
+#: The one installer of Debian packages, ``make test``'s
+INSTALLER = Path(__file__).resolve().parents[1] / "scripts" / "debian-package.sh"
 
 
 def _say(text: str) -> None:
@@ -52,44 +54,33 @@ def _find(command: str) -> str | None:
     )
 
 
-def ensure_command(command: str, package: str) -> str:
+def ensure_command(
+    command: str, package: str, why: str = "the tests behind a reverse proxy"
+) -> str:
     """The path of ``command``; Debian's ``package`` is installed first when it is missing.
 
-    Raises :class:`RuntimeError` saying what to install when it cannot be installed here.
+    The install is ``scripts/debian-package.sh``'s, as ``make test``'s (root or ``sudo -n``;
+    it waits up to :data:`APT_LOCK_WAIT` seconds for another package install or update, and
+    says so). Raises :class:`RuntimeError` saying what to install when it cannot be installed
+    here, or what apt-get said when the install failed.
     """
     found = _find(command)
     if found:
         return found
-    sudo: list[str] = []
-    if os.geteuid() != 0:
-        if (
-            shutil.which("sudo")
-            and subprocess.run(["sudo", "-n", "true"], check=False).returncode == 0
-        ):
-            sudo = ["sudo", "-n", "env", "DEBIAN_FRONTEND=noninteractive"]
-        else:
-            sudo = ["<none>"]
-    if sudo == ["<none>"] or not shutil.which("apt-get"):
-        raise RuntimeError(
-            f"{command} is missing and cannot be installed here (no root, no sudo, no apt-get): "
-            f"install the Debian package {package}"
-        )
-    _say(
-        f"{command} is missing: installing the Debian package {package} with apt-get "
-        f"(if another package install is running, apt-get waits up to {APT_LOCK_WAIT} s for it)"
+    done = subprocess.run(
+        ["/bin/sh", str(INSTALLER), package, command, command, why],
+        env=dict(os.environ, APT_LOCK_WAIT=str(APT_LOCK_WAIT), INSTALLER_SAYS="campfire"),
+        capture_output=True,
+        text=True,
+        check=False,
     )
-    apt = [*sudo, "apt-get", "-o", f"DPkg::Lock::Timeout={APT_LOCK_WAIT}"]
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    for step in (["update", "-qq"], ["install", "-y", "-qq", package]):
-        done = subprocess.run([*apt, *step], env=env, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            raise RuntimeError(
-                f"apt-get {' '.join(step)} failed ({done.returncode}):\n{done.stderr[-2000:]}"
-            )
+    for line in done.stdout.splitlines():
+        _say(line)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr.strip()[-2000:] or f"installing {package} failed")
     found = _find(command)
     if not found:
         raise RuntimeError(f"the package {package} is installed but {command} is not found")
-    _say(f"installed {found}")
     return found
 
 

@@ -346,6 +346,8 @@ def test_a_missing_command_is_installed_with_apt_get_saying_so(
         f'"{chmod}" +x "{bin_dir}/campfire-fake-nginx";; esac\n'
     )
     fake.chmod(0o755)
+    (bin_dir / "id").write_text("#!/bin/sh\necho 0\n")  # as root: apt-get without sudo
+    (bin_dir / "id").chmod(0o755)
     monkeypatch.setenv("PATH", str(bin_dir))
     monkeypatch.setattr(front_module.sys, "__stderr__", sys.stderr)  # (captured here)
     found = front_module.ensure_command("campfire-fake-nginx", "nginx")
@@ -354,5 +356,6 @@ def test_a_missing_command_is_installed_with_apt_get_saying_so(
     assert [c.split()[2] for c in calls] == ["update", "install"], calls
     assert all("DPkg::Lock::Timeout=600" in c for c in calls), calls
     said = capsys.readouterr().err
-    assert "campfire-fake-nginx is missing: installing the Debian package nginx" in said
+    # make test's installer (scripts/debian-package.sh), saying so
+    assert "campfire: campfire-fake-nginx is missing; installing the nginx package" in said
     assert "waits up to 600 s" in said

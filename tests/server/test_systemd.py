@@ -11,13 +11,14 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
 
 import pytest
+
+from tests.benchmark_scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "deploy" / "systemd" / "campfire.service"
@@ -50,31 +51,16 @@ def _one(directives: dict[str, list[str]], key: str) -> str:
 
 
 def _systemd_analyze() -> str:
-    found = shutil.which("systemd-analyze")
-    if found:
-        return found
-    if os.geteuid() == 0 and shutil.which("apt-get"):
-        print(
-            "test_systemd: systemd-analyze is missing; installing the systemd package with "
-            "apt-get (it waits up to 600 s for another package install)",
-            file=sys.__stderr__,
+    """``systemd-analyze``, installed with the Debian package ``systemd`` when it is missing (by
+    ``make test``'s installer, ``scripts/debian-package.sh``, which says so)."""
+    try:
+        return str(
+            load_script("nginx_front").ensure_command(
+                "systemd-analyze", "systemd", "the systemd unit's test"
+            )
         )
-        apt = ["apt-get", "-o", "DPkg::Lock::Timeout=600"]
-        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        subprocess.run([*apt, "update", "-qq"], check=True, env=env, timeout=900)
-        subprocess.run(
-            [*apt, "install", "-y", "-qq", "--no-install-recommends", "systemd"],
-            check=True,
-            env=env,
-            timeout=900,
-        )
-        found = shutil.which("systemd-analyze")
-    if not found:
-        pytest.fail(
-            "systemd-analyze is missing and cannot be installed here (not root or no apt-get): "
-            "install the systemd package"
-        )
-    return found
+    except RuntimeError as cannot:
+        pytest.fail(f"systemd-analyze is missing and could not be installed: {cannot}")
 
 
 def test_the_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
