@@ -2,14 +2,16 @@
 
 - A rolling restart (SIGHUP to ``campfire serve --workers 2``'s supervisor) in the middle of
   20 running tables with clients playing: no action a client was acknowledged (a delta of its
-  own step) is lost, every client closed with 1012 is back (reconnected, snapshot read) within
-  the issue's 5 seconds, a process accepts throughout, and every game finishes.
+  own step) is lost, every client closed with 1012 is back (reconnected, snapshot read), a
+  process accepts throughout, and every game finishes. How soon the clients are back (the
+  issue's bound: 5 s) is measured, not asserted: ``benchmarks/restart.py`` (benchmarks/README.md,
+  "Rolling restarts"; the longest gap measured there is 0.28 s).
 - SIGTERM to a single process: the action in flight is committed, its clients get 1012, and
   the process exits with status 0; a stop that hangs ends at ``--stop-timeout`` or at a second
   signal (status 1); SIGHUP to a single process only logs that it cannot restart without a gap.
 
 Real processes, PostgreSQL and Redis (the rolling restart); waiting loops are bounded in count.
-The only duration asserted is the issue's acceptance bound (5 s for a client to be back).
+No duration is asserted (the project's tests assert no timing).
 """
 
 from __future__ import annotations
@@ -187,7 +189,7 @@ def _wait(predicate: Any, what: str, tries: int = 1200) -> None:
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def test_a_rolling_restart_of_two_workers_loses_no_action_and_clients_are_back_within_5_s(
+def test_a_rolling_restart_of_two_workers_loses_no_action_and_every_closed_client_comes_back(
     pg_only: str, tmp_path: Path
 ) -> None:
     server = LiveServer(pg_only, tmp_path, args=("--workers", "2", "--redis-url", REDIS))
