@@ -374,6 +374,10 @@ def test_the_entry_point_names_the_game_object() -> None:
     assert list(points) == [GAME.name]
     module, _, attribute = points[GAME.name].partition(":")
     assert getattr(importlib.import_module(module), attribute) is GAME
+    # and that entry point is how Campfire knows it: nothing registers it by hand
+    from campfire.core import registry
+
+    assert registry.get(GAME.name) is GAME
 
 
 def test_the_declared_facts() -> None:

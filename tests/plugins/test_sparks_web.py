@@ -1,7 +1,7 @@
 """Two people in two browsers and a bot play a whole game of Sparks at a live server.
 
-The server is ``campfire serve`` in a process of its own (``sparks_serve``: Sparks known to it as
-an installed plugin is). Player one creates the table in the lobby, player two takes the open
+The server is ``campfire serve`` in a process of its own, which knows Sparks as an installed
+plugin (its entry point). Player one creates the table in the lobby, player two takes the open
 seat by the invitation link; both play by clicking until the pages show the summary. The
 record replays to the outcome the pages show, and no frame a page received holds a card of
 another hand, or of the cards dealt to nobody, before it was played.
@@ -10,12 +10,8 @@ another hand, or of the cards dealt to nobody, before it was played.
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,7 +23,7 @@ pytest.importorskip("starlette", reason="the browser tests need the server extra
 from campfire_sparks import GAME
 
 from campfire.core import Record, replay
-from tests.server.live_server import LiveServer, free_port
+from tests.server.live_server import LiveServer
 from tests.web import conftest as web
 from tests.web.people import RESULT, create_table, join_table, play_to_the_end, record, start
 from tests.web.watch import Witness
@@ -38,37 +34,11 @@ browser = web.browser
 new_page = web.new_page
 
 
-class SparksServer(LiveServer):
-    """:class:`LiveServer` whose ``campfire`` knows Sparks (``tests.plugins.sparks_serve``)."""
-
-    def __init__(self, home: Path) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.ws = f"ws://127.0.0.1:{self.port}"
-        self.log = home / f"server-{self.port}-{time.monotonic_ns()}.log"
-        path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
-        env = dict(os.environ, XDG_DATA_HOME=str(home / "data"), PYTHONPATH=path)
-        with self.log.open("wb") as out:
-            self.proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "tests.plugins.sparks_serve",
-                    "serve",
-                    "--port",
-                    str(self.port),
-                ],
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                cwd=ROOT,
-            )
-        self._wait_ready()
-
-
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SparksServer]:
-    live = SparksServer(tmp_path_factory.mktemp("server"))
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """``campfire serve`` in a process of its own: it finds Sparks by its entry point (the
+    test environment's ``PYTHONPATH`` reaches the plugin's metadata, tests/conftest.py)."""
+    live = LiveServer(None, tmp_path_factory.mktemp("server"))
     try:
         yield live
     finally:
@@ -99,7 +69,7 @@ def _check_frames(eye: Witness, data: dict[str, Any]) -> int:
     return checked
 
 
-def test_two_people_and_a_bot_play_a_whole_game(server: SparksServer, new_page: Any) -> None:
+def test_two_people_and_a_bot_play_a_whole_game(server: LiveServer, new_page: Any) -> None:
     ann, bob = new_page(), new_page(390, 844)
     eyes = [Witness(ann, 0), Witness(bob, 1)]
     table = create_table(ann, server.base, "sparks", 3, ["open", "easy"], name="Ann")
