@@ -8,6 +8,9 @@ then saves the page at both sizes, the phone's from a second browser holding the
     test-artifacts/screenshots/<game>-1280x800.png
     test-artifacts/screenshots/<game>-390x844.png
 
+``--lang hu`` (or ``cs``; repeatable, ``all`` for the three) takes them with the browser in that
+language too, as ``<game>-<lang>-<size>.png`` (English keeps the names above).
+
 ``--docs`` also copies each game's laptop picture to ``docs/screenshots/<game>.png`` (the ones the
 README shows). The server is a real ``campfire serve`` on 127.0.0.1 with a fresh SQLite file,
 stopped and removed at the end; the play is seeded (``--seed``) but the bots' timing is not, so
@@ -16,6 +19,7 @@ two runs can differ in detail.
     .venv/bin/python benchmarks/screenshots.py            # every game
     .venv/bin/python benchmarks/screenshots.py --docs     # and refresh docs/screenshots/
     .venv/bin/python benchmarks/screenshots.py --game tracker --steps 30
+    .venv/bin/python benchmarks/screenshots.py --lang all  # en, hu and cs
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ ARTIFACTS = ROOT / "test-artifacts" / "screenshots"
 DOCS = ROOT / "docs" / "screenshots"
 #: the sizes: a laptop and a phone
 SIZES = ((1280, 800), (390, 844))
+#: the languages of the pages, with the browser locale that asks for each
+LOCALES = {"en": "en-US", "hu": "hu-HU", "cs": "cs-CZ"}
 #: game → (players, the step after which to take the picture: well into the game)
 GAMES = {
     "apache": (3, 60),
@@ -48,9 +54,16 @@ GAMES = {
 
 
 def shoot(
-    browser: Any, base: str, game: str, out: Path, steps: int | None = None, seed: int = 1
+    browser: Any,
+    base: str,
+    game: str,
+    out: Path,
+    steps: int | None = None,
+    seed: int = 1,
+    lang: str = "en",
 ) -> dict[str, Any]:
-    """Play ``game`` to a middle position and save it at every size; what was taken."""
+    """Play ``game`` to a middle position and save it at every size, the pages in ``lang``;
+    what was taken."""
     players, target = GAMES[game]
     if steps is not None:
         target = steps
@@ -58,7 +71,9 @@ def shoot(
     out.mkdir(parents=True, exist_ok=True)
     pages = []
     for width, height in SIZES:
-        context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, locale=LOCALES[lang]
+        )
         context.set_default_timeout(20_000)
         page = context.new_page()
         page.goto(seat_link(base, table, token))
@@ -72,7 +87,8 @@ def shoot(
         page.evaluate("document.activeElement && document.activeElement.blur()")
         page.evaluate("window.scrollTo(0, 0)")
         page.wait_for_timeout(300)
-        path = out / f"{game}-{width}x{height}.png"
+        named = game if lang == "en" else f"{game}-{lang}"
+        path = out / f"{named}-{width}x{height}.png"
         page.screenshot(path=str(path))
         files.append(path)
         context.close()
@@ -87,17 +103,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the clicking person's seed")
     parser.add_argument("--out", type=Path, default=ARTIFACTS, help="where the pictures go")
     parser.add_argument("--docs", action="store_true", help="copy the laptop ones to docs/")
+    parser.add_argument(
+        "--lang",
+        choices=[*LOCALES, "all"],
+        action="append",
+        help="the pages' language (repeatable; all: en, hu and cs); default en",
+    )
     args = parser.parse_args(argv)
+    languages = list(LOCALES) if "all" in (args.lang or []) else args.lang or ["en"]
     with serve(None) as (base, _pid), chromium() as browser:
         for game in args.game or sorted(GAMES):
-            taken = shoot(browser, base, game, args.out, args.steps, args.seed)
-            print(f"{game}: step {taken['seq']} of table {taken['table']}")
-            for path in taken["files"]:
-                print(f"  {path}")
-            if args.docs:
-                DOCS.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(taken["files"][0], DOCS / f"{game}.png")
-                print(f"  -> {DOCS / f'{game}.png'}")
+            for lang in languages:
+                taken = shoot(browser, base, game, args.out, args.steps, args.seed, lang)
+                print(f"{game} ({lang}): step {taken['seq']} of table {taken['table']}")
+                for path in taken["files"]:
+                    print(f"  {path}")
+                if args.docs and lang == "en":
+                    DOCS.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(taken["files"][0], DOCS / f"{game}.png")
+                    print(f"  -> {DOCS / f'{game}.png'}")
     return 0
 
 
