@@ -424,7 +424,7 @@ export function renderTable(container, display, options = {}) {
   }
 
   // the actions that point at nothing on screen, a menu of several, the step in progress
-  const panel = el("div", { class: "cf-actions", "aria-label": t("web.table.moves") });
+  const panel = el("div", { class: "cf-actions", role: "group", "aria-label": t("web.table.moves") });
   if (interactive) {
     if (state.menu) {
       const menu = el("div", { class: "cf-menu", role: "group", "aria-label": t("web.table.choose", { label: state.menu.label }) });
