@@ -42,11 +42,13 @@ GAMES = {"apache": 3, "dudab": 3, "manitou": 3, "tracker": 3}
 #: picture, not the button's label; its accessible name is the move, which a person speaks to
 #: choose it (docs/web.md, "Accessibility checks"). Every other control is checked by it.
 _RUN = """async () => {
-  const options = { resultTypes: ["violations"], rules: { "label-content-name-mismatch": { enabled: false } } };
-  const all = await axe.run(document, options);
+  const rule = "label-content-name-mismatch";
+  const all = await axe.run(document, {
+    resultTypes: ["violations"], rules: { [rule]: { enabled: false } },
+  });
   const cards = await axe.run(
     { include: [["body"]], exclude: [["button.cf-card"]] },
-    { resultTypes: ["violations"], runOnly: { type: "rule", values: ["label-content-name-mismatch"] } },
+    { resultTypes: ["violations"], runOnly: { type: "rule", values: [rule] } },
   );
   return [...all.violations, ...cards.violations].map((v) => ({
     id: v.id, impact: v.impact, help: v.help,
@@ -71,7 +73,9 @@ def grave_violations(page: Any) -> list[dict[str, Any]]:
 def check(page: Any, where: str) -> None:
     """Fail with every serious or critical violation of ``page`` (``where``: which page)."""
     found = grave_violations(page)
-    lines = [f"{v['impact']} {v['id']}: {v['help']}\n    " + "\n    ".join(v["nodes"]) for v in found]
+    lines = [
+        f"{v['impact']} {v['id']}: {v['help']}\n    " + "\n    ".join(v["nodes"]) for v in found
+    ]
     assert not found, f"axe-core on {where}:\n" + "\n".join(lines)
 
 
