@@ -25,7 +25,7 @@ import pytest
 from tests.benchmark_scripts import load_script
 from tests.server.live_server import http
 
-from .people import create_table, wait_for_js
+from .people import create_table, join_table, start, until, wait_for_js
 from .test_replay import bot_game
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
@@ -37,17 +37,18 @@ SIZES = ((1280, 800), (390, 844))
 GAMES = {"apache": 3, "dudab": 3, "manitou": 3, "tracker": 3}
 
 #: axe on the whole document; every violation with its impact, help and the elements found.
-#: ``label-content-name-mismatch`` (WCAG 2.5.3) leaves out a card's button: the characters
+#: ``label-content-name-mismatch`` (WCAG 2.5.3) leaves out the buttons that show a card's
+#: picture (a card to choose, a claim with the hand card it claims with): the characters
 #: printed on a card (its rank, its colour's letter in the corners, a mark) are part of its
-#: picture, not the button's label; its accessible name is the move, which a person speaks to
-#: choose it (docs/web.md, "Accessibility checks"). Every other control is checked by it.
+#: picture, not the button's label; its accessible name is the move (docs/web.md,
+#: "Accessibility checks"). Every other control is checked by it.
 _RUN = """async () => {
   const rule = "label-content-name-mismatch";
   const all = await axe.run(document, {
     resultTypes: ["violations"], rules: { [rule]: { enabled: false } },
   });
   const cards = await axe.run(
-    { include: [["body"]], exclude: [["button.cf-card"]] },
+    { include: [["body"]], exclude: [["button.cf-card"], ["button.cf-claim:not(.cf-claim-pass)"]] },
     { resultTypes: ["violations"], runOnly: { type: "rule", values: [rule] } },
   );
   return [...all.violations, ...cards.violations].map((v) => ({
@@ -134,6 +135,24 @@ def test_a_table_of_each_game_in_play(game: str, server: Any, new_page: Any) -> 
     page = _table_in_play(server, new_page, game)
     assert page.locator("#cf-board button").count(), "no move shown to check"
     at_each_size(page, f"a table of {game}")
+
+
+def test_the_claim_panel_of_a_real_time_table(server: Any, new_page: Any) -> None:
+    """Real-time Apache between two people: the claim panel, beside the board on a laptop and
+    a bottom sheet on a phone."""
+    ann, bob = new_page(), new_page(390, 844)
+    table = create_table(ann, server.base, "apache", 2, ["open"], name="Ann", realtime=True)
+    join_table(bob, server.base, table, "Bob")
+    start(ann)
+    bob.locator("#cf-board .cf-table-view").wait_for()
+    reveal = ann.get_by_role("button", name="Turn up the next prairie card")
+    if not until(ann, reveal.count, 5):
+        reveal = bob.get_by_role("button", name="Turn up the next prairie card")
+    reveal.click()
+    for page in (ann, bob):
+        page.locator("#cf-realtime button").first.wait_for()
+    check(ann, "a real-time claim window at 1280×800")
+    check(bob, "a real-time claim window at 390×844")
 
 
 def test_a_table_in_hungarian(server: Any, new_page: Any) -> None:
