@@ -360,7 +360,8 @@ export function renderTable(container, display, options = {}) {
   // the end: each player's rank, score and breakdown, first thing on the page
   if (display.over) root.append(resultNode(display, options.outcome));
 
-  const players = el("ol", { class: "cf-players", "aria-label": t("web.table.players") });
+  // tabindex: on a phone the row of players scrolls sideways, and the keyboard scrolls it too
+  const players = el("ol", { class: "cf-players", tabindex: "0", "aria-label": t("web.table.players") });
   const colours = seatColours(display);
   for (const p of display.players || []) players.append(playerPanel(p, display, options, colours));
   root.append(players);
