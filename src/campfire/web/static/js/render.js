@@ -360,7 +360,8 @@ export function renderTable(container, display, options = {}) {
   // the end: each player's rank, score and breakdown, first thing on the page
   if (display.over) root.append(resultNode(display, options.outcome));
 
-  const players = el("ol", { class: "cf-players", "aria-label": t("web.table.players") });
+  // tabindex: on a phone the row of players scrolls sideways, and the keyboard scrolls it too
+  const players = el("ol", { class: "cf-players", tabindex: "0", "aria-label": t("web.table.players") });
   const colours = seatColours(display);
   for (const p of display.players || []) players.append(playerPanel(p, display, options, colours));
   root.append(players);
@@ -424,7 +425,7 @@ export function renderTable(container, display, options = {}) {
   }
 
   // the actions that point at nothing on screen, a menu of several, the step in progress
-  const panel = el("div", { class: "cf-actions", "aria-label": t("web.table.moves") });
+  const panel = el("div", { class: "cf-actions", role: "group", "aria-label": t("web.table.moves") });
   if (interactive) {
     if (state.menu) {
       const menu = el("div", { class: "cf-menu", role: "group", "aria-label": t("web.table.choose", { label: state.menu.label }) });

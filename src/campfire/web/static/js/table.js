@@ -420,7 +420,9 @@ function drawRealtime(display, options) {
     const face = el("span", { class: "cf-claim-face", "aria-hidden": "true" });
     if (card) face.innerHTML = cardSvg(card);
     // seen: the key, the hand card and its short name (the full label is the accessible name)
-    const parts = [el("span", { class: "cf-claim-key", "aria-hidden": "true" }, String(i + 1))];
+    // the key is drawn by the stylesheet from data-key: a shortcut's mark, not words of the
+    // button's name (aria-keyshortcuts says it)
+    const parts = [el("span", { class: "cf-claim-key", "aria-hidden": "true", "data-key": String(i + 1) })];
     if (card) parts.push(face);
     parts.push(el("span", { class: "cf-claim-text", "aria-hidden": "true" }, card && card.label ? card.label : label));
     if (penalised) parts.push(el("span", { class: "cf-claim-warn", "aria-hidden": "true" }, `⚠ ${t("web.rt.penalty")}`));
