@@ -16,6 +16,7 @@ two runs can differ in detail.
     .venv/bin/python benchmarks/screenshots.py            # every game
     .venv/bin/python benchmarks/screenshots.py --docs     # and refresh docs/screenshots/
     .venv/bin/python benchmarks/screenshots.py --game tracker --steps 30
+    .venv/bin/python benchmarks/screenshots.py --lang hu   # a Hungarian browser: <game>-hu-…png
 """
 
 from __future__ import annotations
@@ -48,9 +49,19 @@ GAMES = {
 
 
 def shoot(
-    browser: Any, base: str, game: str, out: Path, steps: int | None = None, seed: int = 1
+    browser: Any,
+    base: str,
+    game: str,
+    out: Path,
+    steps: int | None = None,
+    seed: int = 1,
+    lang: str = "en",
 ) -> dict[str, Any]:
-    """Play ``game`` to a middle position and save it at every size; what was taken."""
+    """Play ``game`` to a middle position and save it at every size; what was taken.
+
+    ``lang``: the browser's language (the page's, since no switcher choice is kept); the files
+    of another language than English are named ``<game>-<lang>-<size>.png``.
+    """
     players, target = GAMES[game]
     if steps is not None:
         target = steps
@@ -58,7 +69,8 @@ def shoot(
     out.mkdir(parents=True, exist_ok=True)
     pages = []
     for width, height in SIZES:
-        context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+        locale = "en-US" if lang == "en" else lang
+        context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
         context.set_default_timeout(20_000)
         page = context.new_page()
         page.goto(seat_link(base, table, token))
@@ -72,7 +84,8 @@ def shoot(
         page.evaluate("document.activeElement && document.activeElement.blur()")
         page.evaluate("window.scrollTo(0, 0)")
         page.wait_for_timeout(300)
-        path = out / f"{game}-{width}x{height}.png"
+        name = game if lang == "en" else f"{game}-{lang}"
+        path = out / f"{name}-{width}x{height}.png"
         page.screenshot(path=str(path))
         files.append(path)
         context.close()
@@ -87,10 +100,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the clicking person's seed")
     parser.add_argument("--out", type=Path, default=ARTIFACTS, help="where the pictures go")
     parser.add_argument("--docs", action="store_true", help="copy the laptop ones to docs/")
+    parser.add_argument("--lang", default="en", help="the browser's language (en, hu, cs)")
     args = parser.parse_args(argv)
     with serve(None) as (base, _pid), chromium() as browser:
         for game in args.game or sorted(GAMES):
-            taken = shoot(browser, base, game, args.out, args.steps, args.seed)
+            taken = shoot(browser, base, game, args.out, args.steps, args.seed, args.lang)
             print(f"{game}: step {taken['seq']} of table {taken['table']}")
             for path in taken["files"]:
                 print(f"  {path}")
