@@ -155,7 +155,7 @@ function playerPanel(player, display, options, colours) {
   if (player.out) classes.push("cf-out");
   const colour = colours.get(player.seat);
   const swatch = el("span", { class: "cf-swatch cf-seat-badge", "aria-hidden": "true" }, colour.mark);
-  const name = el("span", { class: "cf-player-name" }, player.name);
+  const name = el("span", { class: "cf-player-name", title: player.name }, player.name);
   const tags = [];
   if (player.you) tags.push(t("web.table.you"));
   const head = el("div", { class: "cf-player-head" }, swatch, name);
