@@ -129,6 +129,12 @@ STRINGS: dict[str, str] = {
     "web.table.options": "Options in force",
     "web.table.options.none": "the rules as written (no options changed)",
     "web.table.log": "Game log",
+    # the button that closes the log opened as a sheet over the page (on a phone)
+    "web.table.log.close": "Close",
+    # the mark, in a zone's heading, of the player whose move changed it last
+    "web.table.last_move": "Last move: {name}",
+    # the same mark for a step the game made itself (a card turned up, a new round dealt)
+    "web.table.last_move.game": "Last change: the game's own step",
     "web.table.players": "Players",
     "web.table.your_turn": "Your turn!",
     # how the games' prompts begin when they say it is your turn, as the presenters' catalogs

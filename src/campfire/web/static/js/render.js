@@ -5,9 +5,11 @@
 //
 //   renderTable(container, display, options)   options: {onAction(choice), lang, outcome,
 //       clocks, clockBase, shown: {cardId: CardFace}, changed: [card or zone id],
-//       timed: "realtime"|"measure"|null, openedAt, names}
+//       timed: "realtime"|"measure"|null, openedAt, names, lastBy: {card or zone id: seat}}
 // ``shown`` holds the cards revealed to this seat alone (a step's display ``reveals``), drawn
-// over the board's; ``changed`` the ids a step's display says it changed (highlighted).
+// over the board's; ``changed`` the ids a step's display says it changed (highlighted);
+// ``lastBy`` the ids the last moves changed, each with the seat that made the move (outlined
+// in that seat's colour, its mark in the zone's heading: motion.js ``LastMoves``).
 //   renderLog(container, messages)             messages: [{id, params, text}]
 
 import { PALETTE, cardName, cardSvg } from "./cards.js";
@@ -153,7 +155,7 @@ function playerPanel(player, display, options, colours) {
   if (player.out) classes.push("cf-out");
   const colour = colours.get(player.seat);
   const swatch = el("span", { class: "cf-swatch cf-seat-badge", "aria-hidden": "true" }, colour.mark);
-  const name = el("span", { class: "cf-player-name" }, player.name);
+  const name = el("span", { class: "cf-player-name", title: player.name }, player.name);
   const tags = [];
   if (player.you) tags.push(t("web.table.you"));
   const head = el("div", { class: "cf-player-head" }, swatch, name);
@@ -202,11 +204,13 @@ function playerPanel(player, display, options, colours) {
  * place (``zoneOwner``: a card played to the table, not a card in its owner's hand) with its
  * owner's colour: an edge and a badge with the owner's mark.
  */
-function cardNode(card, act, changed, colours, zoneOwner) {
+function cardNode(card, act, changed, colours, zoneOwner, lastBy) {
   const svg = cardSvg(card);
   const name = cardName(card);
   const classes = ["cf-card"];
   if (changed && changed.has(card.id)) classes.push("cf-changed");
+  const mover = lastBy && Object.hasOwn(lastBy, card.id) ? lastBy[card.id] : undefined;
+  if (mover !== undefined) classes.push("cf-last");
   const owner = card.owner ?? null;
   const colour = owner !== null && colours && owner !== (zoneOwner ?? null) ? colours.get(owner) : null;
   if (colour) classes.push("cf-owned");
@@ -232,6 +236,9 @@ function cardNode(card, act, changed, colours, zoneOwner) {
   } else {
     node = el("div", { class: classes.join(" "), role: "img", "aria-label": name, title: name, "data-card": card.id, "data-owner": owner });
   }
+  // what the face shows (a card that moves keeps it: motion.js finds where it came from)
+  if (card.face_up && !card.empty) node.dataset.face = [card.short, card.colour, card.owner].join("|");
+  if (mover !== undefined) lastMark(node, mover, colours);
   node.innerHTML = svg;
   if (colour) {
     paintSeat(node, colour);
@@ -241,6 +248,24 @@ function cardNode(card, act, changed, colours, zoneOwner) {
     node.append(el("span", { class: "cf-marks", "aria-hidden": "true" }, card.marks.join(" · ")));
   }
   return node;
+}
+
+/** The colour of the seat whose move ``node`` shows (``--cf-last``; a step of no seat: grey). */
+function lastMark(node, seat, colours) {
+  const colour = colours && colours.get(seat);
+  node.dataset.lastSeat = String(seat);
+  node.style.setProperty("--cf-last", colour ? colour.fill : "#6e6253");
+  return node;
+}
+
+/** A zone heading's mark of who moved there last: the colour is never the only sign. */
+function lastBadge(seat, colours) {
+  const colour = colours && colours.get(seat);
+  const name = colour ? colour.name : "";
+  const title = name ? t("web.table.last_move", { name }) : t("web.table.last_move.game");
+  const badge = el("span", { class: "cf-last-badge", title, "aria-label": title, role: "img" }, colour ? colour.mark : "•");
+  if (colour) paintSeat(badge, colour);
+  return badge;
 }
 
 function cardsText(count) {
@@ -369,14 +394,23 @@ export function renderTable(container, display, options = {}) {
   // zones
   const zones = el("div", { class: "cf-zones" });
   const changed = new Set(options.changed || []);
+  const lastBy = options.lastBy || {};
   for (const zone of display.zones || []) {
     const zoneTargets = interactive ? candidates(zone.id) : [];
     const classes = ["cf-zone", `cf-zone-${zone.kind}`];
     if (changed.has(zone.id)) classes.push("cf-changed");
+    // the last moves here: the zone's own id, else its cards' (the newest move's seat)
+    const movers = [zone.id, ...(zone.cards || []).map((c) => c.id)].filter((id) => Object.hasOwn(lastBy, id));
+    const mover = Object.hasOwn(lastBy, zone.id) ? lastBy[zone.id] : movers.length ? lastBy[movers[movers.length - 1]] : undefined;
+    if (Object.hasOwn(lastBy, zone.id)) classes.push("cf-last");
     if (zone.owner !== null && zone.owner !== undefined && zone.owner === me) classes.push("cf-mine");
     if (zoneTargets.length) classes.push("cf-targetable");
     const section = el("section", { class: classes.join(" "), "data-zone": zone.id, "aria-label": zone.label });
     const head = el("h3", { class: "cf-zone-label" }, zone.label);
+    if (mover !== undefined) {
+      lastMark(section, mover, colours);
+      head.append(lastBadge(mover, colours));
+    }
     section.append(head);
     const body = el("div", { class: "cf-zone-body" });
     const shown = (card) => {
@@ -392,13 +426,13 @@ export function renderTable(container, display, options = {}) {
     } else if (zone.kind === "stack" || (zone.kind === "hidden" && !zone.cards.length)) {
       const n = zoneCount(zone);
       const top = zone.cards.length ? zone.cards[zone.cards.length - 1] : n ? { id: `${zone.id}:top`, face_up: false, label: "", short: "" } : { id: `${zone.id}:none`, empty: true, short: "" };
-      const pile = el("div", { class: "cf-pile" }, cardNode(shown(top), top.id === zone.id ? null : actFor(top), changed, colours, zone.owner));
+      const pile = el("div", { class: "cf-pile" }, cardNode(shown(top), top.id === zone.id ? null : actFor(top), changed, colours, zone.owner, lastBy));
       pile.append(el("span", { class: "cf-pile-count" }, cardsText(n)));
       body.append(pile);
     } else {
       const wrap = el("div", { class: zone.kind === "grid" ? "cf-grid" : "cf-row" });
       if (zone.kind === "grid" && zone.columns) wrap.style.setProperty("--cf-columns", zone.columns);
-      for (const card of zone.cards) wrap.append(cardNode(shown(card), actFor(card), changed, colours, zone.owner));
+      for (const card of zone.cards) wrap.append(cardNode(shown(card), actFor(card), changed, colours, zone.owner, lastBy));
       if (zone.count !== null && zone.count !== undefined && zone.count > zone.cards.length && zone.kind !== "grid") {
         wrap.append(el("span", { class: "cf-more" }, cardsText(zone.count)));
       }

@@ -157,6 +157,10 @@ function show(step) {
     names: replay.names,
     shown: privateCards(replay, frame),
     changed: frame.step && frame.step.display ? frame.step.display.changed : [],
+    // the step's changes in the colour of the seat that made it (docs/web.md, "The last move")
+    lastBy: frame.step && frame.step.display
+      ? Object.fromEntries(frame.step.display.changed.map((id) => [id, frame.step.seat ?? -1]))
+      : {},
   });
   const messages = [];
   for (let k = 1; k <= viewer.step; k++) messages.push(...replay.frames[k].step.messages);

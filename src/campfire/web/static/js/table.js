@@ -9,6 +9,7 @@ import { api, seatFor, storeSeat, forgetSeat, gameTitles, inviteLink, optionLine
 import { TableClient } from "./protocol.js";
 import { cardSvg } from "./cards.js";
 import { choices, headline, renderLog, renderTable, tickClocks } from "./render.js";
+import { LastMoves, cardPlaces, slide } from "./motion.js";
 
 const PEEK_MS = 3000; // how long a peeked card stays face up for the peeker
 let WINDOW_MS = 2000; // a claim window's length: the longest time its timed answers offer
@@ -22,7 +23,10 @@ const page = {
   games: {},
   state: null,
   shown: {}, // card id → face shown privately (a step's reveal: a peek), until it expires
-  changed: [], // the ids the last step changed (its display's ``changed``), highlighted
+  changed: [], // the ids the last frame's steps changed (their displays' ``changed``)
+  lastMoves: new LastMoves(), // the last moves highlighted, each seat's in its colour (motion.js)
+  moved: null, // the cards the last frame's steps moved ([from, to]): they slide when drawn
+  fadeTimer: 0, // the redraw that lets an earlier move's highlight fade
   windowAt: null, // when the last claim window reached us (performance.now())
   inWindow: false, // whether the last frame had several seats to answer
   windowLog: 0, // log length when it opened
@@ -302,9 +306,13 @@ function onState(state, frame, steps, received) {
   if (frame.type === "snapshot") {
     page.shown = {};
     page.changed = [];
+    page.lastMoves.clear();
+    page.moved = null;
   } else {
     if (state.seat !== null) peeks(state, steps);
     page.changed = steps.flatMap((s) => (s.display && s.display.changed) || []);
+    for (const s of steps) page.lastMoves.step(s.seat, (s.display && s.display.changed) || []);
+    page.moved = steps.flatMap((s) => (s.display && s.display.moved) || []);
   }
   const display = state.display;
   // a claim window: several seats answer at once, or this seat has timed answers to give; the
@@ -313,6 +321,7 @@ function onState(state, frame, steps, received) {
   const window = Boolean(display && display.to_act && (display.to_act.length > 1 || timed));
   if (window && !page.inWindow) {
     page.windowAt = received;
+    showLog(false); // a claim window wants the whole screen
     const times = choices(display, { timed: timedMode() })
       .flatMap((c) => c.variants || [])
       .map((v) => v.delay_ms ?? 0);
@@ -352,6 +361,7 @@ function draw() {
     const live = {};
     for (const [id, face] of Object.entries(page.shown)) if (face.until > performance.now()) live[id] = face;
     const options = {
+      lastBy: page.lastMoves.byId(),
       lang: chosenLanguage(),
       outcome: state.outcome,
       clocks: state.clocks,
@@ -364,7 +374,14 @@ function draw() {
       presence,
     };
     if (!spectator && state.status === "running" && !page.sent) options.onAction = onAction;
+    // the cards a new frame moved slide from where they were (none with reduced motion)
+    const before = page.moved ? cardPlaces(board) : null;
     renderTable(board, state.display, options);
+    if (before) slide(board, before, page.moved);
+    page.moved = null;
+    clearTimeout(page.fadeTimer);
+    const fade = page.lastMoves.nextFade();
+    if (fade !== null) page.fadeTimer = setTimeout(draw, fade + 30);
     drawRealtime(state.display, options);
     // one lasting live region says what changed for a screen reader: the turn and the prompt
     const mine = Boolean(options.onAction) && (state.display.actions || []).length > 0;
@@ -376,12 +393,51 @@ function draw() {
     board.replaceChildren();
   }
   renderLog($("cf-log"), page.client.log);
+  drawLatest(page.client.log);
   const finished = state.status === "finished";
   $("cf-rematch").hidden = !(finished && seatFor(tableId)) || page.closed;
   const replay = $("cf-replay-link");
   replay.hidden = !finished;
   const seat = state.seat === null ? "spectator" : state.seat;
   replay.href = `/replay?table=${tableId}&game=${state.game_number}&seat=${seat}`;
+}
+
+// ----- the log beside the board, or a tap away -----------------------------------------------
+
+const LATEST = 2; // the log's lines the bottom bar shows
+
+/** The log's latest lines in the bottom bar (below a desktop's width), numbered as the log. */
+function drawLatest(log) {
+  const box = $("cf-log-latest");
+  const from = Math.max(0, log.length - LATEST);
+  const key = `${log.length}:${log.length ? log[log.length - 1].text : ""}`;
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren(...log.slice(from).map((m, i) => el("span", { class: "cf-log-line" }, `${from + i + 1}. ${m.text}`)));
+}
+
+/** Open (or close) the log as a sheet over the page (below a desktop's width). */
+function showLog(open) {
+  const was = document.body.classList.contains("cf-log-open");
+  if (was === open) return;
+  document.body.classList.toggle("cf-log-open", open);
+  $("cf-log-open").setAttribute("aria-expanded", String(open));
+  if (open) {
+    const box = $("cf-log");
+    box.scrollTop = box.scrollHeight; // the newest line in view
+    box.focus({ preventScroll: true });
+  } else if (document.activeElement && $("cf-log-panel").contains(document.activeElement)) {
+    $("cf-log-open").focus({ preventScroll: true });
+  }
+}
+
+/** The chat (folded below the board on a phone): opened and scrolled into view. */
+function showChat() {
+  const chat = $("cf-chat");
+  if (!chat) return;
+  showLog(false);
+  chat.open = true;
+  chat.scrollIntoView({ block: "start" });
 }
 
 function drawRealtime(display, options) {
@@ -474,6 +530,11 @@ function onKey(event) {
       event.preventDefault();
       button.click();
     }
+  }
+  if (event.key === "Escape" && document.body.classList.contains("cf-log-open")) {
+    event.preventDefault();
+    showLog(false);
+    return;
   }
   if (event.key === "Escape") {
     const cancel = document.querySelector(".cf-cancel");
@@ -572,6 +633,9 @@ async function main() {
   document.title = t("web.table.title", { id: tableId });
   $("cf-title").textContent = t("web.table.title", { id: tableId });
   $("cf-rematch").addEventListener("click", rematch);
+  $("cf-log-open").addEventListener("click", () => showLog(!document.body.classList.contains("cf-log-open")));
+  $("cf-log-close").addEventListener("click", () => showLog(false));
+  $("cf-chat-open").addEventListener("click", showChat);
   takeInvitation();
   const [info, settings, games] = await Promise.all([
     api(`/api/tables/${tableId}`),
