@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from campfire.core import Action, Match, State
+from campfire.core import Action, Match, State, all_games
 from campfire.core import get as get_game
 from campfire.core.table import Step
 from campfire.server.connection import Connection
@@ -290,6 +290,40 @@ def test_bots_accept_at_once() -> None:
         assert [f["type"] for f in frames][-2:] == ["snapshot", "undo"]
         assert frames[-1]["status"] == "accepted" and frames[-2]["seq"] == 0
         assert store.actions(live.id, 1) == []
+        await services.close()
+
+    asyncio.run(run())
+
+
+def test_a_step_of_a_simultaneous_choice_is_not_taken_back() -> None:
+    game = next(
+        g for g in all_games() if g.simultaneous_steps and "realtime-claims" not in g.play_modes
+    )
+
+    async def run() -> None:
+        store = MemoryStore()
+        services = TableServices(store, store, bot_workers=1)
+        people = [{"kind": "reserved", "nickname": n} for n in NAMES]
+        live, tokens = services.create(
+            {"game": game.name, "players": 2, "seats": people, "undo": True}
+        )
+        services.start(live, tokens[0], seed=SEED)
+        assert live.table is not None
+        for _ in range(50):  # on to a step where both seats choose at once
+            state = live.table.state
+            if len(state.seats_to_act()) > 1:
+                break
+            seat = state.seats_to_act()[0]
+            action = str(state.legal_actions(seat)[0])
+            await services.act(live, seat, {"type": "action", "seq": live.seq, "action": action})
+        else:
+            pytest.skip("no simultaneous step early in this game")
+        seat = live.table.state.seats_to_act()[0]
+        action = str(live.table.state.legal_actions(seat)[0])
+        await services.act(live, seat, {"type": "action", "seq": live.seq, "action": action})
+        with pytest.raises(ProtocolError) as refused:
+            await services.undo.ask(live, seat, {"type": "undo", "seq": live.seq})
+        assert refused.value.code == "undo_realtime"
         await services.close()
 
     asyncio.run(run())

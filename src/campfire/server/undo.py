@@ -261,6 +261,9 @@ class TableUndo:
                 )
             self.check(live, seat)
             now = self.hub.clock()
+            for key, old in list(self._buckets.items()):  # full again: forgotten (bounded)
+                if now - old.at >= BURST * EVERY:
+                    del self._buckets[key]
             bucket = self._buckets.setdefault((live.id, seat), _Bucket(now))
             wait = bucket.take(now)
             if wait > 0:
