@@ -7,8 +7,11 @@ and the board is back as it was).
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
+
+from tests.server.live_server import http
 
 from .people import create_table, join_table, seq_of, start, until, wait_for_js
 
@@ -86,3 +89,34 @@ def test_a_move_is_taken_back_when_the_other_person_accepts(server: Any, new_pag
     assert player.locator("#cf-board [data-zone]").all_inner_texts() == board_before
     assert player.locator("#cf-undo-ask").is_hidden()
     assert ann.errors == [] and bob.errors == []
+
+
+def test_the_lobby_offers_undo_at_a_casual_table_of_people_and_never_in_real_time(
+    server: Any, new_page: Any
+) -> None:
+    page = new_page()
+    page.goto(f"{server.base}/")
+    box = page.get_by_label(re.compile("^Undo"))
+    page.get_by_label("Game").select_option("dudab")
+    page.get_by_label("Players").select_option("2")
+    page.get_by_label("Seat 2", exact=True).select_option("easy")
+    assert not box.is_checked()  # a bot's table: off
+    page.get_by_label("Seat 2", exact=True).select_option("open")
+    assert box.is_checked() and box.is_enabled()  # two people, no clock: on
+    page.get_by_label("Clock", exact=True).select_option(label="60 s per move")
+    assert not box.is_checked()  # a clock: off
+    page.get_by_label("Clock", exact=True).select_option(label="No clock")
+    assert box.is_checked()
+    realtime = next(
+        name
+        for name, modes in json.loads(http("GET", f"{server.base}/api/play-modes")[1]).items()
+        if "realtime-claims" in modes
+    )
+    page.get_by_label("Game").select_option(realtime)
+    page.get_by_label("Seat 2", exact=True).select_option("open")
+    assert not box.is_checked() and box.is_disabled()  # real time: never
+    page.get_by_label("Seat 2", exact=True).select_option("easy")
+    page.get_by_label(re.compile("^Real time")).set_checked(False)
+    page.get_by_label("Seat 2", exact=True).select_option("open")  # (real time again)
+    assert box.is_disabled()
+    assert page.errors == []
