@@ -10,6 +10,7 @@ The live tables' work is split into services (:mod:`.tables` puts them together)
 :mod:`.takeover`       a bot plays the seat of a person who left or ran out of time
 :mod:`.bots`           bots decide in a thread pool and play through the pipeline
 :mod:`.recovery`       tables rebuilt from the log (a restart, another process's table)
+:mod:`.undo`           a move taken back when the other people accept
 =====================  ===================================================================
 
 A service is handed a :class:`Hub` and reaches the others only through the protocols below:
@@ -42,6 +43,7 @@ __all__ = [
     "Recovery",
     "Takeover",
     "Timers",
+    "Undo",
     "Windows",
 ]
 
@@ -132,6 +134,13 @@ class Recovery(Protocol):
         """Forget a table another process serves now."""
 
 
+class Undo(Protocol):
+    """Requests to take back a move (:mod:`.undo`)."""
+
+    def moved(self, live: LiveTable) -> None:
+        """A step was played at ``live``: its open request to take back a move is cancelled."""
+
+
 class Leases(Protocol):
     """The tables' leases when several processes serve them (:mod:`.cluster`)."""
 
@@ -189,6 +198,10 @@ class Hub(Protocol):
     @property
     def recovery(self) -> Recovery:
         """Tables rebuilt from the log."""
+
+    @property
+    def undo(self) -> Undo:
+        """Requests to take back a move."""
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run ``coro`` as a task of the tables' (cancelled when the server stops)."""

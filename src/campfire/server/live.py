@@ -133,6 +133,9 @@ class LiveTable:
     realtime_asked: bool = False
     #: the difficulty level of a bot that takes over a person's seat
     takeover_level: str = TAKEOVER_LEVEL
+    #: a player may ask to take back their last move, which the other people accept
+    #: (:mod:`.undo`; never at a real-time table)
+    undo: bool = False
     #: what each seat to act may do, and since which step (what an action may answer)
     offers: Offers = field(default_factory=Offers)
     #: the open claim window (``None``: none)
@@ -159,6 +162,7 @@ class LiveTable:
             "bot_after_leave": self.bot_after_leave,
             "realtime": self.realtime,
             "takeover_level": self.takeover_level,
+            "undo": self.undo,
         }
 
     def stored_settings(self) -> dict[str, Any]:

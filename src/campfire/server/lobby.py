@@ -188,6 +188,7 @@ LOBBY_SCHEMAS: dict[str, dict[str, Any]] = {
             "bot_after_leave": {"type": ["number", "null"], "minimum": 0, "maximum": 3600},
             "realtime": {"type": "boolean"},
             "takeover_level": {"enum": list(LEVELS)},
+            "undo": {"type": "boolean"},
         },
         schema=True,
     ),

@@ -20,7 +20,15 @@ from .hub import Hub
 from .live import REALTIME_MODE, LiveTable
 from .seating import TAKEOVER_LEVEL, LobbyError, SeatInfo, check_nickname, hash_token
 
-__all__ = ["LobbyOps"]
+__all__ = ["LobbyOps", "undo_default"]
+
+
+def undo_default(live: LiveTable) -> bool:
+    """Whether a table allows taking back a move when its request does not say (``"undo"``).
+
+    On at a casual table of people: two or more people, no clock, not in real time.
+    """
+    return live.people() >= 2 and live.control.kind == "none" and not live.realtime
 
 
 class LobbyOps:
@@ -57,7 +65,7 @@ class LobbyOps:
         """Create a table from a lobby request; return it and the tokens of reserved seats."""
         allowed = {
             *("game", "players", "options", "seats", "clock"),
-            *("bot_after_leave", "realtime", "takeover_level"),
+            *("bot_after_leave", "realtime", "takeover_level", "undo"),
         }
         extra = sorted(set(request) - allowed)
         if extra:
@@ -156,6 +164,17 @@ class LobbyOps:
                     levels=", ".join(LEVELS),
                 ),
             )
+        undo = request.get("undo")
+        if undo is not None and not isinstance(undo, bool):
+            raise LobbyError(
+                400,
+                "bad_request",
+                ErrorText(
+                    '"undo" is true (a player may ask to take back their last move, which the '
+                    "other people accept), false, or left out (on at a table of people without "
+                    "a clock)"
+                ),
+            )
         seats: list[SeatInfo] = []
         tokens: dict[int, str] = {}
         for i, raw in enumerate(raw_seats):
@@ -169,6 +188,16 @@ class LobbyOps:
         live.realtime_asked = realtime
         live.realtime = live.measured()
         live.takeover_level = takeover
+        if undo and live.realtime:
+            raise LobbyError(
+                400,
+                "bad_request",
+                ErrorText(
+                    '"undo": a move cannot be taken back in real time (claim windows timed by '
+                    "the server)"
+                ),
+            )
+        live.undo = undo_default(live) if undo is None else undo
         live.id = self.hub.store.create(game.name, options, players, seats, live.stored_settings())
         if self.hub.cluster is not None:
             self.hub.cluster.claim(live.id)
@@ -387,6 +416,7 @@ class LobbyOps:
         realtime = live.measured()  # decided as the game starts, for the whole game
         if realtime != live.realtime:
             live.realtime = realtime
+            live.undo = live.undo and not realtime  # never in real time
             self.hub.store.save_settings(live.id, live.stored_settings())
         self.hub.store.start(live.id, live.number, live.seed)
         live.build()

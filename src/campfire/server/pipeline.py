@@ -175,6 +175,7 @@ class ActionPipeline:
             self._failed(live)
             raise
         live.flush(frames)
+        hub.undo.moved(live)  # a request to take back a move is cancelled by a new one
         hub.metrics.action(time.perf_counter() - accepted)
         hub.timers.arm(live)
         await hub.windows.after_step(live)

@@ -193,6 +193,25 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
                 "too_large",
                 ErrorText("a chat line holds at most {limit} characters", limit=MAX_CHAT),
             )
+    elif kind in ("undo", "undo_answer"):
+        seq = data.get("seq")
+        if not _is_int(seq) or seq < 0:
+            raise ProtocolError(
+                "bad_message",
+                ErrorText(
+                    '"seq" is the sequence number of the move to take back, an integer ≥ 0 '
+                    "(got {got})",
+                    got=short_repr(seq),
+                ),
+            )
+        if kind == "undo_answer" and not isinstance(data.get("accept"), bool):
+            raise ProtocolError(
+                "bad_message",
+                ErrorText(
+                    '"accept" is true (take the move back) or false (decline) (got {got})',
+                    got=short_repr(data.get("accept")),
+                ),
+            )
     elif kind == "sync" and "since" in data:
         since = data["since"]
         if not _is_int(since) or since < 0:

@@ -61,6 +61,7 @@ class TableRecovery:
         if live.status == "open":
             live.realtime = live.measured()  # (a table stored before the rule: decided now)
         live.takeover_level = str(settings.get("takeover_level") or TAKEOVER_LEVEL)
+        live.undo = bool(settings.get("undo", False)) and not live.realtime
         if row.closed is not None:
             live.closed = row.close_message or ""
         if row.game_number > 0 and row.seed is not None:

@@ -17,6 +17,7 @@ __all__ = [
     "MAX_NOTATION",
     "PROTOCOL_VERSION",
     "SERVER_SCHEMAS",
+    "UNDO_STATUSES",
 ]
 
 #: The protocol's version; every snapshot carries it. A change that breaks a client adds one
@@ -31,6 +32,11 @@ MAX_CHAT = 300
 #: spectators' (a connection without a seat writes there). Spectators read both; players
 #: read only theirs.
 CHAT_CHANNELS = ("players", "spectators")
+
+#: What became of a request to take back a move (an ``undo`` frame's ``status``): ``asked``
+#: (open, waiting for the ``waiting`` seats), ``accepted`` (the move was taken back),
+#: ``declined`` (by the seat ``by``), ``expired``, ``cancelled`` (a new step was played).
+UNDO_STATUSES = ("asked", "accepted", "declined", "expired", "cancelled")
 
 #: Why a step was played for its seat (a step's ``cause``; absent: the seat chose it):
 #: ``timeout`` a random legal action on time-out, ``timeout-bot`` a bot's first action after
@@ -216,6 +222,10 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "chat": _message("chat", ["text"], {"text": {"type": "string", "maxLength": MAX_CHAT}}),
     "ping": _message("ping", [], {}),
     "sync": _message("sync", [], {"since": _SEQ}),
+    "undo": _message("undo", ["seq"], {"seq": _SEQ}),
+    "undo_answer": _message(
+        "undo_answer", ["seq", "accept"], {"seq": _SEQ, "accept": {"type": "boolean"}}
+    ),
 }
 
 _CHAT_LINE = {
@@ -310,6 +320,12 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
                     "bad_token",
                     "unknown_table",
                     "internal",
+                    "undo_off",
+                    "undo_realtime",
+                    "undo_revealed",
+                    "undo_moved",
+                    "undo_pending",
+                    "undo_none",
                 ]
             },
             "message": {"type": "string"},
@@ -333,6 +349,18 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
             "table": {"type": "integer", "minimum": 1},
             "lines": {"type": "array", "items": _CHAT_LINE},
             "history": {"type": "boolean"},
+        },
+    ),
+    "undo": _message(
+        "undo",
+        ["table", "game_number", "seq", "seat", "status", "waiting", "by", "expires_ms"],
+        {
+            **_TABLE_FIELDS,
+            "seat": _SEAT,
+            "status": {"enum": list(UNDO_STATUSES)},
+            "waiting": {"type": "array", "items": _SEAT},
+            "by": _SEAT_OR_NULL,
+            "expires_ms": {"type": ["integer", "null"], "minimum": 0},
         },
     ),
     "pong": _message("pong", [], {}),

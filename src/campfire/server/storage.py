@@ -71,6 +71,9 @@ class Storage(Protocol):
     def record(self, table_id: int, game_number: int) -> str | None:
         """The record of a finished game (``None`` if that game has not finished)."""
 
+    def truncate(self, table_id: int, game_number: int, keep: int) -> None:
+        """Keep only the first ``keep`` logged actions of a running game (a move taken back)."""
+
     def add_chat(
         self, table_id: int, channel: str, seat: int | None, name: str | None, text: str
     ) -> ChatLine:
@@ -186,6 +189,11 @@ class MemoryStore:
     def record(self, table_id: int, game_number: int) -> str | None:
         """The record of a finished game (``None`` if that game has not finished)."""
         return self._records.get((table_id, game_number))
+
+    def truncate(self, table_id: int, game_number: int, keep: int) -> None:
+        """Keep only the first ``keep`` logged actions of a running game (a move taken back)."""
+        log = self._log.get((table_id, game_number), [])
+        del log[keep:]
 
     def add_chat(
         self, table_id: int, channel: str, seat: int | None, name: str | None, text: str

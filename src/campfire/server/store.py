@@ -6,7 +6,7 @@ import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from .models import ActionRow, ChatRow, RecordRow, SeatRow, TableRow, utcnow
@@ -172,6 +172,22 @@ class Store:
         with self.sessions() as session:
             row = session.get(RecordRow, (table_id, game_number))
             return str(row.record) if row is not None else None
+
+    def truncate(self, table_id: int, game_number: int, keep: int) -> None:
+        """Keep only the first ``keep`` logged actions of a running game (a move taken back).
+
+        The rows after them are deleted in one transaction (fenced like every write for the
+        table): the log stays the game's true history, which a restart replays.
+        """
+        with self.sessions.begin() as session:
+            self._fenced(session, table_id)
+            session.execute(
+                delete(ActionRow).where(
+                    ActionRow.table_id == table_id,
+                    ActionRow.game_number == game_number,
+                    ActionRow.seq >= keep,
+                )
+            )
 
     def add_chat(
         self, table_id: int, channel: str, seat: int | None, name: str | None, text: str

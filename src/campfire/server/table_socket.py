@@ -3,7 +3,8 @@
 :func:`attach` seats a connection (a WebSocket of this process, or a client of another process
 served here, :mod:`.remote`) and queues its snapshot; :func:`dispatch` handles one of its
 messages (``ping``, ``sync``, ``action``: an action goes to the pipeline; ``chat``: a line goes
-to the table's chat, :mod:`.chat`). Reading and writing
+to the table's chat, :mod:`.chat`; ``undo`` and ``undo_answer``: a request to take back a move,
+:mod:`.undo`). Reading and writing
 the socket itself is :mod:`.app`'s.
 """
 
@@ -72,6 +73,9 @@ async def attach(
         recent = manager.chat.history(live, seat)
         if recent["lines"]:  # the recent chat it may read (no frame while there is none)
             conn.push(recent)
+        undo = manager.undo.pending(live)
+        if undo is not None:  # a request to take back a move waits for answers
+            conn.push(undo)
         if live.closed is not None:  # closed by the operator: the players read why
             conn.push(protocol.closed_frame(live.id, live.number, live.seq, live.closed))
     return live
@@ -116,6 +120,10 @@ async def _handle(
         conn.push({"type": "pong"})
     elif kind == "chat":
         manager.chat.say(live, conn, message)
+    elif kind == "undo":
+        await manager.undo.ask(live, conn.seat, message)
+    elif kind == "undo_answer":
+        await manager.undo.answer(live, conn.seat, message)
     elif kind == "sync":
         async with live.lock:
             conn.push(live.snapshot(conn.seat, message.get("since"), conn.language))

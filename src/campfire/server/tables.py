@@ -15,7 +15,9 @@ ask of another):
 - :mod:`.recovery` — tables rebuilt from the log (a restart replays each unfinished table's log
   through a new ``Table``);
 - :mod:`.chat` — each table's chat (players' and spectators' channels), kept with the table
-  and never in its log or records.
+  and never in its log or records;
+- :mod:`.undo` — a player's request to take back their last move, which the other people
+  accept (the log loses the step, the table is rebuilt from it).
 
 Storage is behind :class:`~.storage.Storage` and :class:`~.storage.ActionLog` (SQLAlchemy by
 default; :class:`~.storage.MemoryStore` for fast tests).
@@ -50,6 +52,7 @@ from .storage import ActionLog, Storage
 from .store import LogEntry, Store
 from .takeover import SeatTakeover
 from .timers import ClockTimers
+from .undo import TableUndo
 from .windows import ARRIVAL_WINDOW_SECONDS, ClaimWindows
 from .writer import LeaseLost, LogWriter
 
@@ -112,6 +115,7 @@ class TableServices:
         self.bots = BotDriver(self, bot_workers)
         self.recovery = TableRecovery(self)
         self.chat = TableChat(self)
+        self.undo = TableUndo(self)
 
     @property
     def pool(self) -> ThreadPoolExecutor:

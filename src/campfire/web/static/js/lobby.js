@@ -110,6 +110,19 @@ function drawRealtime() {
   if (people) box.checked = true;
   box.disabled = people;
   $("cf-realtime-people").hidden = !people;
+  drawUndo();
+}
+
+/** The undo box: on at a casual table of people (no clock, not in real time) unless changed;
+ * never in real time (docs/protocol.md "Undo"). */
+function drawUndo() {
+  const box = $("cf-undo");
+  const realtime = !$("cf-realtime-row").hidden && $("cf-realtime").checked;
+  const people = [...$("cf-seats").querySelectorAll("select")].some((s) => s.value === "friend" || s.value === "open");
+  const casual = people && CLOCKS[Number($("cf-clock").value) || 0].clock === null;
+  box.disabled = realtime;
+  if (realtime) box.checked = false;
+  else if (!box.dataset.touched) box.checked = casual;
 }
 
 function optionValues() {
@@ -148,6 +161,7 @@ async function create(event) {
   const clock = CLOCKS[Number($("cf-clock").value)].clock;
   if (clock) body.clock = clock;
   if (!$("cf-realtime-row").hidden && $("cf-realtime").checked) body.realtime = true;
+  if (!$("cf-undo").disabled) body.undo = $("cf-undo").checked;
   const answer = await api("/api/tables", body);
   if (!answer.ok) return notice(t("web.error.server", { message: answer.message }), "error");
   const id = answer.body.table.id;
@@ -213,6 +227,9 @@ async function main() {
     $("cf-rules").href = `/rules/${game().name}?lang=${chosenLanguage()}`;
   });
   $("cf-players").addEventListener("change", drawSeats);
+  clock.addEventListener("change", drawUndo);
+  $("cf-realtime").addEventListener("change", drawUndo);
+  $("cf-undo").addEventListener("change", () => ($("cf-undo").dataset.touched = "1"));
   $("cf-create").addEventListener("submit", create);
   $("cf-refresh").addEventListener("click", drawTables);
   drawPlayers();

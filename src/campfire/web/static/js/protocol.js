@@ -124,6 +124,16 @@ export class TableClient {
     if (this.send({ type: "ping" })) this.pingSent = performance.now();
   }
 
+  /** Ask to take back this seat's last move (docs/protocol.md "Undo"). */
+  undo() {
+    return this.send({ type: "undo", seq: this.seq ?? 0 });
+  }
+
+  /** Accept or decline the open request ``seq`` to take back a move. */
+  answerUndo(seq, accept) {
+    return this.send({ type: "undo_answer", seq, accept });
+  }
+
   /** Play ``notation`` for this seat (answering the last sequence number seen). */
   act(notation) {
     return this.send({ type: "action", seq: this.seq ?? 0, action: notation });
@@ -158,6 +168,12 @@ export class TableClient {
     if (frame.type === "error") {
       if (frame.code === "stale") this.send({ type: "sync", since: this.seq ?? 0 });
       if (this.opts.onError) this.opts.onError(frame);
+      return;
+    }
+    if (frame.type === "undo") {
+      // a move taken back: its steps leave the log (the snapshot before this frame has the board)
+      if (frame.status === "accepted") this.log = this.log.filter((m) => !(m.step >= frame.seq));
+      if (this.opts.onUndo) this.opts.onUndo(frame);
       return;
     }
     if (frame.type === "presence") {
@@ -201,7 +217,7 @@ export class TableClient {
     } else {
       return;
     }
-    for (const step of steps) for (const m of step.messages) this.log.push(m);
+    for (const step of steps) for (const m of step.messages) this.log.push({ ...m, step: step.seq });
     if (this.opts.onState) this.opts.onState(this.state, frame, steps, received);
   }
 }

@@ -5,6 +5,7 @@
 import { $, el, notice as showNotice, startPage } from "./dom.js";
 import { botName, chosenLanguage, t } from "./i18n.js";
 import { ChatPanel } from "./chat.js";
+import { UndoPanel } from "./undo.js";
 import { api, seatFor, storeSeat, forgetSeat, gameTitles, inviteLink, optionLines } from "./lobby-api.js";
 import { TableClient } from "./protocol.js";
 import { cardSvg } from "./cards.js";
@@ -38,6 +39,8 @@ const page = {
   badSeat: null, // the text saying the seat's token was refused (shown while watching)
   presenceAt: 0, // when the seats' presence last arrived (performance.now()): away times count on
   startRefused: null, // the server's reason a start waits (open seats, people away): confirm or wait
+  lastSeat: null, // the seat that made the last step seen (null: not known, as after a snapshot)
+  undo: null, // the panel of requests to take back a move (undo.js)
 };
 
 /** A notice on the table page goes away after a few seconds (the game goes on beneath it). */
@@ -308,7 +311,10 @@ function onState(state, frame, steps, received) {
     page.changed = [];
     page.lastMoves.clear();
     page.moved = null;
+    const missed = frame.missed || [];
+    page.lastSeat = missed.length ? missed[missed.length - 1].seat : null;
   } else {
+    page.lastSeat = steps.length ? steps[steps.length - 1].seat : page.lastSeat;
     if (state.seat !== null) peeks(state, steps);
     page.changed = steps.flatMap((s) => (s.display && s.display.changed) || []);
     for (const s of steps) page.lastMoves.step(s.seat, (s.display && s.display.changed) || []);
@@ -394,6 +400,7 @@ function draw() {
   }
   renderLog($("cf-log"), page.client.log);
   drawLatest(page.client.log);
+  page.undo.draw(state, Boolean(page.settings.undo), page.lastSeat);
   const finished = state.status === "finished";
   $("cf-rematch").hidden = !(finished && seatFor(tableId)) || page.closed;
   const replay = $("cf-replay-link");
@@ -576,6 +583,16 @@ function reconnect() {
       draw();
     },
     onChat: (frame) => page.chat.receive(frame),
+    onUndo: (frame) => {
+      const line = page.undo.receive(frame, page.state ? page.state.seat : null, page.client.log);
+      if (frame.status === "accepted") {
+        $("cf-log").replaceChildren(); // the steps taken back leave the log drawn
+        page.client.log.push({ id: "web.undo.accepted", text: line, step: frame.seq - 1 });
+        page.lastSeat = null;
+        page.sent = false;
+      } else if (line) notice(line);
+      draw();
+    },
     onClosed: (frame) => {
       page.closed = true; // finished for good: no rematch
       draw();
@@ -590,6 +607,7 @@ function reconnect() {
       else if (page.chat.concerns(frame)) page.chat.refused(frame.message);
       else if (frame.code !== "stale") notice(t("web.table.error", { message: frame.message }), "error");
       page.sent = false;
+      page.undo.refused();
       draw();
     },
     onStatus: (status) => {
@@ -604,6 +622,7 @@ function reconnect() {
   });
   if (page.client) client.log = [];
   page.client = client;
+  page.undo.reset();
   page.state = null;
   client.connect();
 }
@@ -662,8 +681,14 @@ async function main() {
   if (!lines.length) ul.append(el("li", {}, t("web.table.options.none")));
   for (const line of lines) ul.append(el("li", { title: line.help }, line.text));
   if (page.settings.realtime) ul.append(el("li", {}, t("web.lobby.realtime")));
+  if (page.settings.undo) ul.append(el("li", {}, t("web.table.undo")));
   list.append(ul);
   page.chat = new ChatPanel(document.querySelector(".cf-side"), tableId, (m) => page.client.send(m));
+  page.undo = new UndoPanel(document.querySelector(".cf-side"), {
+    ask: () => page.client.undo(),
+    answer: (seq, accept) => page.client.answerUndo(seq, accept),
+    name: (seat) => (page.state && page.state.seats[seat] ? seatName(page.state.seats[seat]) : String(seat + 1)),
+  });
   document.addEventListener("keydown", onKey);
   // a personal link opened in a tab already showing the table: the address changes only in
   // its #fragment, so no page loads; take the seat now
