@@ -53,7 +53,9 @@ async function main() {
         const query = params.toString();
         history.replaceState(null, "", `${location.pathname}${query ? `?${query}` : ""}`);
       }
+      document.body.dataset.ready = "0"; // until the texts are in the new language
       await show(code);
+      document.body.dataset.ready = "1";
     }),
   );
   document.body.dataset.ready = "1";
