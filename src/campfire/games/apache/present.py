@@ -24,6 +24,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from campfire.core import Action, Event
+from campfire.core.outcome import tied_groups
 from campfire.core.present import (
     ActionChoice,
     Answer,
@@ -189,6 +190,7 @@ MESSAGES: dict[str, str] = {
     # the result
     "apache.result": "{player} ({colour}): {score} ({cards})",
     "apache.result.winner": "{player} ({colour}): {score} ({cards}) — winner",
+    "apache.result.tie": "{players} tie on {score}: Apache has no tie-break, they share the place.",
     "apache.result.rule": (
         "Every card in the pile is a point; the most cards win, ties share the win."
     ),
@@ -650,6 +652,10 @@ class ApachePresenter(Presenter):
                     cards=cards_text(pile),
                 )
             )
+        for group in tied_groups([len(pile) for pile in view["piles"]]):
+            players = and_list([self.name(names, s) for s in group])
+            score = _cards(len(view["piles"][group[0]]))
+            lines.append(_text("apache.result.tie", players=players, score=score))
         lines.append(_text("apache.result.rule"))
         return tuple(lines)
 

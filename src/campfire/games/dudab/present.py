@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from campfire.core import Action, Event
+from campfire.core.outcome import tied_groups
 from campfire.core.present import (
     ActionChoice,
     CardFace,
@@ -139,6 +140,9 @@ MESSAGES: dict[str, str] = {
     "dudab.score.numbers": "number cards {points:+d}",
     "dudab.total": "{player} {points} points in all (rounds: {rounds})",
     "dudab.result.win": "The lowest total wins: {winners} with {points} points.",
+    "dudab.result.tie": (
+        "{players} tie on {points} points: Dudab has no tie-break, they share the place."
+    ),
     "dudab.result.shared": (
         "The lowest total wins: {winners} share first place with {points} points."
     ),
@@ -692,6 +696,11 @@ class DudabPresenter(Presenter):
         winners = outcome["winners"]
         key = "dudab.result.win" if len(winners) == 1 else "dudab.result.shared"
         points = view["totals"][int(winners[0])]
+        for group in tied_groups(view["totals"]):
+            players = and_list([self.name(names, s) for s in group])
+            lines.append(
+                _text("dudab.result.tie", players=players, points=view["totals"][group[0]])
+            )
         lines.append(_text(key, winners=self._winners(outcome, names), points=points))
         return tuple(lines)
 

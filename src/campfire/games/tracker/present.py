@@ -29,6 +29,7 @@ from functools import partial
 from typing import Any, cast
 
 from campfire.core import Action, Event
+from campfire.core.outcome import tied_groups
 from campfire.core.present import (
     ActionChoice,
     CardFace,
@@ -120,6 +121,14 @@ MESSAGES: dict[str, str] = {
     "tracker.score.nothing": "nothing scored",
     "tracker.result.win": "{winners} wins with {points} points (the highest score).",
     "tracker.result.shared": "{winners} share the win with {points} points.",
+    "tracker.result.tiebreak": (
+        "{players} tie on {points} points; the tie-break, more enemy scouts collected, puts "
+        "{leaders} ahead ({counts})."
+    ),
+    "tracker.result.tie": (
+        "{players} tie on {points} points and collected as many enemy scouts ({count}): they "
+        "share the place."
+    ),
     # status lines
     "tracker.status.normal": (
         "Tracker — {cards} cards on the board, {centre} trackers in the centre"
@@ -603,7 +612,36 @@ class TrackerPresenter(Presenter):
         key = "tracker.result.win" if len(winners) == 1 else "tracker.result.shared"
         points = outcome["scores"][int(winners[0])]
         last = _text(key, winners=self._winners(outcome, names), points=points)
-        return (*self._score_lines(outcome, names), last)
+        return (*self._score_lines(outcome, names), *self._ties(outcome, names), last)
+
+    def _ties(self, outcome: TrackerOutcome, names: Sequence[str]) -> list[str]:
+        """How each tie on points was decided (tracker §6).
+
+        By the enemy scouts collected; shared when those are equal too.
+        """
+        lines = []
+        for group in tied_groups(outcome["scores"]):
+            players = and_list([self.name(names, s) for s in group])
+            points = outcome["scores"][group[0]]
+            enemies = {s: int(outcome["details"][s]["enemy_scouts_captured"]) for s in group}
+            best = max(enemies.values())
+            if len(set(enemies.values())) == 1:
+                lines.append(
+                    _text("tracker.result.tie", players=players, points=points, count=best)
+                )
+                continue
+            leaders = and_list([self.name(names, s) for s in group if enemies[s] == best])
+            counts = ", ".join(f"{self.name(names, s)} {enemies[s]}" for s in group)
+            lines.append(
+                _text(
+                    "tracker.result.tiebreak",
+                    players=players,
+                    points=points,
+                    leaders=leaders,
+                    counts=counts,
+                )
+            )
+        return lines
 
     # ----- log lines ---------------------------------------------------------------------------
 
