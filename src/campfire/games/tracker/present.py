@@ -195,15 +195,18 @@ MESSAGES: dict[str, str] = {
     "tracker.zone.pile.you": "Your captured cards",
     "tracker.zone.pile.note": "face down until the end of the game",
     "tracker.fact.tribe": "tribe",
-    "tracker.fact.tribe.value": "{colour} ({tribe})",
+    "tracker.fact.tribe.value": "{colour}",
     "tracker.fact.trackers": "trackers left",
     "tracker.fact.captured": "cards captured",
     "tracker.fact.last": "last turns",
     "tracker.fact.last.value": "yes",
     "tracker.points": "{count} points",
     "tracker.points.one": "1 point",
-    "tracker.card.scout": "{colour} scout ({card})",
-    "tracker.card.false": "{colour} false track ({card})",
+    "tracker.card.scout": "{colour} scout",
+    "tracker.card.false": "{colour} false track",
+    "tracker.centre.count.one": "Centre of the board: 1 tracker played",
+    "tracker.centre.count": "Centre of the board: {count} trackers played",
+    "tracker.centre.cell": "Centre of the board (no cards here)",
     "tracker.mark.peeked": "peeked at this turn",
     "tracker.mark.lifted": "being moved",
     "tracker.mark.seen": "you see it now",
@@ -221,13 +224,12 @@ MESSAGES: dict[str, str] = {
     "tracker.legend.peeked": "a card peeked at this turn (its position is public, its face not)",
     "tracker.legend.lifted": "the card being moved to an empty position",
     "tracker.legend.marked": "a position you marked (learning mode)",
-    "tracker.legend.centre": "the centre, with the trackers played into it (here 2)",
     "tracker.legend.scout": "a scout of the green tribe (shown after the game)",
     "tracker.legend.false": "a false track (shown after the game; its tribe does not count)",
     "tracker.legend.track": "keys: play 1, 2 or 3 trackers to capture",
     "tracker.legend.done": "key: stop collecting, or end the turn without more moves",
     "tracker.legend.decline": "key: skip the last peek",
-    "tracker.legend.tribe": "the {colour} tribe ({tribe})",
+    "tracker.legend.tribe": "the {colour} tribe",
 }
 
 
@@ -245,11 +247,11 @@ def _colour(tribe: int) -> str:
 
 
 def card_label(name: str) -> str:
-    """The plain-words name of a play card: ``S-T3-1`` → ``green scout (S-T3-1)``."""
+    """The plain-words name of a play card: ``S-T3-1`` → ``green scout`` (never its code)."""
     card = parse_card(name)
     tribe = tribe_of(card)
     key = "tracker.card.scout" if is_scout(card) else "tracker.card.false"
-    return _text(key, colour=_colour(tribe), card=name.upper())
+    return _text(key, colour=_colour(tribe))
 
 
 def _face(card_id: str, name: str, marks: tuple[str, ...] = ()) -> CardFace:
@@ -429,13 +431,19 @@ class TrackerPresenter(Presenter):
         occupied = set(view["occupied"])
         peeked = set(view["peeked_this_turn"])
         lifted = view["lifted"]
-        centre_label = _text("tracker.zone.centre")
-        centre_short = f"{view['centre']}T"
+        played = int(view["centre"])
+        # the centre's first cell counts the trackers played (footprints, the count big, the
+        # words as its name and tooltip); the other three say in words what they are
+        key = "tracker.centre.count.one" if played == 1 else "tracker.centre.count"
+        counted = CardFace(
+            "centre:0", _text(key, count=played), empty=True, icon="tracks", rank=str(played)
+        )
+        cell = _text("tracker.centre.cell")
         cells = []
         for pos, centre in _GRID:  # the faces that say nothing but a position are shared
             if pos < 0:
-                short = centre_short if centre == 0 else "··"
-                cells.append(CardFace(f"centre:{centre}", centre_label, short, empty=True))
+                face = counted if centre == 0 else CardFace(f"centre:{centre}", cell, empty=True)
+                cells.append(face)
             elif pos not in occupied:
                 cells.append(_EMPTY[pos])
             elif over and (name := view["board"][pos]) is not None:
@@ -477,7 +485,6 @@ class TrackerPresenter(Presenter):
                 _text(
                     "tracker.fact.tribe.value",
                     colour=_colour(tribe),
-                    tribe=view["tribes"][seat],
                 ),
             ),
             (_text("tracker.fact.trackers"), str(trackers)),
@@ -701,7 +708,6 @@ class TrackerPresenter(Presenter):
                 ("*12", "peeked"),
                 ("^12", "lifted"),
                 ("+12", "marked"),
-                ("2T", "centre"),
                 ("S:G", "scout"),
                 ("f", "false"),
                 ("t1, t2, t3", "track"),
@@ -710,7 +716,7 @@ class TrackerPresenter(Presenter):
             )
         ]
         for tribe, letter in enumerate(TRIBE_LETTERS):
-            meaning = _text("tracker.legend.tribe", colour=_colour(tribe), tribe=f"T{tribe}")
+            meaning = _text("tracker.legend.tribe", colour=_colour(tribe))
             entries.append(LegendEntry(letter, meaning))
         return entries
 
