@@ -140,6 +140,11 @@ MESSAGES: dict[str, str] = {
     "dudab.score.numbers": "number cards {points:+d}",
     "dudab.total": "{player} {points} points in all (rounds: {rounds})",
     "dudab.result.win": "The lowest total wins: {winners} with {points} points.",
+    # the colour letters on the cards (corners, codes): each language's own initials
+    "dudab.letter.blue": "B",
+    "dudab.letter.red": "R",
+    "dudab.letter.yellow": "Y",
+    "dudab.letter.green": "G",
     "dudab.result.tie": (
         "{players} tie on {points} points: Dudab has no tie-break, they share the place."
     ),
@@ -333,14 +338,19 @@ def _phrases(names: Sequence[str]) -> str:
     return ", ".join(_phrase(n) for n in names) or _text("dudab.cards.none")
 
 
+def _letter(colour: int) -> str:
+    """A colour's letter on the cards, in the language in force (``blue`` → ``B``; ``K``, kék)."""
+    return _text(f"dudab.letter.{COLOURS[colour]}")
+
+
 def _short(face: int) -> str:
     if face < FACE_DUDAB:
         colour, symbol, value = face // 16, (face // 4) % 4, face % 4 + 1
-        return f"{COLOUR_LETTERS[colour]}{SYMBOL_LETTERS[symbol]}{value}"
+        return f"{_letter(colour)}{SYMBOL_LETTERS[symbol]}{value}"
     if face == FACE_DUDAB:
         return "Dud"
     if face < FACE_JUNGLE:
-        return "Sh" + COLOUR_LETTERS[face - FACE_SHAMAN]
+        return "Sh" + _letter(face - FACE_SHAMAN)
     return "Jun" if face == FACE_JUNGLE else "Bab"
 
 
@@ -392,7 +402,7 @@ def _card_face(card_id: str, name: str, marks: tuple[str, ...], owner: int | Non
         face_label(name),
         _short(face),
         colour=COLOURS[colour] if colour >= 0 else None,
-        symbol=COLOUR_LETTERS[colour] if colour >= 0 else None,
+        symbol=_letter(colour) if colour >= 0 else None,
         marks=marks,
         icon=icon,
         rank=rank,
@@ -858,10 +868,11 @@ class DudabPresenter(Presenter):
 
     def legend(self) -> list[LegendEntry]:
         """Every symbol of Dudab's displays."""
-        entries = [LegendEntry("Rf3", _text("dudab.legend.number"))]
-        for colour, letter in zip(COLOURS, COLOUR_LETTERS, strict=True):
+        number = f"{_letter(COLOURS.index('red'))}{SYMBOL_LETTERS[SYMBOLS.index('fur')]}3"
+        entries = [LegendEntry(number, _text("dudab.legend.number"))]
+        for i, colour in enumerate(COLOURS):
             meaning = _text("dudab.legend.colour", colour=_colour_word(colour))
-            entries.append(LegendEntry(letter, meaning))
+            entries.append(LegendEntry(_letter(i), meaning))
         for symbol, letter in zip(SYMBOLS, SYMBOL_LETTERS, strict=True):
             meaning = _text("dudab.legend.symbol", symbol=_symbol_word(symbol))
             entries.append(LegendEntry(letter, meaning))

@@ -255,6 +255,12 @@ MESSAGES: dict[str, str] = {
     # the result
     "manitou.result": "{player}: {score} ({breakdown})",
     "manitou.result.winner": "{player}: {score} ({breakdown}) — winner",
+    # the heroes' codes on the cards (the big letters): each language's own initials
+    "manitou.letter.chief": "CH",
+    "manitou.letter.squaw": "SQ",
+    "manitou.letter.shaman": "SH",
+    "manitou.letter.spy": "SP",
+    "manitou.letter.healer": "HE",
     "manitou.result.tiebreak.tipis": (
         "{players} tie on {points}; the tie-break, more tipis, puts {leaders} ahead ({counts})."
     ),
@@ -325,7 +331,9 @@ def card_label(card: str) -> str:
 
 def card_short(card: str) -> str:
     """A card's code of at most four characters: ``H7``, ``H10``, ``CH`` (chief), ``SP``."""
-    return _HEROES.get(card, card.upper()[:4])
+    if card in _HEROES:
+        return _text(f"manitou.letter.{card}")
+    return card.upper()[:4]
 
 
 #: card faces already made (see :func:`card_face`)

@@ -121,6 +121,13 @@ MESSAGES: dict[str, str] = {
     "tracker.score.nothing": "nothing scored",
     "tracker.result.win": "{winners} wins with {points} points (the highest score).",
     "tracker.result.shared": "{winners} share the win with {points} points.",
+    # the tribe letters on the cards and the seats (corners, codes): each language's initials
+    "tracker.letter.red": "R",
+    "tracker.letter.blue": "B",
+    "tracker.letter.yellow": "Y",
+    "tracker.letter.green": "G",
+    "tracker.letter.purple": "P",
+    "tracker.letter.orange": "O",
     "tracker.result.tiebreak": (
         "{players} tie on {points} points; the tie-break, more enemy scouts collected, puts "
         "{leaders} ahead ({counts})."
@@ -246,6 +253,11 @@ def _colour(tribe: int) -> str:
     return _text(f"tracker.colour.{TRIBE_COLOURS[tribe]}")
 
 
+def _letter(tribe: int) -> str:
+    """A tribe's letter on the cards, in the language in force (``green`` → ``G``; ``Z``)."""
+    return _text(f"tracker.letter.{TRIBE_COLOURS[tribe]}")
+
+
 def card_label(name: str) -> str:
     """The plain-words name of a play card: ``S-T3-1`` → ``green scout`` (never its code)."""
     card = parse_card(name)
@@ -258,7 +270,7 @@ def _face(card_id: str, name: str, marks: tuple[str, ...] = ()) -> CardFace:
     """A face-up play card: ``S:G`` for a scout of the green tribe, ``f`` for a false track."""
     card = parse_card(name)
     tribe = tribe_of(card)
-    letter = TRIBE_LETTERS[tribe]
+    letter = _letter(tribe)
     scout = is_scout(card)
     return CardFace(
         card_id,
@@ -501,7 +513,7 @@ class TrackerPresenter(Presenter):
             score,
             tuple(facts),
             colour=TRIBE_COLOURS[tribe],
-            symbol=TRIBE_LETTERS[tribe],
+            symbol=_letter(tribe),
             to_act=seat in view["to_act"],
             you=seat == you,
             out=trackers == 0 and view["phase"] != "game_over",
@@ -708,16 +720,16 @@ class TrackerPresenter(Presenter):
                 ("*12", "peeked"),
                 ("^12", "lifted"),
                 ("+12", "marked"),
-                ("S:G", "scout"),
+                (f"S:{_letter(TRIBE_COLOURS.index('green'))}", "scout"),
                 ("f", "false"),
                 ("t1, t2, t3", "track"),
                 ("d", "done"),
                 ("x", "decline"),
             )
         ]
-        for tribe, letter in enumerate(TRIBE_LETTERS):
+        for tribe in range(len(TRIBE_LETTERS)):
             meaning = _text("tracker.legend.tribe", colour=_colour(tribe))
-            entries.append(LegendEntry(letter, meaning))
+            entries.append(LegendEntry(_letter(tribe), meaning))
         return entries
 
 
