@@ -374,6 +374,12 @@ function onState(state, frame, steps, received) {
   if (frame.type === "snapshot") {
     page.shown = {};
     page.changed = [];
+    if (state.game_number !== page.gameNumber) {
+      // a new game (a rematch): no claim window of the last game is still open on this page
+      page.gameNumber = state.game_number;
+      page.inWindow = false;
+      page.windowAt = null;
+    }
   } else {
     if (state.seat !== null) peeks(state, steps);
     page.changed = steps.flatMap((s) => (s.display && s.display.changed) || []);
