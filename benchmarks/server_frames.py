@@ -76,7 +76,10 @@ async def _play_one(
 ) -> None:
     """One random legal action at ``live`` (a rematch first if its game is over)."""
     if live.status == "finished":
-        manager.rematch(live, tokens[0], seed=rng.getrandbits(32))
+        seed = rng.getrandbits(32)
+        for token in tokens.values():  # one proposes, every other person accepts
+            if live.status == "finished":
+                manager.rematch(live, token, seed=seed)
         return
     assert live.table is not None
     state = live.table.state

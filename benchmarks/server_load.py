@@ -11,7 +11,7 @@ database, one delta frame per connection built from that seat's view, sent over 
 The clients ask for display patches (``patch=1``) as the browser client does, and apply each
 to the display model they hold (``--no-patches``: whole display models in every delta).
 (Bot seats would measure the bots' thinking instead of the broadcast path.) A finished game is
-followed by a rematch at the same table (seat 0 asks for it over HTTP).
+followed by a rematch at the same table (every seat agrees to it over HTTP).
 
 Latency: a client notes ``time.perf_counter()`` just before it sends an action; every client
 of the table notes the same clock when ``recv()`` hands it the delta of that step (the step's
@@ -359,9 +359,10 @@ async def _client(
                 choice = (number, own, tuple(a["index"] for a in frame["legal"]))
                 if frame["outcome"] is not None:
                     # (a snapshot of a finished game: an earlier round of --compare-proxy
-                    # ended as the game did; its rematch is asked for now)
-                    if seat == 0:
-                        run.games += kind == "delta"
+                    # ended as the game did; its rematch is asked for now: every person
+                    # agrees to it, the first proposes and the others accept)
+                    if seat is not None:
+                        run.games += kind == "delta" and seat == 0
                         status, _ = await asyncio.to_thread(
                             _http, "POST", f"{base}/api/tables/{table}/rematch", {}, token, cafile
                         )

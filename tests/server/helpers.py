@@ -37,7 +37,8 @@ LOBBY_ROUTES: list[tuple[str, str, str | None, dict[int, str]]] = [
     ("GET", _TABLE_PATH, None, {200: "one_table"}),
     ("POST", _TABLE_PATH + "/join", "join_table", {201: "seat_joined"}),
     ("POST", _TABLE_PATH + "/leave", None, {200: "seat_left"}),
-    ("POST", _TABLE_PATH + "/(start|rematch)", None, {200: "one_table"}),
+    ("POST", _TABLE_PATH + "/start", None, {200: "one_table"}),
+    ("POST", _TABLE_PATH + "/rematch", "rematch_request", {200: "rematch_answer"}),
     ("GET", _TABLE_PATH + "/record", None, {}),  # a record: docs/records.md
     ("GET", _TABLE_PATH + "/replay", None, {200: "replay"}),
     ("POST", r"/api/replay", None, {200: "replay"}),

@@ -181,10 +181,15 @@ def test_a_game_over_the_socket_snapshot_deltas_record_and_rematch(sqlite_url: s
         _, match = replay_text(record.text)
         assert match.state.outcome().to_json() == final["outcome"]
         assert [p.name for p in match.players] == ["P0", "P1"]
-        answer = client.post(
+        proposed = client.post(
             f"/api/tables/{table}/rematch", headers={"Authorization": f"Bearer {tokens[1]}"}
+        )  # a proposal: the next game starts once the other person accepts
+        assert proposed.json()["table"]["game_number"] == 1
+        assert proposed.json()["rematch"]["accepted"] == [1]
+        answer = client.post(
+            f"/api/tables/{table}/rematch", headers={"Authorization": f"Bearer {tokens[0]}"}
         )
-        assert answer.json()["table"]["game_number"] == 2
+        assert answer.json()["table"]["game_number"] == 2 and answer.json()["rematch"] is None
         with seats(client, table, tokens) as clients:
             assert clients[0].frames[0]["game_number"] == 2 and clients[0].frames[0]["seq"] == 0
         assert client.get(f"/api/tables/{table}/record?game=1").text == record.text
@@ -419,8 +424,11 @@ def test_every_lobby_answer_follows_its_schema_and_game_number_counts_games(
             (client.post("/api/tables", content=b"[" * 70_000), 413),
         ]:
             check(answer, "http_error", status)
-    requests = {"create_table", "join_table", "name_seat", "start_table"}
-    assert set(seen) == set(LOBBY_SCHEMAS) - {"table", *requests}
+    requests = {"create_table", "join_table", "name_seat", "start_table", "rematch_request"}
+    LOBBY_VALIDATORS["rematch_request"].validate({"answer": "decline"})
+    # a rematch's answer needs a finished game: tests/server/test_rematch.py gets them (its
+    # app_client checks every answer against its schema)
+    assert set(seen) == set(LOBBY_SCHEMAS) - {"table", "rematch_answer", *requests}
 
 
 def test_frames_hold_the_raw_view_only_for_a_client_that_asks(sqlite_url: str) -> None:

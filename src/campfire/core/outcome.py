@@ -15,7 +15,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Outcome"]
+__all__ = ["Outcome", "tied_groups"]
+
+
+def tied_groups(scores: Sequence[float]) -> list[list[int]]:
+    """The groups of two or more seats with the same score (highest first, seats in order).
+
+    A presenter uses them to say how a tie was decided (the game's own tie-break) or that the
+    tied players share their place.
+
+    >>> tied_groups([9, 4, 9, 4, 1])
+    [[0, 2], [1, 3]]
+    >>> tied_groups([3, 2, 1])
+    []
+    """
+    groups: dict[float, list[int]] = {}
+    for seat, score in enumerate(scores):
+        groups.setdefault(score, []).append(seat)
+    return [g for _, g in sorted(groups.items(), key=lambda kv: -kv[0]) if len(g) > 1]
 
 
 @dataclass(frozen=True)

@@ -357,6 +357,8 @@ async def _serve_socket(
         live.connections.discard(conn)
         conn.close()
         live.gone(seat)  # the others see the person away (their last connection closed)
+        if seat is not None and live.rematch is not None and live.absent_seat(seat):
+            manager.rematch_left(live, seat)  # a rematch proposal ends unless they come back
         if seat is not None and live.status == "running" and manager.tables.get(live.id) is live:
             manager.left(live, seat)
         with contextlib.suppress(Exception):

@@ -29,6 +29,7 @@ from . import protocol
 from .clocks import Clocks, TimeControl
 from .connection import Connection
 from .patches import Memo, patch_frame
+from .rematch import RematchProposal
 from .seating import TAKEOVER_LEVEL, SeatInfo, hash_token
 from .storage import Storage
 from .store import LogEntry
@@ -147,6 +148,8 @@ class LiveTable:
     #: when each seat's last connection closed (the server's clock, :attr:`now`); a person's
     #: seat that is neither here nor connected has not come since this process loaded the table
     away_since: dict[int, float] = field(default_factory=dict)
+    #: the open rematch proposal of a finished game (:mod:`.rematch`; ``None``: none)
+    rematch: RematchProposal | None = None
 
     # ----- building the game ------------------------------------------------------------------
 
@@ -422,6 +425,7 @@ class LiveTable:
             missed=missed,
             outcome=outcome,
             clocks=self.clocks_json() if self.table is not None else None,
+            rematch=self.rematch.to_json(self.now()) if self.rematch is not None else None,
         )
 
     def flush(self, outbox: Outbox) -> None:
@@ -477,6 +481,10 @@ class LiveTable:
         """The people's seats with no open connection (not come yet, or gone)."""
         here = {c.seat for c in self.connections if c.seat is not None}
         return [s for s in self.seats if s.kind == "human" and s.seat not in here]
+
+    def absent_seat(self, seat: int) -> bool:
+        """Whether no connection of ``seat`` is open."""
+        return not any(c.seat == seat for c in self.connections)
 
     def seats_json(self) -> list[dict[str, Any]]:
         """The seats as frames show them: :meth:`SeatInfo.public` with their presence."""

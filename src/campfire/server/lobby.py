@@ -24,6 +24,7 @@ from campfire.i18n import game_title, negotiate, normalize, translator
 from .clocks import MAX_SECONDS, ON_TIMEOUT
 from .limits import announced_length
 from .protocol import SERVER_SCHEMAS
+from .rematch import ANSWERS
 from .tables import MAX_NICKNAME, LiveTable, LobbyError, TableManager
 from .wire import decode
 
@@ -58,6 +59,7 @@ ERROR_CODES = (
     "seats_open",
     "people_away",
     "not_finished",
+    "no_proposal",
     "table_closed",
     "too_large",
     "too_long",
@@ -219,6 +221,15 @@ LOBBY_SCHEMAS: dict[str, dict[str, Any]] = {
     "seat_named": _object(["table", "seat"], {"table": _TABLE, "seat": _SEAT_NUMBER}, schema=True),
     "seat_left": _object(["table", "seat"], {"table": _TABLE, "seat": _SEAT_NUMBER}, schema=True),
     "one_table": _object(["table"], {"table": _TABLE}, schema=True),
+    "rematch_request": _object([], {"answer": {"enum": list(ANSWERS)}}, schema=True),
+    "rematch_answer": _object(
+        ["table", "rematch"],
+        {
+            "table": _TABLE,
+            "rematch": SERVER_SCHEMAS["snapshot"]["properties"]["rematch"],
+        },
+        schema=True,
+    ),
     "tables": _object(["tables"], {"tables": {"type": "array", "items": _TABLE}}, schema=True),
     "games": {"$schema": _DRAFT, "type": "array", "items": _GAME_INFO},
     "health": _object(["status"], {"status": {"enum": ["ok", "starting"]}}, schema=True),
@@ -457,12 +468,17 @@ async def name_seat(request: Request) -> Response:
 
 
 async def rematch(request: Request) -> Response:
-    """``POST /api/tables/{id}/rematch``: the next game at a finished table, same seats."""
+    """``POST /api/tables/{id}/rematch``: propose, accept (``{}``) or decline the next game.
+
+    The answer holds the table and the open proposal (``rematch``; null once the next game
+    started, or after a decline).
+    """
     live = live_table(request)
     manager = _manager(request)
+    body = await _body(request)
     async with live.lock:
-        manager.rematch(live, _token(request), request.app.state.next_seed())
-    return JSONResponse({"table": live.public()})
+        proposal = manager.rematch(live, _token(request), request.app.state.next_seed(), body)
+    return JSONResponse({"table": live.public(), "rematch": proposal})
 
 
 async def record(request: Request) -> Response:

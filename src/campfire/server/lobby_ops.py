@@ -7,6 +7,7 @@ HTTP. A change of the seats is stored, then every connection of the table gets a
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -18,6 +19,7 @@ from campfire.core import get as get_game
 from .clocks import TimeControl
 from .hub import Hub
 from .live import REALTIME_MODE, LiveTable
+from .rematch import ANSWERS, LEFT_GRACE_SECONDS, PROPOSAL_SECONDS, RematchProposal, rematch_frame
 from .seating import TAKEOVER_LEVEL, LobbyError, SeatInfo, check_nickname, hash_token
 
 __all__ = ["LobbyOps", "undo_default"]
@@ -386,10 +388,31 @@ class LobbyOps:
         live.push_snapshots()
         return seat
 
-    def rematch(self, live: LiveTable, token: str | None, seed: int | None = None) -> None:
-        """Start the next game at a finished table, with the same seats."""
-        if any(s.kind == "human" for s in live.seats):
-            self.seat_for(live, token)
+    def rematch(
+        self,
+        live: LiveTable,
+        token: str | None,
+        seed: int | None = None,
+        request: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any] | None:
+        """Propose, accept or decline the next game at a finished table, with the same seats.
+
+        A person's first request proposes it (``{}`` or ``{"answer": "accept"}``); the other
+        people each accept or decline (``{"answer": "decline"}``). The game starts when every
+        person has accepted: at once where the proposer is the only person (:mod:`.rematch`).
+        Return the open proposal as frames show it, ``None`` once the game started or after a
+        decline.
+        """
+        request = request or {}
+        if set(request) - {"answer"} or request.get("answer", "accept") not in ANSWERS:
+            raise LobbyError(
+                400,
+                "bad_request",
+                ErrorText('a rematch request holds at most "answer": "accept" or "decline"'),
+            )
+        answer = request.get("answer", "accept")
+        people = frozenset(s.seat for s in live.seats if s.kind == "human")
+        seat = self.seat_for(live, token) if people else None
         if live.closed is not None:
             raise LobbyError(
                 409,
@@ -406,9 +429,72 @@ class LobbyOps:
                 "not_finished",
                 ErrorText("a rematch starts once the current game has finished"),
             )
-        self._new_game(live, seed)
+        proposal = live.rematch
+        if answer == "decline":
+            if proposal is None or seat is None:
+                raise LobbyError(
+                    409, "no_proposal", ErrorText("there is no rematch proposal to decline")
+                )
+            self._end_proposal(live, "declined", seat)
+            return None
+        if proposal is None:
+            if seat is None or people == {seat}:
+                self._new_game(live, seed)
+                return None
+            proposal = RematchProposal(seat, people, self.hub.clock() + PROPOSAL_SECONDS)
+            proposal.task = self.hub.spawn(self._expire(live, proposal))
+            live.rematch = proposal
+        assert seat is not None
+        proposal.accepted.add(seat)
+        if not proposal.waiting():
+            self._drop_proposal(live)
+            self._new_game(live, seed)
+            return None
+        self._push_proposal(live, "proposed")
+        return proposal.to_json(self.hub.clock())
+
+    def rematch_left(self, live: LiveTable, seat: int) -> None:
+        """A person's last connection closed: unless they are back soon, the proposal ends."""
+        proposal = live.rematch
+        if proposal is not None and seat in proposal.people:
+            self.hub.spawn(self._left_later(live, proposal, seat))
+
+    async def _left_later(self, live: LiveTable, proposal: RematchProposal, seat: int) -> None:
+        await asyncio.sleep(LEFT_GRACE_SECONDS)
+        async with live.lock:
+            here = any(c.seat == seat for c in live.connections)
+            if live.rematch is proposal and not here:
+                self._end_proposal(live, "left", seat)
+
+    async def _expire(self, live: LiveTable, proposal: RematchProposal) -> None:
+        await asyncio.sleep(max(0.0, proposal.expires - self.hub.clock()))
+        async with live.lock:
+            if live.rematch is proposal:
+                proposal.task = None  # (this task: nothing to cancel)
+                self._end_proposal(live, "expired", None)
+
+    def _end_proposal(self, live: LiveTable, reason: str, by: int | None) -> None:
+        """Cancel the open proposal (``reason``: declined, left, expired) and say so."""
+        self._push_proposal(live, "cancelled", reason, by)
+        self._drop_proposal(live)
+
+    def _drop_proposal(self, live: LiveTable) -> None:
+        proposal, live.rematch = live.rematch, None
+        if proposal is not None and proposal.task is not None:
+            proposal.task.cancel()
+
+    def _push_proposal(
+        self, live: LiveTable, state: str, reason: str | None = None, by: int | None = None
+    ) -> None:
+        """Tell every connection of the table about the proposal (a ``rematch`` frame)."""
+        proposal = live.rematch
+        assert proposal is not None
+        frame = rematch_frame(live.id, live.number, state, proposal, self.hub.clock(), reason, by)
+        for conn in list(live.connections):
+            conn.push(frame)
 
     def _new_game(self, live: LiveTable, seed: int | None) -> None:
+        self._drop_proposal(live)
         live.seed = seed if seed is not None else secrets.randbits(63)
         live.number += 1
         live.status = "running"

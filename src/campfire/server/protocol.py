@@ -374,9 +374,11 @@ def snapshot_frame(
     missed: Sequence[Mapping[str, Any]] = (),
     outcome: Mapping[str, Any] | None = None,
     clocks: Mapping[str, Any] | None = None,
+    rematch: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A ``snapshot`` frame: everything a seat (or a spectator) may know now.
 
+    ``rematch`` is the open rematch proposal of a finished game (:mod:`.rematch`), if any.
     ``display`` may be the :class:`~campfire.core.present.Display` itself (kept as it is, for
     ``campfire.server.wire.encode``) or its JSON.
     """
@@ -396,6 +398,7 @@ def snapshot_frame(
         "missed": [dict(m) for m in missed],
         "outcome": dict(outcome) if outcome is not None else None,
         "clocks": dict(clocks) if clocks is not None else None,
+        "rematch": dict(rematch) if rematch is not None else None,
     }
 
 

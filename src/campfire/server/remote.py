@@ -190,6 +190,9 @@ class SocketRelay:
                 mine = manager.tables.get(live.id) is live
                 if seat is not None and live.status == "running" and mine:
                     manager.left(live, seat)
+                proposal = live.rematch is not None
+                if seat is not None and mine and proposal and live.absent_seat(seat):
+                    manager.rematch_left(live, seat)  # a proposal ends unless they return
 
     # ----- a client of this process at another's table -------------------------------------------
 

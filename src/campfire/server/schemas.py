@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .rematch import CANCEL_REASONS
+
 __all__ = [
     "CAUSES",
     "CHAT_CHANNELS",
@@ -242,6 +244,20 @@ _CHAT_LINE = {
     "additionalProperties": False,
 }
 
+#: an open rematch proposal (:mod:`.rematch`): who proposed, the people who must accept, those
+#: who have, and how long it has left
+_REMATCH: dict[str, Any] = {
+    "type": "object",
+    "required": ["proposer", "people", "accepted", "expires_ms"],
+    "properties": {
+        "proposer": _SEAT,
+        "people": {"type": "array", "items": _SEAT},
+        "accepted": {"type": "array", "items": _SEAT},
+        "expires_ms": {"type": "integer", "minimum": 0},
+    },
+    "additionalProperties": False,
+}
+
 _TABLE_FIELDS: dict[str, Any] = {
     "table": {"type": "integer", "minimum": 1},
     "game_number": {"type": "integer", "minimum": 0},
@@ -280,6 +296,7 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
             "missed": {"type": "array", "items": _STEP},
             "outcome": _OUTCOME,
             "clocks": _CLOCKS,
+            "rematch": {"oneOf": [{"type": "null"}, _REMATCH]},
         },
     ),
     "delta": {
@@ -361,6 +378,21 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
             "waiting": {"type": "array", "items": _SEAT},
             "by": _SEAT_OR_NULL,
             "expires_ms": {"type": ["integer", "null"], "minimum": 0},
+        },
+    ),
+    "rematch": _message(
+        "rematch",
+        [
+            *("table", "game_number", "state", "proposer", "people", "accepted"),
+            *("expires_ms", "reason", "by"),
+        ],
+        {
+            "table": _TABLE_FIELDS["table"],
+            "game_number": _TABLE_FIELDS["game_number"],
+            "state": {"enum": ["proposed", "cancelled"]},
+            **_REMATCH["properties"],
+            "reason": {"enum": [*CANCEL_REASONS, None]},
+            "by": _SEAT_OR_NULL,
         },
     ),
     "pong": _message("pong", [], {}),

@@ -208,9 +208,19 @@ class TableServices:
         """Name the seat of ``token`` before the game starts; return the seat."""
         return self.lobby.rename(live, token, request)
 
-    def rematch(self, live: LiveTable, token: str | None, seed: int | None = None) -> None:
-        """Start the next game at a finished table, with the same seats."""
-        self.lobby.rematch(live, token, seed)
+    def rematch(
+        self,
+        live: LiveTable,
+        token: str | None,
+        seed: int | None = None,
+        request: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any] | None:
+        """Propose, accept or decline the next game (:meth:`.lobby_ops.LobbyOps.rematch`)."""
+        return self.lobby.rematch(live, token, seed, request)
+
+    def rematch_left(self, live: LiveTable, seat: int) -> None:
+        """A person's last connection closed: unless they are back soon, a proposal ends."""
+        self.lobby.rematch_left(live, seat)
 
     def record(self, live: LiveTable, number: int | None) -> str:
         """The record of game ``number`` (default: the last finished) of a table."""

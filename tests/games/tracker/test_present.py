@@ -130,7 +130,12 @@ def test_board_shows_positions_empty_places_peeks_and_the_centre() -> None:
     assert cells["pos:0"].empty
     assert cells["pos:5"].short == "*5" and cells["pos:5"].marks == ("peeked at this turn",)
     assert cells["pos:6"].short == "6" and not cells["pos:6"].face_up
-    assert cells["centre:0"].short == "1T"
+    # the centre in words: its count with footprints, the other cells named (never "1T", "··")
+    centre = cells["centre:0"]
+    assert (centre.rank, centre.icon, centre.short) == ("1", "tracks", "")
+    assert centre.label == "Centre of the board: 1 tracker played"
+    assert cells["centre:3"].label == "Centre of the board (no cards here)"
+    assert not cells["centre:3"].short
     assert show(state, B).zone("centre").count == 1
     pile = show(state, B).zone("pile:0")
     assert pile.kind == "hidden" and pile.count == 1 and pile.cards == ()
@@ -159,20 +164,20 @@ def test_we8_scoring_summary_and_result_lines() -> None:
     assert over.params["outcome"]["scores"] == [5, 9, 6]
     # every card is face up now, with its tribe's colour and letter
     pile = shown.zone("pile:0")
-    assert pile.cards[0].label == "green scout (S-T3-1)" and pile.cards[0].short == "S:G"
+    assert pile.cards[0].label == "green scout" and pile.cards[0].short == "S:G"
     assert (pile.cards[0].colour, pile.cards[0].symbol) == ("green", "G")
-    assert pile.cards[-1].short == "f" and pile.cards[-1].label == "green false track (F-T3-1)"
+    assert pile.cards[-1].short == "f" and pile.cards[-1].label == "green false track"
 
 
 def test_players_carry_tribe_colours_and_letters_explained_in_the_legend() -> None:
     state = new_state(tribes=("T0", "T3", "T5"))
     panels = show(state, None).players
     assert [(p.colour, p.symbol) for p in panels] == [("red", "R"), ("green", "G"), ("orange", "O")]
-    assert dict(panels[1].facts)["tribe"] == "green (T3)"
+    assert dict(panels[1].facts)["tribe"] == "green"  # in words, never its code (T3)
     legend = {e.symbol: e.meaning for e in PRESENTER.legend()}
     for tribe, letter in enumerate(TRIBE_LETTERS):
-        assert legend[letter] == f"the {TRIBE_COLOURS[tribe]} tribe (T{tribe})"
-    for symbol in ("·", "*12", "^12", "2T", "S:G", "f", "12"):
+        assert legend[letter] == f"the {TRIBE_COLOURS[tribe]} tribe"
+    for symbol in ("·", "*12", "^12", "S:G", "f", "12"):
         assert symbol in legend
     assert len(set(TRIBE_COLOURS)) == len(set(TRIBE_LETTERS)) == 6
 

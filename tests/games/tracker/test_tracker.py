@@ -183,7 +183,8 @@ def test_render_marks_peeks_centre_and_empty() -> None:
     play(state, A, "track 1", "take 0", "done", "done")
     state.apply(B, "peek 5")
     text = state.render(B)
-    assert "*5" in text and "1T" in text and "·" in text
+    assert "*5" in text and "1 trackers in the centre" in text and "·" in text
+    assert "1T" not in text and "··" not in text  # the centre is empty places, the count below
     assert "> Player 2 (" in text and "you)" in text  # seat 1 is to act and is the reader
 
 

@@ -24,6 +24,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from campfire.core import Action, Event
+from campfire.core.outcome import tied_groups
 from campfire.core.present import (
     ActionChoice,
     Answer,
@@ -44,7 +45,7 @@ from campfire.core.present import (
 )
 
 from .actions import ApacheAction
-from .cards import COLOUR_CODES, COLOURS, TYPE_CODES, TYPES, card_name
+from .cards import COLOUR_CODES, COLOURS, TYPES, card_name
 from .types import ApacheView
 
 if TYPE_CHECKING:
@@ -189,6 +190,17 @@ MESSAGES: dict[str, str] = {
     # the result
     "apache.result": "{player} ({colour}): {score} ({cards})",
     "apache.result.winner": "{player} ({colour}): {score} ({cards}) — winner",
+    # the letters on the cards (corners, the big value, codes): each language's own initials
+    "apache.letter.chief": "C",
+    "apache.letter.maiden": "M",
+    "apache.letter.warrior": "W",
+    "apache.letter.hunter": "H",
+    "apache.letter.red": "R",
+    "apache.letter.yellow": "Y",
+    "apache.letter.purple": "P",
+    "apache.letter.green": "G",
+    "apache.letter.blue": "B",
+    "apache.result.tie": "{players} tie on {score}: Apache has no tie-break, they share the place.",
     "apache.result.rule": (
         "Every card in the pile is a point; the most cards win, ties share the win."
     ),
@@ -267,11 +279,20 @@ def card_label(card: str) -> str:
     return _text(f"apache.card.{card}")
 
 
+def _letter(name: str | None) -> str:
+    """The letter of a colour or an Indian type on the cards, in the language in force.
+
+    ``hunter`` → ``H`` (Hungarian ``V``, vadász); ``?`` for no known colour.
+    """
+    key = f"apache.letter.{name}"
+    return _text(key) if key in MESSAGES else "?"
+
+
 def card_short(card: str) -> str:
     """A card's code: ``RH`` (red hunter), ``GW``, ``BUF`` (buffalo), ``TEE`` (teepee)."""
     if "-" in card:
         colour, kind = card.split("-", 1)
-        return _PALETTE.get(colour, "?") + TYPE_CODES[TYPES.index(kind)]
+        return _letter(colour) + _letter(kind)
     return _BOOTY_SHORT.get(card, card[:4].upper())
 
 
@@ -283,7 +304,7 @@ def card_art(card: str) -> tuple[str, str | None]:
     """
     if "-" in card:
         kind = card.split("-", 1)[1]
-        return kind, TYPE_CODES[TYPES.index(kind)]
+        return kind, _letter(kind)
     return card, None
 
 
@@ -311,7 +332,7 @@ def _colour(card: str) -> tuple[str | None, str | None]:
     if "-" not in card:
         return None, None
     colour = card.split("-", 1)[0]
-    return colour, _PALETTE.get(colour)
+    return colour, _letter(colour)
 
 
 def cards_text(cards: Sequence[str]) -> str:
@@ -463,7 +484,7 @@ class ApachePresenter(Presenter):
                     card_short(card),
                     True,
                     mine,
-                    _PALETTE.get(mine),
+                    _letter(mine),
                     marks=hand_marks,
                     icon=icon,
                     rank=rank,
@@ -601,7 +622,7 @@ class ApachePresenter(Presenter):
         score = _cards(cards)
         if winner:
             score = _text("apache.score.winner", score=score)
-        return PlayerPanel(s, who, score, tuple(facts), colour, _PALETTE.get(colour), acting, you)
+        return PlayerPanel(s, who, score, tuple(facts), colour, _letter(colour), acting, you)
 
     def _progress(self, view: ApacheView) -> str:
         if view["phase"] == "claim":
@@ -650,6 +671,10 @@ class ApachePresenter(Presenter):
                     cards=cards_text(pile),
                 )
             )
+        for group in tied_groups([len(pile) for pile in view["piles"]]):
+            players = and_list([self.name(names, s) for s in group])
+            score = _cards(len(view["piles"][group[0]]))
+            lines.append(_text("apache.result.tie", players=players, score=score))
         lines.append(_text("apache.result.rule"))
         return tuple(lines)
 
@@ -856,18 +881,18 @@ class ApachePresenter(Presenter):
         """Every code and colour the display uses."""
         entries = [
             LegendEntry(
-                f"{code} {colour_label(colour)}",
+                f"{_letter(colour)} {colour_label(colour)}",
                 _text("apache.legend.colour", colour=colour_label(colour)),
             )
-            for colour, code in _PALETTE.items()
+            for colour in _PALETTE
         ]
         entries += [
             LegendEntry(symbol, _text(f"apache.legend.{key}"))
             for symbol, key in (
-                ("?C", "chief"),
-                ("?M", "maiden"),
-                ("?W", "warrior"),
-                ("?H", "hunter"),
+                ("?" + _letter("chief"), "chief"),
+                ("?" + _letter("maiden"), "maiden"),
+                ("?" + _letter("warrior"), "warrior"),
+                ("?" + _letter("hunter"), "hunter"),
                 ("BUF", "buffalo"),
                 ("NEC", "necklace"),
                 ("TOM", "tomahawk"),

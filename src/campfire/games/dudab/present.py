@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from campfire.core import Action, Event
+from campfire.core.outcome import tied_groups
 from campfire.core.present import (
     ActionChoice,
     CardFace,
@@ -139,6 +140,14 @@ MESSAGES: dict[str, str] = {
     "dudab.score.numbers": "number cards {points:+d}",
     "dudab.total": "{player} {points} points in all (rounds: {rounds})",
     "dudab.result.win": "The lowest total wins: {winners} with {points} points.",
+    # the colour letters on the cards (corners, codes): each language's own initials
+    "dudab.letter.blue": "B",
+    "dudab.letter.red": "R",
+    "dudab.letter.yellow": "Y",
+    "dudab.letter.green": "G",
+    "dudab.result.tie": (
+        "{players} tie on {points} points: Dudab has no tie-break, they share the place."
+    ),
     "dudab.result.shared": (
         "The lowest total wins: {winners} share first place with {points} points."
     ),
@@ -329,14 +338,19 @@ def _phrases(names: Sequence[str]) -> str:
     return ", ".join(_phrase(n) for n in names) or _text("dudab.cards.none")
 
 
+def _letter(colour: int) -> str:
+    """A colour's letter on the cards, in the language in force (``blue`` → ``B``; ``K``, kék)."""
+    return _text(f"dudab.letter.{COLOURS[colour]}")
+
+
 def _short(face: int) -> str:
     if face < FACE_DUDAB:
         colour, symbol, value = face // 16, (face // 4) % 4, face % 4 + 1
-        return f"{COLOUR_LETTERS[colour]}{SYMBOL_LETTERS[symbol]}{value}"
+        return f"{_letter(colour)}{SYMBOL_LETTERS[symbol]}{value}"
     if face == FACE_DUDAB:
         return "Dud"
     if face < FACE_JUNGLE:
-        return "Sh" + COLOUR_LETTERS[face - FACE_SHAMAN]
+        return "Sh" + _letter(face - FACE_SHAMAN)
     return "Jun" if face == FACE_JUNGLE else "Bab"
 
 
@@ -388,7 +402,7 @@ def _card_face(card_id: str, name: str, marks: tuple[str, ...], owner: int | Non
         face_label(name),
         _short(face),
         colour=COLOURS[colour] if colour >= 0 else None,
-        symbol=COLOUR_LETTERS[colour] if colour >= 0 else None,
+        symbol=_letter(colour) if colour >= 0 else None,
         marks=marks,
         icon=icon,
         rank=rank,
@@ -692,6 +706,11 @@ class DudabPresenter(Presenter):
         winners = outcome["winners"]
         key = "dudab.result.win" if len(winners) == 1 else "dudab.result.shared"
         points = view["totals"][int(winners[0])]
+        for group in tied_groups(view["totals"]):
+            players = and_list([self.name(names, s) for s in group])
+            lines.append(
+                _text("dudab.result.tie", players=players, points=view["totals"][group[0]])
+            )
         lines.append(_text(key, winners=self._winners(outcome, names), points=points))
         return tuple(lines)
 
@@ -849,10 +868,11 @@ class DudabPresenter(Presenter):
 
     def legend(self) -> list[LegendEntry]:
         """Every symbol of Dudab's displays."""
-        entries = [LegendEntry("Rf3", _text("dudab.legend.number"))]
-        for colour, letter in zip(COLOURS, COLOUR_LETTERS, strict=True):
+        number = f"{_letter(COLOURS.index('red'))}{SYMBOL_LETTERS[SYMBOLS.index('fur')]}3"
+        entries = [LegendEntry(number, _text("dudab.legend.number"))]
+        for i, colour in enumerate(COLOURS):
             meaning = _text("dudab.legend.colour", colour=_colour_word(colour))
-            entries.append(LegendEntry(letter, meaning))
+            entries.append(LegendEntry(_letter(i), meaning))
         for symbol, letter in zip(SYMBOLS, SYMBOL_LETTERS, strict=True):
             meaning = _text("dudab.legend.symbol", symbol=_symbol_word(symbol))
             entries.append(LegendEntry(letter, meaning))

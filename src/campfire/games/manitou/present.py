@@ -24,6 +24,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from campfire.core import Action, Event
+from campfire.core.outcome import tied_groups
 from campfire.core.present import (
     ActionChoice,
     CardFace,
@@ -254,6 +255,23 @@ MESSAGES: dict[str, str] = {
     # the result
     "manitou.result": "{player}: {score} ({breakdown})",
     "manitou.result.winner": "{player}: {score} ({breakdown}) — winner",
+    # the heroes' codes on the cards (the big letters): each language's own initials
+    "manitou.letter.chief": "CH",
+    "manitou.letter.squaw": "SQ",
+    "manitou.letter.shaman": "SH",
+    "manitou.letter.spy": "SP",
+    "manitou.letter.healer": "HE",
+    "manitou.result.tiebreak.tipis": (
+        "{players} tie on {points}; the tie-break, more tipis, puts {leaders} ahead ({counts})."
+    ),
+    "manitou.result.tiebreak.tile": (
+        "{players} tie on {points} and have as many tipis; the next tie-break, the highest "
+        "tile, puts {leaders} ahead ({counts})."
+    ),
+    "manitou.result.tie": (
+        "{players} tie on {points}, with as many tipis and as high a best tile: they share "
+        "the place."
+    ),
     "manitou.result.rule": (
         "The most points win; ties go to the most tipis, then to the highest single tile."
     ),
@@ -313,7 +331,9 @@ def card_label(card: str) -> str:
 
 def card_short(card: str) -> str:
     """A card's code of at most four characters: ``H7``, ``H10``, ``CH`` (chief), ``SP``."""
-    return _HEROES.get(card, card.upper()[:4])
+    if card in _HEROES:
+        return _text(f"manitou.letter.{card}")
+    return card.upper()[:4]
 
 
 #: card faces already made (see :func:`card_face`)
@@ -732,8 +752,34 @@ class ManitouPresenter(Presenter):
                     breakdown=breakdown(details[s], score),
                 )
             )
+        lines.extend(self._ties(outcome, names))
         lines.append(_text("manitou.result.rule"))
         return tuple(lines)
+
+    def _ties(self, outcome: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+        """How each tie on points was decided (manitou §6.2).
+
+        The tipis, then the highest tile; else the tied players share the place.
+        """
+        lines = []
+        details = outcome["details"]
+        for group in tied_groups(outcome["scores"]):
+            players = and_list([self.name(names, s) for s in group])
+            points = _points(outcome["scores"][group[0]])
+            tipis = {s: int(details[s]["tipis"]) for s in group}
+            high = {s: int(details[s]["highest_tile"]) for s in group}
+            if len(set(tipis.values())) > 1:
+                key, by = "manitou.result.tiebreak.tipis", tipis
+            elif len(set(high.values())) > 1:
+                key, by = "manitou.result.tiebreak.tile", high
+            else:
+                lines.append(_text("manitou.result.tie", players=players, points=points))
+                continue
+            best = max(by.values())
+            leaders = and_list([self.name(names, s) for s in group if by[s] == best])
+            counts = ", ".join(f"{self.name(names, s)} {by[s]}" for s in group)
+            lines.append(_text(key, players=players, points=points, leaders=leaders, counts=counts))
+        return lines
 
     def _kept_choice(
         self, tr: object, action: ManitouAction, view: ManitouView, n: int

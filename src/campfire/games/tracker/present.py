@@ -29,6 +29,7 @@ from functools import partial
 from typing import Any, cast
 
 from campfire.core import Action, Event
+from campfire.core.outcome import tied_groups
 from campfire.core.present import (
     ActionChoice,
     CardFace,
@@ -120,6 +121,21 @@ MESSAGES: dict[str, str] = {
     "tracker.score.nothing": "nothing scored",
     "tracker.result.win": "{winners} wins with {points} points (the highest score).",
     "tracker.result.shared": "{winners} share the win with {points} points.",
+    # the tribe letters on the cards and the seats (corners, codes): each language's initials
+    "tracker.letter.red": "R",
+    "tracker.letter.blue": "B",
+    "tracker.letter.yellow": "Y",
+    "tracker.letter.green": "G",
+    "tracker.letter.purple": "P",
+    "tracker.letter.orange": "O",
+    "tracker.result.tiebreak": (
+        "{players} tie on {points} points; the tie-break, more enemy scouts collected, puts "
+        "{leaders} ahead ({counts})."
+    ),
+    "tracker.result.tie": (
+        "{players} tie on {points} points and collected as many enemy scouts ({count}): they "
+        "share the place."
+    ),
     # status lines
     "tracker.status.normal": (
         "Tracker — {cards} cards on the board, {centre} trackers in the centre"
@@ -186,15 +202,18 @@ MESSAGES: dict[str, str] = {
     "tracker.zone.pile.you": "Your captured cards",
     "tracker.zone.pile.note": "face down until the end of the game",
     "tracker.fact.tribe": "tribe",
-    "tracker.fact.tribe.value": "{colour} ({tribe})",
+    "tracker.fact.tribe.value": "{colour}",
     "tracker.fact.trackers": "trackers left",
     "tracker.fact.captured": "cards captured",
     "tracker.fact.last": "last turns",
     "tracker.fact.last.value": "yes",
     "tracker.points": "{count} points",
     "tracker.points.one": "1 point",
-    "tracker.card.scout": "{colour} scout ({card})",
-    "tracker.card.false": "{colour} false track ({card})",
+    "tracker.card.scout": "{colour} scout",
+    "tracker.card.false": "{colour} false track",
+    "tracker.centre.count.one": "Centre of the board: 1 tracker played",
+    "tracker.centre.count": "Centre of the board: {count} trackers played",
+    "tracker.centre.cell": "Centre of the board (no cards here)",
     "tracker.mark.peeked": "peeked at this turn",
     "tracker.mark.lifted": "being moved",
     "tracker.mark.seen": "you see it now",
@@ -212,13 +231,12 @@ MESSAGES: dict[str, str] = {
     "tracker.legend.peeked": "a card peeked at this turn (its position is public, its face not)",
     "tracker.legend.lifted": "the card being moved to an empty position",
     "tracker.legend.marked": "a position you marked (learning mode)",
-    "tracker.legend.centre": "the centre, with the trackers played into it (here 2)",
     "tracker.legend.scout": "a scout of the green tribe (shown after the game)",
     "tracker.legend.false": "a false track (shown after the game; its tribe does not count)",
     "tracker.legend.track": "keys: play 1, 2 or 3 trackers to capture",
     "tracker.legend.done": "key: stop collecting, or end the turn without more moves",
     "tracker.legend.decline": "key: skip the last peek",
-    "tracker.legend.tribe": "the {colour} tribe ({tribe})",
+    "tracker.legend.tribe": "the {colour} tribe",
 }
 
 
@@ -235,19 +253,24 @@ def _colour(tribe: int) -> str:
     return _text(f"tracker.colour.{TRIBE_COLOURS[tribe]}")
 
 
+def _letter(tribe: int) -> str:
+    """A tribe's letter on the cards, in the language in force (``green`` → ``G``; ``Z``)."""
+    return _text(f"tracker.letter.{TRIBE_COLOURS[tribe]}")
+
+
 def card_label(name: str) -> str:
-    """The plain-words name of a play card: ``S-T3-1`` → ``green scout (S-T3-1)``."""
+    """The plain-words name of a play card: ``S-T3-1`` → ``green scout`` (never its code)."""
     card = parse_card(name)
     tribe = tribe_of(card)
     key = "tracker.card.scout" if is_scout(card) else "tracker.card.false"
-    return _text(key, colour=_colour(tribe), card=name.upper())
+    return _text(key, colour=_colour(tribe))
 
 
 def _face(card_id: str, name: str, marks: tuple[str, ...] = ()) -> CardFace:
     """A face-up play card: ``S:G`` for a scout of the green tribe, ``f`` for a false track."""
     card = parse_card(name)
     tribe = tribe_of(card)
-    letter = TRIBE_LETTERS[tribe]
+    letter = _letter(tribe)
     scout = is_scout(card)
     return CardFace(
         card_id,
@@ -420,13 +443,19 @@ class TrackerPresenter(Presenter):
         occupied = set(view["occupied"])
         peeked = set(view["peeked_this_turn"])
         lifted = view["lifted"]
-        centre_label = _text("tracker.zone.centre")
-        centre_short = f"{view['centre']}T"
+        played = int(view["centre"])
+        # the centre's first cell counts the trackers played (footprints, the count big, the
+        # words as its name and tooltip); the other three say in words what they are
+        key = "tracker.centre.count.one" if played == 1 else "tracker.centre.count"
+        counted = CardFace(
+            "centre:0", _text(key, count=played), empty=True, icon="tracks", rank=str(played)
+        )
+        cell = _text("tracker.centre.cell")
         cells = []
         for pos, centre in _GRID:  # the faces that say nothing but a position are shared
             if pos < 0:
-                short = centre_short if centre == 0 else "··"
-                cells.append(CardFace(f"centre:{centre}", centre_label, short, empty=True))
+                face = counted if centre == 0 else CardFace(f"centre:{centre}", cell, empty=True)
+                cells.append(face)
             elif pos not in occupied:
                 cells.append(_EMPTY[pos])
             elif over and (name := view["board"][pos]) is not None:
@@ -468,7 +497,6 @@ class TrackerPresenter(Presenter):
                 _text(
                     "tracker.fact.tribe.value",
                     colour=_colour(tribe),
-                    tribe=view["tribes"][seat],
                 ),
             ),
             (_text("tracker.fact.trackers"), str(trackers)),
@@ -485,7 +513,7 @@ class TrackerPresenter(Presenter):
             score,
             tuple(facts),
             colour=TRIBE_COLOURS[tribe],
-            symbol=TRIBE_LETTERS[tribe],
+            symbol=_letter(tribe),
             to_act=seat in view["to_act"],
             you=seat == you,
             out=trackers == 0 and view["phase"] != "game_over",
@@ -603,7 +631,36 @@ class TrackerPresenter(Presenter):
         key = "tracker.result.win" if len(winners) == 1 else "tracker.result.shared"
         points = outcome["scores"][int(winners[0])]
         last = _text(key, winners=self._winners(outcome, names), points=points)
-        return (*self._score_lines(outcome, names), last)
+        return (*self._score_lines(outcome, names), *self._ties(outcome, names), last)
+
+    def _ties(self, outcome: TrackerOutcome, names: Sequence[str]) -> list[str]:
+        """How each tie on points was decided (tracker §6).
+
+        By the enemy scouts collected; shared when those are equal too.
+        """
+        lines = []
+        for group in tied_groups(outcome["scores"]):
+            players = and_list([self.name(names, s) for s in group])
+            points = outcome["scores"][group[0]]
+            enemies = {s: int(outcome["details"][s]["enemy_scouts_captured"]) for s in group}
+            best = max(enemies.values())
+            if len(set(enemies.values())) == 1:
+                lines.append(
+                    _text("tracker.result.tie", players=players, points=points, count=best)
+                )
+                continue
+            leaders = and_list([self.name(names, s) for s in group if enemies[s] == best])
+            counts = ", ".join(f"{self.name(names, s)} {enemies[s]}" for s in group)
+            lines.append(
+                _text(
+                    "tracker.result.tiebreak",
+                    players=players,
+                    points=points,
+                    leaders=leaders,
+                    counts=counts,
+                )
+            )
+        return lines
 
     # ----- log lines ---------------------------------------------------------------------------
 
@@ -663,17 +720,16 @@ class TrackerPresenter(Presenter):
                 ("*12", "peeked"),
                 ("^12", "lifted"),
                 ("+12", "marked"),
-                ("2T", "centre"),
-                ("S:G", "scout"),
+                (f"S:{_letter(TRIBE_COLOURS.index('green'))}", "scout"),
                 ("f", "false"),
                 ("t1, t2, t3", "track"),
                 ("d", "done"),
                 ("x", "decline"),
             )
         ]
-        for tribe, letter in enumerate(TRIBE_LETTERS):
-            meaning = _text("tracker.legend.tribe", colour=_colour(tribe), tribe=f"T{tribe}")
-            entries.append(LegendEntry(letter, meaning))
+        for tribe in range(len(TRIBE_LETTERS)):
+            meaning = _text("tracker.legend.tribe", colour=_colour(tribe))
+            entries.append(LegendEntry(_letter(tribe), meaning))
         return entries
 
 

@@ -29,6 +29,7 @@ export function escapeXml(text) {
 /** The accessible name of a card: its label, else its code, else "face down"/"empty". */
 export function cardName(card) {
   const marks = card.marks && card.marks.length ? ` (${card.marks.join(", ")})` : "";
+  if (card.empty && card.label) return card.label + marks; // a place the game names in words
   if (card.empty) return (card.short ? `${card.short}: ${t("web.table.empty")}` : t("web.table.empty")) + marks;
   if (!card.face_up && !card.label) {
     return (card.short ? `${card.short}: ${t("web.table.face_down")}` : t("web.table.face_down")) + marks;
@@ -58,7 +59,16 @@ function drawCard(card) {
     parts.push(
       `<rect x="2" y="2" width="${W - 4}" height="${H - 4}" rx="6" class="cf-empty-place"/>`,
     );
-    if (card.short) {
+    const art = pictogram(card);
+    if (art) {
+      // a place that counts something (a game's centre): its pictogram faint, the count above
+      parts.push(
+        `<g class="cf-art cf-empty-art" data-art="${escapeXml(art.name)}" transform="translate(14 37)" fill="#b9a78e" stroke="#b9a78e">${art.svg("#b9a78e", false)}</g>`,
+      );
+      if (art.big) {
+        parts.push(`<text x="${W / 2}" y="28" font-size="20" class="cf-face-text cf-value cf-empty-count" fill="#6b5a45">${escapeXml(art.big)}</text>`);
+      }
+    } else if (card.short) {
       parts.push(`<text x="${W / 2}" y="${H / 2 + 5}" class="cf-empty-text">${escapeXml(card.short)}</text>`);
     }
   } else if (!card.face_up && !card.label) {

@@ -176,6 +176,12 @@ export class TableClient {
       if (this.opts.onUndo) this.opts.onUndo(frame);
       return;
     }
+    if (frame.type === "rematch") {
+      // a rematch proposal made, answered or cancelled (docs/protocol.md, "Rematch")
+      if (this.state) this.state.rematch = frame.state === "proposed" ? frame : null;
+      if (this.opts.onRematch) this.opts.onRematch(frame, received);
+      return;
+    }
     if (frame.type === "presence") {
       // who is connected now: each seat's ``presence`` as a snapshot carries it
       const seats = (this.state && this.state.seats) || [];
@@ -191,7 +197,7 @@ export class TableClient {
       if (this.gameNumber !== null && frame.game_number !== this.gameNumber) this.log = [];
       this.gameNumber = frame.game_number;
       steps = frame.missed || [];
-      this.state = pick(frame, ["table", "game", "status", "seat", "seats", "game_number", ...STEP_FIELDS]);
+      this.state = pick(frame, ["table", "game", "status", "seat", "seats", "game_number", "rematch", ...STEP_FIELDS]);
       this.seq = frame.seq;
     } else if (frame.type === "delta") {
       if (!this.state || frame.game_number !== this.gameNumber) {

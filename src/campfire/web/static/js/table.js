@@ -41,6 +41,8 @@ const page = {
   startRefused: null, // the server's reason a start waits (open seats, people away): confirm or wait
   lastSeat: null, // the seat that made the last step seen (null: not known, as after a snapshot)
   undo: null, // the panel of requests to take back a move (undo.js)
+  rematchAt: 0, // when the open rematch proposal's time left was told (performance.now())
+  rematchEnded: null, // why the last rematch proposal ended (its text), shown until the next
 };
 
 /** A notice on the table page goes away after a few seconds (the game goes on beneath it). */
@@ -264,9 +266,79 @@ async function leave() {
   reconnect();
 }
 
-async function rematch() {
-  const answer = await api(`/api/tables/${tableId}/rematch`, {}, myToken());
-  if (!answer.ok) notice(t("web.error.server", { message: answer.message }), "error");
+async function rematch(answer) {
+  // the first person proposes; each other person accepts or declines (docs/web.md, "Rematch")
+  const answer_ = await api(`/api/tables/${tableId}/rematch`, answer ? { answer } : {}, myToken());
+  if (!answer_.ok) notice(t("web.error.server", { message: answer_.message }), "error");
+}
+
+/** A seat's name as the frames give it (a bot's named by the page). */
+function nameOf(seatNo) {
+  const seat = page.state && page.state.seats ? page.state.seats[seatNo] : null;
+  return seat ? seatName(seat) : t("web.lobby.seat", { number: seatNo + 1 });
+}
+
+/** A rematch proposal made, answered or cancelled (a ``rematch`` frame). */
+function onRematch(frame, received) {
+  page.rematchAt = received;
+  if (frame.state === "cancelled") {
+    const name = frame.by === null ? "" : nameOf(frame.by);
+    const key = frame.reason === "declined" && frame.by === frame.proposer ? "withdrawn" : frame.reason;
+    page.rematchEnded = t(`web.rematch.${key}`, { name });
+  } else page.rematchEnded = null;
+  draw();
+}
+
+/** The rematch box: Play again, or the open proposal (who proposed, who accepted, Accept /
+ * Decline for the people who have not), or why the last proposal ended. */
+function drawRematch(state, finished) {
+  const box = $("cf-rematch-box");
+  const mine = seatFor(tableId);
+  const proposal = finished && !page.closed ? state.rematch : null;
+  const me = state.seat;
+  const parts = [];
+  if (proposal) {
+    const proposer = proposal.proposer === me ? t("web.rematch.you_propose") : t("web.rematch.proposes", { name: nameOf(proposal.proposer) });
+    const names = (seats) => seats.map(nameOf).join(", ");
+    const waiting = proposal.people.filter((s) => !proposal.accepted.includes(s));
+    parts.push(el("h2", { id: "cf-rematch-title" }, t("web.rematch.title")), el("p", { class: "cf-rematch-who" }, proposer));
+    parts.push(el("p", { class: "cf-rematch-accepted" }, t("web.rematch.accepted", { names: names(proposal.accepted) })));
+    if (waiting.length) parts.push(el("p", { class: "cf-rematch-waiting" }, t("web.rematch.waiting", { names: names(waiting) })));
+    const answering = me !== null && proposal.people.includes(me);
+    if (answering && !proposal.accepted.includes(me)) {
+      parts.push(
+        el(
+          "p",
+          { class: "cf-rematch-actions" },
+          el("button", { type: "button", class: "cf-button cf-primary", onclick: () => rematch("accept"), text: t("web.rematch.accept") }),
+          " ",
+          el("button", { type: "button", class: "cf-button", onclick: () => rematch("decline"), text: t("web.rematch.decline") }),
+        ),
+      );
+    } else if (answering) {
+      if (me !== proposal.proposer) parts.push(el("p", { class: "cf-help" }, t("web.rematch.you_accepted")));
+      const label = me === proposal.proposer ? "web.rematch.withdraw" : "web.rematch.decline";
+      parts.push(el("p", {}, el("button", { type: "button", class: "cf-button", onclick: () => rematch("decline"), text: t(label) })));
+    }
+    parts.push(el("p", { class: "cf-help cf-rematch-expires" }, rematchLeft(proposal)));
+  } else if (finished && page.rematchEnded) {
+    parts.push(el("p", { class: "cf-rematch-ended" }, page.rematchEnded));
+  }
+  $("cf-rematch").hidden = !(finished && mine) || page.closed || Boolean(proposal);
+  box.hidden = !parts.length;
+  if (proposal) box.setAttribute("aria-labelledby", "cf-rematch-title");
+  else box.removeAttribute("aria-labelledby");
+  const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.textContent : null;
+  box.replaceChildren(...parts);
+  if (focused) {
+    const again = [...box.querySelectorAll("button")].find((b) => b.textContent === focused);
+    if (again) again.focus();
+  }
+}
+
+function rematchLeft(proposal) {
+  const seconds = Math.max(0, Math.ceil((proposal.expires_ms - (performance.now() - page.rematchAt)) / 1000));
+  return t("web.rematch.expires", { seconds });
 }
 
 // ----- the game ---------------------------------------------------------------------------
@@ -313,6 +385,12 @@ function onState(state, frame, steps, received) {
     page.moved = null;
     const missed = frame.missed || [];
     page.lastSeat = missed.length ? missed[missed.length - 1].seat : null;
+    if (state.game_number !== page.gameNumber) {
+      // a new game (a rematch): no claim window of the last game is still open on this page
+      page.gameNumber = state.game_number;
+      page.inWindow = false;
+      page.windowAt = null;
+    }
   } else {
     page.lastSeat = steps.length ? steps[steps.length - 1].seat : page.lastSeat;
     if (state.seat !== null) peeks(state, steps);
@@ -402,7 +480,7 @@ function draw() {
   drawLatest(page.client.log);
   page.undo.draw(state, Boolean(page.settings.undo), page.lastSeat);
   const finished = state.status === "finished";
-  $("cf-rematch").hidden = !(finished && seatFor(tableId)) || page.closed;
+  drawRematch(state, finished);
   const replay = $("cf-replay-link");
   replay.hidden = !finished;
   const seat = state.seat === null ? "spectator" : state.seat;
@@ -556,6 +634,11 @@ function tick() {
     if (p && tag.textContent !== p.text) tag.textContent = p.text;
   }
   if (page.state) drawWaitingFor(page.state);
+  const expires = document.querySelector(".cf-rematch-expires");
+  if (expires && page.state && page.state.rematch) {
+    const text = rematchLeft(page.state.rematch);
+    if (expires.textContent !== text) expires.textContent = text;
+  }
   const box = $("cf-realtime");
   if (!box.hidden && page.windowAt !== null && performance.now() - page.windowAt > WINDOW_MS + 1500) {
     box.hidden = true;
@@ -573,8 +656,11 @@ function reconnect() {
   const client = new TableClient(tableId, {
     token: myToken(),
     lang: chosenLanguage(),
+    onRematch,
     onState: (state, frame, steps, received) => {
       if (frame.type === "snapshot") page.presenceAt = received;
+      if (frame.type === "snapshot") page.rematchAt = received;
+      if (state.status !== "finished") page.rematchEnded = null; // a new game: that is history
       page.chat.setSeat(state.seat, state.seats);
       onState(state, frame, steps, received);
     },
@@ -651,7 +737,7 @@ async function main() {
   await startPage();
   document.title = t("web.table.title", { id: tableId });
   $("cf-title").textContent = t("web.table.title", { id: tableId });
-  $("cf-rematch").addEventListener("click", rematch);
+  $("cf-rematch").addEventListener("click", () => rematch(null));
   $("cf-log-open").addEventListener("click", () => showLog(!document.body.classList.contains("cf-log-open")));
   $("cf-log-close").addEventListener("click", () => showLog(false));
   $("cf-chat-open").addEventListener("click", showChat);

@@ -1,0 +1,82 @@
+"""A rematch asks the others: two people at a real-time Apache table finish a game; Ann asks
+for another, Bob sees her proposal with Accept and Decline and declines (both pages say so);
+then Bob proposes, Ann accepts, and the next game starts on both pages, where each of them gets
+the new game's first claim window."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from .people import create_table, join_table, over, play_to_the_end, start, until
+
+AGAIN = "Play again (same seats)"
+
+
+def _box(page: Any) -> str:
+    box = page.locator("#cf-rematch-box")
+    return "" if box.is_hidden() else str(box.inner_text())
+
+
+def _wait(page: Any, predicate: Any, what: str) -> Any:
+    value = until(page, predicate)
+    if not value:
+        raise AssertionError(f"waited in vain for {what}")
+    return value
+
+
+@pytest.mark.slow
+def test_a_rematch_is_proposed_declined_then_accepted(server: Any, new_page: Any) -> None:
+    ann, bob = new_page(), new_page(390, 844)
+    table = create_table(ann, server.base, "apache", 2, ["open"], name="Ann", realtime=True)
+    join_table(bob, server.base, table, "Bob")
+    start(ann)
+    bob.locator("#cf-board .cf-table-view").wait_for()
+    play_to_the_end([ann, bob], random.Random(3))
+
+    # Ann proposes; Bob is asked, and nothing starts until he answers
+    ann.get_by_role("button", name=AGAIN).click()
+    _wait(bob, lambda: "Ann proposes a rematch" in _box(bob), "Ann's proposal on Bob's page")
+    assert "Accepted so far: Ann" in _box(bob) and "Waiting for: Bob" in _box(bob)
+    _wait(ann, lambda: "You proposed a rematch" in _box(ann), "Ann's own proposal")
+    assert "Waiting for: Bob" in _box(ann)
+    assert ann.get_by_role("button", name=AGAIN).is_hidden()
+    assert over(ann) and over(bob)  # still the summary: no new game yet
+    # Bob declines: both pages say so, and Ann may ask again
+    bob.get_by_role("button", name="Decline").click()
+    for page in (ann, bob):
+        _wait(page, lambda p=page: "Bob declined the rematch." in _box(p), "the decline")
+    assert ann.get_by_role("button", name=AGAIN).is_visible()
+    assert over(ann) and over(bob)
+
+    # Bob proposes, Ann accepts: the next game starts on both pages
+    bob.get_by_role("button", name=AGAIN).click()
+    _wait(ann, lambda: "Bob proposes a rematch" in _box(ann), "Bob's proposal on Ann's page")
+    ann.get_by_role("button", name="Accept").click()
+    _wait(ann, lambda: not over(ann) and not over(bob), "the new game on both pages")
+    assert _box(ann) == "" and _box(bob) == ""
+
+    # the new game's first claim window reaches each of them
+    reveal = re.compile("^Turn up the next prairie card")
+
+    def turned() -> bool:
+        for page in (ann, bob):
+            button = page.get_by_role("button", name=reveal)
+            if button.count():
+                button.click()
+                return True
+        return False
+
+    _wait(ann, turned, "the first card to turn up")
+    _wait(
+        ann,
+        lambda: (
+            ann.locator("#cf-realtime button").count()
+            and bob.locator("#cf-realtime button").count()
+        ),
+        "the first claim window on both pages",
+    )
+    assert ann.errors == [] and bob.errors == []
