@@ -33,7 +33,7 @@ from .seating import TAKEOVER_LEVEL, SeatInfo, hash_token
 from .storage import Storage
 from .store import LogEntry
 from .windows import ClaimWindow
-from .wire import encode
+from .wire import EncodedParts
 from .writer import PendingAction
 
 __all__ = ["MEASURED_FROM_PEOPLE", "REALTIME_MODE", "LiveTable", "Offers", "Outbox"]
@@ -144,6 +144,8 @@ class LiveTable:
     #: when each seat's last connection closed (the server's clock, :attr:`now`); a person's
     #: seat that is neither here nor connected has not come since this process loaded the table
     away_since: dict[int, float] = field(default_factory=dict)
+    #: the JSON of the display parts the frames of the last steps held (written once each)
+    parts: EncodedParts = field(default_factory=EncodedParts)
 
     # ----- building the game ------------------------------------------------------------------
 
@@ -260,14 +262,17 @@ class LiveTable:
 
         The events are what each seat saw of the step (the table's subscriptions, :attr:`seen`).
         """
-        cache: dict[tuple[int | None, str], dict[str, Any]] = {}
-        outbox: Outbox = []
-        for conn in list(self.connections):
-            key = (conn.seat, conn.language)
-            if key not in cache:
-                cache[key] = self.delta(conn.seat, step, conn.language)
-            outbox.append((conn, cache[key]))
-        return outbox
+        connections = list(self.connections)
+        readers: dict[str, dict[int | None, dict[str, Any]]] = {}  # language -> seat -> frame
+        for conn in connections:
+            readers.setdefault(conn.language, {})[conn.seat] = {}
+        for language, seats in readers.items():
+            # the names and the language in force once for all the readers of a language
+            names = self.names(language)
+            with protocol.speaking(language):
+                for seat in seats:
+                    seats[seat] = self.delta(seat, step, language, names)
+        return [(conn, readers[conn.language][conn.seat]) for conn in connections]
 
     def note_offers(self, mover: int | None) -> None:
         """Note in :attr:`offers` what each seat to act may do now (after ``mover``'s step)."""
@@ -317,9 +322,12 @@ class LiveTable:
     # ----- frames (from a seat's view, legal actions and visible events only) -----------------
 
     def _seat_model(
-        self, seat: int | None, language: str = DEFAULT_LANGUAGE
+        self, seat: int | None, language: str = DEFAULT_LANGUAGE, names: Sequence[str] = ()
     ) -> tuple[Mapping[str, Any], Display, list[dict[str, Any]]]:
-        """A seat's view, display model (the dataclass) and legal actions as JSON."""
+        """A seat's view, display model (the dataclass) and legal actions as JSON.
+
+        ``names`` are :meth:`names` in ``language`` (empty: found here).
+        """
         assert self.table is not None
         state = self.table.state
         view = state.view(seat)
@@ -333,9 +341,9 @@ class LiveTable:
         )
         mode = REALTIME_MODE if self.realtime else "turns"
         display = protocol.seat_display(
-            self.game, view, legal, self.names(language), language, mode
+            self.game, view, legal, names or self.names(language), language, mode
         )
-        return view, display, protocol.legal_json(self.game, self.players, legal)
+        return view, display, protocol.legal_json(self.game, self.players, legal, display.actions)
 
     def _outcome(self) -> dict[str, Any] | None:
         assert self.table is not None
@@ -351,10 +359,11 @@ class LiveTable:
         step: Step,
         events: Sequence[Event],
         language: str = DEFAULT_LANGUAGE,
+        names: Sequence[str] = (),
     ) -> dict[str, Any]:
         return protocol.seat_step(
             self.game,
-            self.names(language),
+            names or self.names(language),
             seat,
             step.index + 1,
             step.seat,
@@ -364,18 +373,24 @@ class LiveTable:
         )
 
     def delta(
-        self, seat: int | None, step: Step, language: str = DEFAULT_LANGUAGE
+        self,
+        seat: int | None,
+        step: Step,
+        language: str = DEFAULT_LANGUAGE,
+        names: Sequence[str] = (),
     ) -> dict[str, Any]:
         """The ``delta`` frame of ``step`` for ``seat``, its texts in ``language``.
 
         Its display model is the :class:`~campfire.core.present.Display` itself (encoded by
-        :func:`.wire.encode` as its ``to_json()``).
+        :func:`.wire.encode` as its ``to_json()``). ``names`` are :meth:`names` in
+        ``language`` (empty: found here).
         """
-        view, display, legal = self._seat_model(seat, language)
+        names = names or self.names(language)
+        view, display, legal = self._seat_model(seat, language, names)
         return protocol.delta_frame(
             table=self.id,
             game_number=self.number,
-            step=self._step_for(seat, step, self.seen.get(seat, []), language),
+            step=self._step_for(seat, step, self.seen.get(seat, []), language, names),
             view=view,
             display=display,
             legal=legal,
@@ -398,12 +413,15 @@ class LiveTable:
             outcome = None
             missed: list[dict[str, Any]] = []
         else:
-            view, display, legal = self._seat_model(seat, language)
+            names = self.names(language)
+            with protocol.speaking(language):
+                view, display, legal = self._seat_model(seat, language, names)
+                steps = self.table.steps[since:] if since is not None and since <= self.seq else []
+                missed = [
+                    self._step_for(seat, s, visible_events(s.events, seat), language, names)
+                    for s in steps
+                ]
             outcome = self._outcome()
-            steps = self.table.steps[since:] if since is not None and since <= self.seq else []
-            missed = [
-                self._step_for(seat, s, visible_events(s.events, seat), language) for s in steps
-            ]
         return protocol.snapshot_frame(
             table=self.id,
             game=self.game.name,
@@ -425,19 +443,21 @@ class LiveTable:
 
         A connection of patches gets its frame's display model as the changes from the one it
         was sent last (:attr:`Connection.shown`): built and encoded once for all connections
-        that hold the same model.
+        that hold the same model. The parts the seats' models share (the board, the panels)
+        are written once for all the frames that hold them (:attr:`parts`).
         """
         # a frame (and the model a patch starts from), by identity -> the text; each key's
         # objects are kept in the value, so that their ids stay theirs until the loop ends
         texts: dict[tuple[int, int, bool], tuple[Any, Any, str]] = {}
         memo: Memo = {}  # the changes between the parts the seats' models share, found once
+        self.parts.next_round()
         for conn, frame in outbox:
             base = conn.shown if conn.patches else None
             key = (id(frame), id(base) if conn.patches else -1, conn.views)
             found = texts.get(key)
             if found is None:
                 sent = patch_frame(frame, base, memo) if conn.patches else frame
-                text = encode(protocol.client_frame(sent, conn.views))
+                text = self.parts.encode(protocol.client_frame(sent, conn.views))
                 texts[key] = (frame, base, text)
             else:
                 text = found[2]
