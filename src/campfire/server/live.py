@@ -144,6 +144,9 @@ class LiveTable:
     #: when each seat's last connection closed (the server's clock, :attr:`now`); a person's
     #: seat that is neither here nor connected has not come since this process loaded the table
     away_since: dict[int, float] = field(default_factory=dict)
+    #: the table and sequence number at which the claim windows last followed a step
+    #: (``ClaimWindows.after_step``; ``None``: not since the table was loaded)
+    windows_after: tuple[Table | None, int] | None = None
     #: the JSON of the display parts the frames of the last steps held (written once each)
     parts: EncodedParts = field(default_factory=EncodedParts)
 
@@ -281,6 +284,17 @@ class LiveTable:
         state = table.state
         to_act = [] if state.is_terminal() else state.seats_to_act()
         self.offers.note(self.seq, {s: state.legal_actions(s) for s in to_act}, mover)
+
+    def windows_followed(self) -> bool:
+        """Whether the claim windows have followed the table's current position already.
+
+        ``ClaimWindows.after_step`` opens the window a position needs (or none) from the
+        position alone: once it has run at a position of this ``Table``, running it again
+        there before the next step changes nothing. A table rebuilt or a new game is a new
+        ``Table``: its windows have not followed it yet.
+        """
+        after = self.windows_after
+        return after is not None and after[0] is self.table and after[1] == self.seq
 
     def people_to_act(self) -> list[int]:
         """The seats to act now that people play (their clocks run)."""
