@@ -614,6 +614,8 @@ class Presenter(ABC):
         spectator gets none), whatever the game returns.
         """
         made = self.changes(events, seat)
+        if not made.reveals:
+            return made
         reveals = tuple(r for r in made.reveals if seat is not None and r.seat == seat)
         if len(reveals) != len(made.reveals):
             made = StepDisplay(made.changed, made.moved, reveals)

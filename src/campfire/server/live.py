@@ -269,12 +269,13 @@ class LiveTable:
         readers: dict[str, dict[int | None, dict[str, Any]]] = {}  # language -> seat -> frame
         for conn in connections:
             readers.setdefault(conn.language, {})[conn.seat] = {}
+        ends = (self._outcome(), self.clocks_json())  # the same in every frame of the step
         for language, seats in readers.items():
             # the names and the language in force once for all the readers of a language
             names = self.names(language)
             with protocol.speaking(language):
                 for seat in seats:
-                    seats[seat] = self.delta(seat, step, language, names)
+                    seats[seat] = self.delta(seat, step, language, names, ends)
         return [(conn, readers[conn.language][conn.seat]) for conn in connections]
 
     def note_offers(self, mover: int | None) -> None:
@@ -392,14 +393,17 @@ class LiveTable:
         step: Step,
         language: str = DEFAULT_LANGUAGE,
         names: Sequence[str] = (),
+        ends: tuple[dict[str, Any] | None, dict[str, Any] | None] | None = None,
     ) -> dict[str, Any]:
         """The ``delta`` frame of ``step`` for ``seat``, its texts in ``language``.
 
         Its display model is the :class:`~campfire.core.present.Display` itself (encoded by
         :func:`.wire.encode` as its ``to_json()``). ``names`` are :meth:`names` in
-        ``language`` (empty: found here).
+        ``language`` (empty: found here); ``ends`` the outcome and the clocks as every seat's
+        frame of the step carries them (``None``: found here).
         """
         names = names or self.names(language)
+        outcome, clocks = ends if ends is not None else (self._outcome(), self.clocks_json())
         view, display, legal = self._seat_model(seat, language, names)
         return protocol.delta_frame(
             table=self.id,
@@ -408,8 +412,8 @@ class LiveTable:
             view=view,
             display=display,
             legal=legal,
-            outcome=self._outcome(),
-            clocks=self.clocks_json(),
+            outcome=outcome,
+            clocks=clocks,
         )
 
     def snapshot(
