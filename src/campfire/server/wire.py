@@ -141,7 +141,11 @@ class EncodedParts:
         names = _DISPLAY_FIELDS.get(kind)
         if names is None:
             names = _DISPLAY_FIELDS[kind] = tuple(f.name for f in fields(display))
-        model = {name: getattr(display, name) for name in names}
+        fields_now = getattr(display, "__dict__", None)  # (a copy in C, where it has them)
+        if fields_now is not None and tuple(fields_now) == names:
+            model = dict(fields_now)
+        else:
+            model = {name: getattr(display, name) for name in names}
         now, before = self._now, self._before
         for name in _SHARED:
             items = model.get(name)
