@@ -243,3 +243,34 @@ def test_a_table_of_one_person_and_bots_keeps_the_reaction_time_the_client_write
                 frame = ann.receive()
         assert live.window is None
         assert any(s == 0 and str(a).endswith(" 0") for s, a in live.table.match.actions)
+
+
+def test_an_action_at_a_realtime_table_has_the_windows_follow_its_step_once(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pipeline's guard (a window not opened yet) does not run again what the step ran."""
+    now = [OPENED - 5]
+    with app_client(sqlite_url, clock=lambda: now[0]) as client:
+        table, tokens = new_table(client, "apache", 2, start=False, realtime=True)
+        live = client.app.state.manager.tables[table]  # type: ignore[attr-defined]
+        with seats(client, table, tokens, spectator=False) as clients:
+            start_table(client, table, tokens, clients)
+            windows = type(client.app.state.manager.windows)  # type: ignore[attr-defined]
+            followed: list[int] = []
+            original = windows.after_step
+
+            async def counting(self: Any, live: Any) -> None:
+                followed.append(live.seq)
+                await original(self, live)
+
+            monkeypatch.setattr(windows, "after_step", counting)
+            assert live.window is None and live.windows_followed()
+            _window(clients, now)  # a turn's step (no window before it) opens a window
+            assert followed == [1] and live.window is not None
+            live.windows_after = None  # as a table rebuilt from the log, before its task ran
+            live.window = None
+            now[0] = OPENED + 0.3
+            clients[0].act(_claim(clients[0].last))  # the guard opens the window first
+            for c in clients:
+                assert c.receive()["type"] == "delta"
+            assert followed == [1, 1, 2]

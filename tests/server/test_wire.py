@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 import pytest
@@ -19,9 +19,10 @@ import pytest
 import campfire
 from campfire.core import Match
 from campfire.core.events import visible_events
+from campfire.core.present import Zone
 from campfire.core.records import replay_text
-from campfire.server import protocol
-from campfire.server.wire import encode, encode_json
+from campfire.server import protocol, wire
+from campfire.server.wire import EncodedParts, encode, encode_json
 
 from .helpers import Seat, app_client, new_table, seats
 
@@ -145,3 +146,91 @@ def test_a_spectators_frames_are_one_text_for_all_spectators(sqlite_url: str) ->
                 type(conns[0]).push = original
             assert len(texts) == 2 and isinstance(texts[0], str) and texts[0] is texts[1]
             assert clients[-1].last == second.last
+
+
+def _tracker_frames(steps: int) -> list[list[dict[str, Any]]]:
+    """The frames (display models as they are) of each of ``steps`` steps of a Tracker game."""
+    game = campfire.get_game("tracker")
+    match = Match(game, 4, {}, seed=5)
+    presenter = game.presenter()
+    names = ["Ann", "Bob", "Cid", "Dan"]
+    rng = random.Random(3)
+    out = []
+    for _ in range(steps):
+        state = match.state
+        mover = rng.choice(list(state.seats_to_act()))
+        match.play(mover, str(rng.choice(state.legal_actions(mover))))
+        frames = []
+        for seat in [0, 1, 2, 3, None]:
+            state = match.state
+            to_act = seat is not None and seat in state.seats_to_act()
+            legal = state.legal_actions(seat) if to_act else []
+            display = presenter.display(state.view(seat), legal, names)
+            frames.append({"type": "delta", "seq": len(match.actions), "display": display})
+        out.append(frames)
+    return out
+
+
+def test_shared_parts_are_written_once_and_give_the_text_of_encode(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    orjson = pytest.importorskip("orjson")
+    if wire.ENCODER != "orjson" or not hasattr(orjson, "Fragment"):  # pragma: no cover
+        pytest.skip("orjson without Fragment: frames are encoded as they are")
+    steps = _tracker_frames(12)
+    written: list[Any] = []
+    dumps = orjson.dumps
+
+    def counting(value: Any, *args: Any, **kwargs: Any) -> bytes:
+        written.append(value)
+        made: bytes = dumps(value, *args, **kwargs)
+        return made
+
+    monkeypatch.setattr(orjson, "dumps", counting)
+    parts = EncodedParts()
+    met: list[Zone] = []
+    for frames in steps:
+        parts.next_round()
+        written.clear()
+        for frame in frames:
+            text = parts.encode(frame)
+            assert text == encode(frame)
+        zones = {id(z): z for f in frames for z in f["display"].zones}
+        shared = [w for w in written if isinstance(w, Zone)]
+        # a zone that several seats' models hold is written once for all of them
+        assert len(shared) == len({id(w) for w in shared}) <= len(zones)
+        assert {id(w) for w in shared} <= set(zones)
+        met.extend(shared)
+    held = sum(len(f["display"].zones) for frames in steps for f in frames)
+    assert len(met) < held // 3  # the seats and the steps share most zones
+
+
+def test_a_part_no_frame_held_for_a_round_is_written_again() -> None:
+    frames = _tracker_frames(1)[0]
+    parts = EncodedParts()
+    parts.encode(frames[0])
+    board = frames[0]["display"].zone("board")
+    parts.next_round()
+    parts.next_round()  # a round in which no frame held it
+    assert parts.encode(frames[0]) == encode(frames[0])
+    assert board in [found[0] for found in parts._now.values()]  # written and kept again
+
+
+def test_a_frame_the_fast_encoder_refuses_is_encoded_as_encode_does() -> None:
+    frame = {**_tracker_frames(1)[0][0], "big": 2**70}
+    assert json.loads(EncodedParts().encode(frame)) == json.loads(encode(frame))
+
+
+def test_legal_actions_take_the_indices_of_the_display_model_where_they_match() -> None:
+    game = campfire.get_game("tracker")
+    state = game.new_game(4, seed=3)
+    seat = state.seats_to_act()[0]
+    legal = state.legal_actions(seat)
+    choices = game.presenter().display(state.view(seat), legal, ["A", "B", "C", "D"]).actions
+    plain = protocol.legal_json(game, 4, legal)
+    assert plain == [{"index": game.action_index(a, 4), "notation": str(a)} for a in legal]
+    assert protocol.legal_json(game, 4, legal, choices) == plain
+    # choices that are not the legal actions in order: the game is asked
+    assert protocol.legal_json(game, 4, legal, choices[::-1]) == plain
+    wrong = [replace(c, index=c.index + 1) for c in choices]
+    assert protocol.legal_json(game, 4, legal, wrong[:-1]) == plain

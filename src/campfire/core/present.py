@@ -31,9 +31,9 @@ is given: it never reads a state, so it cannot leak what the seat may not know.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable, Collection, Mapping, Sequence
+from contextlib import AbstractContextManager
+from contextvars import ContextVar, Token
 from dataclasses import asdict, dataclass, field, fields, is_dataclass, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Any
@@ -428,18 +428,35 @@ def current_translator() -> Translator | None:
     return _TRANSLATOR.get()
 
 
-@contextmanager
-def translation(translate: Translator | None) -> Iterator[None]:
+class _Translation:
+    """The block of :func:`translation` (a plain class: cheaper than a generator's block)."""
+
+    __slots__ = ("_token", "_translate")
+
+    def __init__(self, translate: Translator | None) -> None:
+        self._translate = translate
+        self._token: Token[Translator | None] | None = None
+
+    def __enter__(self) -> None:
+        translate = self._translate
+        if _TRANSLATOR.get() != translate:  # already in force (a block within one): nothing
+            self._token = _TRANSLATOR.set(translate)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._token is not None:
+            _TRANSLATOR.reset(self._token)
+            self._token = None
+
+
+def translation(translate: Translator | None) -> AbstractContextManager[None]:
     """Make ``translate`` the translator in force within the block (``None``: English).
 
     The translator is a context variable: each thread and each asyncio task (a server's
-    connection) has its own, so players in different languages can share a process.
+    connection) has its own, so players in different languages can share a process. A block
+    whose translator is the one in force already (equal: the same catalog's bound method)
+    changes nothing, so a caller may open one block around many that open it again.
     """
-    token = _TRANSLATOR.set(translate)
-    try:
-        yield
-    finally:
-        _TRANSLATOR.reset(token)
+    return _Translation(translate)
 
 
 def set_translator(translate: Translator | None) -> None:
@@ -597,6 +614,8 @@ class Presenter(ABC):
         spectator gets none), whatever the game returns.
         """
         made = self.changes(events, seat)
+        if not made.reveals:
+            return made
         reveals = tuple(r for r in made.reveals if seat is not None and r.seat == seat)
         if len(reveals) != len(made.reveals):
             made = StepDisplay(made.changed, made.moved, reveals)

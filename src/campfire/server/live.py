@@ -34,7 +34,7 @@ from .seating import TAKEOVER_LEVEL, SeatInfo, hash_token
 from .storage import Storage
 from .store import LogEntry
 from .windows import ClaimWindow
-from .wire import encode
+from .wire import EncodedParts
 from .writer import PendingAction
 
 __all__ = ["MEASURED_FROM_PEOPLE", "REALTIME_MODE", "LiveTable", "Offers", "Outbox"]
@@ -150,6 +150,11 @@ class LiveTable:
     away_since: dict[int, float] = field(default_factory=dict)
     #: the open rematch proposal of a finished game (:mod:`.rematch`; ``None``: none)
     rematch: RematchProposal | None = None
+    #: the table and sequence number at which the claim windows last followed a step
+    #: (``ClaimWindows.after_step``; ``None``: not since the table was loaded)
+    windows_after: tuple[Table | None, int] | None = None
+    #: the JSON of the display parts the frames of the last steps held (written once each)
+    parts: EncodedParts = field(default_factory=EncodedParts)
 
     # ----- building the game ------------------------------------------------------------------
 
@@ -267,14 +272,18 @@ class LiveTable:
 
         The events are what each seat saw of the step (the table's subscriptions, :attr:`seen`).
         """
-        cache: dict[tuple[int | None, str], dict[str, Any]] = {}
-        outbox: Outbox = []
-        for conn in list(self.connections):
-            key = (conn.seat, conn.language)
-            if key not in cache:
-                cache[key] = self.delta(conn.seat, step, conn.language)
-            outbox.append((conn, cache[key]))
-        return outbox
+        connections = list(self.connections)
+        readers: dict[str, dict[int | None, dict[str, Any]]] = {}  # language -> seat -> frame
+        for conn in connections:
+            readers.setdefault(conn.language, {})[conn.seat] = {}
+        ends = (self._outcome(), self.clocks_json())  # the same in every frame of the step
+        for language, seats in readers.items():
+            # the names and the language in force once for all the readers of a language
+            names = self.names(language)
+            with protocol.speaking(language):
+                for seat in seats:
+                    seats[seat] = self.delta(seat, step, language, names, ends)
+        return [(conn, readers[conn.language][conn.seat]) for conn in connections]
 
     def note_offers(self, mover: int | None) -> None:
         """Note in :attr:`offers` what each seat to act may do now (after ``mover``'s step)."""
@@ -283,6 +292,17 @@ class LiveTable:
         state = table.state
         to_act = [] if state.is_terminal() else state.seats_to_act()
         self.offers.note(self.seq, {s: state.legal_actions(s) for s in to_act}, mover)
+
+    def windows_followed(self) -> bool:
+        """Whether the claim windows have followed the table's current position already.
+
+        ``ClaimWindows.after_step`` opens the window a position needs (or none) from the
+        position alone: once it has run at a position of this ``Table``, running it again
+        there before the next step changes nothing. A table rebuilt or a new game is a new
+        ``Table``: its windows have not followed it yet.
+        """
+        after = self.windows_after
+        return after is not None and after[0] is self.table and after[1] == self.seq
 
     def people_to_act(self) -> list[int]:
         """The seats to act now that people play (their clocks run)."""
@@ -324,9 +344,12 @@ class LiveTable:
     # ----- frames (from a seat's view, legal actions and visible events only) -----------------
 
     def _seat_model(
-        self, seat: int | None, language: str = DEFAULT_LANGUAGE
+        self, seat: int | None, language: str = DEFAULT_LANGUAGE, names: Sequence[str] = ()
     ) -> tuple[Mapping[str, Any], Display, list[dict[str, Any]]]:
-        """A seat's view, display model (the dataclass) and legal actions as JSON."""
+        """A seat's view, display model (the dataclass) and legal actions as JSON.
+
+        ``names`` are :meth:`names` in ``language`` (empty: found here).
+        """
         assert self.table is not None
         state = self.table.state
         view = state.view(seat)
@@ -340,9 +363,9 @@ class LiveTable:
         )
         mode = REALTIME_MODE if self.realtime else "turns"
         display = protocol.seat_display(
-            self.game, view, legal, self.names(language), language, mode
+            self.game, view, legal, names or self.names(language), language, mode
         )
-        return view, display, protocol.legal_json(self.game, self.players, legal)
+        return view, display, protocol.legal_json(self.game, self.players, legal, display.actions)
 
     def _outcome(self) -> dict[str, Any] | None:
         assert self.table is not None
@@ -358,10 +381,11 @@ class LiveTable:
         step: Step,
         events: Sequence[Event],
         language: str = DEFAULT_LANGUAGE,
+        names: Sequence[str] = (),
     ) -> dict[str, Any]:
         return protocol.seat_step(
             self.game,
-            self.names(language),
+            names or self.names(language),
             seat,
             step.index + 1,
             step.seat,
@@ -371,23 +395,32 @@ class LiveTable:
         )
 
     def delta(
-        self, seat: int | None, step: Step, language: str = DEFAULT_LANGUAGE
+        self,
+        seat: int | None,
+        step: Step,
+        language: str = DEFAULT_LANGUAGE,
+        names: Sequence[str] = (),
+        ends: tuple[dict[str, Any] | None, dict[str, Any] | None] | None = None,
     ) -> dict[str, Any]:
         """The ``delta`` frame of ``step`` for ``seat``, its texts in ``language``.
 
         Its display model is the :class:`~campfire.core.present.Display` itself (encoded by
-        :func:`.wire.encode` as its ``to_json()``).
+        :func:`.wire.encode` as its ``to_json()``). ``names`` are :meth:`names` in
+        ``language`` (empty: found here); ``ends`` the outcome and the clocks as every seat's
+        frame of the step carries them (``None``: found here).
         """
-        view, display, legal = self._seat_model(seat, language)
+        names = names or self.names(language)
+        outcome, clocks = ends if ends is not None else (self._outcome(), self.clocks_json())
+        view, display, legal = self._seat_model(seat, language, names)
         return protocol.delta_frame(
             table=self.id,
             game_number=self.number,
-            step=self._step_for(seat, step, self.seen.get(seat, []), language),
+            step=self._step_for(seat, step, self.seen.get(seat, []), language, names),
             view=view,
             display=display,
             legal=legal,
-            outcome=self._outcome(),
-            clocks=self.clocks_json(),
+            outcome=outcome,
+            clocks=clocks,
         )
 
     def snapshot(
@@ -405,12 +438,15 @@ class LiveTable:
             outcome = None
             missed: list[dict[str, Any]] = []
         else:
-            view, display, legal = self._seat_model(seat, language)
+            names = self.names(language)
+            with protocol.speaking(language):
+                view, display, legal = self._seat_model(seat, language, names)
+                steps = self.table.steps[since:] if since is not None and since <= self.seq else []
+                missed = [
+                    self._step_for(seat, s, visible_events(s.events, seat), language, names)
+                    for s in steps
+                ]
             outcome = self._outcome()
-            steps = self.table.steps[since:] if since is not None and since <= self.seq else []
-            missed = [
-                self._step_for(seat, s, visible_events(s.events, seat), language) for s in steps
-            ]
         return protocol.snapshot_frame(
             table=self.id,
             game=self.game.name,
@@ -433,19 +469,21 @@ class LiveTable:
 
         A connection of patches gets its frame's display model as the changes from the one it
         was sent last (:attr:`Connection.shown`): built and encoded once for all connections
-        that hold the same model.
+        that hold the same model. The parts the seats' models share (the board, the panels)
+        are written once for all the frames that hold them (:attr:`parts`).
         """
         # a frame (and the model a patch starts from), by identity -> the text; each key's
         # objects are kept in the value, so that their ids stay theirs until the loop ends
         texts: dict[tuple[int, int, bool], tuple[Any, Any, str]] = {}
         memo: Memo = {}  # the changes between the parts the seats' models share, found once
+        self.parts.next_round()
         for conn, frame in outbox:
             base = conn.shown if conn.patches else None
             key = (id(frame), id(base) if conn.patches else -1, conn.views)
             found = texts.get(key)
             if found is None:
                 sent = patch_frame(frame, base, memo) if conn.patches else frame
-                text = encode(protocol.client_frame(sent, conn.views))
+                text = self.parts.encode(protocol.client_frame(sent, conn.views))
                 texts[key] = (frame, base, text)
             else:
                 text = found[2]

@@ -97,7 +97,7 @@ class ActionPipeline:
                     ),
                 )
             raw = message["action"]
-            if live.realtime and live.window is None:
+            if live.realtime and live.window is None and not live.windows_followed():
                 # a window the table's task has not opened yet (just rebuilt): open it now, so
                 # that a reaction time is never the one the client wrote
                 await hub.windows.after_step(live)

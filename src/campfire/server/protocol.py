@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
 
 from campfire.core import Action, CampfireError, ErrorText, Event, Game
-from campfire.core.present import Display, StepDisplay, translation
+from campfire.core.present import ActionChoice, Display, StepDisplay, translation
 from campfire.core.validate import short_repr
 from campfire.i18n import DEFAULT_LANGUAGE, translator
 
@@ -248,8 +248,28 @@ def read_action(game: Game[Any], players: int, action: str | int) -> Action:
 # ----- building ---------------------------------------------------------------------------------
 
 
-def legal_json(game: Game[Any], players: int, legal: Sequence[Action]) -> list[dict[str, Any]]:
-    """The legal actions as ``{"index", "notation"}`` objects."""
+def legal_json(
+    game: Game[Any],
+    players: int,
+    legal: Sequence[Action],
+    shown: Sequence[ActionChoice] = (),
+) -> list[dict[str, Any]]:
+    """The legal actions as ``{"index", "notation"}`` objects.
+
+    ``shown`` may be the seat's display model's choices (``Display.actions``): where they are
+    one per legal action, in order (each one's notation that of its action), their indices
+    (:meth:`~campfire.core.present.Presenter.choice` asked the game for them) are taken
+    rather than asked for again.
+    """
+    if shown and len(shown) == len(legal):
+        out = []
+        for action, choice in zip(legal, shown, strict=True):
+            notation = str(action)
+            if choice.notation != notation:
+                break
+            out.append({"index": choice.index, "notation": notation})
+        else:
+            return out
     return [{"index": game.action_index(a, players), "notation": str(a)} for a in legal]
 
 
@@ -351,7 +371,9 @@ def client_frame(frame: dict[str, Any], views: bool) -> dict[str, Any]:
     """
     if views or "view" not in frame:
         return frame
-    return {k: v for k, v in frame.items() if k != "view"}
+    sent = frame.copy()
+    del sent["view"]
+    return sent
 
 
 def speaking(language: str) -> Any:
@@ -416,7 +438,9 @@ def delta_frame(
     """A ``delta`` frame: one step as a seat sees it, and its new view and display model.
 
     ``display`` may be the :class:`~campfire.core.present.Display` itself (kept as it is, for
-    ``campfire.server.wire.encode``) or its JSON.
+    ``campfire.server.wire.encode``) or its JSON. The frame holds ``legal``'s objects
+    themselves (made for it by :func:`legal_json`; built once per step, frames are never
+    changed afterwards).
     """
     return {
         "type": "delta",
@@ -426,7 +450,7 @@ def delta_frame(
         "step": dict(step),
         "view": dict(view),
         "display": display if display is None or isinstance(display, Display) else dict(display),
-        "legal": [dict(a) for a in legal],
+        "legal": list(legal),
         "outcome": dict(outcome) if outcome is not None else None,
         "clocks": dict(clocks) if clocks is not None else None,
     }

@@ -168,6 +168,7 @@ class ClaimWindows:
     async def after_step(self, live: LiveTable) -> None:
         """Open or close the table's claim window after a step (the lock is held)."""
         table = live.table
+        live.windows_after = (table, live.seq)  # (what the pipeline's guard asks)
         to_act: list[int] = []
         if table is not None and live.status == "running" and not table.state.is_terminal():
             to_act = list(table.state.seats_to_act())

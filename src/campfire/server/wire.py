@@ -35,13 +35,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, is_dataclass
+from dataclasses import asdict, fields, is_dataclass
 from typing import Any
 
 from campfire.core import CampfireError
 from campfire.core.validate import loads_json
 
-__all__ = ["ENCODER", "decode", "encode", "encode_json"]
+__all__ = ["ENCODER", "EncodedParts", "decode", "encode", "encode_json"]
 
 
 def decode(data: str | bytes, what: str, error: Callable[[str], CampfireError]) -> Any:
@@ -71,6 +71,7 @@ try:
 except ImportError:  # pragma: no cover - the server extra installs it
     #: the library frames are encoded with (``"orjson"`` or ``"json"``)
     ENCODER = "json"
+    _FRAGMENT: Any = None
 
     def encode(frame: Mapping[str, Any]) -> str:
         """``frame`` as the text of a WebSocket message (compact JSON)."""
@@ -79,6 +80,8 @@ except ImportError:  # pragma: no cover - the server extra installs it
 else:
     ENCODER = "orjson"
     _OPTIONS = orjson.OPT_NON_STR_KEYS
+    #: a part's JSON, written as it is into the text of a frame (orjson 3.9.10 and later)
+    _FRAGMENT = getattr(orjson, "Fragment", None)
 
     def encode(frame: Mapping[str, Any]) -> str:
         """``frame`` as the text of a WebSocket message (compact JSON)."""
@@ -86,3 +89,78 @@ else:
             return orjson.dumps(frame, option=_OPTIONS).decode("utf-8")
         except TypeError:  # what orjson refuses (an integer over 64 bits, ...): as json does
             return encode_json(frame)
+
+
+#: the field names of each display model class met (in their order: the JSON's keys)
+_DISPLAY_FIELDS: dict[type, tuple[str, ...]] = {}
+#: the fields of a display model whose items are encoded once for all the frames that hold them
+_SHARED = ("zones", "players")
+
+
+class EncodedParts:
+    """The JSON of display parts, encoded once for all the frames of a table that hold them.
+
+    A presenter keeps the parts of its display models (:class:`~campfire.core.present.KeptParts`):
+    the seats' models of one step share the board, the piles and the players' panels, and the
+    next step's share those it left as they were. :meth:`frame` gives a frame whose display
+    model holds its zones and panels as JSON already written (``orjson.Fragment``), each
+    written the first time it is met: :meth:`encode` writes the same text as :func:`encode`
+    writes from the frame itself, without writing a shared part again.
+
+    Parts are kept by identity for the round in which they were last used and the next one
+    (:meth:`next_round`, once per step), so a part that no display model holds any more is
+    forgotten a step later. Without ``orjson`` (or with one that has no ``Fragment``) frames
+    are left as they are.
+    """
+
+    def __init__(self) -> None:
+        #: the parts used in this round and in the last: id -> (the part, its JSON)
+        self._now: dict[int, tuple[Any, Any]] = {}
+        self._before: dict[int, tuple[Any, Any]] = {}
+
+    def next_round(self) -> None:
+        """Start a new round: parts not used since the last one are forgotten at the next."""
+        self._before, self._now = self._now, {}
+
+    def encode(self, frame: Mapping[str, Any]) -> str:
+        """:func:`encode` of ``frame``: the same text, its shared parts written once."""
+        shared = self._shared(frame)
+        if shared is frame:
+            return encode(frame)
+        try:
+            return str(orjson.dumps(shared, option=_OPTIONS).decode("utf-8"))
+        except TypeError:  # what orjson refuses (an integer over 64 bits, ...): as encode does
+            return encode(frame)
+
+    def _shared(self, frame: Mapping[str, Any]) -> Mapping[str, Any]:
+        """``frame`` with its display model's shared parts as their JSON (``frame``: none)."""
+        display = frame.get("display")
+        if _FRAGMENT is None or display is None or not is_dataclass(display):
+            return frame
+        kind = type(display)
+        names = _DISPLAY_FIELDS.get(kind)
+        if names is None:
+            names = _DISPLAY_FIELDS[kind] = tuple(f.name for f in fields(display))
+        fields_now = getattr(display, "__dict__", None)  # (a copy in C, where it has them)
+        if fields_now is not None and tuple(fields_now) == names:
+            model = dict(fields_now)
+        else:
+            model = {name: getattr(display, name) for name in names}
+        now, before = self._now, self._before
+        for name in _SHARED:
+            items = model.get(name)
+            if type(items) is not tuple:
+                continue
+            written = []
+            for part in items:
+                found = now.get(id(part))
+                if found is None or found[0] is not part:
+                    found = before.get(id(part))
+                    if found is None or found[0] is not part:
+                        found = (part, _FRAGMENT(orjson.dumps(part, option=_OPTIONS)))
+                    now[id(part)] = found
+                written.append(found[1])
+            model[name] = written
+        out = dict(frame)
+        out["display"] = model
+        return out
