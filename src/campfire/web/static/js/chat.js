@@ -186,7 +186,9 @@ export class ChatPanel {
         mute,
       );
     });
-    const follow = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 8;
+    // (reading the heights lays the page out at once: not while the list is empty)
+    const follow =
+      !this.list.firstChild || this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 8;
     this.list.replaceChildren(...items);
     if (follow) this.list.scrollTop = this.list.scrollHeight;
     this.empty.hidden = shown.length > 0;

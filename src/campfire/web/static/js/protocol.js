@@ -61,6 +61,16 @@ export class TableClient {
     this.latency = null;
     this.frames = 0;
     this.resyncing = false; // a patch did not fit the model held: deltas wait for a snapshot
+    // ``hold``: the socket opens at once, but its frames wait for :meth:`release` (the page
+    // asks for its table's facts meanwhile, in parallel instead of before the socket)
+    this.held = opts.hold ? [] : null;
+  }
+
+  /** Read the frames held since the socket opened (``hold``), then each as it comes. */
+  release() {
+    const held = this.held || [];
+    this.held = null;
+    for (const data of held) this.receive(data);
   }
 
   url() {
@@ -86,7 +96,10 @@ export class TableClient {
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.ping(), 2000);
     });
-    ws.addEventListener("message", (event) => this.receive(event.data));
+    ws.addEventListener("message", (event) => {
+      if (this.held) this.held.push(event.data);
+      else this.receive(event.data);
+    });
     ws.addEventListener("close", (event) => {
       clearInterval(this.pingTimer);
       if (this.ws !== ws) return;

@@ -555,12 +555,17 @@ function resultNode(display, outcome) {
 export function renderLog(container, messages) {
   const list = container.querySelector("ol.cf-log") || el("ol", { class: "cf-log", "aria-live": "polite" });
   const have = list.children.length;
-  if (have > messages.length) list.replaceChildren();
+  const cleared = have > messages.length;
+  if (cleared) list.replaceChildren();
   for (let i = list.children.length; i < messages.length; i++) {
     const m = messages[i];
     list.append(el("li", { "data-id": m.id || "" }, m.text));
   }
+  const added = cleared || list.children.length !== have || !list.parentNode;
   if (!list.parentNode) container.replaceChildren(list);
+  // the newest line in view; reading the heights makes the browser lay the page out at once,
+  // so only when lines came (a draw that changed nothing else in the log costs no layout)
+  if (!added) return list;
   list.scrollTop = list.scrollHeight;
   const last = list.lastElementChild;
   if (last && typeof last.scrollIntoView === "function" && container.scrollHeight > container.clientHeight) {

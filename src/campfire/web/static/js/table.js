@@ -651,9 +651,10 @@ function tick() {
   }
 }
 
-function reconnect() {
+function reconnect(hold = false) {
   if (page.client) page.client.close();
   const client = new TableClient(tableId, {
+    hold,
     token: myToken(),
     lang: chosenLanguage(),
     onRematch,
@@ -742,12 +743,21 @@ async function main() {
   $("cf-log-close").addEventListener("click", () => showLog(false));
   $("cf-chat-open").addEventListener("click", showChat);
   takeInvitation();
+  page.chat = new ChatPanel(document.querySelector(".cf-side"), tableId, (m) => page.client.send(m));
+  page.undo = new UndoPanel(document.querySelector(".cf-side"), {
+    ask: () => page.client.undo(),
+    answer: (seq, accept) => page.client.answerUndo(seq, accept),
+    name: (seat) => (page.state && page.state.seats[seat] ? seatName(page.state.seats[seat]) : String(seat + 1)),
+  });
+  // the socket opens while the table's facts are asked for; its frames wait for them
+  reconnect(true);
   const [info, settings, games] = await Promise.all([
     api(`/api/tables/${tableId}`),
     api(`/api/tables/${tableId}/settings`),
     gameTitles(),
   ]);
   if (!info.ok) {
+    page.client.close();
     $("cf-board").textContent = t("web.table.no_table");
     return;
   }
@@ -769,12 +779,6 @@ async function main() {
   if (page.settings.realtime) ul.append(el("li", {}, t("web.lobby.realtime")));
   if (page.settings.undo) ul.append(el("li", {}, t("web.table.undo")));
   list.append(ul);
-  page.chat = new ChatPanel(document.querySelector(".cf-side"), tableId, (m) => page.client.send(m));
-  page.undo = new UndoPanel(document.querySelector(".cf-side"), {
-    ask: () => page.client.undo(),
-    answer: (seq, accept) => page.client.answerUndo(seq, accept),
-    name: (seat) => (page.state && page.state.seats[seat] ? seatName(page.state.seats[seat]) : String(seat + 1)),
-  });
   document.addEventListener("keydown", onKey);
   // a personal link opened in a tab already showing the table: the address changes only in
   // its #fragment, so no page loads; take the seat now
@@ -782,7 +786,7 @@ async function main() {
     if (takeInvitation()) reconnect();
   });
   setInterval(tick, 100);
-  reconnect();
+  page.client.release();
 }
 
 main();
