@@ -132,10 +132,17 @@ async def _drive(seats: list[Seat], restarted: asyncio.Event) -> None:
         seq, choice = mover.last["seq"], _choice(mover.last)
         if not await mover.send({"type": "action", "seq": seq, "action": choice}):
             continue  # closed by the restart: look where the table is again
+        frame = await mover.read()
+        if frame["type"] == "delta" and frame["seq"] == seq + 1:
+            mover.acked.append((seq + 1, choice))
+        elif frame["seq"] == seq:
+            # closed by the restart before the action reached the table (its connection went
+            # through a process that stopped): it was not played, nobody else gets a delta;
+            # look where the table is again
+            continue
         for s in seats:
-            frame = await s.read()
-            if s is mover and frame["type"] == "delta" and frame["seq"] == seq + 1:
-                mover.acked.append((seq + 1, choice))
+            if s is not mover:
+                await s.read()
         if not restarted.is_set():
             await _idle(seats, restarted, None if seq >= HOLD else PACE)
     raise AssertionError("the game did not end")
