@@ -17,7 +17,6 @@ from __future__ import annotations
 import weakref
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from campfire.core import ErrorText
@@ -25,10 +24,11 @@ from campfire.core import ErrorText
 from . import protocol
 from .connection import Connection
 from .live import LiveTable
+from .security import Bucket
 from .storage import Storage
 from .store import ChatLine
 
-__all__ = ["BURST", "EVERY", "HISTORY", "Bucket", "ChatHost", "TableChat", "clean", "reads"]
+__all__ = ["BURST", "EVERY", "HISTORY", "ChatHost", "TableChat", "clean", "reads"]
 
 #: lines a connection (or a seat) may send at once before the rate applies
 BURST = 5
@@ -47,23 +47,6 @@ class ChatHost(Protocol):
     @property
     def store(self) -> Storage:
         """Where chat lines are kept."""
-
-
-@dataclass
-class Bucket:
-    """A token bucket: :data:`BURST` lines at once, then one every :data:`EVERY` seconds."""
-
-    tokens: float
-    at: float
-
-    def take(self, now: float) -> float:
-        """Take a token: 0.0 if there was one, else the seconds until there is one."""
-        self.tokens = min(float(BURST), self.tokens + (now - self.at) / EVERY)
-        self.at = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return 0.0
-        return (1.0 - self.tokens) * EVERY
 
 
 def clean(text: str) -> str:
@@ -116,10 +99,13 @@ class TableChat:
         if not text:
             raise protocol.ProtocolError("bad_message", ErrorText("a chat line may not be empty"))
         now = self.host.clock()
-        buckets = [self._connections.setdefault(conn, Bucket(float(BURST), now))]
+        buckets = [self._connections.setdefault(conn, Bucket(BURST, EVERY, now))]
         if conn.seat is not None:
-            buckets.append(self._seats.setdefault((live.id, conn.seat), Bucket(float(BURST), now)))
-        wait = max(_peek(b, now) for b in buckets)
+            for key, old in list(self._seats.items()):  # full again: forgotten (bounded)
+                if old.full(now):
+                    del self._seats[key]
+            buckets.append(self._seats.setdefault((live.id, conn.seat), Bucket(BURST, EVERY, now)))
+        wait = max(b.peek(now) for b in buckets)
         if wait > 0:
             raise protocol.ProtocolError(
                 "rate_limited",
@@ -137,12 +123,6 @@ class TableChat:
         frame = _frame(live.id, [line], history=False)
         for other in _readers(live.connections, channel):
             other.push(frame)
-
-
-def _peek(bucket: Bucket, now: float) -> float:
-    """What :meth:`Bucket.take` would answer, without taking."""
-    tokens = min(float(BURST), bucket.tokens + (now - bucket.at) / EVERY)
-    return 0.0 if tokens >= 1.0 else (1.0 - tokens) * EVERY
 
 
 def _readers(connections: Iterable[Connection], channel: str) -> list[Connection]:

@@ -317,6 +317,48 @@ class AddressLimiter:
                 del self.buckets[key]
 
 
+class Bucket:
+    """One token bucket: ``burst`` tokens at once, then one every ``every`` seconds.
+
+    The clock is the caller's (``now`` in seconds). Chat lines and undo requests are limited
+    with it.
+
+    >>> bucket = Bucket(2, 10.0, now=0.0)
+    >>> bucket.take(0.0), bucket.take(0.0), bucket.take(0.0)
+    (0.0, 0.0, 10.0)
+    >>> bucket.peek(5.0), bucket.full(20.0)
+    (5.0, True)
+    """
+
+    __slots__ = ("at", "burst", "every", "tokens")
+
+    def __init__(self, burst: int, every: float, now: float) -> None:
+        self.burst = burst
+        self.every = every
+        self.tokens = float(burst)
+        self.at = now
+
+    def _now(self, now: float) -> float:
+        return min(float(self.burst), self.tokens + (now - self.at) / self.every)
+
+    def peek(self, now: float) -> float:
+        """What :meth:`take` would answer, without taking."""
+        tokens = self._now(now)
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) * self.every
+
+    def take(self, now: float) -> float:
+        """Take a token: 0.0 if there was one, else the seconds until there is one."""
+        self.tokens, self.at = self._now(now), now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return 0.0
+        return (1.0 - self.tokens) * self.every
+
+    def full(self, now: float) -> bool:
+        """Whether the bucket is full again (one that is can be forgotten and made anew)."""
+        return self._now(now) >= self.burst
+
+
 class LobbyRateLimitMiddleware:
     """Answer 429 ``rate_limited`` (with ``Retry-After``) to an address over its lobby writes.
 

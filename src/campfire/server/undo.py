@@ -38,6 +38,7 @@ from campfire.core.table import Step
 from . import protocol
 from .hub import Hub
 from .live import LiveTable
+from .security import Bucket
 from .writer import LeaseLost
 
 __all__ = ["BURST", "EVERY", "UNDO_SECONDS", "TableUndo", "UndoRequest", "revealed"]
@@ -105,23 +106,6 @@ def _refused(code: str, text: ErrorText) -> protocol.ProtocolError:
     return protocol.ProtocolError(code, text)
 
 
-class _Bucket:
-    """:data:`BURST` requests at once, then one per :data:`EVERY` seconds."""
-
-    def __init__(self, now: float) -> None:
-        self.tokens = float(BURST)
-        self.at = now
-
-    def take(self, now: float) -> float:
-        """Take a token: 0.0 if there was one, else the seconds until there is one."""
-        self.tokens = min(float(BURST), self.tokens + (now - self.at) / EVERY)
-        self.at = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return 0.0
-        return (1.0 - self.tokens) * EVERY
-
-
 class TableUndo:
     """The undo requests of every table of a server (see the module)."""
 
@@ -130,7 +114,7 @@ class TableUndo:
         #: seconds a request waits for its answers
         self.seconds = UNDO_SECONDS
         self.requests: dict[int, UndoRequest] = {}
-        self._buckets: dict[tuple[int, int], _Bucket] = {}
+        self._buckets: dict[tuple[int, int], Bucket] = {}
 
     # ----- frames -----------------------------------------------------------------------------
 
@@ -262,9 +246,9 @@ class TableUndo:
             self.check(live, seat)
             now = self.hub.clock()
             for key, old in list(self._buckets.items()):  # full again: forgotten (bounded)
-                if now - old.at >= BURST * EVERY:
+                if old.full(now):
                     del self._buckets[key]
-            bucket = self._buckets.setdefault((live.id, seat), _Bucket(now))
+            bucket = self._buckets.setdefault((live.id, seat), Bucket(BURST, EVERY, now))
             wait = bucket.take(now)
             if wait > 0:
                 raise _refused(
