@@ -37,6 +37,14 @@ def until(page: Any, ready: Callable[[], Any], seconds: float = PATIENCE) -> Any
     return value
 
 
+def must(page: Any, ready: Callable[[], Any], what: str) -> Any:
+    """:func:`until` ``ready()`` is true; its value, or a failure naming ``what`` was awaited."""
+    value = until(page, ready)
+    if not value:
+        raise AssertionError(f"waited in vain for {what}")
+    return value
+
+
 def wait_for_js(page: Any, expression: str, arg: Any = None) -> Any:
     """Wait until the JavaScript ``expression`` (or function of ``arg``) is true in ``page``.
 

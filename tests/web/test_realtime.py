@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .people import _click, create_table, join_table, seq_of, start, until
+from .people import _click, create_table, join_table, must, seq_of, start, until
 
 PENALTY = "penalty"
 
@@ -34,13 +34,6 @@ def _legal_claim(claims: list[tuple[str, str]]) -> tuple[str, str] | None:
     return None
 
 
-def _wait(page: Any, predicate: Any, what: str) -> Any:
-    value = until(page, predicate)
-    if not value:
-        raise AssertionError(f"waited in vain for {what}")
-    return value
-
-
 @pytest.mark.slow
 def test_first_claim_to_reach_the_server_gets_the_booty(server: Any, new_page: Any) -> None:
     ann, bob = new_page(), new_page(390, 844)
@@ -58,7 +51,7 @@ def test_first_claim_to_reach_the_server_gets_the_booty(server: Any, new_page: A
                 break
         else:
             raise AssertionError("nobody could turn up a card")
-        _wait(ann, lambda: _claims(ann) and _claims(bob), "both claim panels")
+        must(ann, lambda: _claims(ann) and _claims(bob), "both claim panels")
         mine, his = _legal_claim(_claims(ann)), _legal_claim(_claims(bob))
         if mine and his:
             break
@@ -66,7 +59,7 @@ def test_first_claim_to_reach_the_server_gets_the_booty(server: Any, new_page: A
             passing = page.locator("#cf-realtime").get_by_role("button", name=re.compile("^Pass"))
             if passing.count():
                 _click(passing)
-        _wait(
+        must(
             ann,
             lambda: (
                 ann.get_by_role("button", name=reveal).count()
@@ -78,10 +71,10 @@ def test_first_claim_to_reach_the_server_gets_the_booty(server: Any, new_page: A
         raise AssertionError("no card both could claim")
     before = seq_of(bob)
     ann.keyboard.press(mine[0])  # Ann: by key
-    _wait(bob, lambda: seq_of(bob) > before, "Ann's claim at the server")
+    must(bob, lambda: seq_of(bob) > before, "Ann's claim at the server")
     bob.locator("#cf-realtime").get_by_role("button", name=his[1]).click()  # Bob: by tap
     log = ann.locator("#cf-log")
-    line = _wait(
+    line = must(
         ann,
         lambda: next(
             (t for t in log.locator("li").all_inner_texts() if t.startswith("Claims, in order")),
@@ -101,7 +94,7 @@ def test_first_claim_to_reach_the_server_gets_the_booty(server: Any, new_page: A
         texts = bob.locator("#cf-log li").all_inner_texts()
         return next((t for t in texts if re.match(r"Ann's \w+ takes", t)), None)
 
-    assert _wait(bob, resolved, "Ann taking the booty")
+    assert must(bob, resolved, "Ann taking the booty")
     ann_log = ann.locator("#cf-log li").all_inner_texts()
     assert any(re.match(r"Your \w+ takes", t) for t in ann_log), ann_log
     assert ann.errors == [] and bob.errors == []

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .people import create_table, join_table, over, play_to_the_end, start, until
+from .people import create_table, join_table, must, over, play_to_the_end, start
 
 AGAIN = "Play again (same seats)"
 
@@ -19,13 +19,6 @@ AGAIN = "Play again (same seats)"
 def _box(page: Any) -> str:
     box = page.locator("#cf-rematch-box")
     return "" if box.is_hidden() else str(box.inner_text())
-
-
-def _wait(page: Any, predicate: Any, what: str) -> Any:
-    value = until(page, predicate)
-    if not value:
-        raise AssertionError(f"waited in vain for {what}")
-    return value
 
 
 @pytest.mark.slow
@@ -39,24 +32,25 @@ def test_a_rematch_is_proposed_declined_then_accepted(server: Any, new_page: Any
 
     # Ann proposes; Bob is asked, and nothing starts until he answers
     ann.get_by_role("button", name=AGAIN).click()
-    _wait(bob, lambda: "Ann proposes a rematch" in _box(bob), "Ann's proposal on Bob's page")
+    must(bob, lambda: "Ann proposes a rematch" in _box(bob), "Ann's proposal on Bob's page")
     assert "Accepted so far: Ann" in _box(bob) and "Waiting for: Bob" in _box(bob)
-    _wait(ann, lambda: "You proposed a rematch" in _box(ann), "Ann's own proposal")
+    must(ann, lambda: "You proposed a rematch" in _box(ann), "Ann's own proposal")
     assert "Waiting for: Bob" in _box(ann)
     assert ann.get_by_role("button", name=AGAIN).is_hidden()
     assert over(ann) and over(bob)  # still the summary: no new game yet
     # Bob declines: both pages say so, and Ann may ask again
     bob.get_by_role("button", name="Decline").click()
     for page in (ann, bob):
-        _wait(page, lambda p=page: "Bob declined the rematch." in _box(p), "the decline")
+        declined = "Bob declined the rematch."
+        must(page, lambda: declined in _box(page), "the decline")  # noqa: B023 (called now)
     assert ann.get_by_role("button", name=AGAIN).is_visible()
     assert over(ann) and over(bob)
 
     # Bob proposes, Ann accepts: the next game starts on both pages
     bob.get_by_role("button", name=AGAIN).click()
-    _wait(ann, lambda: "Bob proposes a rematch" in _box(ann), "Bob's proposal on Ann's page")
+    must(ann, lambda: "Bob proposes a rematch" in _box(ann), "Bob's proposal on Ann's page")
     ann.get_by_role("button", name="Accept").click()
-    _wait(ann, lambda: not over(ann) and not over(bob), "the new game on both pages")
+    must(ann, lambda: not over(ann) and not over(bob), "the new game on both pages")
     assert _box(ann) == "" and _box(bob) == ""
 
     # the new game's first claim window reaches each of them
@@ -70,8 +64,8 @@ def test_a_rematch_is_proposed_declined_then_accepted(server: Any, new_page: Any
                 return True
         return False
 
-    _wait(ann, turned, "the first card to turn up")
-    _wait(
+    must(ann, turned, "the first card to turn up")
+    must(
         ann,
         lambda: (
             ann.locator("#cf-realtime button").count()
