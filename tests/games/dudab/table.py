@@ -136,3 +136,21 @@ def can_place(
     state = make(4, hands=[[card, *filler]], columns=[col], obligation=obligation, actor=A)
     text = f"p {card} c1"
     return state.is_legal(A, text)
+
+
+def owned_columns() -> DudabState:
+    """Seats 0 and 1 play on column 1 of a three-player game, seat 2 lays a Jungle on column 2."""
+    state = make(
+        3,
+        hands=[
+            ["dudab", "red/fur/1", "green/fur/3"],
+            ["blue/club/3", "green/hand/2", "red/club/4"],
+            ["yellow/fur/2", "dudab"],
+        ],
+        columns=[["red/fur/2"], ["blue/hand/1"]],
+        draw=["jungle"],
+        options={"use_jungle": True},
+    )
+    for seat, action in [(0, "p dudab c1"), (1, "p blue/club/3 c1"), (2, "draw"), (2, "jungle c2")]:
+        state.apply(seat, action)
+    return state

@@ -23,7 +23,7 @@ from campfire.games.dudab import GAME, DudabState
 from campfire.games.dudab import position as dudab_position
 
 from ..position_fuzz import BASIC_VALUES, check_a_mutated_position, sample_positions
-from .table import make
+from .table import make, owned_columns
 
 
 def _play(state: DudabState, rng: random.Random, steps: int) -> list[tuple[int, str]]:
@@ -335,26 +335,8 @@ def test_every_position_of_random_games_and_their_determinisations_loads() -> No
 # ----- who played the column cards (``owners``) ---------------------------------------------
 
 
-def _owned() -> DudabState:
-    """Seats 0 and 1 play on column 1 of a three-player game, seat 2 lays a Jungle on column 2."""
-    state = make(
-        3,
-        hands=[
-            ["dudab", "red/fur/1", "green/fur/3"],
-            ["blue/club/3", "green/hand/2", "red/club/4"],
-            ["yellow/fur/2", "dudab"],
-        ],
-        columns=[["red/fur/2"], ["blue/hand/1"]],
-        draw=["jungle"],
-        options={"use_jungle": True},
-    )
-    for seat, action in [(0, "p dudab c1"), (1, "p blue/club/3 c1"), (2, "draw"), (2, "jungle c2")]:
-        state.apply(seat, action)
-    return state
-
-
 def test_the_columns_record_who_played_each_card_and_laid_the_jungle() -> None:
-    state = _owned()
+    state = owned_columns()
     assert state.owners == [(-1, 0, 1), (-1,)] and state.jungle_owners == [-1, 2]
     columns = state.view(None)["columns"]
     assert [(c["owners"], c["jungle_owner"]) for c in columns] == [
@@ -373,7 +355,7 @@ def test_a_capture_leaves_the_capturing_card_owned_by_the_capturer() -> None:
 
 
 def test_owners_survive_a_position_round_trip_and_a_clone() -> None:
-    state = _owned()
+    state = owned_columns()
     position = json.loads(json.dumps(state.to_position()))
     again = GAME.state_from_position(position)
     assert again.owners == state.owners and again.jungle_owners == state.jungle_owners
@@ -385,7 +367,7 @@ def test_owners_survive_a_position_round_trip_and_a_clone() -> None:
 
 
 def test_a_position_written_before_owners_were_recorded_loads_with_owners_unknown() -> None:
-    state = _owned()
+    state = owned_columns()
     position = json.loads(json.dumps(state.to_position()))
     del position["state"]["owners"]
     old = GAME.state_from_position(position)

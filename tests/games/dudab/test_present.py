@@ -16,7 +16,7 @@ from campfire.games.dudab import GAME, DudabState
 from campfire.games.dudab.cards import FACE_NAMES
 from campfire.games.dudab.present import MESSAGES, face_label
 
-from .table import A, B, C, make
+from .table import A, B, C, make, owned_columns
 
 NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay"]
 PRESENTER = GAME.presenter()
@@ -252,21 +252,7 @@ def test_we15_jungle_column_shows_the_jungle_and_the_mirror_card() -> None:
 
 
 def test_column_cards_carry_the_seat_that_played_them() -> None:
-    state = make(
-        3,
-        hands=[
-            ["dudab", "red/fur/1", "green/fur/3"],
-            ["blue/club/3", "green/hand/2", "red/club/4"],
-            ["yellow/fur/2", "dudab"],
-        ],
-        columns=[["red/fur/2"], ["blue/hand/1"]],
-        draw=["jungle"],
-        options={"use_jungle": True},
-    )
-    play(state, A, "p dudab c1")
-    play(state, B, "p blue/club/3 c1")  # any Number card goes on an uncalled Dudab
-    play(state, C, "draw")  # the Jungle: C lays it
-    play(state, C, "jungle c2")
+    state = owned_columns()  # A plays a Dudab and B a number on column 1, C the Jungle
     for seat in (None, A, B):
         shown = show(state, seat)
         assert [(c.label, c.owner) for c in shown.zone("col:1").cards] == [
