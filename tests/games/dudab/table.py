@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -154,3 +155,23 @@ def owned_columns() -> DudabState:
     for seat, action in [(0, "p dudab c1"), (1, "p blue/club/3 c1"), (2, "draw"), (2, "jungle c2")]:
         state.apply(seat, action)
     return state
+
+
+def s7_final() -> DudabState:
+    """S7's end: a finished 3-player game read back with the round scores 12, 9, -1 (A),
+    5, 10, 5 (B) and 15, 3, 4 (C) for totals 20, 20, 22 (the last round's scores stay those of
+    its hands and piles, so only the first two rounds are rewritten)."""
+    state = GAME.new_game(3, seed=0)
+    rng = random.Random(0)
+    while not state.is_terminal():
+        seat = state.seats_to_act()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    position = state.to_position()
+    last = [row[-1] for row in position["state"]["scores"]]
+    position["state"]["scores"] = [
+        [12, 8 - last[0], last[0]],
+        [5, 15 - last[1], last[1]],
+        [15, 7 - last[2], last[2]],
+    ]
+    final: DudabState = GAME.state_from_position(position)
+    return final

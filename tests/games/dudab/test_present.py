@@ -16,7 +16,7 @@ from campfire.games.dudab import GAME, DudabState
 from campfire.games.dudab.cards import FACE_NAMES
 from campfire.games.dudab.present import MESSAGES, face_label
 
-from .table import A, B, C, make, owned_columns
+from .table import A, B, C, make, owned_columns, s7_final
 
 NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay"]
 PRESENTER = GAME.presenter()
@@ -410,3 +410,11 @@ def test_messages_come_from_the_catalogue_with_every_placeholder_filled() -> Non
     assert {"dudab.capture", "dudab.baby_laid", "dudab.jungle_laid", "dudab.drawn_card"} <= used
     for template in MESSAGES.values():
         _fields(template)  # every template parses
+
+
+def test_s7_the_result_says_the_tied_players_share_first_place() -> None:
+    """S7: A 20, B 20, C 22 (the lower total is better): A and B share first place, and the end
+    screen says so (Dudab has no tie-break)."""
+    final = s7_final()
+    result = GAME.presenter().display(final.view(None), [], ["A", "B", "C"]).result
+    assert "A and B tie on 20 points: Dudab has no tie-break, they share the place." in result

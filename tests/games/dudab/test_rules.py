@@ -10,7 +10,7 @@ from campfire.core import IllegalActionError, Match
 from campfire.games.dudab import GAME, DudabState, round_score
 from campfire.games.dudab.cards import FACE_NAMES, cards_in_use, parse_card
 
-from .table import A, B, C, D, can_place, column, hand, legal, make, pile
+from .table import A, B, C, D, can_place, column, hand, legal, make, pile, s7_final
 
 # ----- WE-1, WE-2: setup ------------------------------------------------------------------------
 
@@ -602,21 +602,7 @@ def test_s6_empty_pile_dudabs_in_hand() -> None:
 
 
 def test_s7_game_total_and_tie() -> None:
-    # a finished game, read back with other scores for the first two rounds (the last round's
-    # scores must stay those of its hands and piles), so that the totals are 20, 20, 22
-    state = GAME.new_game(3, seed=0)
-    rng = random.Random(0)
-    while not state.is_terminal():
-        seat = state.seats_to_act()[0]
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
-    position = state.to_position()
-    last = [row[-1] for row in position["state"]["scores"]]
-    position["state"]["scores"] = [
-        [12, 8 - last[0], last[0]],
-        [5, 15 - last[1], last[1]],
-        [15, 7 - last[2], last[2]],
-    ]
-    outcome = GAME.state_from_position(position).outcome()
+    outcome = s7_final().outcome()
     assert outcome.scores == (20, 20, 22)
     assert outcome.winners == (A, B) and outcome.ranks == (1, 1, 3)
 

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from campfire.core import IllegalActionError
-from campfire.games.manitou import ManitouState
+from campfire.games.manitou import GAME, ManitouState
 from campfire.games.manitou.cards import (
     CHIEF,
     HEALER,
@@ -484,6 +484,24 @@ def test_exm16_end_tie_break() -> None:
     assert outcome.winners == (0,)
     # everything equal: a shared win
     assert _final(alex, list(alex)).winners == (0, 1)
+
+
+def test_exm16_the_result_says_which_tie_break_decided() -> None:
+    """The end screen's result explains EX-M16: the tipis, then the highest tile, then shared."""
+    alex = ["tipi3", "tipi3", "buffalo3", "buffalo3", *["tomahawk"] * 3]
+
+    def said(bela: list[str]) -> list[str]:
+        state = make_state(2, phase="game_over", seat=None, tiles_owned=[alex, bela])
+        return list(GAME.presenter().display(state.view(None), [], ["Alex", "Béla"]).result)
+
+    by_tipis = said(["tipi2", "tipi3", "buffalo2", "buffalo3", *["tomahawk"] * 4])
+    assert any(
+        "Alex and Béla tie on 9 points; the tie-break, more tipis, puts Alex ahead" in x
+        for x in by_tipis
+    ), by_tipis
+    by_tile = said(["tipi2"] * 3 + ["buffalo2"] * 3 + ["tomahawk"] * 3)
+    assert any("the highest tile, puts Alex ahead" in x for x in by_tile), by_tile
+    assert any(x.endswith("they share the place.") for x in said(list(alex)))
 
 
 # ----- hero charts against the relations the rulebook fixes (§5.3, §12 M3) -------------------
