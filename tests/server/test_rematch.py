@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 import campfire.server.lobby_ops as lobby_ops
-from campfire.server import rematch as rematch_module
 
 from .helpers import Seat, app_client, new_table, play_out, seats
 
@@ -121,4 +120,3 @@ def test_a_person_alone_with_bots_plays_again_at_once(sqlite_url: str) -> None:
                 ann.receive()
         answer = _post(client, table, tokens[0])
         assert answer.json()["table"]["game_number"] == 2 and answer.json()["rematch"] is None
-        assert rematch_module.PROPOSAL_SECONDS > 0
