@@ -659,8 +659,7 @@ function reconnect(hold = false) {
     lang: chosenLanguage(),
     onRematch,
     onState: (state, frame, steps, received) => {
-      if (frame.type === "snapshot") page.presenceAt = received;
-      if (frame.type === "snapshot") page.rematchAt = received;
+      if (frame.type === "snapshot") page.presenceAt = page.rematchAt = received;
       if (state.status !== "finished") page.rematchEnded = null; // a new game: that is history
       page.chat.setSeat(state.seat, state.seats);
       onState(state, frame, steps, received);
