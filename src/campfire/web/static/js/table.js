@@ -651,6 +651,15 @@ function tick() {
   }
 }
 
+/** The connection's state and latency in words (again once the page's texts are in). */
+function showNet() {
+  const status = $("cf-connection").dataset.status;
+  const text = { connecting: "web.table.connecting", reconnecting: "web.table.reconnecting", connected: "web.table.connected" }[status];
+  $("cf-connection").textContent = text ? t(text) : "";
+  const ms = $("cf-latency").dataset.ms;
+  if (ms !== undefined) $("cf-latency").textContent = t("web.table.latency", { ms: Number(ms) });
+}
+
 function reconnect(hold = false) {
   if (page.client) page.client.close();
   const client = new TableClient(tableId, {
@@ -697,18 +706,17 @@ function reconnect(hold = false) {
       draw();
     },
     onStatus: (status) => {
-      const text = { connecting: "web.table.connecting", reconnecting: "web.table.reconnecting", connected: "web.table.connected" }[status];
-      $("cf-connection").textContent = text ? t(text) : "";
       $("cf-connection").dataset.status = status;
+      showNet();
     },
     onLatency: (ms) => {
-      $("cf-latency").textContent = t("web.table.latency", { ms });
       $("cf-latency").dataset.ms = String(ms);
+      showNet();
     },
   });
   if (page.client) client.log = [];
   page.client = client;
-  page.undo.reset();
+  if (page.undo) page.undo.reset(); // not yet made on the page's first connection
   page.state = null;
   client.connect();
 }
@@ -734,27 +742,32 @@ function takeInvitation() {
 }
 
 async function main() {
-  await startPage();
+  // the table's facts, the page's texts and the socket are asked for at once; the socket's
+  // frames wait (held) until the facts and the texts are in
+  // (startPage sets the language the requests ask for before its first await)
+  takeInvitation();
+  const texts = startPage();
+  reconnect(true);
+  const facts = Promise.all([
+    api(`/api/tables/${tableId}`),
+    api(`/api/tables/${tableId}/settings`),
+    gameTitles(),
+  ]);
+  await texts;
+  showNet();
   document.title = t("web.table.title", { id: tableId });
   $("cf-title").textContent = t("web.table.title", { id: tableId });
   $("cf-rematch").addEventListener("click", () => rematch(null));
   $("cf-log-open").addEventListener("click", () => showLog(!document.body.classList.contains("cf-log-open")));
   $("cf-log-close").addEventListener("click", () => showLog(false));
   $("cf-chat-open").addEventListener("click", showChat);
-  takeInvitation();
   page.chat = new ChatPanel(document.querySelector(".cf-side"), tableId, (m) => page.client.send(m));
   page.undo = new UndoPanel(document.querySelector(".cf-side"), {
     ask: () => page.client.undo(),
     answer: (seq, accept) => page.client.answerUndo(seq, accept),
     name: (seat) => (page.state && page.state.seats[seat] ? seatName(page.state.seats[seat]) : String(seat + 1)),
   });
-  // the socket opens while the table's facts are asked for; its frames wait for them
-  reconnect(true);
-  const [info, settings, games] = await Promise.all([
-    api(`/api/tables/${tableId}`),
-    api(`/api/tables/${tableId}/settings`),
-    gameTitles(),
-  ]);
+  const [info, settings, games] = await facts;
   if (!info.ok) {
     page.client.close();
     $("cf-board").textContent = t("web.table.no_table");
