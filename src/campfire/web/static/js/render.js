@@ -406,7 +406,7 @@ export function renderTable(container, display, options = {}) {
     if (zone.owner !== null && zone.owner !== undefined && zone.owner === me) classes.push("cf-mine");
     if (zoneTargets.length) classes.push("cf-targetable");
     const section = el("section", { class: classes.join(" "), "data-zone": zone.id, "aria-label": zone.label });
-    const head = el("h3", { class: "cf-zone-label" }, zone.label);
+    const head = el("h2", { class: "cf-zone-label" }, zone.label);
     if (mover !== undefined) {
       lastMark(section, mover, colours);
       head.append(lastBadge(mover, colours));

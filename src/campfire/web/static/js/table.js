@@ -578,7 +578,7 @@ function drawRealtime(display, options) {
     buttons,
   ];
   if (mine.length) parts.push(el("p", { class: "cf-help" }, t("web.rt.keys", { count: mine.length })));
-  parts.push(el("h3", {}, t("web.rt.claims")), claims);
+  parts.push(el("h2", {}, t("web.rt.claims")), claims);
   box.replaceChildren(...parts);
   revealBehind(box);
 }
