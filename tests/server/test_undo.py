@@ -327,3 +327,49 @@ def test_a_step_of_a_simultaneous_choice_is_not_taken_back() -> None:
         await services.close()
 
     asyncio.run(run())
+
+
+def test_a_bot_playing_a_persons_seat_accepts_for_them() -> None:
+    """A seat a bot plays while its person is away is not asked: the bot accepts.
+
+    Also when the bot takes the seat over while the request waits for that person's answer.
+    """
+
+    async def run() -> None:
+        store = MemoryStore()
+        services = TableServices(store, store, bot_workers=1)
+        people = [{"kind": "reserved", "nickname": n} for n in NAMES]
+        live = _table(services, people, undo=True)
+        conns = [Connection(0), Connection(1)]
+        live.connections.update(conns)
+        assert live.table is not None
+        mover = live.table.state.seats_to_act()[0]
+        other = 1 - mover
+        clean = _find([], shows=False)
+        # the other person is away and a bot plays for them before the request: nobody to ask
+        async with live.lock:
+            services.takeover.take_over(live, other)
+        await services.act(live, mover, {"type": "action", "seq": 0, "action": clean})
+        await services.undo.ask(live, mover, {"type": "undo", "seq": 1})
+        assert [f["status"] for f in _frames(conns[mover]) if f["type"] == "undo"] == ["accepted"]
+        assert store.actions(live.id, 1) == []
+        if live.bot_task is not None:  # the bot woken by that step finds nothing to do
+            await live.bot_task
+        # the person is back; the request waits for them; then a bot takes their seat over
+        async with live.lock:
+            services.takeover.hand_back(live, other)
+        await services.act(live, mover, {"type": "action", "seq": 0, "action": clean})
+        await services.undo.ask(live, mover, {"type": "undo", "seq": 1})
+        assert services.undo.requests[live.id].waiting == {other}
+        async with live.lock:
+            services.takeover.take_over(live, other)
+        for _ in range(500):
+            if not services.undo.requests:
+                break
+            await asyncio.sleep(0.01)
+        statuses = [f["status"] for f in _frames(conns[mover]) if f["type"] == "undo"]
+        assert statuses == ["asked", "accepted"]
+        assert store.actions(live.id, 1) == []
+        await services.close()
+
+    asyncio.run(run())

@@ -140,6 +140,9 @@ class Undo(Protocol):
     def moved(self, live: LiveTable) -> None:
         """A step was played at ``live``: its open request to take back a move is cancelled."""
 
+    def taken_over(self, live: LiveTable, seat: int) -> None:
+        """A bot took over the person of ``seat``: it accepts the request waiting for them."""
+
 
 class Leases(Protocol):
     """The tables' leases when several processes serve them (:mod:`.cluster`)."""

@@ -41,6 +41,7 @@ class SeatTakeover:
         if live.clocks is not None:
             live.clocks.sync(live.people_to_act(), self.hub.clock())
         live.push_snapshots()
+        self.hub.undo.taken_over(live, seat)
         self.hub.bots.kick(live)
         self.hub.timers.arm(live)
 

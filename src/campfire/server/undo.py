@@ -8,7 +8,9 @@ something it did not know (``undo_revealed``: :func:`revealed`), or the last ste
 asker's own choice (``undo_moved``: someone else has moved since, or a clock or a bot chose it).
 
 Every other person's seat is asked (an ``undo`` frame, ``status: "asked"``, to every connection,
-spectators included); bots accept at once. When all have accepted (``undo_answer``), the game is
+spectators included); bots accept at once, and so does a bot that plays a person's seat while
+they are away (:meth:`TableUndo.taken_over`: also when it takes the seat over while the request
+waits for that person). When all have accepted (``undo_answer``), the game is
 rewound: the step's row is deleted from the action log (:meth:`~.storage.Storage.truncate`) and
 the table rebuilt from the log that remains, as a restart would (:meth:`.live.LiveTable.build`),
 so the undone step appears in no record and the log stays the game's true history. Every
@@ -173,6 +175,32 @@ class TableUndo:
         """A step was played at ``live``: its open request (if any) is cancelled."""
         self._open(live)
 
+    def taken_over(self, live: LiveTable, seat: int) -> None:
+        """A bot took over the person of ``seat`` (the lock is held): it accepts.
+
+        As every bot does, it accepts the open request that waits for that seat's answer (in
+        a task of its own, under the table's lock).
+        """
+        request = self._open(live)
+        if request is not None and seat in request.waiting:
+            self.hub.spawn(self._accept_for(live, request, seat))
+
+    async def _accept_for(self, live: LiveTable, request: UndoRequest, seat: int) -> None:
+        async with live.lock:
+            if self._open(live) is not request or seat not in request.waiting:
+                return  # answered, ended or moved on meanwhile
+            if not live.seats[seat].takeover:
+                return  # the person came back first: the answer is theirs again
+            await self._accepted(live, request, seat)
+
+    async def _accepted(self, live: LiveTable, request: UndoRequest, seat: int) -> None:
+        """``seat`` accepted ``request``: the others are asked on, or the step is taken back."""
+        request.waiting.discard(seat)
+        if request.waiting:
+            self._send(live, self.frame(live, request, "asked"))
+            return
+        await self._rewind(live, request)
+
     def check(self, live: LiveTable, seat: int) -> Step:
         """The step ``seat`` may ask to take back now (the lock is held); else ProtocolError."""
         table = live.table
@@ -258,9 +286,13 @@ class TableUndo:
                         seconds=max(1, round(wait)),
                     ),
                 )
-            waiting = {s.seat for s in live.seats if s.kind == "human" and s.seat != seat}
+            waiting = {
+                s.seat
+                for s in live.seats
+                if s.kind == "human" and not s.takeover and s.seat != seat
+            }
             request = UndoRequest(seat, live.number, live.seq, waiting, now + self.seconds)
-            if not waiting:  # bots accept at once
+            if not waiting:  # bots accept at once (a bot playing a person's seat too)
                 await self._rewind(live, request)
                 return
             self.requests[live.id] = request
@@ -286,11 +318,7 @@ class TableUndo:
             if not message["accept"]:
                 self._end(live, request, "declined", by=seat)
                 return
-            request.waiting.discard(seat)
-            if request.waiting:
-                self._send(live, self.frame(live, request, "asked"))
-                return
-            await self._rewind(live, request)
+            await self._accepted(live, request, seat)
 
     async def _rewind(self, live: LiveTable, request: UndoRequest) -> None:
         """Take the step back: the log loses its row, the table is rebuilt (the lock is held)."""
