@@ -5,6 +5,13 @@ its table and log (with the sequence number on show). Once the game is over, the
 replays the game (``to_position()`` at every step, as ``tests/server/test_hidden.py`` does):
 no frame and no page may hold a card from a place the page's seat cannot look at, unless that
 seat may know it then (its view shows it, or an event addressed to it did).
+
+A card is found by the codes it is written with. Where a game's display writes a hidden card
+in words and pictures only (Tracker's "green scout"; Big Manitou's card names, which every seat
+holds alike), no code is there to find: the server's test of the same frames
+(``tests/server/test_hidden.py``) compares each display of those games with the display of a
+determinisation (everything the seat cannot know dealt again) at every step, and the page draws
+nothing but those displays.
 """
 
 from __future__ import annotations
