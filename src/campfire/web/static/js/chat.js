@@ -45,9 +45,6 @@ export class ChatPanel {
     this.muted = loadMuted(tableId);
     this.unread = 0;
     this.pending = false; // a line was sent and neither came back nor was refused yet
-    if (!document.querySelector('link[href="/static/css/chat.css"]')) {
-      document.head.append(el("link", { rel: "stylesheet", href: "/static/css/chat.css" }));
-    }
     this.count = el("span", { class: "cf-chat-unread", "aria-live": "polite" });
     this.list = el("ol", { class: "cf-chat-lines", id: "cf-chat-lines", tabindex: "0", "aria-label": t("web.chat.title") });
     this.empty = el("p", { class: "cf-help cf-chat-empty" }, t("web.chat.empty"));

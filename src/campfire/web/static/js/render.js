@@ -564,12 +564,21 @@ export function renderLog(container, messages) {
   const added = cleared || list.children.length !== have || !list.parentNode;
   if (!list.parentNode) container.replaceChildren(list);
   // the newest line in view; reading the heights makes the browser lay the page out at once,
-  // so only when lines came (a draw that changed nothing else in the log costs no layout)
-  if (!added) return list;
-  list.scrollTop = list.scrollHeight;
-  const last = list.lastElementChild;
-  if (last && typeof last.scrollIntoView === "function" && container.scrollHeight > container.clientHeight) {
-    container.scrollTop = container.scrollHeight;
+  // so only when lines came (a draw that changed nothing else in the log costs no layout),
+  // and just before the next frame is painted, when the rest of the page is drawn too (read
+  // in the middle of drawing, the page would be laid out twice)
+  if (added && !scrolling.has(container)) {
+    scrolling.add(container);
+    requestAnimationFrame(() => {
+      scrolling.delete(container);
+      const shown = container.querySelector("ol.cf-log");
+      if (!shown) return;
+      shown.scrollTop = shown.scrollHeight;
+      if (container.scrollHeight > container.clientHeight) container.scrollTop = container.scrollHeight;
+    });
   }
   return list;
 }
+
+/** The log containers whose scroll to the newest line waits for the next frame. */
+const scrolling = new Set();
