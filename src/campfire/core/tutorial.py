@@ -324,10 +324,14 @@ class Tutorial:
         return step.move if step is not None and step.kind == "ask" else None
 
     def display(self) -> Display:
-        """The table as the learner sees it, with the legal moves while a move is asked."""
+        """The table as the learner sees it, with the learner's legal moves when it is to act.
+
+        The moves are there during a text too, so the table reads as in a game; a user
+        interface lets the learner choose only while a move is asked (:attr:`asked`).
+        """
         seat = self.lesson.learner
         legal: list[Action] = []
-        if self.asked is not None and seat in self.state.seats_to_act():
+        if not self.state.is_terminal() and seat in self.state.seats_to_act():
             legal = list(self.state.legal_actions(seat))
         return self.presenter.display(self.state.view(seat), legal, self.names)
 
