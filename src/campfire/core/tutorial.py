@@ -197,7 +197,7 @@ def read_lesson(game: str, lesson_id: str, data: str | bytes) -> Lesson:
     where = f"{game}/{lesson_id}"
     if not LESSON_ID.match(lesson_id):
         raise _fail(where, "a lesson's file name is two digits, a dash and lower-case words")
-    raw = loads_json(data, where, error=LessonError)
+    raw = loads_json(data, f"lesson {where}", error=LessonError)
     if not isinstance(raw, dict):
         raise _fail(where, "a lesson is a JSON object")
     unknown = sorted(set(raw) - set(LESSON_FIELDS))
@@ -292,11 +292,14 @@ class Tutorial:
 
     @classmethod
     def at(
-        cls, game: Game[Any], lesson: Lesson, steps: int, names: Sequence[str] | None = None
+        cls, game: Game[Any], lesson: Lesson, index: int, names: Sequence[str] | None = None
     ) -> Tutorial:
-        """The lesson after ``steps`` steps were done, as a learner who made every asked move."""
+        """The lesson at step ``index``, as a learner who made every asked move gets there.
+
+        (Or at the first step after ``index`` where the learner stops: others' moves play on.)
+        """
         tutorial = cls(game, lesson, names)
-        while tutorial.index < steps and not tutorial.finished:
+        while tutorial.index < index and not tutorial.finished:
             step = tutorial.step
             assert step is not None
             if step.kind == "ask":
