@@ -150,35 +150,47 @@ class Answer:
     note: str
 
 
-def _fail(where: str, message: str, **params: Any) -> LessonError:
-    return LessonError(ErrorText("lesson {where}: " + message, where=where, **params))
+def _fail(message: ErrorText) -> LessonError:
+    return LessonError(message)
 
 
 def _words(value: Any, where: str) -> dict[str, str]:
     if not isinstance(value, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in value.items()
     ):
-        raise _fail(where, "a text is an object of language → string")
+        raise _fail(
+            ErrorText("lesson {where}: a text is an object of language → string", where=where)
+        )
     return dict(value)
 
 
 def _step(raw: Any, where: str) -> Step:
     if not isinstance(raw, dict):
-        raise _fail(where, "a step is an object")
+        raise _fail(ErrorText("lesson {where}: a step is an object", where=where))
     kind = "ask" if "ask" in raw else "play" if "play" in raw else "say"
     unknown = sorted(set(raw) - set(_STEP_FIELDS[kind]))
     if unknown:
         raise _fail(
-            where, "unknown field {field} in a step of kind {kind}", field=unknown[0], kind=kind
+            ErrorText(
+                "lesson {where}: unknown field {field} in a step of kind {kind}",
+                where=where,
+                field=unknown[0],
+                kind=kind,
+            )
         )
     if kind == "play":
         seat, move = raw.get("seat"), raw.get("play")
         if type(seat) is not int or not isinstance(move, str):
-            raise _fail(where, "a played step has a seat (a number) and a move (a string)")
+            raise _fail(
+                ErrorText(
+                    "lesson {where}: a played step has a seat (a number) and a move (a string)",
+                    where=where,
+                )
+            )
         return Step("play", move=move, seat=seat)
     if kind == "ask":
         if not isinstance(raw["ask"], str):
-            raise _fail(where, "the asked move is a string")
+            raise _fail(ErrorText("lesson {where}: the asked move is a string", where=where))
         return Step(
             "ask",
             say=_words(raw.get("say"), where),
@@ -196,32 +208,43 @@ def read_lesson(game: str, lesson_id: str, data: str | bytes) -> Lesson:
     """
     where = f"{game}/{lesson_id}"
     if not LESSON_ID.match(lesson_id):
-        raise _fail(where, "a lesson's file name is two digits, a dash and lower-case words")
+        raise _fail(
+            ErrorText(
+                "lesson {where}: a lesson's file name is two digits, a dash and lower-case words",
+                where=where,
+            )
+        )
     raw = loads_json(data, f"lesson {where}", error=LessonError)
     if not isinstance(raw, dict):
-        raise _fail(where, "a lesson is a JSON object")
+        raise _fail(ErrorText("lesson {where}: a lesson is a JSON object", where=where))
     unknown = sorted(set(raw) - set(LESSON_FIELDS))
     if unknown:
-        raise _fail(where, "unknown field {field}", field=unknown[0])
+        raise _fail(
+            ErrorText("lesson {where}: unknown field {field}", where=where, field=unknown[0])
+        )
     if ("setup" in raw) == ("position" in raw):
-        raise _fail(where, "a lesson has either a setup or a position")
+        raise _fail(
+            ErrorText("lesson {where}: a lesson has either a setup or a position", where=where)
+        )
     players: Any = raw.get("players")
     seed, learner = raw.get("seed", 0), raw.get("learner", 0)
     if not all(type(v) is int for v in (players, seed, learner)):
-        raise _fail(where, "players, seed and learner are numbers")
+        raise _fail(ErrorText("lesson {where}: players, seed and learner are numbers", where=where))
     prelude = raw.get("prelude", [])
     if not isinstance(prelude, list) or not all(
         isinstance(p, list) and len(p) == 2 and type(p[0]) is int and isinstance(p[1], str)
         for p in prelude
     ):
-        raise _fail(where, "the prelude is a list of [seat, move] pairs")
+        raise _fail(
+            ErrorText("lesson {where}: the prelude is a list of [seat, move] pairs", where=where)
+        )
     steps = raw.get("steps")
     if not isinstance(steps, list) or not steps:
-        raise _fail(where, "a lesson has a list of steps")
+        raise _fail(ErrorText("lesson {where}: a lesson has a list of steps", where=where))
     options = raw.get("options", {})
     for name in ("options", "setup", "position"):
         if not isinstance(raw.get(name, {}), dict):
-            raise _fail(where, "{field} is an object", field=name)
+            raise _fail(ErrorText("lesson {where}: {field} is an object", where=where, field=name))
     return Lesson(
         game=game,
         id=lesson_id,
