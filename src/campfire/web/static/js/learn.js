@@ -49,6 +49,7 @@ function highlight(asked) {
 
 function draw(wrong = "") {
   const f = frame;
+  window.__learnFrame = f; // what the page shows, for readers of the page (the browser tests)
   document.title = `${f.title} — ${t("web.learn.title")}`;
   $("cf-lesson-title").textContent = `${f.title} — ${t("web.learn.lesson", { number: f.number, count: f.count, title: f.lesson_title })}`;
   let text = f.text;
@@ -74,6 +75,8 @@ function draw(wrong = "") {
   renderLog($("cf-log"), f.log);
   if (f.asked) $("cf-board").dataset.asked = f.asked.notation;
   else delete $("cf-board").dataset.asked;
+  // where the lesson is, for the page's readers that wait on it (the browser tests)
+  document.body.dataset.lessonStep = `${f.lesson}:${f.step}:${f.finished ? "end" : ""}`;
 }
 
 async function send(body) {
