@@ -257,7 +257,6 @@ STRINGS: dict[str, str] = {
     "web.learn.continue": "Continue",
     "web.learn.next": "Next lesson",
     "web.learn.lessons": "All lessons",
-    "web.learn.your_move": "Your move: {move}",
     "web.learn.saw": "You saw: {cards}",
     "web.learn.finished": "Lesson finished.",
     "web.learn.finished.last": "You have finished the tutorial of {game}. The rules tell "
