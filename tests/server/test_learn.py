@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import jsonschema
 import pytest
 from starlette.testclient import TestClient
 
@@ -152,3 +153,15 @@ def test_a_step_that_is_not_where_the_lesson_stops_is_stale(client: TestClient) 
     answer = client.post(f"/api/learn/{game.name}/{each.id}", json={"step": index, "go_on": True})
     assert answer.status_code == 409
     assert answer.json()["error"]["code"] == "stale_step"
+
+
+def test_the_protocol_document_shows_the_tutorials_schemas() -> None:
+    """docs/protocol.md's "Tutorials" section holds every schema exactly as the code does."""
+    from campfire.server.learn import LEARN_SCHEMAS
+
+    from .test_protocol_doc import DOC, _schemas, _section
+
+    text = DOC.read_text(encoding="utf-8")
+    assert _schemas(_section(text, "Tutorials (HTTP, JSON)")) == LEARN_SCHEMAS
+    for name in LEARN_SCHEMAS:
+        jsonschema.Draft202012Validator.check_schema(LEARN_SCHEMAS[name])

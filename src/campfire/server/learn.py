@@ -33,15 +33,143 @@ from campfire.i18n import game_title, translator
 from campfire.i18n.names import PLAYER, YOU
 from campfire.web import static_dir
 
+from . import protocol
 from .lobby import guarded, language_of, read_body
 from .protocol import speaking
 from .tables import LobbyError
 from .wire import decode
 
-__all__ = ["BODY_LIMIT", "routes"]
+__all__ = ["BODY_LIMIT", "LEARN_SCHEMAS", "routes"]
 
 #: the largest body a move's request may have
 BODY_LIMIT = 1024
+
+_WORDS = {"type": "string"}
+_DISPLAY = protocol.SERVER_SCHEMAS["delta"]["properties"]["display"]
+
+#: The JSON Schemas of the tutorial's documents (``docs/protocol.md``, "Tutorials", shows them;
+#: the tests validate every answer against them).
+LEARN_SCHEMAS: dict[str, dict[str, Any]] = {
+    "lesson_list": {
+        "type": "object",
+        "required": ["games"],
+        "properties": {
+            "games": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["name", "title", "lessons"],
+                    "properties": {
+                        "name": {"type": "string"},
+                        "title": _WORDS,
+                        "lessons": {
+                            "type": "array",
+                            "minItems": 1,
+                            "items": {
+                                "type": "object",
+                                "required": ["id", "title"],
+                                "properties": {"id": {"type": "string"}, "title": _WORDS},
+                                "additionalProperties": False,
+                            },
+                        },
+                    },
+                    "additionalProperties": False,
+                },
+            }
+        },
+        "additionalProperties": False,
+    },
+    "lesson_frame": {
+        "type": "object",
+        "required": [
+            "game",
+            "title",
+            "lesson",
+            "lesson_title",
+            "number",
+            "count",
+            "next",
+            "step",
+            "steps",
+            "finished",
+            "text",
+            "note",
+            "reveals",
+            "asked",
+            "players",
+            "display",
+            "log",
+        ],
+        "properties": {
+            "game": {"type": "string"},
+            "title": _WORDS,
+            "lesson": {"type": "string"},
+            "lesson_title": _WORDS,
+            "number": {"type": "integer", "minimum": 1},
+            "count": {"type": "integer", "minimum": 1},
+            "next": {"type": ["string", "null"]},
+            "step": {"type": "integer", "minimum": 0},
+            "steps": {"type": "integer", "minimum": 1},
+            "finished": {"type": "boolean"},
+            "text": _WORDS,
+            "note": _WORDS,
+            "reveals": {"type": "array", "items": _WORDS},
+            "asked": {
+                "oneOf": [
+                    {"type": "null"},
+                    {
+                        "type": "object",
+                        "required": ["notation", "label", "target", "source"],
+                        "properties": {
+                            "notation": {"type": "string"},
+                            "label": _WORDS,
+                            "target": {"type": ["string", "null"]},
+                            "source": {"type": ["string", "null"]},
+                        },
+                        "additionalProperties": False,
+                    },
+                ]
+            },
+            "players": {"type": "integer", "minimum": 1},
+            "display": _DISPLAY,
+            "log": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["id", "params", "text"],
+                    "properties": {
+                        "id": {"type": "string"},
+                        "params": {"type": "object"},
+                        "text": _WORDS,
+                    },
+                    "additionalProperties": False,
+                },
+            },
+        },
+        "additionalProperties": False,
+    },
+    "lesson_move": {
+        "type": "object",
+        "required": ["step"],
+        "properties": {
+            "step": {"type": "integer", "minimum": 0, "maximum": 9999},
+            "move": {"type": "string", "maxLength": MAX_MOVE_CHARS},
+            "go_on": {"const": True},
+        },
+        "oneOf": [{"required": ["move"]}, {"required": ["go_on"]}],
+        "additionalProperties": False,
+    },
+    "lesson_answer": {
+        "type": "object",
+        "required": ["correct", "note", "frame"],
+        "properties": {
+            "correct": {"type": "boolean"},
+            "note": _WORDS,
+            "frame": {"type": "object"},  # a lesson_frame (validated as one by the tests)
+        },
+        "additionalProperties": False,
+    },
+}
 
 _NO_CACHE = {"Cache-Control": "no-cache"}
 
