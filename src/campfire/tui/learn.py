@@ -28,8 +28,8 @@ from campfire.i18n import N_, _, current, game_title, translate
 from campfire.i18n.names import bot_name
 
 from .app import CampfireApp, PlayConfig, RulesScreen, Translated
-from .session import SeatSpec
-from .widgets import Board, Choices, GameLog, MoveInput, StatusBar
+from .session import SeatSpec, player_name
+from .widgets import Board, Choices, GameLog, MoveInput, Players, StatusBar
 
 __all__ = ["LessonsScreen", "TutorialScreen", "fold_answers"]
 
@@ -126,7 +126,7 @@ class TutorialScreen(Translated, Screen[None]):
 
     def _others(self) -> list[str]:
         players = self.lessons[self.number].players
-        return [bot_name(seat + 1, "easy").split(" (")[0] for seat in range(1, players)]
+        return [player_name(seat + 1) for seat in range(1, players)]
 
     # ----- layout ------------------------------------------------------------------------
 
@@ -136,6 +136,7 @@ class TutorialScreen(Translated, Screen[None]):
         with Horizontal(id="main"):
             with VerticalScroll(id="board-box"):
                 yield Board(id="board")
+                yield Players(id="players")
             with Vertical(id="side"):
                 with VerticalScroll(id="lesson-box"):
                     yield Static("", id="lesson-text", markup=False)
@@ -182,6 +183,8 @@ class TutorialScreen(Translated, Screen[None]):
         text = tutorial.words(lang, display)
         if tutorial.finished:
             text = self._finished_text()
+        if display.over and display.result:  # the game's end: its scores, as the table says them
+            text = "\n".join([text, "", *display.result]).strip()
         self.query_one("#lesson-text", Static).update(text)
         note = self.note or tutorial.note(lang)
         reveals = [card.label for card in tutorial.reveals if card.label]
@@ -189,6 +192,7 @@ class TutorialScreen(Translated, Screen[None]):
             note = f"{note}\n" + _("You saw: {cards}").format(cards=", ".join(reveals))
         self.query_one("#lesson-note", Static).update(note)
         self.query_one("#lesson-note", Static).set_class(self.wrong, "wrong")
+        self.query_one("#players", Players).show(display.players)
         self.query_one("#actions", Choices).show(self.offered)
         self.query_one("#move", MoveInput).set_keys([c.key or c.notation for c in self.offered])
         self.query_one("#log", GameLog).reset(translate(m) for m in tutorial.log())
