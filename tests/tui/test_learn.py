@@ -164,6 +164,8 @@ def test_the_last_lesson_offers_a_first_game_against_easy(tmp_path: Path) -> Non
         async with app.run_test(size=BIG) as pilot:
             screen = await _open_lesson(pilot, app, game, len(lessons(game)) - 1)
             await _finish(pilot, screen)
+            result = screen.tutorial.display().result  # the game's end: its scores shown
+            assert result and result[0] in str(screen.query_one("#lesson-text", Static).render())
             assert not screen.query_one("#next", Button).display
             assert screen.query_one("#first-game", Button).display
             await pilot.click("#first-game")
