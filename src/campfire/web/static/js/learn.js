@@ -87,10 +87,16 @@ async function send(body) {
     if (!answer.ok) return notice(t("web.error.server", { message: answer.message }), "error");
     frame = answer.body.frame;
     draw(answer.body.correct ? "" : answer.body.note);
-    if (answer.body.correct) $("cf-lesson-text").focus?.();
+    if (answer.body.correct) focusNext();
   } finally {
     busy = false;
   }
+}
+
+/** After a step, the keyboard's place: the asked move's button, else Continue or what ends the lesson. */
+function focusNext() {
+  const next = $("cf-board").querySelector("button.cf-asked") || [$("cf-continue"), $("cf-next"), $("cf-first-game")].find((b) => !b.hidden);
+  if (next) next.focus({ preventScroll: true });
 }
 
 function tryMove(notation) {
