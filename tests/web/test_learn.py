@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from campfire.core import Game
-from campfire.core.tutorial import lessons
+from campfire.core.tutorial import Tutorial, lessons
 from tests.built_in import built_in_games
 from tests.server.live_server import LiveServer, http
 
@@ -124,3 +124,35 @@ def test_the_last_lesson_offers_a_first_game_against_easy(
     assert seats[0]["kind"] != "bot"
     assert [seat.get("level") for seat in seats[1:]] == ["easy"] * (len(seats) - 1)
     assert not page.errors
+
+
+def _no_card_to_move(game: Game[Any]) -> bool:
+    """Whether no move of the game's first lesson moves a card onto a place (one press each)."""
+    tutorial = Tutorial(game, lessons(game)[0])
+    while not tutorial.finished:
+        choice = tutorial.choice()
+        if choice is not None and choice.source is not None:
+            return False
+        step = tutorial.step
+        assert step is not None
+        if step.kind == "ask":
+            tutorial.answer(step.move)
+        else:
+            tutorial.go_on()
+    return True
+
+
+def test_a_lesson_is_played_with_the_keyboard_alone(server: LiveServer, new_page: Any) -> None:
+    """Enter on what has the focus plays a lesson through: after each step the focus is on
+    Continue or on the asked move's card, place or button."""
+    game = next(g for g in GAMES if _no_card_to_move(g))
+    lesson = lessons(game)[0]
+    page = new_page()
+    page.goto(f"{server.base}/learn?game={game.name}&lesson={lesson.id}")
+    page.wait_for_selector("body[data-lesson-step]")
+    while not _step(page).endswith(":end"):
+        before = _step(page)
+        page.keyboard.press("Enter")
+        _wait_past(page, before)
+    assert page.locator("#cf-lesson-wrong").is_hidden()
+    assert page.evaluate("document.activeElement.id") == "cf-next"

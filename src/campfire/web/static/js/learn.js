@@ -95,7 +95,14 @@ async function send(body) {
 
 /** After a step, the keyboard's place: the asked move's button, else Continue or what ends the lesson. */
 function focusNext() {
-  const next = $("cf-board").querySelector("button.cf-asked") || [$("cf-continue"), $("cf-next"), $("cf-first-game")].find((b) => !b.hidden);
+  const board = $("cf-board");
+  const asked = frame.asked;
+  const first = asked && (asked.source || asked.target);
+  const id = first ? CSS.escape(first) : null;
+  const next =
+    (id && board.querySelector(`button[data-card="${id}"], button[data-zone="${id}"]`)) ||
+    board.querySelector("button.cf-asked") ||
+    [$("cf-continue"), $("cf-next"), $("cf-first-game")].find((b) => !b.hidden);
   if (next) next.focus({ preventScroll: true });
 }
 
@@ -126,6 +133,7 @@ async function showLesson() {
   if (!answer.ok) return notice(t("web.error.server", { message: answer.message }), "error");
   frame = answer.body;
   draw();
+  focusNext();
 }
 
 async function main() {
