@@ -14,6 +14,7 @@ import jsonschema
 from starlette.testclient import TestClient
 
 from campfire.server.app import create_app
+from campfire.server.learn import LEARN_SCHEMAS
 from campfire.server.lobby import LOBBY_SCHEMAS
 from campfire.server.patches import apply_patch
 from campfire.server.protocol import CLIENT_SCHEMAS, SERVER_SCHEMAS
@@ -24,6 +25,7 @@ CLIENT_VALIDATORS = {k: jsonschema.Draft202012Validator(s) for k, s in CLIENT_SC
 LOBBY_VALIDATORS = {
     **{k: jsonschema.Draft202012Validator(s) for k, s in LOBBY_SCHEMAS.items()},
     "replay": jsonschema.Draft202012Validator(REPLAY_SCHEMA),
+    **{k: jsonschema.Draft202012Validator(s) for k, s in LEARN_SCHEMAS.items()},
 }
 
 _TABLE_PATH = r"/api/tables/[^/]+"
@@ -42,6 +44,9 @@ LOBBY_ROUTES: list[tuple[str, str, str | None, dict[int, str]]] = [
     ("GET", _TABLE_PATH + "/record", None, {}),  # a record: docs/records.md
     ("GET", _TABLE_PATH + "/replay", None, {200: "replay"}),
     ("POST", r"/api/replay", None, {200: "replay"}),
+    ("GET", r"/api/learn", None, {200: "lesson_list"}),
+    ("GET", r"/api/learn/[^/]+/[^/]+", None, {200: "lesson_frame"}),
+    ("POST", r"/api/learn/[^/]+/[^/]+", "lesson_move", {200: "lesson_answer"}),
 ]
 
 
@@ -70,6 +75,8 @@ def check_answer(response: Any) -> None:
         assert not answers, (path, response.status_code, response.text)
         return
     LOBBY_VALIDATORS[name].validate(response.json())
+    if name == "lesson_answer":  # its frame is a lesson's frame
+        LOBBY_VALIDATORS["lesson_frame"].validate(response.json()["frame"])
     if body is not None and request.content.strip():
         LOBBY_VALIDATORS[body].validate(json.loads(request.content))
 

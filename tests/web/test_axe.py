@@ -197,6 +197,22 @@ def test_the_replay_viewer_before_a_game_is_chosen(server: Any, new_page: Any) -
     at_each_size(page, "the empty replay viewer")
 
 
+def test_the_lessons_and_a_lesson_asking_for_a_move(server: Any, new_page: Any) -> None:
+    """Learn to play: the list of lessons, then a lesson with a move asked (outlined)."""
+    page = new_page()
+    page.goto(f"{server.base}/learn")
+    page.locator("[data-lesson]").first.wait_for()
+    at_each_size(page, "the list of lessons")
+    page.locator("[data-lesson]").first.click()
+    page.locator("body[data-lesson-step]").wait_for(state="attached")
+    while page.locator("#cf-continue").is_visible():
+        before = page.get_attribute("body", "data-lesson-step")
+        page.click("#cf-continue")
+        page.locator(f'body:not([data-lesson-step="{before}"])').wait_for(state="attached")
+    page.locator("#cf-board .cf-asked").first.wait_for(state="attached")
+    at_each_size(page, "a lesson asking for a move")
+
+
 @pytest.mark.parametrize("address", ["/t/abc", "/rules/nothing", "/nowhere?lang=hu"])
 def test_a_bad_links_page(address: str, server: Any, new_page: Any) -> None:
     page = new_page()

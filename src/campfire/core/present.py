@@ -97,6 +97,11 @@ MESSAGES: dict[str, str] = {
     "core.decided.clock.you": "The clock played for you: {line}",
     "core.decided.bot": "Bot (for {player})",
     "core.decided.bot.you": "Bot (for you)",
+    "core.tutorial.wrong": "That move is allowed, but it is not the one this lesson asks for:"
+    " {move}.",
+    "core.tutorial.illegal": "That move is not allowed now. This lesson asks for: {move}.",
+    "core.tutorial.unknown": "That is no move of this game. This lesson asks for: {move}.",
+    "core.tutorial.read": "Read the text first, then go on.",
 }
 
 #: Who decided a step that its seat did not choose (:meth:`Presenter.step_messages`): the

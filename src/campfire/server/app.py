@@ -31,6 +31,7 @@ from .admin import ServerLock, watch_closes
 from .cluster import DEFAULT_REDIS_URL, LEASE_SECONDS, Cluster, Elsewhere, ForwardMiddleware
 from .db import default_database_url, make_engine, migrate, session_factory
 from .graceful import drain_tables, register_drain
+from .learn import routes as learn_routes
 from .limits import MAX_CONNECTIONS_PER_ADDRESS, BodyLimitMiddleware, Limits
 from .lobby import language_of
 from .lobby import routes as lobby_routes
@@ -212,6 +213,7 @@ def create_app(
             Route("/metrics", metrics_route(metrics_config, client_address), methods=["GET"]),
             *lobby_routes(),
             *replay_routes(),
+            *learn_routes(),
             WebSocketRoute("/ws/tables/{table_id}", table_socket),
             *web_routes(),
         ],

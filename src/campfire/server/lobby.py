@@ -68,6 +68,8 @@ ERROR_CODES = (
     "bad_origin",
     "rate_limited",
     "table_moved",
+    "unknown_lesson",
+    "stale_step",
     "internal",
 )
 

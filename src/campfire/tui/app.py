@@ -262,6 +262,7 @@ class StartScreen(Translated, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+r", "rules", N_("Rules")),
         Binding("ctrl+g", "play", N_("Play")),
+        Binding("ctrl+l", "learn", N_("Learn to play")),
         Binding("escape", "app.quit", N_("Quit")),
     ]
 
@@ -308,6 +309,7 @@ class StartScreen(Translated, Screen[None]):
         yield Static("", id="error")
         with Horizontal(classes="row"):
             yield Button(_("Play"), id="play", variant="primary")
+            yield Button(_("Learn to play"), id="learn")
             yield Button(_("Rules"), id="rules")
             yield Button(_("Quit"), id="quit")
         yield Footer()
@@ -357,12 +359,20 @@ class StartScreen(Translated, Screen[None]):
             self.action_play()
         elif event.button.id == "rules":
             self.action_rules()
+        elif event.button.id == "learn":
+            self.action_learn()
         else:
             self.app.exit()
 
     def action_rules(self) -> None:
         """Show the rules of the game."""
         self.app.push_screen(RulesScreen(self._game()))
+
+    def action_learn(self) -> None:
+        """Learn to play: the tutorials' lessons (``campfire.tui.learn``)."""
+        from .learn import LessonsScreen  # learn builds on this module's screens
+
+        self.app.push_screen(LessonsScreen())
 
     def config(self) -> PlayConfig:
         """The configuration chosen on the screen (raise :class:`CampfireError` if invalid)."""

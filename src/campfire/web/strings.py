@@ -249,6 +249,21 @@ STRINGS: dict[str, str] = {
     "web.rt.claims": "Claims in this window",
     "web.rt.penalty": "penalty",
     "web.rt.penalised": "This answer costs a penalty now",
+    # ----- learn to play (the tutorials) --------------------------------------------------
+    "web.learn.title": "Learn to play",
+    "web.learn.intro": "Short lessons, each on a table set up for it: one rule at a time, and "
+    "one move asked of you at a time.",
+    "web.learn.lesson": "Lesson {number} of {count}: {title}",
+    "web.learn.continue": "Continue",
+    "web.learn.next": "Next lesson",
+    "web.learn.lessons": "All lessons",
+    "web.learn.saw": "You saw: {cards}",
+    "web.learn.finished": "Lesson finished.",
+    "web.learn.finished.last": "You have finished the tutorial of {game}. The rules tell "
+    "everything else, and the options.",
+    "web.learn.first_game": "Play a first game against the easy bot",
+    "web.learn.rules": "Rules",
+    "web.learn.none": "No game has lessons yet.",
     # ----- replays -----------------------------------------------------------------------
     "web.replay.title": "Replay",
     "web.replay.heading": "Replay of a finished game",
