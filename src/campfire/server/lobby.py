@@ -4,8 +4,9 @@ Every error is ``{"error": {"code", "message"}}`` with an HTTP status that says 
 wrong (the message in the request's language: ``?lang=``, else ``Accept-Language``, else
 English): 400 (a request that is not allowed as written), 401 (no or a wrong seat token), 404
 (no such table or record), 409 (not allowed in the table's current state: full, started, not
-finished), 413 (a body over :data:`MAX_BODY_BYTES`), 429 (``rate_limited``: too many writes from
-one address, :mod:`.security`). ``docs/protocol.md`` lists the routes.
+finished), 413 (a body over :data:`MAX_BODY_BYTES`), 429 (``rate_limited``: too many writes
+from one address, :mod:`.security`). ``docs/protocol.md`` lists the routes; the accounts'
+(:mod:`.account_routes`) answer their errors the same way, with codes of their own.
 """
 
 from __future__ import annotations
@@ -69,6 +70,16 @@ ERROR_CODES = (
     "rate_limited",
     "table_moved",
     "internal",
+    # the accounts' (docs/accounts.md)
+    "bad_user_name",
+    "name_taken",
+    "bad_password",
+    "bad_email",
+    "bad_credentials",
+    "signed_out",
+    "bad_csrf",
+    "no_mail",
+    "bad_reset",
 )
 
 # ----- schemas ----------------------------------------------------------------------------------
