@@ -159,7 +159,7 @@ def test_errors_speak_the_request_language(sqlite_url: str) -> None:
         assert error(english, 401, "bad_credentials") != error(czech, 401, "bad_credentials")
 
 
-# ----- cookies, CSRF, Origin -------------------------------------------------------------------------
+# ----- cookies, CSRF, Origin --------------------------------------------------------------------
 
 
 def _cookie_flags(answer: Any) -> dict[str, str]:
@@ -264,7 +264,7 @@ def test_a_signed_in_page_of_another_origin_cannot_open_a_table_socket(sqlite_ur
             assert ws.receive_json()["type"] == "snapshot"
 
 
-# ----- rate limits -----------------------------------------------------------------------------------
+# ----- rate limits -------------------------------------------------------------------------------
 
 
 def test_sign_ins_and_sign_ups_are_limited_per_address(sqlite_url: str) -> None:
@@ -288,7 +288,7 @@ def test_sign_ins_and_sign_ups_are_limited_per_address(sqlite_url: str) -> None:
         assert answer.status_code == 200  # another address, another bucket
 
 
-# ----- the account ----------------------------------------------------------------------------------
+# ----- the account -------------------------------------------------------------------------------
 
 
 def test_changing_the_password_needs_the_old_one_and_ends_other_sessions(db_url: str) -> None:
@@ -443,7 +443,7 @@ def test_deleting_the_account_keeps_its_games_as_deleted_player(db_url: str) -> 
         assert seats[0]["nickname"] == DELETED_PLAYER
 
 
-# ----- hashing and sessions -----------------------------------------------------------------------
+# ----- hashing and sessions ----------------------------------------------------------------------
 
 
 def test_the_documented_argon2_parameters() -> None:
