@@ -35,7 +35,7 @@ from campfire.server.models import ChatRow, RecordRow, SeatRow, TableRow, UserRo
 from campfire.server.proxy import ProxySettings
 from campfire.server.security import RateLimits
 
-from .helpers import new_table
+from .helpers import check_answer, new_table
 
 #: cheap Argon2 for the tests (time 1, 64 KiB, 1 lane); the parameters' own test is below
 CHEAP = (1, 64, 1)
@@ -57,6 +57,7 @@ def client(
     """A started test client of an app on ``url`` with cheap hashing."""
     app = create_app(url, accounts=accounts or settings(), **kwargs)
     with TestClient(app) as c:
+        c.event_hooks = {"request": [], "response": [check_answer]}  # every answer's schema
         yield c
 
 
