@@ -549,3 +549,24 @@ def test_serve_reads_the_account_settings() -> None:
     apply_settings(plain_args)
     plain = serve_accounts(plain_args)
     assert plain.mail is None and plain.secret_key_file is None
+
+
+def test_purging_a_table_drops_its_claims_and_keeps_the_account(db_url: str) -> None:
+    from campfire.server.admin.purge import _delete
+
+    with client(db_url) as c:
+        table, tokens = _guest_table(c)
+        sign_up(c, claim=[{"table": table, "token": tokens[0]}])
+    engine = make_engine(db_url)
+    sessions = session_factory(engine)
+    with sessions.begin() as s:
+        row = s.get(TableRow, table)
+        assert row is not None
+        row.status = "finished"
+    assert _delete(sessions, table, 1)  # campfire admin purge's deletion of one table
+    with sessions() as s:
+        assert s.get(TableRow, table) is None and len(s.scalars(select(UserRow)).all()) == 1
+    engine.dispose()
+    with client(db_url) as c:
+        c.post("/api/account/signin", json={"user_name": "Ann", "password": PASSWORD})
+        assert c.get("/api/account/export").json()["seats"] == []
