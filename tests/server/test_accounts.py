@@ -570,3 +570,11 @@ def test_purging_a_table_drops_its_claims_and_keeps_the_account(db_url: str) -> 
     with client(db_url) as c:
         c.post("/api/account/signin", json={"user_name": "Ann", "password": PASSWORD})
         assert c.get("/api/account/export").json()["seats"] == []
+
+
+def test_the_secret_key_files_path_is_no_secret_itself() -> None:
+    from campfire.server.settings import settings_of
+    from campfire.server.settings_table import serve_parser
+
+    found = {s.key: s for s in settings_of(serve_parser())}
+    assert not found["secret_key_file"].secret  # a path: --print-config shows it

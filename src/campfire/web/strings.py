@@ -308,8 +308,7 @@ STRINGS: dict[str, str] = {
     "web.account.data": "Your data",
     "web.account.export": "Download everything stored about me (JSON)",
     "web.account.delete.title": "Delete the account",
-    "web.account.delete.help": "Your games stay, shown as “deleted player”. This cannot be "
-    "undone.",
+    "web.account.delete.help": "Your games stay, shown as “deleted player”. This cannot be undone.",
     "web.account.delete": "Delete my account",
     "web.account.deleted": "Your account was deleted.",
     "web.account.forgot": "Forgot your password?",
