@@ -167,6 +167,27 @@ def test_the_notification_hook_sends_to_a_user_with_an_address(
     assert "Table 3 waits for you." in _body(message)
 
 
+def test_a_user_is_notified_at_their_address(
+    sqlite_url: str, smtp: tuple[Inbox, MailSettings]
+) -> None:
+    inbox, mail = smtp
+    app_settings = settings(mail=mail)
+    with client(sqlite_url, accounts=app_settings) as c:
+        sign_up(c, email="ann@example.org")
+        c.cookies.clear()
+        sign_up(c, "Bob")
+        service = c.app.state.accounts  # type: ignore[attr-defined]
+        sent = [
+            asyncio.run(service.notify(1, "Campfire: your turn", "Table 1 waits for you.")),
+            asyncio.run(service.notify(2, "Campfire: your turn", "Bob has no address")),
+            asyncio.run(service.notify(99, "Campfire: your turn", "nobody")),
+        ]
+    assert sent == [True, False, False]
+    assert inbox.recipients == [["ann@example.org"]]
+    with client(sqlite_url) as c:  # no SMTP: nothing is sent
+        assert asyncio.run(c.app.state.accounts.notify(1, "s", "b")) is False  # type: ignore[attr-defined]
+
+
 def test_an_unreachable_smtp_server_is_logged_not_raised(caplog: pytest.LogCaptureFixture) -> None:
     mailer = Mailer(MailSettings("127.0.0.1", _free_port()))  # nothing listens there
     assert asyncio.run(mailer.send("ann@example.org", "s", "b")) is False

@@ -578,3 +578,28 @@ def test_the_secret_key_files_path_is_no_secret_itself() -> None:
 
     found = {s.key: s for s in settings_of(serve_parser())}
     assert not found["secret_key_file"].secret  # a path: --print-config shows it
+
+
+def test_two_sign_ups_of_one_name_at_once_give_one_account(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sqlalchemy.exc import IntegrityError
+
+    engine = make_engine(sqlite_url)
+    migrate(engine)
+    accounts = Accounts(session_factory(engine), make_hasher(*CHEAP))
+    real = Accounts._sign_up
+    calls: list[str] = []
+
+    def racing(self: Accounts, name: str, *args: Any) -> Any:
+        calls.append(name)
+        if len(calls) == 1:  # another sign-up of the name commits between the check and ours
+            real(self, name.upper(), *args)
+            raise IntegrityError("INSERT", {}, Exception("uq_users_name_key"))
+        return real(self, name, *args)
+
+    monkeypatch.setattr(Accounts, "_sign_up", racing)
+    with pytest.raises(Exception) as refused:
+        accounts.sign_up("Ann", PASSWORD)
+    assert getattr(refused.value, "code", None) == "name_taken" and calls == ["Ann", "Ann"]
+    engine.dispose()

@@ -233,6 +233,13 @@ class AccountService:
         if wait > 0:
             raise RateLimited(wait, round(self.limiter.rate * 60))
 
+    async def notify(self, user_id: int, subject: str, body: str) -> bool:
+        """E-mail a notice (such as "your turn") to a user; ``False``: no e-mail, no address."""
+        if self.mailer is None:
+            return False
+        address = await asyncio.to_thread(self.accounts.email_of, user_id)
+        return await self.mailer.notify(address, subject, body)
+
     def origin_of(self, request: Request) -> str:
         """The server's own origin: the public one, else the request's scheme and host."""
         if self.public_origin:

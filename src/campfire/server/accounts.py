@@ -39,6 +39,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from argon2.profiles import RFC_9106_LOW_MEMORY
 from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from campfire.core import ErrorText
@@ -255,8 +256,17 @@ class Accounts:
         self.hasher = hasher or make_hasher()
         self.clock = clock
         self.session_days = session_days
-        #: a hash of nothing, verified when the user name is unknown (the same time either way)
-        self._decoy = self.hasher.hash(secrets.token_hex(16))
+        self._decoy: str | None = None
+
+    @property
+    def decoy(self) -> str:
+        """A hash of nothing, verified when the user name is unknown (the same time either way).
+
+        Made when first needed (in the worker thread of that sign-in, never at start-up).
+        """
+        if self._decoy is None:
+            self._decoy = self.hasher.hash(secrets.token_hex(16))
+        return self._decoy
 
     # ----- signing up and in ---------------------------------------------------------------
 
@@ -275,6 +285,19 @@ class Accounts:
         ``name_taken``.
         """
         digest = self.hasher.hash(password)
+        for attempt in (1, 2):
+            try:
+                return self._sign_up(name, digest, email, claims)
+            except IntegrityError:
+                # two sign-ups at once took the name, or a seat, between the checks and the
+                # commit: the name is then taken (409); a seat is passed over the second time
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _sign_up(
+        self, name: str, digest: str, email: str | None, claims: Sequence[tuple[int, str]]
+    ) -> tuple[User, list[dict[str, int]]]:
         now = self.clock()
         with self.sessions.begin() as session:
             taken = session.scalar(select(UserRow.id).where(UserRow.name_key == name.lower()))
@@ -332,7 +355,7 @@ class Accounts:
         with self.sessions.begin() as session:
             row = session.scalar(select(UserRow).where(UserRow.name_key == name.strip().lower()))
             if row is None:
-                self._verify(self._decoy, password)
+                self._verify(self.decoy, password)
                 raise _wrong()
             if not self._verify(row.password_hash, password):
                 raise _wrong()
@@ -502,6 +525,12 @@ class Accounts:
                 "seats": seats,
                 "password_resets_pending": int(resets or 0),
             }
+
+    def email_of(self, user_id: int) -> str | None:
+        """The user's e-mail address (``None``: none, or no such user): where notices go."""
+        with self.sessions() as session:
+            row = session.get(UserRow, user_id)
+            return row.email if row is not None else None
 
     # ----- password reset ------------------------------------------------------------------
 
