@@ -8,6 +8,8 @@ import re
 import secrets
 from typing import Any
 
+import pytest
+
 from tests.server.live_server import http
 
 from .people import create_table, must
@@ -94,3 +96,53 @@ def test_the_account_page_passes_the_accessibility_check(server: Any, new_page: 
     signup.get_by_role("button", name="Sign up").click()
     page.locator("#cf-delete").wait_for()
     at_each_size(page, "the account page, signed in")
+
+
+def test_a_forgotten_password_is_reset_by_email(
+    new_page: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """With an SMTP server (a local aiosmtpd here), the page offers an e-mail address and a
+    reset link; the link from the e-mail sets a new password."""
+    from tests.server.live_server import LiveServer
+    from tests.server.test_account_mail import Inbox, _body, _free_port
+
+    controller = pytest.importorskip("aiosmtpd.controller")
+    inbox = Inbox()
+    smtp = controller.Controller(inbox, hostname="127.0.0.1", port=_free_port())
+    smtp.start()
+    server = LiveServer(
+        None,
+        tmp_path_factory.mktemp("mail"),
+        args=("--smtp-host", "127.0.0.1", "--smtp-port", str(smtp.port)),
+    )
+    try:
+        name = f"Bea{secrets.token_hex(3)}"
+        bea = new_page()
+        bea.goto(f"{server.base}/account")
+        signup = bea.locator("#cf-signup")
+        signup.get_by_label("User name").fill(name)
+        signup.get_by_label("Password", exact=True).fill("forgotten soon")
+        signup.get_by_label(re.compile("^E-mail address")).fill("bea@example.org")
+        signup.get_by_role("button", name="Sign up").click()
+        must(bea, bea.get_by_role("heading", name=f"Signed in as {name}").is_visible, "in")
+        bea.get_by_role("button", name="Sign out").click()
+        _notice(bea, "You are signed out.")
+        forgot = bea.locator("#cf-forgot")
+        forgot.get_by_label("User name").fill(name)
+        forgot.get_by_role("button", name="E-mail me a reset link").click()
+        _notice(bea, "a link is on its way")
+        must(bea, lambda: inbox.messages, "the e-mail")
+        found = re.search(r"(http://\S+/account#reset=[A-Za-z0-9_-]+)", _body(inbox.messages[0]))
+        assert found is not None and inbox.recipients == [["bea@example.org"]]
+        bea.goto(found.group(1))
+        reset = bea.locator("#cf-reset")
+        reset.get_by_label("New password").fill("remembered now")
+        reset.get_by_role("button", name="Save the new password").click()
+        _notice(bea, "The password was changed. Sign in with it.")
+        assert "#reset" not in bea.url  # the spent token left the address bar
+        _sign_in(bea, name, "remembered now")
+        must(bea, bea.get_by_role("heading", name=f"Signed in as {name}").is_visible, "in")
+        assert bea.errors == []
+    finally:
+        server.stop()
+        smtp.stop()

@@ -143,6 +143,7 @@ async function main() {
   $("cf-delete").addEventListener("submit", deleteAccount);
   $("cf-forgot").addEventListener("submit", forgot);
   $("cf-reset").addEventListener("submit", reset);
+  window.addEventListener("hashchange", draw); // a reset link opened over this very page
   draw();
   document.body.dataset.ready = "1";
 }
