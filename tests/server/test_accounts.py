@@ -603,3 +603,18 @@ def test_two_sign_ups_of_one_name_at_once_give_one_account(
         accounts.sign_up("Ann", PASSWORD)
     assert getattr(refused.value, "code", None) == "name_taken" and calls == ["Ann", "Ann"]
     engine.dispose()
+
+
+def test_signing_in_again_ends_the_browsers_previous_session(sqlite_url: str) -> None:
+    from campfire.server.models import UserSessionRow
+
+    with client(sqlite_url) as c:
+        sign_up(c)
+        for _ in range(3):
+            answer = c.post("/api/account/signin", json={"user_name": "Ann", "password": PASSWORD})
+            assert answer.status_code == 200
+        engine = make_engine(sqlite_url)
+        with session_factory(engine)() as s:
+            assert len(s.scalars(select(UserSessionRow)).all()) == 1  # not four
+        engine.dispose()
+        assert c.get("/api/account").json()["user"]["name"] == "Ann"

@@ -27,8 +27,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from campfire.core import ErrorText, OptionError
 
 from . import protocol
-from .account_routes import AccountService, AccountSettings
 from .account_routes import routes as account_routes
+from .account_service import AccountService, AccountSettings
 from .admin import ServerLock, watch_closes
 from .cluster import DEFAULT_REDIS_URL, LEASE_SECONDS, Cluster, Elsewhere, ForwardMiddleware
 from .db import default_database_url, make_engine, migrate, session_factory
@@ -132,7 +132,7 @@ def create_app(
     security headers (:mod:`.security`).
 
     ``accounts``: the optional accounts' secret key, e-mail and hashing cost (default: the key
-    in the data folder, no e-mail; :mod:`.account_routes`, ``docs/accounts.md``).
+    in the data folder, no e-mail; :mod:`.account_service`, ``docs/accounts.md``).
     """
     url = database_url or default_database_url()
     settings = proxy if proxy is not None else ProxySettings()
@@ -537,7 +537,7 @@ def app_from_environment() -> Starlette:
     the environment: ``CAMPFIRE_SERVE_DATABASE_URL``, ``CAMPFIRE_SERVE_REDIS_URL``,
     ``CAMPFIRE_SERVE_LEASE_SECONDS``, the limits (:data:`.limits.LIMITS_VARIABLE`), the proxy
     settings (:data:`.proxy.PROXY_VARIABLE`), ``CAMPFIRE_SERVE_METRICS``,
-    ``CAMPFIRE_SERVE_RATE_LIMITS`` and the accounts' (:data:`.account_routes.ACCOUNTS_VARIABLE`).
+    ``CAMPFIRE_SERVE_RATE_LIMITS`` and the accounts' (:data:`.account_service.ACCOUNTS_VARIABLE`).
     """
     import os
 

@@ -54,7 +54,7 @@ from .security import (
 from .settings import add_settings_arguments
 
 if TYPE_CHECKING:
-    from .account_routes import AccountSettings
+    from .account_service import AccountSettings
 
 T = TypeVar("T")
 
@@ -393,7 +393,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                 "pip install 'campfire-games[server]'"
             ).format(name=exc.name)
         ) from None
-    from .account_routes import ACCOUNTS_VARIABLE
+    from .account_service import ACCOUNTS_VARIABLE
     from .cluster import DEFAULT_REDIS_URL, check_redis
     from .db import default_database_url
 
@@ -528,8 +528,8 @@ def serve_rate_limits(args: argparse.Namespace) -> RateLimits:
 
 
 def serve_accounts(args: argparse.Namespace) -> AccountSettings:
-    """The accounts' settings ``campfire serve``'s options ask for (:mod:`.account_routes`)."""
-    from .account_routes import AccountSettings
+    """The accounts' settings ``campfire serve``'s options ask for (:mod:`.account_service`)."""
+    from .account_service import AccountSettings
 
     mail = None
     if args.smtp_host:
