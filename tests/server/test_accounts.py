@@ -618,3 +618,33 @@ def test_signing_in_again_ends_the_browsers_previous_session(sqlite_url: str) ->
             assert len(s.scalars(select(UserSessionRow)).all()) == 1  # not four
         engine.dispose()
         assert c.get("/api/account").json()["user"]["name"] == "Ann"
+
+
+def test_every_process_of_serve_workers_2_knows_a_session(pg_only: str, tmp_path: Path) -> None:
+    """The processes share the secret key (made once in the data folder) and the database: a
+    session opened on one is a session on the other."""
+    import urllib.request
+
+    from .conftest import REDIS
+    from .live_server import LiveServer
+
+    server = LiveServer(pg_only, tmp_path, args=("--workers", "2", "--redis-url", REDIS))
+    try:
+        request = urllib.request.Request(
+            f"{server.base}/api/account/signup",
+            data=json.dumps({"user_name": "Ann", "password": PASSWORD}).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            assert answer.status == 201
+            cookie = answer.headers["Set-Cookie"].split(";", 1)[0]
+        names = set()
+        for _ in range(12):  # a new connection each, spread over the processes
+            ask = urllib.request.Request(f"{server.base}/api/account", headers={"Cookie": cookie})
+            with urllib.request.urlopen(ask, timeout=10) as answer:
+                names.add(json.loads(answer.read())["user"]["name"])
+        assert names == {"Ann"}
+        assert (tmp_path / "data" / "campfire" / "secret_key").exists()
+    finally:
+        server.stop()
