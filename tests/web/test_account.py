@@ -47,6 +47,7 @@ def test_sign_up_out_in_change_the_password_and_delete_by_clicking(
 
     ann.get_by_role("link", name="Lobby").click()  # the lobby shows who is signed in
     ann.wait_for_url(f"{server.base}/")
+    must(ann, lambda: ann.get_by_label("Your name").input_value() == "Ann", "the kept name")
     ann.get_by_role("link", name=re.compile(f"^Signed in as {name}")).click()
     ann.wait_for_url("**/account")
 

@@ -216,6 +216,7 @@ async function drawAccount() {
   if (!answer.ok || !answer.body.user) return; // a guest: the offer to sign in stays
   const link = $("cf-account-link");
   link.textContent = t("web.account.as", { name: answer.body.user.name });
+  if (!$("cf-nickname").value) $("cf-nickname").value = answer.body.user.name; // a first table's name
   link.setAttribute("aria-label", `${t("web.account.as", { name: answer.body.user.name })}: ${t("web.account.mine")}`);
 }
 
