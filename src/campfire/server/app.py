@@ -27,6 +27,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from campfire.core import ErrorText, OptionError
 
 from . import protocol
+from .account_routes import routes as account_routes
+from .account_service import AccountService, AccountSettings
 from .admin import ServerLock, watch_closes
 from .cluster import DEFAULT_REDIS_URL, LEASE_SECONDS, Cluster, Elsewhere, ForwardMiddleware
 from .db import default_database_url, make_engine, migrate, session_factory
@@ -105,6 +107,7 @@ def create_app(
     max_connections_per_address: int = MAX_CONNECTIONS_PER_ADDRESS,
     metrics: MetricsConfig | None = None,
     rate_limits: RateLimits | None = None,
+    accounts: AccountSettings | None = None,
 ) -> Starlette:
     """The Campfire server as an ASGI application.
 
@@ -128,6 +131,9 @@ def create_app(
     limits of the lobby's writes and the table sockets' messages (default: none; ``campfire
     serve`` applies :class:`.security.RateLimits`' defaults). Every HTTP answer carries the
     security headers (:mod:`.security`).
+
+    ``accounts``: the optional accounts' secret key, e-mail and hashing cost (default: the key
+    in the data folder, no e-mail; :mod:`.account_service`, ``docs/accounts.md``).
     """
     url = database_url or default_database_url()
     settings = proxy if proxy is not None else ProxySettings()
@@ -147,7 +153,7 @@ def create_app(
         cluster = Cluster(sessions, redis_url, lease_seconds)
     metrics_config = metrics if metrics is not None else MetricsConfig()
     counts = make_metrics(metrics_config)
-    limits = rate_limits if rate_limits is not None else RateLimits(0, 0)
+    limits = rate_limits if rate_limits is not None else RateLimits(0, 0, account_per_minute=0)
     lobby_limiter = limits.lobby(clock)
     socket_limiter = limits.sockets(clock)
 
@@ -212,6 +218,7 @@ def create_app(
             Route("/healthz", healthz, methods=["GET"]),
             Route("/metrics", metrics_route(metrics_config, client_address), methods=["GET"]),
             *lobby_routes(),
+            *account_routes(),
             *replay_routes(),
             *learn_routes(),
             WebSocketRoute("/ws/tables/{table_id}", table_socket),
@@ -244,6 +251,12 @@ def create_app(
         ],
     )
     app.state.metrics = counts
+    app.state.accounts = AccountService.build(
+        sessions,
+        accounts if accounts is not None else AccountSettings(),
+        settings.public_origin,
+        limits.accounts(clock),
+    )
     app.state.ready = False
     app.state.database_url = url
     app.state.next_seed = seeds if seeds is not None else lambda: secrets.randbits(63)
@@ -525,8 +538,8 @@ def app_from_environment() -> Starlette:
     uvicorn starts each process with this factory; ``campfire serve`` passes its options in
     the environment: ``CAMPFIRE_SERVE_DATABASE_URL``, ``CAMPFIRE_SERVE_REDIS_URL``,
     ``CAMPFIRE_SERVE_LEASE_SECONDS``, the limits (:data:`.limits.LIMITS_VARIABLE`), the proxy
-    settings (:data:`.proxy.PROXY_VARIABLE`), ``CAMPFIRE_SERVE_METRICS`` and
-    ``CAMPFIRE_SERVE_RATE_LIMITS``.
+    settings (:data:`.proxy.PROXY_VARIABLE`), ``CAMPFIRE_SERVE_METRICS``,
+    ``CAMPFIRE_SERVE_RATE_LIMITS`` and the accounts' (:data:`.account_service.ACCOUNTS_VARIABLE`).
     """
     import os
 
@@ -543,4 +556,5 @@ def app_from_environment() -> Starlette:
         max_connections_per_address=Limits.from_environment().max_connections_per_address,
         metrics=MetricsConfig.from_environment(),
         rate_limits=RateLimits.from_environment(),
+        accounts=AccountSettings.from_environment(),
     )

@@ -13,7 +13,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from campfire.core import CampfireError
 from campfire.core.validate import int_arg
@@ -29,6 +29,7 @@ from .limits import (
     Limits,
 )
 from .logs import add_log_arguments
+from .mail import MailSettings
 from .metrics import (
     DEFAULT_ALLOW,
     METRICS_VARIABLE,
@@ -43,8 +44,17 @@ from .proxy import (
     parse_origin,
     parse_trusted_proxies,
 )
-from .security import LOBBY_PER_MINUTE, RATE_LIMITS_VARIABLE, SOCKET_PER_SECOND, RateLimits
+from .security import (
+    ACCOUNT_PER_MINUTE,
+    LOBBY_PER_MINUTE,
+    RATE_LIMITS_VARIABLE,
+    SOCKET_PER_SECOND,
+    RateLimits,
+)
 from .settings import add_settings_arguments
+
+if TYPE_CHECKING:
+    from .account_service import AccountSettings
 
 T = TypeVar("T")
 
@@ -52,6 +62,7 @@ __all__ = [
     "add_serve_command",
     "apply_settings",
     "logging_options",
+    "serve_accounts",
     "serve_limits",
     "serve_metrics",
     "serve_proxy",
@@ -247,6 +258,51 @@ def add_serve_command(sub: Any) -> None:
         ).format(default=SOCKET_PER_SECOND),
     )
     p.add_argument(
+        "--account-rate",
+        metavar="PER_MINUTE",
+        type=int_arg("--account-rate", 0, 1_000_000),
+        default=ACCOUNT_PER_MINUTE,
+        help=_(
+            "sign-ups, sign-ins and password resets one client address may ask for a minute, "
+            "in bursts of as many; more are answered 429 rate_limited (default {default}; "
+            "0: no limit)"
+        ).format(default=ACCOUNT_PER_MINUTE),
+    )
+    p.add_argument(
+        "--secret-key-file",
+        metavar="PATH",
+        default=None,
+        help=_(
+            "the file holding the key that signs the accounts' session cookies (default: "
+            "secret_key in the data folder, made when first needed; every process of one "
+            "server must share it)"
+        ),
+    )
+    p.add_argument(
+        "--smtp-host",
+        metavar="HOST",
+        default=None,
+        help=_(
+            "an SMTP server that takes the server's e-mail without authentication (a local "
+            "relay): password resets by e-mail are offered (default: none, no e-mail)"
+        ),
+    )
+    p.add_argument(
+        "--smtp-port",
+        metavar="PORT",
+        type=int_arg("--smtp-port", 1, 65535),
+        default=25,
+        help=_("the SMTP server's port (default {default})").format(default=25),
+    )
+    p.add_argument(
+        "--smtp-from",
+        metavar="ADDRESS",
+        default="campfire@localhost",
+        help=_("the sender of the server's e-mail (default {default})").format(
+            default="campfire@localhost"
+        ),
+    )
+    p.add_argument(
         "--rate-limit-exempt",
         metavar="ADDR[,CIDR]",
         type=_networks_arg("--rate-limit-exempt"),
@@ -337,6 +393,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                 "pip install 'campfire-games[server]'"
             ).format(name=exc.name)
         ) from None
+    from .account_service import ACCOUNTS_VARIABLE
     from .cluster import DEFAULT_REDIS_URL, check_redis
     from .db import default_database_url
 
@@ -346,6 +403,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     proxy = serve_proxy(args)
     metrics = serve_metrics(args)
     rate_limits = serve_rate_limits(args)
+    accounts = serve_accounts(args)
     options: dict[str, Any] = {
         "host": args.host,
         "port": args.port,
@@ -376,6 +434,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             os.environ[PROXY_VARIABLE] = proxy.to_json()
             os.environ[METRICS_VARIABLE] = metrics.to_json()
             os.environ[RATE_LIMITS_VARIABLE] = rate_limits.to_json()
+            os.environ[ACCOUNTS_VARIABLE] = accounts.to_json()
             options.update(limits.uvicorn_options(by_name=True))  # (imported by each process)
             if "ws" in options:  # the processes import the protocol class by name
                 options["ws"] = "campfire.server.compression:FAST_PROTOCOL"
@@ -403,6 +462,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         max_connections_per_address=limits.max_connections_per_address,
         metrics=metrics,
         rate_limits=rate_limits,
+        accounts=accounts,
     )
     import signal
 
@@ -463,7 +523,18 @@ def serve_rate_limits(args: argparse.Namespace) -> RateLimits:
         lobby_per_minute=args.lobby_rate,
         socket_per_second=args.socket_rate,
         exempt=args.rate_limit_exempt,
+        account_per_minute=args.account_rate,
     )
+
+
+def serve_accounts(args: argparse.Namespace) -> AccountSettings:
+    """The accounts' settings ``campfire serve``'s options ask for (:mod:`.account_service`)."""
+    from .account_service import AccountSettings
+
+    mail = None
+    if args.smtp_host:
+        mail = MailSettings(args.smtp_host, args.smtp_port, args.smtp_from)
+    return AccountSettings(secret_key_file=args.secret_key_file, mail=mail)
 
 
 def serve_limits(args: argparse.Namespace) -> Limits:

@@ -25,22 +25,34 @@ from campfire.core import ErrorText, OptionError
 
 from .logs import redact
 
-__all__ = ["MIGRATIONS", "default_database_url", "make_engine", "migrate", "session_factory"]
+__all__ = [
+    "MIGRATIONS",
+    "data_folder",
+    "default_database_url",
+    "make_engine",
+    "migrate",
+    "session_factory",
+]
 
 #: The Alembic script directory shipped in the package.
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
-def default_database_url() -> str:
-    """The SQLite file in the user data directory (the directory is created if missing).
+def data_folder() -> Path:
+    """The server's data folder (created if missing): the default database, the secret key.
 
-    The environment variable ``CAMPFIRE_DATA_DIR`` moves that directory, as it does for the
+    The user data directory, or ``CAMPFIRE_DATA_DIR``, which moves it as it does for the
     terminal app (a separate database for a second clone, a test, a portable setup).
     """
     override = os.environ.get("CAMPFIRE_DATA_DIR")
     folder = Path(override) if override else Path(platformdirs.user_data_dir("campfire"))
     folder.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{folder / 'campfire.db'}"
+    return folder
+
+
+def default_database_url() -> str:
+    """The SQLite file in the data folder (:func:`data_folder`)."""
+    return f"sqlite:///{data_folder() / 'campfire.db'}"
 
 
 def make_engine(url: str) -> Engine:

@@ -4,8 +4,9 @@ Every error is ``{"error": {"code", "message"}}`` with an HTTP status that says 
 wrong (the message in the request's language: ``?lang=``, else ``Accept-Language``, else
 English): 400 (a request that is not allowed as written), 401 (no or a wrong seat token), 404
 (no such table or record), 409 (not allowed in the table's current state: full, started, not
-finished), 413 (a body over :data:`MAX_BODY_BYTES`), 429 (``rate_limited``: too many writes from
-one address, :mod:`.security`). ``docs/protocol.md`` lists the routes.
+finished), 413 (a body over :data:`MAX_BODY_BYTES`), 429 (``rate_limited``: too many writes
+from one address, :mod:`.security`). ``docs/protocol.md`` lists the routes; the accounts'
+(:mod:`.account_routes`) answer their errors the same way, with codes of their own.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from campfire.agents import LEVELS
 from campfire.core import ErrorText, OptionInfo, all_games
 from campfire.i18n import game_title, negotiate, normalize, translator
 
+from .accounts import MAX_CLAIMS, MAX_EMAIL, NAME_MAX, NAME_MIN, PASSWORD_MAX, PASSWORD_MIN
 from .clocks import MAX_SECONDS, ON_TIMEOUT
 from .limits import announced_length
 from .protocol import SERVER_SCHEMAS
@@ -71,6 +73,16 @@ ERROR_CODES = (
     "unknown_lesson",
     "stale_step",
     "internal",
+    # the accounts' (docs/accounts.md)
+    "bad_user_name",
+    "name_taken",
+    "bad_password",
+    "bad_email",
+    "bad_credentials",
+    "signed_out",
+    "bad_csrf",
+    "no_mail",
+    "bad_reset",
 )
 
 # ----- schemas ----------------------------------------------------------------------------------
@@ -177,6 +189,24 @@ _GAME_INFO = _object(
     },
 )
 
+_PASSWORD = {"type": "string", "minLength": PASSWORD_MIN, "maxLength": PASSWORD_MAX}
+_USER = _object(
+    ["name", "email", "created"],
+    {
+        "name": {
+            "type": "string",
+            "pattern": f"^[A-Za-z0-9][A-Za-z0-9_.-]{{{NAME_MIN - 1},{NAME_MAX - 1}}}$",
+        },
+        "email": {"type": ["string", "null"], "maxLength": MAX_EMAIL},
+        "created": {"type": "string"},
+    },
+)
+_ACCOUNT = {
+    "user": {"oneOf": [{"type": "null"}, _USER]},
+    "csrf": {"type": ["string", "null"]},
+    "mail": {"type": "boolean"},
+}
+
 #: JSON Schemas of the lobby's request bodies and answers, by name (``docs/protocol.md``,
 #: "Lobby schemas", shows them; the tests validate the answers they get against them).
 LOBBY_SCHEMAS: dict[str, dict[str, Any]] = {
@@ -235,6 +265,56 @@ LOBBY_SCHEMAS: dict[str, dict[str, Any]] = {
     "tables": _object(["tables"], {"tables": {"type": "array", "items": _TABLE}}, schema=True),
     "games": {"$schema": _DRAFT, "type": "array", "items": _GAME_INFO},
     "health": _object(["status"], {"status": {"enum": ["ok", "starting"]}}, schema=True),
+    "sign_up": _object(
+        ["user_name", "password"],
+        {
+            "user_name": {"type": "string", "minLength": NAME_MIN, "maxLength": NAME_MAX},
+            "password": _PASSWORD,
+            "email": {"type": ["string", "null"], "maxLength": MAX_EMAIL},
+            "claim": {
+                "type": "array",
+                "maxItems": MAX_CLAIMS,
+                "items": _object(
+                    ["table", "token"],
+                    {
+                        "table": {"type": "integer", "minimum": 1},
+                        "token": {"type": "string", "minLength": 1, "maxLength": 200},
+                    },
+                ),
+            },
+        },
+        schema=True,
+    ),
+    "sign_in": _object(
+        ["user_name", "password"],
+        {
+            "user_name": {"type": "string", "maxLength": 64},
+            "password": {"type": "string", "maxLength": 256},
+        },
+        schema=True,
+    ),
+    "account": _object(["user", "csrf", "mail"], _ACCOUNT, schema=True),
+    "signed_up": _object(
+        ["user", "csrf", "mail", "claimed"],
+        {
+            **_ACCOUNT,
+            "claimed": {
+                "type": "array",
+                "items": _object(
+                    ["table", "seat"], {"table": {"type": "integer"}, "seat": _SEAT_NUMBER}
+                ),
+            },
+        },
+        schema=True,
+    ),
+    "change_password": _object(
+        ["old_password", "new_password"],
+        {"old_password": {"type": "string", "maxLength": 256}, "new_password": _PASSWORD},
+        schema=True,
+    ),
+    "delete_account": _object(
+        ["password"], {"password": {"type": "string", "maxLength": 256}}, schema=True
+    ),
     "http_error": _object(
         ["error"],
         {

@@ -10,7 +10,10 @@
   time-out, a bot taking over) and the clocks after it;
 - :class:`RecordRow` — the JSON record (``docs/records.md``) of each finished game;
 - :class:`ChatRow` — one line of a table's chat (players' or spectators' channel): kept with
-  the table, never part of a game's log or record.
+  the table, never part of a game's log or record;
+- :class:`UserRow`, :class:`UserSessionRow`, :class:`AccountSeatRow`, :class:`PasswordResetRow`
+  — the optional accounts (``docs/accounts.md``): a user, a signed-in browser, a seat that is a
+  user's, a password reset on its way by e-mail.
 
 The schema is created and upgraded by the Alembic migrations in ``migrations/``.
 """
@@ -29,10 +32,24 @@ from sqlalchemy import (
     MetaData,
     String,
     Text,
+    UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["ActionRow", "Base", "ChatRow", "LeaseRow", "RecordRow", "SeatRow", "TableRow", "utcnow"]
+__all__ = [
+    "AccountSeatRow",
+    "ActionRow",
+    "Base",
+    "ChatRow",
+    "LeaseRow",
+    "PasswordResetRow",
+    "RecordRow",
+    "SeatRow",
+    "TableRow",
+    "UserRow",
+    "UserSessionRow",
+    "utcnow",
+]
 
 #: Constraint names, so that migrations name them the same on every database.
 NAMING = {
@@ -158,3 +175,59 @@ class ChatRow(Base):
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     text: Mapped[str] = mapped_column(Text)
     sent: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class UserRow(Base):
+    """An account: a user name, its Argon2id password hash, an optional e-mail address."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    #: the name as the user wrote it (shown)
+    name: Mapped[str] = mapped_column(String(32))
+    #: the name lower-cased: unique, so that two accounts never differ only in case
+    name_key: Mapped[str] = mapped_column(String(32), unique=True)
+    #: the Argon2id hash in its encoded form (parameters and salt included)
+    password_hash: Mapped[str] = mapped_column(String(256))
+    #: where password resets and notifications go (``None``: no e-mail)
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+    last_sign_in: Mapped[datetime.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+
+
+class UserSessionRow(Base):
+    """A signed-in browser: the SHA-256 of its session id (the id is only in its cookie)."""
+
+    __tablename__ = "user_sessions"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    #: the CSRF token every cookie-authenticated write of this session carries in a header
+    csrf: Mapped[str] = mapped_column(String(64))
+    created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+    expires: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class AccountSeatRow(Base):
+    """A seat that is a user's (claimed at sign-up); one user per seat."""
+
+    __tablename__ = "account_seats"
+    __table_args__ = (UniqueConstraint("table_id", "seat", name="uq_account_seats_table_seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    claimed: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PasswordResetRow(Base):
+    """A password reset sent by e-mail: the SHA-256 of its one-time token, until it expires."""
+
+    __tablename__ = "password_resets"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    expires: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))

@@ -14,6 +14,9 @@ the per-connection message limit of each table socket (``app.RateLimit``):
 - the lobby's writes (every ``POST`` under ``/api/``: a new table, join, leave, start, rematch,
   a replay upload): :attr:`RateLimits.lobby_per_minute` a minute, in bursts of as many; over
   it, 429 ``rate_limited`` with ``Retry-After`` (:class:`LobbyRateLimitMiddleware`);
+- sign-ups, sign-ins and password resets (:mod:`.account_routes`):
+  :attr:`RateLimits.account_per_minute` a minute, in bursts of as many; over it, 429
+  ``rate_limited`` with ``Retry-After``;
 - table-socket messages, all the address's connections together:
   :attr:`RateLimits.socket_per_second` a second, in bursts of twice as many; over it, the
   message is dropped with the ``rate_limited`` error frame (:meth:`AddressLimiter.take`).
@@ -43,6 +46,7 @@ from campfire.core import ErrorText
 from .metrics import DEFAULT_ALLOW, Networks, address_in, parse_networks
 
 __all__ = [
+    "ACCOUNT_PER_MINUTE",
     "CONTENT_SECURITY_POLICY",
     "LOBBY_PER_MINUTE",
     "MAX_ADDRESSES",
@@ -59,6 +63,8 @@ __all__ = [
 
 #: Lobby writes (``POST /api/...``) one address may make a minute (``--lobby-rate``).
 LOBBY_PER_MINUTE = 60
+#: Sign-ups, sign-ins and password resets one address may ask for a minute (``--account-rate``).
+ACCOUNT_PER_MINUTE = 10
 #: Table-socket messages one address may send a second, all its connections together
 #: (``--socket-rate``); bursts of twice as many.
 SOCKET_PER_SECOND = 200
@@ -183,9 +189,11 @@ class RateLimits:
     socket_per_second: int = SOCKET_PER_SECOND
     #: ``ADDR[,CIDR...]`` not limited (``none``: every address is)
     exempt: str = DEFAULT_ALLOW
+    #: sign-ups, sign-ins and password resets a minute, in bursts of as many
+    account_per_minute: int = ACCOUNT_PER_MINUTE
 
     def __post_init__(self) -> None:
-        for name in ("lobby_per_minute", "socket_per_second"):
+        for name in ("lobby_per_minute", "socket_per_second", "account_per_minute"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"{name} is a whole number, 0 (no limit) or more (got {value!r})")
@@ -211,6 +219,13 @@ class RateLimits:
         if not self.lobby_per_minute:
             return None
         per_minute = self.lobby_per_minute
+        return AddressLimiter(per_minute / 60.0, per_minute, self.exempt, clock)
+
+    def accounts(self, clock: Callable[[], float] = time.monotonic) -> AddressLimiter | None:
+        """The limiter of sign-ups, sign-ins and password resets (``None``: off)."""
+        if not self.account_per_minute:
+            return None
+        per_minute = self.account_per_minute
         return AddressLimiter(per_minute / 60.0, per_minute, self.exempt, clock)
 
     def sockets(self, clock: Callable[[], float] = time.monotonic) -> AddressLimiter | None:

@@ -117,8 +117,11 @@ class Setting:
 
     @property
     def secret(self) -> bool:
-        """Whether the value is shown as ``***`` (its name says password, secret or token)."""
-        return any(word in self.key for word in SECRET_WORDS)
+        """Whether the value is shown as ``***`` (its name says password, secret or token).
+
+        A setting that names a file (``secret_key_file``) holds a path, not the secret: shown.
+        """
+        return any(word in self.key for word in SECRET_WORDS) and not self.key.endswith("_file")
 
 
 def _kind(action: argparse.Action) -> str:

@@ -1,7 +1,8 @@
 """The browser client's routes: its pages, static files, texts and rules.
 
-- ``GET /`` the lobby page, ``GET /t/{id}`` a table's page (both static HTML; the JavaScript
-  modules draw everything from the lobby API and the table socket);
+- ``GET /`` the lobby page, ``GET /t/{id}`` a table's page, ``GET /account`` the account page
+  (static HTML; the JavaScript modules draw everything from the lobby and account APIs and the
+  table socket);
 - ``GET /static/...`` the client's files (``campfire/web/static``; no path leaves that folder);
 - ``GET /api/strings?lang=xx`` the client's texts (``campfire.web.strings.STRINGS``) in a
   language, as ``{id: text}``;
@@ -89,6 +90,11 @@ async def lobby_page(request: Request) -> Response:
     return FileResponse(static_dir() / "index.html", headers=_NO_CACHE)
 
 
+async def account_page(request: Request) -> Response:
+    """``GET /account``: sign in or up, and the signed-in person's account (docs/accounts.md)."""
+    return FileResponse(static_dir() / "account.html", headers=_NO_CACHE)
+
+
 def table_exists(request: Request, table_id: int) -> bool:
     """Whether the server has table ``table_id`` (in memory, or in the database).
 
@@ -167,6 +173,7 @@ def routes() -> list[BaseRoute]:
     return [
         Route("/", lobby_page, methods=["GET"]),
         Route("/t/{table_id}", table_page, methods=["GET"]),
+        Route("/account", account_page, methods=["GET"]),
         Route("/api/strings", ui_strings, methods=["GET"]),
         Route("/api/play-modes", play_modes, methods=["GET"]),
         Route("/api/tables/{table_id}/settings", guarded(table_settings), methods=["GET"]),

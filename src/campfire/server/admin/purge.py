@@ -68,7 +68,7 @@ def _delete(sessions: sessionmaker[Session], table_id: int, game_number: int) ->
     """Delete a finished table and everything of it (``False``: it changed meanwhile)."""
     from sqlalchemy import delete, select
 
-    from ..models import ActionRow, ChatRow, LeaseRow, RecordRow, SeatRow, TableRow
+    from ..models import AccountSeatRow, ActionRow, ChatRow, LeaseRow, RecordRow, SeatRow, TableRow
 
     with sessions.begin() as session:
         row = session.execute(
@@ -81,6 +81,8 @@ def _delete(sessions: sessionmaker[Session], table_id: int, game_number: int) ->
         session.execute(delete(LeaseRow).where(LeaseRow.table_id == table_id))
         session.execute(delete(ActionRow).where(ActionRow.table_id == table_id))
         session.execute(delete(ChatRow).where(ChatRow.table_id == table_id))
+        # a seat an account claimed: the account stays, without the game that is gone
+        session.execute(delete(AccountSeatRow).where(AccountSeatRow.table_id == table_id))
         session.execute(delete(RecordRow).where(RecordRow.table_id == table_id))
         session.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
         session.execute(delete(TableRow).where(TableRow.id == table_id))

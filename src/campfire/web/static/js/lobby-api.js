@@ -110,3 +110,47 @@ export function optionLines(game, values) {
     };
   });
 }
+
+// ----- accounts (docs/accounts.md) --------------------------------------------------------
+// The session is an HttpOnly cookie; a write it authenticates carries the CSRF token.
+
+/** An account request (``method`` with a JSON ``body``, the session's ``csrf`` token). */
+export async function accountCall(method, path, body, csrf) {
+  const headers = langHeaders(body !== undefined ? { "Content-Type": "application/json" } : {});
+  if (csrf) headers["X-CSRF-Token"] = csrf;
+  try {
+    const answer = await fetch(path, {
+      method,
+      headers,
+      credentials: "same-origin",
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+    let parsed = null;
+    try {
+      parsed = await answer.json();
+    } catch (_) {
+      parsed = null;
+    }
+    const message = parsed && parsed.error ? parsed.error.message : answer.statusText;
+    return { ok: answer.ok, status: answer.status, body: parsed, message };
+  } catch (exc) {
+    return { ok: false, status: 0, body: null, message: String(exc) };
+  }
+}
+
+/** Who is signed in: ``{user, csrf, mail}`` (GET /api/account). */
+export function accountState() {
+  return accountCall("GET", "/api/account");
+}
+
+/** The seats this browser holds as a guest, as a sign-up claims them: ``[{table, token}]``. */
+export function guestSeats() {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    const found = /^campfire\.seat\.(\d{1,12})$/.exec(key || "");
+    const seat = found ? read(key) : null;
+    if (seat && typeof seat.token === "string") out.push({ table: Number(found[1]), token: seat.token });
+  }
+  return out.slice(0, 100);
+}

@@ -4,7 +4,7 @@
 
 import { $, el, notice, startPage } from "./dom.js";
 import { botName, chosenLanguage, plural, t } from "./i18n.js";
-import { api, choiceLabel, choicesFor, gameTitles, optionLabel, optionLines, seatFor, storeSeat } from "./lobby-api.js";
+import { accountState, api, choiceLabel, choicesFor, gameTitles, optionLabel, optionLines, seatFor, storeSeat } from "./lobby-api.js";
 
 let games = {};
 let modes = {};
@@ -210,8 +210,19 @@ async function drawTables() {
   }
 }
 
+/** The header's account link: the offer to sign in, or who is signed in (docs/accounts.md). */
+async function drawAccount() {
+  const answer = await accountState();
+  if (!answer.ok || !answer.body.user) return; // a guest: the offer to sign in stays
+  const link = $("cf-account-link");
+  link.textContent = t("web.account.as", { name: answer.body.user.name });
+  if (!$("cf-nickname").value) $("cf-nickname").value = answer.body.user.name; // a first table's name
+  link.setAttribute("aria-label", `${t("web.account.as", { name: answer.body.user.name })}: ${t("web.account.mine")}`);
+}
+
 async function main() {
   await startPage();
+  drawAccount();
   const [g, m] = await Promise.all([gameTitles(), api("/api/play-modes")]);
   games = g;
   modes = m.ok ? m.body : {};
