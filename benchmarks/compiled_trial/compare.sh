@@ -10,7 +10,7 @@ GAME=${GAME:-tracker}
 for i in $(seq "${ROUNDS:-3}"); do
   for src in "$@"; do
     cpu=$(PYTHONPATH=$src "$PYTHON" "$ROOT/benchmarks/playouts_cpu.py" "$GAME" --games 100 --repeat 2)
-    bench=$(PYTHONPATH=$src "$PYTHON" -m campfire bench "$GAME" --seconds 2 --runs 2 | grep "^$GAME")
+    bench=$(PYTHONPATH=$src "$PYTHON" -m campfire bench "$GAME" --seconds 2 --runs 2 2>/dev/null | grep "^$GAME")
     search=$(PYTHONPATH=$src "$PYTHON" "$ROOT/benchmarks/search_speed.py" "$GAME" --levels hard \
       --positions 4 | tail -1 | cut -d'|' -f7)
     echo "$i $src | $cpu | bench: $bench | hard search iterations/s:$search"
