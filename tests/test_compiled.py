@@ -5,7 +5,7 @@ few iterations, the players' decisions still being the searches'), once in a pro
 the compiled modules and once in one run with ``CAMPFIRE_PURE_PYTHON=1``: the records, every
 action and every search decision in them, must be identical. Without a compiled build (``make
 compiled`` was not run, or fell back to pure Python) the comparison is skipped; the switch
-itself is tested either way.
+itself, and the fall-back of a build that fails, are tested either way.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -120,3 +121,25 @@ def test_compiled_and_pure_builds_play_the_same_games() -> None:
     for game, levels in pure["records"].items():
         for level in LEVELS:
             assert compiled["records"][game][level] == levels[level], (game, level)
+
+
+@pytest.mark.slow
+def test_a_failed_compile_leaves_pure_python_and_says_so_in_one_line(tmp_path: Path) -> None:
+    pytest.importorskip("mypyc.build", reason="mypyc comes with mypy, a dev dependency")
+    for name in ("setup.py", "pyproject.toml", "README.md"):
+        (tmp_path / name).write_bytes((ROOT / name).read_bytes())
+    ignore = shutil.ignore_patterns("__pycache__", "*.so")
+    shutil.copytree(SRC, tmp_path / "src", ignore=ignore)
+    env = {**os.environ, "CAMPFIRE_COMPILE": "1", "CC": "false"}  # a C compiler that fails
+    out = subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_ext", "--inplace"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    said = [line for line in out.stderr.splitlines() if line.startswith("campfire:")]
+    assert said == [said[0]] and "compiled build skipped, pure Python is used" in said[0]
+    assert not list((tmp_path / "src").rglob("*.so")), "an extension was left behind"
