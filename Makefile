@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run play test chromium nginx pg-client catalogs
+.PHONY: run play test chromium nginx pg-client catalogs compiled pure
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -81,3 +81,14 @@ test: $(VENV)/.installed-dev chromium nginx pg-client
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy --strict src tests benchmarks
 	$(BIN)/python -m pytest -q -n auto
+
+# `make compiled`: the optional compiled build (docs/compiled.md). The modules listed in
+# src/campfire/_compiled.py are compiled with mypyc (it comes with mypy, a dev dependency) from
+# their .py files, the extensions left beside them; when mypyc or the C compiler fails, one line
+# says so and the package stays pure Python. `make pure` removes the extensions again; without
+# removing them, CAMPFIRE_PURE_PYTHON=1 runs the pure modules (to measure both in one run).
+compiled: $(VENV)/.installed-dev
+	CAMPFIRE_COMPILE=1 nice -n 10 $(BIN)/python setup.py -q build_ext --inplace
+
+pure:
+	find src -name '*.so' -delete

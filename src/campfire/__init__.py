@@ -9,6 +9,8 @@ The games are found through the entry-point group ``campfire.games`` (``docs/wri
 True
 """
 
+# first: with CAMPFIRE_PURE_PYTHON=1 every module below loads from its .py (docs/compiled.md)
+from . import _compiled  # noqa: F401 - imported for that switch
 from .core import (
     Action,
     CampfireError,

@@ -561,9 +561,8 @@ class _ToyGame(Game[_ToyState]):
     def from_setup(
         self, players: int, options: Options, setup: Mapping[str, Any], rng: Any
     ) -> _ToyState:
-        state = _ToyState(players, options)
-        state.game = self
-        return state
+        _ToyState.game = self  # on the class, as every game links its state class (a ClassVar)
+        return _ToyState(players, options)
 
     def state_from_position(self, data: Mapping[str, Any]) -> _ToyState:
         raise NotImplementedError

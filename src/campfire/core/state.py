@@ -83,7 +83,7 @@ class State(ABC):
     only explains a refusal (the rule broken and what is allowed now).
     """
 
-    game: Game[Any]
+    game: ClassVar[Game[Any]]
     num_players: int
     options: Options
     #: the state's attributes, declared once (:mod:`campfire.core.fields`): a subclass that
@@ -93,7 +93,7 @@ class State(ABC):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Derive ``clone`` from the class's own ``FIELDS`` declaration (if it has one)."""
         super().__init_subclass__(**kwargs)
-        if "FIELDS" in cls.__dict__:
+        if "FIELDS" in vars(cls):
             install_fields(cls, cls.FIELDS)
 
     @abstractmethod

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Self, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 from campfire.core import (
     Action,
@@ -206,7 +206,7 @@ class ApacheState(State):
     cards in reveal order; piles list their cards from bottom to top.
     """
 
-    game: ApacheGame
+    game: ClassVar[ApacheGame]
     options: ApacheOptions
 
     #: every attribute, declared once: the generated ``clone`` copies them (the deck tuple

@@ -22,7 +22,7 @@ from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from itertools import repeat
 from operator import is_
-from typing import TYPE_CHECKING, Any, Self, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 from campfire.core import (
     Action,
@@ -551,7 +551,7 @@ class DudabState(State):
     that laid the column's Jungle (-1: none, or turned up as a Baby's cover).
     """
 
-    game: DudabGame
+    game: ClassVar[DudabGame]
     options: DudabOptions
 
     #: every attribute, declared once: the generated ``clone`` copies them, ``to_position``

@@ -69,7 +69,7 @@ def card_name(card: int) -> str:
     return CARD_NAMES[card]
 
 
-def parse_card(name: str) -> int:
+def parse_card(name: object) -> int:
     """The card type of a card name (raise :class:`SetupError` for an unknown name)."""
     card = _CARD_BY_NAME.get(name.strip().lower()) if isinstance(name, str) else None
     if card is None:
@@ -171,7 +171,7 @@ def tile_name(tile: int) -> str:
     return TILE_NAMES[tile]
 
 
-def parse_tile(name: str) -> int:
+def parse_tile(name: object) -> int:
     """The tile type of a tile name (raise :class:`SetupError` for an unknown name)."""
     tile = _TILE_BY_NAME.get(name.strip().lower()) if isinstance(name, str) else None
     if tile is None:
@@ -191,7 +191,7 @@ def tile_value(tile: int) -> int:
     return _TILE_VALUES[tile]
 
 
-def parse_tile_mix(text: str) -> tuple[int, ...]:
+def parse_tile_mix(text: object) -> tuple[int, ...]:
     """Read a tile mix ``name:count,...`` into a count per tile type (raise :class:`OptionError`).
 
     Tile types not named have count 0. Counts are written with the digits 0-9, and the bag

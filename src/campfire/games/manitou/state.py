@@ -29,7 +29,7 @@ import random
 from bisect import bisect_left
 from collections.abc import Callable
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Self, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 from campfire.core import (
     Action,
@@ -349,7 +349,7 @@ class ManitouState(State):
     cards played at ground ``g`` (0-based) in order, coded ``card | seat << 4`` (+ ``DOWN``).
     """
 
-    game: ManitouGame
+    game: ClassVar[ManitouGame]
     options: ManitouOptions
 
     #: every attribute, declared once: the generated ``clone`` copies them (the generator is

@@ -66,7 +66,7 @@ def card_name(card: int) -> str:
     return _NAMES[card]
 
 
-def parse_card(name: str) -> int:
+def parse_card(name: object) -> int:
     """The card number of a card id such as ``S-T3-1`` (raise :class:`SetupError`)."""
     card = _BY_NAME.get(name.strip().upper()) if isinstance(name, str) else None
     if card is None:

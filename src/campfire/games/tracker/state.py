@@ -22,7 +22,7 @@ import random
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Self, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 from campfire.core import (
     Action,
@@ -147,7 +147,7 @@ class TrackerState(State):
     :meth:`apply`. ``board[p]`` is a card number or ``-1`` (empty).
     """
 
-    game: TrackerGame
+    game: ClassVar[TrackerGame]
     options: TrackerOptions
 
     #: every attribute, declared once: the generated ``clone`` copies them, ``to_position``

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Self, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 from campfire.core import (
     Action,
@@ -83,7 +83,7 @@ def trick_winner(trick: Sequence[int], trumps: bool) -> int:
 class SparksState(State):
     """A Sparks position and its rules. ``hands[s]`` is seat ``s``'s hand, sorted."""
 
-    game: SparksGame
+    game: ClassVar[SparksGame]
     options: SparksOptions
 
     FIELDS = (

@@ -1,0 +1,145 @@
+"""The compiled build plays exactly as pure Python does (issue 32, docs/compiled.md).
+
+Each game is played from a seed at every difficulty level (the searches' budgets cut down to a
+few iterations, the players' decisions still being the searches'), once in a process that loads
+the compiled modules and once in one run with ``CAMPFIRE_PURE_PYTHON=1``: the records, every
+action and every search decision in them, must be identical. Without a compiled build (``make
+compiled`` was not run, or fell back to pure Python) the comparison is skipped; the switch
+itself, and the fall-back of a build that fails, are tested either way.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import campfire
+from campfire import _compiled
+from campfire.agents import make_agent
+from campfire.core import Match
+from campfire.core.table import Table
+from tests.built_in import built_in_names
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src"
+LEVELS = ("easy", "medium", "hard")
+
+
+def compiled_present() -> list[str]:
+    """The modules of ``[tool.campfire.compiled]`` built here (an extension beside the source)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    found = []
+    for module in project["tool"]["campfire"]["compiled"]["modules"]:
+        stem = (SRC / module).with_suffix("")
+        suffixes = importlib.machinery.EXTENSION_SUFFIXES
+        if any(stem.with_name(stem.name + suffix).exists() for suffix in suffixes):
+            found.append(module.removesuffix(".py").replace("/", "."))
+    return found
+
+
+def _small(spec: str) -> str:
+    """A level's agent spec with its search budget cut to 3 iterations."""
+    return re.sub(r"iterations=\d+", "iterations=3", spec)
+
+
+def play(game: str, level: str, seed: int = 7) -> dict[str, Any]:
+    """The record of a seeded 2-player game of ``level`` agents (as the arena plays it)."""
+    spec = campfire.get_game(game)
+    agent = _small(spec.difficulty_levels(2)[level])
+    match = Match(spec, 2, seed=seed, agents=[agent, agent])
+    agents = [make_agent(agent, spec, s, 2, match.options, seed + s) for s in range(2)]
+    table = Table(spec, match=match, agents=list(agents), observation_rng=random.Random(seed))
+    table.run(max_actions=spec.playout_bound * 4)
+    record = match.record({}).to_json()
+    record["meta"].pop("date")  # when it was played: the one thing that may differ
+    return record
+
+
+def loaded_extensions() -> list[str]:
+    """The ``campfire`` modules of this process that were loaded from a compiled extension."""
+    return sorted(
+        name
+        for name, module in list(sys.modules.items())
+        if name.startswith("campfire")
+        and isinstance(getattr(module, "__loader__", None), importlib.machinery.ExtensionFileLoader)
+    )
+
+
+def main() -> None:
+    """Print the records of every game and level, and the extensions loaded, as JSON."""
+    records = {g.name: {lv: play(g.name, lv) for lv in LEVELS} for g in campfire.all_games()}
+    print(json.dumps({"extensions": loaded_extensions(), "records": records}, sort_keys=True))
+
+
+def _run(pure: bool) -> dict[str, Any]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(ROOT)])}
+    env[_compiled.PURE_ENV] = "1" if pure else "0"
+    out = subprocess.run(
+        [sys.executable, "-c", "from tests.test_compiled import main; main()"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    result: dict[str, Any] = json.loads(out.stdout)
+    return result
+
+
+def test_the_pure_switch_loads_every_module_from_its_source() -> None:
+    env = {**os.environ, "PYTHONPATH": str(SRC), _compiled.PURE_ENV: "1"}
+    code = (
+        "import sys, campfire.games.dudab.scoring as s, campfire.games.tracker.cards as c;"
+        "print(s.__file__[-3:], c.__file__[-3:], type(sys.meta_path[0]).__name__)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == [".py", ".py", "PureFinder"]
+
+
+@pytest.mark.slow
+def test_compiled_and_pure_builds_play_the_same_games() -> None:
+    if not compiled_present():
+        pytest.skip("no compiled build here (make compiled builds one; docs/compiled.md)")
+    compiled, pure = _run(pure=False), _run(pure=True)
+    assert compiled["extensions"], "the compiled run loaded no extension"
+    assert pure["extensions"] == [], "the pure run loaded an extension"
+    assert set(built_in_names()) <= set(pure["records"]) == set(compiled["records"])
+    for game, levels in pure["records"].items():
+        for level in LEVELS:
+            assert compiled["records"][game][level] == levels[level], (game, level)
+
+
+@pytest.mark.slow
+def test_a_failed_compile_leaves_pure_python_and_says_so_in_one_line(tmp_path: Path) -> None:
+    pytest.importorskip("mypyc.build", reason="mypyc comes with mypy, a dev dependency")
+    for name in ("setup.py", "pyproject.toml", "README.md"):
+        (tmp_path / name).write_bytes((ROOT / name).read_bytes())
+    ignore = shutil.ignore_patterns("__pycache__", "*.so")
+    shutil.copytree(SRC, tmp_path / "src", ignore=ignore)
+    env = {**os.environ, "CAMPFIRE_COMPILE": "1", "CC": "false"}  # a C compiler that fails
+    out = subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_ext", "--inplace"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    said = [line for line in out.stderr.splitlines() if line.startswith("campfire:")]
+    assert said == [said[0]] and "compiled build skipped, pure Python is used" in said[0]
+    assert not list((tmp_path / "src").rglob("*.so")), "an extension was left behind"
