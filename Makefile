@@ -83,7 +83,7 @@ test: $(VENV)/.installed-dev chromium nginx pg-client
 	$(BIN)/python -m pytest -q -n auto
 
 # `make compiled`: the optional compiled build (docs/compiled.md). The modules listed in
-# src/campfire/_compiled.py are compiled with mypyc (it comes with mypy, a dev dependency) from
+# pyproject.toml ([tool.campfire.compiled]) are compiled with mypyc (it comes with mypy, a dev dependency) from
 # their .py files, the extensions left beside them; when mypyc or the C compiler fails, one line
 # says so and the package stays pure Python. `make pure` removes the extensions again; without
 # removing them, CAMPFIRE_PURE_PYTHON=1 runs the pure modules (to measure both in one run).
