@@ -229,6 +229,25 @@ def aec_rate(make: Callable[[], Any], steps: int) -> float:
     return _timed(run, steps)
 
 
+def vector_rate(game: str, players: int, steps: int, num_envs: int) -> float:
+    """Actions per second of :class:`campfire.adapters.vector.VectorGames` with ``num_envs``
+    games, each call one random legal action per game (drawn from the masks for the whole
+    batch at once: a uniform score per action, masked, its argmax)."""
+    from campfire.adapters.vector import VectorGames
+
+    def run(steps: int) -> None:
+        games = VectorGames(game, num_envs, players, seed=0)
+        batch = games.reset()
+        draw = np.random.default_rng(0)
+        done = 0
+        while done < steps:
+            scores = draw.random(batch.action_masks.shape) * batch.action_masks
+            batch = games.step(scores.argmax(axis=1))
+            done += num_envs
+
+    return _timed(run, steps)
+
+
 def adapters_at(rev: str) -> Any:
     """The PettingZoo adapter module of git revision ``rev``, loaded next to the current one.
 
@@ -299,6 +318,12 @@ def main() -> None:
         action="store_true",
         help="also measure raw_env in the wrappers of PettingZoo's classic environments",
     )
+    parser.add_argument(
+        "--vector",
+        type=int,
+        default=0,
+        help="also measure campfire.adapters.vector with this many games per batch (e.g. 64)",
+    )
     parser.add_argument("--pz-benchmark", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -329,6 +354,8 @@ def main() -> None:
                 measures["classic"] = [
                     partial(aec_rate, partial(classic_wrapped_env, game, n), steps)
                 ]
+            if args.vector:
+                measures["vector"] = [partial(vector_rate, game, n, steps, args.vector)]
             row.update(_best(measures, args.runs))
             row["overhead"] = row["engine"] / row["pettingzoo"]
             if before_env is not None:
@@ -337,6 +364,8 @@ def main() -> None:
                 row["free_overhead"] = row["engine"] / row["free"]
             if args.classic_wrappers:
                 row["classic_overhead"] = row["engine"] / row["classic"]
+            if args.vector:
+                row["vector_overhead"] = row["engine"] / row["vector"]
             if args.pz_benchmark:
                 row["performance_benchmark"] = pz_benchmark(make)
             rows.append(row)
@@ -366,6 +395,8 @@ def main() -> None:
         header += " free observation: AEC steps/s | engine ÷ it |"
     if args.classic_wrappers:
         header += " classic wrappers: AEC steps/s | engine ÷ it |"
+    if args.vector:
+        header += f" vector (N = {args.vector}) steps/s | engine ÷ it |"
     if args.pz_benchmark:
         header += " performance_benchmark turns/s |"
     print(header)
@@ -382,7 +413,12 @@ def main() -> None:
         if before_env is not None:
             cells.append(f"{r['before']:,.0f}" if "before" in r else "")
             cells.append(f"{r['before_overhead']:.2f}" if "before_overhead" in r else "")
-        for key, shown in (("free", args.floor), ("classic", args.classic_wrappers)):
+        shown_keys = (
+            ("free", args.floor),
+            ("classic", args.classic_wrappers),
+            ("vector", bool(args.vector)),
+        )
+        for key, shown in shown_keys:
             if shown:
                 cells.append(f"{r[key]:,.0f}" if key in r else "")
                 cells.append(f"{r[key + '_overhead']:.2f}" if key in r else "")

@@ -30,10 +30,11 @@ True
 from __future__ import annotations
 
 import json
+import operator
 import random
 from collections.abc import Mapping
 from operator import attrgetter
-from typing import Any
+from typing import Any, SupportsIndex, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -201,6 +202,7 @@ class Session:
         self._turn: int | None = _UNKNOWN
         self._legal_seat = _UNKNOWN
         self._legal_ids: tuple[int, ...] = ()
+        self._legal_actions: list[Action] = []  # the engine's legal list, in _legal_ids' order
         self._legal_entry: list[Any] | None = None  # the memo entry of the legal list
 
     # ----- turn order and actions ----------------------------------------------------------
@@ -262,6 +264,7 @@ class Session:
                 self._legal_ids = entry[1]
             else:
                 self._legal_ids = self._indices(actions)
+            self._legal_actions = actions
             self._legal_entry = entry
             self._legal_seat = seat
         return self._legal_ids
@@ -270,6 +273,13 @@ class Session:
         if self._indexed:
             return tuple(map(_INDEX, actions))
         return tuple(map(self.index_of, actions))
+
+    def legal_indices(self, seat: int) -> tuple[int, ...]:
+        """The legal action indices of ``seat`` in the engine's order (``()`` unless to act).
+
+        Computed once per move: the cheapest form for a membership test.
+        """
+        return self._legal_indices(seat)
 
     def legal(self, seat: int) -> list[int]:
         """The legal action indices of ``seat``, ascending (``[]`` unless it is to act)."""
@@ -313,7 +323,41 @@ class Session:
                 "turn order",
                 f"seat {seat} may not act now; the adapter's seat to act is {current}",
             )
-        events = self.state.apply(seat, self.action(index))
+        return self._applied(seat, index, self.state.apply(seat, self.action(index)))
+
+    def apply_index(self, seat: int, index: SupportsIndex) -> list[Event]:
+        """:meth:`apply`, checked against the legal indices already computed for ``seat``.
+
+        The legal list the session holds for the seat to act (:meth:`legal`, :meth:`legal_mask`
+        compute it) decides: the action played is the engine's own object from that list,
+        through the engine's unchecked path (``State.apply_legal``), so the engine does not
+        check it a second time. Raises :class:`~campfire.core.errors.IllegalActionError`
+        (state unchanged) as :meth:`apply` does.
+        """
+        legal = self._legal_indices(seat)
+        if index.__class__ is int:
+            number = index
+        elif isinstance(index, bool) or not hasattr(index, "__index__"):
+            raise IllegalActionError("not legal", f"an action is an integer index (got {index!r})")
+        else:  # a NumPy integer, say
+            number = operator.index(index)
+        if number in legal:
+            action = self._legal_actions[legal.index(number)]
+            return self._applied(seat, number, self.state.apply_legal(seat, action))
+        current = self.current_seat()
+        if seat != current:
+            raise IllegalActionError(
+                "turn order",
+                f"seat {seat} may not act now; the adapter's seat to act is {current}",
+            )
+        raise IllegalActionError(
+            "not legal",
+            f"action index {index!r} is not legal for seat {seat} now; the legal ones are "
+            f"{sorted(legal)}",
+        )
+
+    def _applied(self, seat: int, index: int, events: list[Event]) -> list[Event]:
+        """The bookkeeping after a move: caches, the log, the memories."""
         self.moves += 1
         self._invalidate()
         self._log.append((seat, index, events))
@@ -341,6 +385,17 @@ class Session:
                 self.state, seat, self._beliefs[seat]
             )
         return obs
+
+    def observation_into(self, seat: int, out: memoryview[float]) -> None:
+        """Write the seat's observation vector into ``out``, which holds the encoder's blank.
+
+        ``out`` is a float memoryview such as a row of a batch (``Encoder.encode_state_into``).
+        """
+        obs = self._obs_cache.get(seat)
+        if obs is not None:
+            out[:] = cast("memoryview[float]", obs.data)
+        else:
+            self.encoder.encode_state_into(self.state, seat, self._beliefs[seat], out)
 
     def new_observation(self, seat: int) -> npt.NDArray[np.float32]:
         """The seat's observation vector, encoded anew: an array that nobody else holds.

@@ -163,6 +163,38 @@ class Encoder:
         if type(state) is not self.state_class:
             return self.encode(state.view(seat), belief)
         out = self._blank.copy()  # the number of players set
+        self._write_state(state, seat, belief, out)
+        return out
+
+    @property
+    def blank(self) -> Vector:
+        """The vector every :meth:`encode_state` starts from (read-only).
+
+        It holds the number of players and the values :meth:`_fill_blank` gives. A batch of
+        rows made from it (``np.tile``) is what :meth:`encode_state_into` writes into.
+        """
+        return self._blank
+
+    def encode_state_into(
+        self, state: State, seat: int, belief: Belief | None, out: memoryview[float]
+    ) -> None:
+        """Write :meth:`encode_state`'s vector into ``out``, which holds :attr:`blank`.
+
+        ``out`` is a memoryview of :attr:`size` ``float32`` values (format ``"f"``), such as
+        one row of a batch made with ``np.tile(encoder.blank, (n, 1))`` and cast to floats:
+        what a batched environment writes for each of its games at every step, with no vector
+        made and copied per game (``campfire.adapters.vector``).
+        """
+        if type(state) is not self.state_class:
+            out[:] = cast("memoryview[float]", self.encode(state.view(seat), belief).data)
+            return
+        n = self.players
+        for s in state.seats_to_act():
+            out[self._o_to_act + (s - seat) % n] = 1.0
+        self._encode_state(state, seat, belief, out)
+
+    def _write_state(self, state: State, seat: int, belief: Belief | None, out: Vector) -> None:
+        """Write the seats to act and the game's slots into ``out`` (which holds the blank)."""
         # written through a memoryview of the array: an item write costs half a numpy one
         # (every value written must be a float)
         slots = cast("memoryview[float]", out.data)
@@ -170,7 +202,6 @@ class Encoder:
         for s in state.seats_to_act():
             slots[self._o_to_act + (s - seat) % n] = 1.0
         self._encode_state(state, seat, belief, slots)
-        return out
 
     #: the engine state class whose fields :meth:`encode_state` reads (``None``: none)
     state_class: type[State] | None = None

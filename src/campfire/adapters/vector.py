@@ -1,0 +1,332 @@
+"""Batched games for researchers: N games stepped by one call, arrays in and out.
+
+:class:`VectorGames` holds ``num_envs`` games of one game and player count. In each game one
+seat acts at a time (the adapters' rule: the lowest seat of those that may act, so simultaneous
+steps become hidden sequential moves); :meth:`VectorGames.step` takes one action index per game
+for its seat to act, plays them all and answers a :class:`Batch` of NumPy arrays — the acting
+seats' observations and action masks (the same encoders and index space as the PettingZoo and
+OpenSpiel adapters), the seats to act next, every seat's reward and the games' ``terminated``
+and ``truncated`` flags. A game that ends is reset in the same call (*same-step* reset): its
+flags and rewards say how it ended, its observation, mask and seat are those of the next game.
+Self-play therefore needs no bookkeeping but the seats: ``batch.seats[i]`` is whose turn it is
+in game ``i``.
+
+Determinism: game number ``k`` of slot ``i`` (``k`` counts from 0 since the last
+:meth:`~VectorGames.reset`) has the engine seed :func:`game_seed` ``(seed, i, k)``, so the same
+seed and actions give the same trajectories, whatever else runs.
+
+Why batched: a per-step environment (PettingZoo's AEC) pays its protocol once per move, which
+costs about as much as the engine's move itself; here the Python around a move is a loop over
+the games, the masks are written with one NumPy assignment per call, and the observations
+straight into the batch's rows (``Encoder.encode_state_into``). ``benchmarks/adapters_bench.py
+--vector 64`` measures it beside the engine and the AEC environment (benchmarks/README.md).
+
+:class:`CampfireVectorEnv` is a Gymnasium ``VectorEnv`` for a single learner: the learner at one
+seat of every game, Campfire agents at the others (as :class:`~.gymnasium.CampfireEnv`, whose
+observations, rewards and illegal-action rule it shares).
+
+>>> from campfire import all_games
+>>> game = all_games()[0]
+>>> games = VectorGames(game.name, 4, players=2, seed=7)
+>>> batch = games.reset()
+>>> batch.observations.shape == (4, games.observation_size), batch.action_masks.shape[0]
+(True, 4)
+>>> actions = [int(row.nonzero()[0][0]) for row in batch.action_masks]  # a legal one each
+>>> batch = games.step(actions)
+>>> batch.rewards.shape, batch.terminated.dtype.name
+((4, 2), 'bool')
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+import campfire
+from campfire.core import Game, IllegalActionError, OptionError, get
+
+from .gymnasium import CampfireEnv
+from .session import Session
+
+__all__ = ["MAX_ENVS", "Batch", "CampfireVectorEnv", "VectorGames", "game_seed"]
+
+#: the most games one batch may hold (a bound on what a caller can ask for)
+MAX_ENVS = 65_536
+
+
+def game_seed(seed: int, slot: int, number: int) -> int:
+    """The engine seed of game ``number`` (0, 1, …) of batch slot ``slot`` under ``seed``.
+
+    >>> game_seed(1, 0, 0) == game_seed(1, 0, 0) != game_seed(1, 1, 0)
+    True
+    """
+    return random.Random(f"campfire.vector/{seed}/{slot}/{number}").getrandbits(62)
+
+
+@dataclass(frozen=True)
+class Batch:
+    """What one call of :class:`VectorGames` answers: arrays with one row per game.
+
+    ``observations`` (``float32``, ``(N, observation_size)``) and ``action_masks`` (``int8``,
+    ``(N, num_actions)``) are those of ``seats`` (``int64``, ``(N,)``), the seat to act in each
+    game; ``rewards`` (``float32``, ``(N, players)``) is every seat's reward of this call — the
+    zero-sum win share (``Session.returns``) in a game that just ended by the rules, else 0;
+    ``terminated`` and ``truncated`` (``bool``, ``(N,)``) say which games ended in this call, by
+    the rules or at the move cap. A game that ended was reset: its row's observation, mask and
+    seat are already those of the next game. Each call answers new arrays.
+    """
+
+    observations: npt.NDArray[np.float32]
+    action_masks: npt.NDArray[np.int8]
+    seats: npt.NDArray[np.int64]
+    rewards: npt.NDArray[np.float32]
+    terminated: npt.NDArray[np.bool_]
+    truncated: npt.NDArray[np.bool_]
+
+
+class VectorGames:
+    """``num_envs`` games of ``game`` for ``players`` players, stepped together (see module).
+
+    ``options`` are the game's options, ``max_moves`` the adapters' move cap (default
+    ``Game.move_cap``) and ``memory`` the seats' memory model, as for
+    :class:`~.session.Session`; ``seed`` the batch's seed (:func:`game_seed`).
+    """
+
+    def __init__(
+        self,
+        game: str | Game[Any],
+        num_envs: int,
+        players: int = 2,
+        options: Mapping[str, Any] | None = None,
+        *,
+        seed: int = 0,
+        max_moves: int | None = None,
+        memory: str = "perfect",
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int):
+            raise OptionError(f"num_envs must be an integer 1–{MAX_ENVS} (got {num_envs!r})")
+        if not 1 <= num_envs <= MAX_ENVS:
+            raise OptionError(f"num_envs must be 1–{MAX_ENVS} (got {num_envs})")
+        self.game: Game[Any] = get(game) if isinstance(game, str) else game
+        self.num_envs = num_envs
+        self.players = players
+        self.options = options
+        self.max_moves = max_moves
+        self.memory = memory
+        self.seed = seed
+        first = self._session(0, 0)  # checks the players, options, cap and memory at once
+        self.num_actions = first.num_actions
+        self.observation_size = first.encoder.size
+        self.sessions: list[Session] = [first]
+        self._numbers = [0] * num_envs
+        self.reset(seed)
+
+    def _session(self, slot: int, number: int) -> Session:
+        return Session(
+            self.game,
+            self.players,
+            self.options,
+            seed=game_seed(self.seed, slot, number),
+            max_moves=self.max_moves,
+            memory=self.memory,
+        )
+
+    def reset(self, seed: int | None = None) -> Batch:
+        """Start a new game in every slot (``seed``: the batch's new seed); the first batch."""
+        if seed is not None:
+            self.seed = operator.index(seed)
+        self._numbers = [0] * self.num_envs
+        self.sessions = [self._session(i, 0) for i in range(self.num_envs)]
+        self.games_finished = 0
+        zeros = np.zeros(self.num_envs, dtype=np.bool_)
+        return self._batch(
+            np.zeros((self.num_envs, self.players), dtype=np.float32), zeros, zeros.copy()
+        )
+
+    def step(self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]) -> Batch:
+        """Play one action index per game for its seat to act; reset those that ended.
+
+        ``actions[i]`` is played in game ``i``; the answer is the next batch.
+        Every action is checked before any is played: an illegal one raises
+        :class:`~campfire.core.errors.IllegalActionError` naming the game, its seat and its
+        legal indices, and no game has moved.
+        """
+        n = self.num_envs
+        chosen = np.asarray(actions)
+        if chosen.shape != (n,) or not np.issubdtype(chosen.dtype, np.integer):
+            raise OptionError(
+                f"actions must be {n} integer action indices, one per game "
+                f"(got shape {chosen.shape}, dtype {chosen.dtype})"
+            )
+        indices: list[int] = chosen.tolist()
+        sessions = self.sessions
+        seats = [s.current_seat() for s in sessions]
+        for i, (session, seat, index) in enumerate(zip(sessions, seats, indices, strict=True)):
+            if seat is None or index not in session.legal_indices(seat):
+                legal = sorted(session.legal_indices(seat)) if seat is not None else []
+                raise IllegalActionError(
+                    "not legal",
+                    f"game {i}: action index {index} is not legal for its seat to act "
+                    f"({seat}); the legal ones are {legal}. No game has moved.",
+                )
+        rewards = np.zeros((n, self.players), dtype=np.float32)
+        terminated = np.zeros(n, dtype=np.bool_)
+        truncated = np.zeros(n, dtype=np.bool_)
+        for i, (session, seat, index) in enumerate(zip(sessions, seats, indices, strict=True)):
+            assert seat is not None  # checked above
+            session.apply_index(seat, index)
+            if session.is_over():
+                if session.state.is_terminal():
+                    terminated[i] = True
+                    rewards[i] = session.returns()
+                else:
+                    truncated[i] = True
+                self._numbers[i] += 1
+                self.games_finished += 1
+                sessions[i] = self._session(i, self._numbers[i])
+        return self._batch(rewards, terminated, truncated)
+
+    def _batch(
+        self,
+        rewards: npt.NDArray[np.float32],
+        terminated: npt.NDArray[np.bool_],
+        truncated: npt.NDArray[np.bool_],
+    ) -> Batch:
+        n, width, size = self.num_envs, self.num_actions, self.observation_size
+        sessions = self.sessions
+        # every row starts as the encoder's blank (one NumPy call); each game's observation is
+        # written into its row through a memoryview (item writes, no array made per game)
+        observations = np.tile(sessions[0].encoder.blank, (n, 1))
+        rows: memoryview[float] = observations.data.cast("B").cast("f")
+        masks = np.zeros((n, width), dtype=np.int8)
+        seats: list[int] = []
+        flat: list[int] = []  # every legal index of every game, offset by its row
+        for i, session in enumerate(sessions):
+            seat = session.current_seat()
+            assert seat is not None  # a game that is over was reset
+            seats.append(seat)
+            session.observation_into(seat, rows[i * size : (i + 1) * size])
+            base = i * width
+            flat.extend([base + x for x in session.legal_indices(seat)])
+        masks.reshape(-1)[np.fromiter(flat, np.intp, len(flat))] = 1
+        return Batch(
+            observations, masks, np.array(seats, dtype=np.int64), rewards, terminated, truncated
+        )
+
+
+class CampfireVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
+    """A Gymnasium ``VectorEnv``: the learner at ``seat`` of ``num_envs`` games.
+
+    Campfire agents play the other seats (each game a :class:`~.gymnasium.CampfireEnv`, all
+    stepped in one call).
+    Observations are the dict of ``observation`` and ``action_mask`` batched (arrays with a
+    first axis of ``num_envs``); rewards, the learner's illegal-action rule and ``shaping`` are
+    :class:`~.gymnasium.CampfireEnv`'s. A game that ends is reset in the same call
+    (``autoreset_mode`` *same-step*): ``infos["final_obs"]`` and ``infos["final_info"]`` hold
+    the ended games' last observations and infos, marked by ``infos["_final_obs"]``, as
+    Gymnasium's own vector environments lay them out in that mode. Game ``k`` of slot ``i`` is
+    seeded from ``seed`` through :func:`game_seed`.
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "autoreset_mode": AutoresetMode.SAME_STEP,
+        "render_modes": [],
+    }
+
+    def __init__(
+        self,
+        game: str,
+        num_envs: int,
+        players: int = 2,
+        seat: int = 0,
+        opponents: str | Sequence[str] = "random",
+        *,
+        shaping: float = 0.0,
+        max_moves: int | None = None,
+        **options: Any,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int):
+            raise OptionError(f"num_envs must be an integer 1–{MAX_ENVS} (got {num_envs!r})")
+        if not 1 <= num_envs <= MAX_ENVS:
+            raise OptionError(f"num_envs must be 1–{MAX_ENVS} (got {num_envs})")
+        campfire.get_game(game).check_players(players)
+        self.envs = [
+            CampfireEnv(
+                game, players, seat, opponents, shaping=shaping, max_moves=max_moves, **options
+            )
+            for _ in range(num_envs)
+        ]
+        self.num_envs = num_envs
+        first = self.envs[0]
+        assert isinstance(first.observation_space, spaces.Dict)
+        assert isinstance(first.action_space, spaces.Discrete)
+        #: one game's spaces: the dict of ``observation`` and ``action_mask``, the action index
+        self.single_observation_space: spaces.Dict = first.observation_space
+        self.single_action_space: spaces.Discrete = first.action_space
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._seed = 0
+        self._numbers = [0] * num_envs
+
+    def _reset_one(self, i: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        seed = game_seed(self._seed, i, self._numbers[i])
+        return self.envs[i].reset(seed=seed)
+
+    @staticmethod
+    def _stack(observations: list[dict[str, Any]]) -> dict[str, Any]:
+        return {key: np.stack([o[key] for o in observations]) for key in observations[0]}
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Start a new game in every slot (``seed``: one int for the batch); the observations."""
+        if isinstance(seed, list):
+            raise OptionError("give one seed for the whole batch (an int), not one per game")
+        if seed is not None:
+            self._seed = operator.index(seed)
+        self._numbers = [0] * self.num_envs
+        observations = [self._reset_one(i)[0] for i in range(self.num_envs)]
+        return self._stack(observations), {}
+
+    def step(
+        self, actions: Any
+    ) -> tuple[
+        dict[str, Any],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        """Play each game's learner action (and the agents up to the learner's next turn)."""
+        chosen = np.asarray(actions)
+        if chosen.shape != (self.num_envs,) or not np.issubdtype(chosen.dtype, np.integer):
+            raise OptionError(
+                f"actions must be {self.num_envs} integer action indices, one per game "
+                f"(got shape {chosen.shape}, dtype {chosen.dtype})"
+            )
+        n = self.num_envs
+        observations: list[dict[str, Any]] = []
+        rewards = np.zeros(n, dtype=np.float64)
+        terminated = np.zeros(n, dtype=np.bool_)
+        truncated = np.zeros(n, dtype=np.bool_)
+        infos: dict[str, Any] = {}
+        for i, (env, action) in enumerate(zip(self.envs, chosen.tolist(), strict=True)):
+            obs, reward, term, trunc, info = env.step(action)
+            rewards[i], terminated[i], truncated[i] = reward, term, trunc
+            if term or trunc:  # Gymnasium's same-step layout (its SyncVectorEnv's)
+                infos = self._add_info(infos, {"final_obs": obs, "final_info": info}, i)
+                self._numbers[i] += 1
+                obs, info = self._reset_one(i)
+            infos = self._add_info(infos, info, i)
+            observations.append(obs)
+        return self._stack(observations), rewards, terminated, truncated, infos
