@@ -45,8 +45,7 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from starlette.routing import BaseRoute, Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.routing import BaseRoute, Route
 
 from campfire.core import CampfireError, all_games
 from campfire.core import get as get_game
@@ -64,6 +63,7 @@ from campfire.web.strings import strings
 
 from .lobby import guarded, language_of, live_table
 from .pages import missing_page, shown
+from .static_files import StaticFiles
 
 __all__ = [
     "DEFAULT_PORT",
@@ -178,7 +178,7 @@ def routes() -> list[BaseRoute]:
         Route("/api/play-modes", play_modes, methods=["GET"]),
         Route("/api/tables/{table_id}/settings", guarded(table_settings), methods=["GET"]),
         Route("/rules/{game}", rules_page, methods=["GET"]),
-        Mount("/static", app=StaticFiles(directory=static_dir()), name="static"),
+        Route("/static/{path:path}", StaticFiles(static_dir()).endpoint, methods=["GET"]),
     ]
 
 
