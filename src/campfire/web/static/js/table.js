@@ -458,10 +458,14 @@ function draw() {
       presence,
     };
     if (!spectator && state.status === "running" && !page.sent) options.onAction = onAction;
-    // the cards a new frame moved slide from where they were (none with reduced motion)
+    // the cards a new frame moved slide from where they were (none with reduced motion); where
+    // they are now is read just before the next frame is painted, with the page laid out once
     const before = page.moved ? cardPlaces(board) : null;
     renderTable(board, state.display, options);
-    if (before) slide(board, before, page.moved);
+    if (before) {
+      const moved = page.moved;
+      requestAnimationFrame(() => slide(board, before, moved));
+    }
     page.moved = null;
     clearTimeout(page.fadeTimer);
     const fade = page.lastMoves.nextFade();
