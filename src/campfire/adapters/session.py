@@ -289,6 +289,13 @@ class Session:
         """A 0/1 vector over the index space: the legal actions of ``seat`` (a new array)."""
         # masks are kept as read-only arrays, handed out as copies (cheaper than np.zeros and
         # a fancy assignment, and than a numpy view of a bytearray copy)
+        return self.shared_legal_mask(seat).copy()
+
+    def shared_legal_mask(self, seat: int) -> npt.NDArray[np.int8]:
+        """:meth:`legal_mask` as a read-only array shared with other callers (no copy made).
+
+        What a batch copies into one of its rows (``campfire.adapters.vector``).
+        """
         legal = self._legal_indices(seat)
         entry = self._legal_entry if seat == self._legal_seat else None
         mask = None if entry is None else entry[2]
@@ -309,7 +316,7 @@ class Session:
                 self._masks[legal] = mask
             if entry is not None:
                 entry[2] = mask
-        return mask.copy()
+        return mask
 
     def apply(self, seat: int, index: int) -> list[Event]:
         """Play the action with index ``index`` for ``seat`` (the seat to act); its events.

@@ -62,6 +62,9 @@ __all__ = ["MAX_ENVS", "Batch", "CampfireVectorEnv", "VectorGames", "game_seed"]
 
 #: the most games one batch may hold (a bound on what a caller can ask for)
 MAX_ENVS = 65_536
+#: up to this many legal actions a game's mask is written index by index; more, its session's
+#: cached mask is copied into its row (one NumPy call beats a long Python loop)
+_FEW = 16
 
 
 def game_seed(seed: int, slot: int, number: int) -> int:
@@ -210,14 +213,18 @@ class VectorGames:
         rows: memoryview[float] = observations.data.cast("B").cast("f")
         masks = np.zeros((n, width), dtype=np.int8)
         seats: list[int] = []
-        flat: list[int] = []  # every legal index of every game, offset by its row
+        flat: list[int] = []  # the legal indices of the games with few, offset by their rows
         for i, session in enumerate(sessions):
             seat = session.current_seat()
             assert seat is not None  # a game that is over was reset
             seats.append(seat)
             session.observation_into(seat, rows[i * size : (i + 1) * size])
-            base = i * width
-            flat.extend([base + x for x in session.legal_indices(seat)])
+            legal = session.legal_indices(seat)
+            if len(legal) <= _FEW:
+                base = i * width
+                flat.extend([base + x for x in legal])
+            else:  # many: the session's cached mask, copied into the row at once
+                masks[i] = session.shared_legal_mask(seat)
         masks.reshape(-1)[np.fromiter(flat, np.intp, len(flat))] = 1
         return Batch(
             observations, masks, np.array(seats, dtype=np.int64), rewards, terminated, truncated
