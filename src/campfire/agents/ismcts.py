@@ -20,8 +20,10 @@ from typing import Any
 
 from campfire.core import (
     Action,
+    ActionValue,
     Agent,
     AgentConfig,
+    Assessment,
     ErrorText,
     Observation,
     Outcome,
@@ -396,40 +398,6 @@ class ISMCTSAgent(Agent):
                 root_wins[first] = root_wins.get(first, 0.0) + win
         self.last_iterations = iterations
         return root, root_wins
-
-
-@dataclass(frozen=True)
-class ActionValue:
-    """What a search found for one root action: visits, mean reward and mean win share."""
-
-    action: Action
-    #: the iterations that went through this action
-    visits: int
-    #: the mean reward of the deciding seat after it (the search's own reward, in [0, 1])
-    value: float
-    #: the mean win share of the deciding seat after it (the estimated chance to win)
-    win: float
-
-
-@dataclass(frozen=True)
-class Assessment:
-    """A search's view of one decision: the root actions it tried, most visited first."""
-
-    entries: list[ActionValue]
-    #: the iterations the search ran
-    iterations: int
-
-    @property
-    def best(self) -> ActionValue:
-        """The most visited action (what the search plays)."""
-        return self.entries[0]
-
-    def get(self, action: Action) -> ActionValue | None:
-        """The entry of ``action`` (``None``: the search never tried it)."""
-        for entry in self.entries:
-            if entry.action == action:
-                return entry
-        return None
 
 
 def _after_hook(policy: RolloutPolicy | None) -> Callable[[State, int, Action], None] | None:

@@ -7,7 +7,14 @@ the move the search prefers. :func:`hint` does the same for the decision a seat 
 
 The search is the game's ``hard`` level (:meth:`Game.difficulty_levels`) at the review's
 iterations: an agent that can assess a decision (it has an ``assess`` method like
-:meth:`.ISMCTSAgent.assess`); a hard level that cannot is replaced by the generic ISMCTS.
+:meth:`.ISMCTSAgent.assess`); a hard level that cannot is replaced by the generic ISMCTS. A
+decision the agent does not search (its assessment has 0 iterations: a game's search may weigh
+only some kinds of decision) is left out of the review.
+
+The search's estimate of a move it tried rarely is unreliable, and the move played is often one
+the search does not like: when the played move got fewer than :data:`MIN_PLAYED_VISITS`
+iterations (or a tenth of the search's, if more), it is searched on its own for that many
+iterations more, and that estimate is the one compared.
 
 Marks compare the search's estimates (its mean reward for the deciding seat, in [0, 1]) of the
 best move and of the move played; the *loss* is their difference (never below 0):
@@ -18,10 +25,10 @@ best move and of the move played; the *loss* is their difference (never below 0)
 The review is deterministic given the record, the iterations, the seats and the seed. Its JSON
 (:meth:`Review.to_json`) is described in ``docs/learn.md``.
 
->>> from campfire import get_game
+>>> from campfire import all_games
 >>> from campfire.agents import make_agent
 >>> from campfire.core.table import Table
->>> game = get_game("manitou")
+>>> game = all_games()[1]
 >>> table = Table(game, 2, seed=3, agents=[make_agent("easy", game, s, 2, seed=s) for s in (0, 1)])
 >>> _ = table.run()
 >>> result = review(table.match.record(), iterations=10, seats=[0])
@@ -40,7 +47,9 @@ from typing import Any, Protocol, runtime_checkable
 
 from campfire.core import (
     Action,
+    ActionValue,
     Agent,
+    Assessment,
     ErrorText,
     Game,
     Observation,
@@ -49,7 +58,6 @@ from campfire.core import (
 )
 from campfire.core.records import Match, Record, replay
 
-from .ismcts import ActionValue, Assessment
 from .registry import make_agent, parse_agent_spec
 
 __all__ = [
@@ -320,9 +328,7 @@ class Review:
             raise ValueError(f"bad review: {exc}") from None
 
 
-def _decision(
-    index: int, seat: int, played: Action, obs: Observation, found: Assessment, choices: int
-) -> Decision:
+def _decision(index: int, seat: int, played: Action, found: Assessment, choices: int) -> Decision:
     best = found.best
     mine: ActionValue | None = found.get(played)
     if mine is None:  # never tried: count it as the worst the search saw
@@ -384,7 +390,8 @@ def review(
                 played = game.canonical_action(text)
                 obs = Observation.of(state, seat, beliefs[seat].clone(), worlds)
                 found = _assess(agents[seat], obs, played)
-                result.decisions.append(_decision(index, seat, played, obs, found, len(legal)))
+                if found.iterations > 0:  # (0: the search has nothing to weigh there)
+                    result.decisions.append(_decision(index, seat, played, found, len(legal)))
         events = start.play(seat, text)
         for s, belief in beliefs.items():
             belief.observe(visible_events(events, s))
@@ -434,6 +441,8 @@ def _assess(
     if played is None:
         return agent.assess(obs, seconds=seconds)
     found = agent.assess(obs, include=(played,), seconds=seconds)
+    if found.iterations == 0:
+        return found
     mine = found.get(played)
     least = max(MIN_PLAYED_VISITS, found.iterations // 10)
     if mine is not None and mine.visits >= least:
@@ -473,7 +482,7 @@ def hint(
     record: Record,
     seat: int,
     *,
-    seconds: float = 0.8,
+    seconds: float | None = None,
     seed: int = 0,
     game: Game[Any] | None = None,
 ) -> Hint:
@@ -481,7 +490,8 @@ def hint(
 
     The search sees only what ``seat`` saw: its memory is fed the events of the record's
     actions visible to it, and it decides from the seat's observation. It runs the hard level's
-    iterations, stopping after ``seconds`` at most. Raises :class:`OptionError` if ``seat`` is
+    iterations (deterministic given ``seed``), or stops after ``seconds`` if that comes first
+    (a server bounds a hint's answer time so). Raises :class:`OptionError` if ``seat`` is
     not to act or has no legal action.
     """
     if game is None:
