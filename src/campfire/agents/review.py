@@ -70,6 +70,7 @@ __all__ = [
     "Decision",
     "Hint",
     "Review",
+    "Reviewer",
     "SeatSummary",
     "action_words",
     "assessor",
@@ -348,6 +349,69 @@ def _decision(index: int, seat: int, played: Action, found: Assessment, choices:
     )
 
 
+class Reviewer:
+    """A review done one action of the record at a time (what :func:`review` runs).
+
+    A server runs :meth:`step` in its worker pool between live bots' decisions; ``done`` and
+    ``total`` tell the progress, and :attr:`result` holds the decisions assessed so far.
+    Arguments and errors are :func:`review`'s.
+    """
+
+    def __init__(
+        self,
+        record: Record,
+        *,
+        iterations: int | None = None,
+        seats: Iterable[int] | None = None,
+        seed: int = 0,
+        game: Game[Any] | None = None,
+    ) -> None:
+        match = replay(record, game=game)  # checks the whole record first
+        self.game = game = match.game
+        n = match.state.num_players
+        chosen = sorted(set(seats)) if seats is not None else list(range(n))
+        for s in chosen:
+            if not 0 <= s < n:
+                raise OptionError(
+                    ErrorText("seat {seat} does not exist (seats are 0–{last})", seat=s, last=n - 1)
+                )
+        its = iterations if iterations is not None else review_iterations(game, n)
+        self.record = record
+        self.result = Review(record.game, [p.name for p in record.players], its, seed, seats=chosen)
+        self._match = Match(game, n, record.options, seed=record.seed, setup=record.setup)
+        options = self._match.options
+        self._agents = {
+            s: assessor(game, s, n, options, iterations=its, seed=seed * 1009 + s) for s in chosen
+        }
+        self._beliefs = {s: game.new_belief(s, n, options, "perfect", seed) for s in chosen}
+        self._worlds = random.Random(f"review/{seed}")
+        #: the actions of the record replayed so far, and in all
+        self.done = 0
+        self.total = len(record.actions)
+
+    def step(self) -> bool:
+        """Assess the next action of the record if it was a decision; ``False`` when all done."""
+        if self.done >= self.total:
+            return False
+        index = self.done
+        seat, text = self.record.actions[index]
+        state = self._match.state
+        agent = self._agents.get(seat)
+        if agent is not None:
+            legal = state.legal_actions(seat)
+            if len(legal) > 1:
+                played = self.game.canonical_action(text)
+                obs = Observation.of(state, seat, self._beliefs[seat].clone(), self._worlds)
+                found = _assess(agent, obs, played)
+                if found.iterations > 0:  # (0: the search has nothing to weigh there)
+                    self.result.decisions.append(_decision(index, seat, played, found, len(legal)))
+        events = self._match.play(seat, text)
+        for s, belief in self._beliefs.items():
+            belief.observe(visible_events(events, s))
+        self.done += 1
+        return self.done < self.total
+
+
 def review(
     record: Record,
     *,
@@ -364,40 +428,13 @@ def review(
     :class:`~campfire.core.errors.RecordError` for a record that does not replay and
     :class:`OptionError` for a bad seat or iteration count.
     """
-    match = replay(record, game=game)  # checks the whole record first
-    game = match.game
-    n = match.state.num_players
-    chosen = sorted(set(seats)) if seats is not None else list(range(n))
-    for s in chosen:
-        if not 0 <= s < n:
-            raise OptionError(
-                ErrorText("seat {seat} does not exist (seats are 0–{last})", seat=s, last=n - 1)
-            )
-    its = iterations if iterations is not None else review_iterations(game, n)
-    result = Review(record.game, [p.name for p in record.players], its, seed, seats=chosen)
-    start = Match(game, n, record.options, seed=record.seed, setup=record.setup)
-    agents = {
-        s: assessor(game, s, n, start.options, iterations=its, seed=seed * 1009 + s) for s in chosen
-    }
-    beliefs = {s: game.new_belief(s, n, start.options, "perfect", seed) for s in chosen}
-    worlds = random.Random(f"review/{seed}")
-    total = len(record.actions)
-    for index, (seat, text) in enumerate(record.actions):
-        state = start.state
-        if seat in agents:
-            legal = state.legal_actions(seat)
-            if len(legal) > 1:
-                played = game.canonical_action(text)
-                obs = Observation.of(state, seat, beliefs[seat].clone(), worlds)
-                found = _assess(agents[seat], obs, played)
-                if found.iterations > 0:  # (0: the search has nothing to weigh there)
-                    result.decisions.append(_decision(index, seat, played, found, len(legal)))
-        events = start.play(seat, text)
-        for s, belief in beliefs.items():
-            belief.observe(visible_events(events, s))
+    reviewer = Reviewer(record, iterations=iterations, seats=seats, seed=seed, game=game)
+    while reviewer.step():
         if progress is not None:
-            progress(index + 1, total)
-    return result
+            progress(reviewer.done, reviewer.total)
+    if progress is not None:
+        progress(reviewer.done, reviewer.total)
+    return reviewer.result
 
 
 def action_words(
