@@ -197,7 +197,7 @@ class Decision:
         """How much the played move is worth less than the best (0 when it is the best)."""
         if self.played == self.best:
             return 0.0
-        return max(0.0, self.best_value - self.played_value)
+        return round(max(0.0, self.best_value - self.played_value), 4)
 
     @property
     def mark(self) -> str:
@@ -340,10 +340,10 @@ def _decision(index: int, seat: int, played: Action, found: Assessment, choices:
         seat,
         str(played),
         str(best.action),
-        mine.value,
-        best.value,
-        mine.win,
-        best.win,
+        round(mine.value, 4),
+        round(best.value, 4),
+        round(mine.win, 4),
+        round(best.win, 4),
         choices,
         found.iterations,
     )

@@ -39,6 +39,7 @@ from .metrics import MetricsConfig, NoMetrics, make_metrics, metrics_route, samp
 from .pages import not_found
 from .proxy import ProxyMiddleware, ProxySettings
 from .replay import routes as replay_routes
+from .review_api import routes as review_routes
 from .security import (
     AddressLimiter,
     LobbyRateLimitMiddleware,
@@ -212,6 +213,7 @@ def create_app(
             Route("/metrics", metrics_route(metrics_config, client_address), methods=["GET"]),
             *lobby_routes(),
             *replay_routes(),
+            *review_routes(),
             WebSocketRoute("/ws/tables/{table_id}", table_socket),
             *web_routes(),
         ],

@@ -137,6 +137,9 @@ class LiveTable:
     #: a player may ask to take back their last move, which the other people accept
     #: (:mod:`.undo`; never at a real-time table)
     undo: bool = False
+    #: a player may ask what the hard level would play (:mod:`.hints`; off unless asked for,
+    #: never at a real-time table, and never at a rated table when there are such)
+    hints: bool = False
     #: what each seat to act may do, and since which step (what an action may answer)
     offers: Offers = field(default_factory=Offers)
     #: the open claim window (``None``: none)
@@ -171,6 +174,7 @@ class LiveTable:
             "realtime": self.realtime,
             "takeover_level": self.takeover_level,
             "undo": self.undo,
+            "hints": self.hints,
         }
 
     def stored_settings(self) -> dict[str, Any]:

@@ -68,6 +68,7 @@ ERROR_CODES = (
     "bad_origin",
     "rate_limited",
     "table_moved",
+    "review_busy",
     "internal",
 )
 
@@ -191,6 +192,7 @@ LOBBY_SCHEMAS: dict[str, dict[str, Any]] = {
             "realtime": {"type": "boolean"},
             "takeover_level": {"enum": list(LEVELS)},
             "undo": {"type": "boolean"},
+            "hints": {"type": "boolean"},
         },
         schema=True,
     ),
