@@ -75,7 +75,7 @@ def time_hints(game: str, players: int, seed: int, count: int) -> dict[str, Any]
     state = spec.new_game(players, full.options, seed=full.seed)
     points: list[tuple[int, int]] = []
     for index, (seat, text) in enumerate(full.actions):
-        if len(state.legal_actions(seat)) > 1 and state.seats_to_act() == [seat]:
+        if len(state.legal_actions(seat)) > 1:
             points.append((index, seat))
         state.apply(seat, spec.canonical_action(text))
     if len(points) > count:

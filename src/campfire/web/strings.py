@@ -223,6 +223,8 @@ STRINGS: dict[str, str] = {
     "web.undo.expired": "Nobody answered in time: the move stays",
     "web.undo.cancelled": "A move was played: the request to take one back is over",
     # ----- hints (js/hints.js) and post-game reviews (js/review.js) ----------------------
+    "web.lobby.hints": "Hints: a player may ask what the hard level would play",
+    "web.lobby.hints.help": "for casual games: the log says who used a hint; never in real time",
     "web.table.hints": "Hints are allowed: the log says who used one",
     "web.hint.button": "Hint",
     "web.hint.help": "What would the hard level play? (key ?)",
