@@ -7,10 +7,20 @@ game's stored record.
 
 from __future__ import annotations
 
+import asyncio
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
+
+from campfire.agents import make_agent
 from campfire.core import Record
+from campfire.core import get as get_game
+from campfire.core.table import Table
+from campfire.server.reviews import MAX_QUEUED, ReviewQueue
+from campfire.server.seating import LobbyError, SeatInfo
+from campfire.server.storage import MemoryStore
 
 from .helpers import Seat, app_client, new_table, play_out, seats
 
@@ -124,3 +134,63 @@ def test_a_finished_game_is_reviewed_and_the_review_is_kept_with_it(sqlite_url: 
     with app_client(sqlite_url, seed=SEED + 50) as client:
         again = client.get(f"/api/tables/{table}/review?game=1").json()
         assert again["status"] == "done" and again["review"]["decisions"] == review["decisions"]
+
+
+class _Bots:
+    """The bot driver's part a review needs: the pool, and whether live bots are deciding."""
+
+    def __init__(self) -> None:
+        self.pool = ThreadPoolExecutor(max_workers=1)
+        self.deciding = True
+
+    def busy(self) -> bool:
+        return self.deciding
+
+
+class _Hub:
+    def __init__(self) -> None:
+        self.bots = _Bots()
+        self.store = MemoryStore()
+
+    def spawn(self, coro: Any) -> asyncio.Task[None]:
+        return asyncio.get_running_loop().create_task(coro)
+
+
+def _finished_record(seed: int) -> str:
+    game = get_game(REVIEWED)
+    agents = [make_agent("easy", game, s, 2, seed=s) for s in range(2)]
+    table = Table(game, 2, seed=seed, agents=agents)
+    table.run()
+    return table.match.record().dumps()
+
+
+def test_a_review_waits_while_live_bots_decide_and_the_queue_is_bounded() -> None:
+    async def scenario() -> None:
+        hub = _Hub()
+        reviews = ReviewQueue(hub)  # type: ignore[arg-type]
+        text = _finished_record(SEED)
+        table = hub.store.create(REVIEWED, {}, 2, [SeatInfo(0), SeatInfo(1)])
+        hub.store.finish(table, 1, text)
+        job = reviews.request(table, 1, text)
+        assert reviews.request(table, 1, text) is job  # asked twice: one review
+        for _ in range(50):
+            await asyncio.sleep(0.01)
+        # the live bots are deciding all along: not one slice of the review has run
+        assert job.status in ("queued", "running") and job.done == 0
+        for number in range(2, 2 + MAX_QUEUED):
+            reviews.request(table, number, text)
+        with pytest.raises(LobbyError) as refused:
+            reviews.request(table, 99, text)
+        assert refused.value.status == 503
+        reviews.waiting.clear()  # (only the first is reviewed here)
+        hub.bots.deciding = False
+        for _ in range(6000):
+            if job.status == "done":
+                break
+            await asyncio.sleep(0.02)
+        assert job.status == "done" and job.done == job.total > 0
+        stored = Record.loads(hub.store.record(table, 1) or "")
+        assert stored.meta["review"] == job.result
+        hub.bots.pool.shutdown()
+
+    asyncio.run(scenario())
