@@ -70,6 +70,9 @@ def test_a_hint_goes_to_the_asking_seat_and_the_log_tells_everyone(sqlite_url: s
             assert asker.receive()["code"] == "stale"
             other.send({"type": "ping"})
             assert other.receive()["type"] == "pong"  # nothing else reached the other seat
+            play_out(clients, lambda to_act: (to_act[0], to_act[0].last["legal"][0]["notation"]))
+        record = Record.loads(client.get(f"/api/tables/{table}/record?game=1").text)
+        assert record.meta["hints"] == [{"seq": seq, "seat": asker.seat}]  # the record says so
 
 
 def test_a_table_without_hints_refuses_them(sqlite_url: str) -> None:

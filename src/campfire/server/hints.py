@@ -7,7 +7,8 @@ observation only** — its view and the memory fed with the events of the game t
 saw — in the bot worker pool, within :data:`HINT_SECONDS` of search. The answer, a ``hint``
 frame with the move, the presenter's words for it and the search's estimated chance to win,
 goes to the asking seat's connections only; every connection at the table then gets a
-``hint_used`` frame, which the clients show as a line of the table's log ("Ann used a hint").
+``hint_used`` frame, which the clients show as a line of the table's log ("Ann used a hint"),
+and the game's record lists the hints given (``meta.hints``: sequence number and seat).
 
 Refusals: ``not_seated`` (a spectator), ``not_running``, ``hint_off`` (the table does not allow
 hints), ``hint_turn`` (the seat is not to act, or a bot plays it), ``stale`` (the table moved
@@ -142,6 +143,7 @@ class TableHints:
             for other in list(live.connections):
                 if other.seat == seat:
                     other.push(dict(frame))
+            live.hints_used.append((number, seq, seat))
             used = {"type": "hint_used", "table": live.id, "game_number": number, "seq": seq}
             for other in list(live.connections):
                 other.push({**used, "seat": seat})

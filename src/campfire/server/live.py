@@ -140,6 +140,9 @@ class LiveTable:
     #: a player may ask what the hard level would play (:mod:`.hints`; off unless asked for,
     #: never at a real-time table, and never at a rated table when there are such)
     hints: bool = False
+    #: the hints given at this table: (game number, sequence number, seat); the record of a
+    #: game lists its own (``meta.hints``; kept in this process's memory until the game ends)
+    hints_used: list[tuple[int, int, int]] = field(default_factory=list)
     #: what each seat to act may do, and since which step (what an action may answer)
     offers: Offers = field(default_factory=Offers)
     #: the open claim window (``None``: none)
@@ -328,6 +331,9 @@ class LiveTable:
             ]
         if self.forfeit is not None:
             meta["forfeit"] = self.forfeit
+        used = [{"seq": q, "seat": s} for n, q, s in self.hints_used if n == self.number]
+        if used:
+            meta["hints"] = used
         return meta
 
     def clocks_json(self) -> dict[str, Any] | None:
