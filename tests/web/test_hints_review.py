@@ -38,6 +38,13 @@ def test_a_hint_is_shown_to_the_asker_and_logged_for_the_other(server: Any, new_
     mover.locator("#cf-log").get_by_text(f"{name} used a hint").wait_for()
     assert other.locator("#cf-hint").is_hidden()
     assert other.locator("#cf-hint").inner_text() == ""  # the suggestion never reached it
+    # the key ? asks again (the same position: the same answer, and a second line in the log)
+    mover.locator("#cf-log").click()
+    mover.keyboard.press("?")
+    lines = other.locator("#cf-log").get_by_text(f"{name} used a hint")
+    counted = until(other, lambda: lines.count() == 2)
+    assert counted, "the key ? did not ask for a hint"
+    assert answer.get_by_text(re.compile(r"^Hint: ")).count() == 1
 
 
 def test_the_review_page_draws_marks_and_the_graph(server: Any, new_page: Any) -> None:
