@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -102,11 +103,10 @@ def test_review_is_deterministic_and_round_trips_through_json() -> None:
     assert marked == sum(1 for d in data["decisions"] if d["mark"])
 
 
-def test_a_seat_is_reviewed_from_the_events_it_saw_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    record = _finished("tracker")
-    game = get_game("tracker")
+def _spy_beliefs(monkeypatch: pytest.MonkeyPatch, game: Any) -> list[tuple[int, list[Event]]]:
+    """Record every batch of events a belief of ``game`` is fed, with the belief's seat."""
     fed: list[tuple[int, list[Event]]] = []
-    make_belief = type(game).new_belief
+    make_belief: Callable[..., Belief] = type(game).new_belief
 
     def recording(self: Any, seat: int, *args: Any, **kwargs: Any) -> Belief:
         belief = make_belief(self, seat, *args, **kwargs)
@@ -120,6 +120,29 @@ def test_a_seat_is_reviewed_from_the_events_it_saw_only(monkeypatch: pytest.Monk
         return belief
 
     monkeypatch.setattr(type(game), "new_belief", recording)
+    return fed
+
+
+def test_a_hint_is_searched_from_the_events_the_seat_saw_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = get_game("tracker")
+    agents = [make_agent("easy", game, s, 2, seed=s) for s in range(2)]
+    table = Table(game, 2, seed=4, agents=agents)
+    for _ in range(20):
+        table.step()
+    seat = table.state.seats_to_act()[0]
+    record = table.match.record()
+    fed = _spy_beliefs(monkeypatch, game)
+    got = hint(record, seat, seed=2)
+    assert got.action in table.state.legal_actions(seat)
+    assert any(e.to is not None for _, events in fed for e in events)
+    assert all(s == seat and (e.to is None or seat in e.to) for s, events in fed for e in events)
+
+
+def test_a_seat_is_reviewed_from_the_events_it_saw_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    record = _finished("tracker")
+    fed = _spy_beliefs(monkeypatch, get_game("tracker"))
     seen: list[tuple[int, int]] = []
     assess = ISMCTSAgent.assess
 
