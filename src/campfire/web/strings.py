@@ -231,6 +231,8 @@ STRINGS: dict[str, str] = {
     "web.hint.thinking": "Thinking about a hint…",
     "web.hint.answer": "Hint: {move}. The hard level's search gives you about {win} % to win "
     "after it.",
+    "web.hint.answer.plain": "Hint: {move}. (The hard level plays it by its rule of thumb "
+    "here: there is nothing to search.)",
     "web.hint.used": "{name} used a hint",
     "web.review.open": "Review the game",
     "web.review.heading": "Post-game review",

@@ -44,7 +44,10 @@ export class HintPanel {
   receive(frame) {
     this.button.disabled = false;
     this.seq = frame.seq;
-    this.box.textContent = t("web.hint.answer", { move: frame.label, win: Math.round(frame.win * 100) });
+    // no iterations: the game's search had nothing to weigh here (the bot's rule of thumb)
+    this.box.textContent = frame.iterations
+      ? t("web.hint.answer", { move: frame.label, win: Math.round(frame.win * 100) })
+      : t("web.hint.answer.plain", { move: frame.label });
     this.box.hidden = false;
   }
 
