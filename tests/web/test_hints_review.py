@@ -50,7 +50,9 @@ def test_a_hint_is_shown_to_the_asker_and_logged_for_the_other(server: Any, new_
 def test_the_review_page_draws_marks_and_the_graph(server: Any, new_page: Any) -> None:
     table = bot_game(server.base, "manitou", 2)
     page = new_page()
-    page.goto(f"{server.base}/replay?table={table}&game=1&review=1")
+    page.goto(f"{server.base}/t/{table}")  # the table's end screen links the review
+    page.get_by_role("link", name="Review the game").click()
+    page.wait_for_url(re.compile(rf"/replay\?table={table}&game=1&.*review=1"))
     page.locator("#cf-review-title").get_by_text("Post-game review").wait_for()
     graph = page.locator("#cf-review-graph")
     graph.wait_for(timeout=600_000)  # the review runs in the server's pool (progress meanwhile)
