@@ -426,6 +426,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help=_("print the figures as JSON"))
     p.set_defaults(func=_cmd_bench)
 
+    from .review_cli import add_review_command
+
+    add_review_command(sub)  # review FILE
     from .arena.cli import add_arena_commands
 
     add_arena_commands(sub)  # sim, rate

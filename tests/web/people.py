@@ -78,6 +78,7 @@ def create_table(
     name: str = "Ann",
     realtime: bool | None = None,
     friends: tuple[str, ...] | list[str] = (),
+    hints: bool = False,
 ) -> int:
     """Create a table in the lobby (seat 1 is the creator); return its id.
 
@@ -96,6 +97,8 @@ def create_table(
     if realtime is not None:
         box = page.get_by_label(re.compile("^Real time"))
         box.set_checked(realtime)
+    if hints:
+        page.get_by_label(re.compile("^Hints")).check()
     page.get_by_role("button", name="Create table").click()
     page.wait_for_url(re.compile(r"/t/\d+$"))
     return int(page.url.rsplit("/", 1)[1])

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from campfire.core import (
     Action,
+    ActionValue,
     Agent,
     AgentConfig,
+    Assessment,
     ErrorText,
     Observation,
     Outcome,
@@ -35,6 +37,8 @@ __all__ = [
     "DEFAULT_ITERATIONS",
     "MAX_ITERATIONS",
     "MAX_SECONDS",
+    "ActionValue",
+    "Assessment",
     "ISMCTSAgent",
     "ISMCTSConfig",
     "reward_vector",
@@ -246,20 +250,72 @@ class ISMCTSAgent(Agent):
         legal = obs.legal_actions
         if len(legal) == 1:
             return legal[0]
+        root, _ = self._search(obs)
+        return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
+
+    def assess(
+        self,
+        obs: Observation,
+        *,
+        include: Sequence[Action] = (),
+        only: Sequence[Action] | None = None,
+        iterations: int | None = None,
+        seconds: float | None = None,
+    ) -> Assessment:
+        """Search as :meth:`act` does and return what the search found at the root.
+
+        For every root action the search tried: its visits, its mean reward for the deciding
+        seat (the reward the search maximises, in [0, 1]) and its mean win share (the
+        estimated chance to win). ``include`` names actions the search must consider at the
+        root even where the game's policy would prune them (a review needs the value of the
+        move that was played); ``only`` restricts the root to the actions it names (the value of
+        one move, searched on its own). ``iterations`` replaces the configured number;
+        ``seconds`` bounds the search's time besides its iterations (a hint must answer
+        quickly). The most visited action, :attr:`Assessment.best`, is the
+        one :meth:`act` would play with the same generator. With one legal action nothing is
+        searched: that action is returned with no visits.
+        """
+        legal = obs.legal_actions
+        if len(legal) == 1:
+            return Assessment([ActionValue(legal[0], 0, 0.5, 1.0 / self.num_players)], 0)
+        root, wins = self._search(obs, include, seconds, only, iterations)
+        entries = [
+            ActionValue(a, ch.visits, ch.reward / ch.visits, wins.get(a, 0.0) / ch.visits)
+            for a, ch in root.children.items()
+            if ch.visits > 0 and a in legal
+        ]
+        order = {a: i for i, a in enumerate(legal)}
+        entries.sort(key=lambda e: (-e.visits, order[e.action]))
+        return Assessment(entries, self.last_iterations)
+
+    def _search(
+        self,
+        obs: Observation,
+        include: Sequence[Action] = (),
+        seconds: float | None = None,
+        only: Sequence[Action] | None = None,
+        iterations_wanted: int | None = None,
+    ) -> tuple[_Node, dict[Action, float]]:
+        """Run the search from ``obs``: the root and the win shares summed per root action."""
         cfg = self.config
+        wanted = cfg.iterations if iterations_wanted is None else iterations_wanted
         rng = self.rng
         randrange = rng.randrange
         root = _Node(-1)
+        root_wins: dict[Action, float] = {}
         c = cfg.exploration
         log, sqrt = math.log, math.sqrt
-        deadline = time.perf_counter() + cfg.seconds if cfg.seconds > 0 else None
+        budget = cfg.seconds if cfg.seconds > 0 else None
+        if seconds is not None:
+            budget = seconds if budget is None else min(budget, seconds)
+        deadline = time.perf_counter() + budget if budget is not None else None
+        timed = cfg.seconds > 0
         rollout_policy = self.game.rollout_policy
         iterations = 0
         while True:
-            if deadline is None:
-                if iterations >= cfg.iterations:
-                    break
-            elif iterations > 0 and time.perf_counter() >= deadline:
+            if not timed and iterations >= wanted:
+                break
+            if deadline is not None and iterations > 0 and time.perf_counter() >= deadline:
                 break
             iterations += 1
             state = obs.sample(rng)
@@ -269,13 +325,19 @@ class ISMCTSAgent(Agent):
             node = root
             path = [root]
             seat = obs.seat
+            first: Action | None = None
             # selection and expansion
             while not state.is_terminal():
                 if node is not root:
                     seat = state.seats_to_act()[0]
                 actions = state.legal_actions(seat)
-                if prune is not None and len(actions) > 1:
-                    actions = prune(state, seat, actions, rng)
+                if only is not None and node is root:
+                    actions = [a for a in actions if a in only] or actions
+                elif prune is not None and len(actions) > 1:
+                    kept = prune(state, seat, actions, rng)
+                    if node is root and include:
+                        kept = kept + [a for a in include if a not in kept and a in actions]
+                    actions = kept
                 children = node.children
                 untried = []
                 for a in actions:
@@ -289,6 +351,8 @@ class ISMCTSAgent(Agent):
                     child = _Node(seat)
                     child.avail = 1
                     children[action] = child
+                    if first is None:
+                        first = action
                     # the search's unchecked fast path: ``state`` is its own sample, and the
                     # action one of that state's legal actions (State.apply_legal)
                     state.apply_legal(seat, action)
@@ -305,6 +369,8 @@ class ISMCTSAgent(Agent):
                     if value > best_value:
                         best_value, best_action = value, a
                 node = children[best_action]
+                if first is None:
+                    first = best_action
                 state.apply_legal(seat, best_action)  # (legal in its own state, as above)
                 if after is not None:
                     after(state, seat, best_action)
@@ -316,18 +382,22 @@ class ISMCTSAgent(Agent):
             if kind == "auto":
                 kind = policy.reward if policy is not None and policy.reward else "mixed"
             if state.is_terminal():
-                rewards = reward_vector(state.outcome(), kind, scale)
+                final: Outcome | None = state.outcome()
             else:  # cut off: the policy's estimate, or a draw
-                estimate = policy.evaluate(state) if policy is not None else None
-                if estimate is not None:
-                    rewards = reward_vector(estimate, kind, scale)
-                else:
-                    rewards = [0.5] * self.num_players
+                final = policy.evaluate(state) if policy is not None else None
+            if final is not None:
+                rewards = reward_vector(final, kind, scale)
+                win = final.win_shares()[obs.seat]
+            else:
+                rewards = [0.5] * self.num_players
+                win = 1.0 / self.num_players
             for n in path[1:]:
                 n.visits += 1
                 n.reward += rewards[n.seat]
+            if first is not None:
+                root_wins[first] = root_wins.get(first, 0.0) + win
         self.last_iterations = iterations
-        return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
+        return root, root_wins
 
 
 def _after_hook(policy: RolloutPolicy | None) -> Callable[[State, int, Action], None] | None:

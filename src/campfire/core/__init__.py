@@ -6,7 +6,16 @@ replay, and the registry of games. It imports nothing else of Campfire.
 """
 
 from .actions import Action
-from .agent import Agent, AgentConfig, Belief, NoisyConfig, Observation, RolloutPolicy
+from .agent import (
+    ActionValue,
+    Agent,
+    AgentConfig,
+    Assessment,
+    Belief,
+    NoisyConfig,
+    Observation,
+    RolloutPolicy,
+)
 from .errors import (
     CampfireError,
     ErrorText,
@@ -31,8 +40,10 @@ from .state import State
 __all__ = [
     "Action",
     "ActionSpace",
+    "ActionValue",
     "Agent",
     "AgentConfig",
+    "Assessment",
     "Belief",
     "CampfireError",
     "ErrorText",

@@ -44,7 +44,16 @@ from .state import State
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["Agent", "AgentConfig", "Belief", "NoisyConfig", "Observation", "RolloutPolicy"]
+__all__ = [
+    "ActionValue",
+    "Agent",
+    "AgentConfig",
+    "Assessment",
+    "Belief",
+    "NoisyConfig",
+    "Observation",
+    "RolloutPolicy",
+]
 
 _A = TypeVar("_A")
 
@@ -195,6 +204,48 @@ class Observation:
         It is a fresh copy each time: the agent may play it forward freely.
         """
         return self.belief.sample(self._drawn(), rng)
+
+
+@dataclass(frozen=True)
+class ActionValue:
+    """What a search found for one action of a decision: visits, mean reward and win share.
+
+    An agent that can assess a decision (``ISMCTSAgent.assess``, a game's own search) returns
+    one per action it weighed, in an :class:`Assessment`.
+    """
+
+    action: Action
+    #: the iterations that went through this action
+    visits: int
+    #: the mean reward of the deciding seat after it (the search's own reward, in [0, 1])
+    value: float
+    #: the mean win share of the deciding seat after it (the estimated chance to win)
+    win: float
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """A search's view of one decision: the actions it weighed, the one it plays first.
+
+    ``iterations`` 0 says that the agent did not search this decision (it has nothing to
+    weigh there): a review leaves such a decision unassessed.
+    """
+
+    entries: list[ActionValue]
+    #: the iterations the search ran
+    iterations: int
+
+    @property
+    def best(self) -> ActionValue:
+        """The action the search plays (the first entry: for ISMCTS the most visited)."""
+        return self.entries[0]
+
+    def get(self, action: Action) -> ActionValue | None:
+        """The entry of ``action`` (``None``: the search never tried it)."""
+        for entry in self.entries:
+            if entry.action == action:
+                return entry
+        return None
 
 
 class RolloutPolicy:

@@ -60,6 +60,7 @@ POT = LOCALE / f"{DOMAIN}.pot"
 #: the source files (globs under ``src/campfire``) whose marked strings go to the core's template
 SOURCES = (
     "cli.py",
+    "review_cli.py",
     "arena/*.py",
     "tui/*.py",
     "i18n/*.py",

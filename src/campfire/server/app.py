@@ -42,6 +42,7 @@ from .metrics import MetricsConfig, NoMetrics, make_metrics, metrics_route, samp
 from .pages import not_found
 from .proxy import ProxyMiddleware, ProxySettings
 from .replay import routes as replay_routes
+from .review_api import routes as review_routes
 from .security import (
     AddressLimiter,
     LobbyRateLimitMiddleware,
@@ -221,6 +222,7 @@ def create_app(
             *account_routes(),
             *replay_routes(),
             *learn_routes(),
+            *review_routes(),
             WebSocketRoute("/ws/tables/{table_id}", table_socket),
             *web_routes(),
         ],

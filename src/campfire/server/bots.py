@@ -31,6 +31,16 @@ class BotDriver:
         self.hub = hub
         #: where bots think (threads: a search never blocks the event loop or other tables)
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="campfire-bot")
+        #: live bots' decisions asked for and not yet made (reviews wait while any is)
+        self.pending = 0
+
+    def busy(self) -> bool:
+        """Whether a live bot's decision is waiting for a thread or being made.
+
+        A review (:mod:`.reviews`) assesses its next decision only when none is, so live
+        tables never wait behind it for longer than one of its decisions.
+        """
+        return self.pending > 0
 
     def kick(self, live: LiveTable) -> None:
         """Let the table's bots play, if one is to act and none is already thinking."""
@@ -47,6 +57,7 @@ class BotDriver:
         """
         metrics = self.hub.metrics
         metrics.bot_waiting(1)
+        self.pending += 1
 
         def decide() -> tuple[Action, float, int]:
             metrics.bot_waiting(-1)
@@ -56,7 +67,10 @@ class BotDriver:
             finally:
                 metrics.bot_thought(time.perf_counter() - started)
 
-        return await asyncio.get_running_loop().run_in_executor(self.pool, decide)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.pool, decide)
+        finally:
+            self.pending -= 1
 
     async def _drive(self, live: LiveTable) -> None:
         while True:

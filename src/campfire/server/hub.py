@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -110,6 +111,12 @@ class Takeover(Protocol):
 
 class Bots(Protocol):
     """Bots deciding in the pool (:mod:`.bots`)."""
+
+    #: where bots think (hints and reviews run there too)
+    pool: ThreadPoolExecutor
+
+    def busy(self) -> bool:
+        """Whether a live bot's decision is waiting for a thread or being made."""
 
     def kick(self, live: LiveTable) -> None:
         """Let the table's bots play, if one is to act and none is already thinking."""

@@ -137,6 +137,12 @@ class LiveTable:
     #: a player may ask to take back their last move, which the other people accept
     #: (:mod:`.undo`; never at a real-time table)
     undo: bool = False
+    #: a player may ask what the hard level would play (:mod:`.hints`; off unless asked for,
+    #: never at a real-time table, and never at a rated table when there are such)
+    hints: bool = False
+    #: the hints given at this table: (game number, sequence number, seat); the record of a
+    #: game lists its own (``meta.hints``; kept in this process's memory until the game ends)
+    hints_used: list[tuple[int, int, int]] = field(default_factory=list)
     #: what each seat to act may do, and since which step (what an action may answer)
     offers: Offers = field(default_factory=Offers)
     #: the open claim window (``None``: none)
@@ -171,6 +177,7 @@ class LiveTable:
             "realtime": self.realtime,
             "takeover_level": self.takeover_level,
             "undo": self.undo,
+            "hints": self.hints,
         }
 
     def stored_settings(self) -> dict[str, Any]:
@@ -324,6 +331,9 @@ class LiveTable:
             ]
         if self.forfeit is not None:
             meta["forfeit"] = self.forfeit
+        used = [{"seq": q, "seat": s} for n, q, s in self.hints_used if n == self.number]
+        if used:
+            meta["hints"] = used
         return meta
 
     def clocks_json(self) -> dict[str, Any] | None:

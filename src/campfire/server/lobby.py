@@ -72,6 +72,7 @@ ERROR_CODES = (
     "table_moved",
     "unknown_lesson",
     "stale_step",
+    "review_busy",
     "internal",
     # the accounts' (docs/accounts.md)
     "bad_user_name",
@@ -223,6 +224,7 @@ LOBBY_SCHEMAS: dict[str, dict[str, Any]] = {
             "realtime": {"type": "boolean"},
             "takeover_level": {"enum": list(LEVELS)},
             "undo": {"type": "boolean"},
+            "hints": {"type": "boolean"},
         },
         schema=True,
     ),

@@ -67,7 +67,7 @@ class LobbyOps:
         """Create a table from a lobby request; return it and the tokens of reserved seats."""
         allowed = {
             *("game", "players", "options", "seats", "clock"),
-            *("bot_after_leave", "realtime", "takeover_level", "undo"),
+            *("bot_after_leave", "realtime", "takeover_level", "undo", "hints"),
         }
         extra = sorted(set(request) - allowed)
         if extra:
@@ -177,6 +177,16 @@ class LobbyOps:
                     "a clock)"
                 ),
             )
+        hints = request.get("hints", False)
+        if not isinstance(hints, bool):
+            raise LobbyError(
+                400,
+                "bad_request",
+                ErrorText(
+                    '"hints" is true (a player may ask what the hard level would play; the '
+                    "table's log says so) or false (the default)"
+                ),
+            )
         seats: list[SeatInfo] = []
         tokens: dict[int, str] = {}
         for i, raw in enumerate(raw_seats):
@@ -200,6 +210,13 @@ class LobbyOps:
                 ),
             )
         live.undo = undo_default(live) if undo is None else undo
+        if hints and live.realtime:
+            raise LobbyError(
+                400,
+                "bad_request",
+                ErrorText('"hints": no hints in real time (claim windows timed by the server)'),
+            )
+        live.hints = hints
         live.id = self.hub.store.create(game.name, options, players, seats, live.stored_settings())
         if self.hub.cluster is not None:
             self.hub.cluster.claim(live.id)

@@ -193,6 +193,17 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
                 "too_large",
                 ErrorText("a chat line holds at most {limit} characters", limit=MAX_CHAT),
             )
+    elif kind == "hint":
+        seq = data.get("seq")
+        if not _is_int(seq) or seq < 0:
+            raise ProtocolError(
+                "bad_message",
+                ErrorText(
+                    '"seq" is the sequence number of the position to hint at, an integer ≥ 0 '
+                    "(got {got})",
+                    got=short_repr(seq),
+                ),
+            )
     elif kind in ("undo", "undo_answer"):
         seq = data.get("seq")
         if not _is_int(seq) or seq < 0:

@@ -225,6 +225,7 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "ping": _message("ping", [], {}),
     "sync": _message("sync", [], {"since": _SEQ}),
     "undo": _message("undo", ["seq"], {"seq": _SEQ}),
+    "hint": _message("hint", ["seq"], {"seq": _SEQ}),
     "undo_answer": _message(
         "undo_answer", ["seq", "accept"], {"seq": _SEQ, "accept": {"type": "boolean"}}
     ),
@@ -343,6 +344,9 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
                     "undo_moved",
                     "undo_pending",
                     "undo_none",
+                    "hint_off",
+                    "hint_turn",
+                    "hint_busy",
                 ]
             },
             "message": {"type": "string"},
@@ -379,6 +383,23 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
             "by": _SEAT_OR_NULL,
             "expires_ms": {"type": ["integer", "null"], "minimum": 0},
         },
+    ),
+    "hint": _message(
+        "hint",
+        ["table", "game_number", "seq", "seat", "action", "label", "win", "iterations"],
+        {
+            **_TABLE_FIELDS,
+            "seat": _SEAT,
+            "action": {"type": "string", "maxLength": MAX_NOTATION},
+            "label": {"type": "string"},
+            "win": {"type": "number", "minimum": 0, "maximum": 1},
+            "iterations": {"type": "integer", "minimum": 0},
+        },
+    ),
+    "hint_used": _message(
+        "hint_used",
+        ["table", "game_number", "seq", "seat"],
+        {**_TABLE_FIELDS, "seat": _SEAT},
     ),
     "rematch": _message(
         "rematch",

@@ -71,6 +71,9 @@ class Storage(Protocol):
     def record(self, table_id: int, game_number: int) -> str | None:
         """The record of a finished game (``None`` if that game has not finished)."""
 
+    def update_record(self, table_id: int, game_number: int, record: str) -> None:
+        """Store a finished game's record anew (its review added to its ``meta``)."""
+
     def truncate(self, table_id: int, game_number: int, keep: int) -> None:
         """Keep only the first ``keep`` logged actions of a running game (a move taken back)."""
 
@@ -189,6 +192,11 @@ class MemoryStore:
     def record(self, table_id: int, game_number: int) -> str | None:
         """The record of a finished game (``None`` if that game has not finished)."""
         return self._records.get((table_id, game_number))
+
+    def update_record(self, table_id: int, game_number: int, record: str) -> None:
+        """Store a finished game's record anew (its review added to its ``meta``)."""
+        if (table_id, game_number) in self._records:
+            self._records[table_id, game_number] = record
 
     def truncate(self, table_id: int, game_number: int, keep: int) -> None:
         """Keep only the first ``keep`` logged actions of a running game (a move taken back)."""

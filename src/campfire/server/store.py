@@ -173,6 +173,17 @@ class Store:
             row = session.get(RecordRow, (table_id, game_number))
             return str(row.record) if row is not None else None
 
+    def update_record(self, table_id: int, game_number: int, record: str) -> None:
+        """Store a finished game's record anew (its review added to its ``meta``).
+
+        Not fenced by the table's lease: a finished game's record changes only by what is
+        derived from it, and every process derives the same.
+        """
+        with self.sessions.begin() as session:
+            row = session.get(RecordRow, (table_id, game_number))
+            if row is not None:
+                row.record = record
+
     def truncate(self, table_id: int, game_number: int, keep: int) -> None:
         """Keep only the first ``keep`` logged actions of a running game (a move taken back).
 

@@ -122,6 +122,8 @@ async def _handle(
         manager.chat.say(live, conn, message)
     elif kind == "undo":
         await manager.undo.ask(live, conn.seat, message)
+    elif kind == "hint":
+        await manager.hints.ask(live, conn, message)
     elif kind == "undo_answer":
         await manager.undo.answer(live, conn.seat, message)
     elif kind == "sync":

@@ -41,12 +41,14 @@ from campfire.core.table import Table
 from .bots import BotDriver
 from .chat import TableChat
 from .connection import Connection
+from .hints import TableHints
 from .live import MEASURED_FROM_PEOPLE, REALTIME_MODE, LiveTable, Offers
 from .lobby_ops import LobbyOps
 from .logs import detached_context
 from .metrics import NoMetrics
 from .pipeline import ActionPipeline
 from .recovery import TableRecovery
+from .reviews import ReviewQueue
 from .seating import MAX_NICKNAME, TAKEOVER_LEVEL, LobbyError, SeatInfo, hash_token
 from .storage import ActionLog, Storage
 from .store import LogEntry, Store
@@ -116,6 +118,8 @@ class TableServices:
         self.recovery = TableRecovery(self)
         self.chat = TableChat(self)
         self.undo = TableUndo(self)
+        self.hints = TableHints(self)
+        self.reviews = ReviewQueue(self)
 
     @property
     def pool(self) -> ThreadPoolExecutor:

@@ -222,6 +222,37 @@ STRINGS: dict[str, str] = {
     "web.undo.declined": "{name} declined: the move stays",
     "web.undo.expired": "Nobody answered in time: the move stays",
     "web.undo.cancelled": "A move was played: the request to take one back is over",
+    # ----- hints (js/hints.js) and post-game reviews (js/review.js) ----------------------
+    "web.lobby.hints": "Hints: a player may ask what the hard level would play",
+    "web.lobby.hints.help": "for casual games: the log says who used a hint; never in real time",
+    "web.table.hints": "Hints are allowed: the log says who used one",
+    "web.hint.button": "Hint",
+    "web.hint.help": "What would the hard level play? (key ?)",
+    "web.hint.thinking": "Thinking about a hint…",
+    "web.hint.answer": "Hint: {move}. The hard level's search gives you about {win} % to win "
+    "after it.",
+    "web.hint.answer.plain": "Hint: {move}. (The hard level plays it by its rule of thumb "
+    "here: there is nothing to search.)",
+    "web.hint.used": "{name} used a hint",
+    "web.review.open": "Review the game",
+    "web.review.heading": "Post-game review",
+    "web.review.start": "Review this game",
+    "web.review.help": "The hard level's search assesses every decision from what that player "
+    "knew: the estimated chance to win after the move played and after the best move. An "
+    "inaccuracy loses at least {inaccuracy}, a blunder at least {blunder} of the search's "
+    "estimate.",
+    "web.review.queued": "Waiting for a free worker…",
+    "web.review.progress": "Reviewing: {done} of {total} moves",
+    "web.review.failed": "The review failed: {message}",
+    "web.review.table_only": "A review is made for a finished game of a table: choose one above.",
+    "web.review.graph": "Estimated chance to win over the game",
+    "web.review.summary": "{name}: inaccuracies {inaccuracies}, blunders {blunders} "
+    "(in {decisions} decisions)",
+    "web.review.inaccuracy": "inaccuracy",
+    "web.review.blunder": "blunder",
+    "web.review.move": "Move {number}, {name}: {played} ({win} %)",
+    "web.review.best": "best: {best} ({win} %)",
+    "web.review.same": "the search's choice too",
     # ----- a bad link (campfire.server.pages) --------------------------------------------
     "web.missing.lobby": "Back to the lobby",
     "web.missing.replays": "Open the replay viewer",

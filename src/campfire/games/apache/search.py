@@ -44,12 +44,20 @@ Indians, and marriage (as one more option worth the partner and the teepees).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from campfire.core import Action, Observation, option
+from campfire.core import Action, ActionValue, Assessment, Observation, option
 
-from .actions import CLAIM, CLAIM_MS, PASS, REACTION_MAX_MS, REACTION_STEP_MS
+from .actions import (
+    CLAIM,
+    CLAIM_MS,
+    PASS,
+    REACTION_MAX_MS,
+    REACTION_STEP_MS,
+    ApacheAction,
+)
 from .bots import _ENDGAME, ApacheHeuristic, ApacheHeuristicConfig
 from .cards import (
     BUFFALO,
@@ -331,10 +339,30 @@ class ApacheSearch(ApacheHeuristic):
 
     def _poll(self, view: ApacheView, obs: Observation) -> Action:
         self.last_iterations = 0
-        protect = view.get("protect_me")
-        if view["last_card"] or protect is None or not any(protect.values()):
+        weighed = self._weigh(view, self.config.iterations)
+        if weighed is None:
             return super()._poll(view, obs)  # nothing to weigh: no claim, or no future
         self.last_reaction_ms = None
+        candidates, totals, _ = weighed
+        choice = max(candidates, key=lambda c: (totals[c], c == -1))
+        if choice < 0:
+            return PASS
+        ms = self.reaction_time()
+        self.last_reaction_ms = ms
+        if view["claim_order"] == "arrival":
+            return CLAIM[choice]
+        return CLAIM_MS[choice][ms // REACTION_STEP_MS]
+
+    def _weigh(
+        self, view: ApacheView, iterations: int
+    ) -> tuple[list[int], dict[int, float], dict[int, float]] | None:
+        """Simulate pass and each legal claim type: candidates, summed results and wins.
+
+        ``None`` when there is nothing to weigh (no legal claim, or the last card).
+        """
+        protect = view.get("protect_me")
+        if view["last_card"] or protect is None or not any(protect.values()):
+            return None
         model = self._model_of(view)
         counts = table_counts([parse_card(name) for name in view["table"]])
         unseen = list(DECK_COUNTS)
@@ -355,9 +383,10 @@ class ApacheSearch(ApacheHeuristic):
         candidates = [-1] + [t for t in range(NUM_TYPES) if protect.get(TYPES[t])]
         cfg = self.config
         totals = dict.fromkeys(candidates, 0.0)
+        wins = dict.fromkeys(candidates, 0.0)
         rng = self.rng
         left = view["deck_left"]
-        for _ in range(cfg.iterations):
+        for _ in range(iterations):
             deck = pool[:]
             rng.shuffle(deck)
             sample_seed = rng.getrandbits(64)
@@ -379,17 +408,51 @@ class ApacheSearch(ApacheHeuristic):
                     model.settle(c, sc, bf, claims)
                 model.play(c, sc, bf, deck, 0, cfg.horizon, sim)
                 lead = sc[seat] - max(v for s, v in enumerate(sc) if s != seat)
-                if cfg.reward == "win":
-                    totals[cand] += 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0
-                else:
-                    totals[cand] += lead
-        self.last_iterations = cfg.iterations
-        self.last_values = {c: v / cfg.iterations for c, v in totals.items()}
+                win = 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0
+                wins[cand] += win
+                totals[cand] += win if cfg.reward == "win" else lead
+        self.last_iterations = iterations
+        self.last_values = {c: v / iterations for c, v in totals.items()}
+        return candidates, totals, wins
+
+    def assess(
+        self,
+        obs: Observation,
+        *,
+        include: Sequence[Action] = (),
+        only: Sequence[Action] | None = None,
+        iterations: int | None = None,
+        seconds: float | None = None,
+    ) -> Assessment:
+        """The search's view of a claim poll: each answer's simulated chance to win.
+
+        Every legal action of a candidate (pass, or a claim of one type at any reaction time)
+        gets that candidate's mean win share over the samples, as both its value and its win;
+        the action the bot plays comes first. Only claim polls with a legal claim are searched:
+        elsewhere (a choice of booty, a poll with no legal claim) the assessment is the bot's
+        action with ``iterations`` 0, which a review leaves unassessed. ``include`` and
+        ``only`` change nothing (every answer is weighed on the same samples) and
+        ``seconds`` is not used: the samples are few and fast.
+        """
+        n = iterations if iterations is not None else self.config.iterations
+        legal = [a for a in obs.legal_actions if isinstance(a, ApacheAction)]
+        view = cast(ApacheView, obs.view)
+        weighed = self._weigh(view, n) if view["phase"] == "claim" else None
+        if weighed is None:
+            return Assessment([ActionValue(self.act(obs), 0, 0.5, 0.5)], 0)
+        candidates, totals, wins = weighed
         choice = max(candidates, key=lambda c: (totals[c], c == -1))
-        if choice < 0:
-            return PASS
         ms = self.reaction_time()
-        self.last_reaction_ms = ms
-        if view["claim_order"] == "arrival":
-            return CLAIM[choice]
-        return CLAIM_MS[choice][ms // REACTION_STEP_MS]
+        if choice < 0:
+            best: Action = PASS
+        elif view["claim_order"] == "arrival":
+            best = CLAIM[choice]
+        else:
+            best = CLAIM_MS[choice][ms // REACTION_STEP_MS]
+        entries = [ActionValue(best, n, wins[choice] / n, wins[choice] / n)]
+        for action in legal:
+            cand = -1 if action.kind == "pass" else action.type if action.kind == "claim" else None
+            if action == best or cand not in wins:
+                continue
+            entries.append(ActionValue(action, n, wins[cand] / n, wins[cand] / n))
+        return Assessment(entries, n)

@@ -123,6 +123,9 @@ function drawUndo() {
   box.disabled = realtime;
   if (realtime) box.checked = false;
   else if (!box.dataset.touched) box.checked = casual;
+  const hints = $("cf-hints"); // off unless asked for; never in real time (docs/learn.md)
+  hints.disabled = realtime;
+  if (realtime) hints.checked = false;
 }
 
 function optionValues() {
@@ -162,6 +165,7 @@ async function create(event) {
   if (clock) body.clock = clock;
   if (!$("cf-realtime-row").hidden && $("cf-realtime").checked) body.realtime = true;
   if (!$("cf-undo").disabled) body.undo = $("cf-undo").checked;
+  if (!$("cf-hints").disabled && $("cf-hints").checked) body.hints = true;
   const answer = await api("/api/tables", body);
   if (!answer.ok) return notice(t("web.error.server", { message: answer.message }), "error");
   const id = answer.body.table.id;

@@ -142,6 +142,11 @@ export class TableClient {
     return this.send({ type: "undo", seq: this.seq ?? 0 });
   }
 
+  /** Ask what the hard level would play for this seat now (docs/protocol.md "Hints"). */
+  hint() {
+    return this.send({ type: "hint", seq: this.seq ?? 0 });
+  }
+
   /** Accept or decline the open request ``seq`` to take back a move. */
   answerUndo(seq, accept) {
     return this.send({ type: "undo_answer", seq, accept });
@@ -187,6 +192,11 @@ export class TableClient {
       // a move taken back: its steps leave the log (the snapshot before this frame has the board)
       if (frame.status === "accepted") this.log = this.log.filter((m) => !(m.step >= frame.seq));
       if (this.opts.onUndo) this.opts.onUndo(frame);
+      return;
+    }
+    if (frame.type === "hint" || frame.type === "hint_used") {
+      // a hint for this seat, or the news that a seat used one (a line of the log)
+      if (this.opts.onHint) this.opts.onHint(frame);
       return;
     }
     if (frame.type === "rematch") {

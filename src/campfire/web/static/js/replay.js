@@ -9,6 +9,7 @@ import { $, el, fillTexts, notice, startPage } from "./dom.js";
 import { currentLanguage, loadStrings, t } from "./i18n.js";
 import { api, gameTitles } from "./lobby-api.js";
 import { renderLog, renderTable } from "./render.js";
+import { ReviewPanel } from "./review.js";
 
 const viewer = {
   source: null, // {kind: "table", table, game} | {kind: "file", text, name}
@@ -18,6 +19,9 @@ const viewer = {
   games: {},
   loading: 0, // the number of the latest request (an older answer is dropped)
   timer: null, // the interval of playing, while it plays
+  review: null, // the post-game review's panel (review.js)
+  reviewed: null, // the game the review panel shows ("table:game", "file")
+  autoReview: false, // the address asked for the review (?review=1): it starts at once
 };
 
 /** The page's texts: the [data-t] elements, the step buttons' labels, the title. */
@@ -141,6 +145,12 @@ async function load() {
   slider.disabled = false;
   document.body.dataset.steps = String(last);
   show(viewer.step);
+  const key = source.kind === "table" ? `${source.table}:${source.game}` : "file";
+  if (viewer.review && viewer.reviewed !== key) {
+    viewer.reviewed = key;
+    viewer.review.show(source.kind === "table" ? { table: source.table, game: source.game } : null, viewer.autoReview);
+    viewer.autoReview = false;
+  }
 }
 
 // ----- stepping -------------------------------------------------------------------------------
@@ -311,16 +321,20 @@ async function main() {
   await startPage(async (code) => {
     await loadStrings(code); // the switcher remembered the choice; the replay stays open
     fillLabels();
+    viewer.reviewed = null; // the review's words again, in the new language
+    viewer.review.fill();
     await drawGameList();
     drawSeats();
     await load();
   });
   fillLabels();
+  viewer.review = new ReviewPanel(document.querySelector(".cf-side"), { go: (step) => showByHand(step) });
   viewer.games = await gameTitles();
   const params = new URLSearchParams(location.search);
   const seat = params.get("seat");
   viewer.seat = seat && /^\d+$/.test(seat) ? Number(seat) : "spectator";
   viewer.step = Number(params.get("step")) || 0;
+  viewer.autoReview = params.get("review") === "1";
   const table = params.get("table");
   if (table && /^\d+$/.test(table)) {
     const game = params.get("game");

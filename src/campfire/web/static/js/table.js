@@ -5,6 +5,7 @@
 import { $, el, notice as showNotice, startPage } from "./dom.js";
 import { botName, chosenLanguage, t } from "./i18n.js";
 import { ChatPanel } from "./chat.js";
+import { HintPanel } from "./hints.js";
 import { UndoPanel } from "./undo.js";
 import { api, seatFor, storeSeat, forgetSeat, gameTitles, inviteLink, optionLines } from "./lobby-api.js";
 import { TableClient } from "./protocol.js";
@@ -41,6 +42,7 @@ const page = {
   startRefused: null, // the server's reason a start waits (open seats, people away): confirm or wait
   lastSeat: null, // the seat that made the last step seen (null: not known, as after a snapshot)
   undo: null, // the panel of requests to take back a move (undo.js)
+  hints: null, // the hint button and answer (hints.js)
   rematchAt: 0, // when the open rematch proposal's time left was told (performance.now())
   rematchEnded: null, // why the last rematch proposal ended (its text), shown until the next
 };
@@ -483,12 +485,17 @@ function draw() {
   renderLog($("cf-log"), page.client.log);
   drawLatest(page.client.log);
   page.undo.draw(state, Boolean(page.settings.undo), page.lastSeat);
+  const toAct = state.seat !== null && (state.legal || []).length > 0;
+  page.hints.draw(state, Boolean(page.settings.hints), toAct);
   const finished = state.status === "finished";
   drawRematch(state, finished);
   const replay = $("cf-replay-link");
   replay.hidden = !finished;
   const seat = state.seat === null ? "spectator" : state.seat;
   replay.href = `/replay?table=${tableId}&game=${state.game_number}&seat=${seat}`;
+  const review = $("cf-review-link");
+  review.hidden = !finished;
+  review.href = `/replay?table=${tableId}&game=${state.game_number}&seat=${seat}&review=1`;
 }
 
 // ----- the log beside the board, or a tap away -----------------------------------------------
@@ -620,6 +627,11 @@ function onKey(event) {
       button.click();
     }
   }
+  if (event.key === "?" && page.hints && !page.hints.button.hidden) {
+    event.preventDefault();
+    page.hints.ask();
+    return;
+  }
   if (event.key === "Escape" && document.body.classList.contains("cf-log-open")) {
     event.preventDefault();
     showLog(false);
@@ -692,6 +704,14 @@ function reconnect(hold = false) {
       } else if (line) notice(line);
       draw();
     },
+    onHint: (frame) => {
+      if (frame.type === "hint") page.hints.receive(frame);
+      else {
+        const who = page.state && page.state.seats[frame.seat] ? seatName(page.state.seats[frame.seat]) : String(frame.seat + 1);
+        page.client.log.push({ id: "web.hint.used", text: t("web.hint.used", { name: who }), step: frame.seq });
+      }
+      draw();
+    },
     onClosed: (frame) => {
       page.closed = true; // finished for good: no rematch
       draw();
@@ -707,6 +727,7 @@ function reconnect(hold = false) {
       else if (frame.code !== "stale") notice(t("web.table.error", { message: frame.message }), "error");
       page.sent = false;
       page.undo.refused();
+      if (String(frame.code).startsWith("hint") || frame.code === "rate_limited") page.hints.refused();
       draw();
     },
     onStatus: (status) => {
@@ -721,6 +742,7 @@ function reconnect(hold = false) {
   if (page.client) client.log = [];
   page.client = client;
   if (page.undo) page.undo.reset(); // not yet made on the page's first connection
+  if (page.hints) page.hints.clear();
   page.state = null;
   client.connect();
 }
@@ -771,6 +793,7 @@ async function main() {
     answer: (seq, accept) => page.client.answerUndo(seq, accept),
     name: (seat) => (page.state && page.state.seats[seat] ? seatName(page.state.seats[seat]) : String(seat + 1)),
   });
+  page.hints = new HintPanel(document.querySelector(".cf-side"), { ask: () => page.client.hint() });
   const [info, settings, games] = await facts;
   if (!info.ok) {
     page.client.close();
@@ -794,6 +817,7 @@ async function main() {
   for (const line of lines) ul.append(el("li", { title: line.help }, line.text));
   if (page.settings.realtime) ul.append(el("li", {}, t("web.lobby.realtime")));
   if (page.settings.undo) ul.append(el("li", {}, t("web.table.undo")));
+  if (page.settings.hints) ul.append(el("li", {}, t("web.table.hints")));
   list.append(ul);
   document.addEventListener("keydown", onKey);
   // a personal link opened in a tab already showing the table: the address changes only in
