@@ -42,9 +42,12 @@ DEADLINE = 60.0
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals only")
 
 #: Run the command as the leader of a new session with the pseudo-terminal (its stdin) as its
-#: controlling terminal, as a terminal window (or tmux) starts its command.
+#: controlling terminal, as a terminal window (or tmux) starts its command: with the hang-up
+#: signal's default disposition too, whatever the test process had (an ignored signal is
+#: inherited across exec, and a command started under ``nohup`` rightly outlives its terminal)
 LEADER = (
-    "import fcntl, os, sys, termios; fcntl.ioctl(0, termios.TIOCSCTTY, 0); "
+    "import fcntl, os, signal, sys, termios; fcntl.ioctl(0, termios.TIOCSCTTY, 0); "
+    "signal.signal(signal.SIGHUP, signal.SIG_DFL); "
     "os.execvp(sys.argv[1], sys.argv[1:])"
 )
 
