@@ -80,7 +80,7 @@ test: $(VENV)/.installed-dev chromium nginx pg-client
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy --strict src tests benchmarks
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 # `make compiled`: the optional compiled build (docs/compiled.md). The modules listed in
 # pyproject.toml ([tool.campfire.compiled]) are compiled with mypyc (it comes with mypy, a dev dependency) from

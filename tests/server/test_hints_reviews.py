@@ -106,7 +106,10 @@ def test_hints_are_rate_limited(sqlite_url: str) -> None:
             assert codes[:3] == ["hint"] * 3 and "rate_limited" in codes[3:]
 
 
-def test_a_finished_game_is_reviewed_and_the_review_is_kept_with_it(sqlite_url: str) -> None:
+def test_a_finished_game_is_reviewed_and_the_review_is_kept_with_it(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ReviewQueue, "iterations", 10)  # what is tested is the queue, not depth
     with app_client(sqlite_url, seed=SEED) as client:
         table, tokens = new_table(client, REVIEWED, 2)
         with seats(client, table, tokens, spectator=False) as clients:
@@ -167,7 +170,11 @@ def _finished_record(seed: int) -> str:
     return table.match.record().dumps()
 
 
-def test_a_review_waits_while_live_bots_decide_and_the_queue_is_bounded() -> None:
+def test_a_review_waits_while_live_bots_decide_and_the_queue_is_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(ReviewQueue, "iterations", 10)  # what is tested is the queue, not depth
+
     async def scenario() -> None:
         hub = _Hub()
         reviews = ReviewQueue(hub)  # type: ignore[arg-type]

@@ -85,6 +85,10 @@ def _stored(text: str) -> dict[str, Any] | None:
 class ReviewQueue:
     """The server's reviews (see the module)."""
 
+    #: the search's iterations per decision (``None``: each game's review default, its hard
+    #: level's); the tests lower it, a server keeps the default
+    iterations: int | None = None
+
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self.jobs: OrderedDict[tuple[int, int], ReviewJob] = OrderedDict()
@@ -145,7 +149,9 @@ class ReviewQueue:
         pool = self.hub.bots.pool
         record = Record.loads(job.record)
         job.status = "running"
-        reviewer = await loop.run_in_executor(pool, lambda: Reviewer(record))
+        reviewer = await loop.run_in_executor(
+            pool, lambda: Reviewer(record, iterations=self.iterations)
+        )
         job.total = reviewer.total
 
         def work() -> bool:
