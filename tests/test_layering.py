@@ -21,8 +21,9 @@ ALLOWED: dict[str, set[str]] = {
     "core": set(),
     "agents": {"core"},
     "games": {"core"},
-    "arena": {"core", "agents", "i18n"},
+    "arena": {"core", "agents", "i18n", "progress"},
     "i18n": {"core"},
+    "progress": {"i18n"},  # the commands' progress bar (campfire arena, campfire review)
     "server": {"core", "agents", "i18n", "web"},
 }
 

@@ -13,8 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +29,7 @@ from .core.records import Record, replay_file
 from .core.validate import MAX_PLAYERS_ARG, int_arg, seed_arg
 from .i18n import _, current, game_title, ngettext
 from .i18n.names import shown_names
+from .progress import progress_bar
 
 __all__ = ["add_review_command", "cmd_review", "review_text"]
 
@@ -63,43 +62,6 @@ def add_review_command(sub: Any) -> None:
         "--out", metavar="FILE", default=None, help=_("also write the review's JSON to FILE")
     )
     p.set_defaults(func=cmd_review)
-
-
-@contextmanager
-def _progress_bar(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
-    if not enabled:
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    console = Console(stderr=True)
-    if not console.is_terminal:
-        yield None
-        return
-    with Progress(
-        TextColumn(_("reviewing")),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn(_("ETA")),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-    ) as bar:
-        task = bar.add_task("review", total=None)
-
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield update
 
 
 def _percent(value: float) -> str:
@@ -181,7 +143,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     if not match.state.is_terminal():
         raise CampfireError(_("the game is not finished: only a finished game is reviewed"))
     show_bar = sys.stderr.isatty()
-    with _progress_bar(show_bar) as progress:
+    with progress_bar(show_bar, _("reviewing")) as progress:
         result = review(
             record,
             iterations=args.iterations,

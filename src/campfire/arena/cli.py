@@ -12,14 +12,13 @@ import json
 import secrets
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from campfire.core import CampfireError, OptionError, Record, parse_option_assignments
 from campfire.core.validate import MAX_PLAYERS_ARG, int_arg, seed_arg
 from campfire.i18n import _, current, ngettext
+from campfire.progress import progress_bar
 
 __all__ = ["MAX_GAMES", "MAX_JOBS", "add_arena_commands", "split_agents"]
 
@@ -144,43 +143,6 @@ def add_arena_commands(sub: Any) -> None:
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
-@contextmanager
-def _progress_bar(enabled: bool, total: int) -> Iterator[Callable[[int, int], None] | None]:
-    if not enabled:
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    console = Console(stderr=True)
-    if not console.is_terminal:
-        yield None
-        return
-    with Progress(
-        TextColumn(_("games")),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn(_("ETA")),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-    ) as bar:
-        task = bar.add_task("games", total=total)
-
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield update
-
-
 def cmd_sim(args: argparse.Namespace) -> int:
     """Run ``campfire sim``."""
     from .runner import prepare, record_name, run
@@ -209,7 +171,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     )
     to_stdout = args.json == "-"
     show_bar = not to_stdout and sys.stderr.isatty()
-    with _progress_bar(show_bar, config.games) as progress:
+    with progress_bar(show_bar, _("games"), config.games) as progress:
         result = run(
             config,
             jobs=args.jobs,
