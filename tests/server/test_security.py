@@ -270,3 +270,32 @@ def test_serve_applies_its_lobby_rate(tmp_path: Path) -> None:
         assert http("GET", f"{server.base}/api/tables")[0] == 200
     finally:
         server.stop()
+
+
+def test_a_refusal_that_says_when_to_retry_gets_the_retry_after_header() -> None:
+    """``lobby.guarded`` sends a ``LobbyError``'s ``retry_after`` as ``Retry-After`` (rounded up).
+
+    The accounts' rate limit and any other route's refusal share this one answer; a refusal
+    without a wait has no such header.
+    """
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import Route
+
+    from campfire.server.lobby import guarded
+    from campfire.server.seating import LobbyError
+
+    async def slow_down(request: Request) -> Response:
+        raise LobbyError(429, "rate_limited", "too many", retry_after=2.2)
+
+    async def refuse(request: Request) -> Response:
+        raise LobbyError(400, "bad_request", "no")
+
+    app = Starlette(routes=[Route("/slow", guarded(slow_down)), Route("/no", guarded(refuse))])
+    with TestClient(app) as client:
+        waited = client.get("/slow")
+        assert waited.status_code == 429 and waited.headers["retry-after"] == "3"
+        assert waited.json()["error"]["code"] == "rate_limited"
+        refused = client.get("/no")
+        assert refused.status_code == 400 and "retry-after" not in refused.headers

@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import datetime
 import hmac
-import math
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -43,7 +42,6 @@ from .account_service import (
     ACCOUNTS_VARIABLE,
     AccountService,
     AccountSettings,
-    RateLimited,
     load_secret,
 )
 from .accounts import (
@@ -55,7 +53,7 @@ from .accounts import (
     check_password,
     check_user_name,
 )
-from .lobby import error_response, language_of, read_body
+from .lobby import guarded, language_of, read_body
 from .seating import LobbyError
 from .wire import decode
 
@@ -95,28 +93,6 @@ Handler = Callable[[Request], Awaitable[Response]]
 def _service(request: Request) -> AccountService:
     service: AccountService = request.app.state.accounts
     return service
-
-
-def guarded(handler: Handler) -> Handler:
-    """``handler``, answering a refusal as the JSON error (429 with ``Retry-After``)."""
-
-    async def run(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except LobbyError as exc:
-            metrics = getattr(request.app.state, "metrics", None)
-            if metrics is not None:
-                metrics.error(exc.code, "http")
-            answer = error_response(
-                exc.status, exc.code, translator(language_of(request)).error(exc)
-            )
-            if isinstance(exc, RateLimited):
-                answer.headers["Retry-After"] = str(math.ceil(exc.wait))
-            return answer
-
-    run.__name__ = handler.__name__
-    run.__doc__ = handler.__doc__
-    return run
 
 
 def _bad_json(message: str) -> LobbyError:

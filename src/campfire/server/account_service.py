@@ -110,6 +110,7 @@ class RateLimited(LobbyError):
                 limit=per_minute,
                 seconds=math.ceil(wait),
             ),
+            retry_after=wait,
         )
         self.wait = wait
 

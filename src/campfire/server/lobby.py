@@ -11,6 +11,7 @@ from one address, :mod:`.security`). ``docs/protocol.md`` lists the routes; the 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -424,7 +425,10 @@ def game_number(request: Request) -> int | None:
 
 
 def guarded(handler: Handler) -> Handler:
-    """``handler``, answering a :class:`LobbyError` as the JSON error in the request's language."""
+    """``handler``, answering a :class:`LobbyError` as the JSON error in the request's language.
+
+    An error with a ``retry_after`` (a rate limit) also gets the ``Retry-After`` header.
+    """
 
     async def run(request: Request) -> Response:
         try:
@@ -434,7 +438,10 @@ def guarded(handler: Handler) -> Handler:
             if metrics is not None:
                 metrics.error(exc.code, "http")
             message = translator(language_of(request)).error(exc)
-            return error_response(exc.status, exc.code, message)
+            answer = error_response(exc.status, exc.code, message)
+            if exc.retry_after is not None:
+                answer.headers["Retry-After"] = str(math.ceil(exc.retry_after))
+            return answer
 
     run.__name__ = handler.__name__
     run.__doc__ = handler.__doc__

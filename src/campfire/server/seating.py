@@ -27,12 +27,19 @@ TAKEOVER_LEVEL = "easy"
 
 
 class LobbyError(CampfireError):
-    """A lobby request that is refused: ``status`` is the HTTP status, ``code`` the kind."""
+    """A lobby request that is refused: ``status`` is the HTTP status, ``code`` the kind.
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    ``retry_after`` (seconds), where set, is sent as the answer's ``Retry-After`` header (a
+    429 says when to try again).
+    """
+
+    def __init__(
+        self, status: int, code: str, message: str, retry_after: float | None = None
+    ) -> None:
         super().__init__(message)  # an ErrorText where it can be (answers in the user's language)
         self.status = status
         self.code = code
+        self.retry_after = retry_after
 
 
 def hash_token(token: str) -> str:
