@@ -17,6 +17,7 @@ extraction into ``campfire.pot`` finds it.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import random
 import re
@@ -39,21 +40,33 @@ CODE = re.compile(r"^(?:[A-Z]{1,3}|\S*\d\S*)$")
 WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
 
 
+#: a marked span holding no other marker (removed innermost first)
+INNERMOST = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
+
+
 def outside_markers(text: str) -> str:
-    """The characters of ``text`` outside every (possibly nested) ``⟦…⟧`` span."""
-    depth, out = 0, []
-    for char in text:
-        if char == OPEN:
-            depth += 1
-        elif char == CLOSE:
-            depth = max(0, depth - 1)
-        elif depth == 0:
-            out.append(char)
-    return "".join(out)
+    """The characters of ``text`` outside every (possibly nested) ``⟦…⟧`` span.
+
+    An unclosed ``⟦`` hides the rest of the text and a ``⟧`` with nothing open is dropped.
+    """
+    if OPEN not in text and CLOSE not in text:
+        return text
+    while True:
+        shorter = INNERMOST.sub("", text)
+        if shorter == text:
+            break
+        text = shorter
+    # no pair is left: every ⟧ stands before every ⟦
+    return text.split(OPEN, 1)[0].replace(CLOSE, "")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def stray_words(text: str, allowed: frozenset[str] = frozenset()) -> list[str]:
-    """The words of ``text`` outside the markers that are no name, number or code."""
+    """The words of ``text`` outside the markers that are no name, number or code.
+
+    (Cached: a display repeats most of its texts from one step to the next. The list is
+    read, never changed, by its callers.)
+    """
     rest = outside_markers(text)
     for name in NAMES:
         rest = rest.replace(name, " ")
@@ -178,3 +191,5 @@ def test_the_marker_check_finds_english_outside_markers() -> None:
     assert stray_words("Anna 12 cards") == ["cards"]
     assert stray_words("⟦x⟧ and ⟦y⟧, T3 S-T3-1 H10 CH") == ["and"]
     assert stray_words("⟦a ⟦b⟧ c⟧ d") == ["d"]
+    assert stray_words("left ⟧ out ⟦never ⟦closed⟧ here") == ["left", "out"]
+    assert outside_markers("⟦a⟧⟧b") == "b" and outside_markers("⟦⟦a⟧b") == ""
