@@ -37,10 +37,14 @@ BUDGET = {2: 120.0, 4: 300.0}
 HINT_BUDGET = 1.0
 
 
-def played(game: str, players: int, seed: int) -> Table:
-    """A finished seeded game between ``easy`` bots."""
+def played(game: str, players: int, seed: int, bot_seed: int | None = None) -> Table:
+    """A finished seeded game between ``easy`` bots (seat ``s``'s bot seeded ``bot_seed + s``).
+
+    ``bot_seed`` defaults to the game's ``seed``; ``review_validity.py`` plays the same way.
+    """
     spec = campfire.get_game(game)
-    bots = [make_agent("easy", spec, s, players, seed=seed + s) for s in range(players)]
+    first = seed if bot_seed is None else bot_seed
+    bots = [make_agent("easy", spec, s, players, seed=first + s) for s in range(players)]
     table = Table(spec, players, seed=seed, agents=bots)
     table.run()
     return table

@@ -17,33 +17,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from collections.abc import Sequence
 from typing import Any
 
+from review_speed import played
+
 import campfire
-from campfire.agents import make_agent
 from campfire.agents.review import review
-from campfire.core.table import Table
-
-
-def wilson(wins: int, total: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (0, 1 when there is nothing to count)."""
-    if total == 0:
-        return 0.0, 1.0
-    p = wins / total
-    centre = (p + z * z / (2 * total)) / (1 + z * z / total)
-    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / (1 + z * z / total)
-    return centre - half, centre + half
+from campfire.arena.stats import wilson_interval
 
 
 def one_game(game: str, seed: int, iterations: int | None) -> dict[str, Any]:
     """Play and review one seeded game; each seat's blunders, inaccuracies and result."""
-    spec = campfire.get_game(game)
-    bots = [make_agent("easy", spec, s, 2, seed=seed * 2 + s) for s in range(2)]
-    table = Table(spec, 2, seed=seed, agents=bots)
-    outcome = table.run()
+    table = played(game, 2, seed, bot_seed=seed * 2)
+    outcome = table.match.state.outcome()
     result = review(table.match.record(), iterations=iterations, seed=seed)
     summary = result.summary()
     return {
@@ -70,7 +58,7 @@ def tally(rows: list[dict[str, Any]], key: str) -> dict[str, Any]:
         worse = 0 if counts[0] > counts[1] else 1
         counted += 1
         lost += wins[worse] < wins[1 - worse]
-    low, high = wilson(lost, counted)
+    low, high = wilson_interval(lost / counted if counted else 0.0, counted)
     return {
         "games": counted,
         "lost": lost,

@@ -14,7 +14,13 @@ BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
 def load_script(name: str) -> ModuleType:
-    """``benchmarks/<name>.py`` as a module (``campfire_bench_<name>``), loaded once."""
+    """``benchmarks/<name>.py`` as a module (``campfire_bench_<name>``), loaded once.
+
+    The folder goes on ``sys.path`` as when the script is run, so that a script may import
+    another (``from review_speed import played``).
+    """
+    if str(BENCHMARKS) not in sys.path:
+        sys.path.append(str(BENCHMARKS))
     module_name = f"campfire_bench_{name}"
     if module_name in sys.modules:
         return sys.modules[module_name]
