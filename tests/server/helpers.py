@@ -44,6 +44,10 @@ LOBBY_ROUTES: list[tuple[str, str, str | None, dict[int, str]]] = [
     ("GET", _TABLE_PATH + "/record", None, {}),  # a record: docs/records.md
     ("GET", _TABLE_PATH + "/replay", None, {200: "replay"}),
     ("POST", r"/api/replay", None, {200: "replay"}),
+    ("POST", _TABLE_PATH + "/review", None, {202: "review_progress"}),
+    ("GET", _TABLE_PATH + "/review", None, {200: "review_progress"}),
+    ("POST", r"/api/review", None, {202: "review_progress"}),
+    ("GET", r"/api/review/[^/]+", None, {200: "review_progress"}),
     ("GET", r"/api/learn", None, {200: "lesson_list"}),
     ("GET", r"/api/learn/[^/]+/[^/]+", None, {200: "lesson_frame"}),
     ("POST", r"/api/learn/[^/]+/[^/]+", "lesson_move", {200: "lesson_answer"}),

@@ -18,11 +18,11 @@ from campfire.agents import make_agent
 from campfire.core import Record
 from campfire.core import get as get_game
 from campfire.core.table import Table
-from campfire.server.reviews import MAX_QUEUED, ReviewQueue
+from campfire.server.reviews import MAX_QUEUED, MAX_UPLOADS_QUEUED, ReviewQueue
 from campfire.server.seating import LobbyError, SeatInfo
 from campfire.server.storage import MemoryStore
 
-from .helpers import Seat, app_client, new_table, play_out, seats
+from .helpers import LOBBY_VALIDATORS, Seat, app_client, new_table, play_out, seats
 
 #: hints: a game of turns (one seat to act at a time); reviews: a short game
 GAME = "dudab"
@@ -202,5 +202,82 @@ def test_a_review_waits_while_live_bots_decide_and_the_queue_is_bounded(
         stored = Record.loads(hub.store.record(table, 1) or "")
         assert stored.meta["review"] == job.result
         hub.bots.pool.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_an_uploaded_record_is_reviewed_under_its_own_id(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``POST /api/review`` with a record file: 202 and an id, then ``GET /api/review/{id}``.
+
+    The same file sent twice is one review; a broken file is 400 ``bad_record`` and an id the
+    server does not keep 404 ``no_review``; no uploaded review is written anywhere (there is no
+    game to keep it with), and at most MAX_UPLOADS_QUEUED files wait at once.
+    """
+    monkeypatch.setattr(ReviewQueue, "iterations", 10)
+    text = _finished_record(SEED)
+    with app_client(sqlite_url, seed=SEED) as client:
+        started = client.post("/api/review", content=text)
+        assert started.status_code == 202
+        LOBBY_VALIDATORS["review_progress"].validate(started.json())
+        review_id = started.json()["id"]
+        assert len(review_id) == 64 and "table" not in started.json()
+        again = client.post("/api/review", content=text)
+        assert again.json()["id"] == review_id  # one review
+        deadline = time.monotonic() + 300
+        while True:
+            answer = client.get(f"/api/review/{review_id}?lang=cs")
+            assert answer.status_code == 200
+            LOBBY_VALIDATORS["review_progress"].validate(answer.json())
+            if answer.json()["status"] == "done":
+                break
+            assert answer.json()["status"] in ("queued", "running")
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+        review = answer.json()["review"]
+        assert review["format"] == "campfire-review" and len(review["words"]) > 0
+        assert answer.headers["content-language"] == "cs"
+        broken = client.post("/api/review", content=text.replace('"actions"', '"akce"'))
+        assert broken.status_code == 400 and broken.json()["error"]["code"] == "bad_record"
+        LOBBY_VALIDATORS["http_error"].validate(broken.json())
+        empty = client.post("/api/review", content=b"")
+        assert empty.status_code == 400
+        unknown = client.get("/api/review/" + "0" * 64)
+        assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "no_review"
+        assert client.get("/api/review/not-an-id").status_code == 404
+        # a record downloaded after its review carries it: answered at once, as sent
+        reviewed = Record.loads(text)
+        reviewed.meta["review"] = review | {"names": None, "words": None}
+        for key in ("names", "words"):
+            del reviewed.meta["review"][key]
+        done = client.post("/api/review", content=reviewed.dumps())
+        assert done.status_code == 202 and done.json()["status"] == "done"
+
+
+def test_uploaded_records_take_only_part_of_the_review_queue(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(ReviewQueue, "iterations", 10)
+
+    async def scenario() -> None:
+        hub = _Hub()  # live bots deciding all along: nothing runs
+        reviews = ReviewQueue(hub)  # type: ignore[arg-type]
+        files = [Record.loads(_finished_record(SEED + n)) for n in range(MAX_UPLOADS_QUEUED + 2)]
+        jobs = [reviews.request_upload(record) for record in files[:MAX_UPLOADS_QUEUED]]
+        await asyncio.sleep(0.05)  # the first is taken out of the queue to run
+        assert jobs[0].status == "running" and jobs[0].done == 0
+        jobs.append(reviews.request_upload(files[MAX_UPLOADS_QUEUED]))  # waiting: the others
+        assert len({job.upload for job in jobs}) == len(jobs)
+        with pytest.raises(LobbyError) as refused:
+            reviews.request_upload(files[-1])
+        assert refused.value.status == 503 and refused.value.code == "review_busy"
+        assert reviews.request_upload(files[1]) is jobs[1]  # one already waiting: no refusal
+        text = _finished_record(SEED)
+        table = hub.store.create(REVIEWED, {}, 2, [SeatInfo(0), SeatInfo(1)])
+        hub.store.finish(table, 1, text)
+        assert reviews.request(table, 1, text).status == "queued"  # tables still get in
+        reviews.waiting.clear()
+        hub.bots.pool.shutdown(cancel_futures=True)
 
     asyncio.run(scenario())

@@ -74,6 +74,7 @@ ERROR_CODES = (
     "unknown_lesson",
     "stale_step",
     "review_busy",
+    "no_review",
     "internal",
     # the accounts' (docs/accounts.md)
     "bad_user_name",
@@ -318,6 +319,23 @@ LOBBY_SCHEMAS: dict[str, dict[str, Any]] = {
     "delete_account": _object(
         ["password"], {"password": {"type": "string", "maxLength": 256}}, schema=True
     ),
+    "review_progress": {
+        "$schema": _DRAFT,
+        "type": "object",
+        "required": ["status", "done", "total", "review"],
+        "properties": {
+            "table": {"type": "integer", "minimum": 1},
+            "game_number": {"type": "integer", "minimum": 1},
+            "id": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+            "status": {"enum": ["none", "queued", "running", "done", "failed"]},
+            "done": {"type": "integer", "minimum": 0},
+            "total": {"type": "integer", "minimum": 0},
+            "review": {"type": ["object", "null"]},
+            "error": {"type": ["string", "null"]},
+        },
+        "oneOf": [{"required": ["table", "game_number"]}, {"required": ["id"]}],
+        "additionalProperties": False,
+    },
     "http_error": _object(
         ["error"],
         {

@@ -195,6 +195,31 @@ def _check_seat(seat: int, players: int) -> None:
         )
 
 
+def checked_record(record_text: str | bytes, source: str = ErrorText("the record")) -> Record:
+    """A record read by the strict, bounded reader, every action verified by replaying it.
+
+    A malformed record or an illegal action raises :class:`~.tables.LobbyError` (400
+    ``bad_record``, the reader's message naming ``source``), a record of more than
+    :data:`MAX_REPLAY_STEPS` actions 413 ``too_long``. (The replay and the review of an
+    uploaded file read it so.)
+    """
+    try:
+        record, _ = replay_text(record_text, source=source)
+    except CampfireError as exc:  # its message, as raised (so that it can be translated)
+        raise LobbyError(400, "bad_record", exc.text) from None
+    if len(record.actions) > MAX_REPLAY_STEPS:
+        raise LobbyError(
+            413,
+            "too_long",
+            ErrorText(
+                "a replay steps through at most {limit} actions (the record has {count})",
+                limit=MAX_REPLAY_STEPS,
+                count=len(record.actions),
+            ),
+        )
+    return record
+
+
 def build_replay(
     record_text: str | bytes,
     seat: int | None,
@@ -209,28 +234,13 @@ def build_replay(
     frame's ``display`` is the :class:`~campfire.core.present.Display` itself, which
     :func:`.wire.encode` writes as its ``to_json()`` (what the routes send).
 
-    The record is read by the strict, bounded reader (:func:`campfire.core.records.replay_text`,
-    which verifies every action); a malformed record or an illegal action raises
-    :class:`~.tables.LobbyError` (400 ``bad_record``), a seat that does not exist 400
-    ``bad_request``, a record of more than :data:`MAX_REPLAY_STEPS` actions 413 ``too_long``.
+    The record is read by :func:`checked_record` (the strict, bounded reader, every action
+    verified: 400 ``bad_record``, 413 ``too_long``); a seat that does not exist is 400
+    ``bad_request``.
     """
-    try:
-        record, _ = replay_text(record_text, source=source)
-    except CampfireError as exc:  # its message, as raised (so that it can be translated)
-        raise LobbyError(400, "bad_record", exc.text) from None
-    players = len(record.players)
+    record = checked_record(record_text, source)
     if seat is not None:
-        _check_seat(seat, players)
-    if len(record.actions) > MAX_REPLAY_STEPS:
-        raise LobbyError(
-            413,
-            "too_long",
-            ErrorText(
-                "a replay steps through at most {limit} actions (the record has {count})",
-                limit=MAX_REPLAY_STEPS,
-                count=len(record.actions),
-            ),
-        )
+        _check_seat(seat, len(record.players))
     return _frames(record, seat, language, plain)
 
 

@@ -13,11 +13,20 @@ until no live bot's decision is waiting or being made (:meth:`.bots.BotDriver.bu
 finished review is kept with the game: written into the ``meta`` of the game's stored record
 (``meta.review``, when the meta stays within :data:`~campfire.core.records.MAX_META_BYTES`),
 so it is computed once; the last :data:`KEEP` reviews are also kept in memory.
+
+A record file can be reviewed too (``POST /api/review`` with the file, the replay page's
+*Review this game* for an opened file): the job is named by the SHA-256 of the record as
+the strict reader wrote it back (:meth:`ReviewQueue.request_upload`), so the same file sent
+twice is one review. It is kept in memory only (there is no game to keep it with: a record
+downloaded after its review carries ``meta.review``, which is read instead of searching again),
+and at most :data:`MAX_UPLOADS_QUEUED` of the waiting reviews are files, so strangers' files
+never fill the queue that the tables' games share.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import time
@@ -32,7 +41,10 @@ from campfire.core.records import MAX_META_BYTES
 from .hub import Hub
 from .seating import LobbyError
 
-__all__ = ["KEEP", "MAX_QUEUED", "ReviewJob", "ReviewQueue"]
+__all__ = ["KEEP", "MAX_QUEUED", "MAX_UPLOADS_QUEUED", "ReviewJob", "ReviewQueue"]
+
+#: what names a review: a table's game ``(table, game number)``, or an uploaded record's id
+Key = tuple[int, int] | str
 
 log = logging.getLogger(__name__)
 
@@ -40,13 +52,19 @@ log = logging.getLogger(__name__)
 MAX_QUEUED = 8
 #: finished reviews kept in memory
 KEEP = 32
+#: reviews of uploaded record files that may wait at once (of the :data:`MAX_QUEUED`)
+MAX_UPLOADS_QUEUED = 2
 #: the longest a review works in the pool at one go before it looks at the live bots again
 SLICE_SECONDS = 0.05
 
 
 @dataclass
 class ReviewJob:
-    """A review asked for: its game, how far it is, and its result once done."""
+    """A review asked for: its game, how far it is, and its result once done.
+
+    A table's game has its ``table`` and ``number``; an uploaded record has ``upload``, its
+    id (``table`` and ``number`` are then 0).
+    """
 
     table: int
     number: int
@@ -57,16 +75,21 @@ class ReviewJob:
     result: dict[str, Any] | None = None
     error: str | None = None
     waiters: list[asyncio.Future[None]] = field(default_factory=list)
+    upload: str | None = None
+
+    @property
+    def key(self) -> Key:
+        """What names the job in the queue."""
+        return self.upload if self.upload is not None else (self.table, self.number)
 
     def progress(self) -> dict[str, Any]:
         """The job's state as the API answers it (without the review itself)."""
-        return {
-            "table": self.table,
-            "game_number": self.number,
-            "status": self.status,
-            "done": self.done,
-            "total": self.total,
-        }
+        named: dict[str, Any] = (
+            {"id": self.upload}
+            if self.upload is not None
+            else {"table": self.table, "game_number": self.number}
+        )
+        return {**named, "status": self.status, "done": self.done, "total": self.total}
 
 
 def _stored(text: str) -> dict[str, Any] | None:
@@ -82,6 +105,12 @@ def _stored(text: str) -> dict[str, Any] | None:
         return None
 
 
+def _busy() -> LobbyError:
+    return LobbyError(
+        503, "review_busy", ErrorText("too many reviews are waiting: ask again in a minute")
+    )
+
+
 class ReviewQueue:
     """The server's reviews (see the module)."""
 
@@ -91,35 +120,60 @@ class ReviewQueue:
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
-        self.jobs: OrderedDict[tuple[int, int], ReviewJob] = OrderedDict()
+        self.jobs: OrderedDict[Key, ReviewJob] = OrderedDict()
         self.waiting: deque[ReviewJob] = deque()
         self._worker: asyncio.Task[None] | None = None
 
     def status(self, table: int, number: int, record: str) -> ReviewJob | None:
         """The job of a game's review: in memory, or done from the stored record; else ``None``."""
-        job = self.jobs.get((table, number))
+        return self._status(ReviewJob(table, number, record))
+
+    def _status(self, asked: ReviewJob) -> ReviewJob | None:
+        job = self.jobs.get(asked.key)
         if job is not None:
             return job
-        stored = _stored(record)
+        stored = _stored(asked.record)
         if stored is None:
             return None
-        job = ReviewJob(table, number, record, "done", result=stored)
-        job.done = job.total = len(Record.loads(record).actions)
-        self._keep(job)
-        return job
+        asked.status, asked.result = "done", stored
+        asked.done = asked.total = len(Record.loads(asked.record).actions)
+        self._keep(asked)
+        return asked
+
+    def upload(self, review_id: str) -> ReviewJob | None:
+        """The review of an uploaded record by its id, while it is in memory (else ``None``)."""
+        job = self.jobs.get(review_id)
+        return job if job is not None and job.upload is not None else None
 
     def request(self, table: int, number: int, record: str) -> ReviewJob:
         """The review of a finished game: started (queued) unless it exists already."""
-        job = self.status(table, number, record)
+        return self._request(ReviewJob(table, number, record))
+
+    def request_upload(self, record: Record) -> ReviewJob:
+        """The review of an uploaded record (read and checked already): started unless it exists.
+
+        Its id is the SHA-256 of the record as written back by :meth:`Record.dumps` (the same
+        file sent twice is one review). A review the file's ``meta`` carries (a record
+        downloaded after its review) is answered as it is, under that file's own id: it is
+        the sender's file, and nobody else's review is named by it.
+        """
+        text = record.dumps()
+        review_id = hashlib.sha256(text.encode()).hexdigest()
+        asked = ReviewJob(0, 0, text, upload=review_id)
+        if self._status(asked) is None and (
+            sum(job.upload is not None for job in self.waiting) >= MAX_UPLOADS_QUEUED
+        ):
+            raise _busy()
+        return self._request(asked)
+
+    def _request(self, asked: ReviewJob) -> ReviewJob:
+        job = self._status(asked)
         if job is not None and job.status != "failed":
             return job
         if len(self.waiting) >= MAX_QUEUED:
-            raise LobbyError(
-                503,
-                "review_busy",
-                ErrorText("too many reviews are waiting: ask again in a minute"),
-            )
-        job = ReviewJob(table, number, record)
+            raise _busy()
+        job = asked
+        job.status, job.done, job.total, job.result, job.error = "queued", 0, 0, None, None
         self._keep(job)
         self.waiting.append(job)
         if self._worker is None or self._worker.done():
@@ -127,8 +181,8 @@ class ReviewQueue:
         return job
 
     def _keep(self, job: ReviewJob) -> None:
-        self.jobs[job.table, job.number] = job
-        self.jobs.move_to_end((job.table, job.number))
+        self.jobs[job.key] = job
+        self.jobs.move_to_end(job.key)
         while len(self.jobs) > KEEP + MAX_QUEUED:
             key, old = next(iter(self.jobs.items()))
             if old.status in ("queued", "running"):
@@ -141,7 +195,7 @@ class ReviewQueue:
             try:
                 await self._run(job)
             except Exception as exc:  # a record that cannot be reviewed fails alone
-                log.exception("the review of table %s game %s failed", job.table, job.number)
+                log.exception("the review %s failed", job.key)
                 job.status, job.error = "failed", str(exc)[:200]
 
     async def _run(self, job: ReviewJob) -> None:
@@ -170,6 +224,8 @@ class ReviewQueue:
         result = reviewer.result.to_json()
         job.result = result
         job.status = "done"
+        if job.upload is not None:
+            return  # an uploaded file: kept in memory only
         record.meta["review"] = result
         if len(json.dumps(record.meta, separators=(",", ":"))) <= MAX_META_BYTES:
             self.hub.store.update_record(job.table, job.number, record.dumps())

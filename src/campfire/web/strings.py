@@ -244,7 +244,6 @@ STRINGS: dict[str, str] = {
     "web.review.queued": "Waiting for a free worker…",
     "web.review.progress": "Reviewing: {done} of {total} moves",
     "web.review.failed": "The review failed: {message}",
-    "web.review.table_only": "A review is made for a finished game of a table: choose one above.",
     "web.review.graph": "Estimated chance to win over the game",
     "web.review.summary": "{name}: inaccuracies {inaccuracies}, blunders {blunders} "
     "(in {decisions} decisions)",

@@ -20,7 +20,7 @@ const viewer = {
   loading: 0, // the number of the latest request (an older answer is dropped)
   timer: null, // the interval of playing, while it plays
   review: null, // the post-game review's panel (review.js)
-  reviewed: null, // the game the review panel shows ("table:game", "file")
+  reviewed: null, // the game the review panel shows ("table:game", or the file source itself)
   autoReview: false, // the address asked for the review (?review=1): it starts at once
 };
 
@@ -145,10 +145,10 @@ async function load() {
   slider.disabled = false;
   document.body.dataset.steps = String(last);
   show(viewer.step);
-  const key = source.kind === "table" ? `${source.table}:${source.game}` : "file";
+  const key = source.kind === "table" ? `${source.table}:${source.game}` : source; // a file: this one
   if (viewer.review && viewer.reviewed !== key) {
     viewer.reviewed = key;
-    viewer.review.show(source.kind === "table" ? { table: source.table, game: source.game } : null, viewer.autoReview);
+    viewer.review.show(source.kind === "table" ? { table: source.table, game: source.game } : { file: source.text }, viewer.autoReview);
     viewer.autoReview = false;
   }
 }

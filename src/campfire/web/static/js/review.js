@@ -1,11 +1,12 @@
 // The post-game review on the replay page (docs/learn.md "Post-game review", docs/protocol.md
-// "Reviews"): asks the server for the review of a finished game of a table, shows its progress
+// "Reviews"): asks the server for the review of a finished game of a table, or of the record file
+// the person opened (sent to POST /api/review, then read by its id), shows its progress
 // while it runs in the server's worker pool, then each seat's summary, a graph of each seat's
 // estimated chance to win over the game (an SVG drawn here) and every assessed decision with its
 // mark. A decision is a link to the replay's step before it.
 
 import { el } from "./dom.js";
-import { currentLanguage, t } from "./i18n.js";
+import { currentLanguage, langHeaders, t } from "./i18n.js";
 import { api } from "./lobby-api.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -29,9 +30,10 @@ export class ReviewPanel {
    */
   constructor(parent, hooks) {
     this.hooks = hooks;
-    this.source = null; // {table, game}
+    this.source = null; // {table, game} | {file: the record's text, id: its review's id once sent}
     this.timer = null;
     this.review = null;
+    this.sent = null;
     this.start = el("button", { type: "button", class: "cf-button cf-primary", id: "cf-review-start", onclick: () => this.ask(true) });
     this.bar = el("progress", { id: "cf-review-progress", max: 1, value: 0, hidden: true });
     this.status = el("p", { id: "cf-review-status", class: "cf-help", role: "status", "aria-live": "polite" });
@@ -51,21 +53,42 @@ export class ReviewPanel {
     if (this.review) this.draw(this.review);
   }
 
-  /** The game shown now: ``{table, game}``, or null (a record file: no review on the server). */
+  /** The game shown now: ``{table, game}`` or ``{file}`` (a record file's text); null: none. */
   show(source, autostart = false) {
     clearTimeout(this.timer);
-    this.source = source;
+    this.source = source ? { ...source } : null;
+    const sent = this.sent; // the file sent last and its review's id (kept over a language change)
+    if (source && source.file !== undefined && sent && sent.file === source.file) this.source.id = sent.id;
     this.review = null;
     this.body.replaceChildren();
     this.bar.hidden = true;
-    this.status.textContent = source ? "" : t("web.review.table_only");
+    this.status.textContent = "";
     this.start.hidden = !source;
+    this.start.disabled = false;
     if (source) this.ask(autostart);
   }
 
   url() {
-    const lang = currentLanguage();
-    return `/api/tables/${this.source.table}/review?game=${this.source.game}&lang=${encodeURIComponent(lang)}`;
+    const lang = encodeURIComponent(currentLanguage());
+    const source = this.source;
+    if (source.file !== undefined) return `/api/review/${source.id}?lang=${lang}`;
+    return `/api/tables/${source.table}/review?game=${source.game}&lang=${lang}`;
+  }
+
+  /** Ask for the review: a table's game by its address, a file by sending it (its id comes back). */
+  async begin(source) {
+    if (source.file === undefined) return api(this.url(), {});
+    try {
+      const answer = await fetch("/api/review", { method: "POST", headers: langHeaders({ "Content-Type": "application/json" }), body: source.file });
+      const body = await answer.json().catch(() => null);
+      if (answer.ok && body) {
+        source.id = body.id;
+        this.sent = { file: source.file, id: body.id };
+      }
+      return { ok: answer.ok, body, message: body && body.error ? body.error.message : answer.statusText };
+    } catch (exc) {
+      return { ok: false, body: null, message: String(exc) };
+    }
   }
 
   /** Read the review's state; with ``start``, ask for it first. Polls while it runs. */
@@ -73,9 +96,10 @@ export class ReviewPanel {
     const source = this.source;
     if (!source) return;
     clearTimeout(this.timer);
+    if (!start && source.file !== undefined && !source.id) return; // a file: nothing asked yet
     if (start) {
       this.start.disabled = true;
-      const started = await api(this.url(), {});
+      const started = await this.begin(source);
       if (source !== this.source) return;
       if (!started.ok) {
         this.start.disabled = false;
