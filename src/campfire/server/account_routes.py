@@ -31,7 +31,6 @@ import math
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from itsdangerous import BadSignature
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -41,6 +40,7 @@ from campfire.i18n import N_, translator
 
 from .account_service import (
     ACCOUNTS_VARIABLE,
+    COOKIE,
     AccountService,
     AccountSettings,
     RateLimited,
@@ -70,8 +70,6 @@ __all__ = [
     "routes",
 ]
 
-#: The session cookie's name.
-COOKIE = "campfire_session"
 #: The header a cookie-authenticated write carries the session's CSRF token in.
 CSRF_HEADER = "x-csrf-token"
 #: The largest body of an account request (a sign-up with its claims fits easily).
@@ -159,15 +157,7 @@ def _check_origin(request: Request) -> None:
 
 def _session_id(request: Request) -> str | None:
     """The session id of the request's cookie, if its signature holds."""
-    cookie = request.cookies.get(COOKIE)
-    if not cookie or len(cookie) > 512:
-        return None
-    service = _service(request)
-    try:
-        value = service.signer.loads(cookie, max_age=int(service.settings.session_days * 86400))
-    except BadSignature:
-        return None
-    return value if isinstance(value, str) else None
+    return _service(request).session_id(request)
 
 
 async def _current(request: Request) -> tuple[User, str, str] | None:
