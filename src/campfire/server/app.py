@@ -28,7 +28,6 @@ from campfire.core import ErrorText, OptionError
 
 from . import protocol
 from .account_routes import routes as account_routes
-from .rating_routes import routes as rating_routes
 from .account_service import AccountService, AccountSettings
 from .admin import ServerLock, watch_closes
 from .cluster import DEFAULT_REDIS_URL, LEASE_SECONDS, Cluster, Elsewhere, ForwardMiddleware
@@ -42,6 +41,7 @@ from .logs import LogContextMiddleware, set_seat
 from .metrics import MetricsConfig, NoMetrics, make_metrics, metrics_route, sample_forever
 from .pages import not_found
 from .proxy import ProxyMiddleware, ProxySettings
+from .rating_routes import routes as rating_routes
 from .replay import routes as replay_routes
 from .review_api import routes as review_routes
 from .security import (
