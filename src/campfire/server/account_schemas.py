@@ -153,9 +153,10 @@ ACCOUNT_SCHEMAS: dict[str, dict[str, Any]] = {
         ["password"], {"password": {"type": "string", "maxLength": 256}}, schema=True
     ),
     "player_profile": _object(
-        ["name", "ratings", "games"],
+        ["name", "provisional_games", "ratings", "games"],
         {
             "name": {"type": "string"},
+            "provisional_games": {"type": "integer", "minimum": 1},
             "ratings": {
                 "type": "array",
                 "items": _object(

@@ -444,7 +444,12 @@ class GameRatings:
                 ]
                 out_ratings.append(entry)
             games = self._games(session, user_id)
-        return {"name": name, "ratings": out_ratings, "games": games}
+        return {
+            "name": name,
+            "provisional_games": PROVISIONAL_GAMES,
+            "ratings": out_ratings,
+            "games": games,
+        }
 
     def my_games(self, user_id: int) -> dict[str, Any]:
         """The signed-in user's games: those being played (open, running) first, then finished."""
