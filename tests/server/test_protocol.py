@@ -428,8 +428,10 @@ def test_every_lobby_answer_follows_its_schema_and_game_number_counts_games(
     LOBBY_VALIDATORS["rematch_request"].validate({"answer": "decline"})
     # a rematch's answer needs a finished game: tests/server/test_rematch.py gets them (its
     # app_client checks every answer against its schema); so do the accounts' answers and
-    # bodies, in tests/server/test_accounts.py
+    # bodies, in tests/server/test_accounts.py, and the ratings' and players' pages' answers,
+    # in tests/server/test_ratings.py
     accounts = {"account", "sign_in", "sign_up", "signed_up", "change_password", "delete_account"}
+    accounts |= {"player_profile", "my_games", "leaderboard"}
     assert set(seen) == set(LOBBY_SCHEMAS) - {"table", "rematch_answer", *requests, *accounts}
 
 
