@@ -284,6 +284,8 @@ def test_a_rated_game_changes_both_ratings_once(db_url: str) -> None:
         games = c.get("/api/players/ann").json()["games"]
         assert [(g["table"], g["game_number"], g["rated"]) for g in games] == [(table, 1, True)]
         assert games[0]["change"] == ann_r["history"][0]["change"]
+        exported = as_user(c, ann).get("/api/account/export").json()
+        assert [r["rating"] for r in exported["ratings"] if r["players"] == 0] == [ann_r["rating"]]
         mine = as_user(c, bob).get("/api/account/games").json()
         assert mine["running"] == [] and [g["table"] for g in mine["finished"]] == [table]
         board = c.get(f"/api/leaderboards/{GAME}").json()
@@ -344,6 +346,27 @@ def test_bots_are_rated_per_level_against_people(sqlite_url: str) -> None:
         rows = c.get(f"/api/leaderboards/{GAME}").json()["rows"]
         assert {(r["name"], r["bot"]) for r in rows} == {("Ann", None), (None, "hard")}
         assert all(r["games"] == 1 for r in rows) and board
+
+
+def test_a_game_lost_on_time_is_rated_with_the_forfeit(sqlite_url: str) -> None:
+    with client(sqlite_url) as c:
+        ann, bob = sign_up(c, "Ann"), sign_up(c, "Bob")
+        me = [{"kind": "reserved", "nickname": "Ann"}, {"kind": "open"}]
+        clock = {"kind": "move", "seconds": 0.2, "on_timeout": "loss"}
+        made = rated_table(c, ann, me, clock=clock)
+        assert made.status_code == 201, made.text
+        table, token = made.json()["table"]["id"], made.json()["tokens"]["0"]
+        assert as_user(c, bob).post(f"/api/tables/{table}/join", json={"nickname": "B"}).is_success
+        start = as_user(c, ann).post(
+            f"/api/tables/{table}/start", headers={"Authorization": f"Bearer {token}"}
+        )
+        assert start.status_code == 200
+        wait_for(lambda: _rating(c, "Ann") and _rating(c, "Bob"), "rated after the time-out")
+        record = c.get(f"/api/tables/{table}/record").json()
+        lost = record["meta"]["forfeit"]["seat"]
+        loser, winner = ("Ann", "Bob") if lost == 0 else ("Bob", "Ann")
+        assert _rating(c, winner)["wins"] == 1 and _rating(c, loser)["wins"] == 0  # type: ignore[index]
+        assert _rating(c, winner)["rating"] > _rating(c, loser)["rating"]  # type: ignore[index]
 
 
 # ----- the migration --------------------------------------------------------------------------

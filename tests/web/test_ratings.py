@@ -9,6 +9,7 @@ import secrets
 from typing import Any
 
 from .people import join_table, must, play_to_the_end, start
+from .test_axe import at_each_size
 
 GAME = "dudab"
 
@@ -59,6 +60,7 @@ def test_two_people_play_a_rated_game_and_see_their_ratings_history_and_leaderbo
     assert "1 game" in rating.inner_text()
     graph = rating.get_by_role("img", name=re.compile("the rating after each rated game"))
     assert graph.locator("circle").count() == 2  # before and after the one game
+    at_each_size(ann, "a player's page")  # axe-core: no serious or critical violation
     game = ann.locator(f'.cf-game-item[data-table="{table}"]')
     assert "rated" in game.inner_text() and bob_name in game.inner_text()
     game.get_by_role("link", name="Replay").click()
@@ -72,6 +74,7 @@ def test_two_people_play_a_rated_game_and_see_their_ratings_history_and_leaderbo
     must(bob, lambda: finished.locator(f'[data-table="{table}"]').count() == 1, "the game")
     assert re.search(r"rating [+-]?\d+", finished.inner_text())
     assert "No games yet." in bob.locator("#cf-running").inner_text()
+    at_each_size(bob, "my games")
 
     # the leaderboard: both of them, each a link to their page, ranked
     bob.get_by_role("link", name="Leaderboards").click()
@@ -83,5 +86,6 @@ def test_two_people_play_a_rated_game_and_see_their_ratings_history_and_leaderbo
     assert {ann_name, bob_name} <= set(names)
     values = [int(v.rstrip("?")) for v in board.locator(".cf-board-rating").all_inner_texts()]
     assert values == sorted(values, reverse=True)
+    at_each_size(bob, "a leaderboard")
     board.get_by_role("link", name=ann_name).click()
     bob.wait_for_url(f"**/player/{ann_name}")

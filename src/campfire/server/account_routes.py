@@ -373,6 +373,10 @@ async def export(request: Request) -> Response:
         raise LobbyError(401, "signed_out", ErrorText("you are not signed in"))
     user = found[0]
     data = await asyncio.to_thread(_service(request).accounts.export, user.id)
+    manager = getattr(request.app.state, "manager", None)
+    if manager is not None:  # the ratings and their history (docs/accounts.md, "Ratings")
+        profile = await asyncio.to_thread(manager.game_ratings.profile, user.id, user.name)
+        data["ratings"] = profile["ratings"]
     data["exported"] = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
     return JSONResponse(
         data,
