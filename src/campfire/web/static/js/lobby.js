@@ -216,7 +216,7 @@ async function drawTables() {
       el(
         "li",
         { class: `cf-table-item cf-status-${table.status}`, "data-table": table.id },
-        el("span", { class: "cf-table-text" }, el("strong", {}, t("web.lobby.table", { id: table.id, game: g.title })), ` — ${t(`web.lobby.status.${table.status}`)} — ${who}`, options),
+        el("span", { class: "cf-table-text" }, el("strong", {}, t("web.lobby.table", { id: table.id, game: g.title })), ` — ${t(`web.lobby.status.${table.status}`)}${table.rated ? ` · ${t("web.games.rated")}` : ""} — ${who}`, options),
         el("a", { class: "cf-button", href: `/t/${table.id}`, "aria-label": `${t(label)}: ${t("web.lobby.table", { id: table.id, game: g.title })}` }, t(label)),
       ),
     );
