@@ -200,6 +200,9 @@ def test_a_rated_table_refuses_what_it_cannot_be(sqlite_url: str) -> None:
             assert error_code(no, 400) == "bad_request"
             yes = as_user(c, ann).post("/api/tables", json=body)
             assert yes.status_code == 201 and yes.json()["table"]["realtime"] is True
+            alone = [{"kind": "reserved", "nickname": "Ann"}, {"kind": "bot", "level": "easy"}]
+            against_a_bot = as_user(c, ann).post("/api/tables", json={**body, "seats": alone})
+            assert against_a_bot.json()["table"]["realtime"] is True  # one person, timed too
         # a rated table: guests may not join, the creator not twice, a signed-in person may
         made = rated_table(c, ann, me)
         assert made.status_code == 201 and made.json()["table"]["rated"] is True

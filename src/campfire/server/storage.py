@@ -203,6 +203,7 @@ class MemoryStore:
             "seq": len(self._log.get((table_id, row.game_number), [])),
             "seats": [s.public() for s in seats],
             "realtime": bool((row.settings or {}).get("realtime", False)),
+            "rated": bool((row.settings or {}).get("rated", False)),
         }
 
     def actions(self, table_id: int, game_number: int) -> list[LogEntry]:
