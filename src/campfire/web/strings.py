@@ -378,8 +378,7 @@ STRINGS: dict[str, str] = {
     "web.ratings.games": "Games",
     "web.ratings.bot": "Bot ({level})",
     "web.ratings.value": "Rating {rating}",
-    "web.ratings.provisional": "A rating marked ? is provisional: fewer than {count} rated "
-    "games.",
+    "web.ratings.provisional": "A rating marked ? is provisional: fewer than {count} rated games.",
     "web.ratings.none": "No rated games yet.",
     **_plural("web.ratings.wins", "{count} win", "{count} wins"),
     "web.player.title": "Player {name}",
