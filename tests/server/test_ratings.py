@@ -303,6 +303,12 @@ def test_a_rated_game_changes_both_ratings_once(db_url: str) -> None:
         assert error_code(c.get("/api/players/%3Cb%3E"), 404) == "unknown_player"
         assert error_code(c.get("/api/leaderboards/chess"), 404) == "unknown_game"
         assert error_code(c.get(f"/api/leaderboards/{GAME}?players=99"), 400) == "bad_request"
+        # the pages: a player's and a leaderboard's; a name or game that is none is a bad link
+        assert c.get("/player/ann").status_code == 200 and c.get("/games").status_code == 200
+        assert c.get(f"/leaderboard/{GAME}").status_code == 200
+        for address in ("/player/nobody", "/player/%3Cb%3E", "/leaderboard/chess"):
+            page = c.get(address)
+            assert page.status_code == 404 and "text/html" in page.headers["content-type"]
 
 
 def test_a_game_the_server_stopped_before_rating_is_rated_at_the_next_start_once(

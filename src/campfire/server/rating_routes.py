@@ -28,6 +28,7 @@ from campfire.web import static_dir
 
 from .account_service import AccountService
 from .lobby import guarded, language_of
+from .pages import missing_page, shown
 from .ratings import GameRatings
 from .seating import LobbyError
 
@@ -107,7 +108,16 @@ async def leaderboard(request: Request) -> Response:
 
 
 async def player_page(request: Request) -> Response:
-    """``GET /player/{name}``: a player's page (drawn by ``js/player.js``)."""
+    """``GET /player/{name}``: a player's page (drawn by ``js/player.js``).
+
+    A name that is nobody's is answered with the page of a bad link (404, :mod:`.pages`).
+    """
+    raw = request.path_params["name"]
+    found = (
+        await asyncio.to_thread(_ratings(request).user_by_name, raw) if _NAME.match(raw) else None
+    )
+    if found is None:
+        return missing_page(request, 404, "page")
     return FileResponse(static_dir() / "player.html", headers=_NO_CACHE)
 
 
@@ -117,7 +127,16 @@ async def games_page(request: Request) -> Response:
 
 
 async def leaderboard_page(request: Request) -> Response:
-    """``GET /leaderboard/{game}``: a game's leaderboard (drawn by ``js/leaderboard.js``)."""
+    """``GET /leaderboard/{game}``: a game's leaderboard (drawn by ``js/leaderboard.js``).
+
+    A game Campfire does not have is answered with the page of a bad link (404, the rules
+    there are listed).
+    """
+    raw = request.path_params["game"]
+    try:
+        _game_name(raw)
+    except LobbyError:
+        return missing_page(request, 404, "rules", {"name": shown(raw)}, rules=True)
     return FileResponse(static_dir() / "leaderboard.html", headers=_NO_CACHE)
 
 
