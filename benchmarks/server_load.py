@@ -83,13 +83,21 @@ HOST = "127.0.0.1"
 
 
 def _http(
-    method: str, url: str, body: Any = None, token: str | None = None, cafile: str | None = None
+    method: str,
+    url: str,
+    body: Any = None,
+    token: str | None = None,
+    cafile: str | None = None,
+    cookie: str | None = None,
 ) -> tuple[int, Any]:
-    """One request; ``cafile``: the certificate an ``https://`` server is verified against."""
+    """One request; ``cafile``: the certificate an ``https://`` server is verified against;
+    ``cookie``: a signed-in user's session cookie (``name=value``)."""
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(url, data=data, method=method)
     if data is not None:
         request.add_header("Content-Type", "application/json")
+    if cookie is not None:
+        request.add_header("Cookie", cookie)
     if token is not None:
         request.add_header("Authorization", f"Bearer {token}")
     context = ssl.create_default_context(cafile=cafile) if url.startswith("https:") else None
@@ -223,23 +231,68 @@ def nginx_in_front(base: str) -> Iterator[tuple[str, str, int]]:
         yield front.base, str(front.cert), front.process.pid
 
 
+def sign_up_players(base: str, players: int, cafile: str | None = None) -> list[str]:
+    """Sign ``players`` users up (``load0``, ``load1``, ...); each one's session cookie."""
+    cookies = []
+    tag = secrets.token_hex(3)
+    for i in range(players):
+        body = json.dumps({"user_name": f"load{tag}x{i}", "password": "load benchmark"}).encode()
+        request = urllib.request.Request(f"{base}/api/account/signup", data=body, method="POST")
+        request.add_header("Content-Type", "application/json")
+        context = ssl.create_default_context(cafile=cafile) if base.startswith("https:") else None
+        with urllib.request.urlopen(request, timeout=60, context=context) as answer:
+            header = answer.headers.get("Set-Cookie", "")
+        cookies.append(header.split(";", 1)[0])
+    return cookies
+
+
 def create_tables(
-    base: str, tables: int, game: str, players: int, cafile: str | None = None
+    base: str,
+    tables: int,
+    game: str,
+    players: int,
+    cafile: str | None = None,
+    rated: bool = False,
 ) -> list[dict[str, Any]]:
-    """Create and start ``tables`` tables of reserved seats: ``[{"id", "tokens"}]``."""
+    """Create and start ``tables`` tables of reserved seats: ``[{"id", "tokens"}]``.
+
+    ``rated``: rated tables of signed-in players (``docs/accounts.md``, "Ratings"): the same
+    ``players`` users at every table, the first creating it (its seat reserved), the others
+    joining it with their session cookies; every finished game is rated.
+    """
     out = []
+    cookies = sign_up_players(base, players, cafile) if rated else []
     for _ in range(tables):
         seats = [{"kind": "reserved", "nickname": f"P{i}"} for i in range(players)]
+        if rated:
+            seats = seats[:1] + [{"kind": "open"}] * (players - 1)
         status, data = _http(
             "POST",
             f"{base}/api/tables",
-            {"game": game, "players": players, "seats": seats},
+            {
+                "game": game,
+                "players": players,
+                "seats": seats,
+                **({"rated": True} if rated else {}),
+            },
             cafile=cafile,
+            cookie=cookies[0] if rated else None,
         )
         if status != 201:
             raise RuntimeError(f"creating a table failed ({status}): {data}")
         tokens = {int(k): v for k, v in data["tokens"].items()}
         table = data["table"]["id"]
+        for i in range(1, players if rated else 0):
+            status, joined = _http(
+                "POST",
+                f"{base}/api/tables/{table}/join",
+                {"nickname": f"P{i}"},
+                cafile=cafile,
+                cookie=cookies[i],
+            )
+            if status != 201:
+                raise RuntimeError(f"joining table {table} failed ({status}): {joined}")
+            tokens[int(joined["seat"])] = joined["token"]
         status, data = _http("POST", f"{base}/api/tables/{table}/start", {}, tokens[0], cafile)
         if status != 200:
             raise RuntimeError(f"starting table {table} failed ({status}): {data}")
@@ -545,10 +598,12 @@ def run_benchmark(
     server_session: bool = False,
     fast_loop: bool = True,
     proxy: str | None = None,
+    rated: bool = False,
 ) -> dict[str, Any]:
     """Run the load benchmark; the report (actions/s, latency percentiles in ms, counts).
 
     ``proxy="nginx"``: the clients go through nginx (HTTPS, WSS) with the shipped configuration.
+    ``rated``: rated tables of signed-in players (:func:`create_tables`).
     """
     if tables < 1 or seconds <= 0 or max_actions < 1 or client_processes < 1:
         raise ValueError(
@@ -567,7 +622,7 @@ def run_benchmark(
             base, cafile, nginx_pid = stack.enter_context(nginx_in_front(base))
         elif proxy is not None:
             raise ValueError(f"--proxy is nginx (got {proxy!r})")
-        made = create_tables(base, tables, game, players, cafile)
+        made = create_tables(base, tables, game, players, cafile, rated)
         server_cpu = _tree_cpu_seconds(pid)
         if nginx_pid is not None:
             nginx_cpu = _tree_cpu_seconds(nginx_pid)
@@ -618,6 +673,7 @@ def run_benchmark(
             **({"nginx": nginx_cpu} if proxy else {}),
         },
         "proxy": proxy,
+        "rated": rated,
         "errors": dict(errors),
         "failures": [f for p in parts for f in p["failures"]],
         "load_average": {"start": load, "end": os.getloadavg()[0]},
@@ -838,6 +894,12 @@ def main(argv: list[str] | None = None) -> int:
         "nginx, interleaved, at the same server and tables (uses --tables, --seconds, "
         "--think-ms, --players, --game, --workers, --database-url, --seed)",
     )
+    p.add_argument(
+        "--rated",
+        action="store_true",
+        help="rated tables of signed-in players (the same users at every table; each "
+        "finished game is rated)",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     args = p.parse_args(argv)
     # a SIGTERM (``timeout``, a CI runner) still stops the server and removes what was created
@@ -878,6 +940,7 @@ def main(argv: list[str] | None = None) -> int:
         server_session=args.server_session,
         fast_loop=not args.asyncio_clients,
         proxy=args.proxy,
+        rated=args.rated,
     )
     if args.json:
         print(json.dumps(report, indent=2))
@@ -897,6 +960,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         + (", the server in its own session" if report["server_session"] else "")
         + (", through nginx (HTTPS, WSS)" if report["proxy"] else "")
+        + (", rated tables of signed-in players" if report["rated"] else "")
     )
     print(
         f"  {report['actions']} actions ({report['actions_per_s']:.1f}/s), "

@@ -57,6 +57,9 @@ LOBBY_ROUTES: list[tuple[str, str, str | None, dict[int, str]]] = [
     ("POST", r"/api/account/signin", "sign_in", {200: "account"}),
     ("POST", r"/api/account/signout", None, {200: "account"}),
     ("POST", r"/api/account/password", "change_password", {200: ""}),
+    ("GET", r"/api/account/games", None, {200: "my_games"}),
+    ("GET", r"/api/players/[^/]+", None, {200: "player_profile"}),
+    ("GET", r"/api/leaderboards/[^/]+", None, {200: "leaderboard"}),
 ]
 
 

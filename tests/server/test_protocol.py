@@ -428,9 +428,11 @@ def test_every_lobby_answer_follows_its_schema_and_game_number_counts_games(
     LOBBY_VALIDATORS["rematch_request"].validate({"answer": "decline"})
     # a rematch's answer needs a finished game: tests/server/test_rematch.py gets them (its
     # app_client checks every answer against its schema); so do the accounts' answers and
-    # bodies, in tests/server/test_accounts.py; a review's progress needs a finished game too
+    # bodies, in tests/server/test_accounts.py, and the ratings' and players' pages' answers,
+    # in tests/server/test_ratings.py; a review's progress needs a finished game too
     # (tests/server/test_hints_reviews.py)
     accounts = {"account", "sign_in", "sign_up", "signed_up", "change_password", "delete_account"}
+    accounts |= {"player_profile", "my_games", "leaderboard"}
     later = {"table", "rematch_answer", "review_progress"}
     assert set(seen) == set(LOBBY_SCHEMAS) - {*later, *requests, *accounts}
 

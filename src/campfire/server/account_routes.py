@@ -30,7 +30,6 @@ import hmac
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from itsdangerous import BadSignature
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -40,6 +39,7 @@ from campfire.i18n import N_, translator
 
 from .account_service import (
     ACCOUNTS_VARIABLE,
+    COOKIE,
     AccountService,
     AccountSettings,
     load_secret,
@@ -68,8 +68,6 @@ __all__ = [
     "routes",
 ]
 
-#: The session cookie's name.
-COOKIE = "campfire_session"
 #: The header a cookie-authenticated write carries the session's CSRF token in.
 CSRF_HEADER = "x-csrf-token"
 #: The largest body of an account request (a sign-up with its claims fits easily).
@@ -135,15 +133,7 @@ def _check_origin(request: Request) -> None:
 
 def _session_id(request: Request) -> str | None:
     """The session id of the request's cookie, if its signature holds."""
-    cookie = request.cookies.get(COOKIE)
-    if not cookie or len(cookie) > 512:
-        return None
-    service = _service(request)
-    try:
-        value = service.signer.loads(cookie, max_age=int(service.settings.session_days * 86400))
-    except BadSignature:
-        return None
-    return value if isinstance(value, str) else None
+    return _service(request).session_id(request)
 
 
 async def _current(request: Request) -> tuple[User, str, str] | None:
@@ -359,6 +349,10 @@ async def export(request: Request) -> Response:
         raise LobbyError(401, "signed_out", ErrorText("you are not signed in"))
     user = found[0]
     data = await asyncio.to_thread(_service(request).accounts.export, user.id)
+    manager = getattr(request.app.state, "manager", None)
+    if manager is not None:  # the ratings and their history (docs/accounts.md, "Ratings")
+        profile = await asyncio.to_thread(manager.game_ratings.profile, user.id, user.name)
+        data["ratings"] = profile["ratings"]
     data["exported"] = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
     return JSONResponse(
         data,

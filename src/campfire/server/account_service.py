@@ -19,13 +19,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from itsdangerous import URLSafeTimedSerializer
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 from starlette.requests import Request
 from starlette.types import Scope
 
 from campfire.core import ErrorText
 
-from .accounts import SESSION_DAYS, Accounts, make_hasher
+from .accounts import SESSION_DAYS, Accounts, User, make_hasher
 from .db import data_folder
 from .mail import Mailer, MailSettings
 from .seating import LobbyError
@@ -33,11 +33,16 @@ from .security import AddressLimiter, address_key, client_address
 
 __all__ = [
     "ACCOUNTS_VARIABLE",
+    "COOKIE",
     "AccountService",
     "AccountSettings",
     "RateLimited",
     "load_secret",
+    "signed_in_user",
 ]
+
+#: The session cookie's name.
+COOKIE = "campfire_session"
 
 #: The environment variable that passes :class:`AccountSettings` to ``--workers`` processes.
 ACCOUNTS_VARIABLE = "CAMPFIRE_SERVE_ACCOUNTS"
@@ -192,8 +197,36 @@ class AccountService:
         address = await asyncio.to_thread(self.accounts.email_of, user_id)
         return await self.mailer.notify(address, subject, body)
 
+    def session_id(self, request: Request) -> str | None:
+        """The session id of the request's cookie, if its signature holds."""
+        cookie = request.cookies.get(COOKIE)
+        if not cookie or len(cookie) > 512:
+            return None
+        try:
+            value = self.signer.loads(cookie, max_age=int(self.settings.session_days * 86400))
+        except BadSignature:
+            return None
+        return value if isinstance(value, str) else None
+
+    async def user_of(self, request: Request) -> User | None:
+        """The user signed in with the request's cookie (``None``: a guest, or expired)."""
+        session_id = self.session_id(request)
+        if session_id is None:
+            return None
+        found = await asyncio.to_thread(self.accounts.session, session_id)
+        return found[0] if found is not None else None
+
     def origin_of(self, request: Request) -> str:
         """The server's own origin: the public one, else the request's scheme and host."""
         if self.public_origin:
             return self.public_origin
         return f"{request.url.scheme}://{request.headers.get('host', '')}"
+
+
+async def signed_in_user(request: Request) -> int | None:
+    """The id of the user the request's session cookie signs in (``None``: a guest)."""
+    service: AccountService | None = getattr(request.app.state, "accounts", None)
+    if service is None or COOKIE not in request.cookies:
+        return None
+    user = await service.user_of(request)
+    return int(user.id) if user is not None else None

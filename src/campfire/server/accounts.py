@@ -55,6 +55,7 @@ from .models import (
     UserSessionRow,
     utcnow,
 )
+from .ratings import forget_user
 from .seating import LobbyError, hash_token
 
 __all__ = [
@@ -462,6 +463,7 @@ class Accounts:
             ]
             for table_id, seat in seats:
                 _rename_seat(session, table_id, seat)
+            forget_user(session, user_id)  # (its ratings and their history)
             for model in (AccountSeatRow, UserSessionRow, PasswordResetRow):
                 session.execute(delete(model).where(model.user_id == user_id))
             session.delete(row)

@@ -41,6 +41,7 @@ from .logs import LogContextMiddleware, set_seat
 from .metrics import MetricsConfig, NoMetrics, make_metrics, metrics_route, sample_forever
 from .pages import not_found
 from .proxy import ProxyMiddleware, ProxySettings
+from .rating_routes import routes as rating_routes
 from .replay import routes as replay_routes
 from .review_api import routes as review_routes
 from .security import (
@@ -170,6 +171,7 @@ def create_app(
             await cluster.start(manager, app)
         recovered = manager.recover()
         log.info("campfire serve: database ready, %d unfinished tables rebuilt", recovered)
+        manager.spawn(_sweep_ratings(manager))  # games a stop left unrated (rated_tables.py)
         if settings.public_origin is not None:
             log.info(
                 "campfire serve: public at %s (trusted proxies: %s)",
@@ -220,6 +222,7 @@ def create_app(
             Route("/metrics", metrics_route(metrics_config, client_address), methods=["GET"]),
             *lobby_routes(),
             *account_routes(),
+            *rating_routes(),
             *replay_routes(),
             *learn_routes(),
             *review_routes(),
@@ -263,6 +266,13 @@ def create_app(
     app.state.database_url = url
     app.state.next_seed = seeds if seeds is not None else lambda: secrets.randbits(63)
     return app
+
+
+async def _sweep_ratings(manager: TableManager) -> None:
+    """Rate the finished games of rated tables that were not rated (the server stopped)."""
+    done = await asyncio.to_thread(manager.game_ratings.sweep)
+    if done:
+        log.info("campfire serve: %d finished rated games rated at start", done)
 
 
 #: The query parameters of a table socket (``docs/protocol.md``, "Table socket").

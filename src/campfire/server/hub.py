@@ -41,6 +41,7 @@ __all__ = [
     "Hub",
     "Leases",
     "Pipeline",
+    "Ratings",
     "Recovery",
     "Takeover",
     "Timers",
@@ -151,6 +152,13 @@ class Undo(Protocol):
         """A bot took over the person of ``seat``: it accepts the request waiting for them."""
 
 
+class Ratings(Protocol):
+    """The ratings of rated tables (:mod:`.rated_tables`)."""
+
+    def finished(self, live: LiveTable) -> None:
+        """A game of ``live`` ended and its record is committed: rate it if the table is rated."""
+
+
 class Leases(Protocol):
     """The tables' leases when several processes serve them (:mod:`.cluster`)."""
 
@@ -212,6 +220,10 @@ class Hub(Protocol):
     @property
     def undo(self) -> Undo:
         """Requests to take back a move."""
+
+    @property
+    def ratings(self) -> Ratings:
+        """The ratings of rated tables' games."""
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run ``coro`` as a task of the tables' (cancelled when the server stops)."""

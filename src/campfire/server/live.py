@@ -140,6 +140,8 @@ class LiveTable:
     #: a player may ask what the hard level would play (:mod:`.hints`; off unless asked for,
     #: never at a real-time table, and never at a rated table when there are such)
     hints: bool = False
+    #: the table's games change its players' ratings (:mod:`.ratings`; signed-in players only)
+    rated: bool = False
     #: the hints given at this table: (game number, sequence number, seat); the record of a
     #: game lists its own (``meta.hints``; kept in this process's memory until the game ends)
     hints_used: list[tuple[int, int, int]] = field(default_factory=list)
@@ -178,6 +180,7 @@ class LiveTable:
             "takeover_level": self.takeover_level,
             "undo": self.undo,
             "hints": self.hints,
+            "rated": self.rated,
         }
 
     def stored_settings(self) -> dict[str, Any]:
@@ -331,6 +334,8 @@ class LiveTable:
             ]
         if self.forfeit is not None:
             meta["forfeit"] = self.forfeit
+        if self.rated:
+            meta["rated"] = True
         used = [{"seq": q, "seat": s} for n, q, s in self.hints_used if n == self.number]
         if used:
             meta["hints"] = used
@@ -580,4 +585,5 @@ class LiveTable:
             "seq": self.seq,
             "seats": [s.public() for s in self.seats],
             "realtime": self.realtime,
+            "rated": self.rated,
         }

@@ -23,7 +23,8 @@ from campfire.agents import LEVELS
 from campfire.core import ErrorText, OptionInfo, all_games
 from campfire.i18n import game_title, negotiate, normalize, translator
 
-from .accounts import MAX_CLAIMS, MAX_EMAIL, NAME_MAX, NAME_MIN, PASSWORD_MAX, PASSWORD_MIN
+from .account_schemas import ACCOUNT_SCHEMAS
+from .account_service import signed_in_user
 from .clocks import MAX_SECONDS, ON_TIMEOUT
 from .limits import announced_length
 from .protocol import SERVER_SCHEMAS
@@ -86,6 +87,9 @@ ERROR_CODES = (
     "bad_csrf",
     "no_mail",
     "bad_reset",
+    # ratings (docs/accounts.md, "Ratings")
+    "account_needed",
+    "unknown_player",
 )
 
 # ----- schemas ----------------------------------------------------------------------------------
@@ -124,7 +128,10 @@ def _object(
 #: windows: always at two or more people, see ``docs/protocol.md``).
 _TABLE = {
     **_object(
-        ["id", "game", "options", "players", "status", "game_number", "seq", "seats", "realtime"],
+        [
+            *("id", "game", "options", "players", "status", "game_number", "seq", "seats"),
+            *("realtime", "rated"),
+        ],
         {
             "id": {"type": "integer", "minimum": 1},
             "game": {"type": "string"},
@@ -135,6 +142,7 @@ _TABLE = {
             "seq": {"type": "integer", "minimum": 0},
             "seats": {"type": "array", "items": _SEAT_INFO},
             "realtime": {"type": "boolean"},
+            "rated": {"type": "boolean"},
         },
     ),
     "if": {"properties": {"status": {"const": "open"}}},
@@ -192,24 +200,6 @@ _GAME_INFO = _object(
     },
 )
 
-_PASSWORD = {"type": "string", "minLength": PASSWORD_MIN, "maxLength": PASSWORD_MAX}
-_USER = _object(
-    ["name", "email", "created"],
-    {
-        "name": {
-            "type": "string",
-            "pattern": f"^[A-Za-z0-9][A-Za-z0-9_.-]{{{NAME_MIN - 1},{NAME_MAX - 1}}}$",
-        },
-        "email": {"type": ["string", "null"], "maxLength": MAX_EMAIL},
-        "created": {"type": "string"},
-    },
-)
-_ACCOUNT = {
-    "user": {"oneOf": [{"type": "null"}, _USER]},
-    "csrf": {"type": ["string", "null"]},
-    "mail": {"type": "boolean"},
-}
-
 #: JSON Schemas of the lobby's request bodies and answers, by name (``docs/protocol.md``,
 #: "Lobby schemas", shows them; the tests validate the answers they get against them).
 LOBBY_SCHEMAS: dict[str, dict[str, Any]] = {
@@ -227,6 +217,7 @@ LOBBY_SCHEMAS: dict[str, dict[str, Any]] = {
             "takeover_level": {"enum": list(LEVELS)},
             "undo": {"type": "boolean"},
             "hints": {"type": "boolean"},
+            "rated": {"type": "boolean"},
         },
         schema=True,
     ),
@@ -269,56 +260,7 @@ LOBBY_SCHEMAS: dict[str, dict[str, Any]] = {
     "tables": _object(["tables"], {"tables": {"type": "array", "items": _TABLE}}, schema=True),
     "games": {"$schema": _DRAFT, "type": "array", "items": _GAME_INFO},
     "health": _object(["status"], {"status": {"enum": ["ok", "starting"]}}, schema=True),
-    "sign_up": _object(
-        ["user_name", "password"],
-        {
-            "user_name": {"type": "string", "minLength": NAME_MIN, "maxLength": NAME_MAX},
-            "password": _PASSWORD,
-            "email": {"type": ["string", "null"], "maxLength": MAX_EMAIL},
-            "claim": {
-                "type": "array",
-                "maxItems": MAX_CLAIMS,
-                "items": _object(
-                    ["table", "token"],
-                    {
-                        "table": {"type": "integer", "minimum": 1},
-                        "token": {"type": "string", "minLength": 1, "maxLength": 200},
-                    },
-                ),
-            },
-        },
-        schema=True,
-    ),
-    "sign_in": _object(
-        ["user_name", "password"],
-        {
-            "user_name": {"type": "string", "maxLength": 64},
-            "password": {"type": "string", "maxLength": 256},
-        },
-        schema=True,
-    ),
-    "account": _object(["user", "csrf", "mail"], _ACCOUNT, schema=True),
-    "signed_up": _object(
-        ["user", "csrf", "mail", "claimed"],
-        {
-            **_ACCOUNT,
-            "claimed": {
-                "type": "array",
-                "items": _object(
-                    ["table", "seat"], {"table": {"type": "integer"}, "seat": _SEAT_NUMBER}
-                ),
-            },
-        },
-        schema=True,
-    ),
-    "change_password": _object(
-        ["old_password", "new_password"],
-        {"old_password": {"type": "string", "maxLength": 256}, "new_password": _PASSWORD},
-        schema=True,
-    ),
-    "delete_account": _object(
-        ["password"], {"password": {"type": "string", "maxLength": 256}}, schema=True
-    ),
+    **ACCOUNT_SCHEMAS,  # the accounts', ratings' and players' pages (account_schemas.py)
     "review_progress": {
         "$schema": _DRAFT,
         "type": "object",
@@ -526,9 +468,13 @@ async def list_tables(request: Request) -> Response:
 
 
 async def create_table(request: Request) -> Response:
-    """``POST /api/tables``: a new table; the answer holds the reserved seats' tokens."""
+    """``POST /api/tables``: a new table; the answer holds the reserved seats' tokens.
+
+    A signed-in creator's seat (the first reserved one) is recorded as theirs.
+    """
     manager = _manager(request)
-    live, tokens = manager.create(await _body(request))
+    body = await _body(request)
+    live, tokens = manager.create(body, await signed_in_user(request))
     return JSONResponse(
         {"table": live.public(), "tokens": {str(k): v for k, v in tokens.items()}},
         status_code=201,
@@ -541,11 +487,15 @@ async def show_table(request: Request) -> Response:
 
 
 async def join(request: Request) -> Response:
-    """``POST /api/tables/{id}/join``: take a seat; the answer holds the secret seat token."""
+    """``POST /api/tables/{id}/join``: take a seat; the answer holds the secret seat token.
+
+    A signed-in person's seat is recorded as theirs.
+    """
     live = live_table(request)
     body = await _body(request)
+    user = await signed_in_user(request)
     async with live.lock:
-        seat, token = _manager(request).join(live, body)
+        seat, token = _manager(request).join(live, body, user)
     return JSONResponse({"table": live.public(), "seat": seat, "token": token}, status_code=201)
 
 

@@ -19,6 +19,7 @@ from campfire.core import get as get_game
 from .clocks import TimeControl
 from .hub import Hub
 from .live import REALTIME_MODE, LiveTable
+from .rated_tables import account_needed, check_accounts, check_rated
 from .rematch import ANSWERS, LEFT_GRACE_SECONDS, PROPOSAL_SECONDS, RematchProposal, rematch_frame
 from .seating import TAKEOVER_LEVEL, LobbyError, SeatInfo, check_nickname, hash_token
 
@@ -63,11 +64,18 @@ class LobbyOps:
         return [t for t in found if t is not None]
 
     # ----- lobby ------------------------------------------------------------------------------
-    def create(self, request: Mapping[str, Any]) -> tuple[LiveTable, dict[int, str]]:
-        """Create a table from a lobby request; return it and the tokens of reserved seats."""
+    def create(
+        self, request: Mapping[str, Any], user: int | None = None
+    ) -> tuple[LiveTable, dict[int, str]]:
+        """Create a table from a lobby request; return it and the tokens of reserved seats.
+
+        ``user``: the signed-in user who creates it (``None``: a guest); the first reserved
+        seat is theirs (``account_seats``). A rated table (``"rated": true``) needs one, and
+        is checked by :func:`check_rated`.
+        """
         allowed = {
             *("game", "players", "options", "seats", "clock"),
-            *("bot_after_leave", "realtime", "takeover_level", "undo", "hints"),
+            *("bot_after_leave", "realtime", "takeover_level", "undo", "hints", "rated"),
         }
         extra = sorted(set(request) - allowed)
         if extra:
@@ -177,6 +185,19 @@ class LobbyOps:
                     "a clock)"
                 ),
             )
+        rated = request.get("rated", False)
+        if not isinstance(rated, bool):
+            raise LobbyError(
+                400,
+                "bad_request",
+                ErrorText(
+                    '"rated" is true (the game changes the players\' ratings; signed-in '
+                    "players only) or false (the default)"
+                ),
+            )
+        if rated:
+            check_rated(game, request, raw_seats, user)
+            realtime = REALTIME_MODE in game.play_modes  # claim windows timed by the server
         hints = request.get("hints", False)
         if not isinstance(hints, bool):
             raise LobbyError(
@@ -217,9 +238,14 @@ class LobbyOps:
                 ErrorText('"hints": no hints in real time (claim windows timed by the server)'),
             )
         live.hints = hints
+        live.rated = rated
+        if rated:
+            live.undo = False
         live.id = self.hub.store.create(game.name, options, players, seats, live.stored_settings())
         if self.hub.cluster is not None:
             self.hub.cluster.claim(live.id)
+        if user is not None and tokens:
+            self.hub.store.own_seat(live.id, min(tokens), user)
         self.hub.tables[live.id] = live
         return live, tokens
 
@@ -256,13 +282,29 @@ class LobbyOps:
             return SeatInfo(i, "human", nickname=nickname, token_hash=hash_token(token)), token
         raise LobbyError(400, "bad_request", shape)
 
-    def join(self, live: LiveTable, request: Mapping[str, Any]) -> tuple[int, str]:
-        """Seat a person at an open seat (the one asked for, or the first); return seat, token."""
+    def join(
+        self, live: LiveTable, request: Mapping[str, Any], user: int | None = None
+    ) -> tuple[int, str]:
+        """Seat a person at an open seat (the one asked for, or the first); return seat, token.
+
+        ``user``: the signed-in user who joins (``None``: a guest); the seat is recorded as
+        theirs. At a rated table a guest, or a user who has a seat there already, is refused
+        (403 ``account_needed``).
+        """
         if set(request) - {"nickname", "seat"}:
             raise LobbyError(
                 400, "bad_request", ErrorText("joining takes a nickname and optionally a seat")
             )
         nickname = check_nickname(request.get("nickname"))
+        if live.rated and live.status == "open":
+            if user is None:
+                raise account_needed()
+            if user in self.hub.store.owners(live.id).values():
+                raise LobbyError(
+                    409,
+                    "seat_taken",
+                    ErrorText("you have a seat at this rated table already: one seat a person"),
+                )
         if live.status != "open":
             raise LobbyError(
                 409,
@@ -294,6 +336,8 @@ class LobbyOps:
         token = secrets.token_urlsafe(24)
         seat.kind, seat.nickname, seat.token_hash = "human", nickname, hash_token(token)
         self.hub.store.save_seat(live.id, seat)
+        if user is not None:
+            self.hub.store.own_seat(live.id, seat.seat, user)
         live.push_snapshots()
         return seat.seat, token
 
@@ -323,6 +367,7 @@ class LobbyOps:
         info = live.seats[seat]
         info.kind, info.nickname, info.token_hash = "open", None, None
         self.hub.store.save_seat(live.id, info)
+        self.hub.store.own_seat(live.id, seat, None)  # (no longer the account's)
         live.push_snapshots()
         return seat
 
@@ -377,6 +422,8 @@ class LobbyOps:
                     names=", ".join(s.name() for s in away),
                 ),
             )
+        if live.rated:
+            check_accounts(live, self.hub.store.owners(live.id))
         if absent == "bots":
             for info in live.seats:
                 if info.kind == "open":
@@ -446,6 +493,8 @@ class LobbyOps:
                 "not_finished",
                 ErrorText("a rematch starts once the current game has finished"),
             )
+        if live.rated:
+            check_accounts(live, self.hub.store.owners(live.id))
         proposal = live.rematch
         if answer == "decline":
             if proposal is None or seat is None:

@@ -13,7 +13,10 @@
   the table, never part of a game's log or record;
 - :class:`UserRow`, :class:`UserSessionRow`, :class:`AccountSeatRow`, :class:`PasswordResetRow`
   — the optional accounts (``docs/accounts.md``): a user, a signed-in browser, a seat that is a
-  user's, a password reset on its way by e-mail.
+  user's, a password reset on its way by e-mail;
+- :class:`RatingRow`, :class:`RatingHistoryRow`, :class:`RatedGameRow` — the ratings of rated
+  tables (``docs/accounts.md``, "Ratings"): a user's or a bot level's rating per game, each
+  change of one, and the games already rated (so that none is rated twice).
 
 The schema is created and upgraded by the Alembic migrations in ``migrations/``.
 """
@@ -27,6 +30,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
@@ -43,6 +47,9 @@ __all__ = [
     "ChatRow",
     "LeaseRow",
     "PasswordResetRow",
+    "RatedGameRow",
+    "RatingHistoryRow",
+    "RatingRow",
     "RecordRow",
     "SeatRow",
     "TableRow",
@@ -231,3 +238,65 @@ class PasswordResetRow(Base):
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     expires: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingRow(Base):
+    """A player's rating in one game: a user's, or a bot level's (``docs/accounts.md``).
+
+    ``subject`` says whose: ``user:ID`` or ``bot:LEVEL``. ``players`` is 0 for the game's
+    rating over every player count, N for the games of N players only (kept for the games
+    played by a range of player counts).
+    """
+
+    __tablename__ = "ratings"
+    __table_args__ = (
+        UniqueConstraint("game", "players", "subject", name="uq_ratings_game_players_subject"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(Integer)
+    subject: Mapped[str] = mapped_column(String(40))
+    #: the user (``None``: a bot level's rating)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
+    #: the bot level (``None``: a user's rating)
+    level: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    #: rated games played, and those won (a shared first place counts as a win)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingHistoryRow(Base):
+    """One change of a rating: after which game, from what to what."""
+
+    __tablename__ = "rating_history"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    rating_id: Mapped[int] = mapped_column(ForeignKey("ratings.id"), index=True)
+    #: the table and game (no foreign key: a purged table's history stays)
+    table_id: Mapped[int] = mapped_column(Integer)
+    game_number: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    #: the seat's place in the game (1 is best; tied seats share one)
+    rank: Mapped[int] = mapped_column(Integer)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    #: the shown rating before and after the game
+    before: Mapped[int] = mapped_column(Integer)
+    after: Mapped[int] = mapped_column(Integer)
+    rated: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatedGameRow(Base):
+    """A finished game of a rated table whose ratings were updated (once: its key)."""
+
+    __tablename__ = "rated_games"
+
+    table_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(Integer)
+    rated: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))

@@ -175,6 +175,8 @@ class ActionPipeline:
             self._failed(live)
             raise
         live.flush(frames)
+        if entry.record is not None:
+            hub.ratings.finished(live)
         hub.undo.moved(live)  # a request to take back a move is cancelled by a new one
         hub.metrics.action(time.perf_counter() - accepted)
         hub.timers.arm(live)

@@ -62,7 +62,8 @@ class TableRecovery:
             live.realtime = live.measured()  # (a table stored before the rule: decided now)
         live.takeover_level = str(settings.get("takeover_level") or TAKEOVER_LEVEL)
         live.undo = bool(settings.get("undo", False)) and not live.realtime
-        live.hints = bool(settings.get("hints", False)) and not live.realtime
+        live.rated = bool(settings.get("rated", False))
+        live.hints = bool(settings.get("hints", False)) and not live.realtime and not live.rated
         if row.closed is not None:
             live.closed = row.close_message or ""
         if row.game_number > 0 and row.seed is not None:

@@ -59,6 +59,12 @@ class Storage(Protocol):
     def table(self, table_id: int) -> tuple[TableRow, list[SeatInfo]] | None:
         """A table and its seats (``None`` if there is no such table)."""
 
+    def own_seat(self, table_id: int, seat: int, user_id: int | None) -> bool:
+        """Record ``seat`` as the user's (``None``: nobody's); ``False``: not (one per user)."""
+
+    def owners(self, table_id: int) -> dict[int, int]:
+        """The seats of a table that are users': ``{seat: user id}``."""
+
     def table_ids(self, statuses: Sequence[str]) -> list[int]:
         """The ids of the tables whose status is one of ``statuses``, oldest first."""
 
@@ -106,6 +112,7 @@ class MemoryStore:
         self._records: dict[tuple[int, int], str] = {}
         self._chat: dict[int, list[ChatLine]] = {}
         self._chat_ids = 0
+        self._owners: dict[int, dict[int, int]] = {}
         #: actions appended (as :class:`~.writer.LogWriter` counts them)
         self.committed = 0
 
@@ -163,6 +170,19 @@ class MemoryStore:
         seats = self._seats[table_id]
         return row, [copy.copy(seats[i]) for i in sorted(seats)]
 
+    def own_seat(self, table_id: int, seat: int, user_id: int | None) -> bool:
+        """Record ``seat`` as the user's (``None``: nobody's); ``False``: not (one per user)."""
+        owners = self._owners.setdefault(table_id, {})
+        owners.pop(seat, None)
+        if user_id is None or user_id in owners.values():
+            return False
+        owners[seat] = user_id
+        return True
+
+    def owners(self, table_id: int) -> dict[int, int]:
+        """The seats of a table that are users': ``{seat: user id}``."""
+        return dict(self._owners.get(table_id, {}))
+
     def table_ids(self, statuses: Sequence[str]) -> list[int]:
         """The ids of the tables whose status is one of ``statuses``, oldest first."""
         return [i for i, row in sorted(self._tables.items()) if row.status in statuses]
@@ -183,6 +203,7 @@ class MemoryStore:
             "seq": len(self._log.get((table_id, row.game_number), [])),
             "seats": [s.public() for s in seats],
             "realtime": bool((row.settings or {}).get("realtime", False)),
+            "rated": bool((row.settings or {}).get("rated", False)),
         }
 
     def actions(self, table_id: int, game_number: int) -> list[LogEntry]:

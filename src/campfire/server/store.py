@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from .models import ActionRow, ChatRow, RecordRow, SeatRow, TableRow, utcnow
+from .models import AccountSeatRow, ActionRow, ChatRow, RecordRow, SeatRow, TableRow, utcnow
 from .seating import SeatInfo
 from .writer import Fence, store_record
 
@@ -155,7 +155,45 @@ class Store:
             "seq": int(seq or 0),
             "seats": [s.public() for s in seats],
             "realtime": bool((row.settings or {}).get("realtime", False)),
+            "rated": bool((row.settings or {}).get("rated", False)),
         }
+
+    def own_seat(self, table_id: int, seat: int, user_id: int | None) -> bool:
+        """Record ``seat`` of a table as the user's (``None``: as nobody's any more).
+
+        One user per seat, and one seat per user at a table: answers whether the seat is the
+        user's now (``False``: the user has another seat there already).
+        """
+        with self.sessions.begin() as session:
+            self._fenced(session, table_id)
+            session.execute(
+                delete(AccountSeatRow).where(
+                    AccountSeatRow.table_id == table_id, AccountSeatRow.seat == seat
+                )
+            )
+            if user_id is None:
+                return False
+            other = session.scalar(
+                select(AccountSeatRow.id).where(
+                    AccountSeatRow.table_id == table_id, AccountSeatRow.user_id == user_id
+                )
+            )
+            if other is not None:
+                return False
+            session.add(
+                AccountSeatRow(user_id=user_id, table_id=table_id, seat=seat, claimed=utcnow())
+            )
+            return True
+
+    def owners(self, table_id: int) -> dict[int, int]:
+        """The seats of a table that are users', and whose: ``{seat: user id}``."""
+        with self.sessions() as session:
+            rows = session.execute(
+                select(AccountSeatRow.seat, AccountSeatRow.user_id).where(
+                    AccountSeatRow.table_id == table_id
+                )
+            ).all()
+            return {int(seat): int(user) for seat, user in rows}
 
     def actions(self, table_id: int, game_number: int) -> list[LogEntry]:
         """The logged actions of one game, in order."""

@@ -47,6 +47,8 @@ from .lobby_ops import LobbyOps
 from .logs import detached_context
 from .metrics import NoMetrics
 from .pipeline import ActionPipeline
+from .rated_tables import NoRatings, TableRatings
+from .ratings import GameRatings
 from .recovery import TableRecovery
 from .reviews import ReviewQueue
 from .seating import MAX_NICKNAME, TAKEOVER_LEVEL, LobbyError, SeatInfo, hash_token
@@ -120,6 +122,8 @@ class TableServices:
         self.undo = TableUndo(self)
         self.hints = TableHints(self)
         self.reviews = ReviewQueue(self)
+        #: rates the games of rated tables (:mod:`.rated_tables`; none without a database)
+        self.ratings: NoRatings = NoRatings()
 
     @property
     def pool(self) -> ThreadPoolExecutor:
@@ -182,13 +186,20 @@ class TableServices:
         """The tables whose status is one of ``statuses`` (:meth:`LobbyOps.listing`)."""
         return self.lobby.listing(statuses)
 
-    def create(self, request: Mapping[str, Any]) -> tuple[LiveTable, dict[int, str]]:
-        """Create a table from a lobby request; return it and the tokens of reserved seats."""
-        return self.lobby.create(request)
+    def create(
+        self, request: Mapping[str, Any], user: int | None = None
+    ) -> tuple[LiveTable, dict[int, str]]:
+        """Create a table from a lobby request; return it and the tokens of reserved seats.
 
-    def join(self, live: LiveTable, request: Mapping[str, Any]) -> tuple[int, str]:
-        """Seat a person at an open seat; return the seat and its token."""
-        return self.lobby.join(live, request)
+        ``user``: the signed-in creator (``None``: a guest; :meth:`.lobby_ops.LobbyOps.create`).
+        """
+        return self.lobby.create(request, user)
+
+    def join(
+        self, live: LiveTable, request: Mapping[str, Any], user: int | None = None
+    ) -> tuple[int, str]:
+        """Seat a person at an open seat; return the seat and its token (``user``: signed in)."""
+        return self.lobby.join(live, request, user)
 
     def seat_for(self, live: LiveTable, token: str | None) -> int:
         """The seat of ``token`` at ``live`` (:class:`LobbyError` 401 if none)."""
@@ -282,3 +293,6 @@ class TableManager(TableServices):
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__(Store(sessions), LogWriter(sessions), bot_workers, clock)
+        #: the ratings in the database (the pages' reads, and the sweep at start)
+        self.game_ratings = GameRatings(sessions)
+        self.ratings = TableRatings(self.game_ratings, self.spawn)

@@ -77,6 +77,7 @@ class ClockTimers:
             record = table.match.record(live.record_meta())
             self.hub.store.finish(live.id, live.number, record.dumps())
             live.status = "finished"
+            self.hub.ratings.finished(live)
             live.clocks.sync([], self.hub.clock())
             live.push_snapshots()
         elif rule == "bot":

@@ -28,6 +28,7 @@ function draw() {
   if (signedIn) {
     $("cf-me-title").textContent = t("web.account.as", { name: state.user.name });
     $("cf-email-address").value = state.user.email || "";
+    $("cf-my-profile").href = `/player/${encodeURIComponent(state.user.name)}`;
   }
 }
 

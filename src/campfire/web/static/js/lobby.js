@@ -124,8 +124,13 @@ function drawUndo() {
   if (realtime) box.checked = false;
   else if (!box.dataset.touched) box.checked = casual;
   const hints = $("cf-hints"); // off unless asked for; never in real time (docs/learn.md)
-  hints.disabled = realtime;
-  if (realtime) hints.checked = false;
+  const rated = $("cf-rated").checked; // a rated table: no hints, no undo (docs/accounts.md)
+  hints.disabled = realtime || rated;
+  if (realtime || rated) hints.checked = false;
+  if (rated) {
+    box.disabled = true;
+    box.checked = false;
+  }
 }
 
 function optionValues() {
@@ -166,6 +171,10 @@ async function create(event) {
   if (!$("cf-realtime-row").hidden && $("cf-realtime").checked) body.realtime = true;
   if (!$("cf-undo").disabled) body.undo = $("cf-undo").checked;
   if (!$("cf-hints").disabled && $("cf-hints").checked) body.hints = true;
+  if (!$("cf-rated-row").hidden && $("cf-rated").checked) {
+    body.rated = true;
+    delete body.undo;
+  }
   const answer = await api("/api/tables", body);
   if (!answer.ok) return notice(t("web.error.server", { message: answer.message }), "error");
   const id = answer.body.table.id;
@@ -207,7 +216,7 @@ async function drawTables() {
       el(
         "li",
         { class: `cf-table-item cf-status-${table.status}`, "data-table": table.id },
-        el("span", { class: "cf-table-text" }, el("strong", {}, t("web.lobby.table", { id: table.id, game: g.title })), ` — ${t(`web.lobby.status.${table.status}`)} — ${who}`, options),
+        el("span", { class: "cf-table-text" }, el("strong", {}, t("web.lobby.table", { id: table.id, game: g.title })), ` — ${t(`web.lobby.status.${table.status}`)}${table.rated ? ` · ${t("web.games.rated")}` : ""} — ${who}`, options),
         el("a", { class: "cf-button", href: `/t/${table.id}`, "aria-label": `${t(label)}: ${t("web.lobby.table", { id: table.id, game: g.title })}` }, t(label)),
       ),
     );
@@ -222,6 +231,10 @@ async function drawAccount() {
   link.textContent = t("web.account.as", { name: answer.body.user.name });
   if (!$("cf-nickname").value) $("cf-nickname").value = answer.body.user.name; // a first table's name
   link.setAttribute("aria-label", `${t("web.account.as", { name: answer.body.user.name })}: ${t("web.account.mine")}`);
+  $("cf-games-link").hidden = false;
+  $("cf-profile-link").hidden = false;
+  $("cf-profile-link").href = `/player/${encodeURIComponent(answer.body.user.name)}`;
+  $("cf-rated-row").hidden = false; // rated tables are for signed-in players
 }
 
 async function main() {
@@ -232,6 +245,7 @@ async function main() {
   modes = m.ok ? m.body : {};
   const select = $("cf-game");
   for (const info of Object.values(games)) select.append(new Option(info.title, info.name));
+  $("cf-leaderboards-link").href = `/leaderboard/${select.options[0] ? select.options[0].value : ""}`;
   $("cf-nickname").value = localStorage.getItem("campfire.nickname") || "";
   const clock = $("cf-clock");
   CLOCKS.forEach((c, i) => clock.append(new Option(t(`web.lobby.clock.${c.key}`, c.params || {}), String(i))));
@@ -245,6 +259,7 @@ async function main() {
   clock.addEventListener("change", drawUndo);
   $("cf-realtime").addEventListener("change", drawUndo);
   $("cf-undo").addEventListener("change", () => ($("cf-undo").dataset.touched = "1"));
+  $("cf-rated").addEventListener("change", drawUndo);
   $("cf-create").addEventListener("submit", create);
   $("cf-refresh").addEventListener("click", drawTables);
   drawPlayers();
