@@ -47,6 +47,8 @@ def test_two_people_play_a_rated_game_and_see_their_ratings_history_and_leaderbo
     table = int(ann.url.rsplit("/", 1)[1])
 
     join_table(bob, server.base, table, bob_name)
+    for page in (ann, bob):  # the table says it is rated
+        page.locator("#cf-rated").get_by_text(re.compile("^Rated: ")).wait_for()
     start(ann)
     play_to_the_end([ann, bob], random.Random(7))
 

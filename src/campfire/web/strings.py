@@ -226,6 +226,7 @@ STRINGS: dict[str, str] = {
     "web.lobby.hints": "Hints: a player may ask what the hard level would play",
     "web.lobby.hints.help": "for casual games: the log says who used a hint; never in real time",
     "web.table.hints": "Hints are allowed: the log says who used one",
+    "web.table.rated": "Rated: the result changes the players' ratings (no hints, no undo)",
     "web.hint.button": "Hint",
     "web.hint.help": "What would the hard level play? (key ?)",
     "web.hint.thinking": "Thinking about a hint…",

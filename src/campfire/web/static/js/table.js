@@ -818,6 +818,7 @@ async function main() {
   if (page.settings.realtime) ul.append(el("li", {}, t("web.lobby.realtime")));
   if (page.settings.undo) ul.append(el("li", {}, t("web.table.undo")));
   if (page.settings.hints) ul.append(el("li", {}, t("web.table.hints")));
+  if (page.settings.rated) ul.append(el("li", { id: "cf-rated" }, t("web.table.rated")));
   list.append(ul);
   document.addEventListener("keydown", onKey);
   // a personal link opened in a tab already showing the table: the address changes only in
