@@ -70,9 +70,13 @@ def test_a_hint_goes_to_the_asking_seat_and_the_log_tells_everyone(sqlite_url: s
             assert asker.receive()["code"] == "stale"
             other.send({"type": "ping"})
             assert other.receive()["type"] == "pong"  # nothing else reached the other seat
+            hinted = asker.seat
+    # the server restarts mid-game: the hint is remembered with the table, not only in memory
+    with app_client(sqlite_url, seed=SEED + 1) as client:
+        with seats(client, table, tokens) as clients:
             play_out(clients, lambda to_act: (to_act[0], to_act[0].last["legal"][0]["notation"]))
         record = Record.loads(client.get(f"/api/tables/{table}/record?game=1").text)
-        assert record.meta["hints"] == [{"seq": seq, "seat": asker.seat}]  # the record says so
+        assert record.meta["hints"] == [{"seq": seq, "seat": hinted}]  # the record says so
 
 
 def test_a_table_without_hints_refuses_them(sqlite_url: str) -> None:

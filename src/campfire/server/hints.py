@@ -8,7 +8,9 @@ saw — in the bot worker pool, within :data:`HINT_SECONDS` of search. The answe
 frame with the move, the presenter's words for it and the search's estimated chance to win,
 goes to the asking seat's connections only; every connection at the table then gets a
 ``hint_used`` frame, which the clients show as a line of the table's log ("Ann used a hint"),
-and the game's record lists the hints given (``meta.hints``: sequence number and seat).
+and the game's record lists the hints given (``meta.hints``: sequence number and seat). The
+hints of the game being played are kept with the table's settings in the database, so a
+restart before the game's end does not lose them.
 
 Refusals: ``not_seated`` (a spectator), ``not_running``, ``hint_off`` (the table does not allow
 hints), ``hint_turn`` (the seat is not to act, or a bot plays it), ``stale`` (the table moved
@@ -144,6 +146,8 @@ class TableHints:
                 if other.seat == seat:
                     other.push(dict(frame))
             live.hints_used.append((number, seq, seat))
+            # kept with the table: a restart before the game's end does not forget it
+            await asyncio.to_thread(self.hub.store.save_settings, live.id, live.stored_settings())
             used = {"type": "hint_used", "table": live.id, "game_number": number, "seq": seq}
             for other in list(live.connections):
                 other.push({**used, "seat": seat})

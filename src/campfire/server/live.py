@@ -45,6 +45,9 @@ REALTIME_MODE = "realtime-claims"
 #: claim windows timed by the server: a result shared between people is never decided by a
 #: reaction time a client wrote.
 MEASURED_FROM_PEOPLE = 2
+#: The hints of the game being played that the database keeps with the table (a seat asks at
+#: most one each ten seconds after its first three: a long game stays far below)
+MAX_HINTS_KEPT = 2000
 
 #: The frames of one step: each connection with the frame it is to be sent.
 Outbox = list[tuple[Connection, dict[str, Any]]]
@@ -143,7 +146,8 @@ class LiveTable:
     #: the table's games change its players' ratings (:mod:`.ratings`; signed-in players only)
     rated: bool = False
     #: the hints given at this table: (game number, sequence number, seat); the record of a
-    #: game lists its own (``meta.hints``; kept in this process's memory until the game ends)
+    #: game lists its own (``meta.hints``); the database keeps the running game's with the
+    #: table's settings (:meth:`stored_settings`)
     hints_used: list[tuple[int, int, int]] = field(default_factory=list)
     #: what each seat to act may do, and since which step (what an action may answer)
     offers: Offers = field(default_factory=Offers)
@@ -184,8 +188,14 @@ class LiveTable:
         }
 
     def stored_settings(self) -> dict[str, Any]:
-        """What the database keeps of the settings: :meth:`settings` and the request's wish."""
-        return {**self.settings(), "realtime_asked": self.realtime_asked}
+        """What the database keeps of the settings, and the hints of the game being played.
+
+        That is :meth:`settings`, the request's wish, and the hints used in the running game
+        (``[seq, seat]`` each), which its record lists once it ends (:mod:`.hints`): the table
+        remembers them across restarts.
+        """
+        hints = [[q, s] for n, q, s in self.hints_used if n == self.number][:MAX_HINTS_KEPT]
+        return {**self.settings(), "realtime_asked": self.realtime_asked, "hints_used": hints}
 
     def people(self) -> int:
         """How many seats people play or will play (taken or open; a bot's are not).

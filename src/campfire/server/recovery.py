@@ -12,6 +12,7 @@ its log (:meth:`TableRecovery.rebuild`).
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from campfire.core import get as get_game
 
@@ -64,6 +65,7 @@ class TableRecovery:
         live.undo = bool(settings.get("undo", False)) and not live.realtime
         live.rated = bool(settings.get("rated", False))
         live.hints = bool(settings.get("hints", False)) and not live.realtime and not live.rated
+        live.hints_used = _hints_used(settings.get("hints_used"), row.game_number)
         if row.closed is not None:
             live.closed = row.close_message or ""
         if row.game_number > 0 and row.seed is not None:
@@ -131,3 +133,21 @@ class TableRecovery:
             row, _ = found
             live.status = row.status
             live.build(self.hub.store.actions(live.id, live.number))
+
+
+def _hints_used(stored: Any, number: int) -> list[tuple[int, int, int]]:
+    """The stored hints of the game being played as ``(game number, seq, seat)``.
+
+    Written by :meth:`.live.LiveTable.stored_settings`; anything that is not a list of
+    ``[seq, seat]`` pairs of whole numbers is passed over (a table stored before hints were
+    kept has none).
+    """
+    if not isinstance(stored, list):
+        return []
+    return [
+        (number, pair[0], pair[1])
+        for pair in stored
+        if isinstance(pair, list)
+        and len(pair) == 2
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in pair)
+    ]
