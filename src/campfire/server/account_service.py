@@ -19,26 +19,30 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from itsdangerous import URLSafeTimedSerializer
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 from starlette.requests import Request
 from starlette.types import Scope
 
 from campfire.core import ErrorText
 
-from .accounts import SESSION_DAYS, Accounts, make_hasher
+from .accounts import SESSION_DAYS, Accounts, User, make_hasher
 from .db import data_folder
 from .mail import Mailer, MailSettings
+from .moderation import Moderation
 from .seating import LobbyError
 from .security import AddressLimiter, address_key, client_address
 
 __all__ = [
     "ACCOUNTS_VARIABLE",
+    "COOKIE",
     "AccountService",
     "AccountSettings",
     "RateLimited",
     "load_secret",
 ]
 
+#: The session cookie's name.
+COOKIE = "campfire_session"
 #: The environment variable that passes :class:`AccountSettings` to ``--workers`` processes.
 ACCOUNTS_VARIABLE = "CAMPFIRE_SERVE_ACCOUNTS"
 
@@ -123,8 +127,11 @@ class AccountService:
         settings: AccountSettings,
         public_origin: str | None = None,
         limiter: AddressLimiter | None = None,
+        moderation: Moderation | None = None,
     ) -> None:
         self._make = make_accounts
+        #: reports, blocks and suspensions (``None``: a service without a database, in tests)
+        self.moderation = moderation
         self._accounts: Accounts | None = None
         self._signer: URLSafeTimedSerializer | None = None
         self.settings = settings
@@ -147,7 +154,7 @@ class AccountService:
             hasher = make_hasher(*cost) if cost else make_hasher()
             return Accounts(sessions, hasher, session_days=settings.session_days)
 
-        return cls(make, settings, public_origin, limiter)
+        return cls(make, settings, public_origin, limiter, Moderation(sessions))
 
     @property
     def accounts(self) -> Accounts:
@@ -167,6 +174,25 @@ class AccountService:
                 key = load_secret(Path(path) if path else data_folder() / "secret_key")
             self._signer = URLSafeTimedSerializer(key, salt="campfire.session")
         return self._signer
+
+    def session_id(self, request: Request) -> str | None:
+        """The session id of the request's cookie, if its signature holds."""
+        cookie = request.cookies.get(COOKIE)
+        if not cookie or len(cookie) > 512:
+            return None
+        try:
+            value = self.signer.loads(cookie, max_age=int(self.settings.session_days * 86400))
+        except BadSignature:
+            return None
+        return value if isinstance(value, str) else None
+
+    async def user_of(self, request: Request) -> User | None:
+        """The signed-in user of a request (``None``: a guest), for the lobby's checks."""
+        session_id = self.session_id(request)
+        if session_id is None:
+            return None
+        found = await asyncio.to_thread(self.accounts.session, session_id)
+        return found[0] if found is not None else None
 
     @property
     def secure(self) -> bool:

@@ -49,12 +49,14 @@ from .models import (
     ChatRow,
     PasswordResetRow,
     RecordRow,
+    ReportRow,
     SeatRow,
     TableRow,
     UserRow,
     UserSessionRow,
     utcnow,
 )
+from .moderation import Moderation, active_suspension
 from .seating import LobbyError, hash_token
 
 __all__ = [
@@ -359,6 +361,9 @@ class Accounts:
                 raise _wrong()
             if not self._verify(row.password_hash, password):
                 raise _wrong()
+            suspension = active_suspension(row, self.clock())
+            if suspension is not None:
+                raise _suspended(*suspension)
             if self.hasher.check_needs_rehash(row.password_hash):
                 row.password_hash = self.hasher.hash(password)
             row.last_sign_in = self.clock()
@@ -399,7 +404,9 @@ class Accounts:
                 session.delete(row)
                 return None
             user = session.get(UserRow, row.user_id)
-            return (_user(user), row.csrf) if user is not None else None
+            if user is None or active_suspension(user, self.clock()) is not None:
+                return None
+            return _user(user), row.csrf
 
     def close_session(self, session_id: str) -> None:
         """Sign a browser out: its session is deleted."""
@@ -464,6 +471,7 @@ class Accounts:
                 _rename_seat(session, table_id, seat)
             for model in (AccountSeatRow, UserSessionRow, PasswordResetRow):
                 session.execute(delete(model).where(model.user_id == user_id))
+            Moderation.forget_user(session, user_id)
             session.delete(row)
             return seats
 
@@ -524,6 +532,19 @@ class Accounts:
                 ],
                 "seats": seats,
                 "password_resets_pending": int(resets or 0),
+                "blocks": Moderation(self.sessions).blocks(user_id),
+                "reports": [
+                    {
+                        "reported": r.reported_name,
+                        "category": r.category,
+                        "reason": r.reason,
+                        "created": _iso(r.created),
+                        "closed": _iso(r.closed),
+                    }
+                    for r in session.scalars(
+                        select(ReportRow).where(ReportRow.reporter_id == user_id)
+                    )
+                ],
             }
 
     def email_of(self, user_id: int) -> str | None:
@@ -570,6 +591,24 @@ class Accounts:
             for model in (UserSessionRow, PasswordResetRow):
                 session.execute(delete(model).where(model.user_id == row.id))
             return _user(row)
+
+
+def _suspended(reason: str, until: datetime.datetime | None) -> LobbyError:
+    if until is None:
+        return _bad(
+            "suspended",
+            ErrorText("this account is suspended by the operator: {reason}", reason=reason),
+            status=403,
+        )
+    return _bad(
+        "suspended",
+        ErrorText(
+            "this account is suspended by the operator until {until}: {reason}",
+            reason=reason,
+            until=until.strftime("%Y-%m-%d %H:%M UTC"),
+        ),
+        status=403,
+    )
 
 
 def _signed_out() -> LobbyError:

@@ -11,6 +11,7 @@ from one address, :mod:`.security`). ``docs/protocol.md`` lists the routes; the 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -84,6 +85,12 @@ ERROR_CODES = (
     "bad_csrf",
     "no_mail",
     "bad_reset",
+    # moderation and quick match (docs/accounts.md, "Moderation"; docs/protocol.md)
+    "unknown_user",
+    "blocked",
+    "suspended",
+    "queue_full",
+    "unknown_ticket",
 )
 
 # ----- schemas ----------------------------------------------------------------------------------
@@ -516,11 +523,23 @@ async def show_table(request: Request) -> Response:
 
 
 async def join(request: Request) -> Response:
-    """``POST /api/tables/{id}/join``: take a seat; the answer holds the secret seat token."""
+    """``POST /api/tables/{id}/join``: take a seat; the answer holds the secret seat token.
+
+    A signed-in person may not join a table where an account they block, or that blocks them,
+    sits (409 ``blocked``); the seat they take becomes their account's.
+    """
     live = live_table(request)
     body = await _body(request)
+    service = getattr(request.app.state, "accounts", None)
+    user = await service.user_of(request) if service is not None else None
+    user_id: int | None = user.id if user is not None else None
+    moderation = service.moderation if service is not None else None
+    if moderation is not None and user_id is not None:
+        await asyncio.to_thread(moderation.check_join, user_id, live.id)
     async with live.lock:
         seat, token = _manager(request).join(live, body)
+    if moderation is not None and user_id is not None:
+        await asyncio.to_thread(moderation.take_seat, user_id, live.id, seat)
     return JSONResponse({"table": live.public(), "seat": seat, "token": token}, status_code=201)
 
 

@@ -13,7 +13,10 @@
   the table, never part of a game's log or record;
 - :class:`UserRow`, :class:`UserSessionRow`, :class:`AccountSeatRow`, :class:`PasswordResetRow`
   — the optional accounts (``docs/accounts.md``): a user, a signed-in browser, a seat that is a
-  user's, a password reset on its way by e-mail.
+  user's, a password reset on its way by e-mail;
+- :class:`ReportRow`, :class:`BlockRow` — moderation (``docs/accounts.md``, "Moderation"): a
+  report of a player for the operator, a user's block of another; a user's suspension is in
+  :class:`UserRow`.
 
 The schema is created and upgraded by the Alembic migrations in ``migrations/``.
 """
@@ -40,10 +43,12 @@ __all__ = [
     "AccountSeatRow",
     "ActionRow",
     "Base",
+    "BlockRow",
     "ChatRow",
     "LeaseRow",
     "PasswordResetRow",
     "RecordRow",
+    "ReportRow",
     "SeatRow",
     "TableRow",
     "UserRow",
@@ -195,6 +200,16 @@ class UserRow(Base):
     last_sign_in: Mapped[datetime.datetime | None] = mapped_column(
         DateTime(timezone=True), nullable=True
     )
+    #: when the operator suspended the account (``None``: not suspended): it cannot sign in
+    suspended: Mapped[datetime.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+    #: until when (``None`` while suspended: until the operator lifts it)
+    suspended_until: Mapped[datetime.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+    #: the operator's reason, shown to the user when signing in is refused
+    suspended_reason: Mapped[str | None] = mapped_column(String(500), nullable=True)
 
 
 class UserSessionRow(Base):
@@ -231,3 +246,42 @@ class PasswordResetRow(Base):
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     expires: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ReportRow(Base):
+    """A user's report of another player, for the operator (``campfire admin reports``)."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    #: who reported (a deleted reporter's reports stay, without them)
+    reporter_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id"), nullable=True, index=True
+    )
+    #: the account reported (``None``: a guest's seat, named by ``table_id``/``seat``)
+    reported_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id"), nullable=True, index=True
+    )
+    #: the name reported as it was then (a user name, or a seat's nickname)
+    reported_name: Mapped[str] = mapped_column(String(64))
+    table_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    category: Mapped[str] = mapped_column(String(32))
+    reason: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), index=True)
+    #: when the operator closed it (``None``: open)
+    closed: Mapped[datetime.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: the operator's note on closing
+    note: Mapped[str | None] = mapped_column(String(500), nullable=True)
+
+
+class BlockRow(Base):
+    """A user's block of another: no shared tables, no chat from them."""
+
+    __tablename__ = "blocks"
+    __table_args__ = (UniqueConstraint("user_id", "blocked_id", name="uq_blocks_user_blocked"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))

@@ -1,0 +1,78 @@
+"""Moderation: ``reports``, ``blocks``, and a user's suspension (three columns of ``users``).
+
+A report of a player for the operator (who reported whom, a category, a reason; open until the
+operator closes it), a user's block of another (no shared tables, no chat from them), and the
+operator's suspension of an account (when, until when, why). Every existing table, seat, log,
+record and account is left as it was: no account is suspended (``docs/accounts.md``,
+"Moderation").
+
+Revision ID: 0009
+Revises: 0006
+Create Date: 2026-12-03
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0009"
+down_revision = "0006"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    """Add the suspension's columns, the reports and the blocks."""
+    with op.batch_alter_table("users") as batch:
+        batch.add_column(sa.Column("suspended", sa.DateTime(timezone=True), nullable=True))
+        batch.add_column(sa.Column("suspended_until", sa.DateTime(timezone=True), nullable=True))
+        batch.add_column(sa.Column("suspended_reason", sa.String(length=500), nullable=True))
+    op.create_table(
+        "reports",
+        sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
+        sa.Column("reporter_id", sa.Integer(), nullable=True),
+        sa.Column("reported_id", sa.Integer(), nullable=True),
+        sa.Column("reported_name", sa.String(length=64), nullable=False),
+        sa.Column("table_id", sa.Integer(), nullable=True),
+        sa.Column("seat", sa.Integer(), nullable=True),
+        sa.Column("category", sa.String(length=32), nullable=False),
+        sa.Column("reason", sa.Text(), nullable=False),
+        sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("closed", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("note", sa.String(length=500), nullable=True),
+        sa.ForeignKeyConstraint(["reporter_id"], ["users.id"], name="fk_reports_reporter_id_users"),
+        sa.ForeignKeyConstraint(["reported_id"], ["users.id"], name="fk_reports_reported_id_users"),
+        sa.PrimaryKeyConstraint("id", name="pk_reports"),
+    )
+    op.create_index("ix_reports_reporter_id", "reports", ["reporter_id"])
+    op.create_index("ix_reports_reported_id", "reports", ["reported_id"])
+    op.create_index("ix_reports_created", "reports", ["created"])
+    op.create_table(
+        "blocks",
+        sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
+        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("blocked_id", sa.Integer(), nullable=False),
+        sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(["user_id"], ["users.id"], name="fk_blocks_user_id_users"),
+        sa.ForeignKeyConstraint(["blocked_id"], ["users.id"], name="fk_blocks_blocked_id_users"),
+        sa.PrimaryKeyConstraint("id", name="pk_blocks"),
+        sa.UniqueConstraint("user_id", "blocked_id", name="uq_blocks_user_blocked"),
+    )
+    op.create_index("ix_blocks_user_id", "blocks", ["user_id"])
+    op.create_index("ix_blocks_blocked_id", "blocks", ["blocked_id"])
+
+
+def downgrade() -> None:
+    """Drop the reports, the blocks and the suspensions (the accounts stay)."""
+    op.drop_index("ix_blocks_blocked_id", table_name="blocks")
+    op.drop_index("ix_blocks_user_id", table_name="blocks")
+    op.drop_table("blocks")
+    op.drop_index("ix_reports_created", table_name="reports")
+    op.drop_index("ix_reports_reported_id", table_name="reports")
+    op.drop_index("ix_reports_reporter_id", table_name="reports")
+    op.drop_table("reports")
+    with op.batch_alter_table("users") as batch:
+        batch.drop_column("suspended_reason")
+        batch.drop_column("suspended_until")
+        batch.drop_column("suspended")
