@@ -363,6 +363,29 @@ STRINGS: dict[str, str] = {
     "web.account.reset": "Choose a new password",
     "web.account.reset.save": "Save the new password",
     "web.account.reset.done": "The password was changed. Sign in with it.",
+    # ----- moderation (docs/accounts.md, "Moderation") -------------------------------------
+    "web.account.blocks": "Blocked players",
+    "web.account.blocks.help": "You never share a table with a player you block, and their "
+    "chat lines do not reach you.",
+    "web.account.blocks.none": "You block nobody.",
+    "web.account.block": "Block",
+    "web.account.blocked": "{name} is blocked.",
+    "web.account.unblock": "Unblock",
+    "web.account.unblock.name": "Unblock {name}",
+    "web.account.unblocked": "{name} is no longer blocked.",
+    "web.account.report": "Report a player",
+    "web.account.report.help": "The server's operator reads every report. Reports are limited "
+    "to a few an hour.",
+    "web.account.report.whom": "Player (user name)",
+    "web.account.report.category": "What happened",
+    "web.account.report.reason": "Tell the operator what happened",
+    "web.account.report.send": "Send the report",
+    "web.account.reported": "Thank you: the report was sent to the operator.",
+    "web.report.abuse": "Abuse or insults",
+    "web.report.cheating": "Cheating",
+    "web.report.spam": "Spam",
+    "web.report.name": "An offensive name",
+    "web.report.other": "Something else",
 }
 
 
