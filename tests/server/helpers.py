@@ -53,6 +53,13 @@ LOBBY_ROUTES: list[tuple[str, str, str | None, dict[int, str]]] = [
     ("POST", r"/api/account/signin", "sign_in", {200: "account"}),
     ("POST", r"/api/account/signout", None, {200: "account"}),
     ("POST", r"/api/account/password", "change_password", {200: ""}),
+    ("POST", r"/api/account/report", "report_request", {201: "reported"}),
+    ("GET", r"/api/account/blocks", None, {200: "blocks"}),
+    ("POST", r"/api/account/blocks", "block_request", {200: "blocks"}),
+    ("POST", r"/api/account/unblock", "unblock_request", {200: "blocks"}),
+    ("POST", r"/api/quick", "quick_request", {201: "quick_joined"}),
+    ("GET", r"/api/quick", None, {200: "quick_state"}),
+    ("DELETE", r"/api/quick", None, {200: "quick_left"}),
 ]
 
 

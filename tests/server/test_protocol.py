@@ -430,6 +430,9 @@ def test_every_lobby_answer_follows_its_schema_and_game_number_counts_games(
     # app_client checks every answer against its schema); so do the accounts' answers and
     # bodies, in tests/server/test_accounts.py
     accounts = {"account", "sign_in", "sign_up", "signed_up", "change_password", "delete_account"}
+    # and moderation's and quick match's in test_moderation.py and test_quick.py
+    accounts |= {"report_request", "reported", "block_request", "unblock_request", "blocks"}
+    accounts |= {"quick_request", "quick_joined", "quick_state", "quick_left"}
     assert set(seen) == set(LOBBY_SCHEMAS) - {"table", "rematch_answer", *requests, *accounts}
 
 

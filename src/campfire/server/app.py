@@ -39,8 +39,11 @@ from .lobby import language_of
 from .lobby import routes as lobby_routes
 from .logs import LogContextMiddleware, set_seat
 from .metrics import MetricsConfig, NoMetrics, make_metrics, metrics_route, sample_forever
+from .moderation import Moderation
 from .pages import not_found
 from .proxy import ProxyMiddleware, ProxySettings
+from .quick import QuickMatch
+from .quick import routes as quick_routes
 from .replay import routes as replay_routes
 from .review_api import routes as review_routes
 from .security import (
@@ -220,6 +223,7 @@ def create_app(
             Route("/metrics", metrics_route(metrics_config, client_address), methods=["GET"]),
             *lobby_routes(),
             *account_routes(),
+            *quick_routes(),
             *replay_routes(),
             *learn_routes(),
             *review_routes(),
@@ -259,6 +263,7 @@ def create_app(
         settings.public_origin,
         limits.accounts(clock),
     )
+    app.state.quick = QuickMatch(sessions, Moderation(sessions))
     app.state.ready = False
     app.state.database_url = url
     app.state.next_seed = seeds if seeds is not None else lambda: secrets.randbits(63)

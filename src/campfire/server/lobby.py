@@ -26,10 +26,15 @@ from campfire.i18n import game_title, negotiate, normalize, translator
 from .accounts import MAX_CLAIMS, MAX_EMAIL, NAME_MAX, NAME_MIN, PASSWORD_MAX, PASSWORD_MIN
 from .clocks import MAX_SECONDS, ON_TIMEOUT
 from .limits import announced_length
+from .moderation import CATEGORIES, REASON_MAX
 from .protocol import SERVER_SCHEMAS
 from .rematch import ANSWERS
 from .tables import MAX_NICKNAME, LiveTable, LobbyError, TableManager
 from .wire import decode
+
+#: The waits a quick match's person may choose (seconds) before bots fill the empty seats
+#: (:mod:`.quick`).
+WAITS = (30, 60, 120, 300)
 
 __all__ = [
     "ERROR_CODES",
@@ -215,6 +220,28 @@ _ACCOUNT = {
     "mail": {"type": "boolean"},
 }
 
+#: a quick match ticket's state: waiting (who waits, the seconds until bots fill the seats) or
+#: seated (the table, the seat and its token)
+_QUICK_STATE = {
+    **_object(
+        ["game", "players", "state", "seconds_left", "waiting"],
+        {
+            "game": {"type": "string"},
+            "players": {"type": "integer", "minimum": 1},
+            "state": {"enum": ["waiting", "seated"]},
+            "seconds_left": {"type": "number", "minimum": 0},
+            "waiting": {"type": "array", "maxItems": 20, "items": {"type": "string"}},
+            "table": {"type": "integer", "minimum": 1},
+            "seat": _SEAT_NUMBER,
+            "token": {"type": "string", "minLength": 1},
+        },
+        schema=True,
+    ),
+    "if": {"properties": {"state": {"const": "seated"}}},
+    "then": {"required": ["table", "seat", "token"]},
+    "else": {"not": {"required": ["table"]}},
+}
+
 #: JSON Schemas of the lobby's request bodies and answers, by name (``docs/protocol.md``,
 #: "Lobby schemas", shows them; the tests validate the answers they get against them).
 LOBBY_SCHEMAS: dict[str, dict[str, Any]] = {
@@ -324,6 +351,66 @@ LOBBY_SCHEMAS: dict[str, dict[str, Any]] = {
     "delete_account": _object(
         ["password"], {"password": {"type": "string", "maxLength": 256}}, schema=True
     ),
+    "report_request": _object(
+        ["category", "reason"],
+        {
+            "user_name": {"type": "string", "minLength": 1, "maxLength": 64},
+            "table": {"type": "integer", "minimum": 1},
+            "seat": _SEAT_NUMBER,
+            "category": {"enum": list(CATEGORIES)},
+            "reason": {"type": "string", "minLength": 1, "maxLength": REASON_MAX},
+        },
+        schema=True,
+    ),
+    "reported": _object(["reported"], {"reported": {"const": True}}, schema=True),
+    "block_request": _object(
+        [],
+        {
+            "user_name": {"type": "string", "minLength": 1, "maxLength": 64},
+            "table": {"type": "integer", "minimum": 1},
+            "seat": _SEAT_NUMBER,
+        },
+        schema=True,
+    ),
+    "unblock_request": _object(
+        ["user_name"],
+        {"user_name": {"type": "string", "minLength": 1, "maxLength": 64}},
+        schema=True,
+    ),
+    "blocks": _object(
+        ["blocks"],
+        {
+            "blocks": {
+                "type": "array",
+                "items": _object(
+                    ["user_name", "since"],
+                    {"user_name": {"type": "string"}, "since": {"type": ["string", "null"]}},
+                ),
+            }
+        },
+        schema=True,
+    ),
+    "quick_request": _object(
+        ["game", "nickname"],
+        {
+            "game": {"type": "string"},
+            "players": {"type": "integer", "minimum": 1},
+            "wait": {"enum": list(WAITS)},
+            "level": {"enum": list(LEVELS)},
+            "nickname": _NICKNAME,
+        },
+        schema=True,
+    ),
+    "quick_state": _QUICK_STATE,
+    "quick_joined": {
+        **_QUICK_STATE,
+        "required": ["ticket", *_QUICK_STATE["required"]],
+        "properties": {
+            "ticket": {"type": "string", "minLength": 1},
+            **_QUICK_STATE["properties"],
+        },
+    },
+    "quick_left": _object(["left"], {"left": {"const": True}}, schema=True),
     "http_error": _object(
         ["error"],
         {

@@ -14,6 +14,8 @@
 - :class:`UserRow`, :class:`UserSessionRow`, :class:`AccountSeatRow`, :class:`PasswordResetRow`
   — the optional accounts (``docs/accounts.md``): a user, a signed-in browser, a seat that is a
   user's, a password reset on its way by e-mail;
+- :class:`QuickEntryRow` — a person waiting in the quick match queue (``docs/web.md``, "Play
+  now"): shared by every server process through the database;
 - :class:`ReportRow`, :class:`BlockRow` — moderation (``docs/accounts.md``, "Moderation"): a
   report of a player for the operator, a user's block of another; a user's suspension is in
   :class:`UserRow`.
@@ -30,6 +32,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
@@ -47,6 +50,7 @@ __all__ = [
     "ChatRow",
     "LeaseRow",
     "PasswordResetRow",
+    "QuickEntryRow",
     "RecordRow",
     "ReportRow",
     "SeatRow",
@@ -285,3 +289,33 @@ class BlockRow(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     blocked_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class QuickEntryRow(Base):
+    """A person waiting for a quick match (:mod:`.quick`), until seated or gone."""
+
+    __tablename__ = "quick_match"
+
+    #: the SHA-256 of the ticket (the ticket itself is only in the waiting browser)
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(Integer)
+    nickname: Mapped[str] = mapped_column(String(64))
+    #: the signed-in person's account (``None``: a guest)
+    user_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    #: the client address's key (the per-address bound)
+    client: Mapped[str] = mapped_column(String(64), index=True)
+    #: the person's rating in this game and player count, when the ratings know one
+    rating: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: the bots' level the person chose (used where no rating decides)
+    level: Mapped[str] = mapped_column(String(16))
+    created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), index=True)
+    #: when the bots fill the empty seats
+    deadline: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+    #: the waiting page's last look (an entry not looked at for a while is gone)
+    seen: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+    #: the table the person was seated at (0: being seated; ``None``: waiting)
+    table_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: the seat's token, kept only until the waiting page has read it
+    token: Mapped[str | None] = mapped_column(String(64), nullable=True)

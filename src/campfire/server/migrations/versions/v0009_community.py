@@ -1,8 +1,9 @@
-"""Moderation: ``reports``, ``blocks``, and a user's suspension (three columns of ``users``).
+"""Moderation and quick match: ``reports``, ``blocks``, a user's suspension, ``quick_match``.
 
 A report of a player for the operator (who reported whom, a category, a reason; open until the
 operator closes it), a user's block of another (no shared tables, no chat from them), and the
-operator's suspension of an account (when, until when, why). Every existing table, seat, log,
+operator's suspension of an account (when, until when, why); the quick match queue (the
+people waiting for a table, shared by every server process). Every existing table, seat, log,
 record and account is left as it was: no account is suspended (``docs/accounts.md``,
 "Moderation").
 
@@ -23,7 +24,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    """Add the suspension's columns, the reports and the blocks."""
+    """Add the suspension's columns, the reports, the blocks and the quick match queue."""
     with op.batch_alter_table("users") as batch:
         batch.add_column(sa.Column("suspended", sa.DateTime(timezone=True), nullable=True))
         batch.add_column(sa.Column("suspended_until", sa.DateTime(timezone=True), nullable=True))
@@ -61,10 +62,35 @@ def upgrade() -> None:
     )
     op.create_index("ix_blocks_user_id", "blocks", ["user_id"])
     op.create_index("ix_blocks_blocked_id", "blocks", ["blocked_id"])
+    op.create_table(
+        "quick_match",
+        sa.Column("id_hash", sa.String(length=64), nullable=False),
+        sa.Column("game", sa.String(length=32), nullable=False),
+        sa.Column("players", sa.Integer(), nullable=False),
+        sa.Column("nickname", sa.String(length=64), nullable=False),
+        sa.Column("user_id", sa.Integer(), nullable=True),
+        sa.Column("client", sa.String(length=64), nullable=False),
+        sa.Column("rating", sa.Float(), nullable=True),
+        sa.Column("level", sa.String(length=16), nullable=False),
+        sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("deadline", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("seen", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("table_id", sa.Integer(), nullable=True),
+        sa.Column("seat", sa.Integer(), nullable=True),
+        sa.Column("token", sa.String(length=64), nullable=True),
+        sa.PrimaryKeyConstraint("id_hash", name="pk_quick_match"),
+    )
+    op.create_index("ix_quick_match_user_id", "quick_match", ["user_id"])
+    op.create_index("ix_quick_match_client", "quick_match", ["client"])
+    op.create_index("ix_quick_match_created", "quick_match", ["created"])
 
 
 def downgrade() -> None:
-    """Drop the reports, the blocks and the suspensions (the accounts stay)."""
+    """Drop the queue, the reports, the blocks and the suspensions (the accounts stay)."""
+    op.drop_index("ix_quick_match_created", table_name="quick_match")
+    op.drop_index("ix_quick_match_client", table_name="quick_match")
+    op.drop_index("ix_quick_match_user_id", table_name="quick_match")
+    op.drop_table("quick_match")
     op.drop_index("ix_blocks_blocked_id", table_name="blocks")
     op.drop_index("ix_blocks_user_id", table_name="blocks")
     op.drop_table("blocks")
