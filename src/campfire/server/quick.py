@@ -276,10 +276,16 @@ class QuickMatch:
             return answer
 
     def game_of(self, ticket: str) -> tuple[str, int] | None:
-        """The game and player count a ticket waits for (``None``: no such ticket)."""
-        with self.sessions() as session:
+        """The game and player count a ticket waits for (``None``: no such ticket).
+
+        The page looked at it: it is not forgotten before the matching that follows.
+        """
+        with self.sessions.begin() as session:
             row = session.get(QuickEntryRow, _digest(ticket))
-            return (row.game, row.players) if row is not None else None
+            if row is None:
+                return None
+            row.seen = self.clock()
+            return row.game, row.players
 
     def leave(self, ticket: str) -> bool:
         """Take a ticket out of the queue; ``False``: there was no such ticket."""
