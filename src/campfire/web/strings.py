@@ -363,6 +363,25 @@ STRINGS: dict[str, str] = {
     "web.account.reset": "Choose a new password",
     "web.account.reset.save": "Save the new password",
     "web.account.reset.done": "The password was changed. Sign in with it.",
+    # ----- quick match (docs/web.md, "Play now") --------------------------------------------
+    "web.quick.title": "Play now",
+    "web.quick.help": "You are seated with the next people who want the same game; if nobody "
+    "comes in time, bots fill the empty seats.",
+    "web.quick.game": "What to play",
+    "web.quick.count": "How many of you",
+    "web.quick.wait": "Bots fill the empty seats after",
+    "web.quick.level": "Bots' level",
+    "web.quick.play": "Play now",
+    "web.quick.seconds": "{seconds} seconds",
+    **_plural("web.quick.minutes", "{count} minute", "{count} minutes"),
+    "web.quick.for": "{game}, {players}: looking for players",
+    **_plural(
+        "web.quick.countdown",
+        "Bots fill the empty seats in {count} second.",
+        "Bots fill the empty seats in {count} seconds.",
+    ),
+    "web.quick.waiting": "Waiting",
+    "web.quick.stop": "Stop waiting",
     # ----- moderation (docs/accounts.md, "Moderation") -------------------------------------
     "web.account.blocks": "Blocked players",
     "web.account.blocks.help": "You never share a table with a player you block, and their "
