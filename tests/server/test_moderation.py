@@ -182,6 +182,18 @@ def test_a_block_refuses_a_shared_table_both_ways(db_url: str) -> None:
         assert c.post(f"/api/tables/{other}/join", json={"nickname": "Bob"}).status_code == 201
         _as(c, ann)
         error(c.post(f"/api/tables/{other}/join", json={"nickname": "Ann"}), 409, "blocked")
+        # a signed-in creator's reserved seat is theirs: the blocked one cannot join it either
+        _as(c, ann)
+        own, _ = new_table(
+            c,
+            "tracker",
+            2,
+            seats=[{"kind": "reserved", "nickname": "Ann"}, {"kind": "open"}],
+            start=False,
+        )
+        _as(c, bob)
+        error(c.post(f"/api/tables/{own}/join", json={"nickname": "Bob"}), 409, "blocked")
+        _as(c, ann)
         # the error speaks the person's language
         hu = c.post(f"/api/tables/{other}/join?lang=hu", json={"nickname": "Ann"})
         assert hu.status_code == 409 and "table" not in hu.json()["error"]["message"]

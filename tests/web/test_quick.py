@@ -81,7 +81,7 @@ def test_a_blocked_player_cannot_join_and_a_report_is_sent(server: Any, new_page
     assert blocks.get_by_role("button", name=f"Unblock {bob_name}").is_visible()
     report = ann.locator("#cf-report")
     report.get_by_label("Player (user name)").fill(bob_name)
-    report.get_by_label("What happened").select_option("spam")
+    report.get_by_label("What happened", exact=True).select_option("spam")
     report.get_by_label("Tell the operator what happened").fill("He sends links in the chat.")
     report.get_by_role("button", name="Send the report").click()
     _notice(ann, "the report was sent to the operator")

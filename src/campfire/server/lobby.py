@@ -595,9 +595,18 @@ async def list_tables(request: Request) -> Response:
 
 
 async def create_table(request: Request) -> Response:
-    """``POST /api/tables``: a new table; the answer holds the reserved seats' tokens."""
+    """``POST /api/tables``: a new table; the answer holds the reserved seats' tokens.
+
+    A signed-in creator's seat is the first reserved one (the lobby's page puts its creator
+    there): it becomes their account's.
+    """
     manager = _manager(request)
     live, tokens = manager.create(await _body(request))
+    service = getattr(request.app.state, "accounts", None)
+    if tokens and service is not None and service.moderation is not None:
+        user = await service.user_of(request)
+        if user is not None:
+            await asyncio.to_thread(service.moderation.take_seat, user.id, live.id, min(tokens))
     return JSONResponse(
         {"table": live.public(), "tokens": {str(k): v for k, v in tokens.items()}},
         status_code=201,
