@@ -55,6 +55,7 @@ def test_a_report_is_stored_for_the_operator_who_lists_and_closes_it(
 ) -> None:
     with client(db_url) as c:
         ann, _bob = _people(c, "Ann", "Bob")
+        c.cookies.clear()  # a guest's table
         table, tokens = new_table(c, "tracker", 2, start=False)
         head = _as(c, ann)
         answer = c.post(
@@ -235,6 +236,7 @@ def _chat(client: Seat) -> dict[str, Any]:
 def test_a_guest_seat_cannot_be_blocked_and_deleting_keeps_reports(db_url: str) -> None:
     with client(db_url) as c:
         ann, bob = _people(c, "Ann", "Bob")
+        c.cookies.clear()  # a guest's table
         table, _ = new_table(c, "tracker", 2, start=False)
         head = _as(c, ann)
         message = error(
