@@ -98,4 +98,21 @@ def test_a_blocked_player_cannot_join_and_a_report_is_sent(server: Any, new_page
     _notice(ann, f"{bob_name} is no longer blocked.")
     bob.get_by_role("button", name="Take this seat").first.click()
     bob.get_by_role("button", name="Leave the seat").wait_for()
+
+    # at the table, the Players panel reports and blocks a player by their seat
+    ann.goto(f"{server.base}/t/{table}")
+    panel = ann.locator("#cf-moderate")
+    must(ann, panel.is_visible, "the Players panel")
+    panel.locator("summary").click()  # (folded at first)
+    must(ann, lambda: "Bob" in panel.inner_text(), "Bob in Players")
+    panel.get_by_role("button", name="Report Bob").click()
+    form = panel.get_by_role("form", name="Report Bob")
+    form.get_by_label("What happened", exact=True).select_option("abuse")
+    form.get_by_label("Tell the operator what happened").fill("Insults at table.")
+    form.get_by_role("button", name="Send the report").click()
+    _notice(ann, "the report was sent to the operator")
+    panel.get_by_role("button", name="Block Bob").click()
+    _notice(ann, "Bob is blocked")
+    ann.goto(f"{server.base}/account")
+    ann.get_by_role("button", name=f"Unblock {bob_name}").wait_for()
     assert ann.errors == [] and bob.errors == []

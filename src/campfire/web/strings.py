@@ -400,6 +400,13 @@ STRINGS: dict[str, str] = {
     "web.account.report.reason": "Tell the operator what happened",
     "web.account.report.send": "Send the report",
     "web.account.reported": "Thank you: the report was sent to the operator.",
+    "web.moderate.title": "Players",
+    "web.moderate.help": "Report a player to the server's operator, or block them: you will "
+    "not share a table again, and their chat lines no longer reach you.",
+    "web.moderate.report": "Report",
+    "web.moderate.report.name": "Report {name}",
+    "web.moderate.block.name": "Block {name}",
+    "web.moderate.blocked": "{name} is blocked: you will not share a table again.",
     "web.report.abuse": "Abuse or insults",
     "web.report.cheating": "Cheating",
     "web.report.spam": "Spam",
