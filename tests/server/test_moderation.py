@@ -183,6 +183,17 @@ def test_a_block_refuses_a_shared_table_both_ways(db_url: str) -> None:
         assert c.post(f"/api/tables/{other}/join", json={"nickname": "Bob"}).status_code == 201
         _as(c, ann)
         error(c.post(f"/api/tables/{other}/join", json={"nickname": "Ann"}), 409, "blocked")
+        # a seat given back is nobody's account's: Bob may take it once Ann has left
+        _as(c, ann)
+        _as(c, cy)
+        third, _ = new_table(c, "tracker", 2, seats=[{"kind": "open"}] * 2, start=False)
+        _as(c, ann)
+        sat = c.post(f"/api/tables/{third}/join", json={"nickname": "Ann"}).json()["token"]
+        _as(c, bob)
+        error(c.post(f"/api/tables/{third}/join", json={"nickname": "Bob"}), 409, "blocked")
+        left = c.post(f"/api/tables/{third}/leave", headers={"Authorization": f"Bearer {sat}"})
+        assert left.status_code == 200
+        assert c.post(f"/api/tables/{third}/join", json={"nickname": "Bob"}).status_code == 201
         # a signed-in creator's reserved seat is theirs: the blocked one cannot join it either
         _as(c, ann)
         own, _ = new_table(

@@ -644,6 +644,9 @@ async def leave(request: Request) -> Response:
     live = live_table(request)
     async with live.lock:
         seat = _manager(request).leave(live, _token(request))
+    service = getattr(request.app.state, "accounts", None)
+    if service is not None and service.moderation is not None:  # nobody's account's now
+        await asyncio.to_thread(service.moderation.free_seat, live.id, seat)
     return JSONResponse({"table": live.public(), "seat": seat})
 
 

@@ -400,6 +400,15 @@ class Moderation:
                 )
         # (two joins of one seat at once cannot both win: the table's lock seats one)
 
+    def free_seat(self, table_id: int, seat: int) -> None:
+        """A seat given back before the game started is nobody's account's any more."""
+        with self.sessions.begin() as session:
+            session.execute(
+                delete(AccountSeatRow).where(
+                    AccountSeatRow.table_id == table_id, AccountSeatRow.seat == seat
+                )
+            )
+
     def hidden_pairs(self, table_id: int) -> set[tuple[int, int]]:
         """``(reader seat, writer seat)`` pairs of the table whose chat is not delivered.
 

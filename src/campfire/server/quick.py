@@ -20,7 +20,8 @@ seats (:func:`bot_level`). ``docs/web.md``, "Play now", describes it for people;
 - **Bounds**: at most :data:`MAX_PER_CLIENT` tickets waiting per client address (one per
   account: a new one replaces the old), :data:`MAX_WAITING` in all. A ticket whose page has not
   looked at it for :data:`EXPIRE_SECONDS` is gone (the page was closed), as is a seated one
-  whose page has not read its seat by then.
+  whose page has not read its seat by then. A seat's token is handed over once: the ticket
+  ends with the answer that holds it.
 """
 
 from __future__ import annotations
@@ -245,7 +246,7 @@ class QuickMatch:
         )
 
     def look(self, ticket: str) -> dict[str, Any]:
-        """A ticket's state (the page looked: it stays); 404 ``unknown_ticket`` if gone."""
+        """A ticket's state (404 ``unknown_ticket`` if gone); a seated one's ends with it."""
         now = self.clock()
         with self.sessions.begin() as session:
             row = session.get(QuickEntryRow, _digest(ticket))
@@ -259,8 +260,9 @@ class QuickMatch:
                 "seconds_left": max(0.0, (_aware(row.deadline) - now).total_seconds()),
                 "waiting": [],
             }
-            if row.table_id:
+            if row.table_id:  # handed over once: the token is kept no longer
                 answer.update(state="seated", table=row.table_id, seat=row.seat, token=row.token)
+                session.delete(row)
                 return answer
             names = session.scalars(
                 select(QuickEntryRow.nickname)
