@@ -59,14 +59,14 @@ def _look(c: TestClient, ticket: str) -> dict[str, Any]:
 
 
 def _wait(c: TestClient, clock: Clock, ticket: str, seconds: float) -> dict[str, Any]:
-    """Let ``seconds`` pass while the page looks every 5 s; the last look."""
+    """Let ``seconds`` pass while the page looks every 5 s; the last look (or the seated one)."""
     while True:
         step = min(seconds, 5.0)
         clock.advance(step)
         seconds -= step
         c.app.state.quick._last.clear()  # type: ignore[attr-defined]  # (matching at each look)
         seen = _look(c, ticket)
-        if seconds <= 0:
+        if seconds <= 0 or seen["state"] == "seated":  # (a seated ticket ends with its answer)
             return seen
 
 
@@ -85,6 +85,9 @@ def test_two_people_waiting_for_one_game_are_seated_together(db_url: str) -> Non
         seen = _look(c, ann["ticket"])
         assert seen["state"] == "seated" and seen["table"] == bob["table"]
         assert {seen["seat"], bob["seat"]} == {0, 1}
+        # the token is handed over once: the ticket ended with that answer
+        gone = c.get("/api/quick", headers={"Authorization": f"Bearer {ann['ticket']}"})
+        error(gone, 404, "unknown_ticket")
         table = c.get(f"/api/tables/{bob['table']}").json()["table"]
         assert table["status"] == "running"  # the game started at once
         assert [s["nickname"] for s in table["seats"]] == ["Ann", "Bob"]
