@@ -60,6 +60,13 @@ LOBBY_ROUTES: list[tuple[str, str, str | None, dict[int, str]]] = [
     ("GET", r"/api/account/games", None, {200: "my_games"}),
     ("GET", r"/api/players/[^/]+", None, {200: "player_profile"}),
     ("GET", r"/api/leaderboards/[^/]+", None, {200: "leaderboard"}),
+    ("POST", r"/api/account/report", "report_request", {201: "reported"}),
+    ("GET", r"/api/account/blocks", None, {200: "blocks"}),
+    ("POST", r"/api/account/blocks", "block_request", {200: "blocks"}),
+    ("POST", r"/api/account/unblock", "unblock_request", {200: "blocks"}),
+    ("POST", r"/api/quick", "quick_request", {201: "quick_joined"}),
+    ("GET", r"/api/quick", None, {200: "quick_state"}),
+    ("DELETE", r"/api/quick", None, {200: "quick_left"}),
 ]
 
 

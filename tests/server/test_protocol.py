@@ -433,6 +433,9 @@ def test_every_lobby_answer_follows_its_schema_and_game_number_counts_games(
     # (tests/server/test_hints_reviews.py)
     accounts = {"account", "sign_in", "sign_up", "signed_up", "change_password", "delete_account"}
     accounts |= {"player_profile", "my_games", "leaderboard"}
+    # and moderation's and quick match's in test_moderation.py and test_quick.py
+    accounts |= {"report_request", "reported", "block_request", "unblock_request", "blocks"}
+    accounts |= {"quick_request", "quick_joined", "quick_state", "quick_left"}
     later = {"table", "rematch_answer", "review_progress"}
     assert set(seen) == set(LOBBY_SCHEMAS) - {*later, *requests, *accounts}
 

@@ -229,3 +229,12 @@ def test_the_check_finds_a_violation(server: Any, new_page: Any) -> None:
     page.evaluate("document.querySelector('main').append(document.createElement('button'))")
     found = grave_violations(page)
     assert [v["id"] for v in found] == ["button-name"], json.dumps(found, indent=1)
+
+
+def test_the_play_now_waiting_page(server: Any, new_page: Any) -> None:
+    page = new_page()
+    page.goto(f"{server.base}/play?game=apache&players=5&wait=300")
+    page.locator(".cf-play-person").first.wait_for()  # waiting: the list and the countdown
+    at_each_size(page, "the Play now waiting page")
+    page.get_by_role("button", name="Stop waiting").click()
+    page.wait_for_url(f"{server.base}/")

@@ -54,6 +54,7 @@ from .accounts import (
     check_user_name,
 )
 from .lobby import guarded, language_of, read_body
+from .moderation import CATEGORIES, REASON_MAX, Moderation
 from .seating import LobbyError
 from .wire import decode
 
@@ -398,6 +399,100 @@ async def finish_reset(request: Request) -> Response:
     return JSONResponse({"changed": True})
 
 
+# ----- moderation: reports and blocks ----------------------------------------------------------
+
+
+def _moderation(request: Request) -> Moderation:
+    found = _service(request).moderation
+    if found is None:  # (every app's service has one)
+        raise LobbyError(404, "unknown_user", ErrorText("this server keeps no accounts"))
+    return found
+
+
+def _whom(body: dict[str, Any]) -> dict[str, Any]:
+    """A request's target: ``{"user_name"}`` or ``{"table", "seat"}`` (400 otherwise)."""
+    name, table, seat = body.get("user_name"), body.get("table"), body.get("seat")
+    if isinstance(name, str) and 1 <= len(name) <= 64 and table is None and seat is None:
+        return {"user_name": name}
+    if (
+        name is None
+        and isinstance(table, int)
+        and not isinstance(table, bool)
+        and 1 <= table < 10**12
+        and isinstance(seat, int)
+        and not isinstance(seat, bool)
+        and 0 <= seat < 100
+    ):
+        return {"table": (table, seat)}
+    raise LobbyError(
+        400,
+        "bad_request",
+        ErrorText('name the player by "user_name", or by "table" and "seat" (numbers)'),
+    )
+
+
+async def report(request: Request) -> Response:
+    """``POST /api/account/report``: report a player (an account or a seat) to the operator."""
+    user, _ = await _signed_in(request)
+    body = await _body(request, ("user_name", "table", "seat", "category", "reason"))
+    whom = _whom(body)
+    category, reason = body.get("category"), body.get("reason")
+    if category not in CATEGORIES:
+        raise LobbyError(
+            400,
+            "bad_request",
+            ErrorText("category is one of {categories}", categories=", ".join(CATEGORIES)),
+        )
+    if not isinstance(reason, str) or not 1 <= len(reason.strip()) <= REASON_MAX:
+        raise LobbyError(
+            400,
+            "bad_request",
+            ErrorText("reason says what happened: 1–{limit} characters", limit=REASON_MAX),
+        )
+    text = "".join(" " if ord(c) < 32 and c != "\n" else c for c in reason.strip())
+    moderation = _moderation(request)
+    await asyncio.to_thread(moderation.report, user.id, str(category), text, **whom)
+    return JSONResponse({"reported": True}, status_code=201)
+
+
+async def blocks(request: Request) -> Response:
+    """``GET /api/account/blocks``: the accounts the user blocks."""
+    found = await _current(request)
+    if found is None:
+        raise LobbyError(401, "signed_out", ErrorText("you are not signed in"))
+    listed = await asyncio.to_thread(_moderation(request).blocks, found[0].id)
+    return JSONResponse({"blocks": listed})
+
+
+async def block(request: Request) -> Response:
+    """``POST /api/account/blocks``: block an account (by name, or a table's seat)."""
+    user, _ = await _signed_in(request)
+    whom = _whom(await _body(request, ("user_name", "table", "seat")))
+    moderation = _moderation(request)
+
+    def run() -> list[dict[str, Any]]:
+        moderation.block(user.id, **whom)
+        return moderation.blocks(user.id)
+
+    return JSONResponse({"blocks": await asyncio.to_thread(run)})
+
+
+async def unblock(request: Request) -> Response:
+    """``POST /api/account/unblock``: lift a block."""
+    user, _ = await _signed_in(request)
+    body = await _body(request, ("user_name",))
+    name = body.get("user_name")
+    if not isinstance(name, str) or not 1 <= len(name) <= 64:
+        raise LobbyError(400, "bad_request", ErrorText("user_name is a user name"))
+    moderation = _moderation(request)
+
+    def run() -> list[dict[str, Any]]:
+        moderation.unblock(user.id, name)
+        return moderation.blocks(user.id)
+
+    return JSONResponse({"blocks": await asyncio.to_thread(run)})
+
+
 def routes() -> list[Route]:
     """The accounts' routes."""
     return [
@@ -411,4 +506,8 @@ def routes() -> list[Route]:
         Route("/api/account/export", guarded(export), methods=["GET"]),
         Route("/api/account/reset", guarded(reset), methods=["POST"]),
         Route("/api/account/reset/confirm", guarded(finish_reset), methods=["POST"]),
+        Route("/api/account/report", guarded(report), methods=["POST"]),
+        Route("/api/account/blocks", guarded(blocks), methods=["GET"]),
+        Route("/api/account/blocks", guarded(block), methods=["POST"]),
+        Route("/api/account/unblock", guarded(unblock), methods=["POST"]),
     ]

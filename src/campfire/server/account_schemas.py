@@ -1,7 +1,8 @@
 """JSON Schemas of the accounts' routes, and of the ratings and players' pages.
 
 Part of :data:`.lobby.LOBBY_SCHEMAS` (``docs/protocol.md``, "Lobby schemas", shows them all):
-signing up and in, the account (``docs/accounts.md``), and the answers of
+signing up and in, the account and moderation (reports and blocks: ``docs/accounts.md``),
+and the answers of
 ``GET /api/players/{name}`` (``player_profile``), ``GET /api/account/games`` (``my_games``) and
 ``GET /api/leaderboards/{game}`` (``leaderboard``).
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .accounts import MAX_CLAIMS, MAX_EMAIL, NAME_MAX, NAME_MIN, PASSWORD_MAX, PASSWORD_MIN
+from .moderation import CATEGORIES, REASON_MAX
 
 __all__ = ["ACCOUNT_SCHEMAS"]
 
@@ -193,6 +195,46 @@ ACCOUNT_SCHEMAS: dict[str, dict[str, Any]] = {
                     },
                 ),
             },
+        },
+        schema=True,
+    ),
+    # moderation (docs/accounts.md, "Moderation")
+    "report_request": _object(
+        ["category", "reason"],
+        {
+            "user_name": {"type": "string", "minLength": 1, "maxLength": 64},
+            "table": {"type": "integer", "minimum": 1},
+            "seat": _SEAT_NUMBER,
+            "category": {"enum": list(CATEGORIES)},
+            "reason": {"type": "string", "minLength": 1, "maxLength": REASON_MAX},
+        },
+        schema=True,
+    ),
+    "reported": _object(["reported"], {"reported": {"const": True}}, schema=True),
+    "block_request": _object(
+        [],
+        {
+            "user_name": {"type": "string", "minLength": 1, "maxLength": 64},
+            "table": {"type": "integer", "minimum": 1},
+            "seat": _SEAT_NUMBER,
+        },
+        schema=True,
+    ),
+    "unblock_request": _object(
+        ["user_name"],
+        {"user_name": {"type": "string", "minLength": 1, "maxLength": 64}},
+        schema=True,
+    ),
+    "blocks": _object(
+        ["blocks"],
+        {
+            "blocks": {
+                "type": "array",
+                "items": _object(
+                    ["user_name", "since"],
+                    {"user_name": {"type": "string"}, "since": {"type": ["string", "null"]}},
+                ),
+            }
         },
         schema=True,
     ),

@@ -28,6 +28,7 @@ from campfire.core import ErrorText
 from .accounts import SESSION_DAYS, Accounts, User, make_hasher
 from .db import data_folder
 from .mail import Mailer, MailSettings
+from .moderation import Moderation
 from .seating import LobbyError
 from .security import AddressLimiter, address_key, client_address
 
@@ -129,8 +130,11 @@ class AccountService:
         settings: AccountSettings,
         public_origin: str | None = None,
         limiter: AddressLimiter | None = None,
+        moderation: Moderation | None = None,
     ) -> None:
         self._make = make_accounts
+        #: reports, blocks and suspensions (``None``: a service without a database, in tests)
+        self.moderation = moderation
         self._accounts: Accounts | None = None
         self._signer: URLSafeTimedSerializer | None = None
         self.settings = settings
@@ -153,7 +157,7 @@ class AccountService:
             hasher = make_hasher(*cost) if cost else make_hasher()
             return Accounts(sessions, hasher, session_days=settings.session_days)
 
-        return cls(make, settings, public_origin, limiter)
+        return cls(make, settings, public_origin, limiter, Moderation(sessions))
 
     @property
     def accounts(self) -> Accounts:
@@ -173,6 +177,25 @@ class AccountService:
                 key = load_secret(Path(path) if path else data_folder() / "secret_key")
             self._signer = URLSafeTimedSerializer(key, salt="campfire.session")
         return self._signer
+
+    def session_id(self, request: Request) -> str | None:
+        """The session id of the request's cookie, if its signature holds."""
+        cookie = request.cookies.get(COOKIE)
+        if not cookie or len(cookie) > 512:
+            return None
+        try:
+            value = self.signer.loads(cookie, max_age=int(self.settings.session_days * 86400))
+        except BadSignature:
+            return None
+        return value if isinstance(value, str) else None
+
+    async def user_of(self, request: Request) -> User | None:
+        """The signed-in user of a request (``None``: a guest), for the lobby's checks."""
+        session_id = self.session_id(request)
+        if session_id is None:
+            return None
+        found = await asyncio.to_thread(self.accounts.session, session_id)
+        return found[0] if found is not None else None
 
     @property
     def secure(self) -> bool:
@@ -196,25 +219,6 @@ class AccountService:
             return False
         address = await asyncio.to_thread(self.accounts.email_of, user_id)
         return await self.mailer.notify(address, subject, body)
-
-    def session_id(self, request: Request) -> str | None:
-        """The session id of the request's cookie, if its signature holds."""
-        cookie = request.cookies.get(COOKIE)
-        if not cookie or len(cookie) > 512:
-            return None
-        try:
-            value = self.signer.loads(cookie, max_age=int(self.settings.session_days * 86400))
-        except BadSignature:
-            return None
-        return value if isinstance(value, str) else None
-
-    async def user_of(self, request: Request) -> User | None:
-        """The user signed in with the request's cookie (``None``: a guest, or expired)."""
-        session_id = self.session_id(request)
-        if session_id is None:
-            return None
-        found = await asyncio.to_thread(self.accounts.session, session_id)
-        return found[0] if found is not None else None
 
     def origin_of(self, request: Request) -> str:
         """The server's own origin: the public one, else the request's scheme and host."""

@@ -29,7 +29,6 @@ import datetime
 import hashlib
 import hmac
 import json
-import re
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -44,17 +43,30 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from campfire.core import ErrorText
 
+from .account_rules import (
+    MAX_EMAIL,
+    NAME_MAX,
+    NAME_MIN,
+    PASSWORD_MAX,
+    PASSWORD_MIN,
+    RESERVED_NAMES,
+    check_email,
+    check_password,
+    check_user_name,
+)
 from .models import (
     AccountSeatRow,
     ChatRow,
     PasswordResetRow,
     RecordRow,
+    ReportRow,
     SeatRow,
     TableRow,
     UserRow,
     UserSessionRow,
     utcnow,
 )
+from .moderation import Moderation, active_suspension
 from .ratings import forget_user
 from .seating import LobbyError, hash_token
 
@@ -79,12 +91,6 @@ __all__ = [
     "make_hasher",
 ]
 
-#: The shortest and the longest user name.
-NAME_MIN, NAME_MAX = 3, 24
-#: The shortest and the longest password (characters; the bound keeps hashing cheap to refuse).
-PASSWORD_MIN, PASSWORD_MAX = 8, 256
-#: The longest e-mail address (RFC 5321's path limit).
-MAX_EMAIL = 254
 #: Seats one sign-up may claim.
 MAX_CLAIMS = 100
 #: How long a session lasts (days from sign-in; signing in again starts a new one).
@@ -95,22 +101,10 @@ SESSION_BYTES = 32
 RESET_MINUTES = 60
 #: What a deleted user's seats are called from then on.
 DELETED_PLAYER = "deleted player"
-#: Names nobody may take (compared lower-cased): they would pass for the server or its staff.
-RESERVED_NAMES = frozenset(
-    {
-        *("admin", "administrator", "root", "system", "campfire", "server", "moderator"),
-        *("mod", "staff", "support", "help", "official", "guest", "bot", "deleted"),
-        *("deleted.player", "deleted_player", "deleted-player", "anonymous", "null", "none"),
-        *("nobody", "everyone", "me", "you", "spectator", "player"),
-    }
-)
 #: Argon2id's parameters: RFC 9106's second recommended option ("if much less memory is
 #: available"): 3 passes over 64 MiB with 4 lanes, a 16-byte salt and a 32-byte hash — about
 #: 50 ms of one core, little enough for a small server and costly for a guesser
 ARGON2_PARAMETERS = RFC_9106_LOW_MEMORY
-
-_NAME = re.compile(rf"^[A-Za-z0-9][A-Za-z0-9_.-]{{{NAME_MIN - 1},{NAME_MAX - 1}}}$")
-_EMAIL = re.compile(r"^[^@\s]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z0-9-]{2,63}$")
 
 
 def make_hasher(
@@ -134,73 +128,6 @@ def make_hasher(
 
 def _bad(code: str, message: ErrorText, status: int = 400) -> LobbyError:
     return LobbyError(status, code, message)
-
-
-def check_user_name(name: Any) -> str:
-    """A user name as written (white space around it trimmed), or :class:`LobbyError` 400.
-
-    >>> check_user_name(" Ann_1 ")
-    'Ann_1'
-    >>> check_user_name("Admin")
-    Traceback (most recent call last):
-    ...
-    campfire.server.seating.LobbyError: the user name 'Admin' is reserved; choose another
-    """
-    if not isinstance(name, str) or not _NAME.match(name.strip()):
-        raise _bad(
-            "bad_user_name",
-            ErrorText(
-                "a user name has {low}–{high} characters: letters a–z and A–Z, digits and "
-                "_ . -, starting with a letter or a digit",
-                low=NAME_MIN,
-                high=NAME_MAX,
-            ),
-        )
-    text = str(name).strip()
-    if text.lower() in RESERVED_NAMES:
-        raise _bad(
-            "bad_user_name",
-            ErrorText("the user name {name} is reserved; choose another", name=repr(text)),
-        )
-    return text
-
-
-def check_password(password: Any, field: str = "password") -> str:
-    """A password as given (never trimmed), or :class:`LobbyError` 400 ``bad_password``."""
-    if (
-        not isinstance(password, str)
-        or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX
-        or not password.strip()
-    ):
-        raise _bad(
-            "bad_password",
-            ErrorText(
-                "{field} is a password of {low}–{high} characters",
-                field=field,
-                low=PASSWORD_MIN,
-                high=PASSWORD_MAX,
-            ),
-        )
-    return password
-
-
-def check_email(email: Any) -> str | None:
-    """An e-mail address (``None`` or ``""``: none), or :class:`LobbyError` 400 ``bad_email``.
-
-    >>> check_email("ann@example.org"), check_email("")
-    ('ann@example.org', None)
-    """
-    if email is None or email == "":
-        return None
-    if not isinstance(email, str) or len(email) > MAX_EMAIL or not _EMAIL.match(email.strip()):
-        raise _bad(
-            "bad_email",
-            ErrorText(
-                "an e-mail address looks like name@example.org, at most {limit} characters",
-                limit=MAX_EMAIL,
-            ),
-        )
-    return email.strip()
 
 
 def _digest(secret: str) -> str:
@@ -360,6 +287,9 @@ class Accounts:
                 raise _wrong()
             if not self._verify(row.password_hash, password):
                 raise _wrong()
+            suspension = active_suspension(row, self.clock())
+            if suspension is not None:
+                raise _suspended(*suspension)
             if self.hasher.check_needs_rehash(row.password_hash):
                 row.password_hash = self.hasher.hash(password)
             row.last_sign_in = self.clock()
@@ -400,7 +330,9 @@ class Accounts:
                 session.delete(row)
                 return None
             user = session.get(UserRow, row.user_id)
-            return (_user(user), row.csrf) if user is not None else None
+            if user is None or active_suspension(user, self.clock()) is not None:
+                return None
+            return _user(user), row.csrf
 
     def close_session(self, session_id: str) -> None:
         """Sign a browser out: its session is deleted."""
@@ -466,6 +398,7 @@ class Accounts:
             forget_user(session, user_id)  # (its ratings and their history)
             for model in (AccountSeatRow, UserSessionRow, PasswordResetRow):
                 session.execute(delete(model).where(model.user_id == user_id))
+            Moderation.forget_user(session, user_id)
             session.delete(row)
             return seats
 
@@ -526,6 +459,19 @@ class Accounts:
                 ],
                 "seats": seats,
                 "password_resets_pending": int(resets or 0),
+                "blocks": Moderation(self.sessions).blocks(user_id),
+                "reports": [
+                    {
+                        "reported": r.reported_name,
+                        "category": r.category,
+                        "reason": r.reason,
+                        "created": _iso(r.created),
+                        "closed": _iso(r.closed),
+                    }
+                    for r in session.scalars(
+                        select(ReportRow).where(ReportRow.reporter_id == user_id)
+                    )
+                ],
             }
 
     def email_of(self, user_id: int) -> str | None:
@@ -572,6 +518,24 @@ class Accounts:
             for model in (UserSessionRow, PasswordResetRow):
                 session.execute(delete(model).where(model.user_id == row.id))
             return _user(row)
+
+
+def _suspended(reason: str, until: datetime.datetime | None) -> LobbyError:
+    if until is None:
+        return _bad(
+            "suspended",
+            ErrorText("this account is suspended by the operator: {reason}", reason=reason),
+            status=403,
+        )
+    return _bad(
+        "suspended",
+        ErrorText(
+            "this account is suspended by the operator until {until}: {reason}",
+            reason=reason,
+            until=until.strftime("%Y-%m-%d %H:%M UTC"),
+        ),
+        status=403,
+    )
 
 
 def _signed_out() -> LobbyError:

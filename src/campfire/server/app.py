@@ -39,8 +39,11 @@ from .lobby import language_of
 from .lobby import routes as lobby_routes
 from .logs import LogContextMiddleware, set_seat
 from .metrics import MetricsConfig, NoMetrics, make_metrics, metrics_route, sample_forever
+from .moderation import Moderation
 from .pages import not_found
 from .proxy import ProxyMiddleware, ProxySettings
+from .quick import QuickMatch
+from .quick import routes as quick_routes
 from .rating_routes import routes as rating_routes
 from .replay import routes as replay_routes
 from .review_api import routes as review_routes
@@ -167,6 +170,7 @@ def create_app(
         manager = TableManager(sessions, bot_workers=bot_workers, clock=clock)
         manager.metrics = manager.writer.metrics = counts
         app.state.manager = manager
+        app.state.quick.ratings = manager.game_ratings  # Play now pairs people by their ratings
         if cluster is not None:
             await cluster.start(manager, app)
         recovered = manager.recover()
@@ -223,6 +227,7 @@ def create_app(
             *lobby_routes(),
             *account_routes(),
             *rating_routes(),
+            *quick_routes(),
             *replay_routes(),
             *learn_routes(),
             *review_routes(),
@@ -262,6 +267,7 @@ def create_app(
         settings.public_origin,
         limits.accounts(clock),
     )
+    app.state.quick = QuickMatch(sessions, Moderation(sessions))
     app.state.ready = False
     app.state.database_url = url
     app.state.next_seed = seeds if seeds is not None else lambda: secrets.randbits(63)

@@ -10,6 +10,9 @@ seat may send a burst of :data:`BURST` lines, then one per :data:`EVERY` seconds
 Lines are stored with the table (:meth:`~.storage.Storage.add_chat`), never in its action log
 or a game's record; a new connection gets the recent lines it may read (:data:`HISTORY`) in
 a ``chat`` frame after its snapshot. Muting a player is the client's (nothing is stored).
+A block is the server's (``docs/accounts.md``, "Moderation"): a player whose account blocks
+the account of another seat gets no line from that seat, live or in the history
+(:class:`ChatBlocks`).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from .security import Bucket
 from .storage import Storage
 from .store import ChatLine
 
-__all__ = ["BURST", "EVERY", "HISTORY", "ChatHost", "TableChat", "clean", "reads"]
+__all__ = ["BURST", "EVERY", "HISTORY", "ChatBlocks", "ChatHost", "TableChat", "clean", "reads"]
 
 #: lines a connection (or a seat) may send at once before the rate applies
 BURST = 5
@@ -38,11 +41,20 @@ EVERY = 2.0
 HISTORY = 50
 
 
+class ChatBlocks(Protocol):
+    """Who blocks whom at a table (:class:`~.moderation.Moderation`)."""
+
+    def hidden_pairs(self, table_id: int) -> set[tuple[int, int]]:
+        """``(reader seat, writer seat)`` pairs whose lines are not delivered."""
+
+
 class ChatHost(Protocol):
-    """What the chat needs of the services: the storage and the clock."""
+    """What the chat needs of the services: the storage, the clock and the blocks."""
 
     #: monotonic seconds (the rate limits are measured with it)
     clock: Callable[[], float]
+    #: the accounts' blocks (``None``: no accounts, as in the in-memory tests)
+    blocks: ChatBlocks | None
 
     @property
     def store(self) -> Storage:
@@ -90,7 +102,12 @@ class TableChat:
 
     def history(self, live: LiveTable, seat: int | None) -> dict[str, Any]:
         """The ``chat`` frame of the recent lines a connection at ``seat`` reads."""
-        lines = [line for line in self.recent(live) if reads(seat, line.channel)]
+        hidden = self._hidden(live) if seat is not None else set()
+        lines = [
+            line
+            for line in self.recent(live)
+            if reads(seat, line.channel) and (seat, line.seat) not in hidden
+        ]
         return _frame(live.id, lines[-HISTORY:], history=True)
 
     def say(self, live: LiveTable, conn: Connection, message: dict[str, Any]) -> None:
@@ -121,8 +138,15 @@ class TableChat:
         line = self.host.store.add_chat(live.id, channel, seat, name, text)
         self.recent(live).append(line)
         frame = _frame(live.id, [line], history=False)
+        hidden = self._hidden(live) if seat is not None else set()
         for other in _readers(live.connections, channel):
-            other.push(frame)
+            if (other.seat, seat) not in hidden:
+                other.push(frame)
+
+    def _hidden(self, live: LiveTable) -> set[tuple[int, int]]:
+        """The table's ``(reader seat, writer seat)`` pairs kept apart by a block."""
+        blocks = self.host.blocks
+        return blocks.hidden_pairs(live.id) if blocks is not None else set()
 
 
 def _readers(connections: Iterable[Connection], channel: str) -> list[Connection]:

@@ -11,6 +11,7 @@ from one address, :mod:`.security`). ``docs/protocol.md`` lists the routes; the 
 
 from __future__ import annotations
 
+import asyncio
 import math
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -28,6 +29,7 @@ from .account_service import signed_in_user
 from .clocks import MAX_SECONDS, ON_TIMEOUT
 from .limits import announced_length
 from .protocol import SERVER_SCHEMAS
+from .quick_schemas import quick_schemas
 from .rematch import ANSWERS
 from .tables import MAX_NICKNAME, LiveTable, LobbyError, TableManager
 from .wire import decode
@@ -90,6 +92,12 @@ ERROR_CODES = (
     # ratings (docs/accounts.md, "Ratings")
     "account_needed",
     "unknown_player",
+    # moderation and quick match (docs/accounts.md, "Moderation"; docs/protocol.md)
+    "unknown_user",
+    "blocked",
+    "suspended",
+    "queue_full",
+    "unknown_ticket",
 )
 
 # ----- schemas ----------------------------------------------------------------------------------
@@ -260,7 +268,7 @@ LOBBY_SCHEMAS: dict[str, dict[str, Any]] = {
     "tables": _object(["tables"], {"tables": {"type": "array", "items": _TABLE}}, schema=True),
     "games": {"$schema": _DRAFT, "type": "array", "items": _GAME_INFO},
     "health": _object(["status"], {"status": {"enum": ["ok", "starting"]}}, schema=True),
-    **ACCOUNT_SCHEMAS,  # the accounts', ratings' and players' pages (account_schemas.py)
+    **ACCOUNT_SCHEMAS,  # the accounts', moderation's, ratings' and players' (account_schemas.py)
     "review_progress": {
         "$schema": _DRAFT,
         "type": "object",
@@ -278,6 +286,7 @@ LOBBY_SCHEMAS: dict[str, dict[str, Any]] = {
         "oneOf": [{"required": ["table", "game_number"]}, {"required": ["id"]}],
         "additionalProperties": False,
     },
+    **quick_schemas(_NICKNAME),  # Play now (quick_schemas.py)
     "http_error": _object(
         ["error"],
         {
@@ -489,11 +498,16 @@ async def show_table(request: Request) -> Response:
 async def join(request: Request) -> Response:
     """``POST /api/tables/{id}/join``: take a seat; the answer holds the secret seat token.
 
-    A signed-in person's seat is recorded as theirs.
+    A signed-in person's seat is recorded as theirs; they may not join a table where an
+    account they block, or that blocks them, sits (409 ``blocked``).
     """
     live = live_table(request)
     body = await _body(request)
     user = await signed_in_user(request)
+    service = getattr(request.app.state, "accounts", None)
+    moderation = service.moderation if service is not None else None
+    if moderation is not None and user is not None:
+        await asyncio.to_thread(moderation.check_join, user, live.id)
     async with live.lock:
         seat, token = _manager(request).join(live, body, user)
     return JSONResponse({"table": live.public(), "seat": seat, "token": token}, status_code=201)
@@ -503,7 +517,7 @@ async def leave(request: Request) -> Response:
     """``POST /api/tables/{id}/leave``: give a seat back before the game starts."""
     live = live_table(request)
     async with live.lock:
-        seat = _manager(request).leave(live, _token(request))
+        seat = _manager(request).leave(live, _token(request))  # (nobody's account's now)
     return JSONResponse({"table": live.public(), "seat": seat})
 
 

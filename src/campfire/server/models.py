@@ -16,7 +16,12 @@
   user's, a password reset on its way by e-mail;
 - :class:`RatingRow`, :class:`RatingHistoryRow`, :class:`RatedGameRow` — the ratings of rated
   tables (``docs/accounts.md``, "Ratings"): a user's or a bot level's rating per game, each
-  change of one, and the games already rated (so that none is rated twice).
+  change of one, and the games already rated (so that none is rated twice);
+- :class:`QuickEntryRow` — a person waiting in the quick match queue (``docs/web.md``, "Play
+  now"): shared by every server process through the database;
+- :class:`ReportRow`, :class:`BlockRow` — moderation (``docs/accounts.md``, "Moderation"): a
+  report of a player for the operator, a user's block of another; a user's suspension is in
+  :class:`UserRow`.
 
 The schema is created and upgraded by the Alembic migrations in ``migrations/``.
 """
@@ -44,13 +49,16 @@ __all__ = [
     "AccountSeatRow",
     "ActionRow",
     "Base",
+    "BlockRow",
     "ChatRow",
     "LeaseRow",
     "PasswordResetRow",
+    "QuickEntryRow",
     "RatedGameRow",
     "RatingHistoryRow",
     "RatingRow",
     "RecordRow",
+    "ReportRow",
     "SeatRow",
     "TableRow",
     "UserRow",
@@ -202,6 +210,16 @@ class UserRow(Base):
     last_sign_in: Mapped[datetime.datetime | None] = mapped_column(
         DateTime(timezone=True), nullable=True
     )
+    #: when the operator suspended the account (``None``: not suspended): it cannot sign in
+    suspended: Mapped[datetime.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+    #: until when (``None`` while suspended: until the operator lifts it)
+    suspended_until: Mapped[datetime.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+    #: the operator's reason, shown to the user when signing in is refused
+    suspended_reason: Mapped[str | None] = mapped_column(String(500), nullable=True)
 
 
 class UserSessionRow(Base):
@@ -300,3 +318,72 @@ class RatedGameRow(Base):
     game: Mapped[str] = mapped_column(String(32))
     players: Mapped[int] = mapped_column(Integer)
     rated: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ReportRow(Base):
+    """A user's report of another player, for the operator (``campfire admin reports``)."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    #: who reported (a deleted reporter's reports stay, without them)
+    reporter_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id"), nullable=True, index=True
+    )
+    #: the account reported (``None``: a guest's seat, named by ``table_id``/``seat``)
+    reported_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id"), nullable=True, index=True
+    )
+    #: the name reported as it was then (a user name, or a seat's nickname)
+    reported_name: Mapped[str] = mapped_column(String(64))
+    table_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    category: Mapped[str] = mapped_column(String(32))
+    reason: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), index=True)
+    #: when the operator closed it (``None``: open)
+    closed: Mapped[datetime.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: the operator's note on closing
+    note: Mapped[str | None] = mapped_column(String(500), nullable=True)
+
+
+class BlockRow(Base):
+    """A user's block of another: no shared tables, no chat from them."""
+
+    __tablename__ = "blocks"
+    __table_args__ = (UniqueConstraint("user_id", "blocked_id", name="uq_blocks_user_blocked"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class QuickEntryRow(Base):
+    """A person waiting for a quick match (:mod:`.quick`), until seated or gone."""
+
+    __tablename__ = "quick_match"
+
+    #: the SHA-256 of the ticket (the ticket itself is only in the waiting browser)
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(Integer)
+    nickname: Mapped[str] = mapped_column(String(64))
+    #: the signed-in person's account (``None``: a guest)
+    user_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    #: the client address's key (the per-address bound)
+    client: Mapped[str] = mapped_column(String(64), index=True)
+    #: the person's rating in this game and player count, when the ratings know one
+    rating: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: the bots' level the person chose (used where no rating decides)
+    level: Mapped[str] = mapped_column(String(16))
+    created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), index=True)
+    #: when the bots fill the empty seats
+    deadline: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+    #: the waiting page's last look (an entry not looked at for a while is gone)
+    seen: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+    #: the table the person was seated at (0: being seated; ``None``: waiting)
+    table_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: the seat's token, kept only until the waiting page has read it
+    token: Mapped[str | None] = mapped_column(String(64), nullable=True)

@@ -403,6 +403,28 @@ class GameRatings:
             "rows": out,
         }
 
+    # ----- the quick match's pairing (quick.RatingLookup) ------------------------------------
+
+    def rating(self, user_id: int, game: str, players: int) -> float | None:
+        """A user's μ in ``game`` at ``players`` (that count's own, else the game's; ``None``)."""
+        return self._mu(user_subject(user_id), game, players)
+
+    def bot_rating(self, level: str, game: str, players: int) -> float | None:
+        """The μ of the bots of ``level`` in ``game`` at ``players``, as :meth:`rating`."""
+        return self._mu(bot_subject(level), game, players)
+
+    def _mu(self, subject: str, game: str, players: int) -> float | None:
+        with self.sessions() as session:
+            rows = session.execute(
+                select(RatingRow.players, RatingRow.mu).where(
+                    RatingRow.game == game,
+                    RatingRow.subject == subject,
+                    RatingRow.players.in_((0, players)),
+                )
+            ).all()
+        found = {int(count): float(mu) for count, mu in rows}
+        return found.get(players, found.get(0))
+
     def user_by_name(self, name: str) -> tuple[int, str] | None:
         """The id and name of the user called ``name`` (any case; ``None``: nobody)."""
         with self.sessions() as session:

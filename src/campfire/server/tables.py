@@ -39,13 +39,14 @@ from campfire.core import Action
 from campfire.core.table import Table
 
 from .bots import BotDriver
-from .chat import TableChat
+from .chat import ChatBlocks, TableChat
 from .connection import Connection
 from .hints import TableHints
 from .live import MEASURED_FROM_PEOPLE, REALTIME_MODE, LiveTable, Offers
 from .lobby_ops import LobbyOps
 from .logs import detached_context
 from .metrics import NoMetrics
+from .moderation import Moderation
 from .pipeline import ActionPipeline
 from .rated_tables import NoRatings, TableRatings
 from .ratings import GameRatings
@@ -118,6 +119,8 @@ class TableServices:
         self.takeover = SeatTakeover(self)
         self.bots = BotDriver(self, bot_workers)
         self.recovery = TableRecovery(self)
+        #: the accounts' blocks the chat respects (``None``: none; :mod:`.moderation`)
+        self.blocks: ChatBlocks | None = None
         self.chat = TableChat(self)
         self.undo = TableUndo(self)
         self.hints = TableHints(self)
@@ -296,3 +299,4 @@ class TableManager(TableServices):
         #: the ratings in the database (the pages' reads, and the sweep at start)
         self.game_ratings = GameRatings(sessions)
         self.ratings = TableRatings(self.game_ratings, self.spawn)
+        self.blocks = Moderation(sessions)

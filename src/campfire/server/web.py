@@ -95,6 +95,11 @@ async def account_page(request: Request) -> Response:
     return FileResponse(static_dir() / "account.html", headers=_NO_CACHE)
 
 
+async def play_page(request: Request) -> Response:
+    """``GET /play``: the quick match's waiting page (``docs/web.md``, "Play now")."""
+    return FileResponse(static_dir() / "play.html", headers=_NO_CACHE)
+
+
 def table_exists(request: Request, table_id: int) -> bool:
     """Whether the server has table ``table_id`` (in memory, or in the database).
 
@@ -174,6 +179,7 @@ def routes() -> list[BaseRoute]:
         Route("/", lobby_page, methods=["GET"]),
         Route("/t/{table_id}", table_page, methods=["GET"]),
         Route("/account", account_page, methods=["GET"]),
+        Route("/play", play_page, methods=["GET"]),
         Route("/api/strings", ui_strings, methods=["GET"]),
         Route("/api/play-modes", play_modes, methods=["GET"]),
         Route("/api/tables/{table_id}/settings", guarded(table_settings), methods=["GET"]),

@@ -398,6 +398,55 @@ STRINGS: dict[str, str] = {
     "web.games.change": "rating {change}",
     "web.games.replay": "Replay",
     "web.games.open": "Open the table",
+    # ----- quick match (docs/web.md, "Play now") --------------------------------------------
+    "web.quick.title": "Play now",
+    "web.quick.help": "You are seated with the next people who want the same game; if nobody "
+    "comes in time, bots fill the empty seats.",
+    "web.quick.game": "What to play",
+    "web.quick.count": "How many of you",
+    "web.quick.wait": "Bots fill the empty seats after",
+    "web.quick.level": "Bots' level",
+    "web.quick.play": "Play now",
+    "web.quick.seconds": "{seconds} seconds",
+    **_plural("web.quick.minutes", "{count} minute", "{count} minutes"),
+    "web.quick.for": "{game}, {players}: looking for players",
+    **_plural(
+        "web.quick.countdown",
+        "Bots fill the empty seats in {count} second.",
+        "Bots fill the empty seats in {count} seconds.",
+    ),
+    "web.quick.waiting": "Waiting",
+    "web.quick.stop": "Stop waiting",
+    # ----- moderation (docs/accounts.md, "Moderation") -------------------------------------
+    "web.account.blocks": "Blocked players",
+    "web.account.blocks.help": "You never share a table with a player you block, and their "
+    "chat lines do not reach you.",
+    "web.account.blocks.none": "You block nobody.",
+    "web.account.block": "Block",
+    "web.account.blocked": "{name} is blocked.",
+    "web.account.unblock": "Unblock",
+    "web.account.unblock.name": "Unblock {name}",
+    "web.account.unblocked": "{name} is no longer blocked.",
+    "web.account.report": "Report a player",
+    "web.account.report.help": "The server's operator reads every report. Reports are limited "
+    "to a few an hour.",
+    "web.account.report.whom": "Player (user name)",
+    "web.account.report.category": "What happened",
+    "web.account.report.reason": "Tell the operator what happened",
+    "web.account.report.send": "Send the report",
+    "web.account.reported": "Thank you: the report was sent to the operator.",
+    "web.moderate.title": "Players",
+    "web.moderate.help": "Report a player to the server's operator, or block them: you will "
+    "not share a table again, and their chat lines no longer reach you.",
+    "web.moderate.report": "Report",
+    "web.moderate.report.name": "Report {name}",
+    "web.moderate.block.name": "Block {name}",
+    "web.moderate.blocked": "{name} is blocked: you will not share a table again.",
+    "web.report.abuse": "Abuse or insults",
+    "web.report.cheating": "Cheating",
+    "web.report.spam": "Spam",
+    "web.report.name": "An offensive name",
+    "web.report.other": "Something else",
 }
 
 

@@ -12,6 +12,7 @@ from campfire.i18n import _
 from .backup import cmd_backup
 from .close import MAX_MESSAGE, cmd_close
 from .listing import STATUSES, cmd_tables
+from .moderation import cmd_close_report, cmd_reports, cmd_suspend, cmd_unsuspend
 from .purge import cmd_purge
 from .restore import cmd_restore
 
@@ -20,7 +21,10 @@ def add_admin_command(sub: Any) -> None:
     """Add ``admin`` and its actions to the ``campfire`` command's subparsers."""
     admin = sub.add_parser(
         "admin",
-        help=_("operate a game server's database: backup, restore, tables, close, purge"),
+        help=_(
+            "operate a game server's database: backup, restore, tables, close, purge, "
+            "reports, suspend"
+        ),
         description=_(
             "Operate the database of 'campfire serve': back it up and restore it, list the "
             "tables, close a table with a message to its players, purge old finished tables. "
@@ -146,6 +150,68 @@ def add_admin_command(sub: Any) -> None:
     )
     _database_option(p)
     p.set_defaults(func=cmd_purge)
+
+    p = actions.add_parser(
+        "reports",
+        help=_("list the players' reports"),
+        description=_(
+            "List the reports players sent of other players: id, when, category, who was "
+            "reported (an account, or a table's seat), by whom, the reason, open or closed."
+        ),
+    )
+    p.add_argument(
+        "--status",
+        choices=("open", "closed", "all"),
+        default="open",
+        help=_("which reports (default: open)"),
+    )
+    p.add_argument("--json", action="store_true", help=_("print the list as JSON"))
+    _database_option(p)
+    p.set_defaults(func=cmd_reports)
+
+    p = actions.add_parser(
+        "close-report",
+        help=_("close a report once it is dealt with"),
+        description=_("Close the report ID, with an optional note of what was done."),
+    )
+    p.add_argument("report", metavar="ID", type=int_arg("ID", 1, 2**31 - 1))
+    p.add_argument("--note", metavar="TEXT", help=_("what was done (at most 500 characters)"))
+    _database_option(p)
+    p.set_defaults(func=cmd_close_report)
+
+    p = actions.add_parser(
+        "suspend",
+        help=_("suspend an account: it cannot sign in, its sessions end"),
+        description=_(
+            "Suspend the account USER: it cannot sign in, and every browser signed in as it is "
+            "signed out at once (also while a server runs). Its games and seats stay. With "
+            "--until the suspension ends by itself then."
+        ),
+    )
+    p.add_argument("user", metavar="USER", help=_("the user name"))
+    p.add_argument(
+        "--reason",
+        required=True,
+        metavar="TEXT",
+        help=_("why (shown to the user when signing in is refused; at most 500 characters)"),
+    )
+    p.add_argument(
+        "--until",
+        type=_date_arg,
+        metavar="DATE",
+        help=_("YYYY-MM-DD (midnight UTC) or an ISO 8601 time; default: until unsuspended"),
+    )
+    _database_option(p)
+    p.set_defaults(func=cmd_suspend)
+
+    p = actions.add_parser(
+        "unsuspend",
+        help=_("lift an account's suspension"),
+        description=_("Lift the suspension of the account USER: it may sign in again."),
+    )
+    p.add_argument("user", metavar="USER", help=_("the user name"))
+    _database_option(p)
+    p.set_defaults(func=cmd_unsuspend)
 
 
 def _no_action(parser: argparse.ArgumentParser) -> int:

@@ -1,6 +1,7 @@
 // The account page (/account): sign in or up (optional: guests play as before), and for a
 // signed-in person sign out, change the password, set the e-mail address (where the server
-// sends e-mail), download their data, delete the account. docs/accounts.md describes it.
+// sends e-mail), block and unblock players, report a player, download their data, delete the
+// account. docs/accounts.md describes it.
 //
 // The session is an HttpOnly cookie the scripts never see; every write it authenticates
 // carries the session's CSRF token (from GET /api/account) in the X-CSRF-Token header.
@@ -29,6 +30,7 @@ function draw() {
     $("cf-me-title").textContent = t("web.account.as", { name: state.user.name });
     $("cf-email-address").value = state.user.email || "";
     $("cf-my-profile").href = `/player/${encodeURIComponent(state.user.name)}`;
+    loadBlocks();
   }
 }
 
@@ -112,6 +114,65 @@ async function deleteAccount(event) {
   draw();
 }
 
+function drawBlocks(blocks) {
+  const list = $("cf-blocks");
+  list.replaceChildren();
+  for (const block of blocks) {
+    const item = document.createElement("li");
+    item.className = "cf-block";
+    const name = document.createElement("span");
+    name.textContent = block.user_name;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "cf-button";
+    button.textContent = t("web.account.unblock");
+    button.setAttribute("aria-label", t("web.account.unblock.name", { name: block.user_name }));
+    button.addEventListener("click", () => unblock(block.user_name));
+    item.append(name, " ", button);
+    list.append(item);
+  }
+  show("cf-blocks-none", blocks.length === 0);
+}
+
+async function loadBlocks() {
+  const answer = await accountCall("GET", "/api/account/blocks");
+  if (answer.ok) drawBlocks(answer.body.blocks);
+}
+
+async function block(event) {
+  event.preventDefault();
+  const name = $("cf-block-name").value.trim();
+  const answer = await accountCall("POST", "/api/account/blocks", { user_name: name }, state.csrf);
+  if (!answer.ok) return refused(answer);
+  $("cf-block-name").value = "";
+  drawBlocks(answer.body.blocks);
+  notice(t("web.account.blocked", { name }), "info", 4000);
+}
+
+async function unblock(name) {
+  const answer = await accountCall("POST", "/api/account/unblock", { user_name: name }, state.csrf);
+  if (!answer.ok) return refused(answer);
+  drawBlocks(answer.body.blocks);
+  notice(t("web.account.unblocked", { name }), "info", 4000);
+}
+
+async function report(event) {
+  event.preventDefault();
+  const answer = await accountCall(
+    "POST",
+    "/api/account/report",
+    {
+      user_name: $("cf-report-name").value.trim(),
+      category: $("cf-report-category").value,
+      reason: $("cf-report-reason").value.trim(),
+    },
+    state.csrf,
+  );
+  if (!answer.ok) return refused(answer);
+  $("cf-report-reason").value = "";
+  notice(t("web.account.reported"), "info");
+}
+
 async function forgot(event) {
   event.preventDefault();
   const answer = await accountCall("POST", "/api/account/reset", { user_name: $("cf-forgot-name").value.trim() });
@@ -143,6 +204,10 @@ async function main() {
   $("cf-email").addEventListener("submit", saveEmail);
   $("cf-delete").addEventListener("submit", deleteAccount);
   $("cf-forgot").addEventListener("submit", forgot);
+  $("cf-block").addEventListener("submit", block);
+  $("cf-report").addEventListener("submit", report);
+  const asked = /[?&]report=([A-Za-z0-9_.-]{1,24})/.exec(location.search); // a name's "report"
+  if (asked) $("cf-report-name").value = asked[1];
   $("cf-reset").addEventListener("submit", reset);
   window.addEventListener("hashchange", draw); // a reset link opened over this very page
   draw();

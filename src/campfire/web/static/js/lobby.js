@@ -1,6 +1,6 @@
 // The lobby page (/): the list of open and running tables to join, open or watch (first), and
 // the form to create a table (game, players, options in words with their help texts, seats,
-// clock, real time).
+// clock, real time), and "Play now" (a quick match: /play waits for the other players).
 
 import { $, el, notice, startPage } from "./dom.js";
 import { botName, chosenLanguage, plural, t } from "./i18n.js";
@@ -237,6 +237,28 @@ async function drawAccount() {
   $("cf-rated-row").hidden = false; // rated tables are for signed-in players
 }
 
+const WAITS = [30, 60, 120, 300];
+const LEVELS = ["easy", "medium", "hard"];
+
+/** The "Play now" form: a game, its player counts, the wait and the bots' level. */
+function drawQuick() {
+  const select = $("cf-quick-game");
+  for (const info of Object.values(games)) select.append(new Option(info.title, info.name));
+  const counts = () => {
+    const g = games[select.value];
+    const players = $("cf-quick-players");
+    players.replaceChildren();
+    for (let n = g.min_players; n <= g.max_players; n++) players.append(new Option(plural("web.players.count", n), String(n)));
+  };
+  select.addEventListener("change", counts);
+  counts();
+  for (const seconds of WAITS) {
+    const words = seconds < 60 ? t("web.quick.seconds", { seconds }) : plural("web.quick.minutes", seconds / 60);
+    $("cf-quick-wait").append(new Option(words, String(seconds), false, seconds === 60));
+  }
+  for (const level of LEVELS) $("cf-quick-level").append(new Option(t(`web.level.${level}`), level));
+}
+
 async function main() {
   await startPage();
   drawAccount();
@@ -262,6 +284,7 @@ async function main() {
   $("cf-rated").addEventListener("change", drawUndo);
   $("cf-create").addEventListener("submit", create);
   $("cf-refresh").addEventListener("click", drawTables);
+  drawQuick();
   drawPlayers();
   drawOptions();
   drawSeats();

@@ -6,6 +6,7 @@ import { $, el, notice as showNotice, startPage } from "./dom.js";
 import { botName, chosenLanguage, t } from "./i18n.js";
 import { ChatPanel } from "./chat.js";
 import { HintPanel } from "./hints.js";
+import { ModeratePanel } from "./moderate.js";
 import { UndoPanel } from "./undo.js";
 import { api, seatFor, storeSeat, forgetSeat, gameTitles, inviteLink, optionLines } from "./lobby-api.js";
 import { TableClient } from "./protocol.js";
@@ -687,6 +688,7 @@ function reconnect(hold = false) {
       if (frame.type === "snapshot") page.presenceAt = page.rematchAt = received;
       if (state.status !== "finished") page.rematchEnded = null; // a new game: that is history
       page.chat.setSeat(state.seat, state.seats);
+      if (page.moderate) page.moderate.setSeat(state.seat, state.seats);
       onState(state, frame, steps, received);
     },
     onPresence: (frame, received) => {
@@ -794,6 +796,7 @@ async function main() {
     name: (seat) => (page.state && page.state.seats[seat] ? seatName(page.state.seats[seat]) : String(seat + 1)),
   });
   page.hints = new HintPanel(document.querySelector(".cf-side"), { ask: () => page.client.hint() });
+  page.moderate = new ModeratePanel(document.querySelector(".cf-side"), tableId);
   const [info, settings, games] = await facts;
   if (!info.ok) {
     page.client.close();
