@@ -53,6 +53,7 @@ LOBBY_ROUTES: list[tuple[str, str, str | None, dict[int, str]]] = [
     ("POST", r"/api/account/signin", "sign_in", {200: "account"}),
     ("POST", r"/api/account/signout", None, {200: "account"}),
     ("POST", r"/api/account/password", "change_password", {200: ""}),
+    ("POST", r"/api/turns", "turns_request", {200: "turns"}),
 ]
 
 

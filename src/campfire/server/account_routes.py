@@ -67,7 +67,9 @@ __all__ = [
     "AccountService",
     "AccountSettings",
     "load_secret",
+    "read_object",
     "routes",
+    "signed_in_user",
 ]
 
 #: The session cookie's name.
@@ -179,6 +181,12 @@ async def _current(request: Request) -> tuple[User, str, str] | None:
     return (found[0], found[1], session_id) if found is not None else None
 
 
+async def signed_in_user(request: Request) -> User | None:
+    """The user the request's session cookie signs in (``None``: a guest)."""
+    found = await _current(request)
+    return found[0] if found is not None else None
+
+
 async def _signed_in(request: Request) -> tuple[User, str]:
     """The user and session id of a cookie-authenticated write (401, 403 ``bad_csrf``)."""
     _check_origin(request)
@@ -269,6 +277,9 @@ def _claims(raw: Any) -> list[tuple[int, str]]:
         out.append((table, token))
     return out
 
+
+#: The request's JSON object, holding no key but those allowed.
+read_object = _body
 
 # ----- the routes --------------------------------------------------------------------------------
 

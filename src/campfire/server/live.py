@@ -119,6 +119,14 @@ class LiveTable:
     bot_after_leave: float | None = None
     #: the clock the time control is measured with (monotonic seconds)
     now: Callable[[], float] = time.monotonic
+    #: the wall clock (unix seconds) a turn-based table's deadlines are stored in
+    wall: Callable[[], float] = time.time
+    #: a turn-based table: its running clocks' deadlines as the database holds them,
+    #: ``[[seat, unix seconds], ...]`` (:meth:`turn_state`; ``None``: none stored)
+    turn_saved: list[list[float]] | None = None
+    #: when the table last changed or a connection left (:attr:`now`): an idle turn-based
+    #: table is left in the database (:mod:`.turns`)
+    touched: float = 0.0
     #: why steps were played for their seats (step index -> ``protocol.CAUSES``)
     causes: dict[int, str] = field(default_factory=dict)
     #: the cause of a seat's next step (set just before a time-out's action)
@@ -238,7 +246,27 @@ class LiveTable:
         self.note_offers(None)
         last = actions[-1].clocks if actions else None
         self.clocks = Clocks(self.control, self.players, last)
-        self.clocks.sync(self.people_to_act(), self.now())
+        now = self.now()
+        self.clocks.sync(self.people_to_act(), now)
+        self.touched = now
+        if self.control.kind == "turn" and self.turn_saved:
+            # the deadlines are wall-clock times: the time no process held the table counts
+            wall = self.wall()
+            for seat, due in self.turn_saved:
+                self.clocks.resume_running(int(seat), float(due) - wall, now)
+
+    def turn_state(self) -> list[list[float]] | None:
+        """A turn-based table's running clocks' deadlines, ``[[seat, unix seconds], ...]``.
+
+        Whole seconds (a turn lasts hours); ``None``: not a turn-based table.
+        """
+        if self.control.kind != "turn":
+            return None
+        clocks = self.clocks
+        if clocks is None or self.status != "running":
+            return []
+        now, wall = self.now(), self.wall()
+        return [[s, float(round(wall + clocks.remaining(s, now)))] for s in sorted(clocks.running)]
 
     # ----- after a step (asked by the pipeline, in this order) ----------------------------------
 
@@ -252,8 +280,9 @@ class LiveTable:
             cause = "takeover"
         if cause is not None:
             self.causes[step.index] = cause
+        now = self.now()
+        self.touched = now
         if self.clocks is not None:
-            now = self.now()
             self.clocks.moved(step.seat, now)
             self.clocks.sync(self.people_to_act(), now)
         self.note_offers(step.seat)
@@ -272,6 +301,7 @@ class LiveTable:
             record.dumps() if record is not None else None,
             self.causes.get(step.index),
             self.clocks.left(self.now()) if self.clocks is not None else None,
+            turn=self.turn_state(),
         )
 
     def frames(self, step: Step) -> Outbox:

@@ -194,7 +194,9 @@ class LobbyOps:
             seats.append(seat)
             if token is not None:
                 tokens[i] = token
-        live = LiveTable(0, game, options, players, seats, self.hub.store, now=self.hub.clock)
+        live = LiveTable(
+            0, game, options, players, seats, self.hub.store, now=self.hub.clock, wall=self.hub.wall
+        )
         live.control = control
         live.bot_after_leave = float(after) if after is not None else None
         live.realtime_asked = realtime
@@ -522,6 +524,7 @@ class LobbyOps:
             live.undo = live.undo and not realtime  # never in real time
             self.hub.store.save_settings(live.id, live.stored_settings())
         self.hub.store.start(live.id, live.number, live.seed)
+        live.turn_saved = None  # a new game: its first turn starts now
         live.build()
         live.push_snapshots()
         self.hub.recovery.resume(live)  # its bots, clocks, absent people and claim windows go on
