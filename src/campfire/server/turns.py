@@ -41,8 +41,9 @@ log = logging.getLogger(__name__)
 
 #: How often the server looks for turn-based tables to drop or whose deadline passed (seconds).
 TURN_CHECK_SECONDS = 30.0
-#: How long a turn-based table stays in memory with nobody connected and nothing happening.
-TURN_IDLE_SECONDS = 60.0
+#: How long a turn-based table stays in memory with nobody connected and nothing happening
+#: (seconds): a table played briskly stays, one waiting hours for a move does not.
+TURN_IDLE_SECONDS = 300.0
 
 
 class TurnKeeper:
