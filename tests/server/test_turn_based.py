@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import inspect, select
@@ -245,3 +246,45 @@ def test_the_turn_migration_upgrades_a_database_without_losing_a_game(db_url: st
         command.downgrade(config, "0006")
     assert "turn" not in {c["name"] for c in inspect(engine).get_columns("game_tables")}
     engine.dispose()
+
+
+def test_a_turn_based_table_goes_on_at_another_process_when_its_owner_dies(
+    pg_only: str, tmp_path: Path
+) -> None:
+    """Two processes (PostgreSQL, Redis): the owner of a turn-based table is killed between
+    moves; the table waits in the database (no process adopts it before it is needed) and the
+    next move, at the other process, works with the clock running from its stored deadline."""
+    import asyncio
+
+    from .live_server import LiveServer, http
+    from .test_cluster import ARGS, _open, _play_one
+
+    a = LiveServer(pg_only, tmp_path, args=ARGS)
+    b = LiveServer(pg_only, tmp_path, args=ARGS)
+    try:
+        seats_ = [{"kind": "reserved", "nickname": f"P{i}"} for i in range(2)]
+        body = {"game": "tracker", "seats": seats_, "clock": TURN}
+        status, text = http("POST", f"{a.base}/api/tables", body)
+        assert status == 201, text
+        created = json.loads(text)
+        table = created["table"]["id"]
+        tokens = {int(k): v for k, v in created["tokens"].items()}
+        assert http("POST", f"{a.base}/api/tables/{table}/start", {}, tokens[0])[0] == 200
+
+        async def at(server: LiveServer, moves: int) -> dict[str, Any]:
+            clients = [await _open(server, table, s, f"token={tokens[s]}") for s in (0, 1)]
+            for _ in range(moves):
+                await _play_one(clients, clients)
+            for c in clients:
+                await c.ws.close()
+            return clients[0].last
+
+        before = asyncio.run(at(a, 3))
+        a.kill()  # between moves, without warning
+        after = asyncio.run(at(b, 2))
+    finally:
+        a.stop()
+        b.stop()
+    assert before["seq"] == 3 and after["seq"] == 5
+    assert after["clocks"]["control"] == TURN and after["clocks"]["running"]
+    assert _row(pg_only, table).turn_deadline is not None
