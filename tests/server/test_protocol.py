@@ -430,7 +430,15 @@ def test_every_lobby_answer_follows_its_schema_and_game_number_counts_games(
     # app_client checks every answer against its schema); so do the accounts' answers and
     # bodies, in tests/server/test_accounts.py
     accounts = {"account", "sign_in", "sign_up", "signed_up", "change_password", "delete_account"}
-    assert set(seen) == set(LOBBY_SCHEMAS) - {"table", "rematch_answer", *requests, *accounts}
+    # and the "your turn" list's, in tests/server/test_turn_based.py
+    turns = {"turns_request", "turns"}
+    assert set(seen) == set(LOBBY_SCHEMAS) - {
+        "table",
+        "rematch_answer",
+        *requests,
+        *accounts,
+        *turns,
+    }
 
 
 def test_frames_hold_the_raw_view_only_for_a_client_that_asks(sqlite_url: str) -> None:

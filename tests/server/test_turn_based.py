@@ -39,6 +39,12 @@ def _to_act(clients: list[Seat]) -> Seat:
     return next(c for c in clients if c.seat is not None and c.last["legal"])
 
 
+def _seat_to_act(clients: list[Seat]) -> int:
+    seat = _to_act(clients).seat
+    assert seat is not None
+    return seat
+
+
 def _move(client: TestClient, table: int, tokens: dict[int, str]) -> int:
     """Connect every seat, let the seat to act play its first legal action; the new seq."""
     with seats(client, table, tokens, spectator=False) as clients:
@@ -63,7 +69,7 @@ def _hand_over(client: TestClient, table: int, tokens: dict[int, str]) -> int:
             for c in clients:
                 assert c.receive()["type"] == "delta"
             if not mover.last["legal"]:
-                return _to_act(clients).seat or 0
+                return _seat_to_act(clients)
     raise AssertionError("the seat kept the turn")
 
 
@@ -173,7 +179,7 @@ def test_your_turn_lists_a_guests_and_a_users_waiting_tables(db_url: str) -> Non
         to_act = {}
         for table, tokens in [*made, live]:
             with seats(client, table, tokens, spectator=False) as clients:
-                to_act[table] = _to_act(clients).seat
+                to_act[table] = _seat_to_act(clients)
         mine = [{"table": t, "token": tokens[to_act[t]]} for t, tokens in [*made, live]]
         # another table's token names no seat here
         mine.append({"table": made[0][0], "token": made[1][1][to_act[made[1][0]]]})
@@ -288,3 +294,21 @@ def test_a_turn_based_table_goes_on_at_another_process_when_its_owner_dies(
     assert before["seq"] == 3 and after["seq"] == 5
     assert after["clocks"]["control"] == TURN and after["clocks"]["running"]
     assert _row(pg_only, table).turn_deadline is not None
+
+
+def test_a_deadline_that_passes_while_the_table_is_out_of_memory_applies(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        table, tokens = new_table(client, "tracker", 2, clock={**TURN, "on_timeout": "random"})
+        _move(client, table, tokens)
+        manager.turns.idle = 0.0
+        assert manager.turns.sweep() == 1 and table not in manager.tables
+        portal = client.portal
+        assert portal is not None
+        assert portal.call(manager.turns.due) == 0  # not due yet
+        manager.wall = _later(DAY + 60)  # a day later: the keeper's next look finds it due
+        assert portal.call(manager.turns.due) == 1
+        _wait(lambda: len(manager.store.actions(table, 1)) == 2)
+        assert [e.cause for e in manager.store.actions(table, 1)] == [None, "timeout"]
+        assert table in manager.tables  # loaded, with its next deadline a day after the timeout
+        assert _row(sqlite_url, table).turn_deadline is not None

@@ -124,7 +124,7 @@ class LiveTable:
     #: a turn-based table: its running clocks' deadlines as the database holds them,
     #: ``[[seat, unix seconds], ...]`` (:meth:`turn_state`; ``None``: none stored)
     turn_saved: list[list[float]] | None = None
-    #: when the table last changed or a connection left (:attr:`now`): an idle turn-based
+    #: when the table was built or last played a step (:attr:`now`): an idle turn-based
     #: table is left in the database (:mod:`.turns`)
     touched: float = 0.0
     #: why steps were played for their seats (step index -> ``protocol.CAUSES``)
