@@ -15,6 +15,7 @@ from typing import Any
 from tests.server.live_server import http
 
 from .people import click_something, seq_of, start, until
+from .test_axe import check
 
 
 def test_a_person_plays_a_turn_based_table_from_the_your_turn_badge(
@@ -51,6 +52,12 @@ def test_a_person_plays_a_turn_based_table_from_the_your_turn_badge(
     badge.wait_for()
     badge.click()  # opens the list of the tables waiting for her
     link = ann.get_by_role("link", name=re.compile(rf"^Table {table}: Tracker, until "))
+    link.wait_for()
+    check(ann, "the lobby with the your-turn list open")  # axe-core: nothing serious
+    ann.get_by_label("Clock", exact=True).select_option(
+        label="Turn-based: hours or days for each move"
+    )
+    check(ann, "the lobby's form with a turn-based clock")
     link.click()
     ann.wait_for_url(f"**/t/{table}")
     ann.locator("#cf-board .cf-table-view").wait_for()
