@@ -251,6 +251,23 @@ class Clocks:
             self._left[seat] = max(0.0, left)
             self.running[seat] = now
 
+    def deadlines(self, now: float, wall: float) -> list[list[float]]:
+        """The running clocks' deadlines on a wall clock that reads ``wall`` at ``now``.
+
+        ``[[seat, unix seconds], ...]`` in whole seconds (a turn-based table stores them).
+
+        >>> clocks = Clocks(TimeControl.read({"kind": "turn", "seconds": 3600}), 2)
+        >>> clocks.sync([1], now=10.0)
+        >>> clocks.deadlines(now=70.0, wall=1_000_000.0)
+        [[1, 1003540.0]]
+        """
+        return [[s, float(round(wall + self.remaining(s, now)))] for s in sorted(self.running)]
+
+    def restore(self, deadlines: Iterable[Sequence[float]], now: float, wall: float) -> None:
+        """Run the running clocks to stored ``deadlines`` (the wall clock reads ``wall`` now)."""
+        for seat, due in deadlines:
+            self.resume_running(int(seat), float(due) - wall, now)
+
     def remaining_set(self, seat: int, seconds: float) -> None:
         """Give a stopped clock ``seconds`` (a person back after a bot's takeover)."""
         if seat not in self.running:

@@ -119,13 +119,11 @@ class LiveTable:
     bot_after_leave: float | None = None
     #: the clock the time control is measured with (monotonic seconds)
     now: Callable[[], float] = time.monotonic
-    #: the wall clock (unix seconds) a turn-based table's deadlines are stored in
+    #: the wall clock (unix seconds) of a turn-based table's deadlines
     wall: Callable[[], float] = time.time
-    #: a turn-based table: its running clocks' deadlines as the database holds them,
-    #: ``[[seat, unix seconds], ...]`` (:meth:`turn_state`; ``None``: none stored)
+    #: a turn-based table's deadlines as stored: ``[[seat, unix seconds], ...]`` (or ``None``)
     turn_saved: list[list[float]] | None = None
-    #: when the table was built or last played a step (:attr:`now`): an idle turn-based
-    #: table is left in the database (:mod:`.turns`)
+    #: when the table was resumed or last stepped (:attr:`now`; :mod:`.turns` drops idle ones)
     touched: float = 0.0
     #: why steps were played for their seats (step index -> ``protocol.CAUSES``)
     causes: dict[int, str] = field(default_factory=dict)
@@ -246,27 +244,17 @@ class LiveTable:
         self.note_offers(None)
         last = actions[-1].clocks if actions else None
         self.clocks = Clocks(self.control, self.players, last)
-        now = self.now()
-        self.clocks.sync(self.people_to_act(), now)
-        self.touched = now
-        if self.control.kind == "turn" and self.turn_saved:
-            # the deadlines are wall-clock times: the time no process held the table counts
-            wall = self.wall()
-            for seat, due in self.turn_saved:
-                self.clocks.resume_running(int(seat), float(due) - wall, now)
+        self.clocks.sync(self.people_to_act(), self.now())
+        if self.control.kind == "turn" and self.turn_saved:  # the time away counts
+            self.clocks.restore(self.turn_saved, self.now(), self.wall())
 
     def turn_state(self) -> list[list[float]] | None:
-        """A turn-based table's running clocks' deadlines, ``[[seat, unix seconds], ...]``.
-
-        Whole seconds (a turn lasts hours); ``None``: not a turn-based table.
-        """
+        """A turn-based table's deadlines (:meth:`.Clocks.deadlines`; ``None``: not one)."""
         if self.control.kind != "turn":
             return None
-        clocks = self.clocks
-        if clocks is None or self.status != "running":
+        if self.clocks is None or self.status != "running":
             return []
-        now, wall = self.now(), self.wall()
-        return [[s, float(round(wall + clocks.remaining(s, now)))] for s in sorted(clocks.running)]
+        return self.clocks.deadlines(self.now(), self.wall())
 
     # ----- after a step (asked by the pipeline, in this order) ----------------------------------
 
@@ -280,8 +268,7 @@ class LiveTable:
             cause = "takeover"
         if cause is not None:
             self.causes[step.index] = cause
-        now = self.now()
-        self.touched = now
+        self.touched = now = self.now()
         if self.clocks is not None:
             self.clocks.moved(step.seat, now)
             self.clocks.sync(self.people_to_act(), now)

@@ -23,12 +23,12 @@ from campfire.core import ErrorText, OptionInfo, all_games
 from campfire.i18n import game_title, negotiate, normalize, translator
 
 from .accounts import MAX_CLAIMS, MAX_EMAIL, NAME_MAX, NAME_MIN, PASSWORD_MAX, PASSWORD_MIN
-from .clocks import MAX_SECONDS, ON_TIMEOUT, TURN_MAX_SECONDS, TURN_MIN_SECONDS
+from .clocks import MAX_SECONDS, ON_TIMEOUT
 from .limits import announced_length
 from .protocol import SERVER_SCHEMAS
 from .rematch import ANSWERS
-from .store import MAX_TURNS
 from .tables import MAX_NICKNAME, LiveTable, LobbyError, TableManager
+from .turn_schemas import TURN_CLOCK_REQUEST, TURN_SCHEMAS
 from .wire import decode
 
 __all__ = [
@@ -157,18 +157,7 @@ _CLOCK_REQUEST = {
                 "on_timeout": _ON_TIMEOUT,
             },
         ),
-        _object(
-            ["kind", "seconds"],
-            {
-                "kind": {"const": "turn"},
-                "seconds": {
-                    "type": "number",
-                    "minimum": TURN_MIN_SECONDS,
-                    "maximum": TURN_MAX_SECONDS,
-                },
-                "on_timeout": _ON_TIMEOUT,
-            },
-        ),
+        TURN_CLOCK_REQUEST,
     ]
 }
 _SEAT_REQUEST = {
@@ -330,43 +319,7 @@ LOBBY_SCHEMAS: dict[str, dict[str, Any]] = {
     "delete_account": _object(
         ["password"], {"password": {"type": "string", "maxLength": 256}}, schema=True
     ),
-    "turns_request": _object(
-        [],
-        {
-            "seats": {
-                "type": "array",
-                "maxItems": MAX_CLAIMS,
-                "items": _object(
-                    ["table", "token"],
-                    {
-                        "table": {"type": "integer", "minimum": 1},
-                        "token": {"type": "string", "minLength": 1, "maxLength": 200},
-                    },
-                ),
-            },
-        },
-        schema=True,
-    ),
-    "turns": _object(
-        ["turns", "now"],
-        {
-            "turns": {
-                "type": "array",
-                "maxItems": MAX_TURNS,
-                "items": _object(
-                    ["table", "seat", "game", "deadline"],
-                    {
-                        "table": {"type": "integer", "minimum": 1},
-                        "seat": _SEAT_NUMBER,
-                        "game": {"type": "string"},
-                        "deadline": {"type": "string"},
-                    },
-                ),
-            },
-            "now": {"type": "string"},
-        },
-        schema=True,
-    ),
+    **TURN_SCHEMAS,
     "http_error": _object(
         ["error"],
         {

@@ -111,6 +111,7 @@ class TableRecovery:
     def resume(self, live: LiveTable) -> None:
         """Let a running table go on (rebuilt, or a new game): its bots, clocks and windows."""
         hub = self.hub
+        live.touched = hub.clock()  # (an idle turn-based table leaves memory: :mod:`.turns`)
         hub.bots.kick(live)
         hub.timers.arm(live)
         hub.takeover.absent(live)  # nobody is connected yet: as if everyone had left
