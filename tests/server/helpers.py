@@ -67,6 +67,7 @@ LOBBY_ROUTES: list[tuple[str, str, str | None, dict[int, str]]] = [
     ("POST", r"/api/quick", "quick_request", {201: "quick_joined"}),
     ("GET", r"/api/quick", None, {200: "quick_state"}),
     ("DELETE", r"/api/quick", None, {200: "quick_left"}),
+    ("POST", r"/api/turns", "turns_request", {200: "turns"}),
 ]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from campfire.core import OptionError
-from campfire.server.clocks import Clocks, TimeControl
+from campfire.server.clocks import TURN_MAX_SECONDS, TURN_MIN_SECONDS, Clocks, TimeControl
 
 
 def test_no_time_control_runs_no_clock() -> None:
@@ -61,6 +61,31 @@ def test_a_stopped_clock_charges_only_the_time_it_ran() -> None:
     assert clocks.remaining(0, now=50.0) == 100.0
 
 
+def test_a_turn_clock_gives_hours_or_days_for_each_move() -> None:
+    control = TimeControl.read({"kind": "turn", "seconds": 3 * 86_400, "on_timeout": "bot"})
+    assert (TURN_MIN_SECONDS, TURN_MAX_SECONDS) == (3_600.0, 14 * 86_400.0)
+    assert control.to_json() == {"kind": "turn", "seconds": 259_200.0, "on_timeout": "bot"}
+    assert TimeControl.read({"kind": "turn", "seconds": 14 * 86_400}).on_timeout == "random"
+    clocks = Clocks(control, 2)
+    clocks.sync([0], now=0.0)
+    clocks.moved(0, now=86_400.0)
+    clocks.sync([1], now=86_400.0)
+    assert clocks.remaining(0, now=90_000.0) == 172_800.0  # stopped while seat 1 thinks
+    clocks.moved(1, now=90_000.0)
+    clocks.sync([0], now=90_000.0)
+    assert clocks.remaining(0, now=90_000.0) == 259_200.0  # a full move's time again
+
+
+def test_a_turn_read_back_runs_from_its_stored_deadline() -> None:
+    clocks = Clocks(TimeControl.read({"kind": "turn", "seconds": 86_400}), 3)
+    clocks.sync([1, 2], now=5.0)  # a table rebuilt: its clocks start at the load ...
+    clocks.resume_running(1, 3_600.0, now=5.0)  # ... and run from what the deadline leaves
+    clocks.resume_running(2, -60.0, now=5.0)  # a deadline that passed while no server ran
+    clocks.resume_running(0, 10.0, now=5.0)  # not running: unchanged
+    assert clocks.remaining(1, now=5.0) == 3_600.0 and clocks.remaining(0, now=5.0) == 86_400.0
+    assert clocks.deadline() == (5.0, 2) and clocks.expired(now=5.0) == [2]
+
+
 @pytest.mark.parametrize(
     ("raw", "message"),
     [
@@ -73,6 +98,9 @@ def test_a_stopped_clock_charges_only_the_time_it_ran() -> None:
         ({"kind": "game", "seconds": 5, "on_timeout": "cry"}, "bot, random, loss"),
         ({"kind": "none", "seconds": 5}, "takes no other field"),
         ({"kind": "game", "seconds": 5, "bonus": 1}, "got bonus"),
+        ({"kind": "turn", "seconds": 60}, "from 3600 to 1.2096e[+]06"),
+        ({"kind": "turn", "seconds": 15 * 86_400}, "from 3600 to 1.2096e[+]06"),
+        ({"kind": "turn", "seconds": 3600, "increment": 5}, "belongs to a game clock"),
     ],
 )
 def test_a_bad_time_control_says_what_is_allowed(raw: object, message: str) -> None:

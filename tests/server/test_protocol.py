@@ -436,8 +436,10 @@ def test_every_lobby_answer_follows_its_schema_and_game_number_counts_games(
     # and moderation's and quick match's in test_moderation.py and test_quick.py
     accounts |= {"report_request", "reported", "block_request", "unblock_request", "blocks"}
     accounts |= {"quick_request", "quick_joined", "quick_state", "quick_left"}
+    # and the "your turn" list's, in tests/server/test_turn_based.py
+    turns = {"turns_request", "turns"}
     later = {"table", "rematch_answer", "review_progress"}
-    assert set(seen) == set(LOBBY_SCHEMAS) - {*later, *requests, *accounts}
+    assert set(seen) == set(LOBBY_SCHEMAS) - {*later, *requests, *accounts, *turns}
 
 
 def test_frames_hold_the_raw_view_only_for_a_client_that_asks(sqlite_url: str) -> None:

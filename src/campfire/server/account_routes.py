@@ -66,6 +66,7 @@ __all__ = [
     "AccountService",
     "AccountSettings",
     "load_secret",
+    "read_object",
     "routes",
 ]
 
@@ -236,6 +237,9 @@ def _claims(raw: Any) -> list[tuple[int, str]]:
         out.append((table, token))
     return out
 
+
+#: The request's JSON object, holding no key but those allowed.
+read_object = _body
 
 # ----- the routes --------------------------------------------------------------------------------
 

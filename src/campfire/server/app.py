@@ -57,6 +57,7 @@ from .security import (
 )
 from .table_socket import attach, dispatch, refuse
 from .tables import Connection, TableManager
+from .turn_routes import routes as turn_routes
 from .web import routes as web_routes
 from .wire import encode
 
@@ -105,6 +106,7 @@ def create_app(
     rate: float = 50.0,
     burst: int = 100,
     clock: Callable[[], float] = time.monotonic,
+    wall: Callable[[], float] = time.time,
     bot_workers: int = 2,
     redis_url: str | None = None,
     lease_seconds: float = LEASE_SECONDS,
@@ -119,7 +121,8 @@ def create_app(
     ``database_url`` defaults to the SQLite file in the user data directory. ``seeds`` draws
     each new game's seed (default: a secret random one; tests pass a seeded generator).
     ``rate`` and ``burst`` limit the messages of one WebSocket connection; ``clock`` measures
-    for that limit and the tables' clocks (monotonic seconds); ``bot_workers`` is the number
+    for that limit and the tables' clocks (monotonic seconds); ``wall`` is the wall clock a
+    turn-based table's deadlines are stored in (unix seconds); ``bot_workers`` is the number
     of threads bots think in.
 
     ``redis_url`` makes this process one of several that share the database (PostgreSQL only)
@@ -167,7 +170,7 @@ def create_app(
         server_lock = ServerLock(engine)  # tells ``campfire admin`` that a server runs here
         await asyncio.to_thread(server_lock.hold_shared)
         await asyncio.to_thread(migrate, engine, cluster is not None)
-        manager = TableManager(sessions, bot_workers=bot_workers, clock=clock)
+        manager = TableManager(sessions, bot_workers=bot_workers, clock=clock, wall=wall)
         manager.metrics = manager.writer.metrics = counts
         app.state.manager = manager
         app.state.quick.ratings = manager.game_ratings  # Play now pairs people by their ratings
@@ -176,6 +179,7 @@ def create_app(
         recovered = manager.recover()
         log.info("campfire serve: database ready, %d unfinished tables rebuilt", recovered)
         manager.spawn(_sweep_ratings(manager))  # games a stop left unrated (rated_tables.py)
+        manager.spawn(manager.turns.run())  # turn-based tables: deadlines, idle ones dropped
         if settings.public_origin is not None:
             log.info(
                 "campfire serve: public at %s (trusted proxies: %s)",
@@ -228,6 +232,7 @@ def create_app(
             *account_routes(),
             *rating_routes(),
             *quick_routes(),
+            *turn_routes(),
             *replay_routes(),
             *learn_routes(),
             *review_routes(),

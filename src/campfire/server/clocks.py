@@ -5,8 +5,11 @@ monotonic scale), so the rules are tested with a fake clock and the server drive
 ``time.monotonic`` and asyncio timers (:mod:`.tables`).
 
 - :class:`TimeControl` — what a table plays with: ``none``, ``move`` (``seconds`` for each
-  move, the clock starts afresh every time the seat is to act) or ``game`` (``seconds`` for
-  the whole game plus ``increment`` after each of the seat's moves, as on Board Game Arena),
+  move, the clock starts afresh every time the seat is to act), ``game`` (``seconds`` for
+  the whole game plus ``increment`` after each of the seat's moves, as on Board Game Arena)
+  or ``turn`` (turn-based play: ``seconds`` for each move as ``move``, from an hour to 14
+  days, :data:`TURN_MIN_SECONDS`–:data:`TURN_MAX_SECONDS`; the server keeps its deadlines as
+  wall-clock times in the database, so that they hold across restarts, :mod:`.turns`),
   and the rule on time-out: ``bot`` (a bot takes the seat over until its player returns),
   ``random`` (a random legal action is played for the seat) or ``loss`` (the seat loses).
 - :class:`Clocks` — each seat's remaining time and which clocks run.
@@ -35,33 +38,53 @@ from typing import Any, Literal, cast
 
 from campfire.core import ErrorText, OptionError
 
-__all__ = ["KINDS", "ON_TIMEOUT", "Clocks", "TimeControl"]
+__all__ = [
+    "KINDS",
+    "ON_TIMEOUT",
+    "PER_MOVE",
+    "TURN_MAX_SECONDS",
+    "TURN_MIN_SECONDS",
+    "Clocks",
+    "TimeControl",
+]
 
 #: The kinds of time control.
-KINDS = ("none", "move", "game")
+KINDS = ("none", "move", "game", "turn")
 #: The rules on time-out.
 ON_TIMEOUT = ("bot", "random", "loss")
 #: The longest time control (seconds): one day.
 MAX_SECONDS = 86_400.0
+#: A turn-based table's time for each move (seconds): from an hour ...
+TURN_MIN_SECONDS = 3_600.0
+#: ... to 14 days.
+TURN_MAX_SECONDS = 14 * 86_400.0
+#: The kinds whose clock starts afresh every time the seat is to act.
+PER_MOVE = ("move", "turn")
 
-Kind = Literal["none", "move", "game"]
+Kind = Literal["none", "move", "game", "turn"]
 Rule = Literal["bot", "random", "loss"]
 
 
-def _seconds(raw: Mapping[str, Any], key: str, low: float, default: float | None) -> float:
+def _seconds(
+    raw: Mapping[str, Any],
+    key: str,
+    low: float,
+    default: float | None,
+    high: float = MAX_SECONDS,
+) -> float:
     value = raw.get(key, default)
     if (
         isinstance(value, bool)
         or not isinstance(value, int | float)
         or not math.isfinite(value)
-        or not low <= value <= MAX_SECONDS
+        or not low <= value <= high
     ):
         raise OptionError(
             ErrorText(
                 'clock: "{key}" is a number of seconds from {low} to {high} (got {got})',
                 key=key,
                 low=format(low, "g"),
-                high=format(MAX_SECONDS, "g"),
+                high=format(high, "g"),
                 got=repr(value)[:40],
             )
         )
@@ -88,7 +111,9 @@ class TimeControl:
         >>> TimeControl.read({"kind": "fischer"})
         Traceback (most recent call last):
         ...
-        campfire.core.errors.OptionError: clock: "kind" is one of none, move, game (got 'fischer')
+        campfire.core.errors.OptionError: clock: "kind" is one of none, move, game, turn (got ...
+        >>> TimeControl.read({"kind": "turn", "seconds": 86400, "on_timeout": "loss"}).kind
+        'turn'
         """
         if raw is None:
             return cls()
@@ -131,7 +156,10 @@ class TimeControl:
             if set(raw) - {"kind"}:
                 raise OptionError(ErrorText('clock: "kind": "none" takes no other field'))
             return cls()
-        seconds = _seconds(raw, "seconds", 0.1, None)
+        if kind == "turn":
+            seconds = _seconds(raw, "seconds", TURN_MIN_SECONDS, None, TURN_MAX_SECONDS)
+        else:
+            seconds = _seconds(raw, "seconds", 0.1, None)
         increment = 0.0
         if kind == "game":
             increment = _seconds(raw, "increment", 0.0, 0.0)
@@ -194,7 +222,7 @@ class Clocks:
         for seat in [s for s in self.running if s not in wanted]:
             self._stop(seat, now)
         for seat in sorted(wanted - set(self.running)):
-            if self.control.kind == "move":
+            if self.control.kind in PER_MOVE:
                 self._left[seat] = self.control.seconds
             self.running[seat] = now
 
@@ -211,6 +239,34 @@ class Clocks:
         """``seat`` ran out of time: its clock stops at zero."""
         self.running.pop(seat, None)
         self._left[seat] = 0.0
+
+    def resume_running(self, seat: int, left: float, now: float) -> None:
+        """A running clock has ``left`` seconds at ``now`` (a turn's deadline read back).
+
+        A turn-based table is rebuilt from the database with each running clock's wall-clock
+        deadline: the time that passed while no process held the table is charged, and a
+        deadline that passed meanwhile makes the clock expire at once.
+        """
+        if seat in self.running:
+            self._left[seat] = max(0.0, left)
+            self.running[seat] = now
+
+    def deadlines(self, now: float, wall: float) -> list[list[float]]:
+        """The running clocks' deadlines on a wall clock that reads ``wall`` at ``now``.
+
+        ``[[seat, unix seconds], ...]`` in whole seconds (a turn-based table stores them).
+
+        >>> clocks = Clocks(TimeControl.read({"kind": "turn", "seconds": 3600}), 2)
+        >>> clocks.sync([1], now=10.0)
+        >>> clocks.deadlines(now=70.0, wall=1_000_000.0)
+        [[1, 1003540.0]]
+        """
+        return [[s, float(round(wall + self.remaining(s, now)))] for s in sorted(self.running)]
+
+    def restore(self, deadlines: Iterable[Sequence[float]], now: float, wall: float) -> None:
+        """Run the running clocks to stored ``deadlines`` (the wall clock reads ``wall`` now)."""
+        for seat, due in deadlines:
+            self.resume_running(int(seat), float(due) - wall, now)
 
     def remaining_set(self, seat: int, seconds: float) -> None:
         """Give a stopped clock ``seconds`` (a person back after a bot's takeover)."""

@@ -194,6 +194,10 @@ class Cluster:
         """The running tables nobody holds, oldest first."""
         return self.leases.orphans()
 
+    def release_table(self, table_id: int) -> None:
+        """Give up the lease of ``table_id`` (:meth:`.LeaseStore.release_table`)."""
+        self.leases.release_table(table_id)
+
     def owners(self, table_ids: list[int]) -> dict[int, str]:
         """The processes holding unexpired leases of ``table_ids`` (not those known gone)."""
         return self.leases.owners(table_ids)

@@ -11,6 +11,7 @@ The live tables' work is split into services (:mod:`.tables` puts them together)
 :mod:`.bots`           bots decide in a thread pool and play through the pipeline
 :mod:`.recovery`       tables rebuilt from the log (a restart, another process's table)
 :mod:`.undo`           a move taken back when the other people accept
+:mod:`.turns`          turn-based tables' deadlines stored, idle ones out of memory
 =====================  ===================================================================
 
 A service is handed a :class:`Hub` and reaches the others only through the protocols below:
@@ -45,6 +46,7 @@ __all__ = [
     "Recovery",
     "Takeover",
     "Timers",
+    "Turns",
     "Undo",
     "Windows",
 ]
@@ -151,6 +153,16 @@ class Undo(Protocol):
     def taken_over(self, live: LiveTable, seat: int) -> None:
         """A bot took over the person of ``seat``: it accepts the request waiting for them."""
 
+    def asked(self, table_id: int) -> bool:
+        """Whether a request to take back a move is open at the table."""
+
+
+class Turns(Protocol):
+    """Turn-based tables' deadlines in the database (:mod:`.turns`)."""
+
+    def save(self, live: LiveTable) -> None:
+        """Store the table's running clocks' deadlines if they changed (a turn-based table)."""
+
 
 class Ratings(Protocol):
     """The ratings of rated tables (:mod:`.rated_tables`)."""
@@ -168,6 +180,9 @@ class Leases(Protocol):
     def orphans(self) -> list[int]:
         """The running tables no live process holds."""
 
+    def release_table(self, table_id: int) -> None:
+        """Give up the lease of ``table_id`` (an idle turn-based table left in the database)."""
+
 
 class Hub(Protocol):
     """The services and what they share (the :class:`~.tables.TableManager`)."""
@@ -176,6 +191,8 @@ class Hub(Protocol):
     tables: dict[int, LiveTable]
     #: what the time control is measured with (monotonic seconds)
     clock: Callable[[], float]
+    #: the wall clock (unix seconds): a turn-based table's deadlines (:mod:`.turns`)
+    wall: Callable[[], float]
 
     @property
     def cluster(self) -> Leases | None:
@@ -224,6 +241,10 @@ class Hub(Protocol):
     @property
     def ratings(self) -> Ratings:
         """The ratings of rated tables' games."""
+
+    @property
+    def turns(self) -> Turns:
+        """Turn-based tables' deadlines."""
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run ``coro`` as a task of the tables' (cancelled when the server stops)."""

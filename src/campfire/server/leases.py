@@ -137,7 +137,9 @@ class LeaseStore:
         """The running tables nobody holds, oldest first.
 
         Nobody holds a table without a lease, with an expired one, or with one of a process
-        known to be gone (:attr:`dead`).
+        known to be gone (:attr:`dead`). A turn-based table waiting for a person's move whose
+        deadline has not come is not one: it is left in the database until it is needed (a
+        move, a connection) or its deadline comes (:mod:`.turns`).
         """
         with self.sessions() as session:
             return list(
@@ -146,7 +148,8 @@ class LeaseStore:
                         "SELECT g.id FROM game_tables g "
                         "LEFT JOIN table_leases l ON l.table_id = g.id "
                         "WHERE g.status = 'running' AND (l.table_id IS NULL OR l.expires < now() "
-                        "OR l.owner = ANY(CAST(:dead AS text[]))) ORDER BY g.id"
+                        "OR l.owner = ANY(CAST(:dead AS text[]))) "
+                        "AND (g.turn_deadline IS NULL OR g.turn_deadline <= now()) ORDER BY g.id"
                     ),
                     {"dead": sorted(self.dead)},
                 ).scalars()
@@ -186,6 +189,15 @@ class LeaseStore:
                     ),
                     {"me": self.me},
                 ).scalars()
+            )
+
+    def release_table(self, table_id: int) -> None:
+        """Give up the lease of one table (an idle turn-based table left in the database)."""
+        self.claimed.pop(table_id, None)
+        with self.sessions.begin() as session:
+            session.execute(
+                text("DELETE FROM table_leases WHERE table_id = :t AND owner = :me"),
+                {"t": table_id, "me": self.me},
             )
 
     def release(self) -> None:

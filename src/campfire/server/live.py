@@ -28,6 +28,7 @@ from campfire.i18n import DEFAULT_LANGUAGE, translator
 from . import protocol
 from .clocks import Clocks, TimeControl
 from .connection import Connection
+from .offers import Offers
 from .patches import Memo, patch_frame
 from .rematch import RematchProposal
 from .seating import TAKEOVER_LEVEL, SeatInfo, hash_token
@@ -51,48 +52,6 @@ MAX_HINTS_KEPT = 2000
 
 #: The frames of one step: each connection with the frame it is to be sent.
 Outbox = list[tuple[Connection, dict[str, Any]]]
-
-
-class Offers:
-    """What each seat to act may do, and since which sequence number it has been unchanged.
-
-    An action names the sequence number it answers. In a simultaneous step (several seats answer
-    one question, or choose at once) another seat's answer moves the table on without changing what
-    this seat may do: an answer to the earlier step still fits, and is accepted. It is stale
-    once the seat's legal actions differ from those it answered, or it has acted since, or it
-    is no longer to act.
-
-    >>> offers = Offers()
-    >>> offers.note(0, {0: ["a", "b"], 1: ["c"]})
-    >>> offers.note(1, {0: ["a", "b"]}, mover=1)   # seat 1 answered: seat 0's choice stands
-    >>> offers.fits(0, 0, 1), offers.fits(1, 0, 1)
-    (True, False)
-    >>> offers.note(2, {0: ["a"]}, mover=None)     # seat 0's choice changed
-    >>> offers.fits(0, 1, 2), offers.fits(0, 2, 2)
-    (False, True)
-    """
-
-    def __init__(self) -> None:
-        #: seat -> (the first sequence number of its current choice, that choice)
-        self._since: dict[int, tuple[int, tuple[Any, ...]]] = {}
-
-    def note(self, seq: int, legal: Mapping[int, Sequence[Any]], mover: int | None = None) -> None:
-        """Note the table at ``seq``, after ``mover``'s step (``None``: a fresh start).
-
-        ``legal`` holds the legal actions of each seat to act (a seat not in it is not to act).
-        """
-        since: dict[int, tuple[int, tuple[Any, ...]]] = {}
-        for seat, actions in legal.items():
-            choice = tuple(actions)
-            before = self._since.get(seat)
-            keep = before is not None and seat != mover and before[1] == choice
-            since[seat] = before if keep and before is not None else (seq, choice)
-        self._since = since
-
-    def fits(self, seat: int, answered: int, seq: int) -> bool:
-        """Whether an answer of ``seat`` to step ``answered`` fits the table at ``seq``."""
-        found = self._since.get(seat)
-        return found is not None and found[0] <= answered <= seq
 
 
 @dataclass
@@ -122,6 +81,12 @@ class LiveTable:
     bot_after_leave: float | None = None
     #: the clock the time control is measured with (monotonic seconds)
     now: Callable[[], float] = time.monotonic
+    #: the wall clock (unix seconds) of a turn-based table's deadlines
+    wall: Callable[[], float] = time.time
+    #: a turn-based table's deadlines as stored: ``[[seat, unix seconds], ...]`` (or ``None``)
+    turn_saved: list[list[float]] | None = None
+    #: when the table was resumed or last stepped (:attr:`now`; :mod:`.turns` drops idle ones)
+    touched: float = 0.0
     #: why steps were played for their seats (step index -> ``protocol.CAUSES``)
     causes: dict[int, str] = field(default_factory=dict)
     #: the cause of a seat's next step (set just before a time-out's action)
@@ -252,6 +217,16 @@ class LiveTable:
         last = actions[-1].clocks if actions else None
         self.clocks = Clocks(self.control, self.players, last)
         self.clocks.sync(self.people_to_act(), self.now())
+        if self.control.kind == "turn" and self.turn_saved:  # the time away counts
+            self.clocks.restore(self.turn_saved, self.now(), self.wall())
+
+    def turn_state(self) -> list[list[float]] | None:
+        """A turn-based table's deadlines (:meth:`.Clocks.deadlines`; ``None``: not one)."""
+        if self.control.kind != "turn":
+            return None
+        if self.clocks is None or self.status != "running":
+            return []
+        return self.clocks.deadlines(self.now(), self.wall())
 
     # ----- after a step (asked by the pipeline, in this order) ----------------------------------
 
@@ -265,8 +240,8 @@ class LiveTable:
             cause = "takeover"
         if cause is not None:
             self.causes[step.index] = cause
+        self.touched = now = self.now()
         if self.clocks is not None:
-            now = self.now()
             self.clocks.moved(step.seat, now)
             self.clocks.sync(self.people_to_act(), now)
         self.note_offers(step.seat)
@@ -285,6 +260,7 @@ class LiveTable:
             record.dumps() if record is not None else None,
             self.causes.get(step.index),
             self.clocks.left(self.now()) if self.clocks is not None else None,
+            turn=self.turn_state(),
         )
 
     def frames(self, step: Step) -> Outbox:

@@ -32,6 +32,7 @@ from .protocol import SERVER_SCHEMAS
 from .quick_schemas import quick_schemas
 from .rematch import ANSWERS
 from .tables import MAX_NICKNAME, LiveTable, LobbyError, TableManager
+from .turn_schemas import TURN_CLOCK_REQUEST, TURN_SCHEMAS
 from .wire import decode
 
 __all__ = [
@@ -174,6 +175,7 @@ _CLOCK_REQUEST = {
                 "on_timeout": _ON_TIMEOUT,
             },
         ),
+        TURN_CLOCK_REQUEST,
     ]
 }
 _SEAT_REQUEST = {
@@ -287,6 +289,7 @@ LOBBY_SCHEMAS: dict[str, dict[str, Any]] = {
         "additionalProperties": False,
     },
     **quick_schemas(_NICKNAME),  # Play now (quick_schemas.py)
+    **TURN_SCHEMAS,  # your turn across tables (turn_schemas.py)
     "http_error": _object(
         ["error"],
         {

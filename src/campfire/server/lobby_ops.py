@@ -21,7 +21,14 @@ from .hub import Hub
 from .live import REALTIME_MODE, LiveTable
 from .rated_tables import account_needed, check_accounts, check_rated
 from .rematch import ANSWERS, LEFT_GRACE_SECONDS, PROPOSAL_SECONDS, RematchProposal, rematch_frame
-from .seating import TAKEOVER_LEVEL, LobbyError, SeatInfo, check_nickname, hash_token
+from .seating import (
+    TAKEOVER_LEVEL,
+    LobbyError,
+    SeatInfo,
+    check_nickname,
+    hash_token,
+    seat_request,
+)
 
 __all__ = ["LobbyOps", "undo_default"]
 
@@ -211,11 +218,13 @@ class LobbyOps:
         seats: list[SeatInfo] = []
         tokens: dict[int, str] = {}
         for i, raw in enumerate(raw_seats):
-            seat, token = self._seat_request(i, raw)
+            seat, token = seat_request(i, raw)
             seats.append(seat)
             if token is not None:
                 tokens[i] = token
-        live = LiveTable(0, game, options, players, seats, self.hub.store, now=self.hub.clock)
+        live = LiveTable(
+            0, game, options, players, seats, self.hub.store, now=self.hub.clock, wall=self.hub.wall
+        )
         live.control = control
         live.bot_after_leave = float(after) if after is not None else None
         live.realtime_asked = realtime
@@ -248,39 +257,6 @@ class LobbyOps:
             self.hub.store.own_seat(live.id, min(tokens), user)
         self.hub.tables[live.id] = live
         return live, tokens
-
-    @staticmethod
-    def _seat_request(i: int, raw: Any) -> tuple[SeatInfo, str | None]:
-        shape = ErrorText(
-            "seat {seat}: a seat is {open}, {bot} or {reserved}",
-            seat=i,
-            open='{"kind": "open"}',
-            bot='{"kind": "bot", "level": "easy|medium|hard"}',
-            reserved='{"kind": "reserved", "nickname": NAME}',
-        )
-        if not isinstance(raw, dict) or set(raw) - {"kind", "level", "nickname"}:
-            raise LobbyError(400, "bad_request", shape)
-        kind = raw.get("kind")
-        if kind == "open" and set(raw) == {"kind"}:
-            return SeatInfo(i), None
-        if kind == "bot" and set(raw) <= {"kind", "level"}:
-            level = raw.get("level", "easy")
-            if level not in LEVELS:
-                raise LobbyError(
-                    400,
-                    "bad_request",
-                    ErrorText(
-                        "seat {seat}: a bot's level is one of {levels}",
-                        seat=i,
-                        levels=", ".join(LEVELS),
-                    ),
-                )
-            return SeatInfo(i, "bot", level=level), None
-        if kind == "reserved" and set(raw) <= {"kind", "nickname"}:
-            token = secrets.token_urlsafe(24)
-            nickname = check_nickname(raw.get("nickname"))
-            return SeatInfo(i, "human", nickname=nickname, token_hash=hash_token(token)), token
-        raise LobbyError(400, "bad_request", shape)
 
     def join(
         self, live: LiveTable, request: Mapping[str, Any], user: int | None = None
@@ -571,6 +547,7 @@ class LobbyOps:
             live.undo = live.undo and not realtime  # never in real time
             self.hub.store.save_settings(live.id, live.stored_settings())
         self.hub.store.start(live.id, live.number, live.seed)
+        live.turn_saved = None  # a new game: its first turn starts now
         live.build()
         live.push_snapshots()
         self.hub.recovery.resume(live)  # its bots, clocks, absent people and claim windows go on

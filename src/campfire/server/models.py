@@ -112,6 +112,13 @@ class TableRow(Base):
     )
     #: when the table was closed (its status is ``finished`` from then on); ``None``: never
     closed: Mapped[datetime.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: a turn-based table: the earliest deadline of a seat to act (wall-clock; ``None``: no
+    #: person's clock runs, or not a turn-based table)
+    turn_deadline: Mapped[datetime.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
+    #: a turn-based table: each running clock's deadline, ``[[seat, unix seconds], ...]``
+    turn: Mapped[list[list[float]] | None] = mapped_column(JSON, nullable=True)
 
 
 class SeatRow(Base):

@@ -163,6 +163,8 @@ class ActionPipeline:
             entry = live.log_entry(step)
             frames = live.frames(step)
             await hub.writer.submit(entry)
+            if entry.turn is not None:
+                live.turn_saved = entry.turn if entry.record is None else None
             if entry.record is not None:
                 live.status = "finished"  # only now: the record can be read back
         except LeaseLost:

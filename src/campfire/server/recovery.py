@@ -21,6 +21,7 @@ from .clocks import TimeControl
 from .hub import Hub
 from .live import LiveTable
 from .seating import TAKEOVER_LEVEL, LobbyError
+from .writer import utcnow_of
 
 __all__ = ["TableRecovery"]
 
@@ -53,6 +54,8 @@ class TableRecovery:
             number=row.game_number,
             seed=row.seed,
             now=self.hub.clock,
+            wall=self.hub.wall,
+            turn_saved=row.turn,
         )
         settings = row.settings or {}
         live.control = TimeControl.read(settings.get("clock"))
@@ -79,6 +82,8 @@ class TableRecovery:
         if self.hub.cluster is not None and live.status == "running":
             self.hub.metrics.takeovers()  # a running table not in memory here: another's, until now
             self.resume(live)  # taken over from another process (or its lease ran out)
+        elif live.status == "running" and live.control.kind == "turn":
+            self.resume(live)  # a turn-based table left in the database (:mod:`.turns`)
         return live
 
     def recover(self) -> int:
@@ -87,7 +92,11 @@ class TableRecovery:
         With several processes: the running tables no process holds (their owner went away).
         """
         if self.hub.cluster is None:
-            ids = self.hub.store.table_ids(["running"])
+            # a turn-based table waiting for a person's move stays in the database until it
+            # is needed or its deadline comes (:mod:`.turns`); one whose deadline passed while
+            # no server ran is loaded now, and its time-out applies at once
+            waiting = self.hub.store.turns_waiting(utcnow_of(self.hub.wall()))
+            ids = [i for i in self.hub.store.table_ids(["running"]) if i not in waiting]
         else:
             ids = [i for i in self.hub.cluster.orphans() if i not in self.hub.tables]
         rebuilt = 0
@@ -98,13 +107,14 @@ class TableRecovery:
                 continue
             if live is not None:
                 rebuilt += 1
-                if self.hub.cluster is None:  # (with several processes, load did it)
-                    self.resume(live)
+                if self.hub.cluster is None and live.control.kind != "turn":
+                    self.resume(live)  # (with several processes, or turn-based: load did it)
         return rebuilt
 
     def resume(self, live: LiveTable) -> None:
         """Let a running table go on (rebuilt, or a new game): its bots, clocks and windows."""
         hub = self.hub
+        live.touched = hub.clock()  # (an idle turn-based table leaves memory: :mod:`.turns`)
         hub.bots.kick(live)
         hub.timers.arm(live)
         hub.takeover.absent(live)  # nobody is connected yet: as if everyone had left

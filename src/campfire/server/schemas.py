@@ -164,7 +164,7 @@ _CLOCKS = {
             "type": "object",
             "required": ["kind", "seconds", "on_timeout"],
             "properties": {
-                "kind": {"enum": ["move", "game"]},
+                "kind": {"enum": ["move", "game", "turn"]},
                 "seconds": {"type": "number", "exclusiveMinimum": 0},
                 "increment": {"type": "number", "minimum": 0},
                 "on_timeout": {"enum": ["bot", "random", "loss"]},

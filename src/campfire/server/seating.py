@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from campfire.agents import LEVELS
 from campfire.core import CampfireError, ErrorText
 from campfire.i18n import DEFAULT_LANGUAGE, Translator, translator
 from campfire.i18n import names as seat_names
@@ -17,6 +19,7 @@ __all__ = [
     "SeatInfo",
     "check_nickname",
     "hash_token",
+    "seat_request",
 ]
 
 #: The longest nickname.
@@ -89,3 +92,40 @@ def check_nickname(nickname: Any) -> str:
             ErrorText("a nickname has 1–{limit} printable characters", limit=MAX_NICKNAME),
         )
     return text
+
+
+def seat_request(i: int, raw: Any) -> tuple[SeatInfo, str | None]:
+    """Seat ``i`` of a new table as the request asks: open, a bot, or reserved (its token).
+
+    Anything else is :class:`LobbyError` 400 ``bad_request`` saying what a seat may be.
+    """
+    shape = ErrorText(
+        "seat {seat}: a seat is {open}, {bot} or {reserved}",
+        seat=i,
+        open='{"kind": "open"}',
+        bot='{"kind": "bot", "level": "easy|medium|hard"}',
+        reserved='{"kind": "reserved", "nickname": NAME}',
+    )
+    if not isinstance(raw, dict) or set(raw) - {"kind", "level", "nickname"}:
+        raise LobbyError(400, "bad_request", shape)
+    kind = raw.get("kind")
+    if kind == "open" and set(raw) == {"kind"}:
+        return SeatInfo(i), None
+    if kind == "bot" and set(raw) <= {"kind", "level"}:
+        level = raw.get("level", "easy")
+        if level not in LEVELS:
+            raise LobbyError(
+                400,
+                "bad_request",
+                ErrorText(
+                    "seat {seat}: a bot's level is one of {levels}",
+                    seat=i,
+                    levels=", ".join(LEVELS),
+                ),
+            )
+        return SeatInfo(i, "bot", level=level), None
+    if kind == "reserved" and set(raw) <= {"kind", "nickname"}:
+        token = secrets.token_urlsafe(24)
+        nickname = check_nickname(raw.get("nickname"))
+        return SeatInfo(i, "human", nickname=nickname, token_hash=hash_token(token)), token
+    raise LobbyError(400, "bad_request", shape)

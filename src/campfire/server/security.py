@@ -51,6 +51,7 @@ __all__ = [
     "LOBBY_PER_MINUTE",
     "MAX_ADDRESSES",
     "RATE_LIMITS_VARIABLE",
+    "READS_BY_POST",
     "SOCKET_PER_SECOND",
     "AddressLimiter",
     "LobbyRateLimitMiddleware",
@@ -61,6 +62,9 @@ __all__ = [
     "security_headers",
 ]
 
+#: The ``POST`` routes that only read (their body holds seat tokens, which an address would
+#: keep in logs): not lobby writes, not counted against ``--lobby-rate``.
+READS_BY_POST = frozenset({"/api/turns"})
 #: Lobby writes (``POST /api/...``) one address may make a minute (``--lobby-rate``).
 LOBBY_PER_MINUTE = 60
 #: Sign-ups, sign-ins and password resets one address may ask for a minute (``--account-rate``).
@@ -377,9 +381,10 @@ class Bucket:
 class LobbyRateLimitMiddleware:
     """Answer 429 ``rate_limited`` (with ``Retry-After``) to an address over its lobby writes.
 
-    Counts every ``POST`` under ``/api/`` of the addresses ``limiter`` does not exempt; the
-    answer is the lobby's JSON error in the request's language. ``on_refused`` is told of each
-    refusal (the metrics count it).
+    Counts every ``POST`` under ``/api/`` but :data:`READS_BY_POST` (reads that carry seat
+    tokens in their body, asked every half minute by an open lobby page) of the addresses
+    ``limiter`` does not exempt; the answer is the lobby's JSON error in the request's
+    language. ``on_refused`` is told of each refusal (the metrics count it).
     """
 
     def __init__(
@@ -398,6 +403,7 @@ class LobbyRateLimitMiddleware:
             scope["type"] == "http"
             and scope["method"] == "POST"
             and scope["path"].startswith("/api/")
+            and scope["path"] not in READS_BY_POST
         ):
             host = client_address(scope)
             if not self.limiter.is_exempt(host):

@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from .models import TableRow, utcnow
 from .seating import SeatInfo
-from .store import ChatLine, LogEntry
-from .writer import PendingAction
+from .store import MAX_TURNS, ChatLine, LogEntry, Turn, waiting
+from .writer import PendingAction, turn_deadline
 
 __all__ = ["ActionLog", "MemoryStore", "Storage"]
 
@@ -55,6 +56,23 @@ class Storage(Protocol):
 
     def finish(self, table_id: int, game_number: int, record: str) -> None:
         """End a game without an action: store its record, mark the table finished."""
+
+    def save_turn(self, table_id: int, turn: list[list[float]]) -> None:
+        """Store a turn-based table's running clocks' deadlines (``[]``: none runs)."""
+
+    def turns_due(self, now: datetime.datetime, limit: int = 1000) -> list[int]:
+        """The running turn-based tables whose earliest deadline is ``now`` or before."""
+
+    def turns_waiting(self, now: datetime.datetime) -> set[int]:
+        """The running turn-based tables waiting for a person whose deadline is after ``now``."""
+
+    def your_turns(
+        self, user_id: int | None, seats: Sequence[tuple[int, str]], limit: int = MAX_TURNS
+    ) -> list[Turn]:
+        """The turn-based tables waiting for a seat of the user or of ``seats``.
+
+        ``seats`` are (table, the hash of a seat token at that table) pairs.
+        """
 
     def table(self, table_id: int) -> tuple[TableRow, list[SeatInfo]] | None:
         """A table and its seats (``None`` if there is no such table)."""
@@ -138,6 +156,8 @@ class MemoryStore:
             game_number=0,
             seed=None,
             settings=dict(settings) if settings else None,
+            turn_deadline=None,
+            turn=None,
         )
         self._seats[table_id] = {s.seat: copy.copy(s) for s in seats}
         return table_id
@@ -160,7 +180,46 @@ class MemoryStore:
     def finish(self, table_id: int, game_number: int, record: str) -> None:
         """End a game without an action: store its record, mark the table finished."""
         self._records[table_id, game_number] = record
-        self._tables[table_id].status = "finished"
+        row = self._tables[table_id]
+        row.status, row.turn_deadline, row.turn = "finished", None, None
+
+    def save_turn(self, table_id: int, turn: list[list[float]]) -> None:
+        """Store a turn-based table's running clocks' deadlines (``[]``: none runs)."""
+        row = self._tables[table_id]
+        row.turn_deadline, row.turn = turn_deadline(turn), [list(t) for t in turn] or None
+
+    def turns_due(self, now: datetime.datetime, limit: int = 1000) -> list[int]:
+        """The running turn-based tables whose earliest deadline is ``now`` or before."""
+        due = [
+            (row.turn_deadline, i)
+            for i, row in self._tables.items()
+            if row.status == "running"
+            and row.turn_deadline is not None
+            and row.turn_deadline <= now
+        ]
+        return [i for _, i in sorted(due)][:limit]
+
+    def turns_waiting(self, now: datetime.datetime) -> set[int]:
+        """The running turn-based tables waiting for a person whose deadline is after ``now``."""
+        return {
+            i
+            for i, row in self._tables.items()
+            if row.status == "running" and row.turn_deadline is not None and row.turn_deadline > now
+        }
+
+    def your_turns(
+        self, user_id: int | None, seats: Sequence[tuple[int, str]], limit: int = MAX_TURNS
+    ) -> list[Turn]:
+        """The turn-based tables waiting for one of ``seats`` (table, token hash; no accounts)."""
+        wanted = set(seats)
+        rows = [
+            (i, s.seat, row.game, row.turn)
+            for i, row in self._tables.items()
+            if row.status == "running" and row.turn
+            for s in self._seats[i].values()
+            if s.token_hash is not None and (i, s.token_hash) in wanted
+        ]
+        return waiting(rows, limit)
 
     def table(self, table_id: int) -> tuple[TableRow, list[SeatInfo]] | None:
         """A table and its seats (``None`` if there is no such table)."""
@@ -245,6 +304,8 @@ class MemoryStore:
         if action.seq != len(log):
             raise ValueError(f"table {action.table_id}: action {action.seq} after {len(log)}")
         log.append(LogEntry(action.seat, action.notation, action.cause, action.clocks))
+        if action.turn is not None and action.record is None:
+            self.save_turn(action.table_id, action.turn)
         if action.record is not None:
             self.finish(action.table_id, action.game_number, action.record)
         self.committed += 1

@@ -11,9 +11,45 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from .models import AccountSeatRow, ActionRow, ChatRow, RecordRow, SeatRow, TableRow, utcnow
 from .seating import SeatInfo
-from .writer import Fence, store_record
+from .writer import Fence, store_record, store_turn
 
-__all__ = ["ChatLine", "LogEntry", "Store"]
+__all__ = ["MAX_TURNS", "ChatLine", "LogEntry", "Store", "Turn"]
+
+#: The most tables a "your turn" list holds (the earliest deadlines first).
+MAX_TURNS = 100
+
+
+class Turn(NamedTuple):
+    """A turn-based table waiting for one of a player's seats (the "your turn" list)."""
+
+    table: int
+    seat: int
+    game: str
+    #: when the seat runs out of time (unix seconds)
+    deadline: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry as ``GET /api/turns`` lists it."""
+        when = datetime.datetime.fromtimestamp(self.deadline, datetime.UTC)
+        return {
+            "table": self.table,
+            "seat": self.seat,
+            "game": self.game,
+            "deadline": when.isoformat(timespec="seconds"),
+        }
+
+
+def waiting(rows: Sequence[tuple[int, int, str, Any]], limit: int = MAX_TURNS) -> list[Turn]:
+    """The seats among ``rows`` (table, seat, game, the table's ``turn``) that are to act.
+
+    Earliest deadline first, at most ``limit``.
+    """
+    found: dict[tuple[int, int], Turn] = {}
+    for table, seat, game, turn in rows:
+        for entry in turn or []:
+            if int(entry[0]) == seat:
+                found[table, seat] = Turn(table, seat, game, float(entry[1]))
+    return sorted(found.values(), key=lambda t: (t.deadline, t.table, t.seat))[:limit]
 
 
 class LogEntry(NamedTuple):
@@ -112,6 +148,75 @@ class Store:
         with self.sessions.begin() as session:
             self._fenced(session, table_id)
             store_record(session, table_id, game_number, record)
+
+    def save_turn(self, table_id: int, turn: list[list[float]]) -> None:
+        """Store a turn-based table's running clocks' deadlines (``[]``: none runs)."""
+        with self.sessions.begin() as session:
+            self._fenced(session, table_id)
+            store_turn(session, table_id, turn)
+
+    def turns_due(self, now: datetime.datetime, limit: int = 1000) -> list[int]:
+        """The running turn-based tables whose earliest deadline is ``now`` or before."""
+        with self.sessions() as session:
+            return list(
+                session.scalars(
+                    select(TableRow.id)
+                    .where(TableRow.status == "running", TableRow.turn_deadline <= now)
+                    .order_by(TableRow.turn_deadline)
+                    .limit(limit)
+                )
+            )
+
+    def turns_waiting(self, now: datetime.datetime) -> set[int]:
+        """The running turn-based tables waiting for a person whose deadline is after ``now``."""
+        with self.sessions() as session:
+            return set(
+                session.scalars(
+                    select(TableRow.id).where(
+                        TableRow.status == "running", TableRow.turn_deadline > now
+                    )
+                )
+            )
+
+    def your_turns(
+        self, user_id: int | None, seats: Sequence[tuple[int, str]], limit: int = MAX_TURNS
+    ) -> list[Turn]:
+        """The turn-based tables waiting for a seat of the user or of ``seats``.
+
+        ``seats`` are (table, the hash of a seat token at that table) pairs.
+        """
+        rows: list[tuple[int, int, str, Any]] = []
+        with self.sessions() as session:
+            waits = (TableRow.status == "running", TableRow.turn_deadline.is_not(None))
+            if user_id is not None:
+                rows += [
+                    (t, s, g, turn)
+                    for t, s, g, turn in session.execute(
+                        select(
+                            AccountSeatRow.table_id,
+                            AccountSeatRow.seat,
+                            TableRow.game,
+                            TableRow.turn,
+                        )
+                        .join(TableRow, TableRow.id == AccountSeatRow.table_id)
+                        .where(AccountSeatRow.user_id == user_id, *waits)
+                    )
+                ]
+            if seats:
+                wanted = set(seats)
+                found = session.execute(
+                    select(
+                        SeatRow.table_id,
+                        SeatRow.seat,
+                        TableRow.game,
+                        TableRow.turn,
+                        SeatRow.token_hash,
+                    )
+                    .join(TableRow, TableRow.id == SeatRow.table_id)
+                    .where(SeatRow.token_hash.in_(sorted({h for _, h in seats})), *waits)
+                )
+                rows += [(t, s, g, turn) for t, s, g, turn, h in found if (t, h) in wanted]
+        return waiting(rows, limit)
 
     def table(self, table_id: int) -> tuple[TableRow, list[SeatInfo]] | None:
         """A table and its seats (``None`` if there is no such table)."""

@@ -57,6 +57,7 @@ from .storage import ActionLog, Storage
 from .store import LogEntry, Store
 from .takeover import SeatTakeover
 from .timers import ClockTimers
+from .turns import TurnKeeper
 from .undo import TableUndo
 from .windows import ARRIVAL_WINDOW_SECONDS, ClaimWindows
 from .writer import LeaseLost, LogWriter
@@ -100,12 +101,15 @@ class TableServices:
         writer: ActionLog,
         bot_workers: int = 2,
         clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
         #: appends the accepted actions to the log
         self.writer = writer
         #: what clocks are measured with (monotonic seconds)
         self.clock = clock
+        #: the wall clock (unix seconds) of turn-based tables' deadlines (:mod:`.turns`)
+        self.wall = wall
         self.tables: dict[int, LiveTable] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         #: several processes: the leases and the other processes (``None``: this one alone)
@@ -127,6 +131,7 @@ class TableServices:
         self.reviews = ReviewQueue(self)
         #: rates the games of rated tables (:mod:`.rated_tables`; none without a database)
         self.ratings: NoRatings = NoRatings()
+        self.turns = TurnKeeper(self)
 
     @property
     def pool(self) -> ThreadPoolExecutor:
@@ -294,8 +299,9 @@ class TableManager(TableServices):
         sessions: sessionmaker[Session],
         bot_workers: int = 2,
         clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
     ) -> None:
-        super().__init__(Store(sessions), LogWriter(sessions), bot_workers, clock)
+        super().__init__(Store(sessions), LogWriter(sessions), bot_workers, clock, wall)
         #: the ratings in the database (the pages' reads, and the sweep at start)
         self.game_ratings = GameRatings(sessions)
         self.ratings = TableRatings(self.game_ratings, self.spawn)

@@ -30,7 +30,11 @@ class ClockTimers:
         self.hub = hub
 
     def arm(self, live: LiveTable) -> None:
-        """(Re)start the timer of the table's earliest running clock (nothing if none runs)."""
+        """(Re)start the timer of the table's earliest running clock (nothing if none runs).
+
+        A turn-based table's deadlines are stored first if they changed (:mod:`.turns`).
+        """
+        self.hub.turns.save(live)
         task = live.clock_task
         if task is not None and not task.done():
             if task is asyncio.current_task():
@@ -78,6 +82,7 @@ class ClockTimers:
             self.hub.store.finish(live.id, live.number, record.dumps())
             live.status = "finished"
             self.hub.ratings.finished(live)
+            live.turn_saved = None  # (the record's transaction cleared the deadlines)
             live.clocks.sync([], self.hub.clock())
             live.push_snapshots()
         elif rule == "bot":

@@ -171,6 +171,10 @@ class TableUndo:
             task.cancel()
         self._send(live, self.frame(live, request, status, by))
 
+    def asked(self, table_id: int) -> bool:
+        """Whether a request to take back a move is open at the table."""
+        return table_id in self.requests
+
     def moved(self, live: LiveTable) -> None:
         """A step was played at ``live``: its open request (if any) is cancelled."""
         self._open(live)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import logging
 import time
 from collections.abc import Callable, Collection
@@ -38,12 +39,23 @@ from .metrics import NoMetrics
 from .models import ActionRow, RecordRow, TableRow, utcnow
 from .protocol import ProtocolError
 
-__all__ = ["Fence", "LeaseLost", "LogWriter", "PendingAction", "store_record"]
+__all__ = [
+    "Fence",
+    "LeaseLost",
+    "LogWriter",
+    "PendingAction",
+    "store_record",
+    "store_turn",
+    "turn_deadline",
+    "utcnow_of",
+]
 
 log = logging.getLogger(__name__)
 
 #: The log's table (Core inserts: no ORM unit of work per row).
 ACTIONS: Table = ActionRow.__table__  # type: ignore[assignment]
+#: The tables' table (a turn-based table's deadlines are updated with each action).
+GAME_TABLES: Table = TableRow.__table__  # type: ignore[assignment]
 
 #: The most actions one transaction holds.
 MAX_GROUP = 500
@@ -82,6 +94,9 @@ class PendingAction:
     cause: str | None = None
     clocks: list[float] | None = None
     received: Any = field(default_factory=utcnow)
+    #: a turn-based table: its running clocks' wall-clock deadlines after the action,
+    #: ``[[seat, unix seconds], ...]``, stored with it (``None``: not a turn-based table)
+    turn: list[list[float]] | None = None
 
     def row(self) -> dict[str, Any]:
         """The ``actions`` row."""
@@ -124,6 +139,8 @@ class LogWriter:
                 self.fence(session, {a.table_id for a in actions})
             session.execute(insert(ACTIONS), [a.row() for a in actions])
             for a in actions:
+                if a.turn is not None and a.record is None:
+                    store_turn(session, a.table_id, a.turn)
                 if a.record is not None:
                     store_record(session, a.table_id, a.game_number, a.record)
         self.metrics.commit(time.perf_counter() - started, len(actions))
@@ -177,11 +194,42 @@ class LogWriter:
 
 
 def store_record(session: Session, table_id: int, game_number: int, record: str) -> None:
-    """Add a finished game's record and mark its table finished (in ``session``'s transaction)."""
+    """Add a finished game's record and mark its table finished (in ``session``'s transaction).
+
+    A finished game has no turn: a turn-based table's deadlines are cleared.
+    """
     session.add(
         RecordRow(table_id=table_id, game_number=game_number, record=record, finished=utcnow())
     )
-    session.execute(update(TableRow).where(TableRow.id == table_id).values(status="finished"))
+    session.execute(
+        update(TableRow)
+        .where(TableRow.id == table_id)
+        .values(status="finished", turn_deadline=None, turn=None)
+    )
+
+
+def utcnow_of(seconds: float) -> datetime.datetime:
+    """Unix ``seconds`` as a UTC time."""
+    return datetime.datetime.fromtimestamp(seconds, datetime.UTC)
+
+
+def turn_deadline(turn: list[list[float]]) -> datetime.datetime | None:
+    """The earliest of a turn's deadlines as a UTC time (``None``: no clock runs)."""
+    if not turn:
+        return None
+    return utcnow_of(min(due for _, due in turn))
+
+
+def store_turn(session: Session, table_id: int, turn: list[list[float]]) -> None:
+    """Store a turn-based table's deadlines (in ``session``'s transaction; ``[]``: none).
+
+    A Core update of the table (one with every move: the ORM's costs three times as much).
+    """
+    session.execute(
+        update(GAME_TABLES)
+        .where(GAME_TABLES.c.id == table_id)
+        .values(turn_deadline=turn_deadline(turn), turn=turn or None)
+    )
 
 
 def _settle(done: asyncio.Future[None], error: BaseException | None = None) -> None:

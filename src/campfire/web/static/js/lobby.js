@@ -4,7 +4,7 @@
 
 import { $, el, notice, startPage } from "./dom.js";
 import { botName, chosenLanguage, plural, t } from "./i18n.js";
-import { accountState, api, choiceLabel, choicesFor, gameTitles, optionLabel, optionLines, seatFor, storeSeat } from "./lobby-api.js";
+import { accountState, api, choiceLabel, choicesFor, gameTitles, guestSeats, optionLabel, optionLines, seatFor, storeSeat } from "./lobby-api.js";
 
 let games = {};
 let modes = {};
@@ -16,7 +16,24 @@ const CLOCKS = [
   { key: "move", clock: { kind: "move", seconds: 20, on_timeout: "random" }, params: { seconds: 20 } },
   { key: "game", clock: { kind: "game", seconds: 300, increment: 5, on_timeout: "bot" }, params: { minutes: 5, increment: 5 } },
   { key: "game", clock: { kind: "game", seconds: 600, increment: 10, on_timeout: "bot" }, params: { minutes: 10, increment: 10 } },
+  { key: "turn", clock: { kind: "turn" } }, // the time and the rule: the turn-based row
 ];
+/** How often the header asks which turn-based tables wait for this player (ms). */
+const TURNS_EVERY = 30000;
+
+/** The clock of the form: a turn-based one from its row (time, unit, rule). */
+function chosenClock() {
+  const clock = CLOCKS[Number($("cf-clock").value) || 0].clock;
+  if (!clock || clock.kind !== "turn") return clock;
+  const seconds = Math.round(Number($("cf-turn-amount").value) * Number($("cf-turn-unit").value));
+  return { kind: "turn", seconds, on_timeout: $("cf-turn-rule").value };
+}
+
+function drawTurnRow() {
+  const turn = CLOCKS[Number($("cf-clock").value) || 0].key === "turn";
+  $("cf-turn-row").hidden = !turn;
+  $("cf-turn-amount").max = $("cf-turn-unit").value === "3600" ? "336" : "14";
+}
 
 function game() {
   return games[$("cf-game").value];
@@ -119,7 +136,7 @@ function drawUndo() {
   const box = $("cf-undo");
   const realtime = !$("cf-realtime-row").hidden && $("cf-realtime").checked;
   const people = [...$("cf-seats").querySelectorAll("select")].some((s) => s.value === "friend" || s.value === "open");
-  const casual = people && CLOCKS[Number($("cf-clock").value) || 0].clock === null;
+  const casual = people && chosenClock() === null;
   box.disabled = realtime;
   if (realtime) box.checked = false;
   else if (!box.dataset.touched) box.checked = casual;
@@ -166,7 +183,7 @@ async function create(event) {
     } else seats.push({ kind: "bot", level: kind });
   }
   const body = { game: game().name, players, options: optionValues(), seats };
-  const clock = CLOCKS[Number($("cf-clock").value)].clock;
+  const clock = chosenClock();
   if (clock) body.clock = clock;
   if (!$("cf-realtime-row").hidden && $("cf-realtime").checked) body.realtime = true;
   if (!$("cf-undo").disabled) body.undo = $("cf-undo").checked;
@@ -221,6 +238,32 @@ async function drawTables() {
       ),
     );
   }
+}
+
+/**
+ * The header's "your turn" badge: the turn-based tables waiting for this player's move
+ * (POST /api/turns: a signed-in user's seats, and the seat tokens this browser keeps), each a
+ * link to its table. Asked again every 30 s while the page is shown, and when it is shown again.
+ */
+async function drawTurns() {
+  if (document.hidden) return;
+  const answer = await api("/api/turns", { seats: guestSeats() });
+  if (!answer.ok) return;
+  const turns = answer.body.turns;
+  const box = $("cf-turns");
+  box.hidden = !turns.length;
+  const seen = JSON.stringify(turns) + chosenLanguage();
+  if (seen === drawTurns.last) return;
+  drawTurns.last = seen;
+  $("cf-turns-badge").textContent = plural("web.turns.badge", turns.length);
+  const when = new Intl.DateTimeFormat(chosenLanguage(), { dateStyle: "medium", timeStyle: "short" });
+  $("cf-turns-list").replaceChildren(
+    ...turns.map((turn) => {
+      const g = games[turn.game] || { title: turn.game };
+      const text = t("web.turns.item", { id: turn.table, game: g.title, deadline: when.format(new Date(turn.deadline)) });
+      return el("li", {}, el("a", { href: `/t/${turn.table}`, "data-table": turn.table }, text));
+    }),
+  );
 }
 
 /** The header's account link: the offer to sign in, or who is signed in (docs/accounts.md). */
@@ -279,6 +322,9 @@ async function main() {
   });
   $("cf-players").addEventListener("change", drawSeats);
   clock.addEventListener("change", drawUndo);
+  clock.addEventListener("change", drawTurnRow);
+  $("cf-turn-unit").addEventListener("change", drawTurnRow);
+  $("cf-turn-unit").setAttribute("aria-label", t("web.lobby.turn.unit"));
   $("cf-realtime").addEventListener("change", drawUndo);
   $("cf-undo").addEventListener("change", () => ($("cf-undo").dataset.touched = "1"));
   $("cf-rated").addEventListener("change", drawUndo);
@@ -289,8 +335,12 @@ async function main() {
   drawOptions();
   drawSeats();
   $("cf-rules").href = `/rules/${game().name}?lang=${chosenLanguage()}`;
+  drawTurnRow();
   await drawTables();
   setInterval(drawTables, 5000);
+  await drawTurns();
+  setInterval(drawTurns, TURNS_EVERY);
+  document.addEventListener("visibilitychange", drawTurns);
 }
 
 main();

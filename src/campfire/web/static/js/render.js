@@ -74,9 +74,16 @@ function notationOf(choice, options = {}) {
 
 function formatClock(ms) {
   const total = Math.max(0, Math.ceil(ms / 1000));
-  const m = Math.floor(total / 60);
+  if (total >= 86400) {
+    // a turn-based table's days: days and hours
+    return t("web.table.clock.days", { days: Math.floor(total / 86400), hours: Math.floor((total % 86400) / 3600) });
+  }
   const s = String(total % 60).padStart(2, "0");
-  return `${m}:${s}`;
+  if (total >= 3600) {
+    const m = String(Math.floor((total % 3600) / 60)).padStart(2, "0");
+    return `${Math.floor(total / 3600)}:${m}:${s}`;
+  }
+  return `${Math.floor(total / 60)}:${s}`;
 }
 
 /** Count the running clocks down (call it every few hundred ms; cheap). */
