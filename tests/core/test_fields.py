@@ -304,7 +304,8 @@ def test_every_attribute_of_a_game_state_is_declared_in_its_fields(name: str) ->
     state = _mid_game(name, 3, 5)
     declared = {f.name for f in type(state).FIELDS if isinstance(f, StateField)}
     assert set(vars(state)) == declared
-    assert "generated from ``FIELDS``" in (type(state).clone.__doc__ or "")
+    # generated from FIELDS, or written out from them (campfire.core.clones, checked in step)
+    assert "``FIELDS``" in (type(state).clone.__doc__ or "")
     assert set(vars(state.clone())) == declared
 
 

@@ -598,10 +598,26 @@ class DudabState(State):
         StateField("_legal", key=None),
     )
 
-    def __init__(
+    def __init__(self) -> None:
+        """An empty state, its attributes unset: :meth:`new` and ``clone`` fill them in.
+
+        A compiled class always runs ``__init__`` when it makes an object, so the written
+        ``clone`` (``docs/compiled.md``) makes its copy with this one.
+        """
+
+    @classmethod
+    def new(
+        cls, options: DudabOptions, players: int, start_player: int, decks: Sequence[list[int]]
+    ) -> Self:
+        """Create the state at the start of round 1: use ``DudabGame.new_game`` instead."""
+        state = cls()
+        state._setup(options, players, start_player, decks)
+        return state
+
+    def _setup(
         self, options: DudabOptions, players: int, start_player: int, decks: Sequence[list[int]]
     ) -> None:
-        """Create the state at the start of round 1: use ``DudabGame.new_game`` instead."""
+        """Set every attribute of the initial state (:meth:`new`)."""
         self.num_players = players
         self.options = options
         self.ncols = columns_for(players)
@@ -1481,7 +1497,41 @@ class DudabState(State):
 
     # ----- copies --------------------------------------------------------------------------------
 
-    # ``clone`` is generated from ``FIELDS``
+    # ----- clone: written from FIELDS by `python -m campfire.core.clones`; do not edit -----
+    def clone(self) -> Self:
+        """An independent copy, each attribute copied as ``FIELDS`` declares."""
+        s = self
+        o = self.__class__()
+        o.num_players = s.num_players
+        o.options = s.options
+        o.ncols = s.ncols
+        o.start_player = s.start_player
+        o.round = s.round
+        o.phase = s.phase
+        o.actor = s.actor
+        o.ob = s.ob
+        o.ob_col = s.ob_col
+        o.ob_call = s.ob_call
+        o.tasks = s.tasks[:]
+        o.revealed = s.revealed
+        o.draw = s.draw[:]
+        o.discard = s.discard[:]
+        o.heap = [_x[:] for _x in s.heap]
+        o.vis = [_x[:] for _x in s.vis]
+        o.jungle = s.jungle[:]
+        o.above = s.above[:]
+        o.owners = s.owners[:]
+        o.jungle_owners = s.jungle_owners[:]
+        o.hands = [_x[:] for _x in s.hands]
+        o.piles = [_x[:] for _x in s.piles]
+        o.kept = s.kept[:]
+        o.scores = [_x[:] for _x in s.scores]
+        o.report = s.report
+        o.decks = [_x[:] for _x in s.decks]
+        o._legal = s._legal
+        return o
+
+    # ----- end of the written clone -----
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
         """A copy with everything ``seat`` cannot see re-dealt at random (dudab §9).

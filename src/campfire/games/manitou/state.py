@@ -401,10 +401,26 @@ class ManitouState(State):
         StateField("_legal_seat", Reset(NO_SEAT), key=None),
     )
 
-    def __init__(
+    def __init__(self) -> None:
+        """An empty state, its attributes unset: :meth:`new` and ``clone`` fill them in.
+
+        A compiled class always runs ``__init__`` when it makes an object, so the written
+        ``clone`` (``docs/compiled.md``) makes its copy with this one.
+        """
+
+    @classmethod
+    def new(
+        cls, options: ManitouOptions, players: int, dealer: int, bag: list[int], rng: GameRng
+    ) -> Self:
+        """Create the state before the first hunt is laid out: use ``ManitouGame.new_game``."""
+        state = cls()
+        state._setup(options, players, dealer, bag, rng)
+        return state
+
+    def _setup(
         self, options: ManitouOptions, players: int, dealer: int, bag: list[int], rng: GameRng
     ) -> None:
-        """Create the state before the first hunt is laid out: use ``ManitouGame.new_game``."""
+        """Set every attribute of the initial state (:meth:`new`)."""
         n = players
         self.num_players = n
         self.options = options
@@ -1350,7 +1366,54 @@ class ManitouState(State):
 
     # ----- copies ------------------------------------------------------------------------------
 
-    # ``clone`` is generated from ``FIELDS``
+    # ----- clone: written from FIELDS by `python -m campfire.core.clones`; do not edit -----
+    def clone(self) -> Self:
+        """An independent copy, each attribute copied as ``FIELDS`` declares."""
+        s = self
+        o = self.__class__()
+        o.num_players = s.num_players
+        o.options = s.options
+        o._beats = s._beats
+        o._per_player = s._per_player
+        o._live = s._live
+        o._count_down = s._count_down
+        o.hunts = s.hunts
+        o.per_ground = s.per_ground
+        o.hunt = s.hunt
+        o.dealer = s.dealer
+        o.phase = s.phase
+        o.seat = s.seat
+        o.bag = s.bag[:]
+        o.grounds = [_x[:] for _x in s.grounds]
+        o.out_of_game = s.out_of_game[:]
+        o.owned = [_x[:] for _x in s.owned]
+        o.totem_holder = s.totem_holder
+        o.horse_holder = s.horse_holder
+        o.pool = [_x[:] for _x in s.pool]
+        o.sel_size = s.sel_size[:]
+        o.selected = [_x[:] for _x in s.selected]
+        o.picked = s.picked[:]
+        o.hands = [_x[:] for _x in s.hands]
+        o.decks = [_x[:] for _x in s.decks]
+        o.table = [_x[:] for _x in s.table]
+        o.up = [_x[:] for _x in s.up]
+        o.turn = s.turn
+        o.rob_queue = s.rob_queue[:]
+        o.tom = s.tom[:]
+        o.ev_ground = s.ev_ground
+        o.ev_step = s.ev_step
+        o.chooser = s.chooser
+        o.picks_left = s.picks_left
+        o.c_taker = s.c_taker
+        o.deals = s.deals[:]
+        o.returns = s.returns[:]
+        o.rng = s.rng
+        o._rng_shared = s._rng_shared = True
+        o._legal = None
+        o._legal_seat = -1
+        return o
+
+    # ----- end of the written clone -----
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
         """A copy with what ``seat`` cannot know re-sampled (manitou §9).

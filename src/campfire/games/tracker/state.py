@@ -175,14 +175,30 @@ class TrackerState(State):
         StateField("_legal", Reset(None), key=None),
     )
 
-    def __init__(
+    def __init__(self) -> None:
+        """An empty state, its attributes unset: :meth:`new` and ``clone`` fill them in.
+
+        A compiled class always runs ``__init__`` when it makes an object, so the written
+        ``clone`` (``docs/compiled.md``) makes its copy with this one.
+        """
+
+    @classmethod
+    def new(
+        cls, options: TrackerOptions, tribes: Sequence[int], board: Sequence[int], start_player: int
+    ) -> Self:
+        """Create the initial state (tracker §3): use ``TrackerGame.new_game`` instead."""
+        state = cls()
+        state._setup(options, tribes, board, start_player)
+        return state
+
+    def _setup(
         self,
         options: TrackerOptions,
         tribes: Sequence[int],
         board: Sequence[int],
         start_player: int,
     ) -> None:
-        """Create the initial state (tracker §3): use ``TrackerGame.new_game`` instead."""
+        """Set every attribute of the initial state (:meth:`new`)."""
         n = len(tribes)
         self.num_players = n
         self.options = options
@@ -645,7 +661,33 @@ class TrackerState(State):
         return render_text(self.game.presenter().display(self.view(seat), legal, ()))
 
     # ----- copies ------------------------------------------------------------------------------
-    # ``clone`` is generated from ``FIELDS`` (below the class)
+    # ----- clone: written from FIELDS by `python -m campfire.core.clones`; do not edit -----
+    def clone(self) -> Self:
+        """An independent copy, each attribute copied as ``FIELDS`` declares."""
+        s = self
+        o = self.__class__()
+        o.num_players = s.num_players
+        o.options = s.options
+        o.peek_count = s.peek_count
+        o.max_relocations = s.max_relocations
+        o.tribes = s.tribes[:]
+        o.start_player = s.start_player
+        o.board = s.board[:]
+        o.cards_left = s.cards_left
+        o.hands = s.hands[:]
+        o.captured = [_x[:] for _x in s.captured]
+        o.centre = s.centre
+        o.phase = s.phase
+        o.step = s.step
+        o.seat = s.seat
+        o.peeked = s.peeked[:]
+        o.moves = s.moves
+        o.lifted = s.lifted
+        o.last_player = s.last_player
+        o._legal = None
+        return o
+
+    # ----- end of the written clone -----
 
     def determinize(
         self, seat: int, rng: random.Random, known: Mapping[int, int] | None = None
