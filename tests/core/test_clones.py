@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+import campfire.core.clones as clones
 from campfire import all_games
-from campfire.core import clones
 from campfire.core.fields import Copy, Reset, StateField, make_clone
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, cast
 
 from campfire.core import (
     Action,
@@ -96,16 +96,21 @@ if TYPE_CHECKING:
 __all__ = ["PHASES", "ApacheState", "choice_action"]
 
 # phases (apache §6)
-REVEALING, POLLING, CHOOSING, GAME_OVER = range(4)
-PHASES: tuple[Phase, ...] = ("reveal", "claim", "choose", "game_over")
+REVEALING: Final = 0
+POLLING: Final = 1
+CHOOSING: Final = 2
+GAME_OVER: Final = 3
+PHASES: Final[tuple[Phase, ...]] = ("reveal", "claim", "choose", "game_over")
 
-_POLL_REACTION: tuple[Action, ...] = (PASS, *(a for row in CLAIM_MS for a in row))
-_POLL_ARRIVAL: tuple[Action, ...] = (PASS, *CLAIM)
-_ALL_ACTIONS = tuple(action_from_index(i) for i in range(NUM_ACTIONS))
-_POLL_REACTION_IDX = frozenset(a.index for a in _POLL_REACTION if isinstance(a, ApacheAction))
-_POLL_ARRIVAL_IDX = frozenset(a.index for a in _POLL_ARRIVAL if isinstance(a, ApacheAction))
-_REVEAL_IDX = frozenset((REVEAL.index,))
-_NONE_IDX: frozenset[int] = frozenset()
+_POLL_REACTION: Final[tuple[Action, ...]] = (PASS, *(a for row in CLAIM_MS for a in row))
+_POLL_ARRIVAL: Final[tuple[Action, ...]] = (PASS, *CLAIM)
+_ALL_ACTIONS: Final = tuple(action_from_index(i) for i in range(NUM_ACTIONS))
+_POLL_REACTION_IDX: Final = frozenset(
+    a.index for a in _POLL_REACTION if isinstance(a, ApacheAction)
+)
+_POLL_ARRIVAL_IDX: Final = frozenset(a.index for a in _POLL_ARRIVAL if isinstance(a, ApacheAction))
+_REVEAL_IDX: Final = frozenset((REVEAL.index,))
+_NONE_IDX: Final[frozenset[int]] = frozenset()
 
 
 def choice_action(choice: Choice) -> ApacheAction:
@@ -194,8 +199,8 @@ def _orders(orders: tuple[tuple[int, ...], ...]) -> list[list[int]]:
     return [list(order) for order in orders]
 
 
-_CARDS = Custom(_card_names, _read_cards)
-_SEAT = Custom(int, _read_seat)
+_CARDS: Final = Custom(_card_names, _read_cards)
+_SEAT: Final = Custom(int, _read_seat)
 
 
 class ApacheState(State):
