@@ -29,6 +29,7 @@ from campfire.core.fields import (
     read_fields,
     unshare,
 )
+from tests.compiled_build import is_compiled, skip_compiled
 
 
 class _Box:
@@ -270,6 +271,7 @@ def test_a_read_codec_writes_json_as_it_is_and_reads_it_through_its_function() -
         codec.decode([1], "pair", _CTX)
 
 
+@skip_compiled("campfire.core.state")  # State.clone of an object that is no State
 def test_a_state_class_without_fields_gets_no_generated_clone() -> None:
     class Bare(State):
         pass
@@ -308,7 +310,9 @@ def test_every_attribute_of_a_game_state_is_declared_in_its_fields(name: str) ->
     else:  # compiled: a native class has a slot for each attribute, and no other attribute
         assert all(hasattr(state, name) for name in declared)
     # generated from FIELDS, or written out from them (campfire.core.clones, checked in step)
-    assert "``FIELDS``" in (type(state).clone.__doc__ or "")
+    clone = type(state).clone
+    # (a compiled method keeps no docstring: the written clone is checked by test_clones.py)
+    assert "``FIELDS``" in (clone.__doc__ or "") or is_compiled(type(state).__module__)
     copy = state.clone()
     assert set(vars(copy) if hasattr(copy, "__dict__") else declared) == declared
     assert all(hasattr(copy, name) for name in declared)

@@ -99,6 +99,7 @@ def test_seat_true_is_not_seat_1() -> None:
         state.apply(True, "peek 1")
 
 
+@skip_compiled("campfire.games.tracker.state")  # determinize(None): None is no int
 @pytest.mark.parametrize("seat", [True, 1.0, "x", -1, 3])
 def test_views_determinisations_and_legal_actions_refuse_bad_seats(seat: Any) -> None:
     state = fresh()

@@ -336,6 +336,8 @@ def _view_grounds(view: ManitouView) -> list[Ground]:
     out: list[Ground] = []
     for ground in view["grounds"]:
         tiles = [parse_tile(t) for t in ground["tiles"]]
-        cards = [(int(s), parse_card(str(c)), bool(u)) for s, c, u in ground["cards"]]
+        # JSON arrays at run time, typed as tuples: unpacked as Any (compiled, a tuple is checked)
+        raw: list[Any] = cast(list[Any], ground["cards"])
+        cards = [(int(s), parse_card(str(c)), bool(u)) for s, c, u in raw]
         out.append((tiles, cards))
     return out
