@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import inspect
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -107,9 +106,21 @@ def _block(text: str, cls: type, path: Path) -> tuple[int, int]:
     return begin, end
 
 
+def _source(cls: type) -> Path | None:
+    """The ``.py`` file of ``cls``'s module (beside the extension, when it is compiled)."""
+    module = sys.modules.get(cls.__module__)
+    file = getattr(module, "__file__", None)
+    if file is None:
+        return None
+    path = Path(file)
+    if path.suffix != ".py":  # a compiled module: its source lies beside it
+        path = path.with_name(cls.__module__.rpartition(".")[2] + ".py")
+    return path if path.exists() else None
+
+
 def _has_markers(cls: type) -> bool:
-    source = inspect.getsourcefile(cls)
-    return source is not None and BEGIN in Path(source).read_text(encoding="utf-8")
+    source = _source(cls)
+    return source is not None and BEGIN in source.read_text(encoding="utf-8")
 
 
 def state_classes() -> list[type]:
@@ -130,7 +141,9 @@ def state_classes() -> list[type]:
 
 def _written(cls: type) -> tuple[Path, str, str]:
     """``cls``'s file, its text now and its text with the clone written from ``FIELDS``."""
-    path = Path(inspect.getsourcefile(cls) or "")
+    path = _source(cls)
+    if path is None:
+        raise ValueError(f"{cls.__module__}.{cls.__qualname__}: no source file")
     text = path.read_text(encoding="utf-8")
     begin, end = _block(text, cls, path)
     lines = text.split("\n")

@@ -9,7 +9,7 @@ import pytest
 from campfire.core import IllegalActionError
 from campfire.games.manitou import GAME, ManitouState
 from campfire.games.manitou.actions import K_MOVE, K_PICK, K_PLAY, ManitouAction, ManitouKind
-from tests.compiled_build import careless
+from tests.compiled_build import careless, skip_compiled
 
 from ..boundary import (
     check_a_notation_error,
@@ -65,11 +65,13 @@ def test_a_pick_beyond_the_pool_is_refused_with_the_rule() -> None:
     assert "pick one of" in str(info.value)
 
 
+@skip_compiled("campfire.games.manitou.state")  # a seat of the wrong type: mypyc's TypeError first
 @pytest.mark.parametrize("seat", [True, 1.0, "0", None, -1, 3])
 def test_apply_refuses_values_that_are_no_seat(seat: Any) -> None:
     check_apply_refuses_the_seat(fresh(), seat, "pick h1")
 
 
+@skip_compiled("campfire.games.manitou.state")  # a seat of the wrong type: mypyc's TypeError first
 @pytest.mark.parametrize("seat", [True, 1.0, "x", -1, 3])
 def test_views_determinisations_and_legal_actions_refuse_bad_seats(seat: Any) -> None:
     state = fresh()

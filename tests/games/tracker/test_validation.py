@@ -85,11 +85,13 @@ def test_a_hand_built_action_that_is_not_legal_now_names_the_rule() -> None:
         state.apply(0, TrackerAction(cast(TrackerKind, "peek"), 12, 12))
 
 
+@skip_compiled("campfire.games.tracker.state")  # a seat of the wrong type: mypyc's TypeError first
 @pytest.mark.parametrize("seat", [True, 1.0, "0", None, -1, 3])
 def test_apply_refuses_values_that_are_no_seat(seat: Any) -> None:
     check_apply_refuses_the_seat(fresh(), seat, "peek 12")
 
 
+@skip_compiled("campfire.games.tracker.state")  # a seat of the wrong type: mypyc's TypeError first
 def test_seat_true_is_not_seat_1() -> None:
     state = fresh()
     while state.seats_to_act() == (0,):
