@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any
+from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from .errors import ErrorText, NotationError
 from .validate import short_repr
@@ -18,7 +20,7 @@ from .validate import short_repr
 __all__ = ["Action", "answer_name", "field_disagreement", "hand_built", "split_timed"]
 
 #: a timed answer: an answer's notation followed by a reaction time in ms (``claim hunter 350``)
-_TIMED = re.compile(r"^(.*\D) (\d+)$")
+_TIMED: Final = re.compile(r"^(.*\D) (\d+)$")
 
 
 def split_timed(notation: str) -> tuple[str, int | None]:
@@ -44,6 +46,7 @@ def answer_name(notation: str) -> str:
     return split_timed(notation)[0]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a game's, a plugin's, a test's
 class Action:
     """Base class of every game's actions.
 

@@ -456,7 +456,8 @@ def _copy_source(f: StateField, i: int, env: dict[str, Any]) -> str:
 
 def make_clone(cls: type, fields: Sequence[Field]) -> Callable[[Any], Any]:
     """Compile ``cls``'s ``clone``: one assignment per declared attribute, no loop."""
-    env: dict[str, Any] = {"_new": object.__new__}
+    # ``cls.__new__``, not ``object.__new__``: the latter refuses a subclass of a compiled class
+    env: dict[str, Any] = {"_new": cls.__new__}
     lines = ["def clone(s):", "    o = _new(s.__class__)"]
     for i, f in enumerate(fields):
         if isinstance(f, StateField):

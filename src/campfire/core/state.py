@@ -13,6 +13,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
+from mypy_extensions import mypyc_attr
+
 from .actions import Action
 from .errors import ErrorText, IllegalActionError, SeatError
 from .events import Event
@@ -67,6 +69,7 @@ def seat_problem(seat: object, players: int, *, spectator: bool = False) -> Erro
     return None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a game's, a plugin's, a test's
 class State(ABC):
     """A position of one game, with the rules that move it forward.
 

@@ -66,6 +66,7 @@ from campfire.games.apache.cards import (
 )
 from campfire.games.apache.options import ApacheOptions
 from campfire.games.apache.resolve import Choice, Claim, Rules, claim_choices, default_choice
+from tests.compiled_build import skip_compiled
 
 from .tables import names, play, poll, position, resolved
 
@@ -569,6 +570,7 @@ def test_s11_4_default_choice_counts_the_war_tribute() -> None:
 # ----- hidden information and illegal input ------------------------------------------------
 
 
+@skip_compiled("campfire.games.apache.actions")
 def test_hand_built_actions_outside_the_notation_are_rejected_unchanged() -> None:
     state = position(2, ["red-hunter", "buffalo"], reveal=["buffalo"])
     play(state, (0, "reveal"))

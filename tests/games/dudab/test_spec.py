@@ -36,6 +36,7 @@ from campfire.games.dudab.cards import (
     parse_card,
 )
 from campfire.games.dudab.options import DudabOptions
+from tests.compiled_build import skip_compiled
 
 from .table import A, B, C, D, column, hand, legal, make, pile
 
@@ -592,6 +593,7 @@ def test_every_illegal_action_of_every_prompt_is_refused_without_change() -> Non
         assert [_as_json(state.view(s)) for s in [None, *range(state.num_players)]] == views
 
 
+@skip_compiled("campfire.games.dudab.actions")
 def test_hand_built_actions_are_read_by_index() -> None:
     state = make(hands=[["red/fur/3", "dudab"]], columns=[["blue/club/2"], ["green/hand/4"]])
     before = _as_json(state.to_position())

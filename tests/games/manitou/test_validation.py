@@ -9,6 +9,7 @@ import pytest
 from campfire.core import IllegalActionError
 from campfire.games.manitou import GAME, ManitouState
 from campfire.games.manitou.actions import K_MOVE, K_PICK, K_PLAY, ManitouAction, ManitouKind
+from tests.compiled_build import careless, skip_compiled
 
 from ..boundary import (
     check_a_notation_error,
@@ -32,8 +33,12 @@ def fresh() -> ManitouState:
         ManitouAction(K_PICK, 0, 1, 0),  # a pick names no ground
         ManitouAction(K_PLAY, 0, 3, 15),  # there are 3 grounds
         ManitouAction(K_MOVE, 11, 0, 60),  # only hunters move
-        ManitouAction(cast(ManitouKind, 9), 0, -1, 0),
-        ManitouAction(K_PICK, cast(int, [0]), -1, 0),  # unhashable
+        careless(
+            lambda: ManitouAction(cast(ManitouKind, 9), 0, -1, 0), "campfire.games.manitou.actions"
+        ),
+        careless(
+            lambda: ManitouAction(K_PICK, cast(int, [0]), -1, 0), "campfire.games.manitou.actions"
+        ),  # unhashable
     ],
 )
 def test_hand_built_actions_outside_the_index_space_are_notation_errors(
@@ -60,11 +65,13 @@ def test_a_pick_beyond_the_pool_is_refused_with_the_rule() -> None:
     assert "pick one of" in str(info.value)
 
 
+@skip_compiled("campfire.games.manitou.state")  # a seat of the wrong type: mypyc's TypeError first
 @pytest.mark.parametrize("seat", [True, 1.0, "0", None, -1, 3])
 def test_apply_refuses_values_that_are_no_seat(seat: Any) -> None:
     check_apply_refuses_the_seat(fresh(), seat, "pick h1")
 
 
+@skip_compiled("campfire.games.manitou.state")  # a seat of the wrong type: mypyc's TypeError first
 @pytest.mark.parametrize("seat", [True, 1.0, "x", -1, 3])
 def test_views_determinisations_and_legal_actions_refuse_bad_seats(seat: Any) -> None:
     state = fresh()

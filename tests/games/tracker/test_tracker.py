@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
@@ -29,7 +29,7 @@ def test_notation_round_trip_and_errors() -> None:
     for i in range(NUM_ACTIONS):
         action = action_from_index(i)
         assert parse_action(str(action)) == action
-    assert parse_action("  PEEK   7 ") == TrackerAction(cast(TrackerKind, "peek"), 7, 7)
+    assert parse_action("  PEEK   7 ") == TrackerAction(TrackerKind.PEEK, 7, 7)
     for bad in ["peek", "peek 60", "take -1", "track 4", "jump", "done 3"]:
         with pytest.raises(NotationError, match="Tracker actions are: peek P"):
             parse_action(bad)

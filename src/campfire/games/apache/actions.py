@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Final
 
 from campfire.core import Action, ErrorText, IllegalActionError, NotationError
 from campfire.core.actions import hand_built
@@ -75,12 +76,12 @@ __all__ = [
 ]
 
 #: Reaction times of the claim poll (apache §11.3) are multiples of this many milliseconds ...
-REACTION_STEP_MS = 50
+REACTION_STEP_MS: Final = 50
 #: ... from 0 up to this cap (bots and tests round and cap their reaction times).
-REACTION_MAX_MS = 2000
-REACTION_VALUES = REACTION_MAX_MS // REACTION_STEP_MS + 1
+REACTION_MAX_MS: Final = 2000
+REACTION_VALUES: Final = REACTION_MAX_MS // REACTION_STEP_MS + 1
 
-NO = -1
+NO: Final = -1
 
 
 class ApacheKind(StrEnum):
@@ -122,20 +123,20 @@ class ApacheAction(Action):
         return f"ApacheAction({self.notation()!r})"
 
 
-_K = ApacheKind
+_K: Final = ApacheKind
 REVEAL = ApacheAction(_K.REVEAL, index=0)
 PASS = ApacheAction(_K.PASS, index=1)
 #: ``CLAIM[t]``: an arrival-ordered claim with type t (apache §11.1).
 CLAIM = tuple(ApacheAction(_K.CLAIM, t, index=2 + t) for t in range(NUM_TYPES))
 #: ``CLAIM_MS[t][i]``: a poll claim with type t and reaction time ``i * REACTION_STEP_MS``.
-CLAIM_MS = tuple(
+CLAIM_MS: Final = tuple(
     tuple(
         ApacheAction(_K.CLAIM, t, i * REACTION_STEP_MS, index=6 + REACTION_VALUES * t + i)
         for i in range(REACTION_VALUES)
     )
     for t in range(NUM_TYPES)
 )
-_CHOICE_BASE = 6 + REACTION_VALUES * NUM_TYPES
+_CHOICE_BASE: Final = 6 + REACTION_VALUES * NUM_TYPES
 BOOTY = ApacheAction(_K.BOOTY, index=_CHOICE_BASE)
 TEEPEES = ApacheAction(_K.TEEPEES, index=_CHOICE_BASE + 1)
 #: ``PRISONER[kind]`` for a hunter or warrior kind: the Chief takes that prisoner.
@@ -151,7 +152,7 @@ MARRY = tuple(
     ApacheAction(_K.MARRY, card=k, index=_CHOICE_BASE + 12 + k) for k in range(NUM_COLOURS * 4)
 )
 
-_ALL: tuple[ApacheAction, ...] = (
+_ALL: Final[tuple[ApacheAction, ...]] = (
     REVEAL,
     PASS,
     *CLAIM,
@@ -161,15 +162,15 @@ _ALL: tuple[ApacheAction, ...] = (
     *sorted(PRISONER.values(), key=lambda a: a.index),
     *MARRY,
 )
-NUM_ACTIONS = len(_ALL)
+NUM_ACTIONS: Final = len(_ALL)
 assert [a.index for a in _ALL] == list(range(NUM_ACTIONS))
-_BY_TEXT = {a.notation(): a for a in _ALL}
-_BY_FIELDS = {(a.kind, a.type, a.ms, a.card): a for a in _ALL}
+_BY_TEXT: Final = {a.notation(): a for a in _ALL}
+_BY_FIELDS: Final = {(a.kind, a.type, a.ms, a.card): a for a in _ALL}
 
 #: the title in messages, translated at the edge under ``apache.title`` (as ``Game.title_text``)
-_TITLE_TEXT = "Apache"
-_TITLE = ErrorText(_TITLE_TEXT, context="apache.title")
-_HELP = ErrorText(
+_TITLE_TEXT: Final = "Apache"
+_TITLE: Final = ErrorText(_TITLE_TEXT, context="apache.title")
+_HELP: Final = ErrorText(
     "Apache actions are: reveal, pass, claim <type> (arrival order) or claim <type> <ms> "
     "(reaction time, a multiple of {step} from 0 to {most}), booty, teepees, prisoner "
     "<colour>-<warrior|hunter>, marry <colour>-<type>; types are {types}; colours are {colours}",

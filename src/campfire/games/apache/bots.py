@@ -41,11 +41,11 @@ slow enough for a human to beat it to a claim.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Final, cast
 
-from campfire.core import Action, Agent, AgentConfig, ErrorText, Observation, OptionError, option
+from campfire.core import Action, Agent, Observation
 
+# from its own module, not the package: mypyc's non-native subclass needs it imported
 from .actions import (
     CLAIM,
     CLAIM_MS,
@@ -67,6 +67,7 @@ from .cards import (
     parse_colour,
     type_of,
 )
+from .config import ApacheHeuristicConfig
 from .resolve import (
     MARRIAGE,
     NORMAL,
@@ -85,7 +86,7 @@ __all__ = ["LEVEL_SPECS", "ApacheHeuristic", "ApacheHeuristicConfig", "round_rea
 
 #: The difficulty levels: heuristic bots that differ in speed (and the easy one in patience),
 #: and at ``hard`` the search bot (:mod:`.search`), which decides what to claim by simulation
-LEVEL_SPECS: dict[str, str] = {
+LEVEL_SPECS: Final[dict[str, str]] = {
     "easy": "heuristic:reaction_ms=1400,spread=300,patience=2",
     "medium": "heuristic:reaction_ms=900,spread=200,patience=4",
     "hard": "search:reaction_ms=500,spread=100,iterations=200",
@@ -93,7 +94,7 @@ LEVEL_SPECS: dict[str, str] = {
 
 #: cards left in the face-down pool below which the bot (and the search's model) takes any
 #: worthwhile claim
-_ENDGAME = 6
+_ENDGAME: Final = 6
 
 
 def round_reaction(ms: float) -> int:
@@ -105,37 +106,6 @@ def round_reaction(ms: float) -> int:
     step = REACTION_STEP_MS
     value = round(ms / step) * step
     return max(0, min(REACTION_MAX_MS, value))
-
-
-@dataclass(frozen=True)
-class ApacheHeuristicConfig(AgentConfig):
-    """Parameters of the Apache heuristic bot (times in milliseconds)."""
-
-    reaction_ms: float = option(900.0, help="mean reaction time of a claim, ms (0–2000)")
-    spread: float = option(200.0, help="standard deviation of the reaction time, ms")
-    patience: int = option(
-        5, help="cards a claim must win before the bot claims when nobody threatens its booty"
-    )
-
-    def validate(self) -> None:
-        """The mean time lies in 0–2000 ms, the spread is ≥ 0, patience ≥ 2."""
-        if not 0 <= self.reaction_ms <= REACTION_MAX_MS:
-            raise OptionError(
-                ErrorText(
-                    "reaction_ms is a mean time from 0 to {reaction_max_ms} ms (got {reaction_ms})",
-                    reaction_max_ms=REACTION_MAX_MS,
-                    reaction_ms=self.reaction_ms,
-                )
-            )
-        if self.spread < 0:
-            raise OptionError(ErrorText("spread must be ≥ 0 ms (got {spread})", spread=self.spread))
-        if self.patience < 2:
-            raise OptionError(
-                ErrorText(
-                    "patience must be at least 2 (a claim wins 2 cards or more; got {patience})",
-                    patience=self.patience,
-                )
-            )
 
 
 class ApacheHeuristic(Agent):

@@ -17,6 +17,8 @@ True
 
 from __future__ import annotations
 
+from typing import Final
+
 from campfire.core import ErrorText, SetupError
 
 from .types import TypeName
@@ -60,23 +62,30 @@ __all__ = [
 ]
 
 # apache §1.1 (P16): the five colours of the seed's examples
-COLOURS = ("red", "yellow", "purple", "green", "blue")
+COLOURS: Final = ("red", "yellow", "purple", "green", "blue")
 COLOUR_CODES = ("R", "Y", "P", "G", "B")
-RED, YELLOW, PURPLE, GREEN, BLUE = range(5)
-NUM_COLOURS = 5
+RED: Final = 0
+YELLOW: Final = 1
+PURPLE: Final = 2
+GREEN: Final = 3
+BLUE: Final = 4
+NUM_COLOURS: Final = 5
 
 # apache §1.1: the four types of Indians (the four hand cards of a colour)
-TYPES: tuple[TypeName, ...] = ("chief", "maiden", "warrior", "hunter")
+TYPES: Final[tuple[TypeName, ...]] = ("chief", "maiden", "warrior", "hunter")
 TYPE_CODES = ("C", "M", "W", "H")
-CHIEF, MAIDEN, WARRIOR, HUNTER = range(4)
-NUM_TYPES = 4
+CHIEF: Final = 0
+MAIDEN: Final = 1
+WARRIOR: Final = 2
+HUNTER: Final = 3
+NUM_TYPES: Final = 4
 
 # apache §1.4 (P2): the normal booty of each type is kind 20 + type; teepees for every type
 TOTEM, NECKLACE, TOMAHAWK, BUFFALO, TEEPEE = range(20, 25)
-BOOTY_KINDS = (TOTEM, NECKLACE, TOMAHAWK, BUFFALO, TEEPEE)
-NUM_KINDS = 25
+BOOTY_KINDS: Final = (TOTEM, NECKLACE, TOMAHAWK, BUFFALO, TEEPEE)
+NUM_KINDS: Final = 25
 
-KIND_NAMES: tuple[str, ...] = (
+KIND_NAMES: Final[tuple[str, ...]] = (
     *(f"{COLOURS[k // 4]}-{TYPES[k % 4]}" for k in range(20)),
     "totem",
     "necklace",
@@ -87,8 +96,8 @@ KIND_NAMES: tuple[str, ...] = (
 
 # apache §1.2: 114 prairie cards — per colour 2 chiefs, 2 maidens, 2 warriors, 3 hunters;
 # 33 buffalo and 9 of each other booty card.
-_PER_COLOUR = {CHIEF: 2, MAIDEN: 2, WARRIOR: 2, HUNTER: 3}
-DECK_COUNTS: tuple[int, ...] = (
+_PER_COLOUR: Final = {CHIEF: 2, MAIDEN: 2, WARRIOR: 2, HUNTER: 3}
+DECK_COUNTS: Final[tuple[int, ...]] = (
     *(_PER_COLOUR[k % 4] for k in range(20)),
     9,  # totem
     9,  # necklace
@@ -97,7 +106,9 @@ DECK_COUNTS: tuple[int, ...] = (
     9,  # teepee
 )
 #: The 114 prairie cards in a canonical (unshuffled) order.
-PRAIRIE_DECK: tuple[int, ...] = tuple(k for k in range(NUM_KINDS) for _ in range(DECK_COUNTS[k]))
+PRAIRIE_DECK: Final[tuple[int, ...]] = tuple(
+    k for k in range(NUM_KINDS) for _ in range(DECK_COUNTS[k])
+)
 assert len(PRAIRIE_DECK) == 114
 
 _BY_NAME: dict[str, int] = {name: k for k, name in enumerate(KIND_NAMES)}

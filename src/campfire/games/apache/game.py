@@ -123,7 +123,7 @@ class ApacheGame(Game[ApacheState]):
         check_every_card_once(deck, SetupError)
         tiebreaks = check_tiebreaks_are_seat_orders(setup.get("tiebreaks", []), players, SetupError)
         # the game's own generator (tie-breaks not given, §11.3) is derived from the seed's
-        state = ApacheState(options, colours, deck, start, GameRng(rng.getrandbits(64)))
+        state = ApacheState.new(options, colours, deck, start, GameRng(rng.getrandbits(64)))
         state.tiebreaks = tiebreaks
         return state
 

@@ -54,7 +54,9 @@ def read_state(players: int, options: ApacheOptions, s: Mapping[str, Any]) -> Ap
     check_every_card_once(
         v["deck"] + v["table"] + [k for p in v["piles"] for k in p] + v["discard"], PositionError
     )
-    state = ApacheState(options, colours, v["deck"], v["start_player"], GameRng.from_json(v["rng"]))
+    state = ApacheState.new(
+        options, colours, v["deck"], v["start_player"], GameRng.from_json(v["rng"])
+    )
     _check_window_counts_the_reveals(v["window"], v["deck"])
     _lay_out(state, v)
     state.tiebreaks = check_tiebreaks_are_seat_orders(v["tiebreaks"], players, PositionError)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from campfire.core import ErrorText, IllegalActionError
 
@@ -72,12 +73,14 @@ __all__ = [
 ]
 
 # the options of a claim (apache §4)
-NORMAL, TEEPEES, MARRIAGE = range(3)
-OPTION_NAMES = ("normal", "teepees", "marriage")
+NORMAL: Final = 0
+TEEPEES: Final = 1
+MARRIAGE: Final = 2
+OPTION_NAMES: Final = ("normal", "teepees", "marriage")
 # what became of a claim (apache §7)
 WON, STARVED, PENALTY = "won", "starved", "penalty"
 
-_MALE_TYPES = (WARRIOR, HUNTER)
+_MALE_TYPES: Final = (WARRIOR, HUNTER)
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,10 +45,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Final, cast
 
-from campfire.core import Action, ActionValue, Assessment, Observation, option
+from campfire.core import Action, ActionValue, Assessment, Observation
 
 from .actions import (
     CLAIM,
@@ -58,7 +57,7 @@ from .actions import (
     REACTION_STEP_MS,
     ApacheAction,
 )
-from .bots import _ENDGAME, ApacheHeuristic, ApacheHeuristicConfig
+from .bots import _ENDGAME, ApacheHeuristic
 from .cards import (
     BUFFALO,
     CHIEF,
@@ -72,29 +71,13 @@ from .cards import (
     WARRIOR,
     parse_card,
 )
+from .config import ApacheSearchConfig
 from .resolve import Rules, _partner_types, table_counts
 from .types import ApacheView
 
 __all__ = ["ApacheModel", "ApacheSearch", "ApacheSearchConfig"]
 
-_STEPS = REACTION_MAX_MS // REACTION_STEP_MS
-
-
-@dataclass(frozen=True)
-class ApacheSearchConfig(ApacheHeuristicConfig):
-    """Parameters of the Apache search bot (the heuristic's, plus the search's budget)."""
-
-    iterations: int = option(
-        60, minimum=1, maximum=100_000, help="samples per decision (each plays every candidate)"
-    )
-    horizon: int = option(
-        0, minimum=0, maximum=200, help="reveals simulated after the decision (0: to the end)"
-    )
-    reward: str = option(
-        "margin",
-        choices=("margin", "win"),
-        help="what a simulated game is worth: the lead over the best other seat, or the win",
-    )
+_STEPS: Final = REACTION_MAX_MS // REACTION_STEP_MS
 
 
 class ApacheModel:
@@ -320,7 +303,8 @@ class ApacheSearch(ApacheHeuristic):
     name = "search"
     description = "chooses what to claim by simulating the rest of the game; human-like speed"
     config_type = ApacheSearchConfig
-    config: ApacheSearchConfig
+    # no ``config: ApacheSearchConfig`` narrowing the heuristic's attribute: mypyc refuses a
+    # subclass's narrower type of an attribute (docs/compiled.md); ``search_config`` instead
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -330,16 +314,21 @@ class ApacheSearch(ApacheHeuristic):
         #: the mean simulated result of each candidate (-1: pass) at the last searched decision
         self.last_values: dict[int, float] = {}
 
+    @property
+    def search_config(self) -> ApacheSearchConfig:
+        """The options, ``config``, typed as the search's (``config_type`` made them so)."""
+        return cast(ApacheSearchConfig, self.config)
+
     def _model_of(self, view: ApacheView) -> ApacheModel:
         rules = self._rules_of(view)
         if self._model is None or self._model.rules is not rules:
-            cfg = self.config
+            cfg = self.search_config
             self._model = ApacheModel(rules, cfg.patience, cfg.reaction_ms, cfg.spread)
         return self._model
 
     def _poll(self, view: ApacheView, obs: Observation) -> Action:
         self.last_iterations = 0
-        weighed = self._weigh(view, self.config.iterations)
+        weighed = self._weigh(view, self.search_config.iterations)
         if weighed is None:
             return super()._poll(view, obs)  # nothing to weigh: no claim, or no future
         self.last_reaction_ms = None
@@ -381,7 +370,7 @@ class ApacheSearch(ApacheHeuristic):
         seat = self.seat
         # pass, and every legal type (a legal claim always wins cards: the model agrees)
         candidates = [-1] + [t for t in range(NUM_TYPES) if protect.get(TYPES[t])]
-        cfg = self.config
+        cfg = self.search_config
         totals = dict.fromkeys(candidates, 0.0)
         wins = dict.fromkeys(candidates, 0.0)
         rng = self.rng
@@ -434,7 +423,7 @@ class ApacheSearch(ApacheHeuristic):
         ``only`` change nothing (every answer is weighed on the same samples) and
         ``seconds`` is not used: the samples are few and fast.
         """
-        n = iterations if iterations is not None else self.config.iterations
+        n = iterations if iterations is not None else self.search_config.iterations
         legal = [a for a in obs.legal_actions if isinstance(a, ApacheAction)]
         view = cast(ApacheView, obs.view)
         weighed = self._weigh(view, n) if view["phase"] == "claim" else None

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, cast
 
 from campfire.core import (
     Action,
@@ -96,16 +96,21 @@ if TYPE_CHECKING:
 __all__ = ["PHASES", "ApacheState", "choice_action"]
 
 # phases (apache §6)
-REVEALING, POLLING, CHOOSING, GAME_OVER = range(4)
-PHASES: tuple[Phase, ...] = ("reveal", "claim", "choose", "game_over")
+REVEALING: Final = 0
+POLLING: Final = 1
+CHOOSING: Final = 2
+GAME_OVER: Final = 3
+PHASES: Final[tuple[Phase, ...]] = ("reveal", "claim", "choose", "game_over")
 
-_POLL_REACTION: tuple[Action, ...] = (PASS, *(a for row in CLAIM_MS for a in row))
-_POLL_ARRIVAL: tuple[Action, ...] = (PASS, *CLAIM)
-_ALL_ACTIONS = tuple(action_from_index(i) for i in range(NUM_ACTIONS))
-_POLL_REACTION_IDX = frozenset(a.index for a in _POLL_REACTION if isinstance(a, ApacheAction))
-_POLL_ARRIVAL_IDX = frozenset(a.index for a in _POLL_ARRIVAL if isinstance(a, ApacheAction))
-_REVEAL_IDX = frozenset((REVEAL.index,))
-_NONE_IDX: frozenset[int] = frozenset()
+_POLL_REACTION: Final[tuple[Action, ...]] = (PASS, *(a for row in CLAIM_MS for a in row))
+_POLL_ARRIVAL: Final[tuple[Action, ...]] = (PASS, *CLAIM)
+_ALL_ACTIONS: Final = tuple(action_from_index(i) for i in range(NUM_ACTIONS))
+_POLL_REACTION_IDX: Final = frozenset(
+    a.index for a in _POLL_REACTION if isinstance(a, ApacheAction)
+)
+_POLL_ARRIVAL_IDX: Final = frozenset(a.index for a in _POLL_ARRIVAL if isinstance(a, ApacheAction))
+_REVEAL_IDX: Final = frozenset((REVEAL.index,))
+_NONE_IDX: Final[frozenset[int]] = frozenset()
 
 
 def choice_action(choice: Choice) -> ApacheAction:
@@ -194,8 +199,8 @@ def _orders(orders: tuple[tuple[int, ...], ...]) -> list[list[int]]:
     return [list(order) for order in orders]
 
 
-_CARDS = Custom(_card_names, _read_cards)
-_SEAT = Custom(int, _read_seat)
+_CARDS: Final = Custom(_card_names, _read_cards)
+_SEAT: Final = Custom(int, _read_seat)
 
 
 class ApacheState(State):
@@ -245,7 +250,28 @@ class ApacheState(State):
         StateField("choice_actions", Copy.LIST, key=None),  # follows from the queue
     )
 
-    def __init__(
+    def __init__(self) -> None:
+        """An empty state, its attributes unset: :meth:`new` and ``clone`` fill them in.
+
+        A compiled class always runs ``__init__`` when it makes an object, so the written
+        ``clone`` (``docs/compiled.md``) makes its copy with this one.
+        """
+
+    @classmethod
+    def new(
+        cls,
+        options: ApacheOptions,
+        colours: Sequence[int],
+        deck: Sequence[int],
+        start_player: int,
+        rng: GameRng,
+    ) -> Self:
+        """Create the initial state (apache §3): use ``ApacheGame.new_game`` instead."""
+        state = cls()
+        state._setup(options, colours, deck, start_player, rng)
+        return state
+
+    def _setup(
         self,
         options: ApacheOptions,
         colours: Sequence[int],
@@ -253,7 +279,7 @@ class ApacheState(State):
         start_player: int,
         rng: GameRng,
     ) -> None:
-        """Create the initial state (apache §3): use ``ApacheGame.new_game`` instead."""
+        """Set every attribute of the initial state (:meth:`new`)."""
         n = len(colours)
         self.num_players = n
         self.options = options
@@ -782,7 +808,40 @@ class ApacheState(State):
 
     # ----- copies ------------------------------------------------------------------------------
 
-    # ``clone`` is generated from ``FIELDS``
+    # ----- clone: written from FIELDS by `python -m campfire.core.clones`; do not edit -----
+    def clone(self) -> Self:
+        """An independent copy, each attribute copied as ``FIELDS`` declares."""
+        s = self
+        o = self.__class__()
+        o.num_players = s.num_players
+        o.options = s.options
+        o.arrival = s.arrival
+        o.rules = s.rules
+        o.colours = s.colours
+        o.start_player = s.start_player
+        o.deck = s.deck
+        o.deck_pos = s.deck_pos
+        o.window = s.window
+        o.phase = s.phase
+        o.revealer = s.revealer
+        o.table = s.table[:]
+        o.counts = s.counts[:]
+        o.piles = [_x[:] for _x in s.piles]
+        o.discard = s.discard[:]
+        o.answered = s.answered[:]
+        o.answers = s.answers[:]
+        o.arrived = s.arrived[:]
+        o.to_act = s.to_act
+        o.queue = s.queue[:]
+        o.resolved = s.resolved
+        o.tiebreak = s.tiebreak
+        o.tiebreaks = s.tiebreaks
+        o.rng = s.rng
+        o._rng_shared = s._rng_shared = True
+        o.choice_actions = s.choice_actions[:]
+        return o
+
+    # ----- end of the written clone -----
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
         """A copy with what ``seat`` cannot know re-sampled (apache §11.5).

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Final
 
 from campfire.core import Action, ErrorText, NotationError
 from campfire.core.actions import hand_built
@@ -63,7 +64,7 @@ __all__ = [
     "parse_action",
 ]
 
-MAX_COLUMNS = 3
+MAX_COLUMNS: Final = 3
 
 
 class DudabKind(StrEnum):
@@ -140,24 +141,24 @@ PLACE: tuple[tuple[DudabAction, ...], ...] = tuple(
     for f in range(HAND_FACES)
 )
 #: ``PLACE_DUDAB[col][call]``
-PLACE_DUDAB: tuple[tuple[DudabAction, ...], ...] = tuple(
+PLACE_DUDAB: Final[tuple[tuple[DudabAction, ...], ...]] = tuple(
     tuple(DudabAction(204 + c * 13 + x, K_PLACE, FACE_DUDAB, c, x) for x in range(13))
     for c in range(MAX_COLUMNS)
 )
 DRAW = DudabAction(243, K_DRAW)
 PENALTY = DudabAction(244, K_PENALTY)
 KEEP: tuple[DudabAction, ...] = tuple(DudabAction(245 + f, K_KEEP, f) for f in range(HAND_FACES))
-REST_DISCARD = DudabAction(314, K_REST, call=0)
-REST_PILE = DudabAction(315, K_REST, call=1)
+REST_DISCARD: Final = DudabAction(314, K_REST, call=0)
+REST_PILE: Final = DudabAction(315, K_REST, call=1)
 PILE: tuple[DudabAction, ...] = tuple(DudabAction(316 + f, K_PILE, f) for f in range(HAND_FACES))
-JUNGLE_COL: tuple[DudabAction, ...] = tuple(
+JUNGLE_COL: Final[tuple[DudabAction, ...]] = tuple(
     DudabAction(385 + c, K_JUNGLE, col=c) for c in range(MAX_COLUMNS)
 )
-BABY_COL: tuple[DudabAction, ...] = tuple(
+BABY_COL: Final[tuple[DudabAction, ...]] = tuple(
     DudabAction(388 + c, K_BABY, col=c) for c in range(MAX_COLUMNS)
 )
 
-_ALL: tuple[DudabAction, ...] = tuple(
+_ALL: Final[tuple[DudabAction, ...]] = tuple(
     sorted(
         [
             *(a for row in PLACE for a in row),
@@ -174,15 +175,15 @@ _ALL: tuple[DudabAction, ...] = tuple(
         key=lambda a: a.index,
     )
 )
-NUM_ACTIONS = len(_ALL)
+NUM_ACTIONS: Final = len(_ALL)
 #: every action, by index
-ACTIONS = _ALL
-_BY_TEXT = {a.notation(): a for a in _ALL}
+ACTIONS: Final = _ALL
+_BY_TEXT: Final = {a.notation(): a for a in _ALL}
 
 #: the title in messages, translated at the edge under ``dudab.title`` (as ``Game.title_text``)
-_TITLE_TEXT = "Dudab"
-_TITLE = ErrorText(_TITLE_TEXT, context="dudab.title")
-_HELP = ErrorText(
+_TITLE_TEXT: Final = "Dudab"
+_TITLE: Final = ErrorText(_TITLE_TEXT, context="dudab.title")
+_HELP: Final = ErrorText(
     "Dudab actions are: p <card> c<column> (e.g. p red/fur/3 c2, p shaman/red c1), "
     "p dudab c<column> [call=<colour|symbol|value>], draw, penalty, keep <card>, "
     "rest discard, rest pile, pile <card>, jungle c<column>, baby c<column>"

@@ -37,6 +37,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 from itertools import groupby
+from typing import Final
 
 from campfire.core import Belief, Event, State
 
@@ -54,7 +55,7 @@ from .state import (
 
 __all__ = ["UNSEEN", "DudabMemory"]
 
-_FACE_OF = FACE.__getitem__
+_FACE_OF: Final = FACE.__getitem__
 # the faces ascend with the card ids (``_deal`` groups a sorted pool by face)
 assert all(FACE[c] <= FACE[c + 1] for c in range(len(FACE) - 1))
 

@@ -26,6 +26,8 @@ setups and positions name the physical card (``N-red-fur-3``, ``DUDAB-1``, ``SHA
 
 from __future__ import annotations
 
+from typing import Final
+
 from campfire.core import ErrorText, NotationError, SetupError
 
 __all__ = [
@@ -61,21 +63,25 @@ __all__ = [
     "parse_face",
 ]
 
-COLOURS = ("blue", "red", "yellow", "green")
-SYMBOLS = ("hand", "mammoth", "club", "fur")
+COLOURS: Final = ("blue", "red", "yellow", "green")
+SYMBOLS: Final = ("hand", "mammoth", "club", "fur")
 
-NUM_CARDS = 96
+NUM_CARDS: Final = 96
 # card kinds
-NUMBER, DUDAB, SHAMAN, JUNGLE, BABY = range(5)
-KIND_NAMES = ("number", "dudab", "shaman", "jungle", "baby")
+NUMBER: Final = 0
+DUDAB: Final = 1
+SHAMAN: Final = 2
+JUNGLE: Final = 3
+BABY: Final = 4
+KIND_NAMES: Final = ("number", "dudab", "shaman", "jungle", "baby")
 
 # faces: 0..63 Number cards, 64 Dudab, 65..68 Shaman by colour, 69 Jungle, 70 Baby
-FACE_DUDAB = 64
-FACE_SHAMAN = 65
-FACE_JUNGLE = 69
-FACE_BABY = 70
+FACE_DUDAB: Final = 64
+FACE_SHAMAN: Final = 65
+FACE_JUNGLE: Final = 69
+FACE_BABY: Final = 70
 #: the faces a card in hand can have during play (Jungle and Baby never stay in a hand)
-HAND_FACES = 69
+HAND_FACES: Final = 69
 
 
 def is_number_face(face: int) -> bool:
@@ -100,15 +106,15 @@ def _kind(card: int) -> int:
     return BABY
 
 
-KIND: tuple[int, ...] = tuple(_kind(c) for c in range(NUM_CARDS))
+KIND: Final[tuple[int, ...]] = tuple(_kind(c) for c in range(NUM_CARDS))
 #: colour of a Number card or a Shaman (-1 otherwise)
-COLOUR: tuple[int, ...] = tuple(
+COLOUR: Final[tuple[int, ...]] = tuple(
     c // 16 if c < 64 else (c - 72) // 2 if 72 <= c < 80 else -1 for c in range(NUM_CARDS)
 )
 #: symbol of a Number card (-1 otherwise)
-SYMBOL: tuple[int, ...] = tuple((c // 4) % 4 if c < 64 else -1 for c in range(NUM_CARDS))
+SYMBOL: Final[tuple[int, ...]] = tuple((c // 4) % 4 if c < 64 else -1 for c in range(NUM_CARDS))
 #: value of a Number card (0 otherwise)
-VALUE: tuple[int, ...] = tuple(c % 4 + 1 if c < 64 else 0 for c in range(NUM_CARDS))
+VALUE: Final[tuple[int, ...]] = tuple(c % 4 + 1 if c < 64 else 0 for c in range(NUM_CARDS))
 
 
 def _face(card: int) -> int:
@@ -122,11 +128,11 @@ def _face(card: int) -> int:
     return FACE_JUNGLE if kind == JUNGLE else FACE_BABY
 
 
-FACE: tuple[int, ...] = tuple(_face(c) for c in range(NUM_CARDS))
+FACE: Final[tuple[int, ...]] = tuple(_face(c) for c in range(NUM_CARDS))
 
 # dudab §4.1: a Number card X fits on a Number card T when the values differ by exactly one and
 # both the colours and the symbols differ.
-NUMBER_FITS: tuple[tuple[bool, ...], ...] = tuple(
+NUMBER_FITS: Final[tuple[tuple[bool, ...], ...]] = tuple(
     tuple(
         abs(VALUE[x] - VALUE[t]) == 1 and COLOUR[x] != COLOUR[t] and SYMBOL[x] != SYMBOL[t]
         for t in range(64)
@@ -134,7 +140,7 @@ NUMBER_FITS: tuple[tuple[bool, ...], ...] = tuple(
     for x in range(64)
 )
 # dudab §4.2: mirror condition between Number cards: at least one attribute in common
-SHARES: tuple[tuple[bool, ...], ...] = tuple(
+SHARES: Final[tuple[tuple[bool, ...], ...]] = tuple(
     tuple(
         VALUE[x] == VALUE[t] or COLOUR[x] == COLOUR[t] or SYMBOL[x] == SYMBOL[t] for t in range(64)
     )
@@ -142,7 +148,7 @@ SHARES: tuple[tuple[bool, ...], ...] = tuple(
 )
 
 #: calls 1..12 (0 = no call): colours 1–4, symbols 5–8, values 9–12 (dudab §3)
-CALL_NAMES = ("", *COLOURS, *SYMBOLS, "1", "2", "3", "4")
+CALL_NAMES: Final = ("", *COLOURS, *SYMBOLS, "1", "2", "3", "4")
 
 
 def _matches(call: int, card: int) -> bool:
@@ -160,7 +166,7 @@ def _matches(call: int, card: int) -> bool:
 
 
 #: ``MATCH[call][card]``: whether ``card`` matches ``call`` (dudab §3)
-MATCH: tuple[tuple[bool, ...], ...] = tuple(
+MATCH: Final[tuple[tuple[bool, ...], ...]] = tuple(
     tuple(_matches(call, c) for c in range(NUM_CARDS)) for call in range(13)
 )
 
@@ -179,7 +185,7 @@ def card_name(card: int) -> str:
     return f"BABY-{card - 87}"
 
 
-_BY_NAME = {card_name(c).lower(): c for c in range(NUM_CARDS)}
+_BY_NAME: Final = {card_name(c).lower(): c for c in range(NUM_CARDS)}
 
 
 def parse_card(name: object) -> int:
@@ -207,8 +213,8 @@ def face_name(face: int) -> str:
     return "jungle" if face == FACE_JUNGLE else "baby"
 
 
-FACE_NAMES: tuple[str, ...] = tuple(face_name(f) for f in range(FACE_BABY + 1))
-_FACE_BY_NAME = {name: f for f, name in enumerate(FACE_NAMES)}
+FACE_NAMES: Final[tuple[str, ...]] = tuple(face_name(f) for f in range(FACE_BABY + 1))
+_FACE_BY_NAME: Final = {name: f for f, name in enumerate(FACE_NAMES)}
 
 
 def parse_face(text: str) -> int:
@@ -225,7 +231,7 @@ def parse_face(text: str) -> int:
     return face
 
 
-_CALL_BY_NAME = {name: i for i, name in enumerate(CALL_NAMES) if name}
+_CALL_BY_NAME: Final = {name: i for i, name in enumerate(CALL_NAMES) if name}
 
 
 def parse_call(text: str) -> int:

@@ -115,7 +115,7 @@ class DudabGame(Game[DudabState]):
             decks.append(ids)
         while len(decks) < players:
             decks.append(random_deck(cards, head, rng))
-        return DudabState(options, players, start, decks)
+        return DudabState.new(options, players, start, decks)
 
     def state_from_position(self, data: Mapping[str, Any]) -> DudabState:
         """Rebuild a state from :meth:`DudabState.to_position` output."""

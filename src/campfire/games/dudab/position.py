@@ -119,7 +119,7 @@ def read_state(players: int, options: DudabOptions, s: Mapping[str, Any]) -> Dud
 
 def _unchecked_state(players: int, options: DudabOptions, v: Mapping[str, Any]) -> DudabState:
     """The state of the fields as read, before any check across them (no report yet)."""
-    state = object.__new__(DudabState)
+    state = DudabState()  # empty (a compiled class refuses object.__new__)
     state.num_players = players
     state.options = options
     state.ncols = columns_for(players)

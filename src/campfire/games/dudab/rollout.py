@@ -30,7 +30,7 @@ ahead from behind, which after a lopsided first round is the same for every move
 from __future__ import annotations
 
 import random
-from typing import cast
+from typing import Final, cast
 
 from campfire.core import Action, Outcome, RolloutPolicy, State
 
@@ -52,17 +52,17 @@ from .state import CAPTURE_AT, MAX_HAND, DudabState, randbelow
 __all__ = ["DudabRollout"]
 
 #: how many cards match each call 1–12 (index 0: no call)
-_CALL_TOTAL = tuple(sum(match) for match in MATCH)
+_CALL_TOTAL: Final = tuple(sum(match) for match in MATCH)
 #: the calls 1–12 each card matches
-_CALLS_OF = tuple(
+_CALLS_OF: Final = tuple(
     tuple(call for call in range(1, 13) if MATCH[call][card]) for card in range(NUM_CARDS)
 )
 
 #: what a capture costs on average (about five cards, less what the discard down to 2 sheds)
-_CAPTURE_COST = 8.0
+_CAPTURE_COST: Final = 8.0
 #: what a Dudab in hand is worth while the draw pile is long (it fits every column, answers and
 #: counters calls); once the pile runs low it is shed, as it would score +5 in hand
-_DUDAB_KEEP = 2.0
+_DUDAB_KEEP: Final = 2.0
 
 
 def _face_value(face: int) -> float:
@@ -72,14 +72,14 @@ def _face_value(face: int) -> float:
 
 #: what a placement (by action index) is worth before a capture while the draw pile is long
 #: (a Dudab is kept for later: placing it costs its worth in hand, a little less with a call)
-_PLACE_EARLY = tuple(
+_PLACE_EARLY: Final = tuple(
     (-_DUDAB_KEEP + (0.5 if a.call else 0.0) if a.face == FACE_DUDAB else _face_value(a.face))
     if a.kind == K_PLACE
     else 0.0
     for a in ACTIONS
 )
 #: the same once the draw pile is low (a Dudab is shed: it would score +5 in hand)
-_PLACE_LATE = tuple(
+_PLACE_LATE: Final = tuple(
     (5.0 if a.face == FACE_DUDAB else _face_value(a.face)) if a.kind == K_PLACE else 0.0
     for a in ACTIONS
 )

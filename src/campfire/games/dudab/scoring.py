@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from .cards import BABY, DUDAB, JUNGLE, KIND, NUMBER, SHAMAN, VALUE
 
@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 #: dudab §7.2: points for 0..8 Babies in the own pile
-BABY_POINTS = (0, -1, -3, -6, -11, -19, -32, -51, -81)
+BABY_POINTS: Final = (0, -1, -3, -6, -11, -19, -32, -51, -81)
 
 
 @dataclass(frozen=True)
@@ -155,10 +155,12 @@ def round_score(hand: Iterable[int], pile: Iterable[int]) -> RoundScore:
 
 #: where :func:`round_total` counts each card: 0–3 Number cards of value 1–4, then Dudab, Shaman,
 #: Jungle and Baby
-_SLOT = tuple(VALUE[c] - 1 if KIND[c] == NUMBER else 4 + KIND[c] - DUDAB for c in range(len(KIND)))
+_SLOT: Final = tuple(
+    VALUE[c] - 1 if KIND[c] == NUMBER else 4 + KIND[c] - DUDAB for c in range(len(KIND))
+)
 #: :func:`round_total`'s scores by counts, less the hand's Dudabs (at most :data:`_KEEP` kept)
 _TOTALS: dict[tuple[int, ...], int] = {}
-_KEEP = 1 << 16
+_KEEP: Final = 1 << 16
 
 
 def round_total(hand: Iterable[int], pile: Iterable[int]) -> int:

@@ -22,7 +22,7 @@ from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from itertools import repeat
 from operator import is_
-from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, cast
 
 from campfire.core import (
     Action,
@@ -122,21 +122,31 @@ __all__ = [
     "shuffle",
 ]
 
-NO_SEAT = -1
+NO_SEAT: Final = -1
 PLAYING, OVER = 0, 1
-PHASES: tuple[Phase, ...] = ("playing", "game_over")
+PHASES: Final[tuple[Phase, ...]] = ("playing", "game_over")
 
 # obligations (dudab §3); the kind of the next step is the obligation's number (§5.2)
-OB_NONE, OB_SHAMAN, OB_CALL = range(3)
-OBLIGATIONS = ("none", "shaman_reaction", "call")
+OB_NONE: Final = 0
+OB_SHAMAN: Final = 1
+OB_CALL: Final = 2
+OBLIGATIONS: Final = ("none", "shaman_reaction", "call")
 TURN, REACTION, ANSWER = OB_NONE, OB_SHAMAN, OB_CALL
 
 # pending tasks: (type, seat, arg)
-T_END_STEP, T_ADVANCE, T_REFILL, T_TRIM, T_DRAW, T_KEEP, T_SWAP, T_JUNGLE, T_BABY = range(9)
-TASKS = ("end_step", "advance", "refill", "trim", "draw", "keep", "swap", "jungle", "baby")
-_DECISIONS = frozenset((T_TRIM, T_KEEP, T_SWAP, T_JUNGLE, T_BABY))
+T_END_STEP: Final = 0
+T_ADVANCE: Final = 1
+T_REFILL: Final = 2
+T_TRIM: Final = 3
+T_DRAW: Final = 4
+T_KEEP: Final = 5
+T_SWAP: Final = 6
+T_JUNGLE: Final = 7
+T_BABY: Final = 8
+TASKS: Final = ("end_step", "advance", "refill", "trim", "draw", "keep", "swap", "jungle", "baby")
+_DECISIONS: Final = frozenset((T_TRIM, T_KEEP, T_SWAP, T_JUNGLE, T_BABY))
 
-PROMPTS: tuple[Prompt, ...] = (
+PROMPTS: Final[tuple[Prompt, ...]] = (
     "turn",
     "shaman_reaction",
     "call_answer",
@@ -150,16 +160,16 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 #: the lowest Jungle or Baby card id: they have the highest ids (the others are "normal")
-FIRST_SPECIAL = min(c for c in range(len(KIND)) if KIND[c] > SHAMAN)
+FIRST_SPECIAL: Final = min(c for c in range(len(KIND)) if KIND[c] > SHAMAN)
 assert all((KIND[c] > SHAMAN) == (c >= FIRST_SPECIAL) for c in range(len(KIND)))
 
-HAND_DEAL = 3  # dudab §2.3 step 2
-CAPTURE_AT = 6  # dudab §4.3
-KEEP_AFTER_CAPTURE = 2
+HAND_DEAL: Final = 3  # dudab §2.3 step 2
+CAPTURE_AT: Final = 6  # dudab §4.3
+KEEP_AFTER_CAPTURE: Final = 2
 MIN_HAND, MAX_HAND = 2, 5  # dudab §6
 
 #: a representative card of each hand face (Shaman faces: the first copy of the colour)
-_REPR: tuple[int, ...] = tuple(
+_REPR: Final[tuple[int, ...]] = tuple(
     f if f < 64 else 64 if f == FACE_DUDAB else 72 + (f - FACE_SHAMAN) * 2 for f in range(69)
 )
 
@@ -183,7 +193,7 @@ def _turn_fit(t: int, x: int) -> bool:
 
 #: ``_TURN_FITS[t]``: for the top card ``t`` of a column without a Jungle, whether each hand
 #: face but the Dudab (by :data:`_REPR`) may be placed on it in a TURN step
-_TURN_FITS: tuple[tuple[bool, ...], ...] = tuple(
+_TURN_FITS: Final[tuple[tuple[bool, ...], ...]] = tuple(
     tuple(f != FACE_DUDAB and _turn_fit(t, _REPR[f]) for f in range(len(_REPR)))
     for t in range(len(KIND))
 )
@@ -352,15 +362,15 @@ def _columns(state: DudabState) -> list[dict[str, Any]]:
 
 #: more pending tasks than any round can stack (each Baby whose cover is a Number card adds two
 #: per other player, dudab §5.7.7: at most 8 × 10, plus a few of the step)
-_MAX_TASKS = 128
+_MAX_TASKS: Final = 128
 #: the most cards one draw task can still have to draw (a Number card's value, dudab §5.4)
-_MAX_DRAW = 4
+_MAX_DRAW: Final = 4
 #: a round score is far inside this range (the worst hand is 8 Dudabs, the best pile 8 Babies)
-_SCORE_LIMIT = 1000
-_COLUMN_FIELDS = ("heap", "cards", "jungle", "above")
-_OWNER_FIELDS = ("cards", "jungle")
+_SCORE_LIMIT: Final = 1000
+_COLUMN_FIELDS: Final = ("heap", "cards", "jungle", "above")
+_OWNER_FIELDS: Final = ("cards", "jungle")
 #: what a position without ``owners`` (written before Dudab recorded them) reads as
-_OWNERS_NOT_WRITTEN = object()
+_OWNERS_NOT_WRITTEN: Final = object()
 
 
 def _columns_of(ctx: ReadContext) -> int:
@@ -501,8 +511,8 @@ def _read_column(raw: Any, what: str, ctx: ReadContext) -> tuple[list[int], list
     return (heap, vis, jungle, above)
 
 
-_OWNER = Nullable(SEAT)
-_OWNER_LIST = ListOf(_OWNER, tuple=True)
+_OWNER: Final = Nullable(SEAT)
+_OWNER_LIST: Final = ListOf(_OWNER, tuple=True)
 
 
 def _read_column_owners(raw: Any, what: str, ctx: ReadContext) -> tuple[tuple[int, ...], int]:
@@ -513,7 +523,7 @@ def _read_column_owners(raw: Any, what: str, ctx: ReadContext) -> tuple[tuple[in
     return (cards, jungle)
 
 
-_COLUMN_OWNERS = ListOf(Read(_read_column_owners), length=_columns_of)
+_COLUMN_OWNERS: Final = ListOf(Read(_read_column_owners), length=_columns_of)
 
 
 def _read_owners(raw: Any, what: str, ctx: ReadContext) -> list[tuple[tuple[int, ...], int]] | None:
@@ -535,7 +545,7 @@ def _read_report(raw: Any, what: str, ctx: ReadContext) -> Any:
     return raw
 
 
-_NAMES = Custom(lambda cards: _names(cards), _read_cards)
+_NAMES: Final = Custom(lambda cards: _names(cards), _read_cards)
 
 
 class DudabState(State):
@@ -598,10 +608,26 @@ class DudabState(State):
         StateField("_legal", key=None),
     )
 
-    def __init__(
+    def __init__(self) -> None:
+        """An empty state, its attributes unset: :meth:`new` and ``clone`` fill them in.
+
+        A compiled class always runs ``__init__`` when it makes an object, so the written
+        ``clone`` (``docs/compiled.md``) makes its copy with this one.
+        """
+
+    @classmethod
+    def new(
+        cls, options: DudabOptions, players: int, start_player: int, decks: Sequence[list[int]]
+    ) -> Self:
+        """Create the state at the start of round 1: use ``DudabGame.new_game`` instead."""
+        state = cls()
+        state._setup(options, players, start_player, decks)
+        return state
+
+    def _setup(
         self, options: DudabOptions, players: int, start_player: int, decks: Sequence[list[int]]
     ) -> None:
-        """Create the state at the start of round 1: use ``DudabGame.new_game`` instead."""
+        """Set every attribute of the initial state (:meth:`new`)."""
         self.num_players = players
         self.options = options
         self.ncols = columns_for(players)
@@ -1481,7 +1507,41 @@ class DudabState(State):
 
     # ----- copies --------------------------------------------------------------------------------
 
-    # ``clone`` is generated from ``FIELDS``
+    # ----- clone: written from FIELDS by `python -m campfire.core.clones`; do not edit -----
+    def clone(self) -> Self:
+        """An independent copy, each attribute copied as ``FIELDS`` declares."""
+        s = self
+        o = self.__class__()
+        o.num_players = s.num_players
+        o.options = s.options
+        o.ncols = s.ncols
+        o.start_player = s.start_player
+        o.round = s.round
+        o.phase = s.phase
+        o.actor = s.actor
+        o.ob = s.ob
+        o.ob_col = s.ob_col
+        o.ob_call = s.ob_call
+        o.tasks = s.tasks[:]
+        o.revealed = s.revealed
+        o.draw = s.draw[:]
+        o.discard = s.discard[:]
+        o.heap = [_x[:] for _x in s.heap]
+        o.vis = [_x[:] for _x in s.vis]
+        o.jungle = s.jungle[:]
+        o.above = s.above[:]
+        o.owners = s.owners[:]
+        o.jungle_owners = s.jungle_owners[:]
+        o.hands = [_x[:] for _x in s.hands]
+        o.piles = [_x[:] for _x in s.piles]
+        o.kept = s.kept[:]
+        o.scores = [_x[:] for _x in s.scores]
+        o.report = s.report
+        o.decks = [_x[:] for _x in s.decks]
+        o._legal = s._legal
+        return o
+
+    # ----- end of the written clone -----
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
         """A copy with everything ``seat`` cannot see re-dealt at random (dudab §9).
@@ -1542,17 +1602,17 @@ class DudabState(State):
 
 #: the owners of a column whose one card nobody played (a starter, a Baby's cover); a column's
 #: owners are a tuple, shared by clones: a change replaces it
-_NOBODY = (NO_SEAT,)
+_NOBODY: Final = (NO_SEAT,)
 
 #: ``frozenset((seat,))`` of each seat, for the events only that seat sees
-_ONLY_SEAT = tuple(frozenset((seat,)) for seat in range(16))
+_ONLY_SEAT: Final = tuple(frozenset((seat,)) for seat in range(16))
 
 
 def _only(seat: int) -> frozenset[int]:
     return _ONLY_SEAT[seat] if 0 <= seat < 16 else frozenset((seat,))
 
 
-_FACE_OF = FACE.__getitem__
+_FACE_OF: Final = FACE.__getitem__
 
 
 def _faces(hand: list[int]) -> list[int]:

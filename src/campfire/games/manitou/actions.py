@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Final
 
 from campfire.core import Action, ErrorText, NotationError
 from campfire.core.actions import hand_built
@@ -54,7 +55,7 @@ __all__ = [
     "parse_action",
 ]
 
-NUM_GROUNDS = 3
+NUM_GROUNDS: Final = 3
 
 
 class ManitouKind(StrEnum):
@@ -76,7 +77,7 @@ class ManitouKind(StrEnum):
 K_PICK, K_PLAY, K_MOVE = ManitouKind.PICK, ManitouKind.PLAY, ManitouKind.MOVE
 K_TAKE, K_LOSE, K_PASS = ManitouKind.TAKE, ManitouKind.LOSE, ManitouKind.PASS
 #: each kind's name (the kind itself: kept for the readers that index it by kind)
-KIND_NAMES: dict[ManitouKind, str] = {k: str(k) for k in ManitouKind}
+KIND_NAMES: Final[dict[ManitouKind, str]] = {k: str(k) for k in ManitouKind}
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +119,7 @@ TAKE = tuple(ManitouAction(K_TAKE, t, -1, 90 + t) for t in range(NUM_TILE_TYPES)
 LOSE = tuple(ManitouAction(K_LOSE, t, -1, 103 + t) for t in range(NUM_TILE_TYPES))
 PASS = ManitouAction(K_PASS, -1, -1, 116)
 
-_ALL: tuple[ManitouAction, ...] = (
+_ALL: Final[tuple[ManitouAction, ...]] = (
     *PICK,
     *(a for row in PLAY for a in row),
     *(a for row in MOVE for a in row),
@@ -126,15 +127,15 @@ _ALL: tuple[ManitouAction, ...] = (
     *LOSE,
     PASS,
 )
-NUM_ACTIONS = len(_ALL)
-_BY_TEXT = {a.notation(): a for a in _ALL}
-_CANONICAL: dict[ManitouAction, ManitouAction] = {a: a for a in _ALL}
+NUM_ACTIONS: Final = len(_ALL)
+_BY_TEXT: Final = {a.notation(): a for a in _ALL}
+_CANONICAL: Final[dict[ManitouAction, ManitouAction]] = {a: a for a in _ALL}
 assert [a.index for a in _ALL] == list(range(NUM_ACTIONS))
 
 #: the title in messages, translated at the edge under ``manitou.title`` (as ``Game.title_text``)
-_TITLE_TEXT = "Big Manitou"
-_TITLE = ErrorText(_TITLE_TEXT, context="manitou.title")
-_HELP = ErrorText(
+_TITLE_TEXT: Final = "Big Manitou"
+_TITLE: Final = ErrorText(_TITLE_TEXT, context="manitou.title")
+_HELP: Final = ErrorText(
     "Big Manitou actions are: pick C, play C gN, move hS gN, take T, lose T, pass "
     "(C = h1–h10, chief, squaw, shaman, spy, healer; N = 1–3; T = buffalo1–5, tipi1–5, horse, "
     "totem, tomahawk)"

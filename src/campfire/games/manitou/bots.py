@@ -14,9 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Final, cast
 
-from campfire.core import Action, Agent, NoisyConfig, Observation
+from mypy_extensions import mypyc_attr
+
+from campfire.core import Action, Agent, Observation
+
+# from its own module, not the package: mypyc's non-native subclass needs it imported
+from campfire.core.agent import NoisyConfig
 
 from .actions import K_LOSE, K_MOVE, K_PASS, K_PICK, K_PLAY, K_TAKE, ManitouAction
 from .cards import (
@@ -44,14 +49,14 @@ __all__ = [
 ]
 
 #: Selection preference: strong hunters first, the heroes that win most contests early.
-_PICK_ORDER = tuple(
+_PICK_ORDER: Final = tuple(
     parse_card(name)
     for name in (
         *("h10", "h9", "spy", "h8", "chief", "h7", "squaw", "shaman", "h6", "healer"),
         *("h5", "h4", "h3", "h2", "h1"),
     )
 )
-_PICK_RANK = {c: i for i, c in enumerate(_PICK_ORDER)}
+_PICK_RANK: Final = {c: i for i, c in enumerate(_PICK_ORDER)}
 
 
 def _owned_counts(names: list[str]) -> list[int]:
@@ -70,7 +75,7 @@ def _vp(owned: list[int]) -> int:
 #: :func:`tile_points` of every tile type, per tiles-owned vector (the bot asks for the same few
 #: vectors thousands of times in a search's rollouts); cleared when it grows past its bound
 _POINTS: dict[tuple[int, ...], tuple[float, ...]] = {}
-_POINTS_BOUND = 1 << 16
+_POINTS_BOUND: Final = 1 << 16
 
 
 def points_table(owned: list[int]) -> tuple[float, ...]:
@@ -293,6 +298,8 @@ class HeuristicRules:
         return best
 
 
+# options declared with option(): a plain class when compiled (docs/compiled.md)
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class ManitouHeuristicConfig(NoisyConfig):
     """Parameters of the Big Manitou heuristic bot: ``noise`` (:class:`NoisyConfig`)."""
@@ -329,6 +336,8 @@ def _view_grounds(view: ManitouView) -> list[Ground]:
     out: list[Ground] = []
     for ground in view["grounds"]:
         tiles = [parse_tile(t) for t in ground["tiles"]]
-        cards = [(int(s), parse_card(str(c)), bool(u)) for s, c, u in ground["cards"]]
+        # JSON arrays at run time, typed as tuples: unpacked as Any (compiled, a tuple is checked)
+        raw: list[Any] = cast(list[Any], ground["cards"])
+        cards = [(int(s), parse_card(str(c)), bool(u)) for s, c, u in raw]
         out.append((tiles, cards))
     return out

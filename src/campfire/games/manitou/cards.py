@@ -15,6 +15,8 @@ Cards are numbered by *type* (the two chiefs of a deck, and the two squaws, are 
 
 from __future__ import annotations
 
+from typing import Final
+
 from campfire.core import ErrorText, OptionError, SetupError
 
 __all__ = [
@@ -53,14 +55,14 @@ __all__ = [
 
 # ----- cards (manitou §1.1) --------------------------------------------------------------------
 
-NUM_HUNTERS = 10
+NUM_HUNTERS: Final = 10
 CHIEF, SQUAW, SHAMAN, SPY, HEALER = range(NUM_HUNTERS, NUM_HUNTERS + 5)
-NUM_CARD_TYPES = NUM_HUNTERS + 5
-HERO_NAMES = ("chief", "squaw", "shaman", "spy", "healer")
-CARD_NAMES: tuple[str, ...] = tuple(f"h{s}" for s in range(1, NUM_HUNTERS + 1)) + HERO_NAMES
-_CARD_BY_NAME = {name: c for c, name in enumerate(CARD_NAMES)}
+NUM_CARD_TYPES: Final = NUM_HUNTERS + 5
+HERO_NAMES: Final = ("chief", "squaw", "shaman", "spy", "healer")
+CARD_NAMES: Final[tuple[str, ...]] = tuple(f"h{s}" for s in range(1, NUM_HUNTERS + 1)) + HERO_NAMES
+_CARD_BY_NAME: Final = {name: c for c, name in enumerate(CARD_NAMES)}
 #: The 17 playable cards of a deck, as a count per card type (manitou §1.1).
-FULL_POOL: tuple[int, ...] = (1,) * NUM_HUNTERS + (2, 2, 1, 1, 1)
+FULL_POOL: Final[tuple[int, ...]] = (1,) * NUM_HUNTERS + (2, 2, 1, 1, 1)
 assert sum(FULL_POOL) == 17
 
 
@@ -96,7 +98,7 @@ def strength(card: int) -> int:
 # ----- hero beat charts (manitou §5.3, §12 M3) -------------------------------------------------
 
 #: Each chart lists, per attacker, the heroes it beats; exactly one direction per unordered pair.
-_CHARTS: dict[str, dict[int, tuple[int, ...]]] = {
+_CHARTS: Final[dict[str, dict[int, tuple[int, ...]]]] = {
     # seed relations + the remaining pairs from the 1997 Manitou chart (default)
     "seed_plus_1997": {
         CHIEF: (SHAMAN, HEALER),
@@ -122,7 +124,7 @@ _CHARTS: dict[str, dict[int, tuple[int, ...]]] = {
         SQUAW: (SPY,),
     },
 }
-HERO_CHARTS: tuple[str, ...] = tuple(_CHARTS)
+HERO_CHARTS: Final[tuple[str, ...]] = tuple(_CHARTS)
 
 
 def beat_table(chart: str) -> tuple[tuple[bool, ...], ...]:
@@ -142,26 +144,28 @@ def beats(chart: str, attacker: int, defender: int) -> bool:
 # ----- tiles (manitou §1.2) --------------------------------------------------------------------
 
 #: Buffalo and tipi tiles carry a multiplier 1 … MAX_MULTIPLIER (the seed shows 1–3).
-MAX_MULTIPLIER = 5
-BUFFALO = 0
-TIPI = MAX_MULTIPLIER
+MAX_MULTIPLIER: Final = 5
+BUFFALO: Final = 0
+TIPI: Final = MAX_MULTIPLIER
 HORSE, TOTEM, TOMAHAWK = 2 * MAX_MULTIPLIER, 2 * MAX_MULTIPLIER + 1, 2 * MAX_MULTIPLIER + 2
-NUM_TILE_TYPES = 2 * MAX_MULTIPLIER + 3
-TILE_NAMES: tuple[str, ...] = (
+NUM_TILE_TYPES: Final = 2 * MAX_MULTIPLIER + 3
+TILE_NAMES: Final[tuple[str, ...]] = (
     *(f"buffalo{m}" for m in range(1, MAX_MULTIPLIER + 1)),
     *(f"tipi{m}" for m in range(1, MAX_MULTIPLIER + 1)),
     "horse",
     "totem",
     "tomahawk",
 )
-_TILE_BY_NAME = {name: t for t, name in enumerate(TILE_NAMES)}
-_TILE_VALUES = tuple(t % MAX_MULTIPLIER + 1 if t < HORSE else 1 for t in range(NUM_TILE_TYPES))
+_TILE_BY_NAME: Final = {name: t for t, name in enumerate(TILE_NAMES)}
+_TILE_VALUES: Final = tuple(
+    t % MAX_MULTIPLIER + 1 if t < HORSE else 1 for t in range(NUM_TILE_TYPES)
+)
 
 #: The most tiles a bag may hold, from a tile mix or an explicit setup (the game has 60).
-MAX_BAG_TILES = 1000
+MAX_BAG_TILES: Final = 1000
 
 #: manitou §1.2 (D): the placeholder mix of the 60 tiles — UNVERIFIED, not the rules.
-PLACEHOLDER_TILE_MIX = (
+PLACEHOLDER_TILE_MIX: Final = (
     "buffalo1:8,buffalo2:5,buffalo3:3,tipi1:8,tipi2:5,tipi3:3,tomahawk:10,totem:9,horse:9"
 )
 

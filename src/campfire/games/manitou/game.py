@@ -154,7 +154,7 @@ class ManitouGame(Game[ManitouState]):
         bag = [parse_tile(name) for name in raw]
         deals = read_deals(setup.get("decks", []), players, options, dealer, 0, SetupError)
         returns = read_returns(setup.get("returns", []), options, SetupError)
-        state = ManitouState(options, players, dealer, bag, rng)
+        state = ManitouState.new(options, players, dealer, bag, rng)
         state.deals = deals
         state.returns = returns
         state._start_hunt([])

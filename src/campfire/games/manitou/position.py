@@ -108,7 +108,7 @@ def _build_state(players: int, options: ManitouOptions, v: Mapping[str, Any]) ->
     ``pool`` is the 17 cards less ``used_this_cycle``, ``owned`` the tiles counted by type,
     ``up`` the face-up heroes of each ground and ``picked`` the size of each selection.
     """
-    state = ManitouState(options, players, v["dealer"], v["bag"], v["rng"])
+    state = ManitouState.new(options, players, v["dealer"], v["bag"], v["rng"])
     state.hunt = v["hunt"]
     state.phase = v["phase"]
     state.seat = v["seat"]

@@ -29,7 +29,7 @@ import random
 from bisect import bisect_left
 from collections.abc import Callable
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, cast
 
 from campfire.core import (
     Action,
@@ -98,7 +98,7 @@ from .cards import (
     tile_value,
 )
 from .options import ManitouOptions
-from .types import GroundCard, ManitouOutcome, ManitouView, Phase, SharingStep
+from .types import ManitouOutcome, ManitouView, Phase, SharingStep
 
 if TYPE_CHECKING:
     from .game import ManitouGame
@@ -114,30 +114,51 @@ __all__ = [
     "selection_sizes",
 ]
 
-NO_SEAT = -1
+NO_SEAT: Final = -1
 #: A card on the table is coded ``card | seat << 4``, plus DOWN once it is turned face down.
-DOWN = 256
+DOWN: Final = 256
 
 #: manitou §2.5 (M16): hunts per player count.
-HUNTS = {2: 4, 3: 3, 4: 4, 5: 5}
+HUNTS: Final = {2: 4, 3: 3, 4: 4, 5: 5}
 #: manitou §2.6 (M1): tiles per hunting ground per player count.
-TILES_PER_GROUND = {2: 2, 3: 3, 4: 3, 5: 4}
-HAND_SIZE = 3
-PLAYS_PER_HUNT = 7
-NUM_GROUNDS = 3
+TILES_PER_GROUND: Final = {2: 2, 3: 3, 4: 3, 5: 4}
+HAND_SIZE: Final = 3
+PLAYS_PER_HUNT: Final = 7
+NUM_GROUNDS: Final = 3
 
-SELECT, PLAY_PHASE, TOTEM_PHASE, HORSE_PHASE, THIEF, SHARE, GAME_OVER = range(7)
-PHASES: tuple[Phase, ...] = ("select", "play", "totem", "horse", "thief", "take", "game_over")
+SELECT: Final = 0
+PLAY_PHASE: Final = 1
+TOTEM_PHASE: Final = 2
+HORSE_PHASE: Final = 3
+THIEF: Final = 4
+SHARE: Final = 5
+GAME_OVER: Final = 6
+PHASES: Final[tuple[Phase, ...]] = (
+    "select",
+    "play",
+    "totem",
+    "horse",
+    "thief",
+    "take",
+    "game_over",
+)
 # steps of the distribution of one ground (manitou §6.2)
-EV_START, EV_HERO, EV_FIRST, EV_SECOND = range(4)
-EV_STEPS: tuple[SharingStep, ...] = ("start", "hero", "best_hunter", "second_hunter")
+EV_START: Final = 0
+EV_HERO: Final = 1
+EV_FIRST: Final = 2
+EV_SECOND: Final = 3
+EV_STEPS: Final[tuple[SharingStep, ...]] = ("start", "hero", "best_hunter", "second_hunter")
 
-_GROUNDS = range(NUM_GROUNDS)
-_INDEX = attrgetter("index")
-_CARD_TYPES = range(NUM_CARD_TYPES)
-_TILE_TYPES = range(NUM_TILE_TYPES)
-_MULTIPLIED = range(TIPI + MAX_MULTIPLIER)  # buffalo and tipi tiles
-_PLAIN = range(HORSE, NUM_TILE_TYPES)  # horse, totem, tomahawk
+_INDEX: Final = attrgetter("index")
+
+
+def _ground_card(code: int) -> Any:
+    """A card on a ground in the view: the JSON array ``[seat, card, face_up]``.
+
+    The view's type reads it as a :data:`GroundCard` tuple; ``Any``, not a ``cast``, since a
+    compiled ``cast`` checks the value (a list is no tuple).
+    """
+    return [_seat_of(code), CARD_NAMES[code & 15], not code & DOWN]
 
 
 def selection_sizes(players: int, dealer: int) -> list[int]:
@@ -195,7 +216,9 @@ def _used_this_cycle(state: ManitouState) -> list[list[str]]:
 
 
 def _selected(state: ManitouState) -> list[list[str]]:
-    return [[CARD_NAMES[c] for c in _CARD_TYPES for _ in range(s[c])] for s in state.selected]
+    return [
+        [CARD_NAMES[c] for c in range(NUM_CARD_TYPES) for _ in range(s[c])] for s in state.selected
+    ]
 
 
 def _table(state: ManitouState) -> list[list[list[Any]]]:
@@ -296,9 +319,9 @@ def _per_ground(ctx: ReadContext) -> int:
     return int(ctx.options.tiles_per_ground) or TILES_PER_GROUND[ctx.players]
 
 
-_GROUND = Int(1, NUM_GROUNDS, offset=1)
-_STEP = Names(EV_STEPS)
-_PICKS = Int(0, _per_ground)
+_GROUND: Final = Int(1, NUM_GROUNDS, offset=1)
+_STEP: Final = Names(EV_STEPS)
+_PICKS: Final = Int(0, _per_ground)
 
 
 def _read_sharing(raw: Any, what: str, ctx: ReadContext) -> tuple[int, int, int, int, int]:
@@ -333,12 +356,12 @@ def _plays(ctx: ReadContext) -> int:
     return PLAYS_PER_HUNT * ctx.players
 
 
-_TILES = Custom(_tile_names, _read_tiles)
-_CARDS = Custom(_card_names, _read_cards)
-_SEAT_OR_NULL = Nullable(SEAT)
+_TILES: Final = Custom(_tile_names, _read_tiles)
+_CARDS: Final = Custom(_card_names, _read_cards)
+_SEAT_OR_NULL: Final = Nullable(SEAT)
 #: per seat, names written by a computed entry (already JSON), read back as numbers
-_SEATS_CARDS = ListOf(Read(_read_cards), length=_players)
-_SEATS_TILES = ListOf(Read(_read_tiles), length=_players)
+_SEATS_CARDS: Final = ListOf(Read(_read_cards), length=_players)
+_SEATS_TILES: Final = ListOf(Read(_read_tiles), length=_players)
 
 
 class ManitouState(State):
@@ -401,10 +424,26 @@ class ManitouState(State):
         StateField("_legal_seat", Reset(NO_SEAT), key=None),
     )
 
-    def __init__(
+    def __init__(self) -> None:
+        """An empty state, its attributes unset: :meth:`new` and ``clone`` fill them in.
+
+        A compiled class always runs ``__init__`` when it makes an object, so the written
+        ``clone`` (``docs/compiled.md``) makes its copy with this one.
+        """
+
+    @classmethod
+    def new(
+        cls, options: ManitouOptions, players: int, dealer: int, bag: list[int], rng: GameRng
+    ) -> Self:
+        """Create the state before the first hunt is laid out: use ``ManitouGame.new_game``."""
+        state = cls()
+        state._setup(options, players, dealer, bag, rng)
+        return state
+
+    def _setup(
         self, options: ManitouOptions, players: int, dealer: int, bag: list[int], rng: GameRng
     ) -> None:
-        """Create the state before the first hunt is laid out: use ``ManitouGame.new_game``."""
+        """Set every attribute of the initial state (:meth:`new`)."""
         n = players
         self.num_players = n
         self.options = options
@@ -502,7 +541,7 @@ class ManitouState(State):
                 legal = []
             else:
                 pool, sel = self.pool[seat], self.selected[seat]
-                legal = [PICK[c] for c in _CARD_TYPES if pool[c] > sel[c]]
+                legal = [PICK[c] for c in range(NUM_CARD_TYPES) if pool[c] > sel[c]]
         elif phase == GAME_OVER or seat != self.seat:
             legal = []
         elif phase == PLAY_PHASE:  # manitou §5.1: a card must be played if one can be
@@ -511,7 +550,9 @@ class ManitouState(State):
             legal = self._plays(seat)
             legal.append(PASS)
         elif phase == HORSE_PHASE:  # manitou §5.7: one own hunter to another ground, or not
-            legal = [MOVE[h][g] for h, src in self._hunters(seat) for g in _GROUNDS if g != src]
+            legal = [
+                MOVE[h][g] for h, src in self._hunters(seat) for g in range(NUM_GROUNDS) if g != src
+            ]
             legal.append(PASS)
         elif phase == THIEF:  # manitou §6.1
             legal = [LOSE[t] for t in self._rob_choices(seat)]
@@ -606,7 +647,7 @@ class ManitouState(State):
         # manitou §5 H2: k tiles per ground from the bag, G1 first
         k = self.per_ground
         bag = self.bag
-        for g in _GROUNDS:
+        for g in range(NUM_GROUNDS):
             self.grounds[g] = bag[:k]
             del bag[:k]
         self.selected = [[0] * NUM_CARD_TYPES for _ in range(n)]
@@ -673,14 +714,14 @@ class ManitouState(State):
                 rng = unshare(self, "rng")  # the first draw of a clone copies the generator
                 if draw:
                     pool = self.pool[p]
-                    cards = [c for c in _CARD_TYPES for _ in range(pool[c])]
+                    cards = [c for c in range(NUM_CARD_TYPES) for _ in range(pool[c])]
                     sel = [0] * NUM_CARD_TYPES
                     for c in rng.sample(cards, self.sel_size[p]):
                         sel[c] += 1
                     self.selected[p] = sel
                     self.picked[p] = self.sel_size[p]
                 sel = self.selected[p]
-                deck = [c for c in _CARD_TYPES for _ in range(sel[c])]
+                deck = [c for c in range(NUM_CARD_TYPES) for _ in range(sel[c])]
                 rng.shuffle(deck)
                 hand = [deck.pop() for _ in range(min(HAND_SIZE, len(deck)))]
             self.decks[p] = deck
@@ -708,7 +749,7 @@ class ManitouState(State):
                 need[c] -= 1
                 deck.append(c)
         if len(deck) < size:
-            missing = [CARD_NAMES[c] for c in _CARD_TYPES for _ in range(need[c])]
+            missing = [CARD_NAMES[c] for c in range(NUM_CARD_TYPES) for _ in range(need[c])]
             what = "available cards" if self.options.draw_cards else f"selected cards ({missing})"
             raise SetupError(
                 ErrorText(
@@ -743,7 +784,7 @@ class ManitouState(State):
             if c < NUM_HUNTERS:
                 out.extend(row)
             else:
-                out.extend(row[g] for g in _GROUNDS if self._hero_ok(seat, g))
+                out.extend(row[g] for g in range(NUM_GROUNDS) if self._hero_ok(seat, g))
         return out
 
     def _play_turn(self, seat: int, card: int, g: int) -> list[Event]:
@@ -840,7 +881,7 @@ class ManitouState(State):
     def _hunters(self, seat: int) -> list[tuple[int, int]]:
         """(card, ground) of every hunter of ``seat`` on the table, by card."""
         found = []
-        for g in _GROUNDS:
+        for g in range(NUM_GROUNDS):
             for code in self.table[g]:
                 if code & 15 < NUM_HUNTERS and code >> 4 == seat:
                     found.append((code & 15, g))
@@ -849,7 +890,7 @@ class ManitouState(State):
 
     def _move(self, seat: int, hunter: int, g: int) -> list[Event]:
         code = hunter | seat << 4
-        src = next(s for s in _GROUNDS if code in self.table[s])
+        src = next(s for s in range(NUM_GROUNDS) if code in self.table[s])
         self.table[src].remove(code)
         self.table[g].append(code)
         events = [
@@ -865,7 +906,7 @@ class ManitouState(State):
     def thief_sums(self) -> list[int]:
         """Each seat's sum of printed hunter strengths played this hunt (manitou §6.1)."""
         sums = [0] * self.num_players
-        for g in _GROUNDS:
+        for g in range(NUM_GROUNDS):
             for code in self.table[g]:
                 card = code & 15
                 if card < NUM_HUNTERS:
@@ -893,8 +934,8 @@ class ManitouState(State):
     def _rob_choices(self, seat: int) -> list[int]:
         """The tiles a robbed seat may lose: a tipi or buffalo, else any tile (§6.1, M10)."""
         owned = self.owned[seat]
-        choices = [t for t in _MULTIPLIED if owned[t]]
-        return choices or [t for t in _PLAIN if owned[t]]
+        choices = [t for t in range(TIPI + MAX_MULTIPLIER) if owned[t]]
+        return choices or [t for t in range(HORSE, NUM_TILE_TYPES) if owned[t]]
 
     def _continue_evaluation(self, events: list[Event]) -> list[Event]:
         """Run the evaluation until a seat must choose, or the hunt ends."""
@@ -1061,7 +1102,7 @@ class ManitouState(State):
     def _end_hunt(self, events: list[Event]) -> list[Event]:
         # manitou §5 H9, §4: played cards are used for the rest of the cycle
         pool = self.pool
-        for g in _GROUNDS:
+        for g in range(NUM_GROUNDS):
             for code in self.table[g]:
                 pool[_seat_of(code)][code & 15] -= 1
             self.table[g] = []
@@ -1119,7 +1160,7 @@ class ManitouState(State):
                 vp += o[TOTEM] + o[HORSE]
             if piece_vp != "tiles":
                 vp += pieces
-            high = max((tile_value(t) for t in _TILE_TYPES if o[t]), default=0)
+            high = max((tile_value(t) for t in range(NUM_TILE_TYPES) if o[t]), default=0)
             scores.append(vp)
             tiebreak.append(tipis * 10 + high)  # tipis first, then the best tile (≤ 5)
             details.append(
@@ -1273,11 +1314,11 @@ class ManitouState(State):
 
     def _used(self, seat: int) -> list[str]:
         pool = self.pool[seat]
-        return [CARD_NAMES[c] for c in _CARD_TYPES for _ in range(FULL_POOL[c] - pool[c])]
+        return [CARD_NAMES[c] for c in range(NUM_CARD_TYPES) for _ in range(FULL_POOL[c] - pool[c])]
 
     def _tiles(self, seat: int) -> list[str]:
         owned = self.owned[seat]
-        return [TILE_NAMES[t] for t in _TILE_TYPES for _ in range(owned[t])]
+        return [TILE_NAMES[t] for t in range(NUM_TILE_TYPES) for _ in range(owned[t])]
 
     def view(self, seat: int | None) -> ManitouView:
         """What ``seat`` may know (manitou §9): never another seat's selection, hand or deck.
@@ -1300,12 +1341,9 @@ class ManitouState(State):
             "grounds": [
                 {
                     "tiles": [TILE_NAMES[t] for t in self.grounds[g]],
-                    "cards": [  # JSON arrays [seat, card, face_up], read as GroundCard tuples
-                        cast(GroundCard, [_seat_of(code), CARD_NAMES[code & 15], not code & DOWN])
-                        for code in self.table[g]
-                    ],
+                    "cards": [_ground_card(code) for code in self.table[g]],
                 }
-                for g in _GROUNDS
+                for g in range(NUM_GROUNDS)
             ],
             "tiles_owned": [self._tiles(p) for p in range(n)],
             "totem_holder": None if self.totem_holder == NO_SEAT else self.totem_holder,
@@ -1333,7 +1371,7 @@ class ManitouState(State):
         if seat is not None and 0 <= seat < n:
             sel = self.selected[seat]
             out["you"] = {
-                "selection": [CARD_NAMES[c] for c in _CARD_TYPES for _ in range(sel[c])],
+                "selection": [CARD_NAMES[c] for c in range(NUM_CARD_TYPES) for _ in range(sel[c])],
                 "hand": [CARD_NAMES[c] for c in self.hands[seat]],
                 "deck": [CARD_NAMES[c] for c in sorted(self.decks[seat])],
             }
@@ -1350,7 +1388,54 @@ class ManitouState(State):
 
     # ----- copies ------------------------------------------------------------------------------
 
-    # ``clone`` is generated from ``FIELDS``
+    # ----- clone: written from FIELDS by `python -m campfire.core.clones`; do not edit -----
+    def clone(self) -> Self:
+        """An independent copy, each attribute copied as ``FIELDS`` declares."""
+        s = self
+        o = self.__class__()
+        o.num_players = s.num_players
+        o.options = s.options
+        o._beats = s._beats
+        o._per_player = s._per_player
+        o._live = s._live
+        o._count_down = s._count_down
+        o.hunts = s.hunts
+        o.per_ground = s.per_ground
+        o.hunt = s.hunt
+        o.dealer = s.dealer
+        o.phase = s.phase
+        o.seat = s.seat
+        o.bag = s.bag[:]
+        o.grounds = [_x[:] for _x in s.grounds]
+        o.out_of_game = s.out_of_game[:]
+        o.owned = [_x[:] for _x in s.owned]
+        o.totem_holder = s.totem_holder
+        o.horse_holder = s.horse_holder
+        o.pool = [_x[:] for _x in s.pool]
+        o.sel_size = s.sel_size[:]
+        o.selected = [_x[:] for _x in s.selected]
+        o.picked = s.picked[:]
+        o.hands = [_x[:] for _x in s.hands]
+        o.decks = [_x[:] for _x in s.decks]
+        o.table = [_x[:] for _x in s.table]
+        o.up = [_x[:] for _x in s.up]
+        o.turn = s.turn
+        o.rob_queue = s.rob_queue[:]
+        o.tom = s.tom[:]
+        o.ev_ground = s.ev_ground
+        o.ev_step = s.ev_step
+        o.chooser = s.chooser
+        o.picks_left = s.picks_left
+        o.c_taker = s.c_taker
+        o.deals = s.deals[:]
+        o.returns = s.returns[:]
+        o.rng = s.rng
+        o._rng_shared = s._rng_shared = True
+        o._legal = None
+        o._legal_seat = -1
+        return o
+
+    # ----- end of the written clone -----
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
         """A copy with what ``seat`` cannot know re-sampled (manitou §9).
@@ -1380,14 +1465,14 @@ class ManitouState(State):
             if self.phase == SELECT:
                 k = self.picked[p]
                 base = [0] * NUM_CARD_TYPES
-                avail = [c for c in _CARD_TYPES for _ in range(pool[c])]
+                avail = [c for c in range(NUM_CARD_TYPES) for _ in range(pool[c])]
             else:
                 base = [0] * NUM_CARD_TYPES
-                for g in _GROUNDS:
+                for g in range(NUM_GROUNDS):
                     for code in self.table[g]:
                         if _seat_of(code) == p:
                             base[code & 15] += 1
-                avail = [c for c in _CARD_TYPES for _ in range(pool[c] - base[c])]
+                avail = [c for c in range(NUM_CARD_TYPES) for _ in range(pool[c] - base[c])]
                 k = len(self.hands[p]) + len(self.decks[p])
             sample = rng.sample(avail, k)
             sel = base[:]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Final
 
 from campfire.core import Action, ErrorText, NotationError
 from campfire.core.actions import hand_built
@@ -80,7 +81,7 @@ class TrackerAction(Action):
         return f"TrackerAction({self.notation()!r})"
 
 
-_K = TrackerKind
+_K: Final = TrackerKind
 PEEK = tuple(TrackerAction(_K.PEEK, p, p) for p in range(NUM_POSITIONS))
 TAKE = tuple(TrackerAction(_K.TAKE, p, 60 + p) for p in range(NUM_POSITIONS))
 LIFT = tuple(TrackerAction(_K.LIFT, p, 120 + p) for p in range(NUM_POSITIONS))
@@ -90,15 +91,15 @@ TRACK = tuple(TrackerAction(_K.TRACK, m, 239 + m) for m in range(1, TRACKERS_PER
 DONE = TrackerAction(_K.DONE, -1, 243)
 DECLINE = TrackerAction(_K.DECLINE, -1, 244)
 
-_ALL: tuple[TrackerAction, ...] = (*PEEK, *TAKE, *LIFT, *DROP, *TRACK, DONE, DECLINE)
-NUM_ACTIONS = len(_ALL)
-_BY_TEXT = {a.notation(): a for a in _ALL}
-_CANONICAL: dict[TrackerAction, TrackerAction] = {a: a for a in _ALL}
+_ALL: Final[tuple[TrackerAction, ...]] = (*PEEK, *TAKE, *LIFT, *DROP, *TRACK, DONE, DECLINE)
+NUM_ACTIONS: Final = len(_ALL)
+_BY_TEXT: Final = {a.notation(): a for a in _ALL}
+_CANONICAL: Final[dict[TrackerAction, TrackerAction]] = {a: a for a in _ALL}
 
 #: the title in messages, translated at the edge under ``tracker.title`` (as ``Game.title_text``)
-_TITLE_TEXT = "Tracker"
-_TITLE = ErrorText(_TITLE_TEXT, context="tracker.title")
-_HELP = ErrorText(
+_TITLE_TEXT: Final = "Tracker"
+_TITLE: Final = ErrorText(_TITLE_TEXT, context="tracker.title")
+_HELP: Final = ErrorText(
     "Tracker actions are: peek P, take P, lift P, drop P (P = position 0–59), "
     "track M (M = 1–3 trackers), done, decline"
 )

@@ -25,13 +25,11 @@ from __future__ import annotations
 import random
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from campfire.core import (
     Action,
     Agent,
-    AgentConfig,
     Belief,
     ErrorText,
     Event,
@@ -40,11 +38,12 @@ from campfire.core import (
     Outcome,
     RolloutPolicy,
     State,
-    option,
 )
 
+# from its own module, not the package: mypyc's non-native subclass needs it imported
 from .actions import DECLINE, DONE, DROP, LIFT, PEEK, TAKE, TRACK, TrackerAction, TrackerKind
-from .cards import BOARD_POSITIONS, is_enemy_scout, is_scout, parse_card, parse_tribe, tribe_of
+from .cards import NUM_POSITIONS, is_enemy_scout, is_scout, parse_card, parse_tribe, tribe_of
+from .config import DEFAULT_PATIENCE, TrackerHeuristicConfig
 from .state import (
     COLLECTING,
     EMPTY,
@@ -68,11 +67,8 @@ __all__ = [
 ]
 
 
-#: Peeking turns in a row after which a bot (and the search) captures anyway.
-DEFAULT_PATIENCE = 12
-
 _PEEK, _TAKE, _TRACK = TrackerKind.PEEK, TrackerKind.TAKE, TrackerKind.TRACK
-_ENDS_OR_TRACKS = frozenset((TrackerKind.TRACK, TrackerKind.DONE, TrackerKind.DECLINE))
+_ENDS_OR_TRACKS: Final = frozenset((TrackerKind.TRACK, TrackerKind.DONE, TrackerKind.DECLINE))
 
 
 def parse_memory(text: str) -> tuple[int, float]:
@@ -311,32 +307,6 @@ class TrackerMemory(Belief):
                 fixed.add((owner, dst))
 
 
-@dataclass(frozen=True)
-class TrackerHeuristicConfig(AgentConfig):
-    """Parameters of the Tracker heuristic bot."""
-
-    memory: str = option("perfect", help="perfect, none, CAPACITY or CAPACITY/DECAY (e.g. 8/0.05)")
-    greed: int = option(3, help="remembered enemy scouts needed before capturing")
-    patience: int = option(
-        DEFAULT_PATIENCE,
-        help="peeking turns in a row after which it captures anyway (half-way: one remembered "
-        "enemy scout is enough)",
-    )
-
-    def validate(self) -> None:
-        """Check the memory spec, greed and patience."""
-        parse_memory(self.memory)
-        if self.greed < 1:
-            raise OptionError(ErrorText("greed must be at least 1 (got {greed})", greed=self.greed))
-        if self.patience < 1:
-            raise OptionError(
-                ErrorText(
-                    "patience must be at least 1 peeking turn (got {patience})",
-                    patience=self.patience,
-                )
-            )
-
-
 class TrackerHeuristic(Agent):
     """A rule-based Tracker player with a memory model."""
 
@@ -390,7 +360,7 @@ class TrackerHeuristic(Agent):
         if step == "relocating":
             return self._relocate(v, known, my_tribe)
         # placing: any empty position
-        empty = [p for p in BOARD_POSITIONS if p not in occupied]
+        empty = [p for p in range(NUM_POSITIONS) if p not in occupied]
         return DROP[rng.choice(empty)]
 
     def _should_capture(self, v: TrackerView, enemies: list[int]) -> bool:
@@ -542,11 +512,11 @@ class TrackerRollout(RolloutPolicy):
                 return DECLINE
             if step == TURN_START and phase == NORMAL:
                 return TRACK[0]  # nothing left to learn
-            any_card = [p for p in BOARD_POSITIONS if board[p] != EMPTY and p not in peeked]
+            any_card = [p for p in range(NUM_POSITIONS) if board[p] != EMPTY and p not in peeked]
             return PEEK[any_card[rng.randrange(len(any_card))]]
         if step == RELOCATING:
             return DONE
-        empty = [p for p in BOARD_POSITIONS if board[p] == EMPTY]
+        empty = [p for p in range(NUM_POSITIONS) if board[p] == EMPTY]
         return DROP[empty[rng.randrange(len(empty))]]
 
     def _interesting(

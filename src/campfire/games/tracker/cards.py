@@ -13,6 +13,8 @@ scout, 3..9 a false track.
 
 from __future__ import annotations
 
+from typing import Final
+
 from campfire.core import ErrorText, SetupError
 
 __all__ = [
@@ -34,31 +36,31 @@ __all__ = [
     "tribe_of",
 ]
 
-NUM_TRIBES = 6
-SCOUTS_PER_TRIBE = 3
-FALSE_TRACKS_PER_TRIBE = 7
-CARDS_PER_TRIBE = SCOUTS_PER_TRIBE + FALSE_TRACKS_PER_TRIBE
-NUM_CARDS = NUM_TRIBES * CARDS_PER_TRIBE
-NUM_POSITIONS = 60
+NUM_TRIBES: Final = 6
+SCOUTS_PER_TRIBE: Final = 3
+FALSE_TRACKS_PER_TRIBE: Final = 7
+CARDS_PER_TRIBE: Final = SCOUTS_PER_TRIBE + FALSE_TRACKS_PER_TRIBE
+NUM_CARDS: Final = NUM_TRIBES * CARDS_PER_TRIBE
+NUM_POSITIONS: Final = 60
 #: every board position, 0–59
-BOARD_POSITIONS = range(NUM_POSITIONS)
-TRACKERS_PER_PLAYER = 3
-ALL_CARDS = tuple(range(NUM_CARDS))
+BOARD_POSITIONS: Final = range(NUM_POSITIONS)
+TRACKERS_PER_PLAYER: Final = 3
+ALL_CARDS: Final = tuple(range(NUM_CARDS))
 
 # tracker §2 (D1): an 8 × 8 grid without its central 2 × 2 block, numbered row-major.
-CENTRE = frozenset({(3, 3), (3, 4), (4, 3), (4, 4)})
-POSITION_CELLS: tuple[tuple[int, int], ...] = tuple(
+CENTRE: Final = frozenset({(3, 3), (3, 4), (4, 3), (4, 4)})
+POSITION_CELLS: Final[tuple[tuple[int, int], ...]] = tuple(
     (r, c) for r in range(8) for c in range(8) if (r, c) not in CENTRE
 )
 assert len(POSITION_CELLS) == NUM_POSITIONS
 
-_NAMES = tuple(
+_NAMES: Final = tuple(
     f"S-T{c // CARDS_PER_TRIBE}-{c % CARDS_PER_TRIBE + 1}"
     if c % CARDS_PER_TRIBE < SCOUTS_PER_TRIBE
     else f"F-T{c // CARDS_PER_TRIBE}-{c % CARDS_PER_TRIBE - SCOUTS_PER_TRIBE + 1}"
     for c in ALL_CARDS
 )
-_BY_NAME = {name: c for c, name in enumerate(_NAMES)}
+_BY_NAME: Final = {name: c for c, name in enumerate(_NAMES)}
 
 
 def card_name(card: int) -> str:

@@ -98,7 +98,7 @@ class TrackerGame(Game[TrackerState]):
             )
         board = [parse_card(name) for name in raw]
         check_cards(board, SetupError)
-        state = TrackerState(options, tribes, board, start)
+        state = TrackerState.new(options, tribes, board, start)
         return state
 
     def state_from_position(self, data: Mapping[str, Any]) -> TrackerState:

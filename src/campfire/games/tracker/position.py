@@ -150,7 +150,7 @@ def _read(players: int, options: TrackerOptions, s: Mapping[str, Any]) -> _Field
 
 def _build(f: _Fields) -> TrackerState:
     """The state of checked fields (the centre holds every tracker played)."""
-    state = TrackerState(f.options, f.tribes, f.board, f.start_player)
+    state = TrackerState.new(f.options, f.tribes, f.board, f.start_player)
     state.hands = f.hands
     state.centre = sum(TRACKERS_PER_PLAYER - h for h in f.hands)
     state.captured = f.captured

@@ -22,7 +22,7 @@ import random
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, cast
 
 from campfire.core import (
     Action,
@@ -78,18 +78,24 @@ if TYPE_CHECKING:
 
 __all__ = ["PHASES", "STEPS", "TrackerState"]
 
-EMPTY = -1
-NO_SEAT = -1
+EMPTY: Final = -1
+NO_SEAT: Final = -1
 
 # phases (tracker §4)
-NORMAL, FINAL_PEEK, FINAL_CAPTURE, GAME_OVER = range(4)
-PHASES: tuple[Phase, ...] = ("normal", "final_peek", "final_capture", "game_over")
+NORMAL: Final = 0
+FINAL_PEEK: Final = 1
+FINAL_CAPTURE: Final = 2
+GAME_OVER: Final = 3
+PHASES: Final[tuple[Phase, ...]] = ("normal", "final_peek", "final_capture", "game_over")
 # steps within a turn
-TURN_START, PEEKING, COLLECTING, RELOCATING, PLACING = range(5)
-STEPS: tuple[Step, ...] = ("turn_start", "peeking", "collecting", "relocating", "placing")
+TURN_START: Final = 0
+PEEKING: Final = 1
+COLLECTING: Final = 2
+RELOCATING: Final = 3
+PLACING: Final = 4
+STEPS: Final[tuple[Step, ...]] = ("turn_start", "peeking", "collecting", "relocating", "placing")
 
-_POSITIONS = range(NUM_POSITIONS)
-_INDEX = attrgetter("index")
+_INDEX: Final = attrgetter("index")
 
 
 # ----- how the fields are written in a position (``TrackerState.FIELDS``) -------------------------
@@ -118,8 +124,8 @@ def _last_move(ctx: ReadContext) -> int:
     return int(ctx.options.max_relocations) - 1
 
 
-_CARD = Custom(card_name, _read_card)
-_TRACKERS = Int(0, TRACKERS_PER_PLAYER)
+_CARD: Final = Custom(card_name, _read_card)
+_TRACKERS: Final = Int(0, TRACKERS_PER_PLAYER)
 
 
 def read_tribes(raw: Any, players: int, error: type[ValueError]) -> list[int]:
@@ -175,14 +181,30 @@ class TrackerState(State):
         StateField("_legal", Reset(None), key=None),
     )
 
-    def __init__(
+    def __init__(self) -> None:
+        """An empty state, its attributes unset: :meth:`new` and ``clone`` fill them in.
+
+        A compiled class always runs ``__init__`` when it makes an object, so the written
+        ``clone`` (``docs/compiled.md``) makes its copy with this one.
+        """
+
+    @classmethod
+    def new(
+        cls, options: TrackerOptions, tribes: Sequence[int], board: Sequence[int], start_player: int
+    ) -> Self:
+        """Create the initial state (tracker §3): use ``TrackerGame.new_game`` instead."""
+        state = cls()
+        state._setup(options, tribes, board, start_player)
+        return state
+
+    def _setup(
         self,
         options: TrackerOptions,
         tribes: Sequence[int],
         board: Sequence[int],
         start_player: int,
     ) -> None:
-        """Create the initial state (tracker §3): use ``TrackerGame.new_game`` instead."""
+        """Set every attribute of the initial state (:meth:`new`)."""
         n = len(tribes)
         self.num_players = n
         self.options = options
@@ -247,22 +269,22 @@ class TrackerState(State):
             if self.phase == FINAL_CAPTURE:
                 legal = [TRACK[self.hands[self.seat] - 1]]  # tracker §5.2: all trackers
             else:
-                legal = [PEEK[p] for p in _POSITIONS if board[p] != EMPTY]
+                legal = [PEEK[p] for p in range(NUM_POSITIONS) if board[p] != EMPTY]
                 if self.phase == NORMAL:
                     legal.extend(TRACK[: self.hands[self.seat]])  # tracker §5.1B.1 (D7)
                 else:
                     legal.append(DECLINE)  # tracker §5.2 (D9): the final peek is optional
         elif step == PEEKING:  # tracker §5.1A (D3): distinct occupied positions
             peeked = self.peeked
-            legal = [PEEK[p] for p in _POSITIONS if board[p] != EMPTY and p not in peeked]
+            legal = [PEEK[p] for p in range(NUM_POSITIONS) if board[p] != EMPTY and p not in peeked]
         elif step == COLLECTING:  # tracker §5.1B.2
-            legal = [TAKE[p] for p in _POSITIONS if board[p] != EMPTY]
+            legal = [TAKE[p] for p in range(NUM_POSITIONS) if board[p] != EMPTY]
             legal.append(DONE)
         elif step == RELOCATING:  # tracker §5.1B.3 (D6)
-            legal = [LIFT[p] for p in _POSITIONS if board[p] != EMPTY]
+            legal = [LIFT[p] for p in range(NUM_POSITIONS) if board[p] != EMPTY]
             legal.append(DONE)
         else:  # PLACING: a moved card goes to an empty position
-            legal = [DROP[p] for p in _POSITIONS if board[p] == EMPTY]
+            legal = [DROP[p] for p in range(NUM_POSITIONS) if board[p] == EMPTY]
         self._legal = legal
         return legal
 
@@ -621,7 +643,7 @@ class TrackerState(State):
             "trackers": list(self.hands),
             "centre": self.centre,
             "captured_counts": [len(p) for p in self.captured],
-            "occupied": [p for p in _POSITIONS if self.board[p] != EMPTY],
+            "occupied": [p for p in range(NUM_POSITIONS) if self.board[p] != EMPTY],
             "peeked_this_turn": list(self.peeked),
             "relocations_this_turn": self.moves,
             "lifted": None if self.lifted == EMPTY else self.lifted,
@@ -645,7 +667,33 @@ class TrackerState(State):
         return render_text(self.game.presenter().display(self.view(seat), legal, ()))
 
     # ----- copies ------------------------------------------------------------------------------
-    # ``clone`` is generated from ``FIELDS`` (below the class)
+    # ----- clone: written from FIELDS by `python -m campfire.core.clones`; do not edit -----
+    def clone(self) -> Self:
+        """An independent copy, each attribute copied as ``FIELDS`` declares."""
+        s = self
+        o = self.__class__()
+        o.num_players = s.num_players
+        o.options = s.options
+        o.peek_count = s.peek_count
+        o.max_relocations = s.max_relocations
+        o.tribes = s.tribes[:]
+        o.start_player = s.start_player
+        o.board = s.board[:]
+        o.cards_left = s.cards_left
+        o.hands = s.hands[:]
+        o.captured = [_x[:] for _x in s.captured]
+        o.centre = s.centre
+        o.phase = s.phase
+        o.step = s.step
+        o.seat = s.seat
+        o.peeked = s.peeked[:]
+        o.moves = s.moves
+        o.lifted = s.lifted
+        o.last_player = s.last_player
+        o._legal = None
+        return o
+
+    # ----- end of the written clone -----
 
     def determinize(
         self, seat: int, rng: random.Random, known: Mapping[int, int] | None = None
@@ -663,7 +711,7 @@ class TrackerState(State):
             return other
         board = other.board
         captured = other.captured
-        slots: list[tuple[int, int]] = [(-1, p) for p in _POSITIONS if board[p] != EMPTY]
+        slots: list[tuple[int, int]] = [(-1, p) for p in range(NUM_POSITIONS) if board[p] != EMPTY]
         for owner, pile in enumerate(captured):
             slots.extend((owner, i) for i in range(len(pile)))
         pool = [board[p] if owner < 0 else captured[owner][p] for owner, p in slots]
