@@ -33,7 +33,7 @@ import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -108,7 +108,7 @@ class NoRatings:
         return None
 
 
-def bot_level(ratings: Sequence[float], chosen: str, bots: dict[str, float | None]) -> str:
+def bot_level(ratings: Sequence[float], chosen: str, bots: Mapping[str, float | None]) -> str:
     """The bots' level for people of ``ratings``: the level whose rating is nearest their mean.
 
     Without ratings (of the people or of the bots) the level ``chosen`` by the person whose
