@@ -336,7 +336,7 @@ def test_a_game_the_server_stopped_before_rating_is_rated_at_the_next_start_once
 def test_bots_are_rated_per_level_against_people(sqlite_url: str) -> None:
     with client(sqlite_url) as c:
         ann = sign_up(c, "Ann")
-        me = [{"kind": "reserved", "nickname": "Ann"}, {"kind": "bot", "level": "hard"}]
+        me = [{"kind": "reserved", "nickname": "Ann"}, {"kind": "bot", "level": "easy"}]
         made = rated_table(c, ann, me)
         table, tokens = made.json()["table"]["id"], {0: made.json()["tokens"]["0"]}
         with seats(c, table, tokens, spectator=False) as clients:
@@ -353,15 +353,15 @@ def test_bots_are_rated_per_level_against_people(sqlite_url: str) -> None:
             lambda: c.get(f"/api/leaderboards/{GAME}").json()["rows"][1:], "both rated"
         )
         rows = c.get(f"/api/leaderboards/{GAME}").json()["rows"]
-        assert {(r["name"], r["bot"]) for r in rows} == {("Ann", None), (None, "hard")}
+        assert {(r["name"], r["bot"]) for r in rows} == {("Ann", None), (None, "easy")}
         assert all(r["games"] == 1 for r in rows) and board
         # what Play now pairs by (quick.RatingLookup): the same ratings' μ, the bots' too
         quick = c.app.state.quick  # type: ignore[attr-defined]
         assert quick.ratings is c.app.state.manager.game_ratings  # type: ignore[attr-defined]
         mu = {r["name"] or r["bot"]: r["mu"] for r in rows}
         assert round(quick.ratings.rating(1, GAME, 2), 4) == mu["Ann"]
-        assert round(quick.ratings.bot_rating("hard", GAME, 2), 4) == mu["hard"]
-        assert quick.ratings.bot_rating("easy", GAME, 2) is None  # never played a person
+        assert round(quick.ratings.bot_rating("easy", GAME, 2), 4) == mu["easy"]
+        assert quick.ratings.bot_rating("hard", GAME, 2) is None  # never played a person
 
 
 def test_a_game_lost_on_time_is_rated_with_the_forfeit(sqlite_url: str) -> None:
