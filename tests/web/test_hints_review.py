@@ -4,18 +4,17 @@ A hint: at a table created with hints allowed, the person to act clicks "Hint"; 
 is shown on their page only, and the other person's log says that a hint was used. The review:
 the replay page of a bots' finished game, opened from its address with ``review=1``, runs the
 review with a progress bar and draws each seat's line of chances, the marked moves and their
-marks; a record file opened on the replay page is reviewed the same way, in the page's
-language. The waits are bounded; no duration is asserted.
+marks (a record file's review: ``test_review_file.py``). The waits are bounded; no duration
+is asserted.
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 from .people import create_table, join_table, start, until
-from .test_replay import bot_game, saved_game
+from .test_replay import bot_game
 
 
 def test_a_hint_is_shown_to_the_asker_and_logged_for_the_other(server: Any, new_page: Any) -> None:
@@ -74,29 +73,3 @@ def test_the_review_page_draws_marks_and_the_graph(server: Any, new_page: Any) -
     marked.first.locator("a").click()
     shown = until(page, lambda: page.evaluate("() => document.body.dataset.step") == str(step))
     assert shown, f"the replay did not go to step {step}"
-
-
-def test_a_record_file_opened_on_the_replay_page_is_reviewed(
-    server: Any, new_page: Any, tmp_path: Path
-) -> None:
-    path = tmp_path / "game.json"
-    saved_game(server.base, "manitou", 2, path)
-    page = new_page(390, 844)
-    page.goto(f"{server.base}/replay")
-    page.locator("#cf-lang").select_option("cs")
-    page.locator("#cf-replay-file").set_input_files(str(path))
-    page.wait_for_function("() => Number(document.body.dataset.steps) > 0")
-    start = page.locator("#cf-review-start")
-    start.wait_for()
-    assert page.locator("#cf-review-moves").count() == 0  # nothing is sent before the click
-    start.click()
-    graph = page.locator("#cf-review-graph")
-    graph.wait_for(timeout=600_000)
-    assert graph.locator("polyline.cf-review-line").count() == 2
-    summary = page.locator("#cf-review-summary li")
-    assert summary.count() == 2 and "hrubé chyby" in summary.first.inner_text()  # in Czech
-    # another language: the same review (by its id), in the new words, with no new click
-    page.locator("#cf-lang").select_option("en")
-    page.locator("#cf-review-summary li").first.get_by_text(re.compile("blunders")).wait_for()
-    assert page.locator("#cf-review-start").is_hidden()
-    assert page.errors == []
