@@ -55,7 +55,7 @@ from .accounts import (
 )
 from .lobby import guarded, language_of, read_body
 from .moderation import CATEGORIES, REASON_MAX, Moderation
-from .seating import LobbyError
+from .seating import LobbyError, seat_tokens
 from .wire import decode
 
 __all__ = [
@@ -74,8 +74,8 @@ __all__ = [
 CSRF_HEADER = "x-csrf-token"
 #: The largest body of an account request (a sign-up with its claims fits easily).
 MAX_ACCOUNT_BODY = 32 * 1024
-#: The longest seat token a claim may hold.
-MAX_TOKEN = 200
+#: The longest password-reset token a request may send (the server makes 43-character ones).
+MAX_RESET_TOKEN = 200
 
 _RESET_SUBJECT = N_("Campfire: reset your password")
 _RESET_BODY = N_(
@@ -207,37 +207,6 @@ def _without_cookie(answer: Response, request: Request) -> Response:
     return answer
 
 
-def _claims(raw: Any) -> list[tuple[int, str]]:
-    """A sign-up's ``claim``: at most :data:`MAX_CLAIMS` ``{"table", "token"}`` objects."""
-    if raw is None:
-        return []
-    problem = LobbyError(
-        400,
-        "bad_request",
-        ErrorText(
-            'claim is a list of at most {limit} {{"table": id, "token": seat token}} objects',
-            limit=MAX_CLAIMS,
-        ),
-    )
-    if not isinstance(raw, list) or len(raw) > MAX_CLAIMS:
-        raise problem
-    out = []
-    for item in raw:
-        if not isinstance(item, dict) or set(item) != {"table", "token"}:
-            raise problem
-        table, token = item["table"], item["token"]
-        if (
-            not isinstance(table, int)
-            or isinstance(table, bool)
-            or not 1 <= table < 10**12
-            or not isinstance(token, str)
-            or not 1 <= len(token) <= MAX_TOKEN
-        ):
-            raise problem
-        out.append((table, token))
-    return out
-
-
 #: The request's JSON object, holding no key but those allowed.
 read_object = _body
 
@@ -269,7 +238,7 @@ async def sign_up(request: Request) -> Response:
         raise LobbyError(
             400, "no_mail", ErrorText("this server sends no e-mail: leave the address out")
         )
-    claims = _claims(body.get("claim"))
+    claims = seat_tokens(body.get("claim"), "claim", MAX_CLAIMS)
     user, claimed = await asyncio.to_thread(service.accounts.sign_up, name, password, email, claims)
     session_id, csrf = await _open_session(request, user)
     answer = JSONResponse({**_state(user, csrf, request), "claimed": claimed}, status_code=201)
@@ -396,7 +365,7 @@ async def finish_reset(request: Request) -> Response:
     service.limit(request.scope)
     body = await _body(request, ("token", "new_password"))
     token = body.get("token")
-    if not isinstance(token, str) or not 1 <= len(token) <= MAX_TOKEN:
+    if not isinstance(token, str) or not 1 <= len(token) <= MAX_RESET_TOKEN:
         raise LobbyError(400, "bad_request", ErrorText("token is the reset link's token"))
     password = check_password(body.get("new_password"), "new_password")
     await asyncio.to_thread(service.accounts.finish_reset, token, password)

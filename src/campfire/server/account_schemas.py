@@ -13,24 +13,12 @@ from typing import Any
 
 from .accounts import MAX_CLAIMS, MAX_EMAIL, NAME_MAX, NAME_MIN, PASSWORD_MAX, PASSWORD_MIN
 from .moderation import CATEGORIES, REASON_MAX
+from .schema_parts import SEAT_NUMBER as _SEAT_NUMBER
+from .schema_parts import json_object as _object
+from .schema_parts import seat_tokens_schema
+from .seating import MAX_SEAT_TOKEN
 
 __all__ = ["ACCOUNT_SCHEMAS"]
-
-_DRAFT = "https://json-schema.org/draft/2020-12/schema"
-_SEAT_NUMBER = {"type": "integer", "minimum": 0}
-
-
-def _object(
-    required: list[str], properties: dict[str, Any], *, schema: bool = False
-) -> dict[str, Any]:
-    head = {"$schema": _DRAFT} if schema else {}
-    return {
-        **head,
-        "type": "object",
-        "required": required,
-        "properties": properties,
-        "additionalProperties": False,
-    }
 
 
 _PASSWORD = {"type": "string", "minLength": PASSWORD_MIN, "maxLength": PASSWORD_MAX}
@@ -110,17 +98,7 @@ ACCOUNT_SCHEMAS: dict[str, dict[str, Any]] = {
             "user_name": {"type": "string", "minLength": NAME_MIN, "maxLength": NAME_MAX},
             "password": _PASSWORD,
             "email": {"type": ["string", "null"], "maxLength": MAX_EMAIL},
-            "claim": {
-                "type": "array",
-                "maxItems": MAX_CLAIMS,
-                "items": _object(
-                    ["table", "token"],
-                    {
-                        "table": {"type": "integer", "minimum": 1},
-                        "token": {"type": "string", "minLength": 1, "maxLength": 200},
-                    },
-                ),
-            },
+            "claim": seat_tokens_schema(MAX_CLAIMS, MAX_SEAT_TOKEN),
         },
         schema=True,
     ),

@@ -31,6 +31,9 @@ from .limits import announced_length
 from .protocol import SERVER_SCHEMAS
 from .quick_schemas import quick_schemas
 from .rematch import ANSWERS
+from .schema_parts import DRAFT as _DRAFT
+from .schema_parts import SEAT_NUMBER as _SEAT_NUMBER
+from .schema_parts import json_object as _object
 from .tables import MAX_NICKNAME, LiveTable, LobbyError, TableManager
 from .turn_schemas import TURN_CLOCK_REQUEST, TURN_SCHEMAS
 from .wire import decode
@@ -103,9 +106,7 @@ ERROR_CODES = (
 
 # ----- schemas ----------------------------------------------------------------------------------
 
-_DRAFT = "https://json-schema.org/draft/2020-12/schema"
 _SEAT_INFO = SERVER_SCHEMAS["snapshot"]["properties"]["seats"]["items"]
-_SEAT_NUMBER = {"type": "integer", "minimum": 0}
 #: a nickname as a request gives it: 1–32 characters once the white space around it is trimmed
 #: (the pattern), all printable (``str.isprintable``, which a pattern does not say: no control
 #: or format characters, so no bidirectional or zero-width marks, and no separator but the space)
@@ -115,19 +116,6 @@ _NICKNAME = {
 }
 _SECONDS = {"type": "number", "minimum": 0.1, "maximum": MAX_SECONDS}
 _ON_TIMEOUT = {"enum": list(ON_TIMEOUT)}
-
-
-def _object(
-    required: list[str], properties: dict[str, Any], *, schema: bool = False
-) -> dict[str, Any]:
-    head = {"$schema": _DRAFT} if schema else {}
-    return {
-        **head,
-        "type": "object",
-        "required": required,
-        "properties": properties,
-        "additionalProperties": False,
-    }
 
 
 #: The table object: what the lobby says of a table. ``options`` holds the options that differ

@@ -10,23 +10,13 @@ from typing import Any
 
 from campfire.agents import LEVELS
 
+from .schema_parts import SEAT_NUMBER, json_object
+
 __all__ = ["WAITS", "quick_schemas"]
 
 #: The waits a quick match's person may choose (seconds) before bots fill the empty seats
 #: (:mod:`.quick`).
 WAITS = (30, 60, 120, 300)
-
-_DRAFT = "https://json-schema.org/draft/2020-12/schema"
-
-
-def _object(required: list[str], properties: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "$schema": _DRAFT,
-        "type": "object",
-        "required": required,
-        "properties": properties,
-        "additionalProperties": False,
-    }
 
 
 def quick_schemas(nickname: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -34,7 +24,7 @@ def quick_schemas(nickname: dict[str, Any]) -> dict[str, dict[str, Any]]:
     #: a ticket's state: waiting (who waits, the seconds until bots fill the seats) or seated
     #: (the table, the seat and its token)
     state = {
-        **_object(
+        **json_object(
             ["game", "players", "state", "seconds_left", "waiting"],
             {
                 "game": {"type": "string"},
@@ -43,16 +33,17 @@ def quick_schemas(nickname: dict[str, Any]) -> dict[str, dict[str, Any]]:
                 "seconds_left": {"type": "number", "minimum": 0},
                 "waiting": {"type": "array", "maxItems": 20, "items": {"type": "string"}},
                 "table": {"type": "integer", "minimum": 1},
-                "seat": {"type": "integer", "minimum": 0},
+                "seat": SEAT_NUMBER,
                 "token": {"type": "string", "minLength": 1},
             },
+            schema=True,
         ),
         "if": {"properties": {"state": {"const": "seated"}}},
         "then": {"required": ["table", "seat", "token"]},
         "else": {"not": {"required": ["table"]}},
     }
     return {
-        "quick_request": _object(
+        "quick_request": json_object(
             ["game", "nickname"],
             {
                 "game": {"type": "string"},
@@ -61,6 +52,7 @@ def quick_schemas(nickname: dict[str, Any]) -> dict[str, dict[str, Any]]:
                 "level": {"enum": list(LEVELS)},
                 "nickname": nickname,
             },
+            schema=True,
         ),
         "quick_state": state,
         "quick_joined": {
@@ -68,5 +60,5 @@ def quick_schemas(nickname: dict[str, Any]) -> dict[str, dict[str, Any]]:
             "required": ["ticket", *state["required"]],
             "properties": {"ticket": {"type": "string", "minLength": 1}, **state["properties"]},
         },
-        "quick_left": _object(["left"], {"left": {"const": True}}),
+        "quick_left": json_object(["left"], {"left": {"const": True}}, schema=True),
     }

@@ -14,12 +14,14 @@ from campfire.i18n import names as seat_names
 
 __all__ = [
     "MAX_NICKNAME",
+    "MAX_SEAT_TOKEN",
     "TAKEOVER_LEVEL",
     "LobbyError",
     "SeatInfo",
     "check_nickname",
     "hash_token",
     "seat_request",
+    "seat_tokens",
 ]
 
 #: The longest nickname.
@@ -129,3 +131,47 @@ def seat_request(i: int, raw: Any) -> tuple[SeatInfo, str | None]:
         nickname = check_nickname(raw.get("nickname"))
         return SeatInfo(i, "human", nickname=nickname, token_hash=hash_token(token)), token
     raise LobbyError(400, "bad_request", shape)
+
+
+#: The longest seat token a request may send back (the server makes 32-character ones).
+MAX_SEAT_TOKEN = 200
+
+
+def seat_tokens(raw: Any, field: str, limit: int) -> list[tuple[int, str]]:
+    """A request's list of a browser's seat tokens: ``(table, token)`` pairs, at most ``limit``.
+
+    ``None`` is none; anything but a list of ``{"table": id, "token": seat token}`` objects is
+    :class:`LobbyError` 400 ``bad_request`` naming ``field`` (sign-up's ``claim``, the turn
+    list's ``seats``).
+
+    >>> seat_tokens([{"table": 4, "token": "abc"}], "seats", 100)
+    [(4, 'abc')]
+    """
+    if raw is None:
+        return []
+    problem = LobbyError(
+        400,
+        "bad_request",
+        ErrorText(
+            '{field} is a list of at most {limit} {{"table": id, "token": seat token}} objects',
+            field=field,
+            limit=limit,
+        ),
+    )
+    if not isinstance(raw, list) or len(raw) > limit:
+        raise problem
+    out = []
+    for item in raw:
+        if not isinstance(item, dict) or set(item) != {"table", "token"}:
+            raise problem
+        table, token = item["table"], item["token"]
+        if (
+            not isinstance(table, int)
+            or isinstance(table, bool)
+            or not 1 <= table < 10**12
+            or not isinstance(token, str)
+            or not 1 <= len(token) <= MAX_SEAT_TOKEN
+        ):
+            raise problem
+        out.append((table, token))
+    return out

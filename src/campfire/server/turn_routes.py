@@ -14,63 +14,26 @@ The lobby page's header asks every 30 seconds while the page is shown (``docs/we
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from campfire.core import ErrorText
-
 from .account_routes import read_object
 from .account_service import signed_in_user
 from .accounts import MAX_CLAIMS
 from .lobby import guarded
-from .seating import LobbyError, hash_token
+from .seating import hash_token, seat_tokens
 from .store import MAX_TURNS
 from .writer import utcnow_of
 
-__all__ = ["MAX_TOKEN", "routes"]
-
-#: The longest seat token the list reads.
-MAX_TOKEN = 200
-
-
-def _seats(raw: Any) -> list[tuple[int, str]]:
-    """The body's ``seats``: (table, seat token) pairs."""
-    if raw is None:
-        return []
-    problem = LobbyError(
-        400,
-        "bad_request",
-        ErrorText(
-            'seats is a list of at most {limit} {{"table": id, "token": seat token}} objects',
-            limit=MAX_CLAIMS,
-        ),
-    )
-    if not isinstance(raw, list) or len(raw) > MAX_CLAIMS:
-        raise problem
-    tokens = []
-    for item in raw:
-        if not isinstance(item, dict) or set(item) != {"table", "token"}:
-            raise problem
-        table, token = item["table"], item["token"]
-        if (
-            not isinstance(table, int)
-            or isinstance(table, bool)
-            or not 1 <= table < 10**12
-            or not isinstance(token, str)
-            or not 1 <= len(token) <= MAX_TOKEN
-        ):
-            raise problem
-        tokens.append((table, token))
-    return tokens
+__all__ = ["routes"]
 
 
 async def your_turns(request: Request) -> Response:
     """``POST /api/turns``: the turn-based tables waiting for the player's move."""
     body = await read_object(request, ("seats",))
-    tokens = _seats(body.get("seats"))
+    tokens = seat_tokens(body.get("seats"), "seats", MAX_CLAIMS)
     user = await signed_in_user(request)
     manager = request.app.state.manager
     pairs = sorted({(table, hash_token(token)) for table, token in tokens})
