@@ -40,6 +40,7 @@ from .models import (
     utcnow,
 )
 from .seating import LobbyError
+from .store import Store
 
 __all__ = [
     "CATEGORIES",
@@ -361,14 +362,8 @@ class Moderation:
             return {frozenset((a, b)) for a, b in rows}
 
     def seat_accounts(self, table_id: int) -> dict[int, int]:
-        """The seats of a table that are an account's: ``{seat: user id}``."""
-        with self.sessions() as session:
-            rows = session.execute(
-                select(AccountSeatRow.seat, AccountSeatRow.user_id).where(
-                    AccountSeatRow.table_id == table_id
-                )
-            )
-            return {seat: user for seat, user in rows}
+        """The seats of a table that are an account's: ``{seat: user id}`` (the store's read)."""
+        return Store(self.sessions).owners(table_id)
 
     def check_join(self, user_id: int, table_id: int) -> None:
         """409 ``blocked`` if an account seated at the table blocks ``user_id`` or is blocked."""
