@@ -10,16 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import inspect, select
 
 from campfire.cli import main
 from campfire.core.records import replay_text
-from campfire.server.db import MIGRATIONS, make_engine, migrate, session_factory
+from campfire.server.db import make_engine, session_factory
 from campfire.server.models import ActionRow, RecordRow, TableRow
 
 from .helpers import app_client, new_table, seats
+from .old_database import OldDatabase
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -246,33 +245,13 @@ def test_the_default_database_is_that_of_serve(
 
 
 def test_the_close_migration_upgrades_a_database_without_losing_a_game(db_url: str) -> None:
-    engine = make_engine(db_url)
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0003")  # a database of the release before
-    with engine.begin() as connection:
-        connection.exec_driver_sql(
-            "INSERT INTO game_tables (id, game, options, players, status, created, game_number,"
-            " seed) VALUES (7, 'tracker', '{}', 2, 'running', '2026-01-01 00:00:00', 1, 5)"
-        )
-        connection.exec_driver_sql(
-            "INSERT INTO actions (table_id, game_number, seq, seat, notation, received)"
-            " VALUES (7, 1, 0, 0, 'peek 0', '2026-01-01 00:00:01')"
-        )
-    migrate(engine)
-    columns = {c["name"] for c in inspect(engine).get_columns("game_tables")}
+    old = OldDatabase(db_url, "0003")  # a database of the release before
+    assert old.upgrade().closed is None
+    columns = {c["name"] for c in inspect(old.engine).get_columns("game_tables")}
     assert {"close_message", "close_requested", "closed"} <= columns
-    with session_factory(engine)() as session:
-        row = session.get_one(TableRow, 7)
-        assert row.status == "running" and row.closed is None and row.seed == 5
-        assert session.scalars(select(ActionRow.notation)).all() == ["peek 0"]
-    with engine.begin() as connection:  # and back down
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0003")
-    assert "closed" not in {c["name"] for c in inspect(engine).get_columns("game_tables")}
-    engine.dispose()
+    old.downgrade("0003")
+    assert "closed" not in {c["name"] for c in inspect(old.engine).get_columns("game_tables")}
+    old.engine.dispose()
 
 
 def test_close_with_several_processes_is_done_by_the_owner_and_reaches_every_client(

@@ -9,18 +9,17 @@ import json
 from typing import Any
 
 import pytest
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import inspect, select
 from starlette.testclient import TestClient
 
 from campfire.cli import main
 from campfire.server.account_routes import COOKIE
-from campfire.server.db import MIGRATIONS, make_engine, migrate, session_factory
-from campfire.server.models import ActionRow, BlockRow, ReportRow, TableRow, UserRow
+from campfire.server.db import make_engine, session_factory
+from campfire.server.models import BlockRow, ReportRow, UserRow
 from campfire.server.moderation import REASON_MAX, REPORTS_PER_HOUR
 
 from .helpers import Seat, new_table, seats
+from .old_database import OldDatabase
 from .test_accounts import PASSWORD, client, csrf, error, sign_up
 
 
@@ -333,40 +332,21 @@ def test_a_suspended_account_cannot_sign_in_and_its_sessions_end(
 
 
 def test_the_community_migration_upgrades_a_database_without_losing_anything(db_url: str) -> None:
-    engine = make_engine(db_url)
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0006")  # a database of today's schema
-    with engine.begin() as connection:
-        connection.exec_driver_sql(
-            "INSERT INTO game_tables (id, game, options, players, status, created, game_number,"
-            " seed) VALUES (7, 'tracker', '{}', 2, 'running', '2026-01-01 00:00:00', 1, 5)"
-        )
-        connection.exec_driver_sql(
-            "INSERT INTO actions (table_id, game_number, seq, seat, notation, received)"
-            " VALUES (7, 1, 0, 0, 'peek 0', '2026-01-01 00:00:01')"
-        )
-        connection.exec_driver_sql(
-            "INSERT INTO users (id, name, name_key, password_hash, created)"
-            " VALUES (3, 'Ann', 'ann', 'hash', '2026-01-01 00:00:00')"
-        )
-    migrate(engine)
-    assert {"reports", "blocks"} <= set(inspect(engine).get_table_names())
-    columns = {c["name"] for c in inspect(engine).get_columns("users")}
+    old = OldDatabase(db_url, "0006")  # a database of the schema before accounts had more
+    old.run(
+        "INSERT INTO users (id, name, name_key, password_hash, created)"
+        " VALUES (3, 'Ann', 'ann', 'hash', '2026-01-01 00:00:00')"
+    )
+    old.upgrade()
+    assert {"reports", "blocks"} <= set(inspect(old.engine).get_table_names())
+    columns = {c["name"] for c in inspect(old.engine).get_columns("users")}
     assert {"suspended", "suspended_until", "suspended_reason"} <= columns
-    with session_factory(engine)() as session:
-        row = session.get_one(TableRow, 7)
-        assert row.status == "running" and row.seed == 5
-        assert session.scalars(select(ActionRow.notation)).all() == ["peek 0"]
+    with session_factory(old.engine)() as session:
         user = session.get_one(UserRow, 3)
         assert user.name == "Ann" and user.password_hash == "hash" and user.suspended is None
-    with engine.begin() as connection:  # and back down
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0006")
-    assert "reports" not in inspect(engine).get_table_names()
-    assert "suspended" not in {c["name"] for c in inspect(engine).get_columns("users")}
-    with session_factory(engine)() as session:
+    old.downgrade("0006")
+    assert "reports" not in inspect(old.engine).get_table_names()
+    assert "suspended" not in {c["name"] for c in inspect(old.engine).get_columns("users")}
+    with session_factory(old.engine)() as session:
         assert session.execute(select(UserRow.name)).scalars().all() == ["Ann"]
-    engine.dispose()
+    old.engine.dispose()

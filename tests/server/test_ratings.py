@@ -11,24 +11,20 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import func, inspect, select
 from starlette.testclient import TestClient
 
 from campfire.core import all_games
 from campfire.core import get as get_game
 from campfire.server.app import create_app
-from campfire.server.db import MIGRATIONS, make_engine, migrate, session_factory
+from campfire.server.db import make_engine, session_factory
 from campfire.server.live import REALTIME_MODE
 from campfire.server.models import (
     AccountSeatRow,
-    ActionRow,
     RatedGameRow,
     RatingHistoryRow,
     RatingRow,
     RecordRow,
-    TableRow,
 )
 from campfire.server.rated_tables import TableRatings
 from campfire.server.ratings import (
@@ -42,6 +38,7 @@ from campfire.server.ratings import (
 )
 
 from .helpers import check_answer, play_out, seats
+from .old_database import OldDatabase
 from .test_accounts import PASSWORD, settings
 
 GAME = "dudab"
@@ -389,44 +386,22 @@ def test_a_game_lost_on_time_is_rated_with_the_forfeit(sqlite_url: str) -> None:
 
 
 def test_the_ratings_migration_upgrades_a_database_without_losing_a_game(db_url: str) -> None:
-    engine = make_engine(db_url)
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0006")  # a database of today's schema
-    with engine.begin() as connection:
-        connection.exec_driver_sql(
-            "INSERT INTO game_tables (id, game, options, players, status, created, game_number,"
-            " seed) VALUES (7, 'tracker', '{}', 2, 'finished', '2026-01-01 00:00:00', 1, 5)"
-        )
-        connection.exec_driver_sql(
-            "INSERT INTO actions (table_id, game_number, seq, seat, notation, received)"
-            " VALUES (7, 1, 0, 0, 'peek 0', '2026-01-01 00:00:01')"
-        )
-        connection.exec_driver_sql(
-            "INSERT INTO records (table_id, game_number, record, finished)"
-            " VALUES (7, 1, '{\"game\": \"tracker\"}', '2026-01-01 00:00:02')"
-        )
-        connection.exec_driver_sql(
-            "INSERT INTO users (id, name, name_key, password_hash, created)"
-            " VALUES (3, 'Ann', 'ann', 'x', '2026-01-01 00:00:00')"
-        )
-        connection.exec_driver_sql(
-            "INSERT INTO account_seats (user_id, table_id, seat, claimed)"
-            " VALUES (3, 7, 0, '2026-01-01 00:00:00')"
-        )
-    migrate(engine)
-    tables = set(inspect(engine).get_table_names())
+    old = OldDatabase(db_url, "0006", status="finished")  # the schema before the ratings
+    old.run(
+        "INSERT INTO records (table_id, game_number, record, finished)"
+        " VALUES (7, 1, '{\"game\": \"tracker\"}', '2026-01-01 00:00:02')",
+        "INSERT INTO users (id, name, name_key, password_hash, created)"
+        " VALUES (3, 'Ann', 'ann', 'x', '2026-01-01 00:00:00')",
+        "INSERT INTO account_seats (user_id, table_id, seat, claimed)"
+        " VALUES (3, 7, 0, '2026-01-01 00:00:00')",
+    )
+    old.upgrade()
+    tables = set(inspect(old.engine).get_table_names())
     assert {"ratings", "rating_history", "rated_games"} <= tables
-    with session_factory(engine)() as s:
-        assert s.get_one(TableRow, 7).status == "finished"
-        assert s.scalars(select(ActionRow.notation)).all() == ["peek 0"]
+    with session_factory(old.engine)() as s:
         assert s.get_one(RecordRow, (7, 1)).record == '{"game": "tracker"}'
         assert s.scalar(select(AccountSeatRow.user_id)) == 3
         assert s.scalar(select(func.count()).select_from(RatingRow)) == 0
-    with engine.begin() as connection:  # and back down
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0006")
-    assert "ratings" not in set(inspect(engine).get_table_names())
-    engine.dispose()
+    old.downgrade("0006")
+    assert "ratings" not in set(inspect(old.engine).get_table_names())
+    old.engine.dispose()

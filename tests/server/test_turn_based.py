@@ -19,10 +19,11 @@ from typing import Any
 from sqlalchemy import inspect, select
 from starlette.testclient import TestClient
 
-from campfire.server.db import make_engine, migrate, session_factory
+from campfire.server.db import make_engine, session_factory
 from campfire.server.models import ActionRow, RecordRow, TableRow
 
 from .helpers import Seat, app_client, new_table, seats
+from .old_database import OldDatabase
 from .test_accounts import PASSWORD
 from .test_accounts import settings as account_settings
 
@@ -220,38 +221,13 @@ def test_your_turn_lists_a_guests_and_a_users_waiting_tables(db_url: str) -> Non
 
 
 def test_the_turn_migration_upgrades_a_database_without_losing_a_game(db_url: str) -> None:
-    from alembic import command
-    from alembic.config import Config
-
-    from campfire.server.db import MIGRATIONS
-
-    engine = make_engine(db_url)
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0006")  # a database of today's main
-    with engine.begin() as connection:
-        connection.exec_driver_sql(
-            "INSERT INTO game_tables (id, game, options, players, status, created, game_number,"
-            " seed) VALUES (7, 'tracker', '{}', 2, 'running', '2026-01-01 00:00:00', 1, 5)"
-        )
-        connection.exec_driver_sql(
-            "INSERT INTO actions (table_id, game_number, seq, seat, notation, received)"
-            " VALUES (7, 1, 0, 0, 'peek 0', '2026-01-01 00:00:01')"
-        )
-    migrate(engine)
-    columns = {c["name"] for c in inspect(engine).get_columns("game_tables")}
+    old = OldDatabase(db_url, "0006")  # a database of the schema before turn-based play
+    assert old.upgrade().turn_deadline is None
+    columns = {c["name"] for c in inspect(old.engine).get_columns("game_tables")}
     assert {"turn_deadline", "turn"} <= columns
-    with session_factory(engine)() as session:
-        row = session.get_one(TableRow, 7)
-        assert row.status == "running" and row.turn_deadline is None and row.seed == 5
-        assert session.scalars(select(ActionRow.notation)).all() == ["peek 0"]
-    with engine.begin() as connection:  # and back down
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0006")
-    assert "turn" not in {c["name"] for c in inspect(engine).get_columns("game_tables")}
-    engine.dispose()
+    old.downgrade("0006")
+    assert "turn" not in {c["name"] for c in inspect(old.engine).get_columns("game_tables")}
+    old.engine.dispose()
 
 
 def test_a_turn_based_table_goes_on_at_another_process_when_its_owner_dies(
