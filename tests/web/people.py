@@ -104,6 +104,16 @@ def create_table(
     return int(page.url.rsplit("/", 1)[1])
 
 
+def sign_up(page: Any, base: str, name: str) -> None:
+    """Sign up as ``name`` on the account page, by typing and clicking; wait until signed in."""
+    page.goto(f"{base}/account")
+    form = page.locator("#cf-signup")
+    form.get_by_label("User name").fill(name)
+    form.get_by_label("Password", exact=True).fill("a good password")
+    form.get_by_role("button", name="Sign up").click()
+    must(page, page.get_by_role("heading", name=f"Signed in as {name}").is_visible, "signed up")
+
+
 def join_table(page: Any, base: str, table: int, name: str) -> None:
     """Open the invitation link, type a name and take the first open seat."""
     page.goto(f"{base}/t/{table}")

@@ -8,7 +8,7 @@ import re
 import secrets
 from typing import Any
 
-from .people import create_table, must, until
+from .people import create_table, must, sign_up, until
 
 
 def _play_now(page: Any, base: str, game: str, players: int, wait: str) -> None:
@@ -54,15 +54,6 @@ def test_a_lone_player_gets_bots_after_the_wait(server: Any, new_page: Any) -> N
     assert cy.errors == []
 
 
-def _sign_up(page: Any, base: str, name: str) -> None:
-    page.goto(f"{base}/account")
-    form = page.locator("#cf-signup")
-    form.get_by_label("User name").fill(name)
-    form.get_by_label("Password", exact=True).fill("a good password")
-    form.get_by_role("button", name="Sign up").click()
-    page.get_by_role("heading", name=f"Signed in as {name}").wait_for()
-
-
 def _notice(page: Any, text: str) -> None:
     notice = page.locator("#cf-notice")
     must(page, lambda: text in (notice.inner_text() if notice.is_visible() else ""), text)
@@ -71,8 +62,8 @@ def _notice(page: Any, text: str) -> None:
 def test_a_blocked_player_cannot_join_and_a_report_is_sent(server: Any, new_page: Any) -> None:
     ann_name, bob_name = f"Ann{secrets.token_hex(3)}", f"Bob{secrets.token_hex(3)}"
     ann, bob = new_page(), new_page()
-    _sign_up(bob, server.base, bob_name)
-    _sign_up(ann, server.base, ann_name)
+    sign_up(bob, server.base, bob_name)
+    sign_up(ann, server.base, ann_name)
     blocks = ann.locator("#cf-blocks-panel")
     assert blocks.get_by_text("You block nobody.").is_visible()
     blocks.get_by_label("User name").fill(bob_name)

@@ -8,19 +8,10 @@ import re
 import secrets
 from typing import Any
 
-from .people import join_table, must, play_to_the_end, start
+from .people import join_table, must, play_to_the_end, sign_up, start
 from .test_axe import at_each_size
 
 GAME = "dudab"
-
-
-def _sign_up(page: Any, base: str, name: str) -> None:
-    page.goto(f"{base}/account")
-    form = page.locator("#cf-signup")
-    form.get_by_label("User name").fill(name)
-    form.get_by_label("Password", exact=True).fill("a good password")
-    form.get_by_role("button", name="Sign up").click()
-    must(page, page.get_by_role("heading", name=f"Signed in as {name}").is_visible, "signed up")
 
 
 def test_two_people_play_a_rated_game_and_see_their_ratings_history_and_leaderboard(
@@ -29,8 +20,8 @@ def test_two_people_play_a_rated_game_and_see_their_ratings_history_and_leaderbo
     tag = secrets.token_hex(3)
     ann_name, bob_name = f"Ann{tag}", f"Bob{tag}"
     ann, bob = new_page(), new_page()
-    _sign_up(ann, server.base, ann_name)
-    _sign_up(bob, server.base, bob_name)
+    sign_up(ann, server.base, ann_name)
+    sign_up(bob, server.base, bob_name)
 
     # Ann makes a rated table in the lobby: the box is there because she is signed in
     ann.get_by_role("link", name="Lobby").click()
