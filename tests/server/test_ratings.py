@@ -36,6 +36,7 @@ from campfire.server.ratings import (
     rate,
     shown,
 )
+from campfire.server.security import RateLimits
 
 from .helpers import check_answer, play_out, seats
 from .old_database import OldDatabase
@@ -331,7 +332,8 @@ def test_a_game_the_server_stopped_before_rating_is_rated_at_the_next_start_once
 
 
 def test_bots_are_rated_per_level_against_people(sqlite_url: str) -> None:
-    with client(sqlite_url) as c:
+    # an easy bot answers at once: Ann's moves come faster than a person's socket may send them
+    with client(sqlite_url, rate_limits=RateLimits(socket_per_second=0)) as c:
         ann = sign_up(c, "Ann")
         me = [{"kind": "reserved", "nickname": "Ann"}, {"kind": "bot", "level": "easy"}]
         made = rated_table(c, ann, me)
@@ -342,10 +344,14 @@ def test_bots_are_rated_per_level_against_people(sqlite_url: str) -> None:
             )
             assert start.status_code == 200
             clients[0].receive()
+            answered = -1
             while clients[0].last["outcome"] is None:
-                if clients[0].last["legal"]:
-                    clients[0].act(clients[0].last["legal"][0]["notation"])
-                clients[0].receive()
+                last = clients[0].last
+                if last["legal"] and last["seq"] != answered:  # each position once
+                    answered = last["seq"]
+                    clients[0].act(last["legal"][0]["notation"])
+                frame = clients[0].receive()
+                assert frame["type"] != "error", frame
         board = wait_for(
             lambda: c.get(f"/api/leaderboards/{GAME}").json()["rows"][1:], "both rated"
         )
