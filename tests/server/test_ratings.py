@@ -36,7 +36,6 @@ from campfire.server.ratings import (
     rate,
     shown,
 )
-from campfire.server.security import RateLimits
 
 from .helpers import check_answer, play_out, seats
 from .old_database import OldDatabase
@@ -333,7 +332,7 @@ def test_a_game_the_server_stopped_before_rating_is_rated_at_the_next_start_once
 
 def test_bots_are_rated_per_level_against_people(sqlite_url: str) -> None:
     # an easy bot answers at once: Ann's moves come faster than a person's socket may send them
-    with client(sqlite_url, rate_limits=RateLimits(socket_per_second=0)) as c:
+    with client(sqlite_url, rate=10_000.0, burst=10_000) as c:
         ann = sign_up(c, "Ann")
         me = [{"kind": "reserved", "nickname": "Ann"}, {"kind": "bot", "level": "easy"}]
         made = rated_table(c, ann, me)
