@@ -31,12 +31,12 @@ def load_soak() -> ModuleType:
 def test_small_soak_every_game_ends_replays_and_clones_stay_independent() -> None:
     soak = load_soak()
     summary = soak.soak(
-        30,
+        15,
         seed=11,
         search_games=2,
         search_iterations=2,
         level_games=0,
-        check_every=20,
+        check_every=10,
         progress=False,
         console=Console(file=None, quiet=True),
     )
@@ -44,8 +44,8 @@ def test_small_soak_every_game_ends_replays_and_clones_stay_independent() -> Non
     assert not summary.stopped_early
     for game, figures in zip(campfire.all_games(), summary.figures, strict=True):
         assert figures.game == game.name
-        assert figures.games == 30
-        assert figures.replays == 30  # every game's record replayed to its outcome
+        assert figures.games == 15
+        assert figures.replays == 15  # every game's record replayed to its outcome
         assert figures.clone_checks > 0
         assert figures.longest <= game.playout_bound
         assert figures.players == set(range(game.min_players, game.max_players + 1))
