@@ -87,17 +87,21 @@ def test_a_full_game_at_80x24_by_pointing_and_typing_only(game: str, tmp_path: P
 
 
 @pytest.mark.slow
+def _late_in_the_last_hunt(state: Mapping[str, Any]) -> bool:
+    return bool(state["hunt"] == 3 and state["phase"] == "play" and state["play_turn"] >= 8)
+
+
 def test_hot_seat_names_go_into_the_record(tmp_path: Path) -> None:
     """Two people at one keyboard each type a name on their first privacy screen.
 
-    The game is Big Manitou for three resumed at its last hunt (the third, rules §3): both
-    people still play many turns, handing over the keyboard between them, to the end.
+    The game is Big Manitou for three resumed late in its last hunt (the third, rules §3):
+    both people still play turns, handing over the keyboard between them, to the end.
     """
 
     async def run() -> None:
         players = [SeatSpec("Player 1"), SeatSpec("Player 2"), SeatSpec("Bot 3", "random")]
         app, clock = make_late_app(
-            "manitou", players, tmp_path, lambda state: state["hunt"] == 3, seed=2
+            "manitou", players, tmp_path, _late_in_the_last_hunt, seed=2
         )
         async with app.run_test(size=SIZE) as pilot:
             screen = app.screen
