@@ -110,11 +110,9 @@ def test_hints_are_rate_limited(sqlite_url: str) -> None:
             assert codes[:3] == ["hint"] * 3 and "rate_limited" in codes[3:]
 
 
-def test_a_finished_game_is_reviewed_and_the_review_is_kept_with_it(
-    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(ReviewQueue, "iterations", 10)  # what is tested is the queue, not depth
-    with app_client(sqlite_url, seed=SEED) as client:
+def test_a_finished_game_is_reviewed_and_the_review_is_kept_with_it(sqlite_url: str) -> None:
+    # what is tested is the queue, not depth (campfire serve --review-iterations 10)
+    with app_client(sqlite_url, seed=SEED, review_iterations=10) as client:
         table, tokens = new_table(client, REVIEWED, 2)
         with seats(client, table, tokens, spectator=False) as clients:
             before = client.get(f"/api/tables/{table}/review?game=1")
@@ -138,6 +136,7 @@ def test_a_finished_game_is_reviewed_and_the_review_is_kept_with_it(
         assert review["format"] == "campfire-review" and review["seats"] == [0, 1]
         assert len(review["words"]) == len(review["decisions"]) > 0
         assert review["names"] == ["P0", "P1"]
+        assert review["iterations"] == 10  # the server's setting, not the game's own
         stored = Record.loads(client.get(f"/api/tables/{table}/record?game=1").text)
         assert stored.meta["review"]["decisions"] == review["decisions"]
     # after a restart the review is read from the stored record, not searched again
@@ -285,3 +284,20 @@ def test_uploaded_records_take_only_part_of_the_review_queue(
         hub.bots.pool.shutdown(cancel_futures=True)
 
     asyncio.run(scenario())
+
+
+def test_serve_takes_the_reviews_iterations_and_refuses_a_bad_count(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from campfire.cli import build_parser
+    from campfire.server.cli import apply_settings
+
+    args = build_parser().parse_args(["serve", "--review-iterations", "25"])
+    apply_settings(args)
+    assert args.review_iterations == 25
+    plain = build_parser().parse_args(["serve"])
+    apply_settings(plain)
+    assert plain.review_iterations is None  # each game's own
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--review-iterations", "0"])
+    assert "--review-iterations" in capsys.readouterr().err

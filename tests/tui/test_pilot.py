@@ -100,9 +100,7 @@ def test_hot_seat_names_go_into_the_record(tmp_path: Path) -> None:
 
     async def run() -> None:
         players = [SeatSpec("Player 1"), SeatSpec("Player 2"), SeatSpec("Bot 3", "random")]
-        app, clock = make_late_app(
-            "manitou", players, tmp_path, _late_in_the_last_hunt, seed=2
-        )
+        app, clock = make_late_app("manitou", players, tmp_path, _late_in_the_last_hunt, seed=2)
         async with app.run_test(size=SIZE) as pilot:
             screen = app.screen
             assert isinstance(screen, PrivacyScreen) and screen.ask_name

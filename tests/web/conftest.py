@@ -41,6 +41,10 @@ def browser() -> Iterator[Any]:
         yield launched
 
 
+#: the search's iterations per decision of the test servers' reviews (``--review-iterations``)
+REVIEW_ITERATIONS = 30
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """A ``campfire serve`` on its own SQLite file, shared by the tests of one module.
@@ -48,8 +52,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     Starting a server is a Python process's whole start (a second or more of CPU): the tests
     share one, each on tables of its own (found by their ids, never by being the only ones).
     A module whose test stops the server (``test_resume.py``) has a fresh one of its own.
+    Its post-game reviews search :data:`REVIEW_ITERATIONS` times per decision: the review pages
+    draw what any review has, and a full one takes a minute of the machine's time.
     """
-    live = LiveServer(None, tmp_path_factory.mktemp("server"))
+    live = LiveServer(
+        None,
+        tmp_path_factory.mktemp("server"),
+        args=("--review-iterations", str(REVIEW_ITERATIONS)),
+    )
     try:
         yield live
     finally:

@@ -115,6 +115,7 @@ def create_app(
     metrics: MetricsConfig | None = None,
     rate_limits: RateLimits | None = None,
     accounts: AccountSettings | None = None,
+    review_iterations: int | None = None,
 ) -> Starlette:
     """The Campfire server as an ASGI application.
 
@@ -142,6 +143,8 @@ def create_app(
 
     ``accounts``: the optional accounts' secret key, e-mail and hashing cost (default: the key
     in the data folder, no e-mail; :mod:`.account_service`, ``docs/accounts.md``).
+    ``review_iterations``: the search's iterations per decision of a post-game review
+    (``None``: each game's own; :mod:`.reviews`).
     """
     url = database_url or default_database_url()
     settings = proxy if proxy is not None else ProxySettings()
@@ -171,6 +174,7 @@ def create_app(
         await asyncio.to_thread(server_lock.hold_shared)
         await asyncio.to_thread(migrate, engine, cluster is not None)
         manager = TableManager(sessions, bot_workers=bot_workers, clock=clock, wall=wall)
+        manager.reviews.iterations = review_iterations
         manager.metrics = manager.writer.metrics = counts
         app.state.manager = manager
         app.state.quick.ratings = manager.game_ratings  # Play now pairs people by their ratings
@@ -562,11 +566,13 @@ def app_from_environment() -> Starlette:
     the environment: ``CAMPFIRE_SERVE_DATABASE_URL``, ``CAMPFIRE_SERVE_REDIS_URL``,
     ``CAMPFIRE_SERVE_LEASE_SECONDS``, the limits (:data:`.limits.LIMITS_VARIABLE`), the proxy
     settings (:data:`.proxy.PROXY_VARIABLE`), ``CAMPFIRE_SERVE_METRICS``,
-    ``CAMPFIRE_SERVE_RATE_LIMITS`` and the accounts' (:data:`.account_service.ACCOUNTS_VARIABLE`).
+    ``CAMPFIRE_SERVE_RATE_LIMITS``, the accounts' (:data:`.account_service.ACCOUNTS_VARIABLE`)
+    and the reviews' iterations (:data:`.reviews.REVIEW_ITERATIONS_VARIABLE`).
     """
     import os
 
     from .cli import tune_gc
+    from .reviews import REVIEW_ITERATIONS_VARIABLE
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.captureWarnings(True)  # in the format uvicorn's log_config set (.logs)
@@ -580,4 +586,5 @@ def app_from_environment() -> Starlette:
         metrics=MetricsConfig.from_environment(),
         rate_limits=RateLimits.from_environment(),
         accounts=AccountSettings.from_environment(),
+        review_iterations=int(os.environ.get(REVIEW_ITERATIONS_VARIABLE) or 0) or None,
     )

@@ -313,6 +313,17 @@ def add_serve_command(sub: Any) -> None:
         ).format(default=DEFAULT_ALLOW),
     )
     p.add_argument(
+        "--review-iterations",
+        metavar="N",
+        type=int_arg("--review-iterations", 1, 100_000),
+        default=None,
+        help=_(
+            "the search's iterations for each decision a post-game review assesses (default: "
+            "each game's own, as many as its hard level's); fewer make reviews quicker and "
+            "rougher on a slow machine"
+        ),
+    )
+    p.add_argument(
         "--stop-timeout",
         metavar="SECONDS",
         type=int_arg("--stop-timeout", 1, 3600),
@@ -396,6 +407,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from .account_service import ACCOUNTS_VARIABLE
     from .cluster import DEFAULT_REDIS_URL, check_redis
     from .db import default_database_url
+    from .reviews import REVIEW_ITERATIONS_VARIABLE
 
     limits = serve_limits(args)
     log_options = logging_options(args)
@@ -435,6 +447,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             os.environ[METRICS_VARIABLE] = metrics.to_json()
             os.environ[RATE_LIMITS_VARIABLE] = rate_limits.to_json()
             os.environ[ACCOUNTS_VARIABLE] = accounts.to_json()
+            os.environ[REVIEW_ITERATIONS_VARIABLE] = str(args.review_iterations or "")
             options.update(limits.uvicorn_options(by_name=True))  # (imported by each process)
             if "ws" in options:  # the processes import the protocol class by name
                 options["ws"] = "campfire.server.compression:FAST_PROTOCOL"
@@ -463,6 +476,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         metrics=metrics,
         rate_limits=rate_limits,
         accounts=accounts,
+        review_iterations=args.review_iterations,
     )
     import signal
 

@@ -41,7 +41,14 @@ from campfire.core.records import MAX_META_BYTES
 from .hub import Hub
 from .seating import LobbyError
 
-__all__ = ["KEEP", "MAX_QUEUED", "MAX_UPLOADS_QUEUED", "ReviewJob", "ReviewQueue"]
+__all__ = [
+    "KEEP",
+    "MAX_QUEUED",
+    "MAX_UPLOADS_QUEUED",
+    "REVIEW_ITERATIONS_VARIABLE",
+    "ReviewJob",
+    "ReviewQueue",
+]
 
 #: what names a review: a table's game ``(table, game number)``, or an uploaded record's id
 Key = tuple[int, int] | str
@@ -54,6 +61,8 @@ MAX_QUEUED = 8
 KEEP = 32
 #: reviews of uploaded record files that may wait at once (of the :data:`MAX_QUEUED`)
 MAX_UPLOADS_QUEUED = 2
+#: The environment variable that passes ``--review-iterations`` to ``--workers`` processes.
+REVIEW_ITERATIONS_VARIABLE = "CAMPFIRE_SERVE_REVIEW_ITERATIONS"
 #: the longest a review works in the pool at one go before it looks at the live bots again
 SLICE_SECONDS = 0.05
 
@@ -115,7 +124,7 @@ class ReviewQueue:
     """The server's reviews (see the module)."""
 
     #: the search's iterations per decision (``None``: each game's review default, its hard
-    #: level's); the tests lower it, a server keeps the default
+    #: level's); ``campfire serve --review-iterations N`` sets it (the browser tests lower it)
     iterations: int | None = None
 
     def __init__(self, hub: Hub) -> None:
