@@ -116,7 +116,7 @@ def test_a_lone_player_gets_bots_of_the_chosen_level_after_the_wait(db_url: str)
 def test_bad_requests_say_what_is_allowed(sqlite_url: str) -> None:
     with quick_client(sqlite_url) as (c, _):
         for body, words in [
-            ({"game": "tracker", "nickname": "A", "wait": 45}, "30, 60, 120, 300"),
+            ({"game": "tracker", "nickname": "A", "wait": 45}, "10, 30, 60, 120, 300"),
             ({"game": "nope", "nickname": "A"}, "tracker"),
             ({"game": "tracker", "nickname": "A", "players": 9}, "2"),
             ({"game": "tracker", "nickname": "A", "level": "godlike"}, "easy, medium, hard"),

@@ -45,7 +45,7 @@ def test_two_people_who_press_play_now_land_at_one_table(server: Any, new_page: 
 def test_a_lone_player_gets_bots_after_the_wait(server: Any, new_page: Any) -> None:
     cy = new_page()
     _name(cy, "Cyd")
-    _play_now(cy, server.base, "dudab", 3, "30 seconds")
+    _play_now(cy, server.base, "dudab", 3, "10 seconds")
     assert until(cy, lambda: "/t/" in cy.url, seconds=120), "bots never came"
     cy.locator("#cf-board .cf-table-view").wait_for()
     players = cy.locator(".cf-player").all_inner_texts()

@@ -16,7 +16,7 @@ __all__ = ["WAITS", "quick_schemas"]
 
 #: The waits a quick match's person may choose (seconds) before bots fill the empty seats
 #: (:mod:`.quick`).
-WAITS = (30, 60, 120, 300)
+WAITS = (10, 30, 60, 120, 300)
 
 
 def quick_schemas(nickname: dict[str, Any]) -> dict[str, dict[str, Any]]:

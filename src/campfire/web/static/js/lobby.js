@@ -280,7 +280,7 @@ async function drawAccount() {
   $("cf-rated-row").hidden = false; // rated tables are for signed-in players
 }
 
-const WAITS = [30, 60, 120, 300];
+const WAITS = [10, 30, 60, 120, 300];
 const LEVELS = ["easy", "medium", "hard"];
 
 /** The "Play now" form: a game, its player counts, the wait and the bots' level. */
