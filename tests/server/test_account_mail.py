@@ -10,18 +10,25 @@ import email
 import json
 import re
 import socket
+import time
 from collections.abc import Iterator
+from email.header import decode_header, make_header
 from email.message import Message
 from typing import Any
 
 import pytest
 from sqlalchemy import update
+from starlette.testclient import TestClient
 
 from campfire.server.accounts import RESET_MINUTES
+from campfire.server.app import create_app
 from campfire.server.db import make_engine, session_factory
 from campfire.server.mail import Mailer, MailSettings
 from campfire.server.models import PasswordResetRow
+from campfire.server.proxy import ProxySettings
+from campfire.server.turns import TurnKeeper
 
+from .helpers import Seat
 from .test_accounts import PASSWORD, client, csrf, error, settings, sign_up
 
 aiosmtpd = pytest.importorskip("aiosmtpd.controller", reason="the e-mail tests need aiosmtpd")
@@ -202,3 +209,102 @@ def test_mail_settings_are_checked() -> None:
             MailSettings(host, port, sender)
     settings_ = MailSettings("mail.example.org", 587, "games@example.org")
     assert MailSettings(**json.loads(settings_.to_json())) == settings_
+
+
+# ----- "your turn" ------------------------------------------------------------------------------
+
+TURN = {"kind": "turn", "seconds": 86_400, "on_timeout": "loss"}
+PUBLIC = "https://games.example.org"
+
+
+def _inbox_of(inbox: Inbox, address: str) -> list[Message]:
+    return [m for m, to in zip(inbox.messages, inbox.recipients, strict=True) if address in to]
+
+
+def _until(test: Any) -> Any:
+    for _ in range(500):  # bounded in count; no duration is asserted
+        got = test()
+        if got:
+            return got
+        time.sleep(0.02)
+    raise AssertionError("the condition never held")
+
+
+def test_your_turn_goes_by_email_to_the_player_away_once_in_their_language(
+    db_url: str, smtp: tuple[Inbox, MailSettings]
+) -> None:
+    inbox, mail = smtp
+    proxy = ProxySettings(public_origin=PUBLIC)
+    with client(db_url, accounts=settings(mail=mail), proxy=proxy) as c:
+        sign_up(c, "Bob", email="bob@example.org")
+        bob = dict(c.cookies)
+        c.cookies.clear()
+        sign_up(c, "Ann", email="ann@example.org")
+        body = {
+            "game": "tracker",
+            "players": 2,
+            "seats": [{"kind": "reserved", "nickname": "Ann"}, {"kind": "open"}],
+            "clock": TURN,
+        }
+        made = c.post("/api/tables", json=body)
+        assert made.status_code == 201, made.text
+        table, ann_token = made.json()["table"]["id"], made.json()["tokens"]["0"]
+        c.cookies.clear()
+        for name, value in bob.items():
+            c.cookies.set(name, value)
+        joined = c.post(f"/api/tables/{table}/join", json={"nickname": "Bob"})
+        assert joined.status_code == 201, joined.text
+        with c.websocket_connect(f"/ws/tables/{table}?token={joined.json()['token']}&lang=hu"):
+            pass  # Bob's page was Hungarian; he is away now
+        with c.websocket_connect(f"/ws/tables/{table}?token={ann_token}") as ws:
+            ann = Seat(ws, 0)
+            assert ann.receive()["type"] == "snapshot"
+            started = c.post(
+                f"/api/tables/{table}/start", headers={"Authorization": f"Bearer {ann_token}"}
+            )
+            assert started.status_code == 200, started.text
+            ann.receive()
+            while ann.last["legal"]:  # Ann (here) plays until it is Bob's turn
+                ann.act(ann.last["legal"][0]["notation"])
+                ann.receive()
+            told = _until(lambda: _inbox_of(inbox, "bob@example.org"))
+        assert len(told) == 1 and _inbox_of(inbox, "ann@example.org") == []  # she was here
+        subject = str(make_header(decode_header(told[0]["Subject"])))
+        assert subject == f"Campfire: te következel – Nyomkereső, {table}. asztal"
+        text = _body(told[0])
+        assert f"Az asztalod: {PUBLIC}/t/{table}" in text and "(UTC)" in text
+    # the server again, two minutes later: Bob's turn is an old one now, it is not told again
+    later = create_app(
+        db_url, accounts=settings(mail=mail), proxy=proxy, wall=lambda: time.time() + 120
+    )
+    with TestClient(later) as again:
+        assert again.get(f"/api/tables/{table}").json()["table"]["status"] == "running"
+        manager = later.state.manager
+        assert manager.load(table) is not None and manager.turns.noticed == 0
+    assert len(_inbox_of(inbox, "bob@example.org")) == 1
+
+
+def test_a_turn_email_without_a_public_origin_points_to_the_lobby_and_skips_guests() -> None:
+    sent: list[tuple[int, str, str]] = []
+
+    class Notices:
+        public_origin: str | None = None
+
+        async def notify(self, user_id: int, subject: str, body: str) -> bool:
+            sent.append((user_id, subject, body))
+            return True
+
+    class Store:
+        def owners(self, table_id: int) -> dict[int, int]:
+            return {1: 7}  # seat 1 is user 7's; seat 0 a guest's
+
+    class Hub:
+        store = Store()
+
+    keeper = TurnKeeper(Hub())  # type: ignore[arg-type]
+    seats = {0: ("en", 0.0), 1: ("cs", 86_400.0)}
+    asyncio.run(keeper._send(Notices(), 5, ("tracker", "Tracker"), seats))
+    assert [user for user, _, _ in sent] == [7] and keeper.noticed == 1
+    _, subject, body = sent[0]
+    assert subject == "Campfire: jste na tahu – Stopař, stůl 5"
+    assert "1970-01-02 00:00 (UTC)" in body and "Záhlaví lobby" in body and "http" not in body

@@ -175,6 +175,8 @@ def create_app(
         await asyncio.to_thread(migrate, engine, cluster is not None)
         manager = TableManager(sessions, bot_workers=bot_workers, clock=clock, wall=wall)
         manager.reviews.iterations = review_iterations
+        if app.state.accounts.mailer is not None:  # "your turn" by e-mail (turns.py)
+            manager.turns.notices = app.state.accounts
         manager.metrics = manager.writer.metrics = counts
         app.state.manager = manager
         app.state.quick.ratings = manager.game_ratings  # Play now pairs people by their ratings

@@ -163,6 +163,9 @@ class Turns(Protocol):
     def save(self, live: LiveTable) -> None:
         """Store the table's running clocks' deadlines if they changed (a turn-based table)."""
 
+    def notify(self, live: LiveTable) -> None:
+        """E-mail the players away from a turn-based table whose turn just began."""
+
 
 class Ratings(Protocol):
     """The ratings of rated tables (:mod:`.rated_tables`)."""

@@ -125,6 +125,10 @@ class LiveTable:
     #: when each seat's last connection closed (the server's clock, :attr:`now`); a person's
     #: seat that is neither here nor connected has not come since this process loaded the table
     away_since: dict[int, float] = field(default_factory=dict)
+    #: each seat's language, that of its last connection (a "your turn" e-mail's, :mod:`.turns`)
+    languages: dict[int, str] = field(default_factory=dict)
+    #: the turns already told by e-mail: ``(game number, sequence number, seat)`` (:mod:`.turns`)
+    noticed: set[tuple[int, int, int]] = field(default_factory=set)
     #: the open rematch proposal of a finished game (:mod:`.rematch`; ``None``: none)
     rematch: RematchProposal | None = None
     #: the table and sequence number at which the claim windows last followed a step

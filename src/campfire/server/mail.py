@@ -8,8 +8,9 @@ e-mail and offers nothing that needs one: no e-mail address at sign-up, no passw
 :class:`Mailer` sends one plain-text message with :mod:`smtplib` in a worker thread (the event
 loop never waits on the network), with a time-out; a failure is logged and reported to the
 caller as ``False``, never shown to the person (who is told the same whatever happened, so that
-nobody learns which user names have an address). :meth:`Mailer.notify` is the hook the
-notifications ("your turn") will use. The tests run against a local ``aiosmtpd`` server.
+nobody learns which user names have an address). :meth:`Mailer.notify` sends the notifications
+(turn-based tables' "your turn", :mod:`.turns`). The tests run against a local ``aiosmtpd``
+server.
 """
 
 from __future__ import annotations

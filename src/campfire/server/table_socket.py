@@ -68,6 +68,7 @@ async def attach(
         live.connections.add(conn)
         if seat is not None:
             manager.hand_back(live, seat)  # a person who returns takes their seat back
+            live.languages[seat] = conn.language  # (their "your turn" e-mails' language)
         conn.push(live.snapshot(seat, since, conn.language))
         live.arrived(seat)  # the others see the person connected
         recent = manager.chat.history(live, seat)

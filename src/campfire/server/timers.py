@@ -32,9 +32,11 @@ class ClockTimers:
     def arm(self, live: LiveTable) -> None:
         """(Re)start the timer of the table's earliest running clock (nothing if none runs).
 
-        A turn-based table's deadlines are stored first if they changed (:mod:`.turns`).
+        A turn-based table's deadlines are stored first if they changed, and the players away
+        whose turn began are told by e-mail (:mod:`.turns`).
         """
         self.hub.turns.save(live)
+        self.hub.turns.notify(live)
         task = live.clock_task
         if task is not None and not task.done():
             if task is asyncio.current_task():

@@ -23,19 +23,38 @@ tables waiting in the database (:meth:`.recovery.TableRecovery.recover`), and ev
 :attr:`TurnKeeper.interval` seconds :meth:`TurnKeeper.due` loads the tables whose deadline has
 passed, so that their time-outs apply. (A hint given at a table dropped before its game ends
 is not listed in the game's record: the table's memory of hints is lost with it.)
+
+**"Your turn" by e-mail.** Where the server sends e-mail (``--smtp-host``), a signed-in player
+whose account has an address is told by e-mail when a turn-based table waits for their move and
+they are not connected to it (:meth:`TurnKeeper.notify`, from :meth:`.timers.ClockTimers.arm`):
+once per turn, in the language of their last connection to the table (English if the process
+has not seen one), with the table's address where the server knows its public origin
+(``--public-origin``; the address a client sends is not put into an e-mail). Only a turn that
+began within :data:`NOTICE_FRESH_SECONDS` is told, so a table loaded again (a restart, another
+process) does not repeat an old turn's notice. Removing the address from the account stops them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime
 import logging
+from typing import Protocol
+
+from campfire.i18n import N_, translator
 
 from .hub import Hub
 from .live import LiveTable
 from .seating import LobbyError
 from .writer import LeaseLost, utcnow_of
 
-__all__ = ["TURN_CHECK_SECONDS", "TURN_IDLE_SECONDS", "TurnKeeper"]
+__all__ = [
+    "NOTICE_FRESH_SECONDS",
+    "TURN_CHECK_SECONDS",
+    "TURN_IDLE_SECONDS",
+    "Notifier",
+    "TurnKeeper",
+]
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +63,28 @@ TURN_CHECK_SECONDS = 30.0
 #: How long a turn-based table stays in memory with nobody connected and nothing happening
 #: (seconds): a table played briskly stays, one waiting hours for a move does not.
 TURN_IDLE_SECONDS = 300.0
+#: A turn is told by e-mail only if it began at most this long ago (seconds).
+NOTICE_FRESH_SECONDS = 60.0
+
+_SUBJECT = N_("Campfire: your turn in {game} at table {table}")
+_BODY = N_(
+    "It is your turn in {game} at table {table}. Make your move by {deadline} (UTC), or the "
+    "table's rule for a time-out applies.\n\n{where}\n\n"
+    "You get this e-mail because your Campfire account has this address; remove it on your "
+    "account page to get no more."
+)
+_LINK = N_("Your table: {link}")
+_LOBBY = N_("The lobby's header lists every table waiting for your move.")
+
+
+class Notifier(Protocol):
+    """What sends a "your turn" e-mail (:class:`.account_service.AccountService`)."""
+
+    #: the server's public origin (``None``: not configured; the e-mail has no link then)
+    public_origin: str | None
+
+    async def notify(self, user_id: int, subject: str, body: str) -> bool:
+        """E-mail ``user_id`` if their account has an address; whether it was sent."""
 
 
 class TurnKeeper:
@@ -57,6 +98,10 @@ class TurnKeeper:
         self.idle = idle
         #: tables dropped from memory (for benchmarks and tests)
         self.dropped = 0
+        #: sends "your turn" e-mails (``None``: the server sends no e-mail)
+        self.notices: Notifier | None = None
+        #: "your turn" e-mails sent (for tests and benchmarks)
+        self.noticed = 0
 
     def save(self, live: LiveTable) -> None:
         """Store the table's running clocks' deadlines if they changed (a turn-based table)."""
@@ -70,6 +115,64 @@ class TurnKeeper:
                 self.hub.recovery.drop(live.id)
             return
         live.turn_saved = state
+
+    def notify(self, live: LiveTable) -> None:
+        """E-mail the players away from a turn-based table whose turn just began (see module).
+
+        The seats are chosen at once (a seat is told once per turn); the e-mails are sent by a
+        task of the server's (the database's owners of the seats, then SMTP in a thread).
+        """
+        clocks, table = live.clocks, live.table
+        if self.notices is None or live.control.kind != "turn" or live.status != "running":
+            return
+        if clocks is None or table is None:
+            return
+        now = self.hub.clock()
+        fresh = live.control.seconds - NOTICE_FRESH_SECONDS
+        told = {k for k in live.noticed if k[:2] == (live.number, live.seq)}
+        seats: dict[int, tuple[str, float]] = {}
+        for seat in sorted(clocks.running):
+            key = (live.number, live.seq, seat)
+            left = clocks.remaining(seat, now)
+            if key in told or left < fresh or table.is_agent(seat):
+                continue
+            if any(c.seat == seat for c in live.connections):
+                continue  # they see it is their turn
+            told.add(key)
+            seats[seat] = (live.languages.get(seat, "en"), self.hub.wall() + left)
+        live.noticed = told
+        if seats:
+            game = (live.game.name, live.game.title)
+            self.hub.spawn(self._send(self.notices, live.id, game, seats))
+
+    async def _send(
+        self,
+        notices: Notifier,
+        table_id: int,
+        game: tuple[str, str],
+        seats: dict[int, tuple[str, float]],
+    ) -> None:
+        name, english = game
+        owners = await asyncio.to_thread(self.hub.store.owners, table_id)
+        for seat, (language, deadline) in seats.items():
+            user = owners.get(seat)
+            if user is None:
+                continue  # a guest's seat: no address
+            tr = translator(language)
+            title = tr.pgettext(".".join((name, "title")), english)
+            due = datetime.datetime.fromtimestamp(deadline, datetime.UTC)
+            where = (
+                tr.gettext(_LINK).format(link=f"{notices.public_origin}/t/{table_id}")
+                if notices.public_origin
+                else tr.gettext(_LOBBY)
+            )
+            body = tr.gettext(_BODY).format(
+                game=title, table=table_id, deadline=due.strftime("%Y-%m-%d %H:%M"), where=where
+            )
+            subject = tr.gettext(_SUBJECT).format(game=title, table=table_id)
+            if await notices.notify(user, subject, body):
+                self.noticed += 1
+                log.info("table %s: seat %s told by e-mail that it is their turn", table_id, seat)
 
     def idle_table(self, live: LiveTable) -> bool:
         """Whether ``live`` is a turn-based table that may leave memory now."""

@@ -347,7 +347,8 @@ STRINGS: dict[str, str] = {
     "web.account.name.help": "3–24 characters: letters a–z, digits and _ . -",
     "web.account.password": "Password",
     "web.account.password.help": "At least 8 characters",
-    "web.account.email": "E-mail address (optional: for a forgotten password)",
+    "web.account.email": "E-mail address (optional: for a forgotten password and “your turn” "
+    "notices of turn-based tables)",
     "web.account.claim": "Make the games this browser plays mine",
     "web.account.welcome": "Welcome, {name}!",
     **_plural(
