@@ -74,6 +74,8 @@ def test_a_hint_goes_to_the_asking_seat_and_the_log_tells_everyone(sqlite_url: s
     # the server restarts mid-game: the hint is remembered with the table, not only in memory
     with app_client(sqlite_url, seed=SEED + 1) as client:
         with seats(client, table, tokens) as clients:
+            for c in clients:  # every snapshot lists it (a reloaded page's log line)
+                assert c.frames[0]["hints"] == [{"seq": seq, "seat": hinted}]
             play_out(clients, lambda to_act: (to_act[0], to_act[0].last["legal"][0]["notation"]))
         record = Record.loads(client.get(f"/api/tables/{table}/record?game=1").text)
         assert record.meta["hints"] == [{"seq": seq, "seat": hinted}]  # the record says so

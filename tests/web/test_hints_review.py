@@ -1,7 +1,8 @@
 """Hints and the post-game review in a real Chromium, clicked as a person would.
 
 A hint: at a table created with hints allowed, the person to act clicks "Hint"; the suggestion
-is shown on their page only, and the other person's log says that a hint was used. The review:
+is shown on their page only, and the other person's log says that a hint was used (after a
+reload too). The review:
 the replay page of a bots' finished game, opened from its address with ``review=1``, runs the
 review with a progress bar and draws each seat's line of chances, the marked moves and their
 marks (a record file's review: ``test_review_file.py``). The waits are bounded; no duration
@@ -48,6 +49,10 @@ def test_a_hint_is_shown_to_the_asker_and_logged_for_the_other(server: Any, new_
     counted = until(other, lambda: lines.count() == 2)
     assert counted, "the key ? did not ask for a hint"
     assert answer.get_by_text(re.compile(r"^Hint: ")).count() == 1
+    # a page that reloads writes the lines again (its snapshot lists the game's hints)
+    other.reload()
+    again = other.locator("#cf-log").get_by_text(f"{name} used a hint")
+    assert until(other, lambda: again.count() == 2), "the reloaded page lost the hint lines"
 
 
 def test_the_review_page_draws_marks_and_the_graph(server: Any, new_page: Any) -> None:

@@ -467,6 +467,7 @@ class LiveTable:
             outcome=outcome,
             clocks=self.clocks_json() if self.table is not None else None,
             rematch=self.rematch.to_json(self.now()) if self.rematch is not None else None,
+            hints=[(q, s) for n, q, s in self.hints_used if n == self.number][:MAX_HINTS_KEPT],
         )
 
     def flush(self, outbox: Outbox) -> None:

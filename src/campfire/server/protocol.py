@@ -408,10 +408,12 @@ def snapshot_frame(
     outcome: Mapping[str, Any] | None = None,
     clocks: Mapping[str, Any] | None = None,
     rematch: Mapping[str, Any] | None = None,
+    hints: Sequence[tuple[int, int]] = (),
 ) -> dict[str, Any]:
     """A ``snapshot`` frame: everything a seat (or a spectator) may know now.
 
-    ``rematch`` is the open rematch proposal of a finished game (:mod:`.rematch`), if any.
+    ``rematch`` is the open rematch proposal of a finished game (:mod:`.rematch`), if any;
+    ``hints`` the ``(seq, seat)`` of each hint used in the game being played (:mod:`.hints`).
     ``display`` may be the :class:`~campfire.core.present.Display` itself (kept as it is, for
     ``campfire.server.wire.encode``) or its JSON.
     """
@@ -432,6 +434,7 @@ def snapshot_frame(
         "outcome": dict(outcome) if outcome is not None else None,
         "clocks": dict(clocks) if clocks is not None else None,
         "rematch": dict(rematch) if rematch is not None else None,
+        "hints": [{"seq": seq, "seat": seat} for seq, seat in hints],
     }
 
 

@@ -283,6 +283,7 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
             "missed",
             "outcome",
             "clocks",
+            "hints",
         ],
         {
             "version": {"const": PROTOCOL_VERSION},
@@ -298,6 +299,16 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
             "outcome": _OUTCOME,
             "clocks": _CLOCKS,
             "rematch": {"oneOf": [{"type": "null"}, _REMATCH]},
+            # the hints used in the game being played (a reloaded page's log lines, learn.md)
+            "hints": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["seq", "seat"],
+                    "properties": {"seq": _SEQ, "seat": _SEAT},
+                    "additionalProperties": False,
+                },
+            },
         },
     ),
     "delta": {

@@ -21,8 +21,8 @@ seconds, :meth:`TurnKeeper.sweep` drops it (with several processes its lease is 
 The next connection, lobby request or move loads it again from the log; a restart leaves the
 tables waiting in the database (:meth:`.recovery.TableRecovery.recover`), and every
 :attr:`TurnKeeper.interval` seconds :meth:`TurnKeeper.due` loads the tables whose deadline has
-passed, so that their time-outs apply. (A hint given at a table dropped before its game ends
-is not listed in the game's record: the table's memory of hints is lost with it.)
+passed, so that their time-outs apply (the hints used in the running game come back with the
+table's settings, :mod:`.hints`).
 
 **"Your turn" by e-mail.** Where the server sends e-mail (``--smtp-host``), a signed-in player
 whose account has an address is told by e-mail when a turn-based table waits for their move and

@@ -6,6 +6,8 @@
 
 // what a delta changes in the state (a snapshot sets these and the table's own fields)
 const STEP_FIELDS = ["seq", "view", "display", "legal", "outcome", "clocks"];
+/** The id of a log line that says a seat used a hint (docs/protocol.md, "Hints"). */
+export const HINT_LINE = "web.hint.used";
 const pick = (frame, fields) => Object.fromEntries(fields.map((key) => [key, frame[key]]));
 
 /**
@@ -215,9 +217,13 @@ export class TableClient {
       return;
     }
     let steps = [];
+    let base = this.seq ?? 0; // a snapshot's hints from here on replace the log's (placeHints)
     if (frame.type === "snapshot") {
       this.resyncing = false;
-      if (this.gameNumber !== null && frame.game_number !== this.gameNumber) this.log = [];
+      if (this.gameNumber !== null && frame.game_number !== this.gameNumber) {
+        this.log = [];
+        base = 0;
+      }
       this.gameNumber = frame.game_number;
       steps = frame.missed || [];
       this.state = pick(frame, ["table", "game", "status", "seat", "seats", "game_number", "rematch", ...STEP_FIELDS]);
@@ -247,6 +253,23 @@ export class TableClient {
       return;
     }
     for (const step of steps) for (const m of step.messages) this.log.push({ ...m, step: step.seq });
+    if (frame.type === "snapshot") this.placeHints(frame.hints || [], base);
     if (this.opts.onState) this.opts.onState(this.state, frame, steps, received);
+  }
+
+  /**
+   * A snapshot's hints (``{seq, seat}``, the game's so far): their log lines from ``base`` on
+   * are written again, each after the steps up to the position it was asked at (a reloaded page
+   * shows them too). A line's ``text`` is the page's to write (``null`` here: it names a seat).
+   */
+  placeHints(hints, base) {
+    const log = this.log.filter((m) => !(m.id === HINT_LINE && m.step >= base));
+    for (const h of hints) {
+      if (h.seq < base) continue;
+      let at = log.length;
+      while (at > 0 && log[at - 1].step > h.seq) at--;
+      log.splice(at, 0, { id: HINT_LINE, seat: h.seat, step: h.seq, text: null });
+    }
+    this.log = log;
   }
 }

@@ -9,7 +9,7 @@ import { HintPanel } from "./hints.js";
 import { ModeratePanel } from "./moderate.js";
 import { UndoPanel } from "./undo.js";
 import { api, seatFor, storeSeat, forgetSeat, gameTitles, inviteLink, optionLines } from "./lobby-api.js";
-import { TableClient } from "./protocol.js";
+import { HINT_LINE, TableClient } from "./protocol.js";
 import { cardSvg } from "./cards.js";
 import { choices, headline, renderLog, renderTable, tickClocks } from "./render.js";
 import { LastMoves, cardPlaces, slide } from "./motion.js";
@@ -382,6 +382,7 @@ function onState(state, frame, steps, received) {
   page.received = received;
   // a peek shows only as it happens (the steps a snapshot lists after a reload are history)
   if (frame.type === "snapshot") {
+    $("cf-log").replaceChildren(); // drawn afresh: a snapshot's hint lines may sit between steps
     page.shown = {};
     page.changed = [];
     page.lastMoves.clear();
@@ -483,6 +484,8 @@ function draw() {
   } else {
     board.replaceChildren();
   }
+  // a snapshot's hint lines come without words (they name a seat)
+  for (const m of page.client.log) if (m.id === HINT_LINE && m.text === null) m.text = hintLine(m.seat);
   renderLog($("cf-log"), page.client.log);
   drawLatest(page.client.log);
   page.undo.draw(state, Boolean(page.settings.undo), page.lastSeat);
@@ -504,6 +507,12 @@ function draw() {
 const LATEST = 2; // the log's lines the bottom bar shows
 
 /** The log's latest lines in the bottom bar (below a desktop's width), numbered as the log. */
+/** The log line saying that the player of ``seat`` used a hint. */
+function hintLine(seat) {
+  const who = page.state && page.state.seats[seat] ? seatName(page.state.seats[seat]) : String(seat + 1);
+  return t("web.hint.used", { name: who });
+}
+
 function drawLatest(log) {
   const box = $("cf-log-latest");
   const from = Math.max(0, log.length - LATEST);
@@ -708,10 +717,7 @@ function reconnect(hold = false) {
     },
     onHint: (frame) => {
       if (frame.type === "hint") page.hints.receive(frame);
-      else {
-        const who = page.state && page.state.seats[frame.seat] ? seatName(page.state.seats[frame.seat]) : String(frame.seat + 1);
-        page.client.log.push({ id: "web.hint.used", text: t("web.hint.used", { name: who }), step: frame.seq });
-      }
+      else page.client.log.push({ id: HINT_LINE, seat: frame.seat, text: hintLine(frame.seat), step: frame.seq });
       draw();
     },
     onClosed: (frame) => {
