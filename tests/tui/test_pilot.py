@@ -44,10 +44,12 @@ def _finished_record(path: Path) -> Record:
 
 #: game → where its pilot game starts (a position's ``state``, ``docs/notation/<game>.md``): the
 #: last round, hunt or cards of the game, reached by random legal moves without a screen (a round
-#: or hunt goes through every phase of its game). ``None``: from the first move (Tracker is short).
+#: or hunt goes through every phase of its game; Dudab's starts in the middle of its last round
+#: and plays it to its scoring). ``None``: from the first move (Tracker is short).
 LATE_STARTS: dict[str, Callable[[Mapping[str, Any]], bool] | None] = {
     "tracker": None,
-    "dudab": lambda state: state["round"] == 2,  # the last of two players' two rounds (§2)
+    # late in the last of two players' two rounds (§2): 40 cards left to draw
+    "dudab": lambda state: state["round"] == 2 and len(state["draw"]) <= 40,
     "manitou": lambda state: state["hunt"] == 4,  # the last of two players' four hunts (§3)
     "apache": lambda state: state["phase"] == "reveal" and len(state["deck"]) <= 20,
 }
@@ -86,11 +88,11 @@ def test_a_full_game_at_80x24_by_pointing_and_typing_only(game: str, tmp_path: P
     assert record.game == game and [p.agent for p in record.players] == [None, "random"]
 
 
-@pytest.mark.slow
 def _late_in_the_last_hunt(state: Mapping[str, Any]) -> bool:
     return bool(state["hunt"] == 3 and state["phase"] == "play" and state["play_turn"] >= 8)
 
 
+@pytest.mark.slow
 def test_hot_seat_names_go_into_the_record(tmp_path: Path) -> None:
     """Two people at one keyboard each type a name on their first privacy screen.
 

@@ -11,7 +11,9 @@ from typing import Any
 from .people import join_table, must, play_to_the_end, sign_up, start
 from .test_axe import at_each_size
 
-GAME = "dudab"
+#: a short game (a whole one is played by clicking), with the moves that end it soonest liked
+GAME = "tracker"
+PREFER = r"^(Play \d+ trackers?|Collect|Stop collecting|Choose: Centre)"
 
 
 def test_two_people_play_a_rated_game_and_see_their_ratings_history_and_leaderboard(
@@ -41,7 +43,7 @@ def test_two_people_play_a_rated_game_and_see_their_ratings_history_and_leaderbo
     for page in (ann, bob):  # the table says it is rated
         page.locator("#cf-rated").get_by_text(re.compile("^Rated: ")).wait_for()
     start(ann)
-    play_to_the_end([ann, bob], random.Random(7))
+    play_to_the_end([ann, bob], random.Random(7), prefer=PREFER)
 
     # Ann's page: her rating (provisional after one game), its graph, the game with its replay
     ann.goto(f"{server.base}/")
