@@ -163,8 +163,12 @@ class LiveTable:
         (``[seq, seat]`` each), which its record lists once it ends (:mod:`.hints`): the table
         remembers them across restarts.
         """
-        hints = [[q, s] for n, q, s in self.hints_used if n == self.number][:MAX_HINTS_KEPT]
+        hints = [[q, s] for q, s in self.game_hints()][:MAX_HINTS_KEPT]
         return {**self.settings(), "realtime_asked": self.realtime_asked, "hints_used": hints}
+
+    def game_hints(self) -> list[tuple[int, int]]:
+        """The hints used in the game being played: ``(seq, seat)`` each, in the order asked."""
+        return [(q, s) for n, q, s in self.hints_used if n == self.number]
 
     def people(self) -> int:
         """How many seats people play or will play (taken or open; a bot's are not).
@@ -326,7 +330,7 @@ class LiveTable:
             meta["forfeit"] = self.forfeit
         if self.rated:
             meta["rated"] = True
-        used = [{"seq": q, "seat": s} for n, q, s in self.hints_used if n == self.number]
+        used = [{"seq": q, "seat": s} for q, s in self.game_hints()]
         if used:
             meta["hints"] = used
         return meta
@@ -467,7 +471,7 @@ class LiveTable:
             outcome=outcome,
             clocks=self.clocks_json() if self.table is not None else None,
             rematch=self.rematch.to_json(self.now()) if self.rematch is not None else None,
-            hints=[(q, s) for n, q, s in self.hints_used if n == self.number][:MAX_HINTS_KEPT],
+            hints=self.game_hints()[:MAX_HINTS_KEPT],
         )
 
     def flush(self, outbox: Outbox) -> None:
