@@ -39,9 +39,10 @@ from __future__ import annotations
 import asyncio
 import datetime
 import logging
-from typing import Protocol
+from typing import Any, Protocol
 
-from campfire.i18n import N_, translator
+from campfire.core import Game
+from campfire.i18n import N_, game_title, translator
 
 from .hub import Hub
 from .live import LiveTable
@@ -142,24 +143,22 @@ class TurnKeeper:
             seats[seat] = (live.languages.get(seat, "en"), self.hub.wall() + left)
         live.noticed = told
         if seats:
-            game = (live.game.name, live.game.title)
-            self.hub.spawn(self._send(self.notices, live.id, game, seats))
+            self.hub.spawn(self._send(self.notices, live.id, live.game, seats))
 
     async def _send(
         self,
         notices: Notifier,
         table_id: int,
-        game: tuple[str, str],
+        game: Game[Any],
         seats: dict[int, tuple[str, float]],
     ) -> None:
-        name, english = game
         owners = await asyncio.to_thread(self.hub.store.owners, table_id)
         for seat, (language, deadline) in seats.items():
             user = owners.get(seat)
             if user is None:
                 continue  # a guest's seat: no address
             tr = translator(language)
-            title = tr.pgettext(".".join((name, "title")), english)
+            title = game_title(game, tr)
             due = datetime.datetime.fromtimestamp(deadline, datetime.UTC)
             where = (
                 tr.gettext(_LINK).format(link=f"{notices.public_origin}/t/{table_id}")
