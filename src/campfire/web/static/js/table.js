@@ -506,13 +506,13 @@ function draw() {
 
 const LATEST = 2; // the log's lines the bottom bar shows
 
-/** The log's latest lines in the bottom bar (below a desktop's width), numbered as the log. */
 /** The log line saying that the player of ``seat`` used a hint. */
 function hintLine(seat) {
   const who = page.state && page.state.seats[seat] ? seatName(page.state.seats[seat]) : String(seat + 1);
   return t("web.hint.used", { name: who });
 }
 
+/** The log's latest lines in the bottom bar (below a desktop's width), numbered as the log. */
 function drawLatest(log) {
   const box = $("cf-log-latest");
   const from = Math.max(0, log.length - LATEST);
