@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .rematch import CANCEL_REASONS
+from .schema_parts import json_object
 
 __all__ = [
     "CAUSES",
@@ -302,12 +303,7 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
             # the hints used in the game being played (a reloaded page's log lines, learn.md)
             "hints": {
                 "type": "array",
-                "items": {
-                    "type": "object",
-                    "required": ["seq", "seat"],
-                    "properties": {"seq": _SEQ, "seat": _SEAT},
-                    "additionalProperties": False,
-                },
+                "items": json_object(["seq", "seat"], {"seq": _SEQ, "seat": _SEAT}),
             },
         },
     ),
