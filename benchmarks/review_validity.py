@@ -11,12 +11,15 @@ blunders and inaccuracies counted together (marks).
 
     .venv/bin/python benchmarks/review_validity.py [GAME ...] [--games 200] [--seed 9000]
         [--iterations N] [--json FILE]
+
+A line on stderr after each game says how far it is (a full run takes hours: docs/strength.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -81,7 +84,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     out: dict[str, Any] = {}
     for game in names:
         started = time.process_time()
-        rows = [one_game(game, args.seed + i, args.iterations) for i in range(args.count)]
+        rows = []
+        for i in range(args.count):
+            rows.append(one_game(game, args.seed + i, args.iterations))
+            spent = time.process_time() - started
+            print(f"{game}: {i + 1} of {args.count} games, {spent:.0f} s CPU", file=sys.stderr)
         spent = time.process_time() - started
         out[game] = {"rows": rows}
         for key in ("blunders", "marks"):

@@ -232,7 +232,10 @@ def nginx_in_front(base: str) -> Iterator[tuple[str, str, int]]:
 
 
 def sign_up_players(base: str, players: int, cafile: str | None = None) -> list[str]:
-    """Sign ``players`` users up (``load0``, ``load1``, ...); each one's session cookie."""
+    """Sign ``players`` users up (``load<tag>x0``, ``load<tag>x1``, ...); their session cookies.
+
+    The first user's name is ``cookies[0]``'s user: :func:`rated_games` reads it back.
+    """
     cookies = []
     tag = secrets.token_hex(3)
     for i in range(players):
@@ -296,8 +299,33 @@ def create_tables(
         status, data = _http("POST", f"{base}/api/tables/{table}/start", {}, tokens[0], cafile)
         if status != 200:
             raise RuntimeError(f"starting table {table} failed ({status}): {data}")
-        out.append({"id": table, "tokens": tokens})
+        out.append({"id": table, "tokens": tokens, **({"cookie": cookies[0]} if rated else {})})
     return out
+
+
+def rated_games(base: str, cookie: str, cafile: str | None = None, settle: float = 1.0) -> int:
+    """How many games the first signed-in player has had rated (their profile's count).
+
+    Every table seats that player, so this is the number of rated games. A finished game is
+    rated in a worker thread after its record is committed: the count is read until it has not
+    changed for ``settle`` seconds (20 s at most).
+    """
+    status, me = _http("GET", f"{base}/api/account", cafile=cafile, cookie=cookie)
+    if status != 200 or not isinstance(me, dict) or not me.get("user"):
+        raise RuntimeError(f"reading the signed-in player failed ({status}): {me}")
+    name = me["user"]["name"]
+    count, since, deadline = -1, time.monotonic(), time.monotonic() + 20
+    while time.monotonic() < deadline:
+        status, profile = _http("GET", f"{base}/api/players/{name}", cafile=cafile)
+        if status != 200:
+            raise RuntimeError(f"reading {name}'s profile failed ({status}): {profile}")
+        now = sum(r["games"] for r in profile["ratings"] if r["players"] == 0)
+        if now != count:
+            count, since = now, time.monotonic()
+        elif time.monotonic() - since >= settle:
+            break
+        time.sleep(0.2)
+    return count
 
 
 # ----- the clients ------------------------------------------------------------------------------
@@ -637,6 +665,7 @@ def run_benchmark(
         server_cpu = _tree_cpu_seconds(pid) - server_cpu
         if nginx_pid is not None:
             nginx_cpu = _tree_cpu_seconds(nginx_pid) - nginx_cpu
+        rated_count = rated_games(base, made[0]["cookie"], cafile) if rated else None
     latencies = [x for p in parts for x in p["latencies"]]
     errors: Counter[str] = Counter()
     for p in parts:
@@ -674,6 +703,7 @@ def run_benchmark(
         },
         "proxy": proxy,
         "rated": rated,
+        "games_rated": rated_count,
         "errors": dict(errors),
         "failures": [f for p in parts for f in p["failures"]],
         "load_average": {"start": load, "end": os.getloadavg()[0]},
@@ -965,6 +995,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"  {report['actions']} actions ({report['actions_per_s']:.1f}/s), "
         f"{report['games']} games finished"
+        + (f", {report['games_rated']} rated" if report["rated"] else "")
     )
     print(
         f"  send → last client's receipt: p50 {lat['p50']:.1f} ms, p99 {lat['p99']:.1f} ms, "
