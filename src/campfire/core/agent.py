@@ -259,15 +259,15 @@ class RolloutPolicy:
 
     #: most actions in one rollout before :meth:`evaluate` scores it (``None``: play to the end,
     #: within the search's own ``max_rollout``)
-    horizon: int | None = None
+    horizon: ClassVar[int | None] = None
     #: the score lead that a search rewarding margins counts as decisive (``None``: the spread of
     #: the scores). With a scale, a margin reward grows smoothly with the lead instead of only
     #: telling ahead from behind, which is what a two-player game needs to compare moves that do
     #: not change who leads
-    margin_scale: float | None = None
+    margin_scale: ClassVar[float | None] = None
     #: the reward a search uses unless told otherwise (``None``: the search's own default);
     #: one of ``win``, ``rank``, ``margin`` and ``mixed`` (see ``campfire.agents.reward_vector``)
-    reward: str | None = None
+    reward: ClassVar[str | None] = None
 
     def act(self, state: State, seat: int, rng: random.Random) -> Action:
         """A legal action for ``seat`` in ``state``."""

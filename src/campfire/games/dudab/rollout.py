@@ -30,7 +30,9 @@ ahead from behind, which after a lopsided first round is the same for every move
 from __future__ import annotations
 
 import random
-from typing import Final, cast
+from typing import ClassVar, Final, cast
+
+from mypy_extensions import mypyc_attr
 
 from campfire.core import Action, Outcome, RolloutPolicy, State
 
@@ -85,28 +87,29 @@ _PLACE_LATE: Final = tuple(
 )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class DudabRollout(RolloutPolicy):
     """Rule-of-thumb play with some random moves for a few dozen steps, then the round scored."""
 
-    horizon = 20
-    reward = "margin"
-    margin_scale = 20.0
+    horizon: ClassVar[int | None] = 20
+    reward: ClassVar[str | None] = "margin"
+    margin_scale: ClassVar[float | None] = 20.0
     #: probability of playing the rule of thumb's choice (else a uniformly random legal action)
-    greedy = 0.85
+    greedy: ClassVar[float] = 0.85
     #: how many of the 12 calls of a Dudab placement a search considers (:meth:`prune`)
-    calls = 2
+    calls: ClassVar[int] = 2
     #: what the cards in hand count (of their round score) while the draw pile is long, with 2
     #: or 3 players
-    hand_weight = 0.5
+    hand_weight: ClassVar[float] = 0.5
     #: the same from 4 players on: in full. Three other seats fill the two columns between a
     #: seat's turns, and a seat that draws up to 5 cards must place one if it can (dudab §5.3),
     #: so it is forced into captures; with half the hand counted the search drew into that
     #: (twice the heuristic's captures); see docs/strength.md
-    hand_weight_many = 1.0
+    hand_weight_many: ClassVar[float] = 1.0
     #: what a Dudab in hand is worth (points off) while the draw pile is long
-    dudab_credit = 2.0
+    dudab_credit: ClassVar[float] = 2.0
     #: over how many last cards of the draw pile the hand comes to count in full (0: always)
-    ramp = 30.0
+    ramp: ClassVar[float] = 30.0
 
     def act(self, state: State, seat: int, rng: random.Random) -> Action:
         """The rule of thumb's action, or now and then a random legal one."""
