@@ -10,6 +10,7 @@ itself, and the fall-back of a build that fails, are tested either way.
 
 from __future__ import annotations
 
+import abc
 import importlib.machinery
 import json
 import os
@@ -27,8 +28,10 @@ import pytest
 import campfire
 from campfire import _compiled
 from campfire.agents import make_agent
-from campfire.core import Match
+from campfire.agents.ismcts import ISMCTSAgent
+from campfire.core import Agent, Match, State
 from campfire.core.table import Table
+from campfire.games.dudab.state import DudabState
 from tests.built_in import built_in_names
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -108,6 +111,45 @@ def test_the_pure_switch_loads_every_module_from_its_source() -> None:
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     assert out.stdout.split() == [".py", ".py", "PureFinder"]
+
+
+def _campfire_abc_classes() -> list[type]:
+    """Every class of Campfire's made with ``ABCMeta`` (the built-in games' bots loaded)."""
+    for name in built_in_names():
+        make_agent("hard", campfire.get_game(name), 0, 2)  # imports its bots and searches
+    found, todo = set(), [abc.ABC]
+    while todo:
+        for sub in type.__subclasses__(todo.pop()):
+            if sub not in found:
+                found.add(sub)
+                todo.append(sub)
+    return sorted(
+        (c for c in found if c.__module__.startswith("campfire") and isinstance(c, abc.ABCMeta)),
+        key=lambda c: f"{c.__module__}.{c.__qualname__}",
+    )
+
+
+def test_every_abc_class_has_its_own_isinstance_caches() -> None:
+    """mypyc makes native classes without ``ABCMeta.__new__``: each compiled module gives them
+    their own caches (``_compiled.own_abc_cache``). Pure Python always has them."""
+    classes = _campfire_abc_classes()
+    assert any(c.__qualname__ == "State" for c in classes)
+    shared = [f"{c.__module__}.{c.__qualname__}" for c in classes if "_abc_impl" not in c.__dict__]
+    assert shared == []
+
+
+def test_isinstance_tells_sibling_classes_apart_after_checking_their_base() -> None:
+    """A class found to be an ``Agent`` (or a ``State``) is not taken for another subclass.
+
+    With shared caches (compiled, before ``own_abc_cache``) Apache's search agent, once found
+    to be an ``Agent``, was found to be an ``ISMCTSAgent`` too, and a review took the wrong
+    branch.
+    """
+    search = make_agent("hard", campfire.get_game("apache"), 0, 2)
+    assert isinstance(search, Agent) and not isinstance(search, ISMCTSAgent)
+    tracker = campfire.get_game("tracker").new_game(2, seed=1)
+    assert isinstance(tracker, State) and not isinstance(tracker, DudabState)
+    assert isinstance(make_agent("hard", campfire.get_game("tracker"), 0, 2), ISMCTSAgent)
 
 
 @pytest.mark.slow

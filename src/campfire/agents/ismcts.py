@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from campfire._compiled import own_abc_cache
 from campfire.core import (
     Action,
     ActionValue,
@@ -340,3 +341,7 @@ def _after_hook(policy: RolloutPolicy | None) -> Callable[[State, int, Action], 
     if policy is None or type(policy).after is RolloutPolicy.after:
         return None
     return policy.after
+
+
+# a compiled class gets its own isinstance caches (docs/compiled.md, change 9)
+own_abc_cache(ISMCTSAgent)

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from mypy_extensions import mypyc_attr
 
+from campfire._compiled import own_abc_cache
+
 from .actions import Action
 from .errors import ErrorText, IllegalActionError, SeatError
 from .events import Event
@@ -240,3 +242,7 @@ class State(ABC):
     def position_equal(self, other: State) -> bool:
         """Whether two states hold the same complete position."""
         return self.to_position() == other.to_position()
+
+
+# a compiled class gets its own isinstance caches (docs/compiled.md, change 9)
+own_abc_cache(State)

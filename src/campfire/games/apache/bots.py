@@ -43,6 +43,7 @@ from __future__ import annotations
 import random
 from typing import Any, Final, cast
 
+from campfire._compiled import own_abc_cache
 from campfire.core import Action, Agent, Observation
 
 # from its own module, not the package: mypyc's non-native subclass needs it imported
@@ -282,3 +283,7 @@ def _choice_of(action: ApacheAction) -> Choice:
     if action.kind == ApacheKind.PRISONER:
         return Choice(NORMAL, action.card)
     return Choice(NORMAL)
+
+
+# a compiled class gets its own isinstance caches (docs/compiled.md, change 9)
+own_abc_cache(ApacheHeuristic)

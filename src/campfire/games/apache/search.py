@@ -47,6 +47,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final, cast
 
+from campfire._compiled import own_abc_cache
 from campfire.core import Action, ActionValue, Assessment, Observation
 
 from .actions import (
@@ -445,3 +446,7 @@ class ApacheSearch(ApacheHeuristic):
                 continue
             entries.append(ActionValue(action, n, wins[cand] / n, wins[cand] / n))
         return Assessment(entries, n)
+
+
+# a compiled class gets its own isinstance caches (docs/compiled.md, change 9)
+own_abc_cache(ApacheSearch)

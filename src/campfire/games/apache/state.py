@@ -32,6 +32,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, cast
 
+from campfire._compiled import own_abc_cache
 from campfire.core import (
     Action,
     ErrorText,
@@ -871,3 +872,7 @@ class ApacheState(State):
         other._rng_shared = False
         other.tiebreaks = ()  # future tie-breaks are hidden: drawn from the new generator
         return other
+
+
+# a compiled class gets its own isinstance caches (docs/compiled.md, change 9)
+own_abc_cache(ApacheState)

@@ -24,6 +24,7 @@ from itertools import repeat
 from operator import is_
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, cast
 
+from campfire._compiled import own_abc_cache
 from campfire.core import (
     Action,
     ErrorText,
@@ -1646,3 +1647,7 @@ def _task_json(task: tuple[int, int, int]) -> dict[str, Any]:
     elif typ in (T_JUNGLE, T_BABY):
         out["card"] = card_name(arg)
     return out
+
+
+# a compiled class gets its own isinstance caches (docs/compiled.md, change 9)
+own_abc_cache(DudabState)

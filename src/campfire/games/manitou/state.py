@@ -31,6 +31,7 @@ from collections.abc import Callable
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, cast
 
+from campfire._compiled import own_abc_cache
 from campfire.core import (
     Action,
     CampfireError,
@@ -1484,3 +1485,7 @@ class ManitouState(State):
                 other.hands[p] = sample[:h]
                 other.decks[p] = sample[h:]
         return other
+
+
+# a compiled class gets its own isinstance caches (docs/compiled.md, change 9)
+own_abc_cache(ManitouState)

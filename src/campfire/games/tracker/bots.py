@@ -27,6 +27,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any, Final, cast
 
+from campfire._compiled import own_abc_cache
 from campfire.core import (
     Action,
     Agent,
@@ -624,3 +625,7 @@ class TrackerRollout(RolloutPolicy):
             scores[seat] += 3 * gain
             enemies[seat] += gain
         return Outcome.from_scores(scores, tiebreak=enemies)
+
+
+# a compiled class gets its own isinstance caches (docs/compiled.md, change 9)
+own_abc_cache(TrackerHeuristic)

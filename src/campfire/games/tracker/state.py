@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, cast
 
+from campfire._compiled import own_abc_cache
 from campfire.core import (
     Action,
     ErrorText,
@@ -738,3 +739,7 @@ class TrackerState(State):
             else:
                 captured[owner][idx] = card
         return other
+
+
+# a compiled class gets its own isinstance caches (docs/compiled.md, change 9)
+own_abc_cache(TrackerState)
