@@ -65,8 +65,8 @@ def own_abc_cache(*classes: type) -> None:
     ``ABCMeta.__new__`` gives every class it makes its own ``_abc_impl``: the caches behind
     ``isinstance`` and ``issubclass``. mypyc makes a native class without calling it, so a
     compiled ``State`` or ``Agent`` subclass would read and fill the caches of its nearest
-    interpreted ABC ancestor: once an ``ApacheSearch`` was found to be an ``Agent``, it was
-    found to be an ``ISMCTSAgent`` too. Each compiled module calls this on its ABC-derived
+    interpreted ABC ancestor: once a game's own search agent was found to be an ``Agent``, it
+    was found to be an ``ISMCTSAgent`` too. Each compiled module calls this on its ABC-derived
     classes; a class that has its own state already (every class in the pure build) is left
     as it is.
 
