@@ -131,7 +131,7 @@ def _campfire_abc_classes() -> list[type]:
 
 def test_every_abc_class_has_its_own_isinstance_caches() -> None:
     """mypyc makes native classes without ``ABCMeta.__new__``: each compiled module gives them
-    their own caches (``_compiled.own_abc_cache``). Pure Python always has them."""
+    their own caches (``core.abc_caches.own_abc_cache``). Pure Python always has them."""
     classes = _campfire_abc_classes()
     assert any(c.__qualname__ == "State" for c in classes)
     shared = [f"{c.__module__}.{c.__qualname__}" for c in classes if "_abc_impl" not in c.__dict__]

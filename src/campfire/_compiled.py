@@ -13,7 +13,6 @@ This module imports nothing of Campfire's and is never compiled itself.
 
 from __future__ import annotations
 
-import abc
 import importlib.abc
 import importlib.machinery
 import os
@@ -21,7 +20,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-__all__ = ["PURE_ENV", "PureFinder", "install", "own_abc_cache", "pure_requested"]
+__all__ = ["PURE_ENV", "PureFinder", "install", "pure_requested"]
 
 #: the environment variable that forces the pure-Python modules (any value but "" and "0")
 PURE_ENV = "CAMPFIRE_PURE_PYTHON"
@@ -57,31 +56,6 @@ def install() -> None:
     """Put :class:`PureFinder` first on :data:`sys.meta_path` when pure Python is asked for."""
     if pure_requested() and not any(isinstance(f, PureFinder) for f in sys.meta_path):
         sys.meta_path.insert(0, PureFinder())
-
-
-def own_abc_cache(*classes: type) -> None:
-    """Give each compiled class derived from an ABC its own ABC state (``docs/compiled.md``).
-
-    ``ABCMeta.__new__`` gives every class it makes its own ``_abc_impl``: the caches behind
-    ``isinstance`` and ``issubclass``. mypyc makes a native class without calling it, so a
-    compiled ``State`` or ``Agent`` subclass would read and fill the caches of its nearest
-    interpreted ABC ancestor: once a game's own search agent was found to be an ``Agent``, it
-    was found to be an ``ISMCTSAgent`` too. Each compiled module calls this on its ABC-derived
-    classes; a class that has its own state already (every class in the pure build) is left
-    as it is.
-
-    >>> class Base(abc.ABC):
-    ...     pass
-    >>> class Made(Base):
-    ...     pass
-    >>> own_abc_cache(Made)  # made by ABCMeta: nothing to do
-    >>> "_abc_impl" in Made.__dict__
-    True
-    """
-    init = getattr(abc, "_abc_init", None)  # CPython's C ABC machinery (not ``_py_abc``)
-    for cls in classes:
-        if init is not None and isinstance(cls, abc.ABCMeta) and "_abc_impl" not in cls.__dict__:
-            init(cls)
 
 
 install()

@@ -17,7 +17,6 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from campfire._compiled import own_abc_cache
 from campfire.core import (
     Action,
     ActionValue,
@@ -29,6 +28,7 @@ from campfire.core import (
     State,
     visible_events,
 )
+from campfire.core.abc_caches import own_abc_cache
 
 # from its own module, not the package: mypyc's non-native subclass needs it imported
 

@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from mypy_extensions import mypyc_attr
 
-from campfire._compiled import own_abc_cache
-
+from .abc_caches import own_abc_cache
 from .actions import Action
 from .errors import ErrorText, IllegalActionError, SeatError
 from .events import Event

@@ -43,8 +43,8 @@ from __future__ import annotations
 import random
 from typing import Any, Final, cast
 
-from campfire._compiled import own_abc_cache
 from campfire.core import Action, Agent, Observation
+from campfire.core.abc_caches import own_abc_cache
 
 # from its own module, not the package: mypyc's non-native subclass needs it imported
 from .actions import (

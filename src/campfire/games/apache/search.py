@@ -47,8 +47,8 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final, cast
 
-from campfire._compiled import own_abc_cache
 from campfire.core import Action, ActionValue, Assessment, Observation
+from campfire.core.abc_caches import own_abc_cache
 
 from .actions import (
     CLAIM,

@@ -32,7 +32,6 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, cast
 
-from campfire._compiled import own_abc_cache
 from campfire.core import (
     Action,
     ErrorText,
@@ -44,6 +43,7 @@ from campfire.core import (
     PositionError,
     State,
 )
+from campfire.core.abc_caches import own_abc_cache
 from campfire.core.fields import (
     Computed,
     Copy,

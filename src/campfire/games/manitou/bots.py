@@ -18,8 +18,8 @@ from typing import Any, Final, cast
 
 from mypy_extensions import mypyc_attr
 
-from campfire._compiled import own_abc_cache
 from campfire.core import Action, Agent, Observation
+from campfire.core.abc_caches import own_abc_cache
 
 # from its own module, not the package: mypyc's non-native subclass needs it imported
 from campfire.core.agent import NoisyConfig

@@ -31,7 +31,6 @@ from collections.abc import Callable
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, cast
 
-from campfire._compiled import own_abc_cache
 from campfire.core import (
     Action,
     CampfireError,
@@ -44,6 +43,7 @@ from campfire.core import (
     SetupError,
     State,
 )
+from campfire.core.abc_caches import own_abc_cache
 from campfire.core.fields import (
     SEAT,
     Computed,

@@ -27,7 +27,6 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any, Final, cast
 
-from campfire._compiled import own_abc_cache
 from campfire.core import (
     Action,
     Agent,
@@ -40,6 +39,7 @@ from campfire.core import (
     RolloutPolicy,
     State,
 )
+from campfire.core.abc_caches import own_abc_cache
 
 # from its own module, not the package: mypyc's non-native subclass needs it imported
 from .actions import DECLINE, DONE, DROP, LIFT, PEEK, TAKE, TRACK, TrackerAction, TrackerKind
