@@ -85,10 +85,9 @@ _LEGAL = {
 #: a card face of the display model (``campfire.core.present.CardFace``)
 _CARD = {"type": "object", "required": ["id", "label", "short", "face_up"]}
 #: what a step changed, moved and showed the reading seat alone (``StepDisplay``)
-_STEP_DISPLAY = {
-    "type": "object",
-    "required": ["changed", "moved", "reveals"],
-    "properties": {
+_STEP_DISPLAY = json_object(
+    ["changed", "moved", "reveals"],
+    {
         "changed": {"type": "array", "items": {"type": "string"}},
         "moved": {
             "type": "array",
@@ -101,16 +100,10 @@ _STEP_DISPLAY = {
         },
         "reveals": {
             "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["seat", "card"],
-                "properties": {"seat": _SEAT, "card": _CARD},
-                "additionalProperties": False,
-            },
+            "items": json_object(["seat", "card"], {"seat": _SEAT, "card": _CARD}),
         },
     },
-    "additionalProperties": False,
-}
+)
 _STEP = {
     "type": "object",
     "required": ["seq", "seat", "events", "messages", "display"],
