@@ -28,7 +28,6 @@ from campfire.core import (
     State,
     visible_events,
 )
-from campfire.core.abc_caches import own_abc_cache
 
 # from its own module, not the package: mypyc's non-native subclass needs it imported
 
@@ -341,7 +340,3 @@ def _after_hook(policy: RolloutPolicy | None) -> Callable[[State, int, Action], 
     if policy is None or type(policy).after is RolloutPolicy.after:
         return None
     return policy.after
-
-
-# a compiled class gets its own isinstance caches (docs/compiled.md, change 9)
-own_abc_cache(ISMCTSAgent)

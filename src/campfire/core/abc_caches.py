@@ -18,9 +18,10 @@ def own_abc_cache(*classes: type) -> None:
     ``isinstance`` and ``issubclass``. mypyc makes a native class without calling it, so a
     compiled ``State`` or ``Agent`` subclass would read and fill the caches of its nearest
     interpreted ABC ancestor: once a game's own search agent was found to be an ``Agent``, it
-    was found to be an ``ISMCTSAgent`` too. Each compiled module calls this on its ABC-derived
-    classes; a class that has its own state already (every class in the pure build) is left
-    as it is.
+    was found to be an ``ISMCTSAgent`` too. ``State.__init_subclass__`` and
+    ``Agent.__init_subclass__`` call it for every subclass (mypyc runs ``__init_subclass__``
+    for a native class), and ``core/state.py`` once for ``State`` itself; a class that has its
+    own state already (every class of the pure build) is left as it is.
 
     >>> class Base(abc.ABC):
     ...     pass

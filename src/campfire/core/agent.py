@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from .abc_caches import own_abc_cache
 from .actions import Action
 from .errors import ErrorText, OptionError
 from .events import Event
@@ -368,6 +369,11 @@ class Agent(ABC):
         self.rng = random.Random(seed)
         memory = getattr(self.config, "memory", "perfect")
         self.belief = game.new_belief(seat, num_players, options, memory, seed)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Give a compiled subclass its own ``isinstance`` caches (:mod:`.abc_caches`)."""
+        super().__init_subclass__(**kwargs)
+        own_abc_cache(cls)
 
     def observe(self, events: Sequence[Event]) -> None:
         """Take note of events this seat may see (the runner filters them)."""

@@ -95,8 +95,12 @@ class State(ABC):
     FIELDS: ClassVar[tuple[StateField | Computed, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Derive ``clone`` from the class's own ``FIELDS`` declaration (if it has one)."""
+        """Derive ``clone`` from the class's own ``FIELDS`` declaration (if it has one).
+
+        A compiled subclass also gets its own ``isinstance`` caches (:mod:`.abc_caches`).
+        """
         super().__init_subclass__(**kwargs)
+        own_abc_cache(cls)
         if "FIELDS" in vars(cls):
             install_fields(cls, cls.FIELDS)
 

@@ -44,7 +44,6 @@ import random
 from typing import Any, Final, cast
 
 from campfire.core import Action, Agent, Observation
-from campfire.core.abc_caches import own_abc_cache
 
 # from its own module, not the package: mypyc's non-native subclass needs it imported
 from .actions import (
@@ -283,7 +282,3 @@ def _choice_of(action: ApacheAction) -> Choice:
     if action.kind == ApacheKind.PRISONER:
         return Choice(NORMAL, action.card)
     return Choice(NORMAL)
-
-
-# a compiled class gets its own isinstance caches (docs/compiled.md, change 9)
-own_abc_cache(ApacheHeuristic)

@@ -48,7 +48,6 @@ from collections.abc import Sequence
 from typing import Any, Final, cast
 
 from campfire.core import Action, ActionValue, Assessment, Observation
-from campfire.core.abc_caches import own_abc_cache
 
 from .actions import (
     CLAIM,
@@ -446,7 +445,3 @@ class ApacheSearch(ApacheHeuristic):
                 continue
             entries.append(ActionValue(action, n, wins[cand] / n, wins[cand] / n))
         return Assessment(entries, n)
-
-
-# a compiled class gets its own isinstance caches (docs/compiled.md, change 9)
-own_abc_cache(ApacheSearch)

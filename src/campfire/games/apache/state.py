@@ -43,7 +43,6 @@ from campfire.core import (
     PositionError,
     State,
 )
-from campfire.core.abc_caches import own_abc_cache
 from campfire.core.fields import (
     Computed,
     Copy,
@@ -872,7 +871,3 @@ class ApacheState(State):
         other._rng_shared = False
         other.tiebreaks = ()  # future tie-breaks are hidden: drawn from the new generator
         return other
-
-
-# a compiled class gets its own isinstance caches (docs/compiled.md, change 9)
-own_abc_cache(ApacheState)

@@ -34,7 +34,6 @@ from campfire.core import (
     SetupError,
     State,
 )
-from campfire.core.abc_caches import own_abc_cache
 from campfire.core.fields import (
     SEAT,
     Computed,
@@ -1647,7 +1646,3 @@ def _task_json(task: tuple[int, int, int]) -> dict[str, Any]:
     elif typ in (T_JUNGLE, T_BABY):
         out["card"] = card_name(arg)
     return out
-
-
-# a compiled class gets its own isinstance caches (docs/compiled.md, change 9)
-own_abc_cache(DudabState)

@@ -19,7 +19,6 @@ from typing import Any, Final, cast
 from mypy_extensions import mypyc_attr
 
 from campfire.core import Action, Agent, Observation
-from campfire.core.abc_caches import own_abc_cache
 
 # from its own module, not the package: mypyc's non-native subclass needs it imported
 from campfire.core.agent import NoisyConfig
@@ -342,7 +341,3 @@ def _view_grounds(view: ManitouView) -> list[Ground]:
         cards = [(int(s), parse_card(str(c)), bool(u)) for s, c, u in raw]
         out.append((tiles, cards))
     return out
-
-
-# a compiled class gets its own isinstance caches (docs/compiled.md, change 9)
-own_abc_cache(ManitouHeuristic)

@@ -43,7 +43,6 @@ from campfire.core import (
     SetupError,
     State,
 )
-from campfire.core.abc_caches import own_abc_cache
 from campfire.core.fields import (
     SEAT,
     Computed,
@@ -1485,7 +1484,3 @@ class ManitouState(State):
                 other.hands[p] = sample[:h]
                 other.decks[p] = sample[h:]
         return other
-
-
-# a compiled class gets its own isinstance caches (docs/compiled.md, change 9)
-own_abc_cache(ManitouState)

@@ -39,7 +39,6 @@ from campfire.core import (
     RolloutPolicy,
     State,
 )
-from campfire.core.abc_caches import own_abc_cache
 
 # from its own module, not the package: mypyc's non-native subclass needs it imported
 from .actions import DECLINE, DONE, DROP, LIFT, PEEK, TAKE, TRACK, TrackerAction, TrackerKind
@@ -625,7 +624,3 @@ class TrackerRollout(RolloutPolicy):
             scores[seat] += 3 * gain
             enemies[seat] += gain
         return Outcome.from_scores(scores, tiebreak=enemies)
-
-
-# a compiled class gets its own isinstance caches (docs/compiled.md, change 9)
-own_abc_cache(TrackerHeuristic)

@@ -34,7 +34,6 @@ from campfire.core import (
     SetupError,
     State,
 )
-from campfire.core.abc_caches import own_abc_cache
 from campfire.core.fields import (
     SEAT,
     Copy,
@@ -739,7 +738,3 @@ class TrackerState(State):
             else:
                 captured[owner][idx] = card
         return other
-
-
-# a compiled class gets its own isinstance caches (docs/compiled.md, change 9)
-own_abc_cache(TrackerState)
