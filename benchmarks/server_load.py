@@ -62,7 +62,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from importlib.util import find_spec
@@ -234,7 +234,7 @@ def nginx_in_front(base: str) -> Iterator[tuple[str, str, int]]:
 def sign_up_players(base: str, players: int, cafile: str | None = None) -> list[str]:
     """Sign ``players`` users up (``load<tag>x0``, ``load<tag>x1``, ...); their session cookies.
 
-    The first user's name is ``cookies[0]``'s user: :func:`rated_games` reads it back.
+    :func:`rated_games` reads the first one's name back from ``cookies[0]``.
     """
     cookies = []
     tag = secrets.token_hex(3)
@@ -255,16 +255,17 @@ def create_tables(
     game: str,
     players: int,
     cafile: str | None = None,
-    rated: bool = False,
+    cookies: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
     """Create and start ``tables`` tables of reserved seats: ``[{"id", "tokens"}]``.
 
-    ``rated``: rated tables of signed-in players (``docs/accounts.md``, "Ratings"): the same
-    ``players`` users at every table, the first creating it (its seat reserved), the others
-    joining it with their session cookies; every finished game is rated.
+    ``cookies`` (one per player, :func:`sign_up_players`): rated tables of those signed-in
+    players (``docs/accounts.md``, "Ratings"), the same users at every table, the first
+    creating it (its seat reserved), the others joining it with their session cookies; every
+    finished game is rated.
     """
     out = []
-    cookies = sign_up_players(base, players, cafile) if rated else []
+    rated = bool(cookies)
     for _ in range(tables):
         seats = [{"kind": "reserved", "nickname": f"P{i}"} for i in range(players)]
         if rated:
@@ -299,7 +300,7 @@ def create_tables(
         status, data = _http("POST", f"{base}/api/tables/{table}/start", {}, tokens[0], cafile)
         if status != 200:
             raise RuntimeError(f"starting table {table} failed ({status}): {data}")
-        out.append({"id": table, "tokens": tokens, **({"cookie": cookies[0]} if rated else {})})
+        out.append({"id": table, "tokens": tokens})
     return out
 
 
@@ -650,7 +651,8 @@ def run_benchmark(
             base, cafile, nginx_pid = stack.enter_context(nginx_in_front(base))
         elif proxy is not None:
             raise ValueError(f"--proxy is nginx (got {proxy!r})")
-        made = create_tables(base, tables, game, players, cafile, rated)
+        cookies = sign_up_players(base, players, cafile) if rated else []
+        made = create_tables(base, tables, game, players, cafile, cookies)
         server_cpu = _tree_cpu_seconds(pid)
         if nginx_pid is not None:
             nginx_cpu = _tree_cpu_seconds(nginx_pid)
@@ -665,7 +667,7 @@ def run_benchmark(
         server_cpu = _tree_cpu_seconds(pid) - server_cpu
         if nginx_pid is not None:
             nginx_cpu = _tree_cpu_seconds(nginx_pid) - nginx_cpu
-        rated_count = rated_games(base, made[0]["cookie"], cafile) if rated else None
+        rated_count = rated_games(base, cookies[0], cafile) if rated else None
     latencies = [x for p in parts for x in p["latencies"]]
     errors: Counter[str] = Counter()
     for p in parts:

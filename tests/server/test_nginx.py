@@ -113,7 +113,9 @@ class Through:
         thread of its own, given 30 s. A refusal in HTTP (``InvalidStatus``: the cap's 429) is
         an answer, never tried again.
         """
-        for attempt in range(attempts):
+        attempt = 0
+        while True:
+            attempt += 1
             box: dict[str, Any] = {}
 
             def open_it(box: dict[str, Any] = box) -> None:
@@ -125,15 +127,12 @@ class Through:
             opener = threading.Thread(target=open_it, daemon=True)
             opener.start()
             opener.join(30)
-            error = box.get("error")
             if "ws" in box:
                 return cast(ClientConnection, box["ws"])
-            if isinstance(error, InvalidStatus) or attempt == attempts - 1:
-                if error is None:
-                    raise TimeoutError(f"opening {path} through nginx hung {attempts} times")
+            error = box.get("error") or TimeoutError(f"opening {path} through nginx hung 30 s")
+            if isinstance(error, InvalidStatus) or attempt == attempts:
                 raise error
             print(f"opening {path} through nginx failed ({error!r}): again", file=sys.stderr)
-        raise AssertionError("unreachable")  # pragma: no cover
 
     def diagnosis(self, opened: int) -> str:
         """What nginx and the server logged, for a failure's message."""
