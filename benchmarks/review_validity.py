@@ -84,12 +84,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     out: dict[str, Any] = {}
     for game in names:
         started = time.process_time()
-        rows = []
+        rows, spent = [], 0.0
         for i in range(args.count):
             rows.append(one_game(game, args.seed + i, args.iterations))
             spent = time.process_time() - started
             print(f"{game}: {i + 1} of {args.count} games, {spent:.0f} s CPU", file=sys.stderr)
-        spent = time.process_time() - started
         out[game] = {"rows": rows}
         for key in ("blunders", "marks"):
             found = tally(rows, key)
