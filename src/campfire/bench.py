@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .core import Game
+from .core.playout import random_playout
 
 __all__ = ["BenchResult", "bench_game", "default_players"]
 
@@ -55,7 +56,8 @@ def bench_game(
     """Play random games for ``seconds`` in total, split into ``runs`` runs; report medians.
 
     Each run plays whole games (the last one is finished even if the run's time is up) with a
-    uniformly random legal action for a random seat to act.
+    uniformly random legal action for a random seat to act
+    (:func:`~campfire.core.playout.random_playout`).
     """
     n = players if players is not None else default_players(game)
     game.check_players(n)
@@ -70,13 +72,8 @@ def bench_game(
         start = time.perf_counter()
         deadline = start + per_run
         while True:
-            state = game.new_game(n, seed=game_seed)
+            actions += random_playout(game.new_game(n, seed=game_seed), rng)
             game_seed += 1
-            while not state.is_terminal():
-                seats = state.seats_to_act()
-                seat = seats[0] if len(seats) == 1 else rng.choice(seats)
-                state.apply(seat, rng.choice(state.legal_actions(seat)))
-                actions += 1
             games += 1
             if time.perf_counter() >= deadline:
                 break

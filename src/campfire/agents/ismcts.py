@@ -28,6 +28,7 @@ from campfire.core import (
     State,
     visible_events,
 )
+from campfire.core.draws import randbelow
 
 # from its own module, not the package: mypyc's non-native subclass needs it imported
 
@@ -138,12 +139,11 @@ class ISMCTSAgent(Agent):
                     after(state, seat, action)
                 steps += 1
             return
-        randrange = rng.randrange
         legal_actions = state.legal_actions
         while steps < limit and not is_terminal():
             seat = seats_to_act()[0]
             moves = legal_actions(seat)
-            action = moves[randrange(len(moves))]
+            action = moves[randbelow(rng, len(moves))]
             apply(seat, action)
             if after is not None:
                 after(state, seat, action)
@@ -232,7 +232,6 @@ class ISMCTSAgent(Agent):
         cfg = self.config
         wanted = cfg.iterations if iterations_wanted is None else iterations_wanted
         rng = self.rng
-        randrange = rng.randrange
         root = _Node(-1)
         root_wins: dict[Action, float] = {}
         c = cfg.exploration
@@ -279,7 +278,7 @@ class ISMCTSAgent(Agent):
                     else:
                         child.avail += 1
                 if untried:
-                    action = untried[randrange(len(untried))]
+                    action = untried[randbelow(rng, len(untried))]
                     child = _Node(seat)
                     child.avail = 1
                     children[action] = child

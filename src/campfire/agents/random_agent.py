@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from campfire.core import Action, Agent, Event, Observation
+from campfire.core.draws import randbelow
 
 __all__ = ["RandomAgent"]
 
@@ -32,4 +33,4 @@ class RandomAgent(Agent):
     def act(self, obs: Observation) -> Action:
         """Pick a random legal action."""
         legal = obs.legal_actions
-        return legal[self.rng.randrange(len(legal))]
+        return legal[randbelow(self.rng, len(legal))]

@@ -23,8 +23,7 @@ carry a card type) can never overwrite the event's type:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from .errors import CampfireError, ErrorText
 from .validate import short_repr
@@ -32,17 +31,37 @@ from .validate import short_repr
 __all__ = ["Event", "visible_events"]
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
     """One thing that happened in a game.
 
     ``type`` is a short snake_case name, ``data`` a JSON-ready dict, and ``to`` the set of seats
     that may see the event (``None``: everybody, spectators included).
+
+    An event is a value: equal when its three fields are, and never changed once made (the
+    fields are ``Final``, which ``mypy`` holds every caller to). It is a plain class with its
+    own constructor rather than a frozen dataclass, because every step of a game makes one or
+    more: a frozen dataclass sets each field through ``object.__setattr__``, which neither
+    build can make fast, where this constructor compiles to three stores
+    (``docs/compiled.md``).
     """
 
-    type: str
-    data: dict[str, Any]
-    to: frozenset[int] | None = None
+    __slots__ = ("data", "to", "type")
+
+    def __init__(self, type: str, data: dict[str, Any], to: frozenset[int] | None = None) -> None:
+        self.type: Final[str] = type
+        self.data: Final[dict[str, Any]] = data
+        self.to: Final[frozenset[int] | None] = to
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return self.type == other.type and self.data == other.data and self.to == other.to
+
+    #: an event holds a dict: it is not hashable (as the frozen dataclass it was was not)
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Event(type={self.type!r}, data={self.data!r}, to={self.to!r})"
 
     def visible_to(self, seat: int | None) -> bool:
         """Whether ``seat`` (``None`` for a spectator) may see this event."""

@@ -188,13 +188,13 @@ class Game(ABC, Generic[S]):
         if setup is None:
             if seed is None:
                 seed = secrets.randbits(63)
-            setup = self.random_setup(players, opts, GameRng(seed))
-        elif not isinstance(setup, Mapping):
+            return self.random_state(players, opts, GameRng(seed), self.play_rng(seed))
+        if not isinstance(setup, Mapping):
             raise SetupError(
                 ErrorText("a setup is a JSON object (got {kind})", kind=type(setup).__name__)
             )
-        else:  # integers as a record's: at most 40 digits (so every message can show them)
-            check_int_digits(setup, ErrorText("the setup"), error=SetupError)
+        # integers as a record's: at most 40 digits (so every message can show them)
+        check_int_digits(setup, ErrorText("the setup"), error=SetupError)
         return self.from_setup(players, opts, setup, self.play_rng(0 if seed is None else seed))
 
     @staticmethod
@@ -209,6 +209,19 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def random_setup(self, players: int, options: Options, rng: random.Random) -> dict[str, Any]:
         """Draw a random initial setup (a JSON-ready dict) from ``rng``."""
+
+    def random_state(self, players: int, options: Options, rng: random.Random, play: GameRng) -> S:
+        """The initial state of a setup drawn from ``rng``; ``play`` is the generator for play.
+
+        :meth:`new_game` from a seed starts here. By default it is
+        ``from_setup(players, options, random_setup(players, options, rng), play)``. A game may
+        build that very state directly, without writing the setup out as JSON and reading it
+        back: every random playout and simulated game starts with a setup, and the round trip
+        (names written, read back and checked) can cost as much as a hundred actions. An
+        override must make exactly the default's state, generators included
+        (``tests/core/test_random_state.py`` compares them for every game over many seeds).
+        """
+        return self.from_setup(players, options, self.random_setup(players, options, rng), play)
 
     @abstractmethod
     def from_setup(

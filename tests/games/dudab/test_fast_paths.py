@@ -1,6 +1,6 @@
 """The search's fast paths of Dudab agree with the plain definitions they stand in for.
 
-Each fast path (a shuffle without the method calls, the tables of placements and their values,
+Each fast path (the tables of placements and their values,
 the scores kept by card counts, the copy of the last round's report) must give exactly what the
 plain code gives, random draws included, so that a search decides the same as before.
 """
@@ -41,7 +41,6 @@ from campfire.games.dudab.state import (
     _copy_json,
     _faces,
     random_deck,
-    shuffle,
 )
 
 OPTIONS = [None, {"use_jungle": True, "use_baby": True}]
@@ -56,35 +55,6 @@ def _positions(players: int, options: dict[str, bool] | None, seed: int) -> Iter
         yield state
         seat = state.to_act()
         state.apply(seat, policy.act(state, seat, rng))
-
-
-@pytest.mark.parametrize("length", [0, 1, 2, 3, 17, 70, 255, 256, 300, 1025])
-def test_shuffle_draws_as_random_shuffle(length: int) -> None:
-    for seed in range(40):
-        plain, fast = list(range(length)), list(range(length))
-        plain_rng, fast_rng = random.Random(seed), random.Random(seed)
-        plain_rng.shuffle(plain)
-        shuffle(fast, fast_rng)
-        assert fast == plain
-        assert fast_rng.getstate() == plain_rng.getstate()
-
-
-class _Counting(random.Random):
-    """A generator of another class: it shuffles with its own method."""
-
-    shuffles = 0
-
-    def shuffle(self, x: list[int]) -> None:  # type: ignore[override]
-        self.shuffles += 1
-        super().shuffle(x)
-
-
-def test_shuffle_leaves_other_generators_to_their_own_method() -> None:
-    rng = _Counting(3)
-    items = list(range(10))
-    shuffle(items, rng)
-    assert rng.shuffles == 1
-    assert sorted(items) == list(range(10))
 
 
 def test_copy_json_is_a_deep_copy() -> None:

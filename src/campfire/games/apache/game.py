@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from campfire.core import ActionSpace, Agent, ErrorText, Game, GameRng, Options, SetupError
+from campfire.core.draws import randbelow, sample, shuffle
 from campfire.core.present import Presenter
 from campfire.core.validate import short_repr
 
@@ -74,18 +75,43 @@ class ApacheGame(Game[ApacheState]):
         """
         draw = random.Random()
         draw.setstate(rng.getstate())
-        colours = draw.sample(range(NUM_COLOURS), players)
-        deck = list(PRAIRIE_DECK)
-        draw.shuffle(deck)
+        colours, start, deck, tiebreaks = self._draw(players, options, draw)
         setup: dict[str, Any] = {
             "colours": [COLOURS[c] for c in colours],
-            "start_player": draw.randrange(players),  # §3.4 (P12): random by default
+            "start_player": start,
             "deck": [card_name(k) for k in deck],
         }
-        assert isinstance(options, ApacheOptions)
-        if options.claim_order != ARRIVAL:
-            setup["tiebreaks"] = [draw.sample(range(players), players) for _ in deck]
+        if tiebreaks is not None:
+            setup["tiebreaks"] = tiebreaks
         return setup
+
+    def random_state(
+        self, players: int, options: Options, rng: random.Random, play: GameRng
+    ) -> ApacheState:
+        """The state :meth:`random_setup`'s setup makes, built from the draws directly.
+
+        The draws come from ``rng`` itself here: what a copy of it draws, it draws.
+        """
+        assert isinstance(options, ApacheOptions)
+        colours, start, deck, tiebreaks = self._draw(players, options, rng)
+        state = ApacheState.new(options, colours, deck, start, GameRng(play.getrandbits(64)))
+        state.tiebreaks = tuple(map(tuple, tiebreaks or ()))
+        return state
+
+    @staticmethod
+    def _draw(
+        players: int, options: Options, draw: random.Random
+    ) -> tuple[list[int], int, list[int], list[list[int]] | None]:
+        """The colours, the start player, the deck order and the tie-breaks (``None``: none)."""
+        colours = sample(draw, range(NUM_COLOURS), players)
+        deck = list(PRAIRIE_DECK)
+        shuffle(draw, deck)
+        start = randbelow(draw, players)  # §3.4 (P12): random by default
+        assert isinstance(options, ApacheOptions)
+        if options.claim_order == ARRIVAL:
+            return colours, start, deck, None
+        seats = range(players)
+        return colours, start, deck, [sample(draw, seats, players) for _ in deck]
 
     def from_setup(
         self, players: int, options: Options, setup: Mapping[str, Any], rng: GameRng

@@ -48,6 +48,7 @@ from collections.abc import Sequence
 from typing import Any, Final, cast
 
 from campfire.core import Action, ActionValue, Assessment, Observation
+from campfire.core.draws import shuffle
 
 from .actions import (
     CLAIM,
@@ -377,7 +378,7 @@ class ApacheSearch(ApacheHeuristic):
         left = view["deck_left"]
         for _ in range(iterations):
             deck = pool[:]
-            rng.shuffle(deck)
+            shuffle(rng, deck)
             sample_seed = rng.getrandbits(64)
             for cand in candidates:
                 sim = random.Random(sample_seed)

@@ -43,6 +43,7 @@ from campfire.core import (
     PositionError,
     State,
 )
+from campfire.core.draws import randbelow, shuffle
 from campfire.core.fields import (
     Computed,
     Copy,
@@ -854,7 +855,7 @@ class ApacheState(State):
         other = self.clone()
         # sorted first, so that the copy depends only on what the seat knows and on ``rng``
         rest = sorted(self.deck[self.deck_pos :])
-        rng.shuffle(rest)
+        shuffle(rng, rest)
         other.deck = self.deck[: self.deck_pos] + tuple(rest)
         if self.phase == POLLING and not self.arrival:
             for s in range(self.num_players):
@@ -863,8 +864,8 @@ class ApacheState(State):
                 if rng.random() < 0.5:
                     other.answers[s] = None
                 else:
-                    t = rng.randrange(NUM_TYPES)
-                    ms = rng.randrange(REACTION_VALUES) * REACTION_STEP_MS
+                    t = randbelow(rng, NUM_TYPES)
+                    ms = randbelow(rng, REACTION_VALUES) * REACTION_STEP_MS
                     legal = claim_is_legal(self.table, s, t, self.rules, self.counts)
                     other.answers[s] = Claim(s, t, legal, ms)
         other.rng = GameRng(rng.getrandbits(64))

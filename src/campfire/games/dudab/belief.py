@@ -40,6 +40,7 @@ from itertools import groupby
 from typing import Final
 
 from campfire.core import Belief, Event, State
+from campfire.core.draws import sample, shuffle
 
 from .cards import FACE, FACE_BABY, FACE_JUNGLE, cards_in_use, parse_face
 from .state import (
@@ -50,7 +51,6 @@ from .state import (
     T_KEEP,
     DudabState,
     random_deck,
-    shuffle,
 )
 
 __all__ = ["UNSEEN", "DudabMemory"]
@@ -295,7 +295,7 @@ class DudabMemory(Belief):
                     k = min(hand_slots, len(cards))
                     hand_part, pile_part = cards[:k], cards[k:]
                 else:
-                    spots = rng.sample(range(hand_slots + pile_slots), len(cards))
+                    spots = sample(rng, range(hand_slots + pile_slots), len(cards))
                     for card, spot in zip(cards, spots, strict=True):
                         (hand_part if spot < hand_slots else pile_part).append(card)
                 if len(pile_part) > pile_slots:
@@ -308,7 +308,7 @@ class DudabMemory(Belief):
         split = bisect_left(rest, FIRST_SPECIAL)
         normal = rest[:split]
         special = rest[split:]
-        shuffle(normal, rng)
+        shuffle(rng, normal)
         slots = sum(hand_free.values())
         if slots > len(normal):
             return None
@@ -317,14 +317,14 @@ class DudabMemory(Belief):
             end = pos + hand_free[p]
             cards = fixed_hand.get(p, []) + normal[pos:end]
             pos = end
-            shuffle(cards, rng)
+            shuffle(rng, cards)
             h = hand_len[p]
             if h:
                 other.hands[p][:] = cards[:h]
             if p == capturer:
                 other.kept[:] = cards[h:]
         leftover = normal[slots:] + special
-        shuffle(leftover, rng)
+        shuffle(rng, leftover)
         pos = 0
         for p in sorted(piles):
             end = pos + pile_free[p]

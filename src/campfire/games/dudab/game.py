@@ -24,6 +24,7 @@ from campfire.core import (
     RolloutPolicy,
     SetupError,
 )
+from campfire.core.draws import randbelow
 from campfire.core.validate import short_repr
 
 from . import actions as _actions
@@ -59,6 +60,20 @@ class DudabGame(Game[DudabState]):
 
     def random_setup(self, players: int, options: Options, rng: random.Random) -> dict[str, Any]:
         """Draw the round-1 start player (D32) and a shuffled deck for every round (§2.3)."""
+        start, decks = self._draw(players, options, rng)
+        return {"start_player": start, "decks": [[card_name(c) for c in d] for d in decks]}
+
+    def random_state(
+        self, players: int, options: Options, rng: random.Random, play: GameRng
+    ) -> DudabState:
+        """The state :meth:`random_setup`'s setup makes, built from the draws directly."""
+        start, decks = self._draw(players, options, rng)
+        assert isinstance(options, DudabOptions)
+        return DudabState.new(options, players, start, decks)
+
+    @staticmethod
+    def _draw(players: int, options: Options, rng: random.Random) -> tuple[int, list[list[int]]]:
+        """The start player (drawn unless the options give it) and every round's deck."""
         assert isinstance(options, DudabOptions)
         start = options.start_player
         if start >= players:
@@ -70,11 +85,10 @@ class DudabGame(Game[DudabState]):
                 )
             )
         if start < 0:
-            start = rng.randrange(players)
+            start = randbelow(rng, players)
         cards = cards_in_use(options.use_jungle, options.use_baby)
         head = HAND_DEAL * players + columns_for(players)
-        decks = [random_deck(cards, head, rng) for _ in range(players)]
-        return {"start_player": start, "decks": [[card_name(c) for c in d] for d in decks]}
+        return start, [random_deck(cards, head, rng) for _ in range(players)]
 
     def from_setup(
         self, players: int, options: Options, setup: Mapping[str, Any], rng: GameRng
@@ -84,7 +98,7 @@ class DudabGame(Game[DudabState]):
         self._check_setup_fields(setup, ("start_player", "decks"))
         start = setup.get("start_player", options.start_player)
         if start == -1 and "start_player" not in setup:
-            start = rng.randrange(players)  # D32: drawn at random unless given
+            start = randbelow(rng, players)  # D32: drawn at random unless given
         if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < players:
             raise SetupError(
                 ErrorText(

@@ -35,6 +35,7 @@ from typing import ClassVar, Final, cast
 from mypy_extensions import mypyc_attr
 
 from campfire.core import Action, Outcome, RolloutPolicy, State
+from campfire.core.draws import randbelow
 
 from .actions import (
     ACTIONS,
@@ -49,7 +50,7 @@ from .actions import (
 )
 from .cards import FACE_DUDAB, FACE_SHAMAN, MATCH, NUM_CARDS, VALUE
 from .scoring import round_total, round_totals
-from .state import CAPTURE_AT, MAX_HAND, DudabState, randbelow
+from .state import CAPTURE_AT, MAX_HAND, DudabState
 
 __all__ = ["DudabRollout"]
 

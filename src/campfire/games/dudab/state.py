@@ -34,6 +34,7 @@ from campfire.core import (
     SetupError,
     State,
 )
+from campfire.core.draws import shuffle
 from campfire.core.fields import (
     SEAT,
     Computed,
@@ -117,9 +118,7 @@ __all__ = [
     "PROMPTS",
     "TASKS",
     "DudabState",
-    "randbelow",
     "random_deck",
-    "shuffle",
 ]
 
 NO_SEAT: Final = -1
@@ -221,66 +220,15 @@ def random_deck(cards: Sequence[int], head: int, rng: random.Random) -> list[int
             _DECK_SPLIT.clear()
         _DECK_SPLIT[key] = split
     normal = list(split[0])
-    shuffle(normal, rng)
+    shuffle(rng, normal)
     rest = normal[head:]
     rest.extend(split[1])
-    shuffle(rest, rng)
+    shuffle(rng, rest)
     return normal[:head] + rest
 
 
 #: the decks :func:`random_deck` met, split into their normal and special (Jungle/Baby) cards
 _DECK_SPLIT: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
-
-
-#: for each list length a shuffle met, its steps: (index, index + 1, bit length of index + 1)
-_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
-
-
-def _shuffle_steps(length: int) -> tuple[tuple[int, int, int], ...]:
-    steps = _SHUFFLE_STEPS.get(length)
-    if steps is None:
-        steps = tuple((i, i + 1, (i + 1).bit_length()) for i in range(length - 1, 0, -1))
-        if length <= 1024:
-            _SHUFFLE_STEPS[length] = steps
-    return steps
-
-
-def shuffle(items: list[int], rng: random.Random) -> None:
-    """Shuffle ``items`` in place exactly as ``rng.shuffle(items)`` would, only faster.
-
-    For a plain :class:`random.Random` this makes the very draws of :meth:`random.Random.shuffle`
-    (Python 3.11–3.13): for ``i`` from the last index down to 1 a ``j`` below ``i + 1`` drawn by
-    ``getrandbits(k)`` with ``k`` the bit length of ``i + 1``, drawn again while it is not below
-    ``i + 1`` (``_randbelow_with_getrandbits``), and ``items[i]`` swapped with ``items[j]``;
-    without the two method calls per card. The same order comes out and the generator ends in
-    the same state (the tests check both). Any other generator shuffles with its own method.
-    """
-    if type(rng) is not random.Random:
-        rng.shuffle(items)
-        return
-    getrandbits = rng.getrandbits
-    for i, n, k in _shuffle_steps(len(items)):
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        items[i], items[j] = items[j], items[i]
-
-
-def randbelow(rng: random.Random, n: int) -> int:
-    """``rng.randrange(n)`` for ``n`` > 0, the same draw made without its two method calls.
-
-    For a plain :class:`random.Random`, ``randrange(n)`` is ``_randbelow_with_getrandbits(n)``
-    (Python 3.11–3.13): ``getrandbits(k)``, ``k`` the bit length of ``n``, drawn again while it
-    is not below ``n``. Any other generator draws with its own method.
-    """
-    if type(rng) is not random.Random or n <= 0:
-        return rng.randrange(n)
-    getrandbits = rng.getrandbits
-    k = n.bit_length()
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return r
 
 
 #: the report last copied for a determinisation, and its copy (:func:`_report_copy`)
@@ -1576,7 +1524,7 @@ class DudabState(State):
         split = bisect_left(pool, FIRST_SPECIAL)  # the Jungle and Baby cards come last
         normal = pool[:split]
         special = pool[split:]
-        shuffle(normal, rng)
+        shuffle(rng, normal)
         # the zones take the shuffled cards in turn (slices: no per-card step here)
         pos = 0
         for z in hand_zones:
@@ -1584,7 +1532,7 @@ class DudabState(State):
             z[:] = normal[pos:end]
             pos = end
         rest = normal[pos:] + special
-        shuffle(rest, rng)
+        shuffle(rng, rest)
         pos = 0
         for z in other_zones:
             end = pos + len(z)

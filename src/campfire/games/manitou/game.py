@@ -30,6 +30,7 @@ from campfire.core import (
     RolloutPolicy,
     SetupError,
 )
+from campfire.core.draws import randbelow, shuffle
 from campfire.core.present import Presenter
 from campfire.core.validate import short_repr
 
@@ -94,9 +95,9 @@ class ManitouGame(Game[ManitouState]):
         sub = random.Random(f"manitou-setup:{rng.getstate()!r}")
         counts = options.tile_counts()
         tiles = [t for t in range(NUM_TILE_TYPES) for _ in range(counts[t])]
-        sub.shuffle(tiles)
+        shuffle(sub, tiles)
         setup: dict[str, Any] = {
-            "dealer": sub.randrange(players),
+            "dealer": randbelow(sub, players),
             "tiles": [TILE_NAMES[t] for t in tiles],
         }
         full = [CARD_NAMES[c] for c in range(NUM_CARD_TYPES) for _ in range(FULL_POOL[c])]
@@ -105,14 +106,14 @@ class ManitouGame(Game[ManitouState]):
             deal = []
             for _ in range(players):
                 order = full[:]
-                sub.shuffle(order)
+                shuffle(sub, order)
                 deal.append(order)
             decks.append(deal)
         setup["decks"] = decks
         if options.leftover_tiles == "bag":
             per_ground = options.tiles_per_ground or _per_ground(players)
             setup["returns"] = [
-                sub.randrange(_RETURN_RANGE) for _ in range(3 * per_ground * HUNTS[players])
+                randbelow(sub, _RETURN_RANGE) for _ in range(3 * per_ground * HUNTS[players])
             ]
         return setup
 

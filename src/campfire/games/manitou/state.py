@@ -43,6 +43,8 @@ from campfire.core import (
     SetupError,
     State,
 )
+from campfire.core.draws import sample as draw_sample
+from campfire.core.draws import shuffle
 from campfire.core.fields import (
     SEAT,
     Computed,
@@ -716,13 +718,13 @@ class ManitouState(State):
                     pool = self.pool[p]
                     cards = [c for c in range(NUM_CARD_TYPES) for _ in range(pool[c])]
                     sel = [0] * NUM_CARD_TYPES
-                    for c in rng.sample(cards, self.sel_size[p]):
+                    for c in draw_sample(rng, cards, self.sel_size[p]):
                         sel[c] += 1
                     self.selected[p] = sel
                     self.picked[p] = self.sel_size[p]
                 sel = self.selected[p]
                 deck = [c for c in range(NUM_CARD_TYPES) for _ in range(sel[c])]
-                rng.shuffle(deck)
+                shuffle(rng, deck)
                 hand = [deck.pop() for _ in range(min(HAND_SIZE, len(deck)))]
             self.decks[p] = deck
             self.hands[p] = hand
@@ -1455,11 +1457,11 @@ class ManitouState(State):
             return other
         # sorted first, so that the copy depends only on what the seat knows and on ``rng``
         other.bag.sort()
-        rng.shuffle(other.bag)
+        shuffle(rng, other.bag)
         for p in range(self.num_players):
             if p == seat:
                 other.decks[p].sort()
-                rng.shuffle(other.decks[p])
+                shuffle(rng, other.decks[p])
                 continue
             pool = self.pool[p]
             if self.phase == SELECT:
@@ -1474,7 +1476,7 @@ class ManitouState(State):
                             base[code & 15] += 1
                 avail = [c for c in range(NUM_CARD_TYPES) for _ in range(pool[c] - base[c])]
                 k = len(self.hands[p]) + len(self.decks[p])
-            sample = rng.sample(avail, k)
+            sample = draw_sample(rng, avail, k)
             sel = base[:]
             for c in sample:
                 sel[c] += 1

@@ -39,6 +39,7 @@ from campfire.core import (
     RolloutPolicy,
     State,
 )
+from campfire.core.draws import choice, randbelow, sample
 
 # from its own module, not the package: mypyc's non-native subclass needs it imported
 from .actions import DECLINE, DONE, DROP, LIFT, PEEK, TAKE, TRACK, TrackerAction, TrackerKind
@@ -260,7 +261,7 @@ class TrackerMemory(Belief):
                 choices = sorted(c for c in where if tribe_of(c) != tribe)
                 if not choices:
                     continue
-                scout = choices[rng.randrange(len(choices))]
+                scout = choices[randbelow(rng, len(choices))]
                 src = where.pop(scout)
                 pile[i] = scout
                 if src[0] < 0:
@@ -295,7 +296,7 @@ class TrackerMemory(Belief):
                 free = [i for i in range(len(pile)) if (owner, i) not in fixed]
                 if not free:
                     continue
-                dst = free[rng.randrange(len(free))]
+                dst = free[randbelow(rng, len(free))]
                 other_card = pile[dst]
                 pile[dst] = card
                 if src[0] < 0:
@@ -354,14 +355,14 @@ class TrackerHeuristic(Agent):
                 # nothing left to learn: capture (possibly nothing) so the game moves on
                 return TRACK[0]
             candidates = [p for p in sorted(occupied) if p not in v["peeked_this_turn"]]
-            return PEEK[rng.choice(candidates)]
+            return PEEK[choice(rng, candidates)]
         if step == "collecting":
             return TAKE[enemies[0]] if enemies else DONE
         if step == "relocating":
             return self._relocate(v, known, my_tribe)
         # placing: any empty position
         empty = [p for p in range(NUM_POSITIONS) if p not in occupied]
-        return DROP[rng.choice(empty)]
+        return DROP[choice(rng, empty)]
 
     def _should_capture(self, v: TrackerView, enemies: list[int]) -> bool:
         mem = self.belief
@@ -507,17 +508,17 @@ class TrackerRollout(RolloutPolicy):
             if fresh:
                 if self.interest_peeks and seat != self.seat and len(self.known) > 2:
                     return PEEK[self._interesting(fresh, board, seat, rng)]
-                return PEEK[fresh[rng.randrange(len(fresh))]]
+                return PEEK[fresh[randbelow(rng, len(fresh))]]
             if step == TURN_START and phase == FINAL_PEEK:
                 return DECLINE
             if step == TURN_START and phase == NORMAL:
                 return TRACK[0]  # nothing left to learn
             any_card = [p for p in range(NUM_POSITIONS) if board[p] != EMPTY and p not in peeked]
-            return PEEK[any_card[rng.randrange(len(any_card))]]
+            return PEEK[any_card[randbelow(rng, len(any_card))]]
         if step == RELOCATING:
             return DONE
         empty = [p for p in range(NUM_POSITIONS) if board[p] == EMPTY]
-        return DROP[empty[rng.randrange(len(empty))]]
+        return DROP[empty[randbelow(rng, len(empty))]]
 
     def _interesting(
         self, fresh: list[int], board: list[int], seat: int, rng: random.Random
@@ -578,9 +579,9 @@ class TrackerRollout(RolloutPolicy):
             else:
                 other.append(a)
         if len(unknown) > 4:
-            unknown = rng.sample(unknown, 4)
+            unknown = sample(rng, unknown, 4)
         if len(other) > 4:
-            other = rng.sample(other, 4)
+            other = sample(rng, other, 4)
         if state.step == COLLECTING:
             unknown = unknown[:1]  # blind grabs are rarely right: one candidate is enough
         chosen = keep + unknown + other

@@ -17,6 +17,7 @@ from campfire.core import (
     RolloutPolicy,
     SetupError,
 )
+from campfire.core.draws import randbelow, sample, shuffle
 from campfire.core.validate import short_repr
 
 from . import actions as _actions
@@ -63,12 +64,12 @@ class TrackerGame(Game[TrackerState]):
 
     def random_setup(self, players: int, options: Options, rng: random.Random) -> dict[str, Any]:
         """Draw tribes, shuffle all 60 cards onto the board, draw the start player (§3)."""
-        tribes = rng.sample(range(NUM_TRIBES), players)
+        tribes = sample(rng, range(NUM_TRIBES), players)
         cards = list(range(NUM_CARDS))
-        rng.shuffle(cards)
+        shuffle(rng, cards)
         return {
             "tribes": [tribe_name(t) for t in tribes],
-            "start_player": rng.randrange(players),
+            "start_player": randbelow(rng, players),
             "board": [card_name(c) for c in cards],
         }
 

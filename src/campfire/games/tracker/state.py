@@ -34,6 +34,7 @@ from campfire.core import (
     SetupError,
     State,
 )
+from campfire.core.draws import shuffle
 from campfire.core.fields import (
     SEAT,
     Copy,
@@ -731,7 +732,7 @@ class TrackerState(State):
             slots = [s for s in slots if s[0] >= 0 or s[1] not in pinned]
         # sorted first, so that the copy depends only on what the seat knows and on ``rng``
         pool.sort()
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         for (owner, idx), card in zip(slots, pool, strict=True):
             if owner < 0:
                 board[idx] = card
