@@ -64,7 +64,7 @@ class Action:
 
 
 #: per action class, its fields as (name, default) pairs (``MISSING``: no default)
-_FIELDS: dict[type, tuple[tuple[str, Any], ...]] = {}
+_FIELDS: Final[dict[type, tuple[tuple[str, Any], ...]]] = {}
 
 
 def _fields_of(cls: type) -> tuple[tuple[str, Any], ...]:

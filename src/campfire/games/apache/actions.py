@@ -124,10 +124,10 @@ class ApacheAction(Action):
 
 
 _K: Final = ApacheKind
-REVEAL = ApacheAction(_K.REVEAL, index=0)
-PASS = ApacheAction(_K.PASS, index=1)
+REVEAL: Final = ApacheAction(_K.REVEAL, index=0)
+PASS: Final = ApacheAction(_K.PASS, index=1)
 #: ``CLAIM[t]``: an arrival-ordered claim with type t (apache §11.1).
-CLAIM = tuple(ApacheAction(_K.CLAIM, t, index=2 + t) for t in range(NUM_TYPES))
+CLAIM: Final = tuple(ApacheAction(_K.CLAIM, t, index=2 + t) for t in range(NUM_TYPES))
 #: ``CLAIM_MS[t][i]``: a poll claim with type t and reaction time ``i * REACTION_STEP_MS``.
 CLAIM_MS: Final = tuple(
     tuple(
@@ -137,10 +137,10 @@ CLAIM_MS: Final = tuple(
     for t in range(NUM_TYPES)
 )
 _CHOICE_BASE: Final = 6 + REACTION_VALUES * NUM_TYPES
-BOOTY = ApacheAction(_K.BOOTY, index=_CHOICE_BASE)
-TEEPEES = ApacheAction(_K.TEEPEES, index=_CHOICE_BASE + 1)
+BOOTY: Final = ApacheAction(_K.BOOTY, index=_CHOICE_BASE)
+TEEPEES: Final = ApacheAction(_K.TEEPEES, index=_CHOICE_BASE + 1)
 #: ``PRISONER[kind]`` for a hunter or warrior kind: the Chief takes that prisoner.
-PRISONER: dict[int, ApacheAction] = {
+PRISONER: Final[dict[int, ApacheAction]] = {
     indian(c, t): ApacheAction(
         _K.PRISONER, card=indian(c, t), index=_CHOICE_BASE + 2 + 2 * c + (t - WARRIOR)
     )
@@ -148,7 +148,7 @@ PRISONER: dict[int, ApacheAction] = {
     for t in (WARRIOR, HUNTER)
 }
 #: ``MARRY[kind]`` for an Indian kind: marriage (apache §10.2) with that partner.
-MARRY = tuple(
+MARRY: Final = tuple(
     ApacheAction(_K.MARRY, card=k, index=_CHOICE_BASE + 12 + k) for k in range(NUM_COLOURS * 4)
 )
 

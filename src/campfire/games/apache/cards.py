@@ -63,7 +63,7 @@ __all__ = [
 
 # apache §1.1 (P16): the five colours of the seed's examples
 COLOURS: Final = ("red", "yellow", "purple", "green", "blue")
-COLOUR_CODES = ("R", "Y", "P", "G", "B")
+COLOUR_CODES: Final = ("R", "Y", "P", "G", "B")
 RED: Final = 0
 YELLOW: Final = 1
 PURPLE: Final = 2
@@ -73,7 +73,7 @@ NUM_COLOURS: Final = 5
 
 # apache §1.1: the four types of Indians (the four hand cards of a colour)
 TYPES: Final[tuple[TypeName, ...]] = ("chief", "maiden", "warrior", "hunter")
-TYPE_CODES = ("C", "M", "W", "H")
+TYPE_CODES: Final = ("C", "M", "W", "H")
 CHIEF: Final = 0
 MAIDEN: Final = 1
 WARRIOR: Final = 2
@@ -81,7 +81,11 @@ HUNTER: Final = 3
 NUM_TYPES: Final = 4
 
 # apache §1.4 (P2): the normal booty of each type is kind 20 + type; teepees for every type
-TOTEM, NECKLACE, TOMAHAWK, BUFFALO, TEEPEE = range(20, 25)
+TOTEM: Final = 20
+NECKLACE: Final = 21
+TOMAHAWK: Final = 22
+BUFFALO: Final = 23
+TEEPEE: Final = 24
 BOOTY_KINDS: Final = (TOTEM, NECKLACE, TOMAHAWK, BUFFALO, TEEPEE)
 NUM_KINDS: Final = 25
 
@@ -111,7 +115,7 @@ PRAIRIE_DECK: Final[tuple[int, ...]] = tuple(
 )
 assert len(PRAIRIE_DECK) == 114
 
-_BY_NAME: dict[str, int] = {name: k for k, name in enumerate(KIND_NAMES)}
+_BY_NAME: Final[dict[str, int]] = {name: k for k, name in enumerate(KIND_NAMES)}
 for _k in range(20):
     _BY_NAME[(COLOUR_CODES[_k // 4] + TYPE_CODES[_k % 4]).lower()] = _k
 _BY_NAME["totem-pole"] = TOTEM

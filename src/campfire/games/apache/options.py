@@ -14,13 +14,14 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from campfire.core import Options, option
 
 __all__ = ["ARRIVAL", "REACTION", "ApacheOptions"]
 
-REACTION = "reaction"
-ARRIVAL = "arrival"
+REACTION: Final = "reaction"
+ARRIVAL: Final = "arrival"
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from campfire.core import ErrorText, IllegalActionError
+from campfire.core.values import Value
 
 from .cards import (
     BUFFALO,
@@ -78,7 +79,9 @@ TEEPEES: Final = 1
 MARRIAGE: Final = 2
 OPTION_NAMES: Final = ("normal", "teepees", "marriage")
 # what became of a claim (apache §7)
-WON, STARVED, PENALTY = "won", "starved", "penalty"
+WON: Final = "won"
+STARVED: Final = "starved"
+PENALTY: Final = "penalty"
 
 _MALE_TYPES: Final = (WARRIOR, HUNTER)
 
@@ -105,26 +108,32 @@ class Rules:
         object.__setattr__(self, "tribute", 2 if len(self.colours) == 2 else 1)
 
 
-@dataclass(frozen=True, slots=True)
-class Claim:
+class Claim(Value):
     """A claim on the Pow-Wow board.
 
     It holds the seat, the hand card's type, whether the claim was legal when placed (§7: that
     decides the penalty), and its reaction time (``-1`` when ordered by arrival).
     """
 
-    seat: int
-    type: int
-    legal: bool
-    ms: int = -1
+    __slots__ = ("legal", "ms", "seat", "type")
+    _fields = ("seat", "type", "legal", "ms")
+
+    def __init__(self, seat: int, type: int, legal: bool, ms: int = -1) -> None:
+        self.seat: Final = seat
+        self.type: Final = type
+        self.legal: Final = legal
+        self.ms: Final = ms
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
+class Choice(Value):
     """The option a claimant realises (§4), with the prisoner or partner card (or ``-1``)."""
 
-    option: int
-    card: int = -1
+    __slots__ = ("card", "option")
+    _fields = ("option", "card")
+
+    def __init__(self, option: int, card: int = -1) -> None:
+        self.option: Final = option
+        self.card: Final = card
 
     def __str__(self) -> str:
         if self.option == MARRIAGE:
@@ -134,8 +143,7 @@ class Choice:
         return "booty" if self.card < 0 else f"prisoner {card_name(self.card)}"
 
 
-@dataclass(frozen=True, slots=True)
-class ClaimResult:
+class ClaimResult(Value):
     """What one claim did: ``status`` is won, starved or penalty.
 
     ``cards`` lists the table cards it moved to the claimant's pile (push order §7.1),
@@ -143,25 +151,39 @@ class ClaimResult:
     (top first).
     """
 
-    claim: Claim
-    status: str
-    choice: Choice | None = None
-    cards: tuple[int, ...] = ()
-    tribute: tuple[tuple[int, int], ...] = ()
-    discarded: tuple[int, ...] = ()
+    __slots__ = ("cards", "choice", "claim", "discarded", "status", "tribute")
+    _fields = ("claim", "status", "choice", "cards", "tribute", "discarded")
+
+    def __init__(
+        self,
+        claim: Claim,
+        status: str,
+        choice: Choice | None = None,
+        cards: tuple[int, ...] = (),
+        tribute: tuple[tuple[int, int], ...] = (),
+        discarded: tuple[int, ...] = (),
+    ) -> None:
+        self.claim: Final = claim
+        self.status: Final = status
+        self.choice: Final = choice
+        self.cards: Final = cards
+        self.tribute: Final = tribute
+        self.discarded: Final = discarded
 
 
-@dataclass(frozen=True, slots=True)
-class Pending:
+class Pending(Value):
     """A claim waiting for its claimant's choice: its index in the claims given, and the choices."""
 
-    index: int
-    claim: Claim
-    choices: tuple[Choice, ...]
+    __slots__ = ("choices", "claim", "index")
+    _fields = ("index", "claim", "choices")
+
+    def __init__(self, index: int, claim: Claim, choices: tuple[Choice, ...]) -> None:
+        self.index: Final = index
+        self.claim: Final = claim
+        self.choices: Final = choices
 
 
-@dataclass(frozen=True, slots=True)
-class WindowResult:
+class WindowResult(Value):
     """The outcome of :func:`resolve_window`.
 
     ``table`` and ``piles`` are new lists owned by the caller. ``next_revealer`` is the seat of
@@ -169,11 +191,22 @@ class WindowResult:
     pending.
     """
 
-    table: list[int]
-    piles: list[list[int]]
-    results: tuple[ClaimResult, ...]
-    pending: Pending | None
-    next_revealer: int
+    __slots__ = ("next_revealer", "pending", "piles", "results", "table")
+    _fields = ("table", "piles", "results", "pending", "next_revealer")
+
+    def __init__(
+        self,
+        table: list[int],
+        piles: list[list[int]],
+        results: tuple[ClaimResult, ...],
+        pending: Pending | None,
+        next_revealer: int,
+    ) -> None:
+        self.table: Final = table
+        self.piles: Final = piles
+        self.results: Final = results
+        self.pending: Final = pending
+        self.next_revealer: Final = next_revealer
 
 
 #: ``chooser(claim, choices, table, piles)`` returns one of ``choices`` or ``None`` (stop).

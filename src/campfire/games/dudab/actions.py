@@ -85,13 +85,14 @@ class DudabKind(StrEnum):
 
 
 # the kinds as module constants (a module global is read faster than an enum attribute)
-K_PLACE, K_DRAW, K_PENALTY, K_KEEP = (
-    DudabKind.PLACE,
-    DudabKind.DRAW,
-    DudabKind.PENALTY,
-    DudabKind.KEEP,
-)
-K_REST, K_PILE, K_JUNGLE, K_BABY = DudabKind.REST, DudabKind.PILE, DudabKind.JUNGLE, DudabKind.BABY
+K_PLACE: Final = DudabKind.PLACE
+K_DRAW: Final = DudabKind.DRAW
+K_PENALTY: Final = DudabKind.PENALTY
+K_KEEP: Final = DudabKind.KEEP
+K_REST: Final = DudabKind.REST
+K_PILE: Final = DudabKind.PILE
+K_JUNGLE: Final = DudabKind.JUNGLE
+K_BABY: Final = DudabKind.BABY
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +132,7 @@ class DudabAction(Action):
 
 
 #: ``PLACE[face][col]`` for Number and Shaman faces (Dudabs: :data:`PLACE_DUDAB`)
-PLACE: tuple[tuple[DudabAction, ...], ...] = tuple(
+PLACE: Final[tuple[tuple[DudabAction, ...], ...]] = tuple(
     tuple(
         DudabAction(f * 3 + c if f < 64 else 192 + (f - FACE_SHAMAN) * 3 + c, K_PLACE, f, c)
         for c in range(MAX_COLUMNS)
@@ -145,12 +146,16 @@ PLACE_DUDAB: Final[tuple[tuple[DudabAction, ...], ...]] = tuple(
     tuple(DudabAction(204 + c * 13 + x, K_PLACE, FACE_DUDAB, c, x) for x in range(13))
     for c in range(MAX_COLUMNS)
 )
-DRAW = DudabAction(243, K_DRAW)
-PENALTY = DudabAction(244, K_PENALTY)
-KEEP: tuple[DudabAction, ...] = tuple(DudabAction(245 + f, K_KEEP, f) for f in range(HAND_FACES))
+DRAW: Final = DudabAction(243, K_DRAW)
+PENALTY: Final = DudabAction(244, K_PENALTY)
+KEEP: Final[tuple[DudabAction, ...]] = tuple(
+    DudabAction(245 + f, K_KEEP, f) for f in range(HAND_FACES)
+)
 REST_DISCARD: Final = DudabAction(314, K_REST, call=0)
 REST_PILE: Final = DudabAction(315, K_REST, call=1)
-PILE: tuple[DudabAction, ...] = tuple(DudabAction(316 + f, K_PILE, f) for f in range(HAND_FACES))
+PILE: Final[tuple[DudabAction, ...]] = tuple(
+    DudabAction(316 + f, K_PILE, f) for f in range(HAND_FACES)
+)
 JUNGLE_COL: Final[tuple[DudabAction, ...]] = tuple(
     DudabAction(385 + c, K_JUNGLE, col=c) for c in range(MAX_COLUMNS)
 )

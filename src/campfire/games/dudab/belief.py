@@ -60,7 +60,7 @@ _FACE_OF: Final = FACE.__getitem__
 assert all(FACE[c] <= FACE[c + 1] for c in range(len(FACE) - 1))
 
 #: a card of a column that the memory never saw (the first round's starters)
-UNSEEN = -1
+UNSEEN: Final = -1
 
 
 def _remove(faces: list[int], face: int) -> bool:

@@ -14,9 +14,10 @@ leftover Dudabs can take Number cards (as value counts) and keeps the lowest sco
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
+
+from campfire.core.values import Value
 
 from .cards import BABY, DUDAB, JUNGLE, KIND, NUMBER, SHAMAN, VALUE
 
@@ -33,21 +34,58 @@ __all__ = [
 BABY_POINTS: Final = (0, -1, -3, -6, -11, -19, -32, -51, -81)
 
 
-@dataclass(frozen=True)
-class RoundScore:
-    """One player's round score and how it was made up (dudab §7.1)."""
+class RoundScore(Value):
+    """One player's round score and how it was made up (dudab §7.1).
 
-    total: int
-    hand_dudabs: int
-    dudab_shaman_pairs: int
-    #: the values of the Number cards taken by leftover Dudabs (each scores minus its value)
-    dudab_numbers: tuple[int, ...]
-    #: the values whose free Number cards were removed by Jungles (one Jungle per value)
-    jungle_values: tuple[int, ...]
-    shamans_removed: bool
-    shaman_points: int
-    baby_points: int
-    number_points: int
+    ``dudab_numbers`` are the values of the Number cards taken by leftover Dudabs (each scores
+    minus its value), ``jungle_values`` the values whose free Number cards were removed by
+    Jungles (one Jungle per value).
+    """
+
+    __slots__ = (
+        "baby_points",
+        "dudab_numbers",
+        "dudab_shaman_pairs",
+        "hand_dudabs",
+        "jungle_values",
+        "number_points",
+        "shaman_points",
+        "shamans_removed",
+        "total",
+    )
+    _fields = (
+        "total",
+        "hand_dudabs",
+        "dudab_shaman_pairs",
+        "dudab_numbers",
+        "jungle_values",
+        "shamans_removed",
+        "shaman_points",
+        "baby_points",
+        "number_points",
+    )
+
+    def __init__(
+        self,
+        total: int,
+        hand_dudabs: int,
+        dudab_shaman_pairs: int,
+        dudab_numbers: tuple[int, ...],
+        jungle_values: tuple[int, ...],
+        shamans_removed: bool,
+        shaman_points: int,
+        baby_points: int,
+        number_points: int,
+    ) -> None:
+        self.total: Final = total
+        self.hand_dudabs: Final = hand_dudabs
+        self.dudab_shaman_pairs: Final = dudab_shaman_pairs
+        self.dudab_numbers: Final = dudab_numbers
+        self.jungle_values: Final = jungle_values
+        self.shamans_removed: Final = shamans_removed
+        self.shaman_points: Final = shaman_points
+        self.baby_points: Final = baby_points
+        self.number_points: Final = number_points
 
     def to_json(self) -> dict[str, Any]:
         """The breakdown as a JSON-ready dict."""
@@ -159,7 +197,7 @@ _SLOT: Final = tuple(
     VALUE[c] - 1 if KIND[c] == NUMBER else 4 + KIND[c] - DUDAB for c in range(len(KIND))
 )
 #: :func:`round_total`'s scores by counts, less the hand's Dudabs (at most :data:`_KEEP` kept)
-_TOTALS: dict[tuple[int, ...], int] = {}
+_TOTALS: Final[dict[tuple[int, ...], int]] = {}
 _KEEP: Final = 1 << 16
 
 

@@ -122,7 +122,8 @@ __all__ = [
 ]
 
 NO_SEAT: Final = -1
-PLAYING, OVER = 0, 1
+PLAYING: Final = 0
+OVER: Final = 1
 PHASES: Final[tuple[Phase, ...]] = ("playing", "game_over")
 
 # obligations (dudab §3); the kind of the next step is the obligation's number (§5.2)
@@ -130,7 +131,9 @@ OB_NONE: Final = 0
 OB_SHAMAN: Final = 1
 OB_CALL: Final = 2
 OBLIGATIONS: Final = ("none", "shaman_reaction", "call")
-TURN, REACTION, ANSWER = OB_NONE, OB_SHAMAN, OB_CALL
+TURN: Final = OB_NONE
+REACTION: Final = OB_SHAMAN
+ANSWER: Final = OB_CALL
 
 # pending tasks: (type, seat, arg)
 T_END_STEP: Final = 0
@@ -165,7 +168,8 @@ assert all((KIND[c] > SHAMAN) == (c >= FIRST_SPECIAL) for c in range(len(KIND)))
 HAND_DEAL: Final = 3  # dudab §2.3 step 2
 CAPTURE_AT: Final = 6  # dudab §4.3
 KEEP_AFTER_CAPTURE: Final = 2
-MIN_HAND, MAX_HAND = 2, 5  # dudab §6
+MIN_HAND: Final = 2  # dudab §6
+MAX_HAND: Final = 5
 
 #: a representative card of each hand face (Shaman faces: the first copy of the colour)
 _REPR: Final[tuple[int, ...]] = tuple(
@@ -228,11 +232,11 @@ def random_deck(cards: Sequence[int], head: int, rng: random.Random) -> list[int
 
 
 #: the decks :func:`random_deck` met, split into their normal and special (Jungle/Baby) cards
-_DECK_SPLIT: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+_DECK_SPLIT: Final[dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]]] = {}
 
 
 #: the report last copied for a determinisation, and its copy (:func:`_report_copy`)
-_REPORT_COPY: list[Any] = [None, None]
+_REPORT_COPY: Final[list[Any]] = [None, None]
 
 
 def _report_copy(report: RoundEndData | None) -> RoundEndData | None:

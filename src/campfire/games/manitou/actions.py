@@ -74,8 +74,12 @@ class ManitouKind(StrEnum):
 
 
 # the kinds as module constants (a module global is read faster than an enum attribute)
-K_PICK, K_PLAY, K_MOVE = ManitouKind.PICK, ManitouKind.PLAY, ManitouKind.MOVE
-K_TAKE, K_LOSE, K_PASS = ManitouKind.TAKE, ManitouKind.LOSE, ManitouKind.PASS
+K_PICK: Final = ManitouKind.PICK
+K_PLAY: Final = ManitouKind.PLAY
+K_MOVE: Final = ManitouKind.MOVE
+K_TAKE: Final = ManitouKind.TAKE
+K_LOSE: Final = ManitouKind.LOSE
+K_PASS: Final = ManitouKind.PASS
 #: each kind's name (the kind itself: kept for the readers that index it by kind)
 KIND_NAMES: Final[dict[ManitouKind, str]] = {k: str(k) for k in ManitouKind}
 
@@ -104,20 +108,20 @@ class ManitouAction(Action):
         return f"ManitouAction({self.notation()!r})"
 
 
-PICK = tuple(ManitouAction(K_PICK, c, -1, c) for c in range(NUM_CARD_TYPES))
+PICK: Final = tuple(ManitouAction(K_PICK, c, -1, c) for c in range(NUM_CARD_TYPES))
 #: ``PLAY[c][g]`` plays card type c to ground g (0-based).
-PLAY = tuple(
+PLAY: Final = tuple(
     tuple(ManitouAction(K_PLAY, c, g, 15 + 3 * c + g) for g in range(NUM_GROUNDS))
     for c in range(NUM_CARD_TYPES)
 )
 #: ``MOVE[h][g]`` moves the hunter of card type h (strength h + 1) to ground g.
-MOVE = tuple(
+MOVE: Final = tuple(
     tuple(ManitouAction(K_MOVE, h, g, 60 + 3 * h + g) for g in range(NUM_GROUNDS))
     for h in range(NUM_HUNTERS)
 )
-TAKE = tuple(ManitouAction(K_TAKE, t, -1, 90 + t) for t in range(NUM_TILE_TYPES))
-LOSE = tuple(ManitouAction(K_LOSE, t, -1, 103 + t) for t in range(NUM_TILE_TYPES))
-PASS = ManitouAction(K_PASS, -1, -1, 116)
+TAKE: Final = tuple(ManitouAction(K_TAKE, t, -1, 90 + t) for t in range(NUM_TILE_TYPES))
+LOSE: Final = tuple(ManitouAction(K_LOSE, t, -1, 103 + t) for t in range(NUM_TILE_TYPES))
+PASS: Final = ManitouAction(K_PASS, -1, -1, 116)
 
 _ALL: Final[tuple[ManitouAction, ...]] = (
     *PICK,

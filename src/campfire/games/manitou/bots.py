@@ -74,7 +74,7 @@ def _vp(owned: list[int]) -> int:
 
 #: :func:`tile_points` of every tile type, per tiles-owned vector (the bot asks for the same few
 #: vectors thousands of times in a search's rollouts); cleared when it grows past its bound
-_POINTS: dict[tuple[int, ...], tuple[float, ...]] = {}
+_POINTS: Final[dict[tuple[int, ...], tuple[float, ...]]] = {}
 _POINTS_BOUND: Final = 1 << 16
 
 

@@ -147,7 +147,9 @@ def beats(chart: str, attacker: int, defender: int) -> bool:
 MAX_MULTIPLIER: Final = 5
 BUFFALO: Final = 0
 TIPI: Final = MAX_MULTIPLIER
-HORSE, TOTEM, TOMAHAWK = 2 * MAX_MULTIPLIER, 2 * MAX_MULTIPLIER + 1, 2 * MAX_MULTIPLIER + 2
+HORSE: Final = 2 * MAX_MULTIPLIER
+TOTEM: Final = 2 * MAX_MULTIPLIER + 1
+TOMAHAWK: Final = 2 * MAX_MULTIPLIER + 2
 NUM_TILE_TYPES: Final = 2 * MAX_MULTIPLIER + 3
 TILE_NAMES: Final[tuple[str, ...]] = (
     *(f"buffalo{m}" for m in range(1, MAX_MULTIPLIER + 1)),

@@ -82,14 +82,14 @@ class TrackerAction(Action):
 
 
 _K: Final = TrackerKind
-PEEK = tuple(TrackerAction(_K.PEEK, p, p) for p in range(NUM_POSITIONS))
-TAKE = tuple(TrackerAction(_K.TAKE, p, 60 + p) for p in range(NUM_POSITIONS))
-LIFT = tuple(TrackerAction(_K.LIFT, p, 120 + p) for p in range(NUM_POSITIONS))
-DROP = tuple(TrackerAction(_K.DROP, p, 180 + p) for p in range(NUM_POSITIONS))
+PEEK: Final = tuple(TrackerAction(_K.PEEK, p, p) for p in range(NUM_POSITIONS))
+TAKE: Final = tuple(TrackerAction(_K.TAKE, p, 60 + p) for p in range(NUM_POSITIONS))
+LIFT: Final = tuple(TrackerAction(_K.LIFT, p, 120 + p) for p in range(NUM_POSITIONS))
+DROP: Final = tuple(TrackerAction(_K.DROP, p, 180 + p) for p in range(NUM_POSITIONS))
 #: ``TRACK[m - 1]`` plays m trackers.
-TRACK = tuple(TrackerAction(_K.TRACK, m, 239 + m) for m in range(1, TRACKERS_PER_PLAYER + 1))
-DONE = TrackerAction(_K.DONE, -1, 243)
-DECLINE = TrackerAction(_K.DECLINE, -1, 244)
+TRACK: Final = tuple(TrackerAction(_K.TRACK, m, 239 + m) for m in range(1, TRACKERS_PER_PLAYER + 1))
+DONE: Final = TrackerAction(_K.DONE, -1, 243)
+DECLINE: Final = TrackerAction(_K.DECLINE, -1, 244)
 
 _ALL: Final[tuple[TrackerAction, ...]] = (*PEEK, *TAKE, *LIFT, *DROP, *TRACK, DONE, DECLINE)
 NUM_ACTIONS: Final = len(_ALL)

@@ -68,7 +68,9 @@ __all__ = [
 ]
 
 
-_PEEK, _TAKE, _TRACK = TrackerKind.PEEK, TrackerKind.TAKE, TrackerKind.TRACK
+_PEEK: Final = TrackerKind.PEEK
+_TAKE: Final = TrackerKind.TAKE
+_TRACK: Final = TrackerKind.TRACK
 _ENDS_OR_TRACKS: Final = frozenset((TrackerKind.TRACK, TrackerKind.DONE, TrackerKind.DECLINE))
 
 

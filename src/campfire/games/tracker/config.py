@@ -9,13 +9,14 @@ here, interpreted, and are imported from here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from campfire.core import AgentConfig, ErrorText, OptionError, option
 
 __all__ = ["DEFAULT_PATIENCE", "TrackerHeuristicConfig"]
 
 #: Peeking turns in a row after which a bot (and the search) captures anyway.
-DEFAULT_PATIENCE = 12
+DEFAULT_PATIENCE: Final = 12
 
 
 @dataclass(frozen=True)
