@@ -5,9 +5,10 @@ best of ``--rounds`` interleaved rounds (each round runs every row once, in orde
 kind of loop everywhere: at each decision a uniformly random legal action, from
 ``random.Random(0)``, applied; the deal is part of the time, not of the count.
 
-- Campfire: ``benchmarks/playouts_cpu.py`` in a subprocess (the loop of ``campfire bench``),
-  once with the compiled extensions where ``make compiled`` built them and once with
-  ``CAMPFIRE_PURE_PYTHON=1``;
+- Campfire: ``benchmarks/playouts_cpu.py --python-loop`` in a subprocess (``campfire bench``'s
+  loop written out in Python, as for the others: ``campfire bench`` itself runs a compiled
+  loop in the compiled build), once with the compiled extensions where ``make compiled``
+  built them and once with ``CAMPFIRE_PURE_PYTHON=1``;
 - OpenSpiel's C++ card games through ``pyspiel`` (the ``rl`` extra installs it): chance nodes
   (the deal) are sampled by their probabilities and not counted;
 - RLCard's Uno: its game engine without the environment's observations (``Game.step`` with a
@@ -46,6 +47,7 @@ def campfire_rate(game: str, games: int, players: int, pure: bool) -> float:
     env = dict(os.environ, CAMPFIRE_PURE_PYTHON="1" if pure else "0")
     command = [sys.executable, str(HERE / "playouts_cpu.py"), game]
     command += ["--games", str(games), "--repeat", "1", "--players", str(players)]
+    command += ["--python-loop"]  # the same interpreted loop as every other engine's
     out = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
     found = re.search(r": ([0-9,]+) actions per CPU second", out)
     if found is None:
