@@ -57,7 +57,7 @@ class Event:
             return NotImplemented
         return self.type == other.type and self.data == other.data and self.to == other.to
 
-    #: an event holds a dict: it is not hashable (as the frozen dataclass it was was not)
+    #: an event holds a dict: it is not hashable (nor was the frozen dataclass it was)
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
