@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from campfire.core import Action, Agent, Event, Observation
-from campfire.core.draws import randbelow
+from campfire.core.draws import choice
 
 __all__ = ["RandomAgent"]
 
@@ -33,4 +33,4 @@ class RandomAgent(Agent):
     def act(self, obs: Observation) -> Action:
         """Pick a random legal action."""
         legal = obs.legal_actions
-        return legal[randbelow(self.rng, len(legal))]
+        return choice(self.rng, legal)

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .abc_caches import own_abc_cache
 from .actions import Action
-from .draws import randbelow
+from .draws import choice
 from .errors import ErrorText, OptionError
 from .events import Event
 from .options import Options, option
@@ -334,7 +334,7 @@ class NoisyConfig(AgentConfig):
         nothing from ``rng``.
         """
         if self.noise > 0 and rng.random() < self.noise:
-            return legal[randbelow(rng, len(legal))]
+            return choice(rng, legal)
         return None
 
 

@@ -39,7 +39,7 @@ from campfire.core import (
     RolloutPolicy,
     State,
 )
-from campfire.core.draws import choice, randbelow, sample
+from campfire.core.draws import choice, sample
 
 # from its own module, not the package: mypyc's non-native subclass needs it imported
 from .actions import DECLINE, DONE, DROP, LIFT, PEEK, TAKE, TRACK, TrackerAction, TrackerKind
@@ -263,7 +263,7 @@ class TrackerMemory(Belief):
                 choices = sorted(c for c in where if tribe_of(c) != tribe)
                 if not choices:
                     continue
-                scout = choices[randbelow(rng, len(choices))]
+                scout = choice(rng, choices)
                 src = where.pop(scout)
                 pile[i] = scout
                 if src[0] < 0:
@@ -298,7 +298,7 @@ class TrackerMemory(Belief):
                 free = [i for i in range(len(pile)) if (owner, i) not in fixed]
                 if not free:
                     continue
-                dst = free[randbelow(rng, len(free))]
+                dst = choice(rng, free)
                 other_card = pile[dst]
                 pile[dst] = card
                 if src[0] < 0:
@@ -510,17 +510,17 @@ class TrackerRollout(RolloutPolicy):
             if fresh:
                 if self.interest_peeks and seat != self.seat and len(self.known) > 2:
                     return PEEK[self._interesting(fresh, board, seat, rng)]
-                return PEEK[fresh[randbelow(rng, len(fresh))]]
+                return PEEK[choice(rng, fresh)]
             if step == TURN_START and phase == FINAL_PEEK:
                 return DECLINE
             if step == TURN_START and phase == NORMAL:
                 return TRACK[0]  # nothing left to learn
             any_card = [p for p in range(NUM_POSITIONS) if board[p] != EMPTY and p not in peeked]
-            return PEEK[any_card[randbelow(rng, len(any_card))]]
+            return PEEK[choice(rng, any_card)]
         if step == RELOCATING:
             return DONE
         empty = [p for p in range(NUM_POSITIONS) if board[p] == EMPTY]
-        return DROP[empty[randbelow(rng, len(empty))]]
+        return DROP[choice(rng, empty)]
 
     def _interesting(
         self, fresh: list[int], board: list[int], seat: int, rng: random.Random
