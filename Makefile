@@ -28,9 +28,13 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 # make's command line only: an environment variable PORT or HOST is not used. The games are kept
 # in the user data folder, shared by every clone; `make run CAMPFIRE_DATA_DIR=DIR` keeps them in
 # DIR. Closing the terminal stops the server as Ctrl+C does (docs/web.md, "Running the server").
+# First it builds the compiled engines and bots when they are missing or older than their sources
+# (scripts/compile.py: 1-3 minutes after a change, nothing otherwise; pure Python with one line
+# of warning when no build can be made; `make run CAMPFIRE_PURE_PYTHON=1` skips it).
 HOST =
 PORT =
 run: $(VENV)/.installed-server
+	@$(BIN)/python scripts/compile.py
 	exec $(BIN)/python -m campfire.server.web$(if $(HOST), --host '$(HOST)')$(if $(PORT), --port '$(PORT)')
 
 # `make play`: the terminal app. `exec`: no shell stays between make and the app. make itself
@@ -92,3 +96,4 @@ compiled: $(VENV)/.installed-dev
 
 pure:
 	find src -name '*.so' -delete
+	rm -f src/campfire/_compiled.json

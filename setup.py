@@ -4,15 +4,19 @@ With ``CAMPFIRE_COMPILE=1`` in the environment (``make compiled``), the modules 
 ``pyproject.toml`` (``[tool.campfire.compiled]``) are compiled with mypyc from their ``.py`` files,
 which stay the one source. Without it, or when mypyc is missing, refuses the code or the C
 compiler fails, the package is pure Python: one line on stderr says why, and no extension is
-left behind (a half-built set would break imports).
+left behind (a half-built set would break imports). A build that succeeds writes its stamp
+(``campfire/_compiled.json``: the modules and a digest of their sources), by which
+``campfire._compiled`` tells a fresh build from one older than its sources.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 import tomllib
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from setuptools import setup  # type: ignore[import-untyped, unused-ignore]
@@ -23,6 +27,24 @@ from setuptools.command.build_ext import (  # type: ignore[import-untyped, unuse
 HERE = Path(__file__).resolve().parent
 
 
+def _modules() -> list[str]:
+    """The modules of ``[tool.campfire.compiled]`` (paths under ``src/``)."""
+    project = tomllib.loads((HERE / "pyproject.toml").read_text(encoding="utf-8"))
+    modules: list[str] = project["tool"]["campfire"]["compiled"]["modules"]
+    return modules
+
+
+def _stamps() -> ModuleType:
+    """``campfire/_compiled.py``, loaded by its path (the package itself is not imported)."""
+    spec = importlib.util.spec_from_file_location(
+        "campfire_compiled_stamps", HERE / "src" / "campfire" / "_compiled.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _warn(why: object) -> None:
     print(f"campfire: compiled build skipped, pure Python is used ({why})", file=sys.stderr)
 
@@ -31,21 +53,39 @@ class OptionalBuildExt(build_ext):  # type: ignore[misc, unused-ignore]
     """``build_ext`` that falls back to pure Python instead of failing the install."""
 
     def run(self) -> None:
-        """Build the extensions; on a failure remove them all and say so in one line."""
+        """Build the extensions; on a failure remove them all and say so in one line.
+
+        The stamp goes first (a build half done has none) and is written after a success.
+        """
+        package = (HERE / "src" if self.inplace else Path(self.build_lib)) / "campfire"
+        stamps = _stamps()
+        (package / stamps.STAMP).unlink(missing_ok=True)
         try:
             super().run()
         except Exception as exc:  # the C compiler or the linker failed: no extension at all
             for ext in self.extensions:
                 Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
             _warn(f"{type(exc).__name__}: {exc}".splitlines()[0])
+            return
+        if self.extensions:
+            package.mkdir(parents=True, exist_ok=True)
+            stamps.write_stamp(package, _modules())
+
+    def copy_file(self, infile: str, outfile: str, *args: Any, **kwargs: Any) -> Any:
+        """Copy a built extension beside its source as a new file, the old one unlinked first.
+
+        Copied over in place, an extension a running process has loaded (a server, a
+        simulation) would change under it and crash it; unlinked, that process keeps its copy.
+        """
+        Path(outfile).unlink(missing_ok=True)
+        return super().copy_file(infile, outfile, *args, **kwargs)
 
 
 def compiled_extensions() -> list[Any]:
     """The mypyc extensions of the listed modules, or ``[]`` (with the warning) if none."""
     if os.environ.get("CAMPFIRE_COMPILE", "") in ("", "0"):
         return []
-    project = tomllib.loads((HERE / "pyproject.toml").read_text(encoding="utf-8"))
-    modules: list[str] = project["tool"]["campfire"]["compiled"]["modules"]
+    modules = _modules()
     try:
         from mypyc.build import mypycify
     except ImportError:

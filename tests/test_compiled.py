@@ -173,7 +173,7 @@ def test_a_failed_compile_leaves_pure_python_and_says_so_in_one_line(tmp_path: P
     pytest.importorskip("mypyc.build", reason="mypyc comes with mypy, a dev dependency")
     for name in ("setup.py", "pyproject.toml", "README.md"):
         (tmp_path / name).write_bytes((ROOT / name).read_bytes())
-    ignore = shutil.ignore_patterns("__pycache__", "*.so")
+    ignore = shutil.ignore_patterns("__pycache__", "*.so", _compiled.STAMP)
     shutil.copytree(SRC, tmp_path / "src", ignore=ignore)
     env = {**os.environ, "CAMPFIRE_COMPILE": "1", "CC": "false"}  # a C compiler that fails
     out = subprocess.run(
@@ -188,3 +188,74 @@ def test_a_failed_compile_leaves_pure_python_and_says_so_in_one_line(tmp_path: P
     said = [line for line in out.stderr.splitlines() if line.startswith("campfire:")]
     assert said == [said[0]] and "compiled build skipped, pure Python is used" in said[0]
     assert not list((tmp_path / "src").rglob("*.so")), "an extension was left behind"
+
+
+def _copy_of_src(tmp_path: Path) -> Path:
+    """A copy of ``src`` without extensions; its ``campfire`` folder."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.so", _compiled.STAMP)
+    shutil.copytree(SRC, tmp_path / "src", ignore=ignore)
+    return tmp_path / "src" / "campfire"
+
+
+def _import_state(src: Path) -> subprocess.CompletedProcess[str]:
+    """Import ``campfire.core.state`` from ``src`` in a new process (no switch set)."""
+    env = {k: v for k, v in os.environ.items() if k != _compiled.PURE_ENV}
+    env["PYTHONPATH"] = str(src)
+    switch = _compiled.PURE_ENV
+    code = f"import os, campfire.core.state as s; print(s.__file__, os.environ.get({switch!r}))"
+    return subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+
+
+def test_extensions_without_a_stamp_are_set_aside_for_the_sources(tmp_path: Path) -> None:
+    """An extension of unknown age (here not even a real one) is never loaded: pure Python,
+    the one line on stderr, and the switch set for the processes started from there."""
+    package = _copy_of_src(tmp_path)
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    (package / "core" / f"state{suffix}").write_bytes(b"not an extension")
+    assert _compiled.build_state(package) == "stale"
+    out = _import_state(package.parent)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [str(package / "core" / "state.py"), "1"]
+    assert out.stderr.splitlines() == [_compiled.STALE_LINE]
+
+
+def test_a_source_changed_after_the_build_sets_the_build_aside(tmp_path: Path) -> None:
+    package = _copy_of_src(tmp_path)
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    (package / "core" / f"state{suffix}").write_bytes(b"not an extension")
+    modules = ["campfire/core/state.py", "campfire/core/events.py"]
+    _compiled.write_stamp(package, modules)
+    assert _compiled.build_state(package) == "fresh"
+    assert _compiled.read_stamp(package) == modules
+    events = package / "core" / "events.py"
+    events.write_text(events.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    assert _compiled.build_state(package) == "stale"
+    out = _import_state(package.parent)
+    assert out.stdout.split()[0].endswith("state.py") and _compiled.STALE_LINE in out.stderr
+
+
+def test_no_build_is_no_build(tmp_path: Path) -> None:
+    package = _copy_of_src(tmp_path)
+    assert _compiled.build_state(package) == "none"
+    out = _import_state(package.parent)
+    assert out.returncode == 0 and out.stderr == ""
+    assert out.stdout.split() == [str(package / "core" / "state.py"), "None"]
+
+
+def test_the_build_of_make_run_says_whether_it_is_needed(tmp_path: Path) -> None:
+    """``scripts/compile.py --check``: 1 while the checkout's build does not match its
+    sources and module list, 0 once it does; with the pure switch set it builds nothing."""
+    script = ROOT / "scripts" / "compile.py"
+    check = subprocess.run([sys.executable, str(script), "--check"], check=False)
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    fresh = (
+        _compiled.read_stamp(SRC / "campfire") == project["tool"]["campfire"]["compiled"]["modules"]
+    )
+    assert check.returncode == (0 if fresh else 1)
+    env = {**os.environ, _compiled.PURE_ENV: "1"}
+    quiet = subprocess.run(
+        [sys.executable, str(script)], env=env, capture_output=True, text=True, check=False
+    )
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
