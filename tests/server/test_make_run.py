@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 import websockets
 
+from campfire import _compiled
 from campfire.server import web
 from campfire.server.db import default_database_url
 
@@ -44,9 +45,11 @@ def make_run_command() -> list[str]:
     """The command ``make run`` runs, with this Python for the venv's (``$(BIN)/python``)."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     recipe = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
-    line = next(row.strip() for row in recipe.splitlines() if row.startswith("\t"))
+    lines = [row.strip() for row in recipe.splitlines() if row.startswith("\t")]
+    # first the compiled build (scripts/compile.py), then the server
+    assert lines[0] == "@$(BIN)/python scripts/compile.py", lines
     head = "exec $(BIN)/python -m campfire.server.web"
-    assert line.startswith(head), line  # `exec`: no shell between make and the server
+    assert lines[-1].startswith(head), lines  # `exec`: no shell between make and the server
     return [sys.executable, "-m", "campfire.server.web"]
 
 
@@ -141,7 +144,9 @@ def test_closing_the_terminal_of_make_run_leaves_no_process(tmp_path: Path) -> N
     if subprocess.run([make, "-s", "-q", ".venv/.installed-server"], cwd=ROOT).returncode != 0:
         pytest.skip("`make run` would install the project first")
     port = free_port()
-    command = [make, "-s", "run", f"PORT={port}", f"CAMPFIRE_DATA_DIR={tmp_path}"]
+    # pure Python: the test is about the terminal, and must not start the compiler
+    pure = f"{_compiled.PURE_ENV}=1"
+    command = [make, "-s", "run", f"PORT={port}", f"CAMPFIRE_DATA_DIR={tmp_path}", pure]
     with make_run_terminal(command, tmp_path, LEADER) as term:
         assert _close_with_a_client_at_a_table(term, port) == 1012
         assert term.wait() is not None
@@ -257,6 +262,23 @@ def _dry_run(*args: str, env: dict[str, str] | None = None) -> str:
         check=True,
     )
     return ran.stdout.splitlines()[-1]
+
+
+def test_make_run_builds_the_compiled_build_first() -> None:
+    make = shutil.which("make")
+    if make is None:
+        pytest.skip("needs make")
+    ran = subprocess.run(
+        [make, "-n", "-s", "run", "VENV=/nonexistent/venv"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert ran.stdout.splitlines()[-2:] == [
+        "/nonexistent/venv/bin/python scripts/compile.py",
+        "exec /nonexistent/venv/bin/python -m campfire.server.web",
+    ]
 
 
 def test_make_run_takes_the_port_and_address_from_its_command_line() -> None:

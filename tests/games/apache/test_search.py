@@ -203,7 +203,7 @@ def test_the_hard_level_is_the_search_bot_at_the_heuristics_hard_speed() -> None
     bot = make_agent("hard", GAME, 0, 2, seed=1)
     assert isinstance(bot, ApacheSearch)
     assert (bot.config.reaction_ms, bot.config.spread) == (500, 100)
-    assert bot.search_config.iterations == 200 and bot.search_config is bot.config
+    assert bot.search_config.iterations == 700 and bot.search_config is bot.config
 
 
 # ----- the model on the rules' worked examples (apache §12 of the original rules, EX-A*) -------

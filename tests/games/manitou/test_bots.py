@@ -115,11 +115,11 @@ def test_difficulty_levels() -> None:
         assert GAME.difficulty_levels(players) == {
             "easy": "heuristic:noise=0.3",
             "medium": "heuristic",
-            "hard": "ismcts:iterations=100",
+            "hard": "ismcts:iterations=250",
         }
     assert make_agent("easy", GAME, 0, 2).spec() == "heuristic:noise=0.3"
     assert make_agent("medium", GAME, 0, 2).spec() == "heuristic"
-    assert make_agent("hard", GAME, 0, 2).spec() == "ismcts:iterations=100"
+    assert make_agent("hard", GAME, 0, 2).spec() == "ismcts:iterations=250"
 
 
 def test_heuristic_gives_the_thief_the_tile_that_costs_no_pair() -> None:
