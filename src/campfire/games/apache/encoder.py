@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any, cast, get_args
+from typing import Any, ClassVar, Final, cast, get_args
 
 from campfire.core import Belief
 from campfire.core.encoding import Encoder, Vector, float_counts
@@ -23,15 +23,15 @@ from .types import Phase as ApachePhase
 
 __all__ = ["ApacheEncoder"]
 
-_APACHE_COLOURS = ("red", "yellow", "purple", "green", "blue")
-_APACHE_TYPES = ("chief", "maiden", "warrior", "hunter")
-_APACHE_BOOTY = {KIND_NAMES[k]: k for k in BOOTY_KINDS}
-_APACHE_PHASES: tuple[str, ...] = get_args(ApachePhase)
-_APACHE_TYPE = {t: i for i, t in enumerate(_APACHE_TYPES)}
-_APACHE_PHASE = {p: i for i, p in enumerate(_APACHE_PHASES)}
+_APACHE_COLOURS: Final = ("red", "yellow", "purple", "green", "blue")
+_APACHE_TYPES: Final = ("chief", "maiden", "warrior", "hunter")
+_APACHE_BOOTY: Final = {KIND_NAMES[k]: k for k in BOOTY_KINDS}
+_APACHE_PHASES: Final[tuple[str, ...]] = get_args(ApachePhase)
+_APACHE_TYPE: Final = {t: i for i, t in enumerate(_APACHE_TYPES)}
+_APACHE_PHASE: Final = {p: i for i, p in enumerate(_APACHE_PHASES)}
 # the engine's numbers (claim types, phases) as encoder slots
-_APACHE_TYPE_SLOT = tuple(_APACHE_TYPE[name] for name in APACHE_TYPE_NAMES)
-_APACHE_PHASE_SLOT = tuple(_APACHE_PHASE[name] for name in apache_state.PHASES)
+_APACHE_TYPE_SLOT: Final = tuple(_APACHE_TYPE[name] for name in APACHE_TYPE_NAMES)
+_APACHE_PHASE_SLOT: Final = tuple(_APACHE_PHASE[name] for name in apache_state.PHASES)
 
 
 @lru_cache(maxsize=4096)
@@ -49,7 +49,7 @@ class ApacheEncoder(Encoder):
     game = "apache"
     max_players = 5
     state_class = ApacheState
-    K = 25  # relative card kinds
+    K: ClassVar[int] = 25  # relative card kinds
 
     def _build(self) -> None:
         k, p = self.K, self.max_players

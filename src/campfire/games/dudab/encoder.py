@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any, ClassVar, Final, cast
 
 from campfire.core import Belief
 from campfire.core.encoding import Encoder, Vector, count_into, float_counts
@@ -24,11 +24,11 @@ from .state import DudabState
 
 __all__ = ["DudabEncoder"]
 
-_DUDAB_COLOURS = DUDAB_COLOURS
-_DUDAB_SYMBOLS = DUDAB_SYMBOLS
-_DUDAB_CALLS = (*_DUDAB_COLOURS, *_DUDAB_SYMBOLS, "1", "2", "3", "4")
-_DUDAB_PROMPTS = DUDAB_PROMPTS
-_DUDAB_FACES = 71  # 64 numbers, dudab, 4 shamans, jungle, baby
+_DUDAB_COLOURS: Final = DUDAB_COLOURS
+_DUDAB_SYMBOLS: Final = DUDAB_SYMBOLS
+_DUDAB_CALLS: Final = (*_DUDAB_COLOURS, *_DUDAB_SYMBOLS, "1", "2", "3", "4")
+_DUDAB_PROMPTS: Final = DUDAB_PROMPTS
+_DUDAB_FACES: Final = 71  # 64 numbers, dudab, 4 shamans, jungle, baby
 
 
 def _dudab_face(face: str) -> int:
@@ -46,9 +46,9 @@ def _dudab_face(face: str) -> int:
     return _DUDAB_COLOURS.index(first) * 16 + _DUDAB_SYMBOLS.index(symbol) * 4 + int(value) - 1
 
 
-_DUDAB_PROMPT = {name: i for i, name in enumerate(_DUDAB_PROMPTS)}
+_DUDAB_PROMPT: Final = {name: i for i, name in enumerate(_DUDAB_PROMPTS)}
 #: every face name's number (see :func:`_dudab_face`)
-_DUDAB_FACE = {
+_DUDAB_FACE: Final = {
     name: _dudab_face(name)
     for name in (
         *(
@@ -65,8 +65,10 @@ _DUDAB_FACE = {
 }
 assert sorted(_DUDAB_FACE.values()) == list(range(_DUDAB_FACES))
 # the engine's numbers (cards, calls) as encoder slots: a card's face, a call's one-hot
-_DUDAB_CARD_SLOT = tuple(_DUDAB_FACE[DUDAB_FACE_NAMES[f]] for f in DUDAB_FACE_OF_CARD)
-_DUDAB_CALL_SLOT = tuple(_DUDAB_CALLS.index(name) if name else -1 for name in DUDAB_CALL_NAMES)
+_DUDAB_CARD_SLOT: Final = tuple(_DUDAB_FACE[DUDAB_FACE_NAMES[f]] for f in DUDAB_FACE_OF_CARD)
+_DUDAB_CALL_SLOT: Final = tuple(
+    _DUDAB_CALLS.index(name) if name else -1 for name in DUDAB_CALL_NAMES
+)
 
 
 @lru_cache(maxsize=4096)
@@ -84,7 +86,7 @@ class DudabEncoder(Encoder):
     game = "dudab"
     max_players = 6
     state_class = DudabState
-    F = _DUDAB_FACES
+    F: ClassVar[int] = _DUDAB_FACES
 
     def _build(self) -> None:
         f, p = self.F, self.max_players

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast, get_args
+from typing import Any, ClassVar, Final, cast, get_args
 
 from campfire.core import Belief
 from campfire.core.encoding import Encoder, Vector
@@ -27,9 +27,9 @@ from .types import TrackerView
 
 __all__ = ["TrackerEncoder"]
 
-_TRACKER_PHASES: tuple[str, ...] = get_args(TrackerPhase)
-_TRACKER_STEPS: tuple[str, ...] = get_args(TrackerStep)
-_TRACKER_CHANNELS = (
+_TRACKER_PHASES: Final[tuple[str, ...]] = get_args(TrackerPhase)
+_TRACKER_STEPS: Final[tuple[str, ...]] = get_args(TrackerStep)
+_TRACKER_CHANNELS: Final = (
     "occupied",
     "peeked_this_turn",
     "lifted",
@@ -46,11 +46,11 @@ _TRACKER_CHANNELS = (
 )
 
 
-_TRACKER_PHASE = {name: i for i, name in enumerate(_TRACKER_PHASES)}
-_TRACKER_STEP = {name: i for i, name in enumerate(_TRACKER_STEPS)}
-_TRACKER_INTEREST = (0.0, 1 / 3, 2 / 3)  # other seats' peeks / 3 (1 from 3 peeks on)
-_TRACKER_PHASE_SLOT = tuple(_TRACKER_PHASE[name] for name in tracker_state.PHASES)
-_TRACKER_STEP_SLOT = tuple(_TRACKER_STEP[name] for name in tracker_state.STEPS)
+_TRACKER_PHASE: Final = {name: i for i, name in enumerate(_TRACKER_PHASES)}
+_TRACKER_STEP: Final = {name: i for i, name in enumerate(_TRACKER_STEPS)}
+_TRACKER_INTEREST: Final = (0.0, 1 / 3, 2 / 3)  # other seats' peeks / 3 (1 from 3 peeks on)
+_TRACKER_PHASE_SLOT: Final = tuple(_TRACKER_PHASE[name] for name in tracker_state.PHASES)
+_TRACKER_STEP_SLOT: Final = tuple(_TRACKER_STEP[name] for name in tracker_state.STEPS)
 
 
 class TrackerEncoder(Encoder):
@@ -60,7 +60,7 @@ class TrackerEncoder(Encoder):
     max_players = 6
     uses_memory = True
     state_class = TrackerState
-    POSITIONS = NUM_POSITIONS
+    POSITIONS: ClassVar[int] = NUM_POSITIONS
 
     def _build(self) -> None:
         p = self.max_players
