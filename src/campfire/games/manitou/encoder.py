@@ -45,6 +45,10 @@ _MANITOU_CARD_SLOT: Final = tuple(_MANITOU_CARD[name] for name in MANITOU_CARD_N
 _MANITOU_TILE_SLOT: Final = tuple(_MANITOU_TILE[name] for name in MANITOU_TILE_NAMES)
 _MANITOU_PHASE_SLOT: Final = tuple(_MANITOU_PHASE[name] for name in manitou_state.PHASES)
 _MANITOU_STEP_SLOT: Final = tuple(_MANITOU_STEPS.index(name) for name in manitou_state.EV_STEPS)
+_C: Final = 15  # card types (ManitouEncoder.C)
+_T: Final = 13  # tile types (ManitouEncoder.T)
+assert (len(_MANITOU_CARDS), len(_MANITOU_TILES)) == (_C, _T)
+_MAX_PLAYERS: Final = 5
 _MANITOU_SHARING: Final = (manitou_state.THIEF, manitou_state.SHARE)
 
 
@@ -76,10 +80,10 @@ class ManitouEncoder(Encoder):
     """Big Manitou: grounds, tiles, pieces, counts and the seat's own cards."""
 
     game = "manitou"
-    max_players = 5
+    max_players = _MAX_PLAYERS
     state_class = ManitouState
-    C: ClassVar[int] = len(_MANITOU_CARDS)  # 15 card types
-    T: ClassVar[int] = len(_MANITOU_TILES)  # 13 tile types
+    C: ClassVar[int] = _C  # 15 card types
+    T: ClassVar[int] = _T  # 13 tile types
 
     def _build(self) -> None:
         c, t, p = self.C, self.T, self.max_players
@@ -208,7 +212,7 @@ class ManitouEncoder(Encoder):
         # the fields ManitouState.view builds the keys read by _encode from; of the seats'
         # cards only counts, and the seat's own selection, hand and deck
         st = cast(ManitouState, state)
-        c, t, p, n = self.C, self.T, self.max_players, self.players
+        c, t, p, n = _C, _T, _MAX_PLAYERS, self.players
         rel = self._rel[seat]
         phase = st.phase
         out[self._o_phase + _MANITOU_PHASE_SLOT[phase]] = 1.0
