@@ -140,7 +140,9 @@ class VectorGames:
         indices: list[int] = chosen.tolist()
         sessions = self.sessions
         seats = [s.current_seat() for s in sessions]
-        for i, (session, seat, index) in enumerate(zip(sessions, seats, indices, strict=True)):
+        # (loops by index over the lists, of length n each: C loops where compiled)
+        for i in range(n):
+            session, seat, index = sessions[i], seats[i], indices[i]
             if seat is None or index not in session.legal_indices(seat):
                 legal = sorted(session.legal_indices(seat)) if seat is not None else []
                 raise IllegalActionError(
@@ -151,7 +153,8 @@ class VectorGames:
         rewards = np.zeros((n, self.players), dtype=np.float32)
         terminated = np.zeros(n, dtype=np.bool_)
         truncated = np.zeros(n, dtype=np.bool_)
-        for i, (session, seat, index) in enumerate(zip(sessions, seats, indices, strict=True)):
+        for i in range(n):
+            session, seat, index = sessions[i], seats[i], indices[i]
             assert seat is not None  # checked above
             session.apply_index(seat, index)
             if session.is_over():
