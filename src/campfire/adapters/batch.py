@@ -68,7 +68,9 @@ class VectorGames:
 
     ``options`` are the game's options, ``max_moves`` the adapters' move cap (default
     ``Game.move_cap``) and ``memory`` the seats' memory model, as for
-    :class:`~.session.Session`; ``seed`` the batch's seed (:func:`game_seed`).
+    :class:`~.session.Session`; ``seed`` the batch's seed (:func:`game_seed`). Its sessions
+    keep no history (``Session(keep_history=False)``: no log of every move's events, whose
+    objects would make the garbage collector a large share of a step).
     """
 
     def __init__(
@@ -108,6 +110,7 @@ class VectorGames:
             seed=game_seed(self.seed, slot, number),
             max_moves=self.max_moves,
             memory=self.memory,
+            keep_history=False,  # no log of every move's events (see Session)
         )
 
     def reset(self, seed: int | None = None) -> Batch:

@@ -82,6 +82,7 @@ _ATTRIBUTES: Final = (
     "max_moves",
     "memory",
     "seed",
+    "keep_history",
     "state",
     "_beliefs",
     "moves",
@@ -157,6 +158,12 @@ class Session:
     ``game`` is a game name or object; ``options`` a mapping or options object; ``seed`` the
     game's seed; ``max_moves`` the cap (default :func:`default_max_moves`); ``memory`` the
     seats' memory model (``perfect`` by default; see ``Game.new_belief``).
+
+    ``keep_history=False`` keeps no log of the moves: :meth:`history`,
+    :meth:`information_state_string` and :meth:`determinize` then raise ``OptionError``
+    (everything else is the same). What a batch of games that never asks for them uses
+    (``campfire.adapters.vector``): a log holds every move's events until the game ends, and
+    so many live objects make Python's cyclic garbage collector a large share of a step.
     """
 
     def __init__(
@@ -168,6 +175,7 @@ class Session:
         seed: int = 0,
         max_moves: int | None = None,
         memory: str = "perfect",
+        keep_history: bool = True,
     ) -> None:
         self.game: Game[Any] = get(game) if isinstance(game, str) else game
         self.game.check_players(players)
@@ -180,6 +188,7 @@ class Session:
         self.max_moves = max_moves
         self.memory = memory
         self.seed = seed
+        self.keep_history = bool(keep_history)
         self.state: State = self.game.new_game(players, self.options, seed=seed)
         self._beliefs: list[Belief] = [
             self.game.new_belief(s, players, self.options, memory, seed + s) for s in range(players)
@@ -401,7 +410,8 @@ class Session:
         """The bookkeeping after a move: caches, the log, the memories."""
         self.moves += 1
         self._invalidate()
-        self._log.append((seat, index, events))
+        if self.keep_history:
+            self._log.append((seat, index, events))
         if self._lazy:
             self._pending.append(events)
         listening = self._listening
@@ -465,6 +475,7 @@ class Session:
         and ``"seen"``, the events of the move addressed to it, as ``[type, data]`` pairs. A
         move that showed it nothing is no entry (the seat cannot tell it happened).
         """
+        self._check_history()
         entries = self._histories[seat]
         log = self._log
         start = self._history_moves[seat]
@@ -480,6 +491,14 @@ class Session:
                     entries.append(dumps({"seen": seen}, sort_keys=True, separators=(",", ":")))
             self._history_moves[seat] = len(log)
         return entries
+
+    def _check_history(self) -> None:
+        """Raise ``OptionError`` if the session keeps no history (``keep_history=False``)."""
+        if not self.keep_history:
+            raise OptionError(
+                "this session keeps no history (keep_history=False): no perfect-recall "
+                "history, information state or determinisation"
+            )
 
     def information_state_string(self, seat: int) -> str:
         """``seat``'s information state with perfect recall: its view and its history.
@@ -535,6 +554,7 @@ class Session:
         other.max_moves = self.max_moves
         other.memory = self.memory
         other.seed = self.seed
+        other.keep_history = self.keep_history
         other.moves = self.moves
         other.encoder = self.encoder
         other.num_actions = self.num_actions
@@ -561,6 +581,7 @@ class Session:
         may remember cards the re-sampled deal does not hold). ``seat``'s observation is the
         same in the copy.
         """
+        self._check_history()
         other = self.clone()
         other.state = self.beliefs[seat].sample(self.state, rng)
         other._invalidate()
