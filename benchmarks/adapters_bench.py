@@ -134,6 +134,9 @@ class NullEnv(AECEnv):  # type: ignore[misc]
 class _FreeObservationSession(Session):
     """A session whose observation costs nothing: a copy of a constant vector."""
 
+    # no attribute of its own: a session's class can then be switched to it (``__class__``)
+    # in the compiled build as well, where Session keeps its attributes in slots
+    __slots__ = ()
     _constant: dict[int, npt.NDArray[np.float32]] = {}  # noqa: RUF012 (one per size)
 
     def new_observation(self, seat: int) -> npt.NDArray[np.float32]:

@@ -11,6 +11,7 @@ itself, and the fall-back of a build that fails, are tested either way.
 from __future__ import annotations
 
 import abc
+import hashlib
 import importlib.machinery
 import json
 import os
@@ -69,6 +70,34 @@ def play(game: str, level: str, seed: int = 7) -> dict[str, Any]:
     return record
 
 
+def batches(game: str, steps: int = 300) -> str:
+    """A digest of every array of ``steps`` calls of a seeded batch of 8 games of ``game``.
+
+    Random legal actions, drawn from the masks by a seeded NumPy generator; the observations,
+    masks, seats, rewards and flags of every batch (``campfire.adapters.vector``) are hashed.
+    """
+    import numpy as np
+
+    from campfire.adapters.vector import VectorGames
+
+    games = VectorGames(game, 8, players=2, seed=5)
+    batch = games.reset()
+    draw = np.random.default_rng(5)
+    digest = hashlib.sha256()
+    for _ in range(steps):
+        for array in (
+            batch.observations,
+            batch.action_masks,
+            batch.seats,
+            batch.rewards,
+            batch.terminated,
+            batch.truncated,
+        ):
+            digest.update(array.tobytes())
+        batch = games.step((draw.random(batch.action_masks.shape) * batch.action_masks).argmax(1))
+    return f"{digest.hexdigest()} ({games.games_finished} games finished)"
+
+
 def loaded_extensions() -> list[str]:
     """The ``campfire`` modules of this process that were loaded from a compiled extension."""
     return sorted(
@@ -82,7 +111,13 @@ def loaded_extensions() -> list[str]:
 def main() -> None:
     """Print the records of every game and level, and the extensions loaded, as JSON."""
     records = {g.name: {lv: play(g.name, lv) for lv in LEVELS} for g in campfire.all_games()}
-    print(json.dumps({"extensions": loaded_extensions(), "records": records}, sort_keys=True))
+    vector = {name: batches(name) for name in built_in_names()}
+    print(
+        json.dumps(
+            {"extensions": loaded_extensions(), "records": records, "batches": vector},
+            sort_keys=True,
+        )
+    )
 
 
 def _run(pure: bool) -> dict[str, Any]:
@@ -166,6 +201,8 @@ def test_compiled_and_pure_builds_play_the_same_games() -> None:
     for game, levels in pure["records"].items():
         for level in LEVELS:
             assert compiled["records"][game][level] == levels[level], (game, level)
+    # the research batches too (the adapters, Session and the encoders are compiled)
+    assert compiled["batches"] == pure["batches"]
 
 
 @pytest.mark.slow

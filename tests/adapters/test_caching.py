@@ -10,6 +10,7 @@ import pytest
 import campfire
 from campfire.adapters.pettingzoo import env
 from campfire.adapters.session import Session
+from campfire.core import OptionError
 
 from .conftest import GAMES
 
@@ -129,3 +130,31 @@ def test_lazy_memories_are_told_every_move_when_asked() -> None:
     for told, ref in zip(lazy.beliefs, eager._beliefs, strict=True):
         assert pickle.dumps(told) == pickle.dumps(ref)
     assert not lazy._pending
+
+
+@pytest.mark.parametrize("game", ["dudab", "tracker"])
+def test_a_session_without_history_plays_and_remembers_the_same(game: str) -> None:
+    """keep_history=False: the same observations, masks and memories; no history to ask for."""
+    kept = Session(game, 3, seed=6)
+    bare = Session(game, 3, seed=6, keep_history=False)
+    rng = random.Random(6)
+    for _ in range(60):
+        seat = kept.current_seat()
+        if seat is None:
+            break
+        assert bare.current_seat() == seat
+        assert np.array_equal(kept.observation(seat), bare.observation(seat))
+        assert np.array_equal(kept.legal_mask(seat), bare.legal_mask(seat))
+        index = rng.choice(kept.legal(seat))
+        kept.apply(seat, index)
+        bare.apply(seat, index)
+    assert not bare._log and len(bare._pending) == len(kept._pending)  # only the log differs
+    for told, ref in zip(bare.beliefs, kept.beliefs, strict=True):
+        assert pickle.dumps(told) == pickle.dumps(ref)
+    with pytest.raises(OptionError, match="keeps no history"):
+        bare.history(0)
+    with pytest.raises(OptionError, match="keeps no history"):
+        bare.information_state_string(0)
+    with pytest.raises(OptionError, match="keeps no history"):
+        bare.determinize(0, random.Random(1))
+    assert bare.clone().keep_history is False

@@ -34,10 +34,11 @@ import operator
 import random
 from collections.abc import Mapping
 from operator import attrgetter
-from typing import Any, SupportsIndex, cast
+from typing import Any, Final, SupportsIndex, cast
 
 import numpy as np
 import numpy.typing as npt
+from mypy_extensions import mypyc_attr
 
 from campfire.core import (
     Action,
@@ -55,24 +56,57 @@ from .encoders import Encoder, encoder_for
 
 __all__ = ["Session", "default_max_moves", "win_share_returns"]
 
-_INDEX_CACHE: dict[tuple[str, int], dict[Action, int]] = {}
-_ID_CACHE: dict[tuple[str, int], dict[int, tuple[Action, int]]] = {}
+_INDEX_CACHE: Final[dict[tuple[str, int], dict[Action, int]]] = {}
+_ID_CACHE: Final[dict[tuple[str, int], dict[int, tuple[Action, int]]]] = {}
 #: per game and player count: every action by index, and whether each carries its index as an
 #: ``index`` attribute (the built-in games' actions do), which spares the index look-up
-_ACTIONS: dict[tuple[str, int], tuple[tuple[Action, ...], bool]] = {}
+_ACTIONS: Final[dict[tuple[str, int], tuple[tuple[Action, ...], bool]]] = {}
 #: per game and player count: action masks (read-only arrays) by the tuple of legal indices (a
 #: game offers the same legal sets again and again); cleared when it grows past _MASK_CACHE_SIZE
-_MASKS: dict[tuple[str, int], dict[tuple[int, ...], npt.NDArray[np.int8]]] = {}
-_INT8 = np.dtype(np.int8)
-_MASK_CACHE_SIZE = 4096
+_MASKS: Final[dict[tuple[str, int], dict[tuple[int, ...], npt.NDArray[np.int8]]]] = {}
+_INT8: Final = np.dtype(np.int8)
+_MASK_CACHE_SIZE: Final = 4096
 #: per game and player count: the latest long legal list of each length, with its indices and
 #: mask (``[actions, indices, mask or None]``); the engines hand out the same action objects
 #: again and again (a poll of every seat: 160 of them), and two equal lists compare by identity
 #: far faster than their indices are read
-_LEGAL_MEMO: dict[tuple[str, int], dict[int, list[Any]]] = {}
-_LONG = 12  # legal lists from this length on are remembered
-_INDEX = attrgetter("index")
-_UNKNOWN = -1  # the seat to act has not been computed since the last move
+_LEGAL_MEMO: Final[dict[tuple[str, int], dict[int, list[Any]]]] = {}
+_LONG: Final = 12  # legal lists from this length on are remembered
+_INDEX: Final = attrgetter("index")
+_UNKNOWN: Final = -1  # the seat to act has not been computed since the last move
+#: every attribute of a Session (what it pickles)
+_ATTRIBUTES: Final = (
+    "game",
+    "players",
+    "options",
+    "max_moves",
+    "memory",
+    "seed",
+    "keep_history",
+    "state",
+    "_beliefs",
+    "moves",
+    "encoder",
+    "num_actions",
+    "_index",
+    "_by_id",
+    "_obs_cache",
+    "_actions",
+    "_indexed",
+    "_masks",
+    "_legal_memo",
+    "_listening",
+    "_lazy",
+    "_pending",
+    "_turn",
+    "_legal_seat",
+    "_legal_ids",
+    "_legal_actions",
+    "_legal_entry",
+    "_log",
+    "_histories",
+    "_history_moves",
+)
 
 
 def _action_table(game: Game[Any], players: int) -> tuple[tuple[Action, ...], bool]:
@@ -117,12 +151,19 @@ def win_share_returns(winners: tuple[int, ...], players: int) -> list[float]:
     return [n / (n - 1) * ((share if s in winners else 0.0) - 1.0 / n) for s in range(n)]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a benchmark's, a test's
 class Session:
     """One game played through action indices, with every seat's memory.
 
     ``game`` is a game name or object; ``options`` a mapping or options object; ``seed`` the
     game's seed; ``max_moves`` the cap (default :func:`default_max_moves`); ``memory`` the
     seats' memory model (``perfect`` by default; see ``Game.new_belief``).
+
+    ``keep_history=False`` keeps no log of the moves: :meth:`history`,
+    :meth:`information_state_string` and :meth:`determinize` then raise ``OptionError``
+    (everything else is the same). What a batch of games that never asks for them uses
+    (``campfire.adapters.vector``): a log holds every move's events until the game ends, and
+    so many live objects make Python's cyclic garbage collector a large share of a step.
     """
 
     def __init__(
@@ -134,6 +175,7 @@ class Session:
         seed: int = 0,
         max_moves: int | None = None,
         memory: str = "perfect",
+        keep_history: bool = True,
     ) -> None:
         self.game: Game[Any] = get(game) if isinstance(game, str) else game
         self.game.check_players(players)
@@ -146,6 +188,7 @@ class Session:
         self.max_moves = max_moves
         self.memory = memory
         self.seed = seed
+        self.keep_history = bool(keep_history)
         self.state: State = self.game.new_game(players, self.options, seed=seed)
         self._beliefs: list[Belief] = [
             self.game.new_belief(s, players, self.options, memory, seed + s) for s in range(players)
@@ -367,7 +410,8 @@ class Session:
         """The bookkeeping after a move: caches, the log, the memories."""
         self.moves += 1
         self._invalidate()
-        self._log.append((seat, index, events))
+        if self.keep_history:
+            self._log.append((seat, index, events))
         if self._lazy:
             self._pending.append(events)
         listening = self._listening
@@ -431,6 +475,7 @@ class Session:
         and ``"seen"``, the events of the move addressed to it, as ``[type, data]`` pairs. A
         move that showed it nothing is no entry (the seat cannot tell it happened).
         """
+        self._check_history()
         entries = self._histories[seat]
         log = self._log
         start = self._history_moves[seat]
@@ -446,6 +491,14 @@ class Session:
                     entries.append(dumps({"seen": seen}, sort_keys=True, separators=(",", ":")))
             self._history_moves[seat] = len(log)
         return entries
+
+    def _check_history(self) -> None:
+        """Raise ``OptionError`` if the session keeps no history (``keep_history=False``)."""
+        if not self.keep_history:
+            raise OptionError(
+                "this session keeps no history (keep_history=False): no perfect-recall "
+                "history, information state or determinisation"
+            )
 
     def information_state_string(self, seat: int) -> str:
         """``seat``'s information state with perfect recall: its view and its history.
@@ -493,8 +546,24 @@ class Session:
 
     def clone(self) -> Session:
         """An independent copy (state and memories)."""
+        # attribute by attribute: a compiled Session keeps them in slots, not in a __dict__
         other = Session.__new__(Session)
-        other.__dict__.update(self.__dict__)
+        other.game = self.game
+        other.players = self.players
+        other.options = self.options
+        other.max_moves = self.max_moves
+        other.memory = self.memory
+        other.seed = self.seed
+        other.keep_history = self.keep_history
+        other.moves = self.moves
+        other.encoder = self.encoder
+        other.num_actions = self.num_actions
+        other._index = self._index
+        other._by_id = self._by_id
+        other._actions = self._actions
+        other._indexed = self._indexed
+        other._masks = self._masks
+        other._legal_memo = self._legal_memo
         other.state = self.state.clone()
         other._beliefs = [b.clone() for b in self.beliefs]
         other._listen()
@@ -512,6 +581,7 @@ class Session:
         may remember cards the re-sampled deal does not hold). ``seat``'s observation is the
         same in the copy.
         """
+        self._check_history()
         other = self.clone()
         other.state = self.beliefs[seat].sample(self.state, rng)
         other._invalidate()
@@ -535,7 +605,10 @@ class Session:
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickle through the position JSON (the game object is stored by name)."""
-        data = dict(self.__dict__)
+        # every attribute by name (a compiled Session has no __dict__; a subclass's own
+        # attributes are in its __dict__)
+        data = {name: getattr(self, name) for name in _ATTRIBUTES}
+        data.update(getattr(self, "__dict__", {}))
         data["game"] = self.game.name
         data["state"] = json.dumps(self.state.to_position())
         data["_beliefs"] = self.beliefs  # told every pending event
@@ -548,10 +621,15 @@ class Session:
         data["_masks"] = None
         data["_legal_memo"] = None
         data["_legal_entry"] = None
+        # (forgotten by __setstate__ anyway; a compiled build's frozen action dataclasses
+        # cannot be unpickled)
+        data["_legal_actions"] = []
         return data
 
     def __setstate__(self, data: dict[str, Any]) -> None:
-        self.__dict__.update(data)
+        for name, value in data.items():
+            if name not in ("game", "state"):  # (typed attributes: set from their names below)
+                setattr(self, name, value)
         self.game = get(data["game"])
         self.state = self.game.state_from_position(json.loads(data["state"]))
         self.encoder = encoder_for(self.game, self.players)

@@ -39,10 +39,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 import numpy as np
 import numpy.typing as npt
+from mypy_extensions import mypyc_attr
 
 from .agent import Belief
 from .state import State
@@ -82,6 +83,7 @@ class Layout:
         return slot.offset
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a plugin's encoder, the doctest's
 class Encoder:
     """A game's observation encoder for one player count.
 
@@ -96,10 +98,12 @@ class Encoder:
     :meth:`_fill_blank`), which must give the same vector.
     """
 
-    game: str
-    max_players: int
+    # class variables, set in a subclass's body: compiled code reads them through the class
+    # (docs/compiled.md, change 8), so an interpreted subclass's values are the ones used
+    game: ClassVar[str]
+    max_players: ClassVar[int]
     #: whether :meth:`encode` reads the seat's memory (else it may be passed ``None``)
-    uses_memory = False
+    uses_memory: ClassVar[bool] = False
 
     def __init__(self, players: int) -> None:
         self.players = players
@@ -204,7 +208,7 @@ class Encoder:
         self._encode_state(state, seat, belief, slots)
 
     #: the engine state class whose fields :meth:`encode_state` reads (``None``: none)
-    state_class: type[State] | None = None
+    state_class: ClassVar[type[State] | None] = None
 
     def _encode_state(
         self, state: Any, seat: int, belief: Belief | None, out: memoryview[float]

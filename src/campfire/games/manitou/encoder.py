@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, cast, get_args
+from typing import Any, ClassVar, Final, cast, get_args
 
 from campfire.core import Belief
 from campfire.core.encoding import Encoder, Vector
@@ -22,23 +22,34 @@ from .types import SharingStep
 
 __all__ = ["ManitouEncoder"]
 
-_MANITOU_CARDS = (*(f"h{i}" for i in range(1, 11)), "chief", "squaw", "shaman", "spy", "healer")
-_MANITOU_CARD = {name: i for i, name in enumerate(_MANITOU_CARDS)}
-_MANITOU_TILES = (
+_MANITOU_CARDS: Final = (
+    *(f"h{i}" for i in range(1, 11)),
+    "chief",
+    "squaw",
+    "shaman",
+    "spy",
+    "healer",
+)
+_MANITOU_CARD: Final = {name: i for i, name in enumerate(_MANITOU_CARDS)}
+_MANITOU_TILES: Final = (
     tuple(f"buffalo{i}" for i in range(1, 6))
     + tuple(f"tipi{i}" for i in range(1, 6))
     + ("horse", "totem", "tomahawk")
 )
-_MANITOU_TILE = {name: i for i, name in enumerate(_MANITOU_TILES)}
-_MANITOU_PHASES: tuple[str, ...] = get_args(ManitouPhase)
-_MANITOU_STEPS: tuple[str, ...] = get_args(SharingStep)
-_MANITOU_PHASE = {name: i for i, name in enumerate(_MANITOU_PHASES)}
+_MANITOU_TILE: Final = {name: i for i, name in enumerate(_MANITOU_TILES)}
+_MANITOU_PHASES: Final[tuple[str, ...]] = get_args(ManitouPhase)
+_MANITOU_STEPS: Final[tuple[str, ...]] = get_args(SharingStep)
+_MANITOU_PHASE: Final = {name: i for i, name in enumerate(_MANITOU_PHASES)}
 # the engine's numbers (card and tile types, phases, sharing steps) as encoder slots
-_MANITOU_CARD_SLOT = tuple(_MANITOU_CARD[name] for name in MANITOU_CARD_NAMES)
-_MANITOU_TILE_SLOT = tuple(_MANITOU_TILE[name] for name in MANITOU_TILE_NAMES)
-_MANITOU_PHASE_SLOT = tuple(_MANITOU_PHASE[name] for name in manitou_state.PHASES)
-_MANITOU_STEP_SLOT = tuple(_MANITOU_STEPS.index(name) for name in manitou_state.EV_STEPS)
-_MANITOU_SHARING = (manitou_state.THIEF, manitou_state.SHARE)
+_MANITOU_CARD_SLOT: Final = tuple(_MANITOU_CARD[name] for name in MANITOU_CARD_NAMES)
+_MANITOU_TILE_SLOT: Final = tuple(_MANITOU_TILE[name] for name in MANITOU_TILE_NAMES)
+_MANITOU_PHASE_SLOT: Final = tuple(_MANITOU_PHASE[name] for name in manitou_state.PHASES)
+_MANITOU_STEP_SLOT: Final = tuple(_MANITOU_STEPS.index(name) for name in manitou_state.EV_STEPS)
+_C: Final = 15  # card types (ManitouEncoder.C)
+_T: Final = 13  # tile types (ManitouEncoder.T)
+assert (len(_MANITOU_CARDS), len(_MANITOU_TILES)) == (_C, _T)
+_MAX_PLAYERS: Final = 5
+_MANITOU_SHARING: Final = (manitou_state.THIEF, manitou_state.SHARE)
 
 
 # a seat's tiles and cards left, as counts per type, seldom change: their nonzero slots by value
@@ -69,10 +80,10 @@ class ManitouEncoder(Encoder):
     """Big Manitou: grounds, tiles, pieces, counts and the seat's own cards."""
 
     game = "manitou"
-    max_players = 5
+    max_players = _MAX_PLAYERS
     state_class = ManitouState
-    C = len(_MANITOU_CARDS)  # 15 card types
-    T = len(_MANITOU_TILES)  # 13 tile types
+    C: ClassVar[int] = _C  # 15 card types
+    T: ClassVar[int] = _T  # 13 tile types
 
     def _build(self) -> None:
         c, t, p = self.C, self.T, self.max_players
@@ -201,7 +212,7 @@ class ManitouEncoder(Encoder):
         # the fields ManitouState.view builds the keys read by _encode from; of the seats'
         # cards only counts, and the seat's own selection, hand and deck
         st = cast(ManitouState, state)
-        c, t, p, n = self.C, self.T, self.max_players, self.players
+        c, t, p, n = _C, _T, _MAX_PLAYERS, self.players
         rel = self._rel[seat]
         phase = st.phase
         out[self._o_phase + _MANITOU_PHASE_SLOT[phase]] = 1.0
@@ -261,9 +272,9 @@ class ManitouEncoder(Encoder):
             (st.sel_size, st.picked, [len(h) for h in st.hands], [len(d) for d in st.decks])
         ):
             base = o + i * p
-            for s, value in enumerate(values):
-                if value:
-                    out[base + rel[s]] = value / 10
+            for s, size in enumerate(values):  # (an int: `value` above is a float)
+                if size:
+                    out[base + rel[s]] = size / 10
         if phase in _MANITOU_SHARING:
             o = self._o_sharing
             out[o + st.ev_ground] = 1.0

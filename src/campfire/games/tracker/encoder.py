@@ -6,12 +6,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast, get_args
+from typing import Any, ClassVar, Final, cast, get_args
 
 from campfire.core import Belief
 from campfire.core.encoding import Encoder, Vector
 
 from . import state as tracker_state
+from .bots import TrackerMemory
 from .cards import (
     NUM_CARDS,
     NUM_POSITIONS,
@@ -27,9 +28,9 @@ from .types import TrackerView
 
 __all__ = ["TrackerEncoder"]
 
-_TRACKER_PHASES: tuple[str, ...] = get_args(TrackerPhase)
-_TRACKER_STEPS: tuple[str, ...] = get_args(TrackerStep)
-_TRACKER_CHANNELS = (
+_TRACKER_PHASES: Final[tuple[str, ...]] = get_args(TrackerPhase)
+_TRACKER_STEPS: Final[tuple[str, ...]] = get_args(TrackerStep)
+_TRACKER_CHANNELS: Final = (
     "occupied",
     "peeked_this_turn",
     "lifted",
@@ -46,21 +47,24 @@ _TRACKER_CHANNELS = (
 )
 
 
-_TRACKER_PHASE = {name: i for i, name in enumerate(_TRACKER_PHASES)}
-_TRACKER_STEP = {name: i for i, name in enumerate(_TRACKER_STEPS)}
-_TRACKER_INTEREST = (0.0, 1 / 3, 2 / 3)  # other seats' peeks / 3 (1 from 3 peeks on)
-_TRACKER_PHASE_SLOT = tuple(_TRACKER_PHASE[name] for name in tracker_state.PHASES)
-_TRACKER_STEP_SLOT = tuple(_TRACKER_STEP[name] for name in tracker_state.STEPS)
+_TRACKER_PHASE: Final = {name: i for i, name in enumerate(_TRACKER_PHASES)}
+_TRACKER_STEP: Final = {name: i for i, name in enumerate(_TRACKER_STEPS)}
+_TRACKER_INTEREST: Final = (0.0, 1 / 3, 2 / 3)  # other seats' peeks / 3 (1 from 3 peeks on)
+_TRACKER_PHASE_SLOT: Final = tuple(_TRACKER_PHASE[name] for name in tracker_state.PHASES)
+_TRACKER_STEP_SLOT: Final = tuple(_TRACKER_STEP[name] for name in tracker_state.STEPS)
+_MAX_PLAYERS: Final = 6
+_WIDTH: Final = 13  # len(_TRACKER_CHANNELS): the channels of a board position
+assert len(_TRACKER_CHANNELS) == _WIDTH
 
 
 class TrackerEncoder(Encoder):
     """Tracker: the board as 60 positions × 13 channels, with the seat's memory of its peeks."""
 
     game = "tracker"
-    max_players = 6
+    max_players = _MAX_PLAYERS
     uses_memory = True
     state_class = TrackerState
-    POSITIONS = NUM_POSITIONS
+    POSITIONS: ClassVar[int] = NUM_POSITIONS
 
     def _build(self) -> None:
         p = self.max_players
@@ -145,7 +149,7 @@ class TrackerEncoder(Encoder):
         # the fields TrackerState.view builds the keys read by _encode from: the board's
         # occupied positions (never which card), counts, and the seat's own memory
         st = cast(TrackerState, state)
-        p, n = self.max_players, self.players
+        p, n = _MAX_PLAYERS, self.players
         out[self._o_phase + _TRACKER_PHASE_SLOT[st.phase]] = 1.0
         out[self._o_step + _TRACKER_STEP_SLOT[st.step]] = 1.0
         o = self._o_seats
@@ -163,25 +167,26 @@ class TrackerEncoder(Encoder):
                 out[o + p + r] = len(captured[s]) / NUM_CARDS
         out[self._o_turn] = st.centre / 18
         out[self._o_turn + 1] = st.moves / 3
-        width = len(_TRACKER_CHANNELS)
         board = self._o_board
         empty = tracker_state.EMPTY
-        # the occupied positions: every position starts occupied (_fill_blank), and the empty
-        # ones are found by the list's own search (far fewer steps than a loop over 60)
+        # the occupied positions: every position starts occupied (_fill_blank), the empty ones
+        # are cleared (a loop over the board's ints, a C loop where compiled)
         cells = st.board
-        gaps = cells.count(empty)
-        if gaps:
-            at, find = self._occupied_at, cells.index
-            pos = -1
-            for _ in range(gaps):
-                pos = find(empty, pos + 1)
+        at = self._occupied_at  # each position's first channel
+        for pos in range(NUM_POSITIONS):
+            if cells[pos] == empty:
                 out[at[pos]] = 0.0
         for pos in st.peeked:
-            out[board + pos * width + 1] = 1.0
+            out[board + pos * _WIDTH + 1] = 1.0
         if st.lifted != empty:
-            out[board + st.lifted * width + 2] = 1.0
-        known: dict[int, int] = getattr(belief, "known", None) or {} if belief else {}
-        interest: dict[int, int] = getattr(belief, "interest", None) or {} if belief else {}
+            out[board + st.lifted * _WIDTH + 2] = 1.0
+        known: dict[int, int]
+        interest: dict[int, int]
+        if isinstance(belief, TrackerMemory):  # the game's own memory: its fields, typed
+            known, interest = belief.known, belief.interest
+        else:
+            known = getattr(belief, "known", None) or {} if belief else {}
+            interest = getattr(belief, "interest", None) or {} if belief else {}
         if known:
             key = (seat, *st.tribes)
             channel = self._channels.get(key)
@@ -192,12 +197,10 @@ class TrackerEncoder(Encoder):
                     for card in range(NUM_CARDS)
                 )
                 self._channels[key] = channel
-            at = self._occupied_at  # each position's first channel
             for pos, card in known.items():
                 base = at[pos]
                 out[base + 3] = 1.0
                 out[base + channel[card]] = 1.0
         if interest:
-            at = self._occupied_at
             for pos, count in interest.items():
                 out[at[pos] + 12] = _TRACKER_INTEREST[count] if count < 3 else 1.0

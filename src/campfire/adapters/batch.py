@@ -1,0 +1,203 @@
+"""The compiled core of :mod:`campfire.adapters.vector`: :class:`VectorGames` and its batches.
+
+:mod:`campfire.adapters.vector` documents and re-exports everything here (import it from there);
+this module holds the part a batch's every call runs, which the compiled build compiles
+(``docs/compiled.md``). The Gymnasium ``VectorEnv`` stays in :mod:`~campfire.adapters.vector`:
+mypyc fails on its constructor's signature, and its steps run the interpreted
+:class:`~campfire.adapters.gymnasium.CampfireEnv` anyway.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from campfire.core import Game, IllegalActionError, OptionError, get
+
+from .session import Session
+
+__all__ = ["MAX_ENVS", "Batch", "VectorGames", "game_seed"]
+
+#: the most games one batch may hold (a bound on what a caller can ask for)
+MAX_ENVS: Final = 65_536
+#: up to this many legal actions a game's mask is written index by index; more, its session's
+#: cached mask is copied into its row (one NumPy call beats a long Python loop)
+_FEW: Final = 16
+
+
+def game_seed(seed: int, slot: int, number: int) -> int:
+    """The engine seed of game ``number`` (0, 1, …) of batch slot ``slot`` under ``seed``.
+
+    >>> game_seed(1, 0, 0) == game_seed(1, 0, 0) != game_seed(1, 1, 0)
+    True
+    """
+    return random.Random(f"campfire.vector/{seed}/{slot}/{number}").getrandbits(62)
+
+
+@dataclass(frozen=True)
+class Batch:
+    """What one call of :class:`VectorGames` answers: arrays with one row per game.
+
+    ``observations`` (``float32``, ``(N, observation_size)``) and ``action_masks`` (``int8``,
+    ``(N, num_actions)``) are those of ``seats`` (``int64``, ``(N,)``), the seat to act in each
+    game; ``rewards`` (``float32``, ``(N, players)``) is every seat's reward of this call — the
+    zero-sum win share (``Session.returns``) in a game that just ended by the rules, else 0;
+    ``terminated`` and ``truncated`` (``bool``, ``(N,)``) say which games ended in this call, by
+    the rules or at the move cap. A game that ended was reset: its row's observation, mask and
+    seat are already those of the next game. Each call answers new arrays.
+    """
+
+    observations: npt.NDArray[np.float32]
+    action_masks: npt.NDArray[np.int8]
+    seats: npt.NDArray[np.int64]
+    rewards: npt.NDArray[np.float32]
+    terminated: npt.NDArray[np.bool_]
+    truncated: npt.NDArray[np.bool_]
+
+
+class VectorGames:
+    """``num_envs`` games of ``game`` for ``players`` players, stepped together.
+
+    :mod:`campfire.adapters.vector` says how.
+
+    ``options`` are the game's options, ``max_moves`` the adapters' move cap (default
+    ``Game.move_cap``) and ``memory`` the seats' memory model, as for
+    :class:`~.session.Session`; ``seed`` the batch's seed (:func:`game_seed`). Its sessions
+    keep no history (``Session(keep_history=False)``: no log of every move's events, whose
+    objects would make the garbage collector a large share of a step).
+    """
+
+    def __init__(
+        self,
+        game: str | Game[Any],
+        num_envs: object,  # an int, checked below (a compiled int would not tell a bool)
+        players: int = 2,
+        options: Mapping[str, Any] | None = None,
+        *,
+        seed: int = 0,
+        max_moves: int | None = None,
+        memory: str = "perfect",
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int):
+            raise OptionError(f"num_envs must be an integer 1–{MAX_ENVS} (got {num_envs!r})")
+        if not 1 <= num_envs <= MAX_ENVS:
+            raise OptionError(f"num_envs must be 1–{MAX_ENVS} (got {num_envs})")
+        self.game: Game[Any] = get(game) if isinstance(game, str) else game
+        self.num_envs = num_envs
+        self.players = players
+        self.options = options
+        self.max_moves = max_moves
+        self.memory = memory
+        self.seed = seed
+        first = self._session(0, 0)  # checks the players, options, cap and memory at once
+        self.num_actions = first.num_actions
+        self.observation_size = first.encoder.size
+        self.sessions: list[Session] = [first]
+        self._numbers = [0] * num_envs
+        self.reset(seed)
+
+    def _session(self, slot: int, number: int) -> Session:
+        return Session(
+            self.game,
+            self.players,
+            self.options,
+            seed=game_seed(self.seed, slot, number),
+            max_moves=self.max_moves,
+            memory=self.memory,
+            keep_history=False,  # no log of every move's events (see Session)
+        )
+
+    def reset(self, seed: int | None = None) -> Batch:
+        """Start a new game in every slot (``seed``: the batch's new seed); the first batch."""
+        if seed is not None:
+            self.seed = operator.index(seed)
+        self._numbers = [0] * self.num_envs
+        self.sessions = [self._session(i, 0) for i in range(self.num_envs)]
+        self.games_finished = 0
+        zeros = np.zeros(self.num_envs, dtype=np.bool_)
+        return self._batch(
+            np.zeros((self.num_envs, self.players), dtype=np.float32), zeros, zeros.copy()
+        )
+
+    def step(self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]) -> Batch:
+        """Play one action index per game for its seat to act; reset those that ended.
+
+        ``actions[i]`` is played in game ``i``; the answer is the next batch.
+        Every action is checked before any is played: an illegal one raises
+        :class:`~campfire.core.errors.IllegalActionError` naming the game, its seat and its
+        legal indices, and no game has moved.
+        """
+        n = self.num_envs
+        chosen = np.asarray(actions)
+        if chosen.shape != (n,) or not np.issubdtype(chosen.dtype, np.integer):
+            raise OptionError(
+                f"actions must be {n} integer action indices, one per game "
+                f"(got shape {chosen.shape}, dtype {chosen.dtype})"
+            )
+        indices: list[int] = chosen.tolist()
+        sessions = self.sessions
+        seats = [s.current_seat() for s in sessions]
+        # (loops by index over the lists, of length n each: C loops where compiled)
+        for i in range(n):
+            session, seat, index = sessions[i], seats[i], indices[i]
+            if seat is None or index not in session.legal_indices(seat):
+                legal = sorted(session.legal_indices(seat)) if seat is not None else []
+                raise IllegalActionError(
+                    "not legal",
+                    f"game {i}: action index {index} is not legal for its seat to act "
+                    f"({seat}); the legal ones are {legal}. No game has moved.",
+                )
+        rewards = np.zeros((n, self.players), dtype=np.float32)
+        terminated = np.zeros(n, dtype=np.bool_)
+        truncated = np.zeros(n, dtype=np.bool_)
+        for i in range(n):
+            session, seat, index = sessions[i], seats[i], indices[i]
+            assert seat is not None  # checked above
+            session.apply_index(seat, index)
+            if session.is_over():
+                if session.state.is_terminal():
+                    terminated[i] = True
+                    rewards[i] = session.returns()
+                else:
+                    truncated[i] = True
+                self._numbers[i] += 1
+                self.games_finished += 1
+                sessions[i] = self._session(i, self._numbers[i])
+        return self._batch(rewards, terminated, truncated)
+
+    def _batch(
+        self,
+        rewards: npt.NDArray[np.float32],
+        terminated: npt.NDArray[np.bool_],
+        truncated: npt.NDArray[np.bool_],
+    ) -> Batch:
+        n, width, size = self.num_envs, self.num_actions, self.observation_size
+        sessions = self.sessions
+        # every row starts as the encoder's blank (one NumPy call); each game's observation is
+        # written into its row through a memoryview (item writes, no array made per game)
+        observations = np.tile(sessions[0].encoder.blank, (n, 1))
+        rows: memoryview[float] = observations.data.cast("B").cast("f")
+        masks = np.zeros((n, width), dtype=np.int8)
+        seats: list[int] = []
+        flat: list[int] = []  # the legal indices of the games with few, offset by their rows
+        for i, session in enumerate(sessions):
+            seat = session.current_seat()
+            assert seat is not None  # a game that is over was reset
+            seats.append(seat)
+            session.observation_into(seat, rows[i * size : (i + 1) * size])
+            legal = session.legal_indices(seat)
+            if len(legal) <= _FEW:
+                base = i * width
+                flat.extend([base + x for x in legal])
+            else:  # many: the session's cached mask, copied into the row at once
+                masks[i] = session.shared_legal_mask(seat)
+        masks.reshape(-1)[np.fromiter(flat, np.intp, len(flat))] = 1
+        return Batch(
+            observations, masks, np.array(seats, dtype=np.int64), rewards, terminated, truncated
+        )
