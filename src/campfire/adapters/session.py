@@ -107,6 +107,20 @@ _ATTRIBUTES: Final = (
     "_histories",
     "_history_moves",
 )
+#: the attributes a pickled Session leaves out and its ``__setstate__`` makes anew
+_REBUILT: Final = frozenset(
+    (
+        "game",
+        "state",
+        "encoder",
+        "_index",
+        "_by_id",
+        "_actions",
+        "_indexed",
+        "_masks",
+        "_legal_memo",
+    )
+)
 
 
 def _action_table(game: Game[Any], players: int) -> tuple[tuple[Action, ...], bool]:
@@ -628,7 +642,7 @@ class Session:
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         for name, value in data.items():
-            if name not in ("game", "state"):  # (typed attributes: set from their names below)
+            if name not in _REBUILT:  # (typed attributes: set from the game below)
                 setattr(self, name, value)
         self.game = get(data["game"])
         self.state = self.game.state_from_position(json.loads(data["state"]))

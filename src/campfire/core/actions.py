@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Final
+from typing import Any, Final, SupportsIndex
 
 from mypy_extensions import mypyc_attr
 
@@ -61,6 +61,28 @@ class Action:
 
     def __str__(self) -> str:
         return self.notation()
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        """Pickle a dataclass action as a call of its class with its fields.
+
+        The default (an empty object, then its fields set one by one) cannot fill a frozen
+        action of the compiled build (``docs/compiled.md``); a class that is no dataclass
+        pickles the default way.
+
+        >>> from dataclasses import dataclass
+        >>> @dataclass(frozen=True)
+        ... class Take(Action):
+        ...     n: int
+        ...
+        ...     def notation(self) -> str:
+        ...         return f"take {self.n}"
+        >>> Take(3).__reduce_ex__(2) == (Take, (3,))
+        True
+        """
+        cls = self.__class__
+        if dataclasses.is_dataclass(cls):
+            return cls, tuple(getattr(self, f.name) for f in dataclasses.fields(cls) if f.init)
+        return object.__reduce_ex__(self, protocol)
 
 
 #: per action class, its fields as (name, default) pairs (``MISSING``: no default)

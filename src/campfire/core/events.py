@@ -63,6 +63,10 @@ class Event:
     def __repr__(self) -> str:
         return f"Event(type={self.type!r}, data={self.data!r}, to={self.to!r})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as a call of the constructor (a compiled event has no empty form to fill)."""
+        return self.__class__, (self.type, self.data, self.to)
+
     def visible_to(self, seat: int | None) -> bool:
         """Whether ``seat`` (``None`` for a spectator) may see this event."""
         return self.to is None or (seat is not None and seat in self.to)
