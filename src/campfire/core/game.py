@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .actions import Action, hand_built
 from .agent import Agent, Belief, RolloutPolicy
-from .errors import CampfireError, ErrorText, OptionError, PositionError, SetupError
+from .errors import (
+    CampfireError,
+    ErrorText,
+    NotationError,
+    OptionError,
+    PositionError,
+    SetupError,
+)
 from .events import Event
 from .options import Options
 from .present import GenericPresenter, Presenter
@@ -270,6 +277,14 @@ class Game(ABC, Generic[S]):
         """
         if isinstance(action, str):
             return self.parse_action(action)
+        if not isinstance(action, Action):  # (a compiled game would refuse it with a TypeError)
+            raise NotationError(
+                ErrorText(
+                    "{got} is no {title} action: give one of its actions or its notation",
+                    got=short_repr(action),
+                    title=self.title_text(),
+                )
+            )
         space = self.action_space
         if space is None:  # a space per player count: the game's apply maps the action itself
             return action
