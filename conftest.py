@@ -1,14 +1,23 @@
-"""pytest's hooks for the whole checkout: the compiled build's modules (``docs/compiled.md``).
+"""pytest's hooks for the whole checkout: which build the tests run (``docs/compiled.md``).
 
-``--doctest-modules`` imports each source file's module to find its examples; a module loaded
-from its compiled extension is not the ``.py`` file pytest asked for ("import file mismatch"),
-and a compiled function's examples are not visible the way a source's are. So while the
-compiled build is in use (``make run`` or ``make compiled`` built it, and pure Python is not
-asked for), the doctests of the compiled modules are left out, and the report's header says
-so; ``CAMPFIRE_PURE_PYTHON=1 make test`` (or CI, which builds nothing) runs them.
+The tests run the pure-Python modules, the one source, even where ``make run`` or ``make
+compiled`` left a compiled build beside them: ``CAMPFIRE_PURE_PYTHON`` is set to 1 before
+anything imports Campfire, unless it is set already. ``tests/test_compiled.py`` runs the
+compiled build in processes of its own and compares it with pure Python.
+
+``CAMPFIRE_PURE_PYTHON=0`` runs the tests against the compiled build instead. Then the tests
+that give the pure-Python API values of the wrong type on purpose fail as ``docs/compiled.md``
+says the compiled build does (a ``TypeError`` where the engine's own error was expected), and
+the compiled modules' doctests are left out: ``--doctest-modules`` imports each source file's
+module, and one loaded from its extension is not the file pytest asked for ("import file
+mismatch"). The report's header says which build runs.
 """
 
 from __future__ import annotations
+
+import os
+
+os.environ.setdefault("CAMPFIRE_PURE_PYTHON", "1")  # before Campfire is imported (see above)
 
 import importlib.machinery
 from pathlib import Path
@@ -40,7 +49,7 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 def pytest_report_header(config: pytest.Config) -> str:
     """Say which build the tests run against."""
     if _compiled.pure_requested():
-        return "campfire: pure Python (CAMPFIRE_PURE_PYTHON=1 or a stale build)"
+        return "campfire: pure Python (CAMPFIRE_PURE_PYTHON=0 tests a compiled build)"
     if _compiled.build_state() == "fresh":
         return (
             "campfire: the compiled build; the compiled modules' doctests are left out "

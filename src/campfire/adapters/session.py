@@ -635,9 +635,7 @@ class Session:
         data["_masks"] = None
         data["_legal_memo"] = None
         data["_legal_entry"] = None
-        # (forgotten by __setstate__ anyway; a compiled build's frozen action dataclasses
-        # cannot be unpickled)
-        data["_legal_actions"] = []
+        data["_legal_actions"] = []  # (forgotten by __setstate__ anyway)
         return data
 
     def __setstate__(self, data: dict[str, Any]) -> None:
