@@ -41,7 +41,12 @@ LEVELS = ("easy", "medium", "hard")
 
 
 def compiled_present() -> list[str]:
-    """The modules of ``[tool.campfire.compiled]`` built here (an extension beside the source)."""
+    """The modules of ``[tool.campfire.compiled]`` built here (an extension beside the source).
+
+    None while the build is stale (a source changed since): it would not be loaded.
+    """
+    if _compiled.build_state(SRC / "campfire") != "fresh":
+        return []
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     found = []
     for module in project["tool"]["campfire"]["compiled"]["modules"]:
@@ -169,7 +174,7 @@ def test_every_abc_class_has_its_own_isinstance_caches() -> None:
     their subclasses their own caches (``core.abc_caches.own_abc_cache``). In pure Python
     ``ABCMeta`` always does, so the check means something only with a compiled build."""
     if not compiled_present():
-        pytest.skip("no compiled build here (make compiled builds one; docs/compiled.md)")
+        pytest.skip("no fresh compiled build here (make compiled builds one; docs/compiled.md)")
     classes = _campfire_abc_classes()
     assert any(c.__qualname__ == "State" for c in classes)
     shared = [f"{c.__module__}.{c.__qualname__}" for c in classes if "_abc_impl" not in c.__dict__]
@@ -193,7 +198,7 @@ def test_isinstance_tells_sibling_classes_apart_after_checking_their_base() -> N
 @pytest.mark.slow
 def test_compiled_and_pure_builds_play_the_same_games() -> None:
     if not compiled_present():
-        pytest.skip("no compiled build here (make compiled builds one; docs/compiled.md)")
+        pytest.skip("no fresh compiled build here (make compiled builds one; docs/compiled.md)")
     compiled, pure = _run(pure=False), _run(pure=True)
     assert compiled["extensions"], "the compiled run loaded no extension"
     assert pure["extensions"] == [], "the pure run loaded an extension"
