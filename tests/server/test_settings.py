@@ -320,6 +320,8 @@ def test_a_variable_that_names_no_setting_is_pointed_out(
     monkeypatch.setenv("CAMPFIRE_WORKER", "4")  # misspelt: CAMPFIRE_WORKERS
     monkeypatch.setenv("CAMPFIRE_DATA_DIR", "/nowhere")  # Campfire's own, for something else
     monkeypatch.setenv("CAMPFIRE_SERVE_LIMITS", "{}")  # for the worker processes
+    monkeypatch.setenv("CAMPFIRE_PURE_PYTHON", "1")  # the compiled build's switch
+    monkeypatch.setenv("CAMPFIRE_COMPILE", "1")
     values, text = _printed(capsys)
     assert values["workers"] == 1
     assert "# CAMPFIRE_WORKER is set, but no setting is called so" in text

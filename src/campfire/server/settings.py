@@ -411,6 +411,8 @@ OTHER_VARIABLES = (
     "CAMPFIRE_SERVE_",  # what campfire serve passes to its worker processes
     "CAMPFIRE_TEST_",
     "CAMPFIRE_CHROMIUM",
+    "CAMPFIRE_PURE_PYTHON",  # the compiled build's switch (docs/compiled.md)
+    "CAMPFIRE_COMPILE",
 )
 
 
