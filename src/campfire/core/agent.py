@@ -88,6 +88,14 @@ class Belief:
         """An independent copy."""
         return type(self)(self.seat)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the seat's new memory (as :meth:`clone` makes one), then its fields.
+
+        The default, an empty object filled field by field, cannot make a memory of the
+        compiled build (``docs/compiled.md``, change 20), whose constructor always runs.
+        """
+        return type(self), (self.seat,), self.__getstate__()
+
 
 class Observation:
     """What an agent may use to decide: its seat's view, legal actions, and determinisations.

@@ -37,7 +37,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 from itertools import groupby
-from typing import Any, Final
+from typing import Final
 
 from campfire.core import Belief, Event, State
 from campfire.core.draws import sample, shuffle
@@ -87,13 +87,6 @@ class DudabMemory(Belief):
         self.in_hand: dict[int, list[int]] = {}
         #: per seat, faces known to be in its hand or its own pile
         self.hand_or_pile: dict[int, list[int]] = {}
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle as the seat's new memory, then its fields (``docs/compiled.md``, change 20).
-
-        A compiled memory has no empty form to fill field by field, as the default makes.
-        """
-        return self.__class__, (self.seat,), self.__getstate__()
 
     def clone(self) -> DudabMemory:
         """An independent copy."""

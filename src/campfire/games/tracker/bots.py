@@ -127,13 +127,6 @@ class TrackerMemory(Belief):
         self.peek_turns = 0
         self._peeking = False  # this seat's latest step was a peek (its turn may go on)
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle as the seat's new memory, then its fields (``docs/compiled.md``, change 20).
-
-        A compiled memory has no empty form to fill field by field, as the default makes.
-        """
-        return self.__class__, (self.seat,), self.__getstate__()
-
     def clone(self) -> TrackerMemory:
         """An independent copy."""
         other = TrackerMemory(self.seat, self.capacity, self.decay)
