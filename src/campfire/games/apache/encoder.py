@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Any, ClassVar, Final, cast, get_args
 
 from campfire.core import Belief
-from campfire.core.encoding import Encoder, Vector
+from campfire.core.encoding import Encoder, Vector, float_counts
 
 from . import state as apache_state
 from .cards import BOOTY_KINDS, KIND_NAMES
@@ -39,13 +39,9 @@ _MAX_PLAYERS: Final = 5
 def _kind_counts(cards: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
     """``(card, count)`` of an Apache pile or the discards, computed once per distinct list.
 
-    They are long and change only when a window is resolved. Counted in a loop (a C loop where
-    compiled): what ``float_counts(Counter(cards))`` gives, in its order.
+    They are long and change only when a window is resolved.
     """
-    counts: dict[int, int] = {}
-    for card in cards:
-        counts[card] = counts.get(card, 0) + 1
-    return tuple([(card, float(count)) for card, count in counts.items()])
+    return float_counts(cards)
 
 
 class ApacheEncoder(Encoder):
@@ -111,28 +107,20 @@ class ApacheEncoder(Encoder):
             self._kind_cache[key] = kind_of
         return kind_of
 
-    def _table(
-        self,
-        out: Vector | memoryview[float],
-        table: Sequence[Any],
-        kind_of: Mapping[str, int] | Sequence[int],
-    ) -> None:
+    def _table(self, out: Vector | memoryview[float], kinds: Sequence[int]) -> None:
         """The face-up cards by kind / 9 and the newest one's kind.
 
-        ``kind_of`` maps a card to its relative kind: by name (a view's cards) or by index (a
-        state's card numbers).
+        ``kinds`` are the table's cards as relative kinds, in order (the view's cards by name,
+        a state's by number, mapped by the caller).
         """
-        kinds = cast(Mapping[Any, int], kind_of)
-        if table:
+        if kinds:
             o = self._o_table
             counts: dict[int, int] = {}
-            get = counts.get
-            for card in table:
-                i = o + kinds[card]
-                counts[i] = get(i, 0) + 1
-            for i, count in counts.items():
-                out[i] = count / 9
-            out[self._o_last + kinds[table[-1]]] = 1.0
+            for kind in kinds:
+                counts[kind] = counts.get(kind, 0) + 1
+            for kind, count in counts.items():
+                out[o + kind] = count / 9
+            out[self._o_last + kinds[-1]] = 1.0
 
     def _encode(
         self, view: Mapping[str, Any], belief: Belief | None, out: Vector, seat: int
@@ -146,7 +134,7 @@ class ApacheEncoder(Encoder):
         out[o] = view["window"] / 114
         out[o + 1] = view["deck_left"] / 114
         out[o + 2] = 1.0 if view["last_card"] else 0.0
-        self._table(out, view["table"], kind_of)
+        self._table(out, [kind_of[card] for card in view["table"]])
         # the card counts (piles, discarded) are counted here first, then written once
         counts: dict[int, int] = {}
         get = counts.get
@@ -212,16 +200,7 @@ class ApacheEncoder(Encoder):
         out[o] = st.window / 114
         out[o + 1] = (len(st.deck) - st.deck_pos) / 114
         out[o + 2] = 1.0 if st.last_card else 0.0
-        table = st.table
-        if table:  # as _table does, with the kinds by card number (a typed loop)
-            o = self._o_table
-            counts: dict[int, int] = {}
-            for card in table:
-                i = o + kind_of[card]
-                counts[i] = counts.get(i, 0) + 1
-            for i, count in counts.items():
-                out[i] = count / 9
-            out[self._o_last + kind_of[table[-1]]] = 1.0
+        self._table(out, [kind_of[card] for card in st.table])
         o, o_scores = self._o_piles, self._o_scores
         # piles and discards: long, and changed only when a window is resolved
         for s, pile in enumerate(st.piles):

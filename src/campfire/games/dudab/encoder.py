@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Any, ClassVar, Final, cast
 
 from campfire.core import Belief
-from campfire.core.encoding import Encoder, Vector, count_into
+from campfire.core.encoding import Encoder, Vector, count_into, float_counts
 
 from . import state as dudab_state
 from .cards import CALL_NAMES as DUDAB_CALL_NAMES
@@ -75,15 +75,9 @@ _DUDAB_CALL_SLOT: Final = tuple(
 def _face_counts(cards: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
     """``(face, count)`` of Dudab's discard pile or a seat's pile, once per distinct pile.
 
-    Both are long and change seldom (a discard, a capture). Counted in a loop (a C loop where
-    compiled, and no slower than ``Counter`` in Python for a pile): what
-    ``float_counts(Counter(map(_DUDAB_CARD_SLOT.__getitem__, cards)))`` gives, in its order.
+    Both are long and change seldom (a discard, a capture).
     """
-    counts: dict[int, int] = {}
-    for card in cards:
-        face = _DUDAB_CARD_SLOT[card]
-        counts[face] = counts.get(face, 0) + 1
-    return tuple([(face, float(count)) for face, count in counts.items()])
+    return float_counts([_DUDAB_CARD_SLOT[card] for card in cards])
 
 
 class DudabEncoder(Encoder):
