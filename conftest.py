@@ -19,31 +19,23 @@ import os
 
 os.environ.setdefault("CAMPFIRE_PURE_PYTHON", "1")  # before Campfire is imported (see above)
 
-import importlib.machinery
 from pathlib import Path
 
 import pytest
 
 from campfire import _compiled
 
-_SKIPPED: list[Path] = []
-
 
 def _compiled_in_use(path: Path) -> bool:
     """Whether ``path`` is a source that runs as its compiled extension in this process."""
-    if path.suffix != ".py" or _compiled.pure_requested():
-        return False
-    stem = path.with_suffix("")
-    suffixes = importlib.machinery.EXTENSION_SUFFIXES
-    return any(stem.with_name(stem.name + suffix).exists() for suffix in suffixes)
+    return (
+        path.suffix == ".py" and not _compiled.pure_requested() and _compiled.extension_beside(path)
+    )
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
     """Leave out a compiled module's source (its doctests) while its extension is in use."""
-    if _compiled_in_use(collection_path):
-        _SKIPPED.append(collection_path)
-        return True
-    return None
+    return True if _compiled_in_use(collection_path) else None
 
 
 def pytest_report_header(config: pytest.Config) -> str:

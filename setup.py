@@ -14,7 +14,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-import tomllib
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -25,13 +24,6 @@ from setuptools.command.build_ext import (  # type: ignore[import-untyped, unuse
 )
 
 HERE = Path(__file__).resolve().parent
-
-
-def _modules() -> list[str]:
-    """The modules of ``[tool.campfire.compiled]`` (paths under ``src/``)."""
-    project = tomllib.loads((HERE / "pyproject.toml").read_text(encoding="utf-8"))
-    modules: list[str] = project["tool"]["campfire"]["compiled"]["modules"]
-    return modules
 
 
 def _stamps() -> ModuleType:
@@ -69,7 +61,7 @@ class OptionalBuildExt(build_ext):  # type: ignore[misc, unused-ignore]
             return
         if self.extensions:
             package.mkdir(parents=True, exist_ok=True)
-            stamps.write_stamp(package, _modules())
+            stamps.write_stamp(package, stamps.listed_modules(HERE))
 
     def copy_file(self, infile: str, outfile: str, *args: Any, **kwargs: Any) -> Any:
         """Copy a built extension beside its source as a new file, the old one unlinked first.
@@ -85,7 +77,7 @@ def compiled_extensions() -> list[Any]:
     """The mypyc extensions of the listed modules, or ``[]`` (with the warning) if none."""
     if os.environ.get("CAMPFIRE_COMPILE", "") in ("", "0"):
         return []
-    modules = _modules()
+    modules = _stamps().listed_modules(HERE)
     try:
         from mypyc.build import mypycify
     except ImportError:

@@ -20,7 +20,6 @@ import os
 import subprocess
 import sys
 import time
-import tomllib
 from pathlib import Path
 from types import ModuleType
 
@@ -38,18 +37,12 @@ def _stamps() -> ModuleType:
     return module
 
 
-def listed_modules() -> list[str]:
-    """The modules ``pyproject.toml`` lists for the compiled build."""
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    modules: list[str] = project["tool"]["campfire"]["compiled"]["modules"]
-    return modules
-
-
 def is_fresh() -> bool:
     """Whether the build here was made from the listed modules' current sources."""
     stamps = _stamps()
     built: list[str] | None = stamps.read_stamp(PACKAGE)
-    return built == listed_modules()
+    listed: list[str] = stamps.listed_modules(ROOT)
+    return built == listed
 
 
 def _have_mypyc() -> bool:

@@ -20,7 +20,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -47,14 +46,11 @@ def compiled_present() -> list[str]:
     """
     if _compiled.build_state(SRC / "campfire") != "fresh":
         return []
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    found = []
-    for module in project["tool"]["campfire"]["compiled"]["modules"]:
-        stem = (SRC / module).with_suffix("")
-        suffixes = importlib.machinery.EXTENSION_SUFFIXES
-        if any(stem.with_name(stem.name + suffix).exists() for suffix in suffixes):
-            found.append(module.removesuffix(".py").replace("/", "."))
-    return found
+    return [
+        module.removesuffix(".py").replace("/", ".")
+        for module in _compiled.listed_modules(ROOT)
+        if _compiled.extension_beside(SRC / module)
+    ]
 
 
 def _small(spec: str) -> str:
@@ -287,17 +283,28 @@ def test_no_build_is_no_build(tmp_path: Path) -> None:
 
 
 def test_the_build_of_make_run_says_whether_it_is_needed(tmp_path: Path) -> None:
-    """``scripts/compile.py --check``: 1 while the checkout's build does not match its
-    sources and module list, 0 once it does; with the pure switch set it builds nothing."""
-    script = ROOT / "scripts" / "compile.py"
-    check = subprocess.run([sys.executable, str(script), "--check"], check=False)
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    fresh = (
-        _compiled.read_stamp(SRC / "campfire") == project["tool"]["campfire"]["compiled"]["modules"]
-    )
-    assert check.returncode == (0 if fresh else 1)
+    """``scripts/compile.py --check`` in a copy of the project: 1 with no build, 0 once the
+    stamp matches the sources and ``pyproject.toml``'s list, 1 again after a source or the list
+    changed; with the pure switch set the script builds nothing and says nothing."""
+    package = _copy_of_src(tmp_path)
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(ROOT / "scripts" / "compile.py", tmp_path / "scripts")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    script = [sys.executable, str(tmp_path / "scripts" / "compile.py")]
+
+    def check() -> int:
+        return subprocess.run([*script, "--check"], check=False).returncode
+
+    assert check() == 1  # no build
+    modules = _compiled.listed_modules(tmp_path)
+    _compiled.write_stamp(package, modules)
+    assert check() == 0
+    _compiled.write_stamp(package, modules[1:])  # a build of another list
+    assert check() == 1
+    _compiled.write_stamp(package, modules)
+    source = tmp_path / "src" / modules[0]
+    source.write_text(source.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert check() == 1  # a source changed since
     env = {**os.environ, _compiled.PURE_ENV: "1"}
-    quiet = subprocess.run(
-        [sys.executable, str(script)], env=env, capture_output=True, text=True, check=False
-    )
+    quiet = subprocess.run(script, env=env, capture_output=True, text=True, check=False)
     assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")

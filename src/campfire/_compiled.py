@@ -40,6 +40,7 @@ import importlib.machinery
 import json
 import os
 import sys
+import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
@@ -50,7 +51,9 @@ __all__ = [
     "STAMP",
     "PureFinder",
     "build_state",
+    "extension_beside",
     "install",
+    "listed_modules",
     "pure_requested",
     "source_digest",
     "write_stamp",
@@ -61,7 +64,7 @@ PURE_ENV = "CAMPFIRE_PURE_PYTHON"
 #: the build's stamp, in the package folder: ``{"modules": [...], "digest": "..."}``
 STAMP = "_compiled.json"
 #: a module every compiled build holds: its extension without a stamp means an unknown build
-_SENTINEL = "core/state"
+_SENTINEL = "core/state.py"
 #: the one line said when a stale build is set aside
 STALE_LINE = (
     "campfire: the compiled build is older than its sources, so pure Python is used "
@@ -75,6 +78,25 @@ _PACKAGE = Path(__file__).resolve().parent
 def pure_requested() -> bool:
     """Whether the environment asks for the pure-Python modules (``CAMPFIRE_PURE_PYTHON=1``)."""
     return os.environ.get(PURE_ENV, "") not in ("", "0")
+
+
+def listed_modules(project: Path) -> list[str]:
+    """The modules ``[tool.campfire.compiled]`` of ``project``'s ``pyproject.toml`` lists.
+
+    Paths under ``src/`` such as ``campfire/core/state.py`` (what ``setup.py`` compiles).
+    """
+    data = tomllib.loads((project / "pyproject.toml").read_text(encoding="utf-8"))
+    modules: list[str] = data["tool"]["campfire"]["compiled"]["modules"]
+    return modules
+
+
+def extension_beside(source: Path) -> bool:
+    """Whether a compiled extension of the module ``source`` (a ``.py`` path) lies beside it."""
+    stem = source.with_suffix("")
+    return any(
+        stem.with_name(stem.name + suffix).exists()
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES
+    )
 
 
 def source_digest(package: Path, modules: Sequence[str]) -> str:
@@ -120,9 +142,7 @@ def build_state(package: Path = _PACKAGE) -> Literal["none", "fresh", "stale"]:
     """
     if (package / STAMP).exists():
         return "fresh" if read_stamp(package) is not None else "stale"
-    stem = package / _SENTINEL
-    suffixes = importlib.machinery.EXTENSION_SUFFIXES
-    if any(stem.with_name(stem.name + suffix).exists() for suffix in suffixes):
+    if extension_beside(package / _SENTINEL):
         return "stale"
     return "none"
 

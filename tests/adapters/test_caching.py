@@ -8,9 +8,11 @@ import numpy.typing as npt
 import pytest
 
 import campfire
+from campfire.adapters import session as session_module
 from campfire.adapters.pettingzoo import env
 from campfire.adapters.session import Session
 from campfire.core import OptionError
+from tests.compiled_build import skip_compiled
 
 from .conftest import GAMES
 
@@ -158,3 +160,16 @@ def test_a_session_without_history_plays_and_remembers_the_same(game: str) -> No
     with pytest.raises(OptionError, match="keeps no history"):
         bare.determinize(0, random.Random(1))
     assert bare.clone().keep_history is False
+
+
+@skip_compiled("campfire.adapters.session")  # a compiled Session has no __dict__ to compare
+def test_the_attribute_list_names_every_attribute_a_session_and_its_clone_hold() -> None:
+    """``_ATTRIBUTES`` (what a Session pickles; a compiled one has no ``__dict__``) stays in
+    step with what ``__init__`` and ``clone`` set: an attribute missing there is lost on
+    the way through pickle."""
+    session = Session("tracker", 2, seed=1)
+    seat = session.current_seat()
+    assert seat is not None
+    session.apply(seat, session.legal(seat)[0])
+    assert set(vars(session)) == set(session_module._ATTRIBUTES)
+    assert set(vars(session.clone())) == set(session_module._ATTRIBUTES)
