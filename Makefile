@@ -80,11 +80,16 @@ catalogs: $(VENV)/.installed
 	$(BIN)/python -m campfire.i18n extract
 	$(BIN)/python -m campfire.i18n update
 
+# pytest runs one worker more than the machine has cores: a third of the tests' time is spent
+# waiting on browsers, servers and bots, so on the 2-core machine three workers took 10.5 minutes
+# where two took 14 (docs/compiled.md, end). `make test TEST_WORKERS=2` picks another number.
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
+
 test: $(VENV)/.installed-dev chromium nginx pg-client
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy --strict src tests benchmarks
-	$(BIN)/python -m pytest -q -n auto --dist worksteal
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal
 
 # `make compiled`: the optional compiled build (docs/compiled.md). The modules listed in
 # pyproject.toml ([tool.campfire.compiled]) are compiled with mypyc (it comes with mypy, a dev dependency) from

@@ -211,18 +211,16 @@ def test_a_review_waits_while_live_bots_decide_and_the_queue_is_bounded(
     asyncio.run(scenario())
 
 
-def test_an_uploaded_record_is_reviewed_under_its_own_id(
-    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_an_uploaded_record_is_reviewed_under_its_own_id(sqlite_url: str) -> None:
     """``POST /api/review`` with a record file: 202 and an id, then ``GET /api/review/{id}``.
 
     The same file sent twice is one review; a broken file is 400 ``bad_record`` and an id the
     server does not keep 404 ``no_review``; no uploaded review is written anywhere (there is no
     game to keep it with), and at most MAX_UPLOADS_QUEUED files wait at once.
     """
-    monkeypatch.setattr(ReviewQueue, "iterations", 10)
     text = _finished_record(SEED)
-    with app_client(sqlite_url, seed=SEED) as client:
+    # what is tested is the upload, not depth: the app sets its queue's iterations itself
+    with app_client(sqlite_url, seed=SEED, review_iterations=10) as client:
         started = client.post("/api/review", content=text)
         assert started.status_code == 202
         LOBBY_VALIDATORS["review_progress"].validate(started.json())
@@ -242,6 +240,7 @@ def test_an_uploaded_record_is_reviewed_under_its_own_id(
             time.sleep(0.2)
         review = answer.json()["review"]
         assert review["format"] == "campfire-review" and len(review["words"]) > 0
+        assert review["iterations"] == 10
         assert answer.headers["content-language"] == "cs"
         broken = client.post("/api/review", content=text.replace('"actions"', '"akce"'))
         assert broken.status_code == 400 and broken.json()["error"]["code"] == "bad_record"

@@ -215,6 +215,10 @@ def _states(page: Any, control: dict[str, Any], where: str) -> list[str] | None:
     return failures
 
 
+#: how many times one control is measured before its redrawing fails the test
+ATTEMPTS = 12
+
+
 def contrast_failures(page: Any, where: str) -> list[str]:
     """Every control of the page as it is, under the mouse and focused: what fails WCAG's ratios.
 
@@ -236,13 +240,15 @@ def contrast_failures(page: Any, where: str) -> list[str]:
     assert listed, f"{where}: no control to measure"
     failures: list[str] = []
     for key in list(listed):
-        for _ in range(5):
+        # (a loaded machine measures slowly: a control may be redrawn several times over)
+        for attempt in range(ATTEMPTS):
             if key not in listed:
                 break  # gone from the page as it is now
             measured = _states(page, listed[key], where)
             if measured is not None:
                 failures += measured
                 break
+            page.wait_for_timeout(50 * attempt)  # let the redraws settle (not an assertion)
             listed = controls()
         else:
             raise AssertionError(f"{where}: {key} redrawn every time it was measured")
