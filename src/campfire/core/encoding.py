@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Final, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -47,7 +47,7 @@ from mypy_extensions import mypyc_attr
 from .agent import Belief
 from .state import State
 
-__all__ = ["Encoder", "Layout", "Slot", "Vector", "count_into", "float_counts"]
+__all__ = ["Encoder", "Layout", "Part", "Slot", "Vector", "count_into", "float_counts"]
 
 Vector = npt.NDArray[np.float32]
 
@@ -80,6 +80,24 @@ class Layout:
         self.slots.append(slot)
         self.size += slot.size
         return slot.offset
+
+
+#: a :class:`Part`'s key before its first writing (equal to no key a game computes)
+_UNWRITTEN: Final = object()
+
+
+class Part:
+    """One part of a kept row (:meth:`Encoder.update_state_into`): what it was written from.
+
+    ``key`` is the value the part's values were computed from when they were last written (a
+    tuple of the state's fields, say); ``at`` the offsets that writing set. When the key a move
+    leaves is equal, the part is left as it is; else :meth:`Encoder._rewrite` puts the blank's
+    values back at ``at`` and writes the new ones.
+    """
+
+    def __init__(self) -> None:
+        self.key: object = _UNWRITTEN
+        self.at: list[int] = []
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # a plugin's encoder, the doctest's
@@ -118,6 +136,9 @@ class Encoder:
         self._blank[self._o_players + players - 1] = 1.0
         self._fill_blank(self._blank)
         self._blank.flags.writeable = False
+        #: the blank's values (what a part's offsets go back to) and the blank as a float view
+        self._blank_values: list[float] = self._blank.tolist()
+        self._blank_row = memoryview(self._blank.tobytes()).cast("f")
 
     @property
     def size(self) -> int:
@@ -195,6 +216,74 @@ class Encoder:
         for s in state.seats_to_act():
             out[self._o_to_act + (s - seat) % n] = 1.0
         self._encode_state(state, seat, belief, out)
+
+    #: whether :meth:`_update_state` keeps a row up to date part by part (else
+    #: :meth:`update_state_into` writes the whole row again at every call)
+    incremental: ClassVar[bool] = False
+    #: how many :class:`Part` s the game's :meth:`_update_state` keeps (after the seats to act)
+    parts: ClassVar[int] = 0
+
+    def update_state_into(
+        self,
+        state: State,
+        seat: int,
+        belief: Belief | None,
+        out: memoryview[float],
+        memo: list[Part] | None,
+    ) -> list[Part]:
+        """Bring a kept row up to date: afterwards ``out`` holds :meth:`encode_state`'s vector.
+
+        ``out`` (a float memoryview of :attr:`size` values, as for :meth:`encode_state_into`)
+        holds either the blank, with ``memo`` ``None``, or what this method wrote there for the
+        same seat of the same game when it returned ``memo``; the answer is the memo for the
+        next call. A batch keeps one row per game and seat this way and brings a seat's row up
+        to date when that seat is to act: an :attr:`incremental` encoder then writes only the
+        parts of the row that changed since (:meth:`_update_state`), a few values a move where
+        the whole row is hundreds; any other encoder writes the whole row again.
+        """
+        if not self.incremental or type(state) is not self.state_class:
+            if memo is not None:
+                out[:] = self._blank_row
+            self.encode_state_into(state, seat, belief, out)
+            return []
+        if memo is None:
+            memo = [Part() for _ in range(self.parts + 1)]
+        # the seats to act (the common part); the number of players never changes
+        acting = tuple(state.seats_to_act())
+        part = memo[0]
+        if acting != part.key:
+            n, o = self.players, self._o_to_act
+            self._rewrite(out, part, acting, [(o + (s - seat) % n, 1.0) for s in acting])
+        self._update_state(state, seat, belief, out, memo)
+        return memo
+
+    def _update_state(
+        self, state: Any, seat: int, belief: Belief | None, out: memoryview[float], memo: list[Part]
+    ) -> None:
+        """Bring the game's parts of ``out`` up to date (an :attr:`incremental` encoder's).
+
+        ``memo[1:]`` are the game's :attr:`parts` (``memo[0]`` is the seats to act): for each,
+        compute its key from ``state`` (and ``belief``), and where it differs from the part's
+        ``key``, :meth:`_rewrite` the part. Parts never share an offset.
+        """
+        raise NotImplementedError
+
+    def _rewrite(
+        self, out: memoryview[float], part: Part, key: object, values: list[tuple[int, float]]
+    ) -> None:
+        """Put the blank's values back where ``part`` wrote, then write ``values`` there.
+
+        ``values`` are ``(offset, value)`` pairs; ``part`` remembers ``key`` and the offsets.
+        """
+        blank = self._blank_values
+        for i in part.at:
+            out[i] = blank[i]
+        at: list[int] = []
+        for i, value in values:
+            out[i] = value
+            at.append(i)
+        part.key = key
+        part.at = at
 
     def _write_state(self, state: State, seat: int, belief: Belief | None, out: Vector) -> None:
         """Write the seats to act and the game's slots into ``out`` (which holds the blank)."""

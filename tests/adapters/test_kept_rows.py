@@ -1,0 +1,83 @@
+"""Kept rows (``Encoder.update_state_into``) always equal the encoding made afresh.
+
+A batch keeps one observation row per game and seat and brings a seat's row up to date only
+when it reads it (when that seat is to act), so an incremental encoder must catch up over any
+number of moves: here each seat's row is brought up to date after every move of seeded random
+games for some seats and only now and then for others (at random), at every player count of
+every game and the option variants, and compared with ``encode_state`` each time.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from campfire.adapters.session import Session
+from campfire.core.encoding import Encoder, Part
+from tests.compiled_build import is_compiled
+
+from .test_state_encoders import CASES
+
+
+def _caught_up(
+    session: Session, seat: int, rows: np.ndarray[Any, Any], memo: list[Part] | None
+) -> list[Part]:
+    encoder = session.encoder
+    flat = rows.data.cast("B").cast("f")
+    size = encoder.size
+    state, belief = session.state, session.beliefs[seat]
+    memo = encoder.update_state_into(
+        state, seat, belief, flat[seat * size : (seat + 1) * size], memo
+    )
+    fresh = encoder.encode_state(state, seat, belief)
+    if not np.array_equal(rows[seat], fresh):
+        differ = np.flatnonzero(rows[seat] != fresh).tolist()
+        names = sorted({_slot_at(encoder, i) for i in differ})
+        pytest.fail(f"seat {seat}, move {session.moves}: the kept row differs in {names}")
+    return memo
+
+
+def _slot_at(encoder: Encoder, index: int) -> str:
+    return next(s.name for s in encoder._layout.slots if s.offset <= index < s.offset + s.size)
+
+
+@pytest.mark.parametrize(("game", "players", "options"), CASES)
+def test_a_kept_row_equals_the_encoding_made_afresh_whenever_it_is_read(
+    game: str, players: int, options: dict[str, Any]
+) -> None:
+    for seed in range(2):
+        session = Session(game, players, options, seed=300 * players + seed)
+        encoder = session.encoder
+        rows = np.tile(encoder.blank, (players, 1))
+        memos: list[list[Part] | None] = [None] * players
+        rng = random.Random(seed)
+        # seat 0 reads its row after every move; the others when they act, or now and then
+        while True:
+            current = session.current_seat()
+            for seat in range(players):
+                if seat == 0 or seat == current or rng.random() < 0.1:
+                    memos[seat] = _caught_up(session, seat, rows, memos[seat])
+            if current is None:
+                break
+            session.apply(current, rng.choice(session.legal(current)))
+
+
+@pytest.mark.parametrize("game", ["apache", "dudab", "manitou", "tracker"])
+def test_an_encoder_that_is_not_incremental_writes_the_whole_row_again(game: str) -> None:
+    """The base's path for any other encoder (a plugin's): the row is the blank, then encoded."""
+    session = Session(game, 2, seed=5)
+    cls = type(session.encoder)
+    if is_compiled(cls.__module__):
+        pytest.skip("a compiled encoder class cannot be subclassed by interpreted code")
+    whole = type("Whole", (cls,), {"incremental": False})(2)
+    rows = np.full((1, whole.size), 7.0, dtype=np.float32)  # an older vector everywhere
+    flat = rows.data.cast("B").cast("f")
+    rng = random.Random(5)
+    while (seat := session.current_seat()) is not None:
+        state, belief = session.state, session.beliefs[seat]
+        assert whole.update_state_into(state, seat, belief, flat, []) == []
+        assert np.array_equal(rows[0], whole.encode_state(state, seat, belief))
+        session.apply(seat, rng.choice(session.legal(seat)))
