@@ -144,6 +144,20 @@ def test_encode_state_into_writes_what_encode_state_gives(name: str) -> None:
         session.apply_index(seat, rng.choice(session.legal(seat)))
 
 
+def test_apply_legal_at_plays_the_legal_action_at_that_position_and_nothing_else() -> None:
+    session = Session(GAMES[0], 2, seed=3)
+    seat = session.current_seat()
+    assert seat is not None
+    legal = session.legal_indices(seat)
+    for wrong in (-1, len(legal)):
+        with pytest.raises(IndexError, match="no legal action at position"):
+            session.apply_legal_at(seat, wrong)
+    assert session.moves == 0
+    other = Session(GAMES[0], 2, seed=3)
+    assert session.apply_legal_at(seat, len(legal) - 1) == other.apply(seat, legal[-1])
+    assert session.state.view(seat) == other.state.view(seat)
+
+
 def test_apply_index_refuses_what_apply_refuses() -> None:
     session = Session(GAMES[0], 2, seed=1)
     seat = session.current_seat()

@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from campfire.core import Game, IllegalActionError, OptionError, get
+from campfire.core.encoding import Part
 
 from .session import Session
 
@@ -100,6 +101,14 @@ class VectorGames:
         self.observation_size = first.encoder.size
         self.sessions: list[Session] = [first]
         self._numbers = [0] * num_envs
+        # one kept observation row per game and seat (row i·players + seat), each seat's
+        # brought up to date when it is to act (Encoder.update_state_into), with its memo
+        self._blank = first.encoder.blank
+        self._rows = np.tile(self._blank, (num_envs * players, 1))
+        flat: memoryview[float] = self._rows.data.cast("B").cast("f")
+        size = self.observation_size
+        self._views = [flat[k * size : (k + 1) * size] for k in range(num_envs * players)]
+        self._memos: list[list[Part] | None] = [None] * (num_envs * players)
         self.reset(seed)
 
     def _session(self, slot: int, number: int) -> Session:
@@ -119,6 +128,8 @@ class VectorGames:
             self.seed = operator.index(seed)
         self._numbers = [0] * self.num_envs
         self.sessions = [self._session(i, 0) for i in range(self.num_envs)]
+        self._rows[:] = self._blank
+        self._memos = [None] * (self.num_envs * self.players)
         self.games_finished = 0
         zeros = np.zeros(self.num_envs, dtype=np.bool_)
         return self._batch(
@@ -142,24 +153,30 @@ class VectorGames:
             )
         indices: list[int] = chosen.tolist()
         sessions = self.sessions
-        seats = [s.current_seat() for s in sessions]
+        seats: list[int] = []
+        positions: list[int] = []  # where each game's action is in its legal list
         # (loops by index over the lists, of length n each: C loops where compiled)
         for i in range(n):
-            session, seat, index = sessions[i], seats[i], indices[i]
-            if seat is None or index not in session.legal_indices(seat):
-                legal = sorted(session.legal_indices(seat)) if seat is not None else []
+            session, index = sessions[i], indices[i]
+            seat = session.current_seat()
+            legal = session.legal_indices(seat) if seat is not None else ()
+            try:
+                position = legal.index(index)  # one search: found, or not legal
+            except ValueError:
                 raise IllegalActionError(
                     "not legal",
                     f"game {i}: action index {index} is not legal for its seat to act "
-                    f"({seat}); the legal ones are {legal}. No game has moved.",
-                )
+                    f"({seat}); the legal ones are {sorted(legal)}. No game has moved.",
+                ) from None
+            assert seat is not None  # a game that is over has no legal index
+            seats.append(seat)
+            positions.append(position)
         rewards = np.zeros((n, self.players), dtype=np.float32)
         terminated = np.zeros(n, dtype=np.bool_)
         truncated = np.zeros(n, dtype=np.bool_)
         for i in range(n):
-            session, seat, index = sessions[i], seats[i], indices[i]
-            assert seat is not None  # checked above
-            session.apply_index(seat, index)
+            session = sessions[i]
+            session.apply_legal_at(seats[i], positions[i])
             if session.is_over():
                 if session.state.is_terminal():
                     terminated[i] = True
@@ -169,7 +186,19 @@ class VectorGames:
                 self._numbers[i] += 1
                 self.games_finished += 1
                 sessions[i] = self._session(i, self._numbers[i])
+                self._forget_rows(i)
         return self._batch(rewards, terminated, truncated)
+
+    def _forget_rows(self, i: int) -> None:
+        """Set game ``i``'s kept rows back to the blank (a new game starts in its slot)."""
+        players = self.players
+        first = i * players
+        blank = self._blank
+        memos = self._memos
+        for k in range(first, first + players):
+            if memos[k] is not None:
+                self._rows[k] = blank
+                memos[k] = None
 
     def _batch(
         self,
@@ -177,20 +206,21 @@ class VectorGames:
         terminated: npt.NDArray[np.bool_],
         truncated: npt.NDArray[np.bool_],
     ) -> Batch:
-        n, width, size = self.num_envs, self.num_actions, self.observation_size
+        n, width, players = self.num_envs, self.num_actions, self.players
         sessions = self.sessions
-        # every row starts as the encoder's blank (one NumPy call); each game's observation is
-        # written into its row through a memoryview (item writes, no array made per game)
-        observations = np.tile(sessions[0].encoder.blank, (n, 1))
-        rows: memoryview[float] = observations.data.cast("B").cast("f")
+        views, memos = self._views, self._memos
         masks = np.zeros((n, width), dtype=np.int8)
         seats: list[int] = []
+        kept: list[int] = []  # the kept row of each game's seat to act
         flat: list[int] = []  # the legal indices of the games with few, offset by their rows
         for i, session in enumerate(sessions):
             seat = session.current_seat()
             assert seat is not None  # a game that is over was reset
             seats.append(seat)
-            session.observation_into(seat, rows[i * size : (i + 1) * size])
+            k = i * players + seat
+            kept.append(k)
+            # the seat's kept row, brought up to date: only what changed since it last acted
+            memos[k] = session.update_observation(seat, views[k], memos[k])
             legal = session.legal_indices(seat)
             if len(legal) <= _FEW:
                 base = i * width
@@ -198,6 +228,8 @@ class VectorGames:
             else:  # many: the session's cached mask, copied into the row at once
                 masks[i] = session.shared_legal_mask(seat)
         masks.reshape(-1)[np.fromiter(flat, np.intp, len(flat))] = 1
+        # the acting seats' rows, copied into a new array at once
+        observations = self._rows.take(np.fromiter(kept, np.intp, n), axis=0)
         return Batch(
             observations, masks, np.array(seats, dtype=np.int64), rewards, terminated, truncated
         )

@@ -51,6 +51,7 @@ from campfire.core import (
     get,
     visible_events,
 )
+from campfire.core.encoding import Part
 
 from .encoders import Encoder, encoder_for
 
@@ -420,6 +421,19 @@ class Session:
             f"{sorted(legal)}",
         )
 
+    def apply_legal_at(self, seat: int, position: int) -> list[Event]:
+        """Play the legal action at ``position`` of :meth:`legal_indices` ``(seat)``; its events.
+
+        For a caller that has found the index in that list already (a batch checks every
+        game's action before it plays any): no second search. ``seat`` must be the seat to act
+        and ``position`` a position in its legal list (``IndexError`` otherwise; nothing moves).
+        """
+        legal = self._legal_indices(seat)
+        if not 0 <= position < len(legal):
+            raise IndexError(f"no legal action at position {position} for seat {seat}")
+        action = self._legal_actions[position]
+        return self._applied(seat, legal[position], self.state.apply_legal(seat, action))
+
     def _applied(self, seat: int, index: int, events: list[Event]) -> list[Event]:
         """The bookkeeping after a move: caches, the log, the memories."""
         self.moves += 1
@@ -461,6 +475,17 @@ class Session:
             out[:] = cast("memoryview[float]", obs.data)
         else:
             self.encoder.encode_state_into(self.state, seat, self._beliefs[seat], out)
+
+    def update_observation(
+        self, seat: int, out: memoryview[float], memo: list[Part] | None
+    ) -> list[Part]:
+        """Bring a kept row of ``seat``'s observations up to date (``Encoder.update_state_into``).
+
+        ``out`` holds the encoder's blank (``memo`` ``None``) or the vector written for this seat
+        of this game when ``memo`` was returned; the answer is the next call's memo. What a
+        batch calls for each game's seat to act (``campfire.adapters.vector``).
+        """
+        return self.encoder.update_state_into(self.state, seat, self._beliefs[seat], out, memo)
 
     def new_observation(self, seat: int) -> npt.NDArray[np.float32]:
         """The seat's observation vector, encoded anew: an array that nobody else holds.
