@@ -90,14 +90,15 @@ class Part:
     """One part of a kept row (:meth:`Encoder.update_state_into`): what it was written from.
 
     ``key`` is the value the part's values were computed from when they were last written (a
-    tuple of the state's fields, say); ``at`` the offsets that writing set. When the key a move
-    leaves is equal, the part is left as it is; else :meth:`Encoder._rewrite` puts the blank's
-    values back at ``at`` and writes the new ones.
+    tuple of the state's fields, say); ``values`` the offsets that writing set, with their
+    values. When the key a move leaves is equal, the part is left as it is; else
+    :meth:`Encoder._rewrite` writes the values that differ and puts the blank's back where the
+    part no longer writes.
     """
 
     def __init__(self) -> None:
         self.key: object = _UNWRITTEN
-        self.at: list[int] = []
+        self.values: dict[int, float] = {}
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # a plugin's encoder, the doctest's
@@ -271,19 +272,25 @@ class Encoder:
     def _rewrite(
         self, out: memoryview[float], part: Part, key: object, values: list[tuple[int, float]]
     ) -> None:
-        """Put the blank's values back where ``part`` wrote, then write ``values`` there.
+        """Make ``part``'s offsets hold ``values`` (``(offset, value)`` pairs) and remember ``key``.
 
-        ``values`` are ``(offset, value)`` pairs; ``part`` remembers ``key`` and the offsets.
+        Only what differs is written: a value that changed or is new, and the blank's value
+        where the part wrote before and writes no longer (a move changes a few values of a part
+        of dozens; an item write costs more than a dictionary lookup, even compiled).
         """
-        blank = self._blank_values
-        for i in part.at:
-            out[i] = blank[i]
-        at: list[int] = []
+        old = part.values
+        new: dict[int, float] = {}
         for i, value in values:
-            out[i] = value
-            at.append(i)
+            new[i] = value
+            if old.get(i) != value:
+                out[i] = value
+        if old:
+            blank = self._blank_values
+            for i in old:
+                if i not in new:
+                    out[i] = blank[i]
         part.key = key
-        part.at = at
+        part.values = new
 
     def _write_state(self, state: State, seat: int, belief: Belief | None, out: Vector) -> None:
         """Write the seats to act and the game's slots into ``out`` (which holds the blank)."""
