@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Final, cast, get_args
 
 from campfire.core import Belief
-from campfire.core.encoding import Encoder, Vector
+from campfire.core.encoding import Encoder, Part, Vector
 
 from . import state as tracker_state
 from .bots import TrackerMemory
@@ -55,6 +55,20 @@ _TRACKER_STEP_SLOT: Final = tuple(_TRACKER_STEP[name] for name in tracker_state.
 _MAX_PLAYERS: Final = 6
 _WIDTH: Final = 13  # len(_TRACKER_CHANNELS): the channels of a board position
 assert len(_TRACKER_CHANNELS) == _WIDTH
+#: the parts of a kept row (Encoder.update_state_into): their places in the memo
+_PHASE_STEP: Final = 1
+_SEATS: Final = 2
+_COUNTS: Final = 3
+_TURN: Final = 4
+_PEEKED: Final = 5
+_LIFTED: Final = 6
+_OCCUPIED: Final = 7
+_KNOWN: Final = 8
+_INTEREST: Final = 9
+_PARTS: Final = 9
+_NO_CARD: Final = -1  # no card known at a position (in a look-up)
+#: no known card, no interest: what a row holds before they are first written (never changed)
+_NOTHING: Final[dict[int, int]] = {}
 
 
 class TrackerEncoder(Encoder):
@@ -65,6 +79,9 @@ class TrackerEncoder(Encoder):
     uses_memory = True
     state_class = TrackerState
     POSITIONS: ClassVar[int] = NUM_POSITIONS
+    #: a kept row is brought up to date part by part (:meth:`_update_state`)
+    incremental = True
+    parts = _PARTS
 
     def _build(self) -> None:
         p = self.max_players
@@ -147,60 +164,236 @@ class TrackerEncoder(Encoder):
         self, state: Any, seat: int, belief: Belief | None, out: memoryview[float]
     ) -> None:
         # the fields TrackerState.view builds the keys read by _encode from: the board's
-        # occupied positions (never which card), counts, and the seat's own memory
+        # occupied positions (never which card), counts, and the seat's own memory; each part
+        # written by the functions that _update_state uses to keep a row up to date
         st = cast(TrackerState, state)
-        p, n = _MAX_PLAYERS, self.players
-        out[self._o_phase + _TRACKER_PHASE_SLOT[st.phase]] = 1.0
-        out[self._o_step + _TRACKER_STEP_SLOT[st.step]] = 1.0
-        o = self._o_seats
-        nobody = tracker_state.NO_SEAT
-        out[o + (st.start_player - seat) % n] = 1.0
+        values: list[tuple[int, float]] = []  # the small parts' values, in one list
+        self._phase_values(st, values)
+        self._seat_values(st, seat, values)
+        self._count_values(st, seat, values)
+        self._turn_values(st, values)
+        self._peeked_values(st.peeked, values)
+        self._lifted_values(st.lifted, values)
+        for i, value in values:
+            out[i] = value
+        self._write_occupied(out, None, st.board)
+        known, interest = _memory(belief)
+        if known:
+            self._write_known(out, _NOTHING, known, self._channel(st, seat))
+        if interest:
+            self._write_interest(out, _NOTHING, interest)
+
+    def _update_state(
+        self, state: Any, seat: int, belief: Belief | None, out: memoryview[float], memo: list[Part]
+    ) -> None:
+        """Bring the parts of a kept row up to date that changed since it was last written.
+
+        The keys: the phase and step, the start and last seats, the trackers in hand and pile
+        sizes, the centre and relocations, the peeked positions and the lifted one (small
+        parts, written again whole with :meth:`_rewrite` when their key changes); the board, the
+        known cards and the interest (each a copy of the list or dict it is written from: on a
+        change only the positions that differ from the copy are written, so these parts keep
+        what they wrote in their key, their ``at`` stays empty). The live list or dict is
+        compared with the copy, which is made only when they differ.
+        """
+        st = cast(TrackerState, state)
+        part = memo[_PHASE_STEP]
+        phase_step = st.phase * 8 + st.step
+        if phase_step != part.key:
+            self._rewrite(out, part, phase_step, self._phase_values(st, []))
+        part = memo[_SEATS]
+        seats = st.last_player * 8 + st.start_player  # NO_SEAT (-1) for nobody yet
+        if seats != part.key:
+            self._rewrite(out, part, seats, self._seat_values(st, seat, []))
+        part = memo[_COUNTS]
+        counts = st.hands.copy()  # the trackers in hand, then the pile sizes
+        for pile in st.captured:
+            counts.append(len(pile))
+        if counts != part.key:
+            self._rewrite(out, part, counts, self._count_values(st, seat, []))
+        part = memo[_TURN]
+        turn = st.moves * 64 + st.centre  # the centre holds at most 18
+        if turn != part.key:
+            self._rewrite(out, part, turn, self._turn_values(st, []))
+        part = memo[_PEEKED]
+        peeked = st.peeked
+        if peeked != part.key:
+            self._rewrite(out, part, peeked.copy(), self._peeked_values(peeked, []))
+        part = memo[_LIFTED]
+        lifted = st.lifted
+        if lifted != part.key:
+            self._rewrite(out, part, lifted, self._lifted_values(lifted, []))
+        part = memo[_OCCUPIED]
+        board = st.board
+        if board != part.key:
+            old_board = part.key
+            self._write_occupied(out, old_board if isinstance(old_board, list) else None, board)
+            part.key = board.copy()
+        known, interest = _memory(belief)
+        part = memo[_KNOWN]
+        if known != part.key:
+            old = part.key
+            now = dict(known)  # a plain dict: looked up at C speed, never changed
+            self._write_known(
+                out, old if isinstance(old, dict) else _NOTHING, now, self._channel(st, seat)
+            )
+            part.key = now
+        part = memo[_INTEREST]
+        if interest != part.key:
+            old = part.key
+            now = dict(interest)
+            self._write_interest(out, old if isinstance(old, dict) else _NOTHING, now)
+            part.key = now
+
+    # the small parts' values: (offset, value) pairs appended to ``values``, which is returned
+
+    def _phase_values(
+        self, st: TrackerState, values: list[tuple[int, float]]
+    ) -> list[tuple[int, float]]:
+        """The phase and step, one-hot."""
+        values.append((self._o_phase + _TRACKER_PHASE_SLOT[st.phase], 1.0))
+        values.append((self._o_step + _TRACKER_STEP_SLOT[st.step], 1.0))
+        return values
+
+    def _seat_values(
+        self, st: TrackerState, seat: int, values: list[tuple[int, float]]
+    ) -> list[tuple[int, float]]:
+        """The start player and the last player (or nobody), one-hot relative seats."""
+        p, n, o = _MAX_PLAYERS, self.players, self._o_seats
         last = st.last_player
-        out[o + p + 1 + (p if last == nobody else (last - seat) % n)] = 1.0
-        o = self._o_counts
+        values.append((o + (st.start_player - seat) % n, 1.0))
+        values.append(
+            (o + p + 1 + (p if last == tracker_state.NO_SEAT else (last - seat) % n), 1.0)
+        )
+        return values
+
+    def _count_values(
+        self, st: TrackerState, seat: int, values: list[tuple[int, float]]
+    ) -> list[tuple[int, float]]:
+        """Per relative seat: its trackers in hand / 3 and its pile's size / 60 (not zeros)."""
+        p, n, o = _MAX_PLAYERS, self.players, self._o_counts
         trackers, captured = st.hands, st.captured
         for s in range(n):
             r = (s - seat) % n
             if trackers[s]:
-                out[o + r] = trackers[s] / TRACKERS_PER_PLAYER
+                values.append((o + r, trackers[s] / TRACKERS_PER_PLAYER))
             if captured[s]:
-                out[o + p + r] = len(captured[s]) / NUM_CARDS
-        out[self._o_turn] = st.centre / 18
-        out[self._o_turn + 1] = st.moves / 3
-        board = self._o_board
+                values.append((o + p + r, len(captured[s]) / NUM_CARDS))
+        return values
+
+    def _turn_values(
+        self, st: TrackerState, values: list[tuple[int, float]]
+    ) -> list[tuple[int, float]]:
+        """The trackers in the centre / 18 and the relocations this turn / 3."""
+        values.append((self._o_turn, st.centre / 18))
+        values.append((self._o_turn + 1, st.moves / 3))
+        return values
+
+    def _peeked_values(
+        self, peeked: list[int], values: list[tuple[int, float]]
+    ) -> list[tuple[int, float]]:
+        """The positions peeked this turn."""
+        at = self._occupied_at
+        for pos in peeked:
+            values.append((at[pos] + 1, 1.0))
+        return values
+
+    def _lifted_values(
+        self, lifted: int, values: list[tuple[int, float]]
+    ) -> list[tuple[int, float]]:
+        """The lifted position, if any."""
+        if lifted != tracker_state.EMPTY:
+            values.append((self._occupied_at[lifted] + 2, 1.0))
+        return values
+
+    def _write_occupied(
+        self, out: memoryview[float], old: list[int] | None, board: list[int]
+    ) -> None:
+        """Write the occupied channel where it differs from ``old``'s (``None``: the blank's).
+
+        Every position is occupied in the blank (:meth:`_fill_blank`); a loop over the board's
+        ints (a C loop where compiled) clears the empty ones, or, from ``old``, writes the
+        positions emptied or filled since.
+        """
         empty = tracker_state.EMPTY
-        # the occupied positions: every position starts occupied (_fill_blank), the empty ones
-        # are cleared (a loop over the board's ints, a C loop where compiled)
-        cells = st.board
-        at = self._occupied_at  # each position's first channel
-        for pos in range(NUM_POSITIONS):
-            if cells[pos] == empty:
-                out[at[pos]] = 0.0
-        for pos in st.peeked:
-            out[board + pos * _WIDTH + 1] = 1.0
-        if st.lifted != empty:
-            out[board + st.lifted * _WIDTH + 2] = 1.0
-        known: dict[int, int]
-        interest: dict[int, int]
-        if isinstance(belief, TrackerMemory):  # the game's own memory: its fields, typed
-            known, interest = belief.known, belief.interest
-        else:
-            known = getattr(belief, "known", None) or {} if belief else {}
-            interest = getattr(belief, "interest", None) or {} if belief else {}
-        if known:
-            key = (seat, *st.tribes)
-            channel = self._channels.get(key)
-            if channel is None:  # per card: its channel seen from this seat
-                owner = {t: 4 + (s - seat) % n for s, t in enumerate(st.tribes)}
-                channel = tuple(
-                    owner.get(tribe_of(card), 10) if is_scout(card) else 11
-                    for card in range(NUM_CARDS)
-                )
-                self._channels[key] = channel
+        # each position's cell with its first channel's offset; the lists and the tuple are as
+        # long as the board (mypyc compiles a zip of positional arguments only to a C loop)
+        if old is None:
+            for cell, i in zip(board, self._occupied_at):  # noqa: B905 - see above
+                if cell == empty:
+                    out[i] = 0.0
+            return
+        for cell, was, i in zip(board, old, self._occupied_at):  # noqa: B905 - see above
+            if cell != was and (cell == empty or was == empty):
+                out[i] = 0.0 if cell == empty else 1.0
+
+    def _write_known(
+        self,
+        out: memoryview[float],
+        old: dict[int, int],
+        known: dict[int, int],
+        channel: tuple[int, ...],
+    ) -> None:
+        """Write the known cards where they differ from ``old`` (what the row holds).
+
+        A known card sets its position's "known" channel and its kind's (``channel``).
+        """
+        at = self._occupied_at
+        if old:
+            for pos, card in old.items():
+                if known.get(pos, _NO_CARD) != card:  # forgotten, taken, moved away
+                    base = at[pos]
+                    out[base + 3] = 0.0
+                    out[base + channel[card]] = 0.0
             for pos, card in known.items():
-                base = at[pos]
-                out[base + 3] = 1.0
-                out[base + channel[card]] = 1.0
-        if interest:
+                if old.get(pos, _NO_CARD) != card:
+                    base = at[pos]
+                    out[base + 3] = 1.0
+                    out[base + channel[card]] = 1.0
+            return
+        for pos, card in known.items():
+            base = at[pos]
+            out[base + 3] = 1.0
+            out[base + channel[card]] = 1.0
+
+    def _write_interest(
+        self, out: memoryview[float], old: dict[int, int], interest: dict[int, int]
+    ) -> None:
+        """Write other seats' peeks per position where they differ from ``old``."""
+        at = self._occupied_at
+        if old:
+            for pos in old:
+                if pos not in interest:
+                    out[at[pos] + 12] = 0.0
             for pos, count in interest.items():
-                out[at[pos] + 12] = _TRACKER_INTEREST[count] if count < 3 else 1.0
+                if old.get(pos, 0) != count:
+                    out[at[pos] + 12] = _TRACKER_INTEREST[count] if count < 3 else 1.0
+            return
+        for pos, count in interest.items():
+            out[at[pos] + 12] = _TRACKER_INTEREST[count] if count < 3 else 1.0
+
+    def _channel(self, st: TrackerState, seat: int) -> tuple[int, ...]:
+        """Per card: the board channel of its kind seen from ``seat``.
+
+        A scout of relative seat ``k``'s tribe (4 + k), of a tribe nobody plays (10), or a
+        false track (11); kept per seat and deal of tribes.
+        """
+        key = (seat, *st.tribes)
+        channel = self._channels.get(key)
+        if channel is None:
+            n = self.players
+            owner = {t: 4 + (s - seat) % n for s, t in enumerate(st.tribes)}
+            channel = tuple(
+                owner.get(tribe_of(card), 10) if is_scout(card) else 11 for card in range(NUM_CARDS)
+            )
+            self._channels[key] = channel
+        return channel
+
+
+def _memory(belief: Belief | None) -> tuple[dict[int, int], dict[int, int]]:
+    """The seat's known cards and other seats' interest (empty without a memory)."""
+    if isinstance(belief, TrackerMemory):  # the game's own memory: its fields, typed
+        return belief.known, belief.interest
+    known: dict[int, int] = getattr(belief, "known", None) or {} if belief else {}
+    interest: dict[int, int] = getattr(belief, "interest", None) or {} if belief else {}
+    return known, interest
