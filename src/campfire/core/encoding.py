@@ -90,15 +90,17 @@ class Part:
     """One part of a kept row (:meth:`Encoder.update_state_into`): what it was written from.
 
     ``key`` is the value the part's values were computed from when they were last written (a
-    tuple of the state's fields, say); ``values`` the offsets that writing set, with their
-    values. When the key a move leaves is equal, the part is left as it is; else
-    :meth:`Encoder._rewrite` writes the values that differ and puts the blank's back where the
-    part no longer writes.
+    tuple of the state's fields, say); ``values`` the offsets :meth:`Encoder._rewrite` set, with
+    their values; ``at`` the offsets the game's own code set after it (a game may write a part
+    itself, recording each offset there). When the key a move leaves is equal, the part is left
+    as it is; else :meth:`Encoder._rewrite` writes the values that differ and puts the blank's
+    back where the part no longer writes.
     """
 
     def __init__(self) -> None:
         self.key: object = _UNWRITTEN
         self.values: dict[int, float] = {}
+        self.at: list[int] = []
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # a plugin's encoder, the doctest's
@@ -275,8 +277,10 @@ class Encoder:
         """Make ``part``'s offsets hold ``values`` (``(offset, value)`` pairs) and remember ``key``.
 
         Only what differs is written: a value that changed or is new, and the blank's value
-        where the part wrote before and writes no longer (a move changes a few values of a part
-        of dozens; an item write costs more than a dictionary lookup, even compiled).
+        where the part wrote before (``part.values`` and ``part.at``) and writes no longer (a
+        move changes a few values of a part of dozens; an item write costs more than a
+        dictionary lookup, even compiled). ``part.at`` is emptied: a game that writes the part
+        itself calls this with no values first, then records its offsets there.
         """
         old = part.values
         new: dict[int, float] = {}
@@ -284,11 +288,17 @@ class Encoder:
             new[i] = value
             if old.get(i) != value:
                 out[i] = value
+        blank = self._blank_values
         if old:
-            blank = self._blank_values
             for i in old:
                 if i not in new:
                     out[i] = blank[i]
+        at = part.at
+        if at:
+            for i in at:
+                if i not in new:
+                    out[i] = blank[i]
+            part.at = []
         part.key = key
         part.values = new
 
