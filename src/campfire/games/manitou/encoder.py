@@ -5,12 +5,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, ClassVar, Final, cast, get_args
 
 from campfire.core import Belief
-from campfire.core.encoding import Encoder, Part, Vector
+from campfire.core.encoding import Encoder, Vector
 
 from . import state as manitou_state
 from .cards import CARD_NAMES as MANITOU_CARD_NAMES
@@ -206,257 +206,81 @@ class ManitouEncoder(Encoder):
         for s in view.get("thief_queue") or ():
             out[self._o_thief + rel[s]] = 1.0
 
-    # ----- the state path: the row in parts, one source for a fresh row and a kept one -----
-    #
-    # Each part's values are added to a dict ``{offset: value}`` by one ``_add_*`` method, from
-    # the fields its key holds. A fresh row (_encode_state) adds every part to one dict and
-    # writes it; a kept row (_update_state) compares each part's fields with its key and
-    # rewrites only the parts that changed. The parts, what changes together, and their keys:
-    #
-    # 1. phase: the phase, the sharing and the thief queue (the phase; in the sharing phases
-    #    also the ground, step, chooser, picks left and the queue)
-    # 2. seats: dealer and first player, the totem and horse holders, the selection sizes
-    #    (those three seats and the sizes, set from the dealer at each hunt)
-    # 3. play: the progress, the seat's hand and deck, every seat's hand and deck size (hunt,
-    #    hunts, turn, bag size, the seat's hand and deck, the seats' hand and deck sizes)
-    # 4. picks: the cards each seat selected, the seat's selection (those lists)
-    # 5-7. the cards played at each ground (its list)
-    # 8. tiles: each ground's tiles, those out of the game, those owned (those lists)
-    # 9. used: each seat's cards played in the cycle (the seats' card pools)
-    #
-    # The seat is fixed per kept row, the number of players per encoder. A key holds copies
-    # of the state's lists (the state changes them in place) and is compared with the fields
-    # themselves, so an unchanged part costs one comparison and copies nothing.
-
-    incremental = True
-    parts = 9
-
     def _encode_state(
         self, state: Any, seat: int, belief: Belief | None, out: memoryview[float]
     ) -> None:
         # the fields ManitouState.view builds the keys read by _encode from; of the seats'
         # cards only counts, and the seat's own selection, hand and deck
         st = cast(ManitouState, state)
+        c, t, p, n = _C, _T, _MAX_PLAYERS, self.players
         rel = self._rel[seat]
-        values: dict[int, float] = {}
-        self._add_phase(values, st, rel)
-        self._add_seats(values, st.dealer, st.totem_holder, st.horse_holder, st.sel_size, rel)
-        self._add_play(values, st.hunt, st.hunts, st.turn, len(st.bag), st.hands, st.decks, seat)
-        self._add_picks(values, st.picked, st.selected[seat], rel)
-        self._add_cards(values, st.table, 0, 3, rel)
-        self._add_tiles(values, st.grounds, st.out_of_game, st.owned, rel)
-        self._add_used(values, st.pool, rel)
-        for i, value in values.items():
-            out[i] = value
-
-    def _update_state(
-        self, state: Any, seat: int, belief: Belief | None, out: memoryview[float], memo: list[Part]
-    ) -> None:
-        """Rewrite the parts of a kept row whose fields changed (the parts: see above)."""
-        st = cast(ManitouState, state)
-        rel = self._rel[seat]
-        rewrite = self._rewrite
-        values: dict[int, float]
-        part = memo[1]
         phase = st.phase
-        key: object = (
-            (phase, st.ev_ground, st.ev_step, st.chooser, st.picks_left, st.rob_queue[:])
-            if phase in _MANITOU_SHARING
-            else phase
-        )
-        if key != part.key:
-            values = {}
-            self._add_phase(values, st, rel)
-            rewrite(out, part, key, list(values.items()))
-        part = memo[2]
-        dealer, totem, horse, sel_size = st.dealer, st.totem_holder, st.horse_holder, st.sel_size
-        if (dealer, totem, horse, sel_size) != part.key:
-            values = {}
-            self._add_seats(values, dealer, totem, horse, sel_size, rel)
-            rewrite(out, part, (dealer, totem, horse, sel_size[:]), list(values.items()))
-        part = memo[3]
-        hands, decks = st.hands, st.decks
-        hand, deck = hands[seat], decks[seat]
-        hunt, hunts, turn, bag = st.hunt, st.hunts, st.turn, len(st.bag)
-        hand_sizes, deck_sizes = list(map(len, hands)), list(map(len, decks))
-        if (hunt, hunts, turn, bag, hand, deck, hand_sizes, deck_sizes) != part.key:
-            values = {}
-            self._add_play(values, hunt, hunts, turn, bag, hands, decks, seat)
-            key = (hunt, hunts, turn, bag, hand[:], deck[:], hand_sizes, deck_sizes)
-            rewrite(out, part, key, list(values.items()))
-        part = memo[4]
-        picked, selected = st.picked, st.selected[seat]
-        if (picked, selected) != part.key:
-            values = {}
-            self._add_picks(values, picked, selected, rel)
-            rewrite(out, part, (picked[:], selected[:]), list(values.items()))
-        table = st.table
+        out[self._o_phase + _MANITOU_PHASE_SLOT[phase]] = 1.0
+        out[self._o_seats + rel[st.dealer]] = 1.0
+        out[self._o_seats + p + rel[st.first_player]] = 1.0
+        o = self._o_progress
+        hunts = st.hunts
+        out[o] = min(st.hunt + 1, hunts) / max(1, hunts)
+        out[o + 1] = st.turn / (PLAYS_PER_HUNT * n)
+        out[o + 2] = len(st.bag) / 60
+        # tiles and cards by type, counted here and then written once
+        counts: dict[int, int] = {}
+        get = counts.get
+        o_tiles, o_cards = self._o_ground_tiles, self._o_ground_cards
+        card_of, tile_of = _MANITOU_CARD_SLOT, _MANITOU_TILE_SLOT
+        down = manitou_state.DOWN
         for g in range(3):
-            part = memo[5 + g]
-            cards = table[g]
-            if cards != part.key:
-                values = {}
-                self._add_cards(values, table, g, g + 1, rel)
-                rewrite(out, part, cards[:], list(values.items()))
-        part = memo[8]
-        grounds, out_of_game, owned = st.grounds, st.out_of_game, st.owned
-        if (grounds, out_of_game, owned) != part.key:
-            values = {}
-            self._add_tiles(values, grounds, out_of_game, owned, rel)
-            key = ([g[:] for g in grounds], out_of_game[:], [o[:] for o in owned])
-            rewrite(out, part, key, list(values.items()))
-        part = memo[9]
-        pool = st.pool
-        if pool != part.key:
-            values = {}
-            self._add_used(values, pool, rel)
-            rewrite(out, part, [cards[:] for cards in pool], list(values.items()))
-
-    # each part's values, ``{offset: value}`` added to ``into``, from the fields of its key
-
-    def _add_phase(self, into: dict[int, float], st: ManitouState, rel: tuple[int, ...]) -> None:
-        """The phase; in the sharing phases the sharing and the thief queue."""
-        phase = st.phase
-        into[self._o_phase + _MANITOU_PHASE_SLOT[phase]] = 1.0
-        if phase in _MANITOU_SHARING:
-            o, p = self._o_sharing, _MAX_PLAYERS
-            into[o + st.ev_ground] = 1.0
-            into[o + 3 + _MANITOU_STEP_SLOT[st.ev_step]] = 1.0
-            if st.chooser != manitou_state.NO_SEAT:
-                into[o + 7 + rel[st.chooser]] = 1.0
-            into[o + 7 + p] = st.picks_left / 2
-            o = self._o_thief
-            for s in st.rob_queue:
-                into[o + rel[s]] = 1.0
-
-    def _add_seats(
-        self,
-        into: dict[int, float],
-        dealer: int,
-        totem: int,
-        horse: int,
-        sel_size: Sequence[int],
-        rel: tuple[int, ...],
-    ) -> None:
-        """The dealer and the first player, the totem and horse holders, the selection sizes."""
-        o, p, nobody = self._o_seats, _MAX_PLAYERS, manitou_state.NO_SEAT
-        into[o + rel[dealer]] = 1.0
-        into[o + p + rel[(dealer + 1) % self.players]] = 1.0
-        o = self._o_holders
-        into[o + (p if totem == nobody else rel[totem])] = 1.0
-        into[o + p + 1 + (p if horse == nobody else rel[horse])] = 1.0
-        o = self._o_counts
-        for s in range(self.players):
-            size = sel_size[s]
-            if size:
-                into[o + rel[s]] = size / 10
-
-    def _add_play(
-        self,
-        into: dict[int, float],
-        hunt: int,
-        hunts: int,
-        turn: int,
-        bag: int,
-        hands: Sequence[Sequence[int]],
-        decks: Sequence[Sequence[int]],
-        seat: int,
-    ) -> None:
-        """The progress, the seat's hand and deck by card type, the seats' hand and deck sizes."""
-        o, n = self._o_progress, self.players
-        into[o] = min(hunt + 1, hunts) / max(1, hunts)
-        into[o + 1] = turn / (PLAYS_PER_HUNT * n)
-        into[o + 2] = bag / 60
-        get = into.get
-        card_of = _MANITOU_CARD_SLOT
-        base = self._o_own + _C
-        for card in hands[seat]:
-            i = base + card_of[card]
-            into[i] = get(i, 0.0) + 1.0
-        base += _C
-        for card in decks[seat]:
-            i = base + card_of[card]
-            into[i] = get(i, 0.0) + 1.0
-        rel = self._rel[seat]
-        base = self._o_counts + 2 * _MAX_PLAYERS
-        for s in range(n):
-            size = len(hands[s])
-            if size:
-                into[base + rel[s]] = size / 10
-            size = len(decks[s])
-            if size:
-                into[base + _MAX_PLAYERS + rel[s]] = size / 10
-
-    def _add_picks(
-        self,
-        into: dict[int, float],
-        picked: Sequence[int],
-        selected: Sequence[int],
-        rel: tuple[int, ...],
-    ) -> None:
-        """The cards each seat selected, the seat's selection by card type."""
-        base = self._o_counts + _MAX_PLAYERS
-        for s in range(self.players):
-            size = picked[s]
-            if size:
-                into[base + rel[s]] = size / 10
-        o = self._o_own
-        for i, value in _manitou_counted(tuple(selected)):
-            into[o + i] = value
-
-    def _add_cards(
-        self,
-        into: dict[int, float],
-        table: Sequence[Sequence[int]],
-        first: int,
-        last: int,
-        rel: tuple[int, ...],
-    ) -> None:
-        """The cards played at grounds ``first`` up to ``last``, by relative seat and type."""
-        get = into.get
-        c, card_of, down = _C, _MANITOU_CARD_SLOT, manitou_state.DOWN
-        for g in range(first, last):
-            o = self._o_ground_cards + g * _MAX_PLAYERS * (c + 1)
-            for code in table[g]:
-                base = o + rel[(code & 255) >> 4] * (c + 1)
-                i = base + card_of[code & 15]
-                into[i] = get(i, 0.0) + 1.0
-                if code & down:
-                    into[base + c] = get(base + c, 0.0) + 1.0
-
-    def _add_tiles(
-        self,
-        into: dict[int, float],
-        grounds: Sequence[Sequence[int]],
-        out_of_game: Sequence[int],
-        owned: Sequence[Sequence[int]],
-        rel: tuple[int, ...],
-    ) -> None:
-        """The grounds' tiles, those out of the game and the seats' owned, by tile type."""
-        get = into.get
-        tile_of = _MANITOU_TILE_SLOT
-        base = self._o_ground_tiles
-        for g in range(3):
-            for tile in grounds[g]:
+            base = o_tiles + g * t
+            for tile in st.grounds[g]:
                 i = base + tile_of[tile]
-                into[i] = get(i, 0.0) + 1.0
-            base += _T
-        base = self._o_out
-        for tile in out_of_game:
-            i = base + tile_of[tile]
-            into[i] = get(i, 0.0) + 1.0
-        o = self._o_owned
-        for s in range(self.players):
-            base = o + rel[s] * _T
+                counts[i] = get(i, 0) + 1
+            for code in st.table[g]:
+                base = o_cards + (g * p + rel[(code & 255) >> 4]) * (c + 1)
+                i = base + card_of[code & 15]
+                counts[i] = get(i, 0) + 1
+                if code & down:
+                    counts[base + c] = get(base + c, 0) + 1
+        o = self._o_out
+        for tile in st.out_of_game:
+            i = o + tile_of[tile]
+            counts[i] = get(i, 0) + 1
+        o = self._o_own
+        for k, cards in enumerate((st.hands[seat], st.decks[seat]), start=1):
+            base = o + k * c
+            for card in cards:
+                i = base + card_of[card]
+                counts[i] = get(i, 0) + 1
+        for i, count in counts.items():
+            out[i] = float(count)
+        for i, value in _manitou_counted(tuple(st.selected[seat])):
+            out[o + i] = value
+        o_owned, o_used = self._o_owned, self._o_used
+        owned, pool = st.owned, st.pool
+        for s in range(n):
+            base = o_owned + rel[s] * t
             for i, value in _manitou_owned(tuple(owned[s])):
-                into[base + i] = value
-
-    def _add_used(
-        self, into: dict[int, float], pool: Sequence[Sequence[int]], rel: tuple[int, ...]
-    ) -> None:
-        """Each seat's cards played in the earlier hunt of the cycle, by card type."""
-        o = self._o_used
-        for s in range(self.players):
-            base = o + rel[s] * _C
+                out[base + i] = value
+            base = o_used + rel[s] * c
             for i, value in _manitou_used(tuple(pool[s])):
-                into[base + i] = value
+                out[base + i] = value
+        o = self._o_holders
+        nobody = manitou_state.NO_SEAT
+        for i, holder in enumerate((st.totem_holder, st.horse_holder)):
+            out[o + i * (p + 1) + (p if holder == nobody else rel[holder])] = 1.0
+        o = self._o_counts
+        for i, values in enumerate(
+            (st.sel_size, st.picked, [len(h) for h in st.hands], [len(d) for d in st.decks])
+        ):
+            base = o + i * p
+            for s, size in enumerate(values):  # (an int: `value` above is a float)
+                if size:
+                    out[base + rel[s]] = size / 10
+        if phase in _MANITOU_SHARING:
+            o = self._o_sharing
+            out[o + st.ev_ground] = 1.0
+            out[o + 3 + _MANITOU_STEP_SLOT[st.ev_step]] = 1.0
+            if st.chooser != nobody:
+                out[o + 7 + rel[st.chooser]] = 1.0
+            out[o + 7 + p] = st.picks_left / 2
+            for s in st.rob_queue:
+                out[self._o_thief + rel[s]] = 1.0
