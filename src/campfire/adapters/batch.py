@@ -27,9 +27,10 @@ __all__ = ["MAX_ENVS", "Batch", "VectorGames", "game_seed"]
 
 #: the most games one batch may hold (a bound on what a caller can ask for)
 MAX_ENVS: Final = 65_536
-#: up to this many legal actions a game's mask is written index by index; more, its session's
-#: cached mask is copied into its row (one NumPy call beats a long Python loop)
-_FEW: Final = 16
+#: up to this many legal actions a game's indices join the one assignment of every mask of the
+#: batch; more (Apache's claim polls offer 160, the same list again and again), its session's
+#: cached mask is copied into its row
+_FEW: Final = 64
 
 
 def game_seed(seed: int, slot: int, number: int) -> int:
@@ -109,6 +110,8 @@ class VectorGames:
         size = self.observation_size
         self._views = [flat[k * size : (k + 1) * size] for k in range(num_envs * players)]
         self._memos: list[list[Part] | None] = [None] * (num_envs * players)
+        #: where each game's row of the masks starts in the flat masks
+        self._row_starts = np.arange(0, num_envs * self.num_actions, self.num_actions)
         self.reset(seed)
 
     def _session(self, slot: int, number: int) -> Session:
@@ -212,7 +215,8 @@ class VectorGames:
         masks = np.zeros((n, width), dtype=np.int8)
         seats: list[int] = []
         kept: list[int] = []  # the kept row of each game's seat to act
-        flat: list[int] = []  # the legal indices of the games with few, offset by their rows
+        flat: list[int] = []  # the legal indices of the games with few, one after the other
+        counts: list[int] = []  # how many each game put there
         for i, session in enumerate(sessions):
             seat = session.current_seat()
             assert seat is not None  # a game that is over was reset
@@ -223,11 +227,15 @@ class VectorGames:
             memos[k] = session.update_observation(seat, views[k], memos[k])
             legal = session.legal_indices(seat)
             if len(legal) <= _FEW:
-                base = i * width
-                flat.extend([base + x for x in legal])
+                flat.extend(legal)
+                counts.append(len(legal))
             else:  # many: the session's cached mask, copied into the row at once
                 masks[i] = session.shared_legal_mask(seat)
-        masks.reshape(-1)[np.fromiter(flat, np.intp, len(flat))] = 1
+                counts.append(0)
+        # the masks in one assignment: each index offset by its game's row
+        where = np.array(flat, dtype=np.intp)
+        where += np.repeat(self._row_starts, counts)
+        masks.reshape(-1)[where] = 1
         # the acting seats' rows, copied into a new array at once
         observations = self._rows.take(np.fromiter(kept, np.intp, n), axis=0)
         return Batch(
