@@ -78,3 +78,21 @@ def test_a_tiny_run_prints_both_tables(bench: ModuleType, monkeypatch: Any) -> N
     engine, session, loop, observation, aec, past = (float(x) for x in parts[2:])
     assert aec == pytest.approx(engine + session + loop + observation, abs=0.05)
     assert past == pytest.approx((aec - engine) / engine, abs=0.01)
+
+
+def test_vector_rate_script_measures_and_refuses_what_the_batch_refuses(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = importlib.util.spec_from_file_location(
+        "campfire_vector_rate", ROOT / "benchmarks" / "vector_rate.py"
+    )
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    monkeypatch.setattr(sys, "argv", ["vector_rate.py", GAMES[0], "--steps", "16", "--envs", "4"])
+    script.main()
+    assert f"{GAMES[0]} 2p N=4: " in capsys.readouterr().out
+    monkeypatch.setattr(sys, "argv", ["vector_rate.py", "no-such-game", "--steps", "16"])
+    with pytest.raises(SystemExit) as stopped:
+        script.main()
+    assert stopped.value.code == 2 and "unknown game" in capsys.readouterr().err
