@@ -2,9 +2,10 @@
 
 For interleaved comparisons of two source trees (``PYTHONPATH=<tree>/src``), compiled or pure
 (``CAMPFIRE_PURE_PYTHON``), where ``adapters_bench.py --vector`` would also measure the engine,
-the Session and the AEC environment. The loop is ``adapters_bench.vector_rate``'s: a random
-legal action per game drawn from the masks (a uniform score per action, masked, its argmax),
-timed with ``time.process_time``::
+the Session and the AEC environment. The loop is ``adapters_bench.vector_rate``'s (a random
+legal action per game drawn from the masks: a uniform score per action, masked, its argmax),
+with ``float64`` scores as in the interleaved figures of ``benchmarks/README.md`` ("Kept rows
+and incremental encoders"), timed with ``time.process_time``::
 
     .venv/bin/python benchmarks/vector_rate.py tracker --steps 192000 --envs 64 --players 2
 """
