@@ -28,7 +28,7 @@ __all__ = ["MAX_ENVS", "Batch", "VectorGames", "game_seed"]
 #: the most games one batch may hold (a bound on what a caller can ask for)
 MAX_ENVS: Final = 65_536
 #: up to this many legal actions a game's indices join the one assignment of every mask of the
-#: batch; more (Apache's claim polls offer 160, the same list again and again), its session's
+#: batch; more (a list of a hundred or more, often offered again and again), its session's
 #: cached mask is copied into its row
 _FEW: Final = 64
 
