@@ -16,10 +16,11 @@ import numpy as np
 import pytest
 
 from campfire.adapters.session import Session
-from campfire.core.encoding import Encoder, Part
+from campfire.core.encoding import Part
 from tests.compiled_build import is_compiled
 
-from .test_state_encoders import CASES
+from .conftest import GAMES
+from .test_state_encoders import CASES, _slot_at
 
 
 def _caught_up(
@@ -38,10 +39,6 @@ def _caught_up(
         names = sorted({_slot_at(encoder, i) for i in differ})
         pytest.fail(f"seat {seat}, move {session.moves}: the kept row differs in {names}")
     return memo
-
-
-def _slot_at(encoder: Encoder, index: int) -> str:
-    return next(s.name for s in encoder._layout.slots if s.offset <= index < s.offset + s.size)
 
 
 @pytest.mark.parametrize(("game", "players", "options"), CASES)
@@ -65,7 +62,7 @@ def test_a_kept_row_equals_the_encoding_made_afresh_whenever_it_is_read(
             session.apply(current, rng.choice(session.legal(current)))
 
 
-@pytest.mark.parametrize("game", ["apache", "dudab", "manitou", "tracker"])
+@pytest.mark.parametrize("game", GAMES)
 def test_an_encoder_that_is_not_incremental_writes_the_whole_row_again(game: str) -> None:
     """The base's path for any other encoder (a plugin's): the row is the blank, then encoded."""
     session = Session(game, 2, seed=5)

@@ -34,7 +34,7 @@ import operator
 import random
 from collections.abc import Mapping
 from operator import attrgetter
-from typing import Any, Final, SupportsIndex, cast
+from typing import Any, Final, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -464,17 +464,6 @@ class Session:
                 self.state, seat, self._beliefs[seat]
             )
         return obs
-
-    def observation_into(self, seat: int, out: memoryview[float]) -> None:
-        """Write the seat's observation vector into ``out``, which holds the encoder's blank.
-
-        ``out`` is a float memoryview such as a row of a batch (``Encoder.encode_state_into``).
-        """
-        obs = self._obs_cache.get(seat)
-        if obs is not None:
-            out[:] = cast("memoryview[float]", obs.data)
-        else:
-            self.encoder.encode_state_into(self.state, seat, self._beliefs[seat], out)
 
     def update_observation(
         self, seat: int, out: memoryview[float], memo: list[Part] | None

@@ -17,9 +17,10 @@ seed and actions give the same trajectories, whatever else runs.
 
 Why batched: a per-step environment (PettingZoo's AEC) pays its protocol once per move, which
 costs about as much as the engine's move itself; here the Python around a move is a loop over
-the games, the masks are written with one NumPy assignment per call, and the observations
-straight into the batch's rows (``Encoder.encode_state_into``). ``benchmarks/adapters_bench.py
---vector 64`` measures it beside the engine and the AEC environment (benchmarks/README.md).
+the games, the masks are written with one NumPy assignment per call, and each game's
+observation rows are kept and brought up to date part by part (``Encoder.update_state_into``,
+docs/adapters.md, "Kept rows"). ``benchmarks/adapters_bench.py --vector 64`` measures it beside
+the engine and the AEC environment (benchmarks/README.md).
 
 :class:`CampfireVectorEnv` is a Gymnasium ``VectorEnv`` for a single learner: the learner at one
 seat of every game, Campfire agents at the others (as :class:`~.gymnasium.CampfireEnv`, whose
