@@ -27,3 +27,32 @@ def test_apply_legal_is_apply_without_the_checks(name: str) -> None:
             steps += 1
         assert unchecked.to_position() == checked.to_position()
         assert unchecked.is_terminal() == checked.is_terminal()
+
+
+#: the games of this package (a plugin's, such as the tests' example, may leave it out)
+BUILT_IN = sorted(g.name for g in all_games() if type(g).__module__.startswith("campfire.games."))
+
+
+@pytest.mark.parametrize("name", BUILT_IN)
+def test_legal_action_indices_are_those_of_the_legal_actions_and_their_objects(name: str) -> None:
+    """``State.legal_action_indices`` keeps its promise for every seat, to act or not."""
+    game = next(g for g in all_games() if g.name == name)
+    rng = random.Random(f"legal-indices/{name}")
+    checked = 0
+    for seed in range(4):
+        players = rng.randint(game.min_players, game.max_players)
+        state = game.new_game(players, seed=seed)
+        steps = 0
+        while not state.is_terminal() and steps < 2000:
+            for seat in range(players):
+                legal = state.legal_actions(seat)
+                known = state.legal_action_indices(seat)
+                assert known is not None  # (the default leaves it to the adapters)
+                assert list(known) == [game.action_index(a, players) for a in legal]
+                assert all(game.action_from_index(i, players) is a for i, a in zip(known, legal))
+                checked += 1
+            seat = rng.choice(list(state.seats_to_act()))
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            steps += 1
+        assert not state.legal_action_indices(0)  # over: nothing is legal
+    assert checked

@@ -42,6 +42,25 @@ def game_seed(seed: int, slot: int, number: int) -> int:
     return random.Random(f"campfire.vector/{seed}/{slot}/{number}").getrandbits(62)
 
 
+def _small_ints(values: list[int], bound: int) -> npt.NDArray[np.int64]:
+    """``values`` (each ``0 <= v < bound``) as a new ``int64`` array.
+
+    Read from bytes where each fits one or two: numpy converts a list of ints item by item, at
+    a few hundred instructions each, where ``bytes`` takes a list of small ints at a tenth of
+    it (a batch's seats, legal counts and, in most games, legal indices are below 256).
+
+    >>> _small_ints([3, 0, 255], 256).tolist(), _small_ints([390, 7], 391).tolist()
+    ([3, 0, 255], [390, 7])
+    """
+    if bound <= 256:
+        return np.frombuffer(bytes(values), np.uint8).astype(np.int64)
+    if bound <= 65_536:  # the low byte, and the high byte shifted
+        out = np.frombuffer(bytes([v & 255 for v in values]), np.uint8).astype(np.int64)
+        out += np.frombuffer(bytes([v >> 8 for v in values]), np.uint8).astype(np.int64) << 8
+        return out
+    return np.array(values, dtype=np.int64)
+
+
 @dataclass(frozen=True)
 class Batch:
     """What one call of :class:`VectorGames` answers: arrays with one row per game.
@@ -112,6 +131,8 @@ class VectorGames:
         self._memos: list[list[Part] | None] = [None] * (num_envs * players)
         #: where each game's row of the masks starts in the flat masks
         self._row_starts = np.arange(0, num_envs * self.num_actions, self.num_actions)
+        #: each game's first kept row
+        self._first_rows = np.arange(0, num_envs * players, players)
         self.reset(seed)
 
     def _session(self, slot: int, number: int) -> Session:
@@ -214,15 +235,13 @@ class VectorGames:
         views, memos = self._views, self._memos
         masks = np.zeros((n, width), dtype=np.int8)
         seats: list[int] = []
-        kept: list[int] = []  # the kept row of each game's seat to act
         flat: list[int] = []  # the legal indices of the games with few, one after the other
-        counts: list[int] = []  # how many each game put there
+        counts: list[int] = []  # how many each game put there (at most _FEW)
         for i, session in enumerate(sessions):
             seat = session.current_seat()
             assert seat is not None  # a game that is over was reset
             seats.append(seat)
             k = i * players + seat
-            kept.append(k)
             # the seat's kept row, brought up to date: only what changed since it last acted
             memos[k] = session.update_observation(seat, views[k], memos[k])
             legal = session.legal_indices(seat)
@@ -232,12 +251,11 @@ class VectorGames:
             else:  # many: the session's cached mask, copied into the row at once
                 masks[i] = session.shared_legal_mask(seat)
                 counts.append(0)
+        acting = _small_ints(seats, players)
         # the masks in one assignment: each index offset by its game's row
-        where = np.array(flat, dtype=np.intp)
-        where += np.repeat(self._row_starts, counts)
+        where = np.repeat(self._row_starts, _small_ints(counts, _FEW + 1))
+        where += _small_ints(flat, width)
         masks.reshape(-1)[where] = 1
-        # the acting seats' rows, copied into a new array at once
-        observations = self._rows.take(np.fromiter(kept, np.intp, n), axis=0)
-        return Batch(
-            observations, masks, np.array(seats, dtype=np.int64), rewards, terminated, truncated
-        )
+        # the acting seats' rows (row i·players + seat), copied into a new array at once
+        observations = self._rows.take(self._first_rows + acting, axis=0)
+        return Batch(observations, masks, acting, rewards, terminated, truncated)

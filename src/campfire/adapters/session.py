@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 import operator
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from operator import attrgetter
 from typing import Any, Final, SupportsIndex
 
@@ -260,7 +260,9 @@ class Session:
         self._turn: int | None = _UNKNOWN
         self._legal_seat = _UNKNOWN
         self._legal_ids: tuple[int, ...] = ()
-        self._legal_actions: list[Action] = []  # the engine's legal list, in _legal_ids' order
+        #: the engine's legal list, in _legal_ids' order (``None``: the index table's actions
+        #: at those indices, as ``State.legal_action_indices`` promises)
+        self._legal_actions: list[Action] | None = []
         self._legal_entry: list[Any] | None = None  # the memo entry of the legal list
 
     # ----- turn order and actions ----------------------------------------------------------
@@ -312,25 +314,49 @@ class Session:
         if seat != self._legal_seat:
             if seat != self.current_seat():
                 return ()
-            actions = self.state.legal_actions(seat)
-            entry = None
-            if len(actions) >= _LONG:
-                entry = self._legal_memo.get(len(actions))
-                if entry is None or entry[0] != actions:
-                    entry = [actions[:], self._indices(actions), None]
-                    self._legal_memo[len(actions)] = entry
-                self._legal_ids = entry[1]
+            known = self.state.legal_action_indices(seat)
+            if known is not None:  # the engine's own (State.legal_action_indices)
+                self._legal_actions = None  # the index table's objects
+                self._legal_ids = self._remembered(tuple(known), known)
             else:
-                self._legal_ids = self._indices(actions)
-            self._legal_actions = actions
-            self._legal_entry = entry
+                actions = self.state.legal_actions(seat)
+                self._legal_actions = actions
+                self._legal_ids = self._remembered(actions, actions)
             self._legal_seat = seat
         return self._legal_ids
 
-    def _indices(self, actions: list[Action]) -> tuple[int, ...]:
+    def _remembered(self, same: Sequence[object], actions: Sequence[Any]) -> tuple[int, ...]:
+        """The indices of a new legal list (``actions``: its indices or its actions).
+
+        ``same`` is what tells two lists apart: a long list (from ``_LONG`` on) is remembered
+        with its indices and mask under its length (``_legal_entry``), and an equal one given
+        later (the same objects, compared by identity first) takes them from there.
+        """
+        entry = None
+        if len(same) >= _LONG:
+            entry = self._legal_memo.get(len(same))
+            if entry is None or (entry[0] is not same and entry[0] != same):
+                entry = [same, self._indices(actions), None]
+                self._legal_memo[len(same)] = entry
+            ids: tuple[int, ...] = entry[1]
+        else:
+            ids = self._indices(actions)
+        self._legal_entry = entry
+        return ids
+
+    def _indices(self, actions: Sequence[Any]) -> tuple[int, ...]:
+        if self._legal_actions is None:  # the indices themselves
+            return tuple(actions)
         if self._indexed:
             return tuple(map(_INDEX, actions))
         return tuple(map(self.index_of, actions))
+
+    def _legal_action(self, position: int) -> Action:
+        """The action at ``position`` of the legal list computed last (``_legal_indices``)."""
+        actions = self._legal_actions
+        if actions is None:  # the engine gave the indices: the table's actions are its own
+            return self._actions[self._legal_ids[position]]
+        return actions[position]
 
     def legal_indices(self, seat: int) -> tuple[int, ...]:
         """The legal action indices of ``seat`` in the engine's order (``()`` unless to act).
@@ -407,7 +433,7 @@ class Session:
         else:  # a NumPy integer, say
             number = operator.index(index)
         if number in legal:
-            action = self._legal_actions[legal.index(number)]
+            action = self._legal_action(legal.index(number))
             return self._applied(seat, number, self.state.apply_legal(seat, action))
         current = self.current_seat()
         if seat != current:
@@ -431,7 +457,7 @@ class Session:
         legal = self._legal_indices(seat)
         if not 0 <= position < len(legal):
             raise IndexError(f"no legal action at position {position} for seat {seat}")
-        action = self._legal_actions[position]
+        action = self._legal_action(position)
         return self._applied(seat, legal[position], self.state.apply_legal(seat, action))
 
     def _applied(self, seat: int, index: int, events: list[Event]) -> list[Event]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from mypy_extensions import mypyc_attr
@@ -134,6 +134,19 @@ class State(ABC):
         game may override it to skip its checks (and share the rest of :meth:`apply`).
         """
         return self.apply(seat, action)
+
+    def legal_action_indices(self, seat: int) -> Sequence[int] | None:
+        """The index of each of ``legal_actions(seat)``, in that order; ``None``: not given.
+
+        Optional, for speed: the adapters turn every legal list into indices of the game's fixed
+        index space (``Game.action_index``), and a game whose actions carry their index reads
+        them far faster in its own module. An answer promises that ``legal_actions(seat)``
+        holds exactly the objects ``Game.action_from_index`` gives for those indices (the
+        adapters then play those objects through :meth:`apply_legal`). The answer may be a
+        constant of the game (a tuple): the caller does not change it. The default, ``None``,
+        lets the adapters look each action up.
+        """
+        return None
 
     @abstractmethod
     def is_terminal(self) -> bool:

@@ -112,6 +112,10 @@ _POLL_REACTION_IDX: Final = frozenset(
 _POLL_ARRIVAL_IDX: Final = frozenset(a.index for a in _POLL_ARRIVAL if isinstance(a, ApacheAction))
 _REVEAL_IDX: Final = frozenset((REVEAL.index,))
 _NONE_IDX: Final[frozenset[int]] = frozenset()
+#: the legal indices in legal_actions' order (State.legal_action_indices), where constant
+_POLL_REACTION_ORDER: Final = tuple(cast(ApacheAction, a).index for a in _POLL_REACTION)
+_POLL_ARRIVAL_ORDER: Final = tuple(cast(ApacheAction, a).index for a in _POLL_ARRIVAL)
+_REVEAL_ORDER: Final = (REVEAL.index,)
 
 
 def choice_action(choice: Choice) -> ApacheAction:
@@ -348,6 +352,20 @@ class ApacheState(State):
         if phase == REVEALING:
             return [REVEAL]
         return list(self.choice_actions)
+
+    def legal_action_indices(self, seat: int) -> Sequence[int]:
+        """The indices of :meth:`legal_actions` ``(seat)``, in its order (read here, natively).
+
+        A poll's and a reveal's are constants of the game; a choice's are read from its actions.
+        """
+        if seat.__class__ is not int or seat not in self.to_act:
+            return [cast(ApacheAction, a).index for a in self.legal_actions(seat)]
+        phase = self.phase
+        if phase == POLLING:
+            return _POLL_ARRIVAL_ORDER if self.arrival else _POLL_REACTION_ORDER
+        if phase == REVEALING:
+            return _REVEAL_ORDER
+        return [a.index for a in self.choice_actions]
 
     def _legal_indices(self) -> frozenset[int]:
         """The indices of :meth:`legal_actions` for a seat to act (the same for each of them)."""

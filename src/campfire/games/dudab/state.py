@@ -720,6 +720,12 @@ class DudabState(State):
                 return []
         return list(self.legal_now())
 
+    def legal_action_indices(self, seat: int) -> list[int]:
+        """The indices of :meth:`legal_actions` ``(seat)``, in its order (read here, natively)."""
+        if seat.__class__ is int and seat == self.to_act():
+            return [a.index for a in self.legal_now()]
+        return [cast(DudabAction, a).index for a in self.legal_actions(seat)]
+
     def _compute_legal(self, seat: int) -> list[DudabAction]:
         tasks = self.tasks
         if tasks:

@@ -534,6 +534,10 @@ class ManitouState(State):
             legal = self._compute_legal(seat)
         return list(legal)
 
+    def legal_action_indices(self, seat: int) -> list[int]:
+        """The indices of :meth:`legal_actions` ``(seat)``, in its order (read here, natively)."""
+        return [cast(ManitouAction, a).index for a in self.legal_actions(seat)]
+
     def _compute_legal(self, seat: int) -> list[Action]:
         """Compute and cache the legal steps of ``seat`` (until the next apply)."""
         phase = self.phase

@@ -261,6 +261,15 @@ class TrackerState(State):
             legal = self._compute_legal()
         return list(legal)
 
+    def legal_action_indices(self, seat: int) -> list[int]:
+        """The indices of :meth:`legal_actions` ``(seat)``, in its order (read here, natively)."""
+        if seat.__class__ is not int or seat != self.seat or self.phase == GAME_OVER:
+            return [cast(TrackerAction, a).index for a in self.legal_actions(seat)]
+        legal = self._legal
+        if legal is None:
+            legal = self._compute_legal()
+        return [a.index for a in legal]
+
     def _compute_legal(self) -> list[TrackerAction]:
         """Compute and cache the legal steps of the seat to act (until the next apply)."""
         board = self.board
