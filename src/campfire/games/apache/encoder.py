@@ -358,13 +358,14 @@ class ApacheEncoder(Encoder):
         (:meth:`_recount`).
         """
         st = cast(ApacheState, state)
-        rewrite = self._rewrite
         phase = st.phase
         left = len(st.deck) - st.deck_pos
         key: object = (phase, st.revealer, st.window, left)
         part = memo[_P_STEP]
         if key != part.key:
-            rewrite(out, part, key, self._step_values(phase, st.revealer, st.window, left, seat))
+            self._rewrite(
+                out, part, key, self._step_values(phase, st.revealer, st.window, left, seat)
+            )
         # the table, the discards and the piles: long lists, kept as copies (compared with the
         # state's lists, with nothing made while they are unchanged)
         kind_of: tuple[int, ...] | None = None
@@ -376,20 +377,22 @@ class ApacheEncoder(Encoder):
             if isinstance(old, list):
                 self._recount(out, part, table[:], old, self._o_table, kind_of)
             else:
-                rewrite(out, part, table[:], self._table_values(st.counts, kind_of))
+                self._rewrite(out, part, table[:], self._table_values(st.counts, kind_of))
         last = table[-1] if table else -1
         part = memo[_P_LAST]
         if last != part.key:
             if kind_of is None:
                 kind_of = self._rel_kinds_of(st, seat)
-            rewrite(out, part, last, [] if last < 0 else [(self._o_last + kind_of[last], 1.0)])
+            self._rewrite(
+                out, part, last, [] if last < 0 else [(self._o_last + kind_of[last], 1.0)]
+            )
         polling = phase == apache_state.POLLING
         # the table (its copy) while the seat answers a poll, else nothing
         key = memo[_P_TABLE].key if polling and seat in st.to_act else None
         part = memo[_P_PROTECT]
         if key != part.key:
             values = [] if key is None else self._protect_values(st, seat, st.counts)
-            rewrite(out, part, key, values)
+            self._rewrite(out, part, key, values)
         # the answers while a poll is open (a claim is a value, never changed)
         if not polling:
             key = None
@@ -401,11 +404,11 @@ class ApacheEncoder(Encoder):
         if key != part.key:
             answered, answers = st.answered, st.answers
             values = [] if key is None else self._answer_values(answered, answers, st.arrival, seat)
-            rewrite(out, part, key, values)
+            self._rewrite(out, part, key, values)
         key = (tuple(st.queue), st.resolved)
         part = memo[_P_QUEUE]
         if key != part.key:
-            rewrite(out, part, key, self._queue_values(st.queue, st.resolved, seat))
+            self._rewrite(out, part, key, self._queue_values(st.queue, st.resolved, seat))
         discard = st.discard
         part = memo[_P_DISCARD]
         old = part.key
@@ -415,7 +418,7 @@ class ApacheEncoder(Encoder):
             if isinstance(old, list):
                 self._recount(out, part, discard[:], old, self._o_discard, kind_of)
             else:
-                rewrite(out, part, discard[:], self._discard_values(tuple(discard), kind_of))
+                self._rewrite(out, part, discard[:], self._discard_values(tuple(discard), kind_of))
         n, o_scores = self.players, self._o_scores
         for s, pile in enumerate(st.piles):
             part = memo[_P_PILES + s]
@@ -431,7 +434,7 @@ class ApacheEncoder(Encoder):
                     if i not in part.at:
                         part.at.append(i)
                 else:
-                    rewrite(out, part, pile[:], self._pile_values(tuple(pile), r, kind_of))
+                    self._rewrite(out, part, pile[:], self._pile_values(tuple(pile), r, kind_of))
 
     def _recount(
         self,

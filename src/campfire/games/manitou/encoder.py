@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any, ClassVar, Final, cast, get_args
 
 from campfire.core import Belief
@@ -50,30 +49,6 @@ _T: Final = 13  # tile types (ManitouEncoder.T)
 assert (len(_MANITOU_CARDS), len(_MANITOU_TILES)) == (_C, _T)
 _MAX_PLAYERS: Final = 5
 _MANITOU_SHARING: Final = (manitou_state.THIEF, manitou_state.SHARE)
-
-
-# a seat's tiles and cards left, as counts per type, seldom change: their nonzero slots by value
-@lru_cache(maxsize=4096)
-def _manitou_owned(owned: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
-    """``(tile slot, count)`` of a seat's tiles owned, a count per tile type."""
-    return tuple((_MANITOU_TILE_SLOT[tile], float(k)) for tile, k in enumerate(owned) if k)
-
-
-@lru_cache(maxsize=4096)
-def _manitou_counted(counts: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
-    """``(card slot, count)`` of counts per card type (a seat's selection)."""
-    return tuple((_MANITOU_CARD_SLOT[card], float(k)) for card, k in enumerate(counts) if k)
-
-
-@lru_cache(maxsize=4096)
-def _manitou_used(pool: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
-    """``(card slot, count)`` of the cards a seat has played, from its cards left per type."""
-    full = MANITOU_FULL_POOL
-    return tuple(
-        (_MANITOU_CARD_SLOT[card], float(full[card] - left))
-        for card, left in enumerate(pool)
-        if left != full[card]
-    )
 
 
 class ManitouEncoder(Encoder):
@@ -252,17 +227,22 @@ class ManitouEncoder(Encoder):
                 counts[i] = get(i, 0) + 1
         for i, count in counts.items():
             out[i] = float(count)
-        for i, value in _manitou_counted(tuple(st.selected[seat])):
-            out[o + i] = value
+        # counts per type, read in place: the seat's selection, each seat's tiles owned and
+        # cards played (from its cards left of each type)
+        for card, k in enumerate(st.selected[seat]):
+            if k:
+                out[o + card_of[card]] = float(k)
         o_owned, o_used = self._o_owned, self._o_used
-        owned, pool = st.owned, st.pool
+        owned, pool, full = st.owned, st.pool, MANITOU_FULL_POOL
         for s in range(n):
             base = o_owned + rel[s] * t
-            for i, value in _manitou_owned(tuple(owned[s])):
-                out[base + i] = value
+            for tile, k in enumerate(owned[s]):
+                if k:
+                    out[base + tile_of[tile]] = float(k)
             base = o_used + rel[s] * c
-            for i, value in _manitou_used(tuple(pool[s])):
-                out[base + i] = value
+            for card, left in enumerate(pool[s]):
+                if left != full[card]:
+                    out[base + card_of[card]] = float(full[card] - left)
         o = self._o_holders
         nobody = manitou_state.NO_SEAT
         for i, holder in enumerate((st.totem_holder, st.horse_holder)):
