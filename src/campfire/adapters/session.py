@@ -176,9 +176,11 @@ class Session:
 
     ``keep_history=False`` keeps no log of the moves: :meth:`history`,
     :meth:`information_state_string` and :meth:`determinize` then raise ``OptionError``
-    (everything else is the same). What a batch of games that never asks for them uses
-    (``campfire.adapters.vector``): a log holds every move's events until the game ends, and
-    so many live objects make Python's cyclic garbage collector a large share of a step.
+    (everything else is the same), and the seats' memories are told every move rather than
+    when :attr:`beliefs` is read. What a batch of games that never asks for them uses
+    (``campfire.adapters.vector``): a log, or events waiting for the memories, would hold
+    every move's events until the game ends, and so many live objects make Python's cyclic
+    garbage collector a large share of a step.
     """
 
     def __init__(
@@ -234,11 +236,15 @@ class Session:
         """Sort the memories: told every move, told when asked, or never told (they ignore it).
 
         The encoder reads the memories when its ``uses_memory`` is set, so they follow every
-        move; the others wait for :attr:`beliefs` with their events pending.
+        move; so do they in a session that keeps no history, where nothing else would hold the
+        events: pending, every move's would pile up until the game ends (in a batch, whose
+        sessions are never asked for :attr:`beliefs`, the garbage collector took a fifth of
+        a step walking them). Otherwise they wait for :attr:`beliefs` with their events
+        pending (the log holds them anyway).
         """
         # beliefs that remember something (the base Belief ignores every event)
         listening = [b for b in self._beliefs if type(b).observe is not Belief.observe]
-        eager = self.encoder.uses_memory
+        eager = self.encoder.uses_memory or not self.keep_history
         self._listening = listening if eager else []
         self._lazy = [] if eager else listening
         #: each move's events not yet told to the lazy memories (filtered when they are told)
