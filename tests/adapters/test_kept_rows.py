@@ -78,3 +78,21 @@ def test_an_encoder_that_is_not_incremental_writes_the_whole_row_again(game: str
         assert whole.update_state_into(state, seat, belief, flat, []) == []
         assert np.array_equal(rows[0], whole.encode_state(state, seat, belief))
         session.apply(seat, rng.choice(session.legal(seat)))
+
+
+@pytest.mark.parametrize("memory", ["none", "3", "5/0.3"])
+def test_a_kept_row_follows_a_forgetful_memory(memory: str) -> None:
+    """Tracker's rows read its memory's change log: forgetting (capacity, decay) is a change."""
+    for players in (2, 4):
+        session = Session("tracker", players, seed=77 + players, memory=memory)
+        rows = np.tile(session.encoder.blank, (players, 1))
+        memos: list[list[Part] | None] = [None] * players
+        rng = random.Random(players)
+        while True:
+            current = session.current_seat()
+            for seat in range(players):
+                if seat == current or rng.random() < 0.2:
+                    memos[seat] = _caught_up(session, seat, rows, memos[seat])
+            if current is None:
+                break
+            session.apply(current, rng.choice(session.legal(current)))

@@ -64,12 +64,15 @@ UNSEEN: Final = -1
 
 
 def _remove(faces: list[int], face: int) -> bool:
-    """Remove one ``face`` from ``faces``; whether there was one."""
-    try:
+    """Remove one ``face`` from ``faces``; whether there was one.
+
+    Looked for first: most calls find none (an unknown hand), and a raised ``ValueError``
+    costs a hundred times a look through a few faces.
+    """
+    if face in faces:
         faces.remove(face)
-    except ValueError:
-        return False
-    return True
+        return True
+    return False
 
 
 class DudabMemory(Belief):
@@ -157,11 +160,19 @@ class DudabMemory(Belief):
 
     def _revealed(self, seat: int, faces: list[int]) -> None:
         """``seat`` showed its whole hand: what it held before and does not show is in its pile."""
-        shown = Counter(faces)
-        earlier = Counter(self.in_hand.get(seat, [])) + Counter(self.hand_or_pile.get(seat, []))
-        moved = earlier - shown
+        # the faces known to be in its hand or pile, counted (in the order first met: in hand,
+        # then in hand or pile), less those shown; a plain dict counts in C where compiled
+        earlier: dict[int, int] = {}
+        for f in self.in_hand.get(seat, []):
+            earlier[f] = earlier.get(f, 0) + 1
+        for f in self.hand_or_pile.get(seat, []):
+            earlier[f] = earlier.get(f, 0) + 1
+        for f in faces:
+            if f in earlier:
+                earlier[f] -= 1
+        moved = [f for f, k in earlier.items() for _ in range(k)]
         if moved:
-            self.piles.setdefault(seat, []).extend(moved.elements())
+            self.piles.setdefault(seat, []).extend(moved)
         self.in_hand[seat] = faces[:]
         self.hand_or_pile.pop(seat, None)
 
@@ -169,11 +180,17 @@ class DudabMemory(Belief):
         """``seat`` captured the column's heap and ``cards`` (the visible ones, named)."""
         shown = [parse_face(f) for f in cards]
         content = self.columns.get(col, [UNSEEN])
-        buried = Counter(content[:-1])
-        buried.subtract(shown)
+        # the heap's faces (all but its top card), less those shown, by face
+        buried: dict[int, int] = {}
+        for f in content[:-1]:
+            buried[f] = buried.get(f, 0) + 1
+        for f in shown:
+            buried[f] = buried.get(f, 0) - 1
         pile = self.piles.setdefault(seat, [])
         pile.extend(shown)
-        pile.extend(f for f, k in sorted(buried.items()) if f != UNSEEN for _ in range(max(k, 0)))
+        for f in sorted(buried):
+            if f != UNSEEN:
+                pile.extend([f] * max(buried[f], 0))
         self.columns[col] = content[-1:]
 
     # ----- determinisations ----------------------------------------------------------------

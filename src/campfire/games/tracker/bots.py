@@ -119,6 +119,10 @@ class TrackerMemory(Belief):
         self.known: OrderedDict[int, int] = OrderedDict()
         #: position → how many times other seats peeked there (followed through relocations)
         self.interest: dict[int, int] = {}
+        #: the positions whose known card or interest changed, one entry per change, in order
+        #: (emptied when the game ends): an encoder keeping a row reads only those since it
+        #: last looked (``TrackerEncoder``); a copy starts with none
+        self.touched: list[int] = []
         #: position → the other seats that peeked there (same positions as :attr:`interest`)
         self.peekers: dict[int, set[int]] = {}
         #: seat → the peeked cards it collected (a perfect memory follows a card into a pile)
@@ -145,9 +149,10 @@ class TrackerMemory(Belief):
             return
         self.known[pos] = card
         self.known.move_to_end(pos)
+        self.touched.append(pos)
         if self.capacity > 0:
             while len(self.known) > self.capacity:
-                self.known.popitem(last=False)
+                self.touched.append(self.known.popitem(last=False)[0])
 
     def observe(self, events: Sequence[Event]) -> None:
         """Follow peeks, captures and relocations, and count this seat's peeking turns."""
@@ -163,6 +168,7 @@ class TrackerMemory(Belief):
                 peek = cast(PeekData, data)
                 if peek["seat"] != self.seat:
                     self.interest[peek["pos"]] = self.interest.get(peek["pos"], 0) + 1
+                    self.touched.append(peek["pos"])
                     self.peekers.setdefault(peek["pos"], set()).add(peek["seat"])
                 elif not self._peeking:  # the first peek of one of this seat's turns
                     self.peek_turns += 1
@@ -175,6 +181,7 @@ class TrackerMemory(Belief):
                     self.in_piles.setdefault(take["seat"], []).append(card)
                 self.interest.pop(take["pos"], None)
                 self.peekers.pop(take["pos"], None)
+                self.touched.append(take["pos"])
             elif t == "relocate":
                 move = cast(RelocateData, data)
                 src, dst = move["from"], move["to"]
@@ -184,9 +191,12 @@ class TrackerMemory(Belief):
                     self.interest[dst] = self.interest.pop(src)
                 if src in self.peekers:
                     self.peekers[dst] = self.peekers.pop(src)
+                self.touched.append(src)
+                self.touched.append(dst)
             elif t == "game_over":
                 self.known.clear()
                 self.interest.clear()
+                self.touched.clear()
                 self.peekers.clear()
                 self.in_piles.clear()
                 self.peek_turns = 0
@@ -198,6 +208,7 @@ class TrackerMemory(Belief):
             for pos in list(self.known):
                 if self.rng.random() < self.decay:
                     del self.known[pos]
+                    self.touched.append(pos)
 
     def sample(self, state: State, rng: random.Random) -> State:
         """A determinisation with the remembered cards pinned to their positions.

@@ -71,6 +71,22 @@ _NO_CARD: Final = -1  # no card known at a position (in a look-up)
 _NOTHING: Final[dict[int, int]] = {}
 
 
+class _Shown:
+    """What a kept row shows of a :class:`TrackerMemory` (the key of its memory part).
+
+    The memory, how many of its changes (``TrackerMemory.touched``) the row has followed, and
+    the known cards and interest the row shows (its own dicts, changed as the row is).
+    """
+
+    def __init__(
+        self, memory: TrackerMemory, count: int, known: dict[int, int], interest: dict[int, int]
+    ) -> None:
+        self.memory = memory
+        self.count = count
+        self.known = known
+        self.interest = interest
+
+
 class TrackerEncoder(Encoder):
     """Tracker: the board as 60 positions × 13 channels, with the seat's memory of its peeks."""
 
@@ -231,6 +247,9 @@ class TrackerEncoder(Encoder):
             part.key = board.copy()
         known, interest = _memory(belief)
         part = memo[_KNOWN]
+        if isinstance(belief, TrackerMemory):  # its change log says which positions to look at
+            self._follow(out, part, belief, st, seat)
+            return
         if known != part.key:
             old = part.key
             now = dict(known)  # a plain dict: looked up at C speed, never changed
@@ -244,6 +263,65 @@ class TrackerEncoder(Encoder):
             now = dict(interest)
             self._write_interest(out, old if isinstance(old, dict) else _NOTHING, now)
             part.key = now
+
+    def _follow(
+        self, out: memoryview[float], part: Part, memory: TrackerMemory, st: TrackerState, seat: int
+    ) -> None:
+        """Bring the row's known cards and interest up to date from ``memory``'s change log.
+
+        Only the positions changed since the row last looked are compared (a move changes one
+        or two, where the known cards are dozens); the first time, or after the log was
+        emptied, the row is compared whole with what it shows.
+        """
+        touched = memory.touched
+        n = len(touched)
+        shown = part.key
+        if isinstance(shown, _Shown) and shown.memory is memory and shown.count <= n:
+            if shown.count == n:
+                return
+            channel = self._channel(st, seat)
+            for k in range(shown.count, n):
+                self._follow_position(out, touched[k], shown, memory, channel)
+            shown.count = n
+            return
+        old_known, old_interest = (
+            (shown.known, shown.interest) if isinstance(shown, _Shown) else (_NOTHING, _NOTHING)
+        )
+        known, interest = dict(memory.known), dict(memory.interest)
+        self._write_known(out, old_known, known, self._channel(st, seat))
+        self._write_interest(out, old_interest, interest)
+        part.key = _Shown(memory, n, known, interest)
+
+    def _follow_position(
+        self,
+        out: memoryview[float],
+        pos: int,
+        shown: _Shown,
+        memory: TrackerMemory,
+        channel: tuple[int, ...],
+    ) -> None:
+        """Write position ``pos``'s known card and interest where they differ from ``shown``."""
+        base = self._occupied_at[pos]
+        was = shown.known.get(pos, _NO_CARD)
+        card = memory.known.get(pos, _NO_CARD)
+        if card != was:
+            if was != _NO_CARD:  # as _write_known clears it
+                out[base + 3] = 0.0
+                out[base + channel[was]] = 0.0
+                del shown.known[pos]
+            if card != _NO_CARD:
+                out[base + 3] = 1.0
+                out[base + channel[card]] = 1.0
+                shown.known[pos] = card
+        was = shown.interest.get(pos, 0)
+        count = memory.interest.get(pos, 0)
+        if count != was:
+            if count:
+                out[base + 12] = _TRACKER_INTEREST[count] if count < 3 else 1.0
+                shown.interest[pos] = count
+            else:
+                out[base + 12] = 0.0
+                del shown.interest[pos]
 
     # the small parts' values: (offset, value) pairs appended to ``values``, which is returned
 
