@@ -21,6 +21,7 @@ from campfire.core.rng import GameRng
 _OPTIONS: dict[str, list[dict[str, Any]]] = {
     "apache": [{"claim_order": "arrival"}, {"claim_order": "reaction"}],
     "dudab": [{"use_jungle": True, "use_baby": True}, {"start_player": 1}],
+    "manitou": [{"leftover_tiles": "bag", "tiles_per_ground": 3}, {"draw_cards": True}],
 }
 
 

@@ -18,7 +18,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from campfire.core import Game, IllegalActionError, OptionError, get
+from campfire.core import Game, IllegalActionError, OptionError, Options, get
 from campfire.core.encoding import Part
 
 from .session import Session
@@ -116,7 +116,9 @@ class VectorGames:
         self.max_moves = max_moves
         self.memory = memory
         self.seed = seed
+        self._options: Options | Mapping[str, Any] | None = options
         first = self._session(0, 0)  # checks the players, options, cap and memory at once
+        self._options = first.options  # read once: every new game takes them as they are
         self.num_actions = first.num_actions
         self.observation_size = first.encoder.size
         self.sessions: list[Session] = [first]
@@ -139,7 +141,7 @@ class VectorGames:
         return Session(
             self.game,
             self.players,
-            self.options,
+            self._options,
             seed=game_seed(self.seed, slot, number),
             max_moves=self.max_moves,
             memory=self.memory,

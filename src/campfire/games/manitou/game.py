@@ -91,31 +91,76 @@ class ManitouGame(Game[ManitouState]):
         >>> game.new_game(3, seed=5).position_equal(game.new_game(3, setup=setup, seed=5))
         True
         """
+        dealer, tiles, deals, returns = self._draw(players, options, rng)
+        setup: dict[str, Any] = {
+            "dealer": dealer,
+            "tiles": [TILE_NAMES[t] for t in tiles],
+            "decks": [[[CARD_NAMES[c] for c in order] for order in deal] for deal in deals],
+        }
+        if returns is not None:
+            setup["returns"] = returns
+        return setup
+
+    def _draw(
+        self, players: int, options: Options, rng: random.Random
+    ) -> tuple[int, list[int], list[tuple[tuple[int, ...], ...]], list[int] | None]:
+        """:meth:`random_setup`'s draw as numbers: the dealer, the bag, the decks, the returns.
+
+        ``returns`` is ``None`` unless ``leftover_tiles=bag``. The draw uses a generator
+        derived from ``rng``'s state and leaves ``rng`` itself untouched.
+        """
         assert isinstance(options, ManitouOptions)
         sub = random.Random(f"manitou-setup:{rng.getstate()!r}")
         counts = options.tile_counts()
         tiles = [t for t in range(NUM_TILE_TYPES) for _ in range(counts[t])]
         shuffle(sub, tiles)
-        setup: dict[str, Any] = {
-            "dealer": randbelow(sub, players),
-            "tiles": [TILE_NAMES[t] for t in tiles],
-        }
-        full = [CARD_NAMES[c] for c in range(NUM_CARD_TYPES) for _ in range(FULL_POOL[c])]
-        decks = []
+        dealer = randbelow(sub, players)
+        full = [c for c in range(NUM_CARD_TYPES) for _ in range(FULL_POOL[c])]
+        deals = []
         for _ in range(HUNTS[players]):
             deal = []
             for _ in range(players):
                 order = full[:]
                 shuffle(sub, order)
-                deal.append(order)
-            decks.append(deal)
-        setup["decks"] = decks
+                deal.append(tuple(order))
+            deals.append(tuple(deal))
+        returns = None
         if options.leftover_tiles == "bag":
             per_ground = options.tiles_per_ground or _per_ground(players)
-            setup["returns"] = [
+            returns = [
                 randbelow(sub, _RETURN_RANGE) for _ in range(3 * per_ground * HUNTS[players])
             ]
-        return setup
+        return dealer, tiles, deals, returns
+
+    def random_state(
+        self, players: int, options: Options, rng: random.Random, play: GameRng
+    ) -> ManitouState:
+        """The state of :meth:`random_setup`'s draw, built from its numbers.
+
+        What ``from_setup(random_setup(...))`` builds, without the names written out, read
+        back and checked (a drawn setup is valid by construction): it cost more than the rest
+        of a new game (``tests/core/test_random_state.py`` compares the two).
+        """
+        assert isinstance(options, ManitouOptions)
+        dealer, tiles, deals, returns = self._draw(players, options, rng)
+        return self._start(players, options, dealer, tiles, deals, returns or [], play)
+
+    def _start(
+        self,
+        players: int,
+        options: ManitouOptions,
+        dealer: int,
+        bag: list[int],
+        deals: list[tuple[tuple[int, ...], ...]],
+        returns: list[int],
+        rng: GameRng,
+    ) -> ManitouState:
+        """The initial state (the first hunt laid out) from a setup's numbers."""
+        state = ManitouState.new(options, players, dealer, bag, rng)
+        state.deals = deals
+        state.returns = returns
+        state._start_hunt([])
+        return state
 
     def from_setup(
         self, players: int, options: Options, setup: Mapping[str, Any], rng: GameRng
@@ -155,11 +200,7 @@ class ManitouGame(Game[ManitouState]):
         bag = [parse_tile(name) for name in raw]
         deals = read_deals(setup.get("decks", []), players, options, dealer, 0, SetupError)
         returns = read_returns(setup.get("returns", []), options, SetupError)
-        state = ManitouState.new(options, players, dealer, bag, rng)
-        state.deals = deals
-        state.returns = returns
-        state._start_hunt([])
-        return state
+        return self._start(players, options, dealer, bag, deals, returns, rng)
 
     def state_from_position(self, data: Mapping[str, Any]) -> ManitouState:
         """Rebuild a state from :meth:`ManitouState.to_position` output.
