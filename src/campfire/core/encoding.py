@@ -36,6 +36,7 @@ it, and a game imports its encoder only when asked for it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, cast
@@ -84,6 +85,8 @@ class Layout:
 
 #: a :class:`Part`'s key before its first writing (equal to no key a game computes)
 _UNWRITTEN: Final = object()
+#: the value of an offset a part did not write (unequal to every value, itself included)
+_ABSENT: Final = math.nan
 
 
 class Part:
@@ -286,7 +289,7 @@ class Encoder:
         new: dict[int, float] = {}
         for i, value in values:
             new[i] = value
-            if old.get(i) != value:
+            if old.get(i, _ABSENT) != value:  # two floats: compared natively where compiled
                 out[i] = value
         blank = self._blank_values
         if old:

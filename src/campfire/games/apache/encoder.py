@@ -464,7 +464,14 @@ class ApacheEncoder(Encoder):
         at = part.at
         for c in changed:
             i = o + kind_of[c]
-            out[i] = cards.count(c) / 9
-            if i not in at:
+            count = 0  # counted in a loop of ints (native where compiled; list.count compares
+            for x in cards:  # each item as an object)
+                if x == c:
+                    count += 1
+            out[i] = count / 9
+            for j in at:
+                if j == i:
+                    break
+            else:
                 at.append(i)
         part.key = cards

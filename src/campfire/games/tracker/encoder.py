@@ -74,17 +74,24 @@ _NOTHING: Final[dict[int, int]] = {}
 class _Shown:
     """What a kept row shows of a :class:`TrackerMemory` (the key of its memory part).
 
-    The memory, how many of its changes (``TrackerMemory.touched``) the row has followed, and
-    the known cards and interest the row shows (its own dicts, changed as the row is).
+    The memory, how many of its changes (``TrackerMemory.touched``) the row has followed, the
+    known cards and interest the row shows (its own dicts, changed as the row is), and the
+    board channel of each card's kind for the row's seat (fixed for a game).
     """
 
     def __init__(
-        self, memory: TrackerMemory, count: int, known: dict[int, int], interest: dict[int, int]
+        self,
+        memory: TrackerMemory,
+        count: int,
+        known: dict[int, int],
+        interest: dict[int, int],
+        channel: tuple[int, ...],
     ) -> None:
         self.memory = memory
         self.count = count
         self.known = known
         self.interest = interest
+        self.channel = channel
 
 
 class TrackerEncoder(Encoder):
@@ -279,7 +286,7 @@ class TrackerEncoder(Encoder):
         if isinstance(shown, _Shown) and shown.memory is memory and shown.count <= n:
             if shown.count == n:
                 return
-            channel = self._channel(st, seat)
+            channel = shown.channel
             for k in range(shown.count, n):
                 self._follow_position(out, touched[k], shown, memory, channel)
             shown.count = n
@@ -288,9 +295,10 @@ class TrackerEncoder(Encoder):
             (shown.known, shown.interest) if isinstance(shown, _Shown) else (_NOTHING, _NOTHING)
         )
         known, interest = dict(memory.known), dict(memory.interest)
-        self._write_known(out, old_known, known, self._channel(st, seat))
+        channel = self._channel(st, seat)
+        self._write_known(out, old_known, known, channel)
         self._write_interest(out, old_interest, interest)
-        part.key = _Shown(memory, n, known, interest)
+        part.key = _Shown(memory, n, known, interest, channel)
 
     def _follow_position(
         self,
