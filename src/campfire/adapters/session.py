@@ -322,38 +322,38 @@ class Session:
             if seat != self.current_seat():
                 return ()
             known = self.state.legal_action_indices(seat)
+            entry = None
             if known is not None:  # the engine's own (State.legal_action_indices)
                 self._legal_actions = None  # the index table's objects
-                self._legal_ids = self._remembered(tuple(known), known)
+                ids = tuple(known)
+                if len(ids) >= _LONG:
+                    entry = self._remembered(ids, ids)
             else:
-                actions = self.state.legal_actions(seat)
-                self._legal_actions = actions
-                self._legal_ids = self._remembered(actions, actions)
+                actions = self._legal_actions = self.state.legal_actions(seat)
+                if len(actions) >= _LONG:
+                    entry = self._remembered(actions, None)
+                    ids = entry[1]
+                else:
+                    ids = self._indices(actions)
+            self._legal_ids = ids
+            self._legal_entry = entry
             self._legal_seat = seat
         return self._legal_ids
 
-    def _remembered(self, same: Sequence[object], actions: Sequence[Any]) -> tuple[int, ...]:
-        """The indices of a new legal list (``actions``: its indices or its actions).
+    def _remembered(self, same: Sequence[object], ids: tuple[int, ...] | None) -> list[Any]:
+        """The memo entry of a long legal list: ``[same, its indices, its mask or None]``.
 
-        ``same`` is what tells two lists apart: a long list (from ``_LONG`` on) is remembered
-        with its indices and mask under its length (``_legal_entry``), and an equal one given
-        later (the same objects, compared by identity first) takes them from there.
+        ``same`` (the engine's indices, or its actions with ``ids`` ``None``) is what tells two
+        lists apart: the latest list of each length is remembered, and an equal one given later
+        (the same objects, compared by identity first) takes its indices and mask from there.
         """
-        entry = None
-        if len(same) >= _LONG:
-            entry = self._legal_memo.get(len(same))
-            if entry is None or (entry[0] is not same and entry[0] != same):
-                entry = [same, self._indices(actions), None]
-                self._legal_memo[len(same)] = entry
-            ids: tuple[int, ...] = entry[1]
-        else:
-            ids = self._indices(actions)
-        self._legal_entry = entry
-        return ids
+        entry: list[Any] | None = self._legal_memo.get(len(same))
+        if entry is None or (entry[0] is not same and entry[0] != same):
+            entry = [same, self._indices(same) if ids is None else ids, None]
+            self._legal_memo[len(same)] = entry
+        return entry
 
     def _indices(self, actions: Sequence[Any]) -> tuple[int, ...]:
-        if self._legal_actions is None:  # the indices themselves
-            return tuple(actions)
         if self._indexed:
             return tuple(map(_INDEX, actions))
         return tuple(map(self.index_of, actions))
