@@ -95,15 +95,27 @@ class Part:
     ``key`` is the value the part's values were computed from when they were last written (a
     tuple of the state's fields, say); ``values`` the offsets :meth:`Encoder._rewrite` set, with
     their values; ``at`` the offsets the game's own code set after it (a game may write a part
-    itself, recording each offset there). When the key a move leaves is equal, the part is left
-    as it is; else :meth:`Encoder._rewrite` writes the values that differ and puts the blank's
-    back where the part no longer writes.
+    itself, recording each offset there, with :meth:`note` or in bulk). When the key a move
+    leaves is equal, the part is left as it is; else :meth:`Encoder._rewrite` writes the values
+    that differ and puts the blank's back where the part no longer writes.
     """
 
     def __init__(self) -> None:
         self.key: object = _UNWRITTEN
         self.values: dict[int, float] = {}
         self.at: list[int] = []
+
+    def note(self, i: int) -> None:
+        """Record offset ``i`` in :attr:`at`, once: the game's own code wrote it.
+
+        Looked for in a loop of ints (a native comparison each where compiled; ``in`` compares
+        every item as an object).
+        """
+        at = self.at
+        for j in at:
+            if j == i:
+                return
+        at.append(i)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # a plugin's encoder, the doctest's

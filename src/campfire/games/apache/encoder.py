@@ -431,8 +431,7 @@ class ApacheEncoder(Encoder):
                     self._recount(out, part, pile[:], old, self._o_piles + r * _K, kind_of)
                     i = o_scores + r
                     out[i] = len(pile) / 40  # as _pile_values has it (the blank's is 0)
-                    if i not in part.at:
-                        part.at.append(i)
+                    part.note(i)
                 else:
                     self._rewrite(out, part, pile[:], self._pile_values(tuple(pile), r, kind_of))
 
@@ -461,7 +460,6 @@ class ApacheEncoder(Encoder):
         else:
             changed = set(old)
             changed.update(cards)
-        at = part.at
         for c in changed:
             i = o + kind_of[c]
             count = 0  # counted in a loop of ints (native where compiled; list.count compares
@@ -469,9 +467,5 @@ class ApacheEncoder(Encoder):
                 if x == c:
                     count += 1
             out[i] = count / 9
-            for j in at:
-                if j == i:
-                    break
-            else:
-                at.append(i)
+            part.note(i)
         part.key = cards

@@ -416,8 +416,7 @@ class DudabEncoder(Encoder):
             if value != old[s]:
                 i = base + (s - seat) % n
                 out[i] = value / scale
-                if i not in part.at:
-                    part.at.append(i)
+                part.note(i)
         part.key = values
 
     def _update_pile(
