@@ -106,16 +106,15 @@ PHASES: Final[tuple[Phase, ...]] = ("reveal", "claim", "choose", "game_over")
 _POLL_REACTION: Final[tuple[Action, ...]] = (PASS, *(a for row in CLAIM_MS for a in row))
 _POLL_ARRIVAL: Final[tuple[Action, ...]] = (PASS, *CLAIM)
 _ALL_ACTIONS: Final = tuple(action_from_index(i) for i in range(NUM_ACTIONS))
-_POLL_REACTION_IDX: Final = frozenset(
-    a.index for a in _POLL_REACTION if isinstance(a, ApacheAction)
-)
-_POLL_ARRIVAL_IDX: Final = frozenset(a.index for a in _POLL_ARRIVAL if isinstance(a, ApacheAction))
-_REVEAL_IDX: Final = frozenset((REVEAL.index,))
-_NONE_IDX: Final[frozenset[int]] = frozenset()
-#: the legal indices in legal_actions' order (State.legal_action_indices), where constant
+#: the legal indices in legal_actions' order (State.legal_action_indices), where constant,
+#: and as sets (the membership test of apply)
 _POLL_REACTION_ORDER: Final = tuple(cast(ApacheAction, a).index for a in _POLL_REACTION)
 _POLL_ARRIVAL_ORDER: Final = tuple(cast(ApacheAction, a).index for a in _POLL_ARRIVAL)
 _REVEAL_ORDER: Final = (REVEAL.index,)
+_POLL_REACTION_IDX: Final = frozenset(_POLL_REACTION_ORDER)
+_POLL_ARRIVAL_IDX: Final = frozenset(_POLL_ARRIVAL_ORDER)
+_REVEAL_IDX: Final = frozenset(_REVEAL_ORDER)
+_NONE_IDX: Final[frozenset[int]] = frozenset()
 
 
 def choice_action(choice: Choice) -> ApacheAction:

@@ -91,22 +91,23 @@ class ManitouGame(Game[ManitouState]):
         >>> game.new_game(3, seed=5).position_equal(game.new_game(3, setup=setup, seed=5))
         True
         """
+        assert isinstance(options, ManitouOptions)
         dealer, tiles, deals, returns = self._draw(players, options, rng)
         setup: dict[str, Any] = {
             "dealer": dealer,
             "tiles": [TILE_NAMES[t] for t in tiles],
             "decks": [[[CARD_NAMES[c] for c in order] for order in deal] for deal in deals],
         }
-        if returns is not None:
+        if options.leftover_tiles == "bag":
             setup["returns"] = returns
         return setup
 
     def _draw(
         self, players: int, options: Options, rng: random.Random
-    ) -> tuple[int, list[int], list[tuple[tuple[int, ...], ...]], list[int] | None]:
+    ) -> tuple[int, list[int], list[tuple[tuple[int, ...], ...]], list[int]]:
         """:meth:`random_setup`'s draw as numbers: the dealer, the bag, the decks, the returns.
 
-        ``returns`` is ``None`` unless ``leftover_tiles=bag``. The draw uses a generator
+        ``returns`` is empty unless ``leftover_tiles=bag``. The draw uses a generator
         derived from ``rng``'s state and leaves ``rng`` itself untouched.
         """
         assert isinstance(options, ManitouOptions)
@@ -124,7 +125,7 @@ class ManitouGame(Game[ManitouState]):
                 shuffle(sub, order)
                 deal.append(tuple(order))
             deals.append(tuple(deal))
-        returns = None
+        returns: list[int] = []
         if options.leftover_tiles == "bag":
             per_ground = options.tiles_per_ground or _per_ground(players)
             returns = [
@@ -143,7 +144,7 @@ class ManitouGame(Game[ManitouState]):
         """
         assert isinstance(options, ManitouOptions)
         dealer, tiles, deals, returns = self._draw(players, options, rng)
-        return self._start(players, options, dealer, tiles, deals, returns or [], play)
+        return self._start(players, options, dealer, tiles, deals, returns, play)
 
     def _start(
         self,
