@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from campfire.adapters.session import Session
+from campfire.core import Belief
 from campfire.core.encoding import Part
 from tests.compiled_build import is_compiled
 
@@ -96,3 +97,30 @@ def test_a_kept_row_follows_a_forgetful_memory(memory: str) -> None:
             if current is None:
                 break
             session.apply(current, rng.choice(session.legal(current)))
+
+
+def test_a_kept_row_follows_a_memory_of_another_kind() -> None:
+    """A memory that is not the game's own (no change log): its dicts are compared whole."""
+
+    class Notes(Belief):  # what a researcher's own memory might hold: the same two dicts
+        def __init__(self, seat: int) -> None:
+            super().__init__(seat)
+            self.known: dict[int, int] = {}
+            self.interest: dict[int, int] = {}
+
+    session = Session("tracker", 2, seed=91)
+    encoder = session.encoder
+    rows = np.tile(encoder.blank, (1, 1))
+    flat = rows.data.cast("B").cast("f")
+    notes = Notes(0)
+    memo: list[Part] | None = None
+    rng = random.Random(91)
+    compared = 0
+    while (current := session.current_seat()) is not None:
+        real = session.beliefs[0]
+        notes.known, notes.interest = dict(real.known), dict(real.interest)  # type: ignore[attr-defined]
+        memo = encoder.update_state_into(session.state, 0, notes, flat, memo)
+        assert np.array_equal(rows[0], encoder.encode_state(session.state, 0, notes))
+        compared += bool(notes.known)
+        session.apply(current, rng.choice(session.legal(current)))
+    assert compared  # the notes held known cards at some point

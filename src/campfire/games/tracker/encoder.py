@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar, Final, cast, get_args
 
 from campfire.core import Belief
@@ -71,6 +72,7 @@ _NO_CARD: Final = -1  # no card known at a position (in a look-up)
 _NOTHING: Final[dict[int, int]] = {}
 
 
+@dataclass(eq=False)
 class _Shown:
     """What a kept row shows of a :class:`TrackerMemory` (the key of its memory part).
 
@@ -79,19 +81,11 @@ class _Shown:
     board channel of each card's kind for the row's seat (fixed for a game).
     """
 
-    def __init__(
-        self,
-        memory: TrackerMemory,
-        count: int,
-        known: dict[int, int],
-        interest: dict[int, int],
-        channel: tuple[int, ...],
-    ) -> None:
-        self.memory = memory
-        self.count = count
-        self.known = known
-        self.interest = interest
-        self.channel = channel
+    memory: TrackerMemory
+    count: int
+    known: dict[int, int]
+    interest: dict[int, int]
+    channel: tuple[int, ...]
 
 
 class TrackerEncoder(Encoder):
@@ -213,11 +207,11 @@ class TrackerEncoder(Encoder):
 
         The keys: the phase and step, the start and last seats, the trackers in hand and pile
         sizes, the centre and relocations, the peeked positions and the lifted one (small
-        parts, written again whole with :meth:`_rewrite` when their key changes); the board, the
-        known cards and the interest (each a copy of the list or dict it is written from: on a
-        change only the positions that differ from the copy are written, so these parts keep
-        what they wrote in their key, their ``at`` stays empty). The live list or dict is
-        compared with the copy, which is made only when they differ.
+        parts, written again whole with :meth:`_rewrite` when their key changes); the board (a
+        copy of the list: on a change only the positions that differ from it are written, and
+        the copy is made only then); the known cards and the interest: with the game's own
+        memory, its change log (:meth:`_follow`); with any other, copies of its dicts compared
+        as the board's list is.
         """
         st = cast(TrackerState, state)
         part = memo[_PHASE_STEP]
@@ -252,11 +246,11 @@ class TrackerEncoder(Encoder):
             old_board = part.key
             self._write_occupied(out, old_board if isinstance(old_board, list) else None, board)
             part.key = board.copy()
-        known, interest = _memory(belief)
         part = memo[_KNOWN]
         if isinstance(belief, TrackerMemory):  # its change log says which positions to look at
             self._follow(out, part, belief, st, seat)
             return
+        known, interest = _memory(belief)
         if known != part.key:
             old = part.key
             now = dict(known)  # a plain dict: looked up at C speed, never changed
