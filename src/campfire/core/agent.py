@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .abc_caches import own_abc_cache
 from .actions import Action
+from .belief import Belief
 from .draws import choice
 from .errors import ErrorText, OptionError
 from .events import Event
@@ -58,43 +59,6 @@ __all__ = [
 ]
 
 _A = TypeVar("_A")
-
-
-class Belief:
-    """What a seat remembers beyond its view; the default remembers nothing.
-
-    Games with memory subclass it (see ``Game.new_belief``): :meth:`observe` updates the memory
-    from the seat's events (the public ones and the seat's private ones), and :meth:`sample`
-    draws determinisations consistent with it.
-
-    The contract of :meth:`sample` (``docs/architecture.md``, "Determinisation"): it returns a
-    new state, never ``state`` itself; the seat's view of it equals the seat's view of
-    ``state``; it agrees with every fact the memory holds; and it is a function of the seat's
-    information (its view and the memory) and of ``rng`` only, so that sampling from a sample
-    gives the same states as sampling from the true state.
-    """
-
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-
-    def observe(self, events: Sequence[Event]) -> None:
-        """Update the memory from events the seat may see (default: nothing to remember)."""
-
-    def sample(self, state: State, rng: random.Random) -> State:
-        """A determinisation of ``state`` for the seat, consistent with the memory."""
-        return state.determinize(self.seat, rng)
-
-    def clone(self) -> Belief:
-        """An independent copy."""
-        return type(self)(self.seat)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle as the seat's new memory (as :meth:`clone` makes one), then its fields.
-
-        The default, an empty object filled field by field, cannot make a memory of the
-        compiled build (``docs/compiled.md``, change 20), whose constructor always runs.
-        """
-        return type(self), (self.seat,), self.__getstate__()
 
 
 class Observation:
