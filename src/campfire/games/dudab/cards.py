@@ -218,8 +218,14 @@ _FACE_BY_NAME: Final = {name: f for f, name in enumerate(FACE_NAMES)}
 
 
 def parse_face(text: str) -> int:
-    """The face written ``text`` (raise :class:`NotationError`)."""
-    face = _FACE_BY_NAME.get(text.strip().lower())
+    """The face written ``text`` (raise :class:`NotationError`).
+
+    The engine's own names (its events') are found as they are; other spellings (``Red/Fur/3``,
+    spaces around) are normalised first.
+    """
+    face = _FACE_BY_NAME.get(text)
+    if face is None:
+        face = _FACE_BY_NAME.get(text.strip().lower())
     if face is None:
         raise NotationError(
             ErrorText(

@@ -56,7 +56,7 @@ from .state import (
     TURN_START,
     TrackerState,
 )
-from .types import PeekCardData, PeekData, RelocateData, TrackersPlayedData, TrackerView
+from .types import PeekCardData, PeekData, RelocateData, TrackerView
 
 __all__ = [
     "DEFAULT_PATIENCE",
@@ -114,7 +114,10 @@ class TrackerMemory(Belief):
         super().__init__(seat)
         self.capacity = capacity
         self.decay = decay
-        self.rng = random.Random(seed)
+        self.seed = seed
+        # the generator of forgetting, made when first used (:attr:`rng`): seeding one costs
+        # more than a move, and a perfect memory never draws
+        self._rng: random.Random | None = None
         #: position → card number, least recently refreshed first
         self.known: OrderedDict[int, int] = OrderedDict()
         #: position → how many times other seats peeked there (followed through relocations)
@@ -133,8 +136,10 @@ class TrackerMemory(Belief):
 
     def clone(self) -> TrackerMemory:
         """An independent copy."""
-        other = TrackerMemory(self.seat, self.capacity, self.decay)
-        other.rng.setstate(self.rng.getstate())
+        other = TrackerMemory(self.seat, self.capacity, self.decay, self.seed)
+        if self._rng is not None:  # else the copy makes the same generator when it first draws
+            rng = other._rng = random.Random(0)
+            rng.setstate(self._rng.getstate())
         other.known = OrderedDict(self.known)
         other.interest = dict(self.interest)
         other.peekers = {pos: set(seats) for pos, seats in self.peekers.items()}
@@ -142,6 +147,14 @@ class TrackerMemory(Belief):
         other.peek_turns = self.peek_turns
         other._peeking = self._peeking
         return other
+
+    @property
+    def rng(self) -> random.Random:
+        """The generator of forgetting (``decay``), seeded with :attr:`seed` when first used."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self.seed)
+        return rng
 
     def remember(self, pos: int, card: int) -> None:
         """Store a fact, forgetting the oldest one beyond the capacity."""
@@ -156,32 +169,41 @@ class TrackerMemory(Belief):
 
     def observe(self, events: Sequence[Event]) -> None:
         """Follow peeks, captures and relocations, and count this seat's peeking turns."""
+        me = self.seat
+        touched = self.touched
         others_acted = False
         for e in events:
             t = e.type
             data = e.data
+            actor = data.get("seat")  # every event of a move names its seat
             if t == "peek_card":
                 seen = cast(PeekCardData, data)
-                if seen["seat"] == self.seat:
+                if actor == me:
                     self.remember(seen["pos"], parse_card(seen["card"]))
             elif t == "peek":
-                peek = cast(PeekData, data)
-                if peek["seat"] != self.seat:
-                    self.interest[peek["pos"]] = self.interest.get(peek["pos"], 0) + 1
-                    self.touched.append(peek["pos"])
-                    self.peekers.setdefault(peek["pos"], set()).add(peek["seat"])
+                pos = cast(PeekData, data)["pos"]
+                if actor != me:
+                    interest = self.interest
+                    interest[pos] = interest.get(pos, 0) + 1
+                    touched.append(pos)
+                    peekers = self.peekers.get(pos)
+                    if peekers is None:
+                        peekers = self.peekers[pos] = set()
+                    peekers.add(cast(PeekData, data)["seat"])
                 elif not self._peeking:  # the first peek of one of this seat's turns
                     self.peek_turns += 1
-            elif t == "trackers_played" and cast(TrackersPlayedData, data)["seat"] == self.seat:
+            elif t == "trackers_played" and actor == me:
                 self.peek_turns = 0
             elif t == "take":
-                take = cast(PeekData, data)
-                card = self.known.pop(take["pos"], None)
+                pos = cast(PeekData, data)["pos"]
+                card = self.known.pop(pos, None)
                 if card is not None and self.capacity == 0 and self.decay == 0:
-                    self.in_piles.setdefault(take["seat"], []).append(card)
-                self.interest.pop(take["pos"], None)
-                self.peekers.pop(take["pos"], None)
-                self.touched.append(take["pos"])
+                    self.in_piles.setdefault(cast(PeekData, data)["seat"], []).append(card)
+                if pos in self.interest:
+                    del self.interest[pos]
+                if pos in self.peekers:
+                    del self.peekers[pos]
+                touched.append(pos)
             elif t == "relocate":
                 move = cast(RelocateData, data)
                 src, dst = move["from"], move["to"]
@@ -191,24 +213,25 @@ class TrackerMemory(Belief):
                     self.interest[dst] = self.interest.pop(src)
                 if src in self.peekers:
                     self.peekers[dst] = self.peekers.pop(src)
-                self.touched.append(src)
-                self.touched.append(dst)
+                touched.append(src)
+                touched.append(dst)
             elif t == "game_over":
                 self.known.clear()
                 self.interest.clear()
-                self.touched.clear()
+                touched.clear()
                 self.peekers.clear()
                 self.in_piles.clear()
                 self.peek_turns = 0
-            if data.get("seat", self.seat) != self.seat:
+            if actor is not None and actor != me:
                 others_acted = True
             # a turn of peeks is this seat's peeks with nothing else in between
-            self._peeking = t in ("peek", "peek_card") and data.get("seat") == self.seat
+            self._peeking = (t == "peek" or t == "peek_card") and actor == me
         if others_acted and self.decay > 0 and self.known:
+            rng = self.rng
             for pos in list(self.known):
-                if self.rng.random() < self.decay:
+                if rng.random() < self.decay:
                     del self.known[pos]
-                    self.touched.append(pos)
+                    touched.append(pos)
 
     def sample(self, state: State, rng: random.Random) -> State:
         """A determinisation with the remembered cards pinned to their positions.

@@ -69,8 +69,17 @@ def card_name(card: int) -> str:
 
 
 def parse_card(name: object) -> int:
-    """The card number of a card id such as ``S-T3-1`` (raise :class:`SetupError`)."""
-    card = _BY_NAME.get(name.strip().upper()) if isinstance(name, str) else None
+    """The card number of a card id such as ``S-T3-1`` (raise :class:`SetupError`).
+
+    The engine's own names (its events') are found as they are; other spellings (``s-t3-1``,
+    spaces around) are normalised first.
+    """
+    if not isinstance(name, str):
+        card = None
+    else:
+        card = _BY_NAME.get(name)
+        if card is None:
+            card = _BY_NAME.get(name.strip().upper())
     if card is None:
         raise SetupError(
             ErrorText(
