@@ -61,6 +61,21 @@ def _small_ints(values: list[int], bound: int) -> npt.NDArray[np.int64]:
     return np.array(values, dtype=np.int64)
 
 
+def _position(legal: tuple[int, ...], index: int) -> int:
+    """Where ``index`` is in ``legal`` (``-1``: nowhere).
+
+    A loop of ints, compared natively where compiled (``tuple.index`` compares each item as
+    an object, through a Python-level method call).
+
+    >>> _position((4, 9, 2), 2), _position((4, 9, 2), 5)
+    (2, -1)
+    """
+    for k in range(len(legal)):
+        if legal[k] == index:
+            return k
+    return -1
+
+
 @dataclass(frozen=True)
 class Batch:
     """What one call of :class:`VectorGames` answers: arrays with one row per game.
@@ -186,14 +201,13 @@ class VectorGames:
             session, index = sessions[i], indices[i]
             seat = session.current_seat()
             legal = session.legal_indices(seat) if seat is not None else ()
-            try:
-                position = legal.index(index)  # one search: found, or not legal
-            except ValueError:
+            position = _position(legal, index)  # one search: found, or not legal
+            if position < 0:
                 raise IllegalActionError(
                     "not legal",
                     f"game {i}: action index {index} is not legal for its seat to act "
                     f"({seat}); the legal ones are {sorted(legal)}. No game has moved.",
-                ) from None
+                )
             assert seat is not None  # a game that is over has no legal index
             seats.append(seat)
             positions.append(position)

@@ -325,9 +325,7 @@ class Session:
             entry = None
             if known is not None:  # the engine's own (State.legal_action_indices)
                 self._legal_actions = None  # the index table's objects
-                ids = tuple(known)
-                if len(ids) >= _LONG:
-                    entry = self._remembered(ids, ids)
+                ids = tuple(known)  # (remembered when its mask is asked for)
             else:
                 actions = self._legal_actions = self.state.legal_actions(seat)
                 if len(actions) >= _LONG:
@@ -388,7 +386,11 @@ class Session:
         What a batch copies into one of its rows (``campfire.adapters.vector``).
         """
         legal = self._legal_indices(seat)
-        entry = self._legal_entry if seat == self._legal_seat else None
+        entry = None
+        if seat == self._legal_seat:
+            entry = self._legal_entry
+            if entry is None and len(legal) >= _LONG:  # the engine's indices, remembered now
+                entry = self._legal_entry = self._remembered(legal, legal)
         mask = None if entry is None else entry[2]
         if mask is None:
             mask = self._masks.get(legal)
