@@ -37,7 +37,7 @@ it, and a game imports its encoder only when asked for it.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, cast
 
@@ -45,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 from mypy_extensions import mypyc_attr
 
-from .agent import Belief
+from .belief import Belief
 from .state import State
 
 __all__ = ["Encoder", "Layout", "Part", "Slot", "Vector", "count_into", "float_counts"]
@@ -296,19 +296,45 @@ class Encoder:
         move changes a few values of a part of dozens; an item write costs more than a
         dictionary lookup, even compiled). ``part.at`` is emptied: a game that writes the part
         itself calls this with no values first, then records its offsets there.
+
+        Most calls are small (a few values), and two kinds make no new dict: no values (the
+        part goes back to the blank, or a game writes it itself next), and values at the same
+        offsets, in the same order, as before (a scalar that changed: only it is written).
         """
         old = part.values
+        blank = self._blank_values
+        at = part.at
+        if not values:
+            if old:
+                for i in old:
+                    out[i] = blank[i]
+                part.values = {}
+            if at:
+                for i in at:
+                    out[i] = blank[i]
+                part.at = []
+            part.key = key
+            return
+        if not at and len(values) == len(old):
+            for k, i in enumerate(old):  # the offsets in the order they were given
+                if values[k][0] != i:
+                    break
+            else:
+                for i, value in values:
+                    if old[i] != value:  # two floats: compared natively where compiled
+                        out[i] = value
+                        old[i] = value
+                part.key = key
+                return
         new: dict[int, float] = {}
         for i, value in values:
             new[i] = value
             if old.get(i, _ABSENT) != value:  # two floats: compared natively where compiled
                 out[i] = value
-        blank = self._blank_values
         if old:
             for i in old:
                 if i not in new:
                     out[i] = blank[i]
-        at = part.at
         if at:
             for i in at:
                 if i not in new:
@@ -316,6 +342,71 @@ class Encoder:
             part.at = []
         part.key = key
         part.values = new
+
+    def _write_numbers(
+        self,
+        out: memoryview[float],
+        old: list[int] | None,
+        new: list[int],
+        at: Sequence[int],
+        scale: float,
+    ) -> None:
+        """Write ``new[k] / scale`` at ``at[k]`` where it differs from what ``old[k]`` wrote.
+
+        For a part of numbers at fixed offsets (per seat counts, counts per type), with zeros
+        left out where the blank is zero: ``old`` ``None`` is the blank (only the numbers that
+        are not zero are written). The part keeps a copy of ``new`` as its key, to give as
+        ``old`` next time: a move changes a number or two, each written alone.
+        """
+        if old is None:
+            for k in range(len(new)):
+                if new[k]:
+                    out[at[k]] = new[k] / scale
+        else:
+            for k in range(len(new)):
+                if new[k] != old[k]:
+                    out[at[k]] = new[k] / scale
+
+    def _write_counts(self, out: memoryview[float], offsets: list[int]) -> None:
+        """Write at each of ``offsets`` how many times it occurs there.
+
+        ``out`` holds the blank, zero at those offsets: the full write of a part that
+        :meth:`_count_offsets` keeps up to date.
+        """
+        counts: dict[int, int] = {}
+        for i in offsets:
+            counts[i] = counts.get(i, 0) + 1
+        for i, count in counts.items():
+            out[i] = float(count)
+
+    def _count_offsets(
+        self, out: memoryview[float], part: Part, key: object, offsets: list[int]
+    ) -> None:
+        """Bring a part of counts up to date: each of ``offsets`` holds how many times it occurs.
+
+        For a part counting things by kind (a hand by card type, a pile by face): ``offsets``
+        has one entry per thing (its kind's offset, repeated), and is the part's :attr:`Part.at`
+        afterwards, sorted (the blank is zero at those offsets). Only the counts that changed
+        are written, found by walking the old and new offsets in order: a move adds or takes a
+        thing or two where the part counts dozens. ``key`` is remembered, as by
+        :meth:`_rewrite`; a part counted here is never given to :meth:`_rewrite`.
+        """
+        offsets.sort()
+        old = part.at
+        i = j = 0
+        n, m = len(old), len(offsets)
+        while i < n or j < m:
+            if j == m or (i < n and old[i] < offsets[j]):  # one fewer at old[i]
+                out[old[i]] -= 1.0
+                i += 1
+            elif i == n or offsets[j] < old[i]:  # one more at offsets[j]
+                out[offsets[j]] += 1.0
+                j += 1
+            else:
+                i += 1
+                j += 1
+        part.at = offsets
+        part.key = key
 
     def _write_state(self, state: State, seat: int, belief: Belief | None, out: Vector) -> None:
         """Write the seats to act and the game's slots into ``out`` (which holds the blank)."""

@@ -307,8 +307,7 @@ class DudabEncoder(Encoder):
             part = memo[_P_COLUMNS + k]
             cards = vis[k]
             if cards != part.key:
-                self._rewrite(out, part, cards[:], [])
-                self._put_column(out, part.at, k, cards)
+                self._update_column(out, part, k, cards)
         # the seat's own cards, a revealed hand, the discard pile
         o = self._o_own
         hands = st.hands
@@ -390,6 +389,36 @@ class DudabEncoder(Encoder):
         part.key = cards[:]
         if len(at) > 2 * len(cards) + 8:  # the offsets of faces gone to zero, dropped
             part.at = [base + face[card] for card in cards]
+
+    def _update_column(self, out: memoryview[float], part: Part, k: int, cards: list[int]) -> None:
+        """Bring column ``k``'s part up to date (its key: a copy of its visible cards written).
+
+        A column mostly grows by a card placed on it: then only its size, its top card and the
+        cards added are written (as :meth:`_put_column` writes them); any other change (a
+        capture, a column not written yet) writes it whole.
+        """
+        old = part.key
+        n = len(old) if isinstance(old, list) else 0
+        if n == 0 or len(cards) <= n or cards[:n] != old:
+            self._rewrite(out, part, cards[:], [])
+            self._put_column(out, part.at, k, cards)
+            return
+        f = _DUDAB_FACES
+        face = _DUDAB_CARD_SLOT
+        base = self._o_columns + k * (4 + 2 * f)
+        at = part.at
+        out[base] = len(cards) / 6  # (its offset is in at: the column was not empty)
+        was = base + 4 + f + face[old[-1]]
+        top = base + 4 + f + face[cards[-1]]
+        if top != was:
+            out[was] = self._blank_values[was]
+            out[top] = 1.0
+            at.append(top)
+        for card in cards[n:]:
+            i = base + 4 + face[card]
+            out[i] += 1.0
+            at.append(i)
+        part.key = cards[:]
 
     def _update_per_seat(
         self,
