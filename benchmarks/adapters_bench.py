@@ -235,8 +235,8 @@ def aec_rate(make: Callable[[], Any], steps: int) -> float:
 def vector_rate(game: str, players: int, steps: int, num_envs: int) -> float:
     """Actions per second of :class:`campfire.adapters.vector.VectorGames` with ``num_envs``
     games, each call one random legal action per game (drawn from the masks for the whole
-    batch at once: a uniform ``float32`` score per action, masked, its argmax)."""
-    from campfire.adapters.vector import VectorGames
+    batch at once, ``campfire.adapters.vector.random_actions``)."""
+    from campfire.adapters.vector import VectorGames, random_actions
 
     def run(steps: int) -> None:
         games = VectorGames(game, num_envs, players, seed=0)
@@ -244,8 +244,7 @@ def vector_rate(game: str, players: int, steps: int, num_envs: int) -> float:
         draw = np.random.default_rng(0)
         done = 0
         while done < steps:
-            scores = draw.random(batch.action_masks.shape, np.float32) * batch.action_masks
-            batch = games.step(scores.argmax(axis=1))
+            batch = games.step(random_actions(batch.action_masks, draw))
             done += num_envs
 
     return _timed(run, steps)

@@ -3,9 +3,10 @@
 For interleaved comparisons of two source trees (``PYTHONPATH=<tree>/src``), compiled or pure
 (``CAMPFIRE_PURE_PYTHON``), where ``adapters_bench.py --vector`` would also measure the engine,
 the Session and the AEC environment. The loop is ``adapters_bench.vector_rate``'s (a random
-legal action per game drawn from the masks: a uniform score per action, masked, its argmax),
-with ``float64`` scores as in the interleaved figures of ``benchmarks/README.md`` ("Kept rows
-and incremental encoders"), timed with ``time.process_time``::
+legal action per game drawn from the masks with ``campfire.adapters.vector.random_actions``;
+until 2026-12-06 a uniform ``float64`` score per action, masked, its argmax, which the figures
+of ``benchmarks/README.md`` before "Memories compiled, counted parts" used), timed with
+``time.process_time``::
 
     .venv/bin/python benchmarks/vector_rate.py tracker --steps 192000 --envs 64 --players 2
 """
@@ -17,7 +18,7 @@ import time
 
 import numpy as np
 
-from campfire.adapters.vector import VectorGames
+from campfire.adapters.vector import VectorGames, random_actions
 from campfire.core.errors import CampfireError
 
 
@@ -29,8 +30,7 @@ def rate(game: str, steps: int, envs: int, players: int) -> float:
     done = 0
     started = time.process_time()
     while done < steps:
-        scores = draw.random(batch.action_masks.shape) * batch.action_masks
-        batch = games.step(scores.argmax(axis=1))
+        batch = games.step(random_actions(batch.action_masks, draw))
         done += envs
     return done / (time.process_time() - started)
 

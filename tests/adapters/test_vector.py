@@ -13,7 +13,13 @@ import pytest
 
 import campfire
 from campfire.adapters.session import Session
-from campfire.adapters.vector import Batch, CampfireVectorEnv, VectorGames, game_seed
+from campfire.adapters.vector import (
+    Batch,
+    CampfireVectorEnv,
+    VectorGames,
+    game_seed,
+    random_actions,
+)
 from campfire.core import IllegalActionError, OptionError
 
 GAMES = [g.name for g in campfire.all_games()]
@@ -127,6 +133,44 @@ def test_an_illegal_action_moves_no_game_and_says_what_is_legal() -> None:
     for wrong in (0, -1, True, 10**6):
         with pytest.raises(OptionError, match="num_envs"):
             VectorGames(name, wrong, 2)
+
+
+def test_random_actions_draw_each_legal_action_alike_and_nothing_else() -> None:
+    masks = np.zeros((3, 6), dtype=np.int8)
+    masks[0, [1, 4]] = 1
+    masks[1, :] = 1
+    masks[2, 5] = 1
+    rng = np.random.default_rng(11)
+    seen = np.zeros_like(masks, dtype=np.int64)
+    draws = 6000
+    for _ in range(draws):
+        picked = random_actions(masks, rng)
+        assert picked.dtype == np.int64
+        seen[np.arange(3), picked] += 1
+    assert not seen[masks == 0].any()  # never an illegal action
+    # each legal action of a row about equally often: within 5 standard deviations
+    for row in range(3):
+        legal = np.flatnonzero(masks[row])
+        expected = draws / len(legal)
+        spread = 5 * (draws * (1 / len(legal)) * (1 - 1 / len(legal))) ** 0.5
+        assert all(abs(seen[row, i] - expected) <= spread for i in legal), seen[row]
+    # the same generator state gives the same actions; a row with no legal action is refused
+    again = [random_actions(masks, np.random.default_rng(5)).tolist() for _ in range(2)]
+    assert again[0] == again[1]
+    masks[2, 5] = 0
+    with pytest.raises(OptionError, match="legal action"):
+        random_actions(masks, rng)
+
+
+def test_random_actions_play_whole_batches_of_every_game() -> None:
+    for name in GAMES:
+        games = VectorGames(name, 4, 2, seed=1)
+        batch = games.reset()
+        rng = np.random.default_rng(1)
+        for _ in range(50):
+            actions = random_actions(batch.action_masks, rng)
+            assert batch.action_masks[np.arange(4), actions].all()
+            batch = games.step(actions)
 
 
 @pytest.mark.parametrize("name", GAMES)

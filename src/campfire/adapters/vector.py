@@ -57,7 +57,41 @@ from campfire.core import OptionError
 from .batch import MAX_ENVS, Batch, VectorGames, game_seed
 from .gymnasium import CampfireEnv
 
-__all__ = ["MAX_ENVS", "Batch", "CampfireVectorEnv", "VectorGames", "game_seed"]
+__all__ = [
+    "MAX_ENVS",
+    "Batch",
+    "CampfireVectorEnv",
+    "VectorGames",
+    "game_seed",
+    "random_actions",
+]
+
+
+def random_actions(
+    masks: npt.NDArray[np.integer[Any] | np.bool_], rng: np.random.Generator
+) -> npt.NDArray[np.int64]:
+    """One uniformly random legal action per row of ``masks`` (a batch's ``action_masks``).
+
+    The random player of a batch, and a baseline: each row's legal indices are found at once
+    for the whole batch, and one uniform draw per row picks among them (about as much work per
+    action slot as reading the mask, where a random score per slot, masked, then its argmax,
+    draws a number for every slot). Every row must have a legal action (a batch's always
+    does); ``rng`` alone decides, so the same generator state gives the same actions.
+
+    >>> masks = np.array([[0, 1, 1, 0], [1, 0, 0, 0]], dtype=np.int8)
+    >>> picked = random_actions(masks, np.random.default_rng(0))
+    >>> bool(masks[0, picked[0]]), int(picked[1])
+    (True, 0)
+    """
+    n, width = masks.shape
+    legal = np.flatnonzero(masks)  # row by row, each row's legal indices ascending
+    counts = np.count_nonzero(masks, axis=1)
+    if not counts.all():
+        raise OptionError("every row of the masks needs a legal action (a 1)")
+    starts = np.cumsum(counts) - counts
+    picks = starts + (rng.random(n) * counts).astype(np.int64)
+    chosen: npt.NDArray[np.int64] = legal[picks] - np.arange(0, n * width, width)
+    return chosen
 
 
 class CampfireVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
