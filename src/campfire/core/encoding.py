@@ -36,7 +36,6 @@ it, and a game imports its encoder only when asked for it.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, cast
@@ -85,8 +84,6 @@ class Layout:
 
 #: a :class:`Part`'s key before its first writing (equal to no key a game computes)
 _UNWRITTEN: Final = object()
-#: the value of an offset a part did not write (unequal to every value, itself included)
-_ABSENT: Final = math.nan
 
 
 class Part:
@@ -326,22 +323,28 @@ class Encoder:
                         old[i] = value
                 part.key = key
                 return
-        new: dict[int, float] = {}
-        for i, value in values:
-            new[i] = value
-            if old.get(i, _ABSENT) != value:  # two floats: compared natively where compiled
-                out[i] = value
-        if old:
-            for i in old:
-                if i not in new:
-                    out[i] = blank[i]
+        # the offsets and values read as the objects the pairs, lists and dicts hold: where
+        # compiled, an int or a float read from one is unboxed, then boxed again for each dict
+        # or memoryview it goes into (a new object for every float and every offset above 256)
+        new: dict[object, object] = {}
+        prior = cast("dict[object, object]", old)
+        row = cast("Any", out)
+        for offset, number in cast("list[tuple[object, object]]", values):
+            new[offset] = number
+            if prior.get(offset) != number:  # (None where it wrote nothing)
+                row[offset] = number
+        blanks = cast("Any", blank)
+        if prior:
+            for offset in prior:
+                if offset not in new:
+                    row[offset] = blanks[offset]
         if at:
-            for i in at:
-                if i not in new:
-                    out[i] = blank[i]
+            for offset in cast("list[object]", at):
+                if offset not in new:
+                    row[offset] = blanks[offset]
             part.at = []
         part.key = key
-        part.values = new
+        part.values = cast("dict[int, float]", new)
 
     def _write_numbers(
         self,
