@@ -85,7 +85,7 @@ def random_actions(
     """
     n, width = masks.shape
     legal = np.flatnonzero(masks)  # row by row, each row's legal indices ascending
-    counts = np.count_nonzero(masks, axis=1)
+    counts = np.bincount(legal // width, minlength=n)  # each row's
     if not counts.all():
         raise OptionError("every row of the masks needs a legal action (a 1)")
     starts = np.cumsum(counts) - counts
