@@ -175,7 +175,7 @@ class TrackerMemory(Belief):
         for e in events:
             t = e.type
             data = e.data
-            actor = data.get("seat")  # every event of a move names its seat
+            actor = data.get("seat")  # the seat the event names (None: none, as game_over)
             if t == "peek_card":
                 seen = cast(PeekCardData, data)
                 if actor == me:
