@@ -30,7 +30,6 @@ from campfire.games.dudab.scoring import (
     score_counts,
 )
 from campfire.games.dudab.state import (
-    _FACE_OF,
     _REPR,
     _TURN_FITS,
     HAND_DEAL,
@@ -118,7 +117,7 @@ def test_legal_now_and_values_agree_with_the_plain_definitions(
             assert fresh.legal_now() == legal
             assert all(ACTIONS[a.index] is a for a in fresh.legal_now())
             assert state.legal_now() == legal
-            assert _faces(state.hands[seat]) == sorted({_FACE_OF(c) for c in state.hands[seat]})
+            assert _faces(state.hands[seat]) == sorted({FACE[c] for c in state.hands[seat]})
             values = [DudabRollout._value(state, seat, a) for a in state.legal_now()]
             top = max(values)
             best = [a for a, v in zip(legal, values, strict=True) if v == top]
