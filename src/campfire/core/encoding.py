@@ -95,6 +95,10 @@ class Part:
     itself, recording each offset there, with :meth:`note` or in bulk). When the key a move
     leaves is equal, the part is left as it is; else :meth:`Encoder._rewrite` writes the values
     that differ and puts the blank's back where the part no longer writes.
+
+    A part kept by :meth:`Encoder._count_offsets` or :meth:`Encoder._update_numbers` instead
+    (never by :meth:`Encoder._rewrite`) holds in ``at`` what it wrote from: the offsets it
+    counted, sorted, or the numbers it wrote.
     """
 
     def __init__(self) -> None:
@@ -356,10 +360,9 @@ class Encoder:
     ) -> None:
         """Write ``new[k] / scale`` at ``at[k]`` where it differs from what ``old[k]`` wrote.
 
-        For a part of numbers at fixed offsets (per seat counts, counts per type), with zeros
-        left out where the blank is zero: ``old`` ``None`` is the blank (only the numbers that
-        are not zero are written). The part keeps a copy of ``new`` as its key, to give as
-        ``old`` next time: a move changes a number or two, each written alone.
+        For numbers at fixed offsets (per seat counts, counts per type), with zeros left out
+        where the blank is zero: ``old`` ``None`` is the blank (only the numbers that are not
+        zero are written): the full write of a part that :meth:`_update_numbers` keeps.
         """
         if old is None:
             for k in range(len(new)):
@@ -370,17 +373,35 @@ class Encoder:
                 if new[k] != old[k]:
                     out[at[k]] = new[k] / scale
 
+    def _update_numbers(
+        self,
+        out: memoryview[float],
+        part: Part,
+        key: object,
+        numbers: list[int],
+        at: Sequence[int],
+        scale: float,
+    ) -> None:
+        """Bring a part of numbers at fixed offsets up to date (:meth:`_write_numbers`).
+
+        The part keeps the numbers it wrote in :attr:`Part.at` (a new part's, empty, is the
+        blank), so only those that changed since are written; ``key`` is remembered, as by
+        :meth:`_rewrite`, and ``numbers`` is the part's from now on (not to be changed). A move
+        changes a number or two of dozens.
+        """
+        old = part.at
+        self._write_numbers(out, old if len(old) == len(numbers) else None, numbers, at, scale)
+        part.at = numbers
+        part.key = key
+
     def _write_counts(self, out: memoryview[float], offsets: list[int]) -> None:
         """Write at each of ``offsets`` how many times it occurs there.
 
         ``out`` holds the blank, zero at those offsets: the full write of a part that
         :meth:`_count_offsets` keeps up to date.
         """
-        counts: dict[int, int] = {}
-        for i in offsets:
-            counts[i] = counts.get(i, 0) + 1
-        for i, count in counts.items():
-            out[i] = float(count)
+        for i, count in float_counts(offsets):
+            out[i] = count
 
     def _count_offsets(
         self, out: memoryview[float], part: Part, key: object, offsets: list[int]

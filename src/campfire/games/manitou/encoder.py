@@ -62,7 +62,7 @@ _P_TABLE: Final = 6  # per ground (3): a copy of the cards played there, counted
 _P_OUT: Final = 9  # a copy of the tiles out of the game, counted
 _P_HAND: Final = 10  # a copy of the seat's hand, counted
 _P_DECK: Final = 11  # a copy of the seat's deck, counted
-# the parts of numbers at fixed offsets (ManitouEncoder._numbers): only the numbers that
+# the parts of numbers at fixed offsets (Encoder._update_numbers): only the numbers that
 # changed are written
 _P_SELECTION: Final = 12  # a copy of the seat's selection (a count per card type)
 _P_OWNED: Final = 13  # copies of every seat's tiles owned (a count per tile type)
@@ -127,29 +127,28 @@ class ManitouEncoder(Encoder):
             "second_hunter), the chooser (one-hot relative seat), picks left / 2",
         )
         self._o_thief = self._add("thief_queue", (p,), "relative seats the thief has yet to rob")
-        # the offsets of the parts of numbers (Encoder._write_numbers): the seat's selection
+        # the offsets of the parts of numbers (Encoder._update_numbers): the seat's selection
         # by card type; per observer seat, every seat's counts, tiles owned and cards used
         n = self.players
-        card_of, tile_of = _MANITOU_CARD_SLOT, _MANITOU_TILE_SLOT
-        self._selection_at = tuple(self._o_own + card_of[card] for card in range(c))
+        self._selection_at = tuple(self._o_own + slot for slot in _MANITOU_CARD_SLOT)
         self._counts_at = tuple(
             tuple(self._o_counts + i * p + (s - seat) % n for i in range(4) for s in range(n))
             for seat in range(n)
         )
-        self._owned_at = tuple(
-            tuple(
-                self._o_owned + (s - seat) % n * t + tile_of[tile]
-                for s in range(n)
-                for tile in range(t)
-            )
-            for seat in range(n)
-        )
-        self._used_at = tuple(
-            tuple(
-                self._o_used + (s - seat) % n * c + card_of[card]
-                for s in range(n)
-                for card in range(c)
-            )
+        self._owned_at = self._by_seat_and_type(self._o_owned, t, _MANITOU_TILE_SLOT)
+        self._used_at = self._by_seat_and_type(self._o_used, c, _MANITOU_CARD_SLOT)
+
+    def _by_seat_and_type(
+        self, o: int, width: int, slots: tuple[int, ...]
+    ) -> tuple[tuple[int, ...], ...]:
+        """Per observer seat: the offsets of a count per seat and type, seat by seat.
+
+        ``o`` + the seat's relative place × ``width`` + the type's slot (``slots``: by the
+        engine's type number), in the order :func:`_flat` and :func:`_used` list the counts.
+        """
+        n = self.players
+        return tuple(
+            tuple(o + (s - seat) % n * width + slot for s in range(n) for slot in slots)
             for seat in range(n)
         )
 
@@ -312,21 +311,21 @@ class ManitouEncoder(Encoder):
         selected = st.selected[seat]
         if selected != part.key:
             numbers = selected[:]
-            self._numbers(out, part, numbers, numbers, self._selection_at, 1.0)
+            self._update_numbers(out, part, numbers, numbers, self._selection_at, 1.0)
         part = memo[_P_OWNED]
         owned = st.owned
         if owned != part.key:  # (the state's lists compared as they are: no copy made)
             copies = [o[:] for o in owned]
-            self._numbers(out, part, copies, _flat(owned), self._owned_at[seat], 1.0)
+            self._update_numbers(out, part, copies, _flat(owned), self._owned_at[seat], 1.0)
         part = memo[_P_USED]
         pool = st.pool
         if pool != part.key:
             copies = [p[:] for p in pool]
-            self._numbers(out, part, copies, _used(pool), self._used_at[seat], 1.0)
+            self._update_numbers(out, part, copies, _used(pool), self._used_at[seat], 1.0)
         part = memo[_P_COUNTS]
         counts = _counts(st)
         if counts != part.key:
-            self._numbers(out, part, counts, counts, self._counts_at[seat], 10.0)
+            self._update_numbers(out, part, counts, counts, self._counts_at[seat], 10.0)
         part = memo[_P_SHARING]
         sharing: list[int] | None = None
         if st.phase in _MANITOU_SHARING:
@@ -374,26 +373,6 @@ class ManitouEncoder(Encoder):
         for s in st.rob_queue:
             values.append((self._o_thief + rel[s], 1.0))
         return values
-
-    def _numbers(
-        self,
-        out: memoryview[float],
-        part: Part,
-        key: object,
-        numbers: list[int],
-        at: tuple[int, ...],
-        scale: float,
-    ) -> None:
-        """Bring a part of numbers up to date (:meth:`Encoder._write_numbers`), keeping ``key``.
-
-        The numbers written are kept in the part's :attr:`Part.at` (such a part is never given
-        to :meth:`_rewrite`, which would read offsets there): only those that changed since are
-        written. A new part's is empty, which is the blank.
-        """
-        old = part.at
-        self._write_numbers(out, old if len(old) == len(numbers) else None, numbers, at, scale)
-        part.at = numbers
-        part.key = key
 
     def _tile_offsets(self, tiles: list[int], base: int, offsets: list[int]) -> list[int]:
         """Each of ``tiles``' offset from ``base`` by tile type."""
