@@ -51,6 +51,13 @@ _TRACKER_CHANNELS: Final = (
 _TRACKER_PHASE: Final = {name: i for i, name in enumerate(_TRACKER_PHASES)}
 _TRACKER_STEP: Final = {name: i for i, name in enumerate(_TRACKER_STEPS)}
 _TRACKER_INTEREST: Final = (0.0, 1 / 3, 2 / 3)  # other seats' peeks / 3 (1 from 3 peeks on)
+
+
+def _interest(count: int) -> float:
+    """A position's interest channel: other seats' peeks there / 3, 1 from three on."""
+    return _TRACKER_INTEREST[count] if count < 3 else 1.0
+
+
 _TRACKER_PHASE_SLOT: Final = tuple(_TRACKER_PHASE[name] for name in tracker_state.PHASES)
 _TRACKER_STEP_SLOT: Final = tuple(_TRACKER_STEP[name] for name in tracker_state.STEPS)
 _MAX_PLAYERS: Final = 6
@@ -175,7 +182,7 @@ class TrackerEncoder(Encoder):
                 # a false track, or a scout of a tribe: a seat's (relative) or nobody's
                 out[base + (get(tribe_of(card), 10) if is_scout(card) else 11)] = 1.0
         for pos, count in interest.items():
-            out[board + pos * width + 12] = _TRACKER_INTEREST[count] if count < 3 else 1.0
+            out[board + pos * width + 12] = _interest(count)
 
     def _encode_state(
         self, state: Any, seat: int, belief: Belief | None, out: memoryview[float]
@@ -319,7 +326,7 @@ class TrackerEncoder(Encoder):
         count = memory.interest.get(pos, 0)
         if count != was:
             if count:
-                out[base + 12] = _TRACKER_INTEREST[count] if count < 3 else 1.0
+                out[base + 12] = _interest(count)
                 shown.interest[pos] = count
             else:
                 out[base + 12] = 0.0
@@ -447,10 +454,10 @@ class TrackerEncoder(Encoder):
                     out[at[pos] + 12] = 0.0
             for pos, count in interest.items():
                 if old.get(pos, 0) != count:
-                    out[at[pos] + 12] = _TRACKER_INTEREST[count] if count < 3 else 1.0
+                    out[at[pos] + 12] = _interest(count)
             return
         for pos, count in interest.items():
-            out[at[pos] + 12] = _TRACKER_INTEREST[count] if count < 3 else 1.0
+            out[at[pos] + 12] = _interest(count)
 
     def _channel(self, st: TrackerState, seat: int) -> tuple[int, ...]:
         """Per card: the board channel of its kind seen from ``seat``.
