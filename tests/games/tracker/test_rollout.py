@@ -155,3 +155,28 @@ def test_two_player_piles_stay_uniform() -> None:
         assert isinstance(world, TrackerState)
         plain = state.determinize(0, random.Random(seed))
         assert world.captured == plain.captured and world.board == plain.board
+
+
+def test_a_decaying_memory_forgets_as_its_seed_says_and_so_do_its_copies() -> None:
+    """The generator of forgetting is made when first drawn from, seeded with the memory's seed.
+
+    A copy made before that draw, or after some, forgets the same positions as the memory.
+    """
+    decay, seed = 0.3, 5
+    memory = TrackerMemory(0, decay=decay, seed=seed)
+    for pos in range(12):
+        memory.remember(pos, pos)
+    copies = [memory, memory.clone()]  # the copy made before anything was drawn
+    reference = random.Random(seed)  # what the memory must draw, in order
+    expected = dict(memory.known)
+    for turn in range(4):
+        others = [_peek(1, 40 + turn)]  # another seat acted: each known card may be forgotten
+        for copy in copies:
+            copy.observe(others)
+        for pos in list(expected):
+            if reference.random() < decay:
+                del expected[pos]
+        assert [dict(copy.known) for copy in copies] == [expected] * len(copies)
+        if turn == 0:
+            copies.append(memory.clone())  # a copy made after the first draws
+    assert 0 < len(expected) < 12  # something was forgotten, not everything
