@@ -50,12 +50,11 @@ _TRACKER_CHANNELS: Final = (
 
 _TRACKER_PHASE: Final = {name: i for i, name in enumerate(_TRACKER_PHASES)}
 _TRACKER_STEP: Final = {name: i for i, name in enumerate(_TRACKER_STEPS)}
-_TRACKER_INTEREST: Final = (0.0, 1 / 3, 2 / 3)  # other seats' peeks / 3 (1 from 3 peeks on)
 
 
 def _interest(count: int) -> float:
     """A position's interest channel: other seats' peeks there / 3, 1 from three on."""
-    return _TRACKER_INTEREST[count] if count < 3 else 1.0
+    return min(count, 3) / 3
 
 
 _TRACKER_PHASE_SLOT: Final = tuple(_TRACKER_PHASE[name] for name in tracker_state.PHASES)
