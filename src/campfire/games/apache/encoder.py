@@ -56,6 +56,52 @@ def _count_values(
     return tuple([(o + kind_of[kind], value / 9) for kind, value in float_counts(cards)])
 
 
+def _starts_with(cards: list[int], prefix: list[int]) -> bool:
+    """Whether ``cards`` begins with ``prefix`` (a loop of ints: no slice is made).
+
+    >>> _starts_with([3, 1, 4], [3, 1]), _starts_with([3, 1], [1])
+    (True, False)
+    """
+    if len(prefix) > len(cards):
+        return False
+    for j in range(len(prefix)):  # noqa: SIM110 - a C loop where compiled (all() is not)
+        if cards[j] != prefix[j]:
+            return False
+    return True
+
+
+def _answers_key(st: ApacheState, seat: int) -> int:
+    """What the ``answers`` part shows of an open poll to ``seat``, as one int.
+
+    A base-8 digit per seat: 0 not answered, 6 answered (the answer hidden), 1 a pass or
+    2 + the claim's type where the answer is shown (the seat's own; all in arrival mode).
+    """
+    answered, answers, arrival = st.answered, st.answers, st.arrival
+    key = 0
+    for s in range(len(answered) - 1, -1, -1):
+        code = 0
+        if answered[s]:
+            if arrival or s == seat:
+                claim = answers[s]
+                code = 1 if claim is None else 2 + claim.type
+            else:
+                code = 6
+        key = key * 8 + code
+    return key
+
+
+def _queue_key(queue: list[Claim], resolved: int) -> int:
+    """What the ``queue`` part shows, as one int.
+
+    Each claim's seat, type and legality (a base-64 digit per claim, never 0), then how many
+    of them are resolved (the low 3 bits).
+    """
+    key = 0
+    for claim in queue:
+        key = key * 64 + claim.seat * 8 + claim.type * 2 + (1 if claim.legal else 0) + 1
+    return key * 8 + resolved
+
+
 class ApacheEncoder(Encoder):
     """Apache: the table, piles, scores, the claim poll and the resolution queue.
 
@@ -360,7 +406,8 @@ class ApacheEncoder(Encoder):
         st = cast(ApacheState, state)
         phase = st.phase
         left = len(st.deck) - st.deck_pos
-        key: object = (phase, st.revealer, st.window, left)
+        # phase, revealer, window and cards face down as one int (nothing made to compare)
+        key: object = ((phase * 8 + st.revealer) * 1024 + st.window) * 1024 + left
         part = memo[_P_STEP]
         if key != part.key:
             self._rewrite(
@@ -393,19 +440,14 @@ class ApacheEncoder(Encoder):
         if key != part.key:
             values = [] if key is None else self._protect_values(st, seat, st.counts)
             self._rewrite(out, part, key, values)
-        # the answers while a poll is open (a claim is a value, never changed)
-        if not polling:
-            key = None
-        elif st.arrival:
-            key = (tuple(st.answered), tuple(st.answers))
-        else:
-            key = (tuple(st.answered), st.answers[seat])
+        # the answers while a poll is open, as one int (_answers_key), else nothing
+        key = _answers_key(st, seat) if polling else None
         part = memo[_P_ANSWERS]
         if key != part.key:
             answered, answers = st.answered, st.answers
             values = [] if key is None else self._answer_values(answered, answers, st.arrival, seat)
             self._rewrite(out, part, key, values)
-        key = (tuple(st.queue), st.resolved)
+        key = _queue_key(st.queue, st.resolved)
         part = memo[_P_QUEUE]
         if key != part.key:
             self._rewrite(out, part, key, self._queue_values(st.queue, st.resolved, seat))
@@ -452,20 +494,36 @@ class ApacheEncoder(Encoder):
         the discards and the piles are long and change by a card or two: cards put on top or
         taken from it, most of the time.
         """
-        k = len(old)
-        if cards[:k] == old:  # cards put on top
-            changed = set(cards[k:])
-        elif old[: len(cards)] == cards:  # cards taken from the top
-            changed = set(old[len(cards) :])
+        k, m = len(old), len(cards)
+        # compared and walked in loops of ints, without a slice or a set (a kind written
+        # twice is written with the same count)
+        if k <= m and _starts_with(cards, old):  # cards put on top
+            for j in range(k, m):
+                self._recount_kind(out, part, cards, cards[j], o, kind_of)
+        elif m < k and _starts_with(old, cards):  # cards taken from the top
+            for j in range(m, k):
+                self._recount_kind(out, part, cards, old[j], o, kind_of)
         else:
             changed = set(old)
             changed.update(cards)
-        for c in changed:
-            i = o + kind_of[c]
-            count = 0  # counted in a loop of ints (native where compiled; list.count compares
-            for x in cards:  # each item as an object)
-                if x == c:
-                    count += 1
-            out[i] = count / 9
-            part.note(i)
+            for c in changed:
+                self._recount_kind(out, part, cards, c, o, kind_of)
         part.key = cards
+
+    def _recount_kind(
+        self,
+        out: memoryview[float],
+        part: Part,
+        cards: list[int],
+        c: int,
+        o: int,
+        kind_of: tuple[int, ...],
+    ) -> None:
+        """Write the count / 9 of card ``c``'s kind in ``cards`` at ``o``, noted in ``part``."""
+        i = o + kind_of[c]
+        count = 0  # counted in a loop of ints (native where compiled; list.count compares
+        for x in cards:  # each item as an object)
+            if x == c:
+                count += 1
+        out[i] = count / 9
+        part.note(i)
