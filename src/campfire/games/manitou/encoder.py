@@ -323,8 +323,8 @@ class ManitouEncoder(Encoder):
             copies = [p[:] for p in pool]
             self._update_numbers(out, part, copies, _used(pool), self._used_at[seat], 1.0)
         part = memo[_P_COUNTS]
-        counts = _counts(st)
-        if counts != part.key:
+        if not _same_counts(st, part.key):  # (compared with the state: nothing made)
+            counts = _counts(st)
             self._update_numbers(out, part, counts, counts, self._counts_at[seat], 10.0)
         part = memo[_P_SHARING]
         sharing: list[int] | None = None
@@ -422,6 +422,33 @@ def _used(pool: list[list[int]]) -> list[int]:
         for card in range(len(left)):
             out.append(full[card] - left[card])
     return out
+
+
+def _same_counts(st: ManitouState, key: object) -> bool:
+    """Whether ``key`` is :func:`_counts` ``(st)``, compared without making that list."""
+    if not isinstance(key, list):
+        return False
+    sel, picked, hands, decks = st.sel_size, st.picked, st.hands, st.decks
+    if len(key) != len(sel) + len(picked) + len(hands) + len(decks):
+        return False
+    i = 0
+    for number in sel:
+        if key[i] != number:
+            return False
+        i += 1
+    for number in picked:
+        if key[i] != number:
+            return False
+        i += 1
+    for hand in hands:
+        if key[i] != len(hand):
+            return False
+        i += 1
+    for deck in decks:
+        if key[i] != len(deck):
+            return False
+        i += 1
+    return True
 
 
 def _counts(st: ManitouState) -> list[int]:
