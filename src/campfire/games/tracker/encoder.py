@@ -212,12 +212,12 @@ class TrackerEncoder(Encoder):
         """Bring the parts of a kept row up to date that changed since it was last written.
 
         The keys: the phase and step, the start and last seats, the trackers in hand and pile
-        sizes, the centre and relocations, the peeked positions and the lifted one (small
-        parts, written again whole with :meth:`_rewrite` when their key changes); the board (a
-        copy of the list: on a change only the positions that differ from it are written, and
-        the copy is made only then); the known cards and the interest: with the game's own
-        memory, its change log (:meth:`_follow`); with any other, copies of its dicts compared
-        as the board's list is.
+        sizes (as one int), the centre and relocations, the peeked positions and the lifted
+        one (small parts, written again whole with :meth:`_rewrite` when their key changes);
+        the board (a copy of the list: on a change only the positions that differ from it are
+        written, and the copy is made only then); the known cards and the interest: with the
+        game's own memory, its change log (:meth:`_follow`); with any other, copies of its
+        dicts compared as the board's list is.
         """
         st = cast(TrackerState, state)
         part = memo[_PHASE_STEP]
@@ -229,9 +229,10 @@ class TrackerEncoder(Encoder):
         if seats != part.key:
             self._rewrite(out, part, seats, self._seat_values(st, seat, []))
         part = memo[_COUNTS]
-        counts = st.hands.copy()  # the trackers in hand, then the pile sizes
-        for pile in st.captured:
-            counts.append(len(pile))
+        counts = 0  # per seat its trackers in hand (< 8) and pile size (< 64), as one int
+        hands = st.hands
+        for s, pile in enumerate(st.captured):
+            counts = (counts * 8 + hands[s]) * 64 + len(pile)
         if counts != part.key:
             self._rewrite(out, part, counts, self._count_values(st, seat, []))
         part = memo[_TURN]
