@@ -9,6 +9,7 @@ mypyc fails on its constructor's signature, and its steps run the interpreted
 
 from __future__ import annotations
 
+import array
 import operator
 import random
 from collections.abc import Mapping, Sequence
@@ -45,20 +46,18 @@ def game_seed(seed: int, slot: int, number: int) -> int:
 def _small_ints(values: list[int], bound: int) -> npt.NDArray[np.int64]:
     """``values`` (each ``0 <= v < bound``) as a new ``int64`` array.
 
-    Read from bytes where each fits one or two: numpy converts a list of ints item by item, at
-    a few hundred instructions each, where ``bytes`` takes a list of small ints at a tenth of
-    it (a batch's seats, legal counts and, in most games, legal indices are below 256).
+    Read from bytes where each fits one: numpy converts a list of ints item by item, at a few
+    hundred instructions each, where ``bytes`` takes a list of small ints at a tenth of it (a
+    batch's seats, legal counts and, in most games, legal indices are below 256). Larger ones
+    go through an ``array.array`` of C ``long long``, a quarter of the time of splitting them
+    into two lists of bytes (measured on 640 indices below 391).
 
     >>> _small_ints([3, 0, 255], 256).tolist(), _small_ints([390, 7], 391).tolist()
     ([3, 0, 255], [390, 7])
     """
     if bound <= 256:
         return np.frombuffer(bytes(values), np.uint8).astype(np.int64)
-    if bound <= 65_536:  # the low byte, and the high byte shifted
-        out = np.frombuffer(bytes([v & 255 for v in values]), np.uint8).astype(np.int64)
-        out += np.frombuffer(bytes([v >> 8 for v in values]), np.uint8).astype(np.int64) << 8
-        return out
-    return np.array(values, dtype=np.int64)
+    return np.frombuffer(array.array("q", values), np.int64)
 
 
 def _position(legal: tuple[int, ...], index: int) -> int:

@@ -269,7 +269,7 @@ class Session:
         self._legal_ids: tuple[int, ...] = ()
         #: the engine's legal list, in _legal_ids' order (``None``: the index table's actions
         #: at those indices, as ``State.legal_action_indices`` promises)
-        self._legal_actions: list[Action] | None = []
+        self._legal_actions: Sequence[Action] | None = ()  # (a tuple: nothing made per move)
         self._legal_entry: list[Any] | None = None  # the memo entry of the legal list
 
     # ----- turn order and actions ----------------------------------------------------------
