@@ -32,6 +32,7 @@ from .position import (
     check_one_colour_per_seat,
     check_tiebreaks_are_seat_orders,
     read_state,
+    shared_orders,
 )
 from .state import ApacheState
 
@@ -95,7 +96,7 @@ class ApacheGame(Game[ApacheState]):
         assert isinstance(options, ApacheOptions)
         colours, start, deck, tiebreaks = self._draw(players, options, rng)
         state = ApacheState.new(options, colours, deck, start, GameRng(play.getrandbits(64)))
-        state.tiebreaks = tuple(map(tuple, tiebreaks or ()))
+        state.tiebreaks = shared_orders(tiebreaks or ())
         return state
 
     @staticmethod

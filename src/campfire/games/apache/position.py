@@ -23,7 +23,7 @@ campfire.core.errors.PositionError: the game is over only once every card is rev
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from campfire.core import CampfireError, ErrorText, GameRng, PositionError
@@ -40,6 +40,7 @@ __all__ = [
     "check_one_colour_per_seat",
     "check_tiebreaks_are_seat_orders",
     "read_state",
+    "shared_orders",
 ]
 
 
@@ -156,7 +157,21 @@ def check_tiebreaks_are_seat_orders(
                     order=repr(order),
                 )
             )
-    return tuple(tuple(order) for order in raw)
+    return shared_orders(raw)
+
+
+def shared_orders(orders: Iterable[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+    """``orders`` as a tuple of tuples, each distinct order one object.
+
+    A game holds up to 114 of them and drops the first at every tie-break (a new tuple of the
+    rest): shared, the references it copies are to a handful of objects instead of one each.
+
+    >>> first, _, third = shared_orders([[1, 0], [0, 1], [1, 0]])
+    >>> first is third
+    True
+    """
+    seen: dict[tuple[int, ...], tuple[int, ...]] = {}
+    return tuple([seen.setdefault(order, order) for order in map(tuple, orders)])
 
 
 # ----- the cards and the window ------------------------------------------------------------------
