@@ -162,6 +162,18 @@ def test_random_actions_draw_each_legal_action_alike_and_nothing_else() -> None:
         random_actions(masks, rng)
 
 
+def test_random_actions_read_any_mask_type_alike() -> None:
+    """Bools, int8 and other numbers: a nonzero entry is legal, and the picks are the same."""
+    masks = (np.random.default_rng(3).random((5, 40)) < 0.2).astype(np.int8)
+    masks[:, 7] = 1  # every row has a legal action
+    picks = [
+        random_actions(m, np.random.default_rng(9)).tolist()
+        for m in (masks, masks.astype(np.bool_), masks * 3, masks.astype(np.uint16))
+    ]
+    assert picks[0] == picks[1] == picks[2] == picks[3]
+    assert masks[np.arange(5), picks[0]].all()
+
+
 def test_random_actions_play_whole_batches_of_every_game() -> None:
     for name in GAMES:
         games = VectorGames(name, 4, 2, seed=1)
