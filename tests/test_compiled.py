@@ -11,6 +11,7 @@ itself, and the fall-back of a build that fails, are tested either way.
 from __future__ import annotations
 
 import abc
+import ast
 import hashlib
 import importlib.machinery
 import json
@@ -97,6 +98,49 @@ def batches(game: str, steps: int = 300) -> str:
             digest.update(array.tobytes())
         batch = games.step((draw.random(batch.action_masks.shape) * batch.action_masks).argmax(1))
     return f"{digest.hexdigest()} ({games.games_finished} games finished)"
+
+
+def _is_float(node: ast.expr) -> bool:
+    """Whether ``node`` is a float literal, or arithmetic that makes a float (``1 / 3``)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, float)
+    if isinstance(node, ast.UnaryOp):
+        return _is_float(node.operand)
+    if isinstance(node, ast.BinOp):
+        return isinstance(node.op, ast.Div) or _is_float(node.left) or _is_float(node.right)
+    return False
+
+
+def final_float_tuples(source: str) -> list[int]:
+    """The lines of ``source`` where a module-level ``Final`` is a tuple of floats only.
+
+    mypyc (2.4) never sets such a constant: every compiled function that reads it raises
+    ``NameError: value for final name ... was not set`` (a tuple with an int in it, a
+    ``Final[tuple[float, ...]]`` or a list is fine). docs/compiled.md, change 23.
+    """
+    return [
+        node.lineno
+        for node in ast.parse(source).body
+        if isinstance(node, ast.AnnAssign)
+        and isinstance(node.value, ast.Tuple)
+        and node.value.elts
+        and all(_is_float(e) for e in node.value.elts)
+        and ast.unparse(node.annotation).split("[")[0].endswith("Final")
+        and "..." not in ast.unparse(node.annotation)
+    ]
+
+
+def test_no_compiled_module_has_a_final_tuple_of_floats() -> None:
+    """The one mypyc pitfall no pure-Python test can see, checked in the sources (a compiled
+    Tracker batch failed at its first interest value for a day, 2026-12-06)."""
+    assert final_float_tuples("from typing import Final\nA: Final = (0.0, 1 / 3, 2 / 3)\n") == [2]
+    assert final_float_tuples("B: Final = (1, 0.5)\nC: Final[tuple[float, ...]] = (0.5,)\n") == []
+    found = {
+        module: lines
+        for module in _compiled.listed_modules(ROOT)
+        if (lines := final_float_tuples((SRC / module).read_text(encoding="utf-8")))
+    }
+    assert found == {}, f"a Final tuple of floats, never set where compiled: {found}"
 
 
 def loaded_extensions() -> list[str]:
