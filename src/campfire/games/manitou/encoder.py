@@ -67,7 +67,7 @@ _P_DECK: Final = 11  # a copy of the seat's deck, counted
 _P_SELECTION: Final = 12  # a copy of the seat's selection (a count per card type)
 _P_OWNED: Final = 13  # copies of every seat's tiles owned (a count per tile type)
 _P_USED: Final = 14  # copies of every seat's cards left (a count per card type)
-_P_COUNTS: Final = 15  # the per-seat counts, in a list
+_P_COUNTS: Final = 15  # the per-seat counts (kept in its at: _follow_counts)
 _P_SHARING: Final = 16  # the sharing and the thief's queue in a list (None: no sharing)
 _PARTS: Final = _P_SHARING
 
@@ -322,10 +322,7 @@ class ManitouEncoder(Encoder):
         if pool != part.key:
             copies = [p[:] for p in pool]
             self._update_numbers(out, part, copies, _used(pool), self._used_at[seat], 1.0)
-        part = memo[_P_COUNTS]
-        if not _same_counts(st, part.key):  # (compared with the state: nothing made)
-            counts = _counts(st)
-            self._update_numbers(out, part, counts, counts, self._counts_at[seat], 10.0)
+        self._follow_counts(out, memo[_P_COUNTS], st, self._counts_at[seat])
         part = memo[_P_SHARING]
         sharing: list[int] | None = None
         if st.phase in _MANITOU_SHARING:
@@ -333,6 +330,41 @@ class ManitouEncoder(Encoder):
         if sharing != part.key:
             values = [] if sharing is None else self._sharing_values(st, rel, [])
             self._rewrite(out, part, sharing, values)
+
+    def _follow_counts(
+        self, out: memoryview[float], part: Part, st: ManitouState, at: tuple[int, ...]
+    ) -> None:
+        """Bring the per-seat counts (:func:`_counts`, / 10) up to date where they changed.
+
+        They change at nearly every move, a count or two: the part keeps the counts it wrote
+        in :attr:`Part.at` (zeros, the blank's, before its first write) and compares them with
+        the state's in one pass, with no list made.
+        """
+        old = part.at
+        size = len(st.sel_size) + len(st.picked) + len(st.hands) + len(st.decks)
+        if len(old) != size:
+            old = part.at = [0] * size
+        k = 0
+        for number in st.sel_size:
+            if old[k] != number:
+                out[at[k]] = number / 10.0
+                old[k] = number
+            k += 1
+        for number in st.picked:
+            if old[k] != number:
+                out[at[k]] = number / 10.0
+                old[k] = number
+            k += 1
+        for cards in st.hands:
+            if old[k] != len(cards):
+                out[at[k]] = len(cards) / 10.0
+                old[k] = len(cards)
+            k += 1
+        for cards in st.decks:
+            if old[k] != len(cards):
+                out[at[k]] = len(cards) / 10.0
+                old[k] = len(cards)
+            k += 1
 
     # ----- each part's values (an offset and its value) or counted offsets -------------------
 
@@ -422,33 +454,6 @@ def _used(pool: list[list[int]]) -> list[int]:
         for card in range(len(left)):
             out.append(full[card] - left[card])
     return out
-
-
-def _same_counts(st: ManitouState, key: object) -> bool:
-    """Whether ``key`` is :func:`_counts` ``(st)``, compared without making that list."""
-    if not isinstance(key, list):
-        return False
-    sel, picked, hands, decks = st.sel_size, st.picked, st.hands, st.decks
-    if len(key) != len(sel) + len(picked) + len(hands) + len(decks):
-        return False
-    i = 0
-    for number in sel:
-        if key[i] != number:
-            return False
-        i += 1
-    for number in picked:
-        if key[i] != number:
-            return False
-        i += 1
-    for hand in hands:
-        if key[i] != len(hand):
-            return False
-        i += 1
-    for deck in decks:
-        if key[i] != len(deck):
-            return False
-        i += 1
-    return True
 
 
 def _counts(st: ManitouState) -> list[int]:
