@@ -124,3 +124,30 @@ def test_a_kept_row_follows_a_memory_of_another_kind() -> None:
         compared += bool(notes.known)
         session.apply(current, rng.choice(session.legal(current)))
     assert compared  # the notes held known cards at some point
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_reset_parts_bring_a_blank_row_up_to_date_as_new_ones_do(game: str) -> None:
+    """A batch resets a finished game's parts (``Part.reset``) and puts its row back to the
+    blank; the next game's row is then written as with a new memo."""
+    first = Session(game, 2, seed=11)
+    rows = np.tile(first.encoder.blank, (2, 1))
+    memos: list[list[Part] | None] = [None, None]
+    rng = random.Random(3)
+    for _ in range(40):  # memos with parts written, part of the way into a game
+        seat = first.current_seat()
+        if seat is None:
+            break
+        memos[seat] = _caught_up(first, seat, rows, memos[seat])
+        first.apply(seat, rng.choice(first.legal(seat)))
+    for memo in memos:
+        for part in memo or []:
+            part.reset()
+    rows[:] = first.encoder.blank
+    second = Session(game, 2, seed=12)
+    fresh_rows = rows.copy()
+    fresh: list[list[Part] | None] = [None, None]
+    while (seat := second.current_seat()) is not None:
+        memos[seat] = _caught_up(second, seat, rows, memos[seat])
+        fresh[seat] = _caught_up(second, seat, fresh_rows, fresh[seat])
+        second.apply(seat, rng.choice(second.legal(seat)))

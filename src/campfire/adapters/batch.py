@@ -229,15 +229,23 @@ class VectorGames:
         return self._batch(rewards, terminated, truncated)
 
     def _forget_rows(self, i: int) -> None:
-        """Set game ``i``'s kept rows back to the blank (a new game starts in its slot)."""
+        """Set game ``i``'s kept rows back to the blank (a new game starts in its slot).
+
+        Their memos' parts are reset (:meth:`~campfire.core.encoding.Part.reset`) rather than
+        dropped for new ones: a game's parts, freed and made again at every new game, made
+        the garbage collector run several times as often (Big Manitou: 53 young collections
+        in 1,500 calls against 10 in the engine's own loop, 4 % of a step).
+        """
         players = self.players
         first = i * players
         blank = self._blank
         memos = self._memos
         for k in range(first, first + players):
-            if memos[k] is not None:
+            memo = memos[k]
+            if memo is not None:
                 self._rows[k] = blank
-                memos[k] = None
+                for part in memo:
+                    part.reset()
 
     def _batch(
         self,

@@ -106,6 +106,18 @@ class Part:
         self.values: dict[int, float] = {}
         self.at: list[int] = []
 
+    def reset(self) -> None:
+        """Forget what was written: the part is as a new one, for a row put back to the blank.
+
+        The same objects kept (a batch resets a game's parts when a new game starts in its
+        slot): a part's ``values`` are its own and emptied where they are, and only a
+        non-empty ``at`` is replaced (a game may have made it its key too).
+        """
+        self.key = _UNWRITTEN
+        self.values.clear()
+        if self.at:
+            self.at = []
+
     def note(self, i: int) -> None:
         """Record offset ``i`` in :attr:`at`, once: the game's own code wrote it.
 
@@ -253,12 +265,13 @@ class Encoder:
         """Bring a kept row up to date: afterwards ``out`` holds :meth:`encode_state`'s vector.
 
         ``out`` (a float memoryview of :attr:`size` values, as for :meth:`encode_state_into`)
-        holds either the blank, with ``memo`` ``None``, or what this method wrote there for the
-        same seat of the same game when it returned ``memo``; the answer is the memo for the
-        next call. A batch keeps one row per game and seat this way and brings a seat's row up
-        to date when that seat is to act: an :attr:`incremental` encoder then writes only the
-        parts of the row that changed since (:meth:`_update_state`), a few values a move where
-        the whole row is hundreds; any other encoder writes the whole row again.
+        holds either the blank, with ``memo`` ``None`` or a memo whose parts were all reset
+        (:meth:`Part.reset`), or what this method wrote there for the same seat of the same
+        game when it returned ``memo``; the answer is the memo for the next call. A batch
+        keeps one row per game and seat this way and brings a seat's row up to date when that
+        seat is to act: an :attr:`incremental` encoder then writes only the parts of the row
+        that changed since (:meth:`_update_state`), a few values a move where the whole row is
+        hundreds; any other encoder writes the whole row again.
         """
         if not self.incremental or type(state) is not self.state_class:
             if memo is not None:
