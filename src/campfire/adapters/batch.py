@@ -233,8 +233,8 @@ class VectorGames:
 
         Their memos' parts are reset (:meth:`~campfire.core.encoding.Part.reset`) rather than
         dropped for new ones: a game's parts, freed and made again at every new game, made
-        the garbage collector run several times as often (Big Manitou: 53 young collections
-        in 1,500 calls against 10 in the engine's own loop, 4 % of a step).
+        the garbage collector run up to five times as often as the engine's own loop (4 % of
+        a step in the game with the most new games; docs/adapters.md, "Kept rows").
         """
         players = self.players
         first = i * players
