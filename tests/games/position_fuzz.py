@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 
-from campfire.core import Game, PositionError, State
+from campfire.core import Game, PositionError, SetupError, State
 
 #: Every kind of change :func:`mutate` makes: replace a value with a sample, change a number,
 #: delete an item, duplicate a list item, swap two list items, move a scalar (a card, a number)
@@ -112,7 +112,9 @@ def check_playable(
     Every seat to act (several during a simultaneous step, which only a game that declares
     ``simultaneous_steps`` may have, or ``simultaneous=True``; otherwise exactly one) has a
     legal action, can be determinised, and each of its moves (one, drawn with ``rng``) leads
-    to a position that loads again.
+    to a position that loads again. A move that an explicit setup cannot serve (a deck order
+    without the card picked) may be refused with :class:`SetupError`, the state unchanged;
+    then another legal move must play.
     """
     position = state.to_position()
     assert game.state_from_position(json.loads(json.dumps(position))).to_position() == position
@@ -130,9 +132,20 @@ def check_playable(
         legal = state.legal_actions(seat)
         assert legal, f"seat {seat} is to act but has no legal action"
         json.dumps(state.determinize(seat, rng).to_position())
-        after = state.clone()
-        after.apply(seat, rng.choice(legal))
-        game.state_from_position(json.loads(json.dumps(after.to_position())))
+        before = state.to_position()
+        for action in [rng.choice(legal), *legal]:  # the drawn one, else the first that plays
+            after = state.clone()
+            try:
+                after.apply(seat, action)
+            except SetupError:
+                # an explicit setup's part still to come cannot serve this move (a Big Manitou
+                # deck order without a card the seat picks): refused, and nothing changed
+                assert after.to_position() == before, "a refused move changed the position"
+                continue
+            game.state_from_position(json.loads(json.dumps(after.to_position())))
+            break
+        else:
+            raise AssertionError(f"seat {seat}: every legal action was refused")
 
 
 def check_a_mutated_position(

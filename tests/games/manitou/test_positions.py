@@ -479,6 +479,15 @@ def _the_last_card_selected(position: dict[str, Any]) -> str:
     return "every seat has selected its cards: the deal follows at once"
 
 
+@_breaks("_check_deal_holds_the_selection", "select, one pick left")
+def _a_selected_card_taken_out_of_the_deal(position: dict[str, Any]) -> str:
+    s = position["state"]
+    p = next(p for p in range(3) if s["selected"][p])
+    card = s["selected"][p][0]
+    s["deals"][0][p] = [c for c in s["deals"][0][p] if c != card]
+    return f"deals[0][{p}] must hold seat {p}'s selected cards ({card} is not in it as often)"
+
+
 @_breaks("_check_play_turn_fits_phase", "select")
 def _a_play_during_the_selection(position: dict[str, Any]) -> str:
     position["state"]["play_turn"] = 3

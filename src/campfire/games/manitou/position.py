@@ -148,6 +148,30 @@ def _read_draws_to_come(state: ManitouState, v: Mapping[str, Any]) -> None:
         v["deals"], n, state.options, (dealer + dealt) % n, hunt + dealt, PositionError
     )
     state.returns = read_returns(v["returns"], state.options, PositionError)
+    if state.phase == SELECT and state.deals:
+        _check_deal_holds_the_selection(state)
+
+
+def _check_deal_holds_the_selection(state: ManitouState) -> None:
+    """During the selection, this hunt's deck orders hold each seat's cards selected so far.
+
+    The deck is dealt from the order when the selection ends (manitou §5 H4): an order without
+    a card already selected could never be dealt, whatever the seat picks next. Raises
+    :class:`PositionError` "deals[0][p] must hold seat p's selected cards (… is not in it)".
+    """
+    for p, order in enumerate(state.deals[0]):
+        have = _count(order, NUM_CARD_TYPES)
+        selected = state.selected[p]
+        for c in range(NUM_CARD_TYPES):
+            if selected[c] > have[c]:
+                raise PositionError(
+                    ErrorText(
+                        "deals[0][{seat}] must hold seat {seat}'s selected cards "
+                        "({card} is not in it as often)",
+                        seat=p,
+                        card=CARD_NAMES[c],
+                    )
+                )
 
 
 # ----- the game's course: hunt, phase and seat -------------------------------------------------
