@@ -81,6 +81,21 @@ def test_the_setup_deck_order_is_the_draw_order_of_the_selected_cards() -> None:
     assert state.view(1)["you"]["hand"] == ["shaman", "squaw", "h9"]  # h9 is drawn next
 
 
+def test_a_pick_a_short_deck_order_cannot_deal_is_refused_when_it_is_made() -> None:
+    """Each pick is checked against the seat's deck order, so every position reached still
+    loads (its orders hold the cards selected: ``_check_deal_holds_the_selection``)."""
+    seven = ["h1", "h2", "h3", "h4", "h5", "h6", "h7"]
+    eight = ["h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8"]
+    state = GAME.new_game(2, setup={"dealer": 0, "tiles": FIXTURE, "decks": [[seven, eight]]})
+    before = state.to_position()
+    with pytest.raises(SetupError, match="does not hold another h10 to select"):
+        state.apply(0, "pick h10")  # the first pick already: seat 0's order has no h10
+    assert state.to_position() == before
+    for card in seven[:3]:
+        state.apply(0, f"pick {card}")
+        assert GAME.state_from_position(state.to_position()).to_position() == state.to_position()
+
+
 def test_a_setup_deck_order_without_a_selected_card_is_refused_and_changes_nothing() -> None:
     decks = [[["h1", "h2", "h3", "h4", "h5", "h6", "h7"], ["h1", "h2", "h3", "h4", "h5"] * 0]]
     with pytest.raises(SetupError, match=r"decks\[0\]\[1\]"):  # too short for 8 cards

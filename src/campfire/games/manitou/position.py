@@ -157,7 +157,9 @@ def _check_deal_holds_the_selection(state: ManitouState) -> None:
 
     The deck is dealt from the order when the selection ends (manitou §5 H4): an order without
     a card already selected could never be dealt, whatever the seat picks next. Raises
-    :class:`PositionError` "deals[0][p] must hold seat p's selected cards (… is not in it)".
+    :class:`PositionError` "deals[0][p] must hold seat p's selected cards (… is not in it as
+    often)". The engine refuses a pick beyond its order (``ManitouState._check_order_holds``),
+    so a position it reaches always passes.
     """
     for p, order in enumerate(state.deals[0]):
         have = _count(order, NUM_CARD_TYPES)

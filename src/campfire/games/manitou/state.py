@@ -152,6 +152,8 @@ EV_SECOND: Final = 3
 EV_STEPS: Final[tuple[SharingStep, ...]] = ("start", "hero", "best_hunter", "second_hunter")
 
 _INDEX: Final = attrgetter("index")
+#: the cards of a whole personal deck: a setup's deck order this long holds every card
+_DECK_SIZE: Final = sum(FULL_POOL)
 
 
 def _ground_card(code: int) -> Any:
@@ -678,6 +680,8 @@ class ManitouState(State):
 
     def _pick(self, seat: int, card: int) -> list[Event]:
         # manitou §5 H3 (M14): secret selection, one card at a time
+        if self.deals and len(self.deals[0][seat]) < _DECK_SIZE:
+            self._check_order_holds(seat, card)  # (a whole deck's order holds every card)
         self.selected[seat][card] += 1
         self.picked[seat] += 1
         events = [
@@ -690,7 +694,7 @@ class ManitouState(State):
                 return events
         try:
             return self._deal(events)
-        except SetupError:  # the setup's deck order lacks a selected card: state unchanged
+        except SetupError:  # (defensive: each pick was checked against the order) unchanged
             self.selected[seat][card] -= 1
             self.picked[seat] -= 1
             raise
@@ -740,6 +744,26 @@ class ManitouState(State):
         self.turn = 0
         self.seat = first
         return events
+
+    def _check_order_holds(self, seat: int, card: int) -> None:
+        """Refuse a pick that this hunt's short deck order (a setup's) could not deal.
+
+        The deck is the selection in the order's order (:meth:`_setup_deck`), so every card
+        selected must be in it, as often: a pick beyond that is refused when it is made, with
+        nothing changed, rather than leaving a selection no deal can serve.
+        """
+        order = self.deals[0][seat]
+        if order.count(card) <= self.selected[seat][card]:
+            raise SetupError(
+                ErrorText(
+                    "the setup's deck order for hunt {number}, seat {seat} ({value}) does not "
+                    "hold another {card} to select",
+                    number=self.hunt + 1,
+                    seat=seat,
+                    value=[CARD_NAMES[c] for c in order],
+                    card=CARD_NAMES[card],
+                )
+            )
 
     def _setup_deck(self, seat: int, order: tuple[int, ...]) -> list[int]:
         """``seat``'s deck in draw order, taken from the setup's ``order`` (manitou §5 H4, §8).
