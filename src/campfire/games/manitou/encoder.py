@@ -67,7 +67,7 @@ _P_DECK: Final = 11  # a copy of the seat's deck, counted
 _P_SELECTION: Final = 12  # a copy of the seat's selection (a count per card type)
 _P_OWNED: Final = 13  # copies of every seat's tiles owned (a count per tile type)
 _P_USED: Final = 14  # copies of every seat's cards left (a count per card type)
-_P_COUNTS: Final = 15  # the per-seat counts (kept in its at: _follow_counts)
+_P_COUNTS: Final = 15  # the per-seat counts, in a list
 _P_SHARING: Final = 16  # the sharing and the thief's queue in a list (None: no sharing)
 _PARTS: Final = _P_SHARING
 
@@ -322,7 +322,10 @@ class ManitouEncoder(Encoder):
         if pool != part.key:
             copies = [p[:] for p in pool]
             self._update_numbers(out, part, copies, _used(pool), self._used_at[seat], 1.0)
-        self._follow_counts(out, memo[_P_COUNTS], st, self._counts_at[seat])
+        part = memo[_P_COUNTS]
+        counts = _counts(st)
+        if counts != part.key:
+            self._update_numbers(out, part, counts, counts, self._counts_at[seat], 10.0)
         part = memo[_P_SHARING]
         sharing: list[int] | None = None
         if st.phase in _MANITOU_SHARING:
@@ -330,41 +333,6 @@ class ManitouEncoder(Encoder):
         if sharing != part.key:
             values = [] if sharing is None else self._sharing_values(st, rel, [])
             self._rewrite(out, part, sharing, values)
-
-    def _follow_counts(
-        self, out: memoryview[float], part: Part, st: ManitouState, at: tuple[int, ...]
-    ) -> None:
-        """Bring the per-seat counts (:func:`_counts`, / 10) up to date where they changed.
-
-        They change at nearly every move, a count or two: the part keeps the counts it wrote
-        in :attr:`Part.at` (zeros, the blank's, before its first write) and compares them with
-        the state's in one pass, with no list made.
-        """
-        old = part.at
-        size = len(st.sel_size) + len(st.picked) + len(st.hands) + len(st.decks)
-        if len(old) != size:
-            old = part.at = [0] * size
-        k = 0
-        for number in st.sel_size:
-            if old[k] != number:
-                out[at[k]] = number / 10.0
-                old[k] = number
-            k += 1
-        for number in st.picked:
-            if old[k] != number:
-                out[at[k]] = number / 10.0
-                old[k] = number
-            k += 1
-        for cards in st.hands:
-            if old[k] != len(cards):
-                out[at[k]] = len(cards) / 10.0
-                old[k] = len(cards)
-            k += 1
-        for cards in st.decks:
-            if old[k] != len(cards):
-                out[at[k]] = len(cards) / 10.0
-                old[k] = len(cards)
-            k += 1
 
     # ----- each part's values (an offset and its value) or counted offsets -------------------
 
