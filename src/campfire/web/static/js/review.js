@@ -23,6 +23,12 @@ function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** Whether two sources name the same game: the same table's game, or the same file sent. */
+function samePlace(a, b) {
+  if (a.file !== undefined || b.file !== undefined) return a.file === b.file && a.id !== undefined && a.id === b.id;
+  return a.table === b.table && a.game === b.game;
+}
+
 export class ReviewPanel {
   /**
    * @param {HTMLElement} parent where the panel goes (at its end)
@@ -56,9 +62,14 @@ export class ReviewPanel {
   /** The game shown now: ``{table, game}`` or ``{file}`` (a record file's text); null: none. */
   show(source, autostart = false) {
     clearTimeout(this.timer);
+    const before = this.source;
     this.source = source ? { ...source } : null;
     const sent = this.sent; // the file sent last and its review's id (kept over a language change)
     if (source && source.file !== undefined && sent && sent.file === source.file) this.source.id = sent.id;
+    if (source && this.review && before && samePlace(before, this.source)) {
+      this.ask(false); // the same game again (a new language): its review stays until the new words come
+      return;
+    }
     this.review = null;
     this.body.replaceChildren();
     this.bar.hidden = true;
