@@ -84,6 +84,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+@pytest.fixture
+def every_option_combination(request: pytest.FixtureRequest) -> bool:
+    """Whether ``--all-option-combinations`` was given (the checks that sweep options then
+    run every combination, not only the covering ones)."""
+    return bool(request.config.getoption("all_option_combinations"))
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Run the ``slow`` tests first, each group keeping its (random) order.

@@ -17,6 +17,8 @@ from typing import Any, Literal, NotRequired, Required, Union, get_args, get_ori
 
 from campfire.core import Event, Game, State
 
+from ..conformance.test_conformance import covering_rows
+
 
 def _is_typeddict(tp: object) -> bool:
     return typing.is_typeddict(tp)
@@ -84,12 +86,36 @@ def problems(value: object, tp: Any, path: str = "view") -> list[str]:
     raise TypeError(f"{path}: the checker does not know {tp!r}")
 
 
+def option_sets(game: Game[Any], every: bool) -> list[Any]:
+    """The option combinations checked: with ``every``, all of them; else the covering ones.
+
+    The covering ones are those of the conformance suite's covering rows (each pair of two
+    options' values together in at least one), each once, in the rows' order: 13 of the 288 for
+    the game with the most. ``--all-option-combinations`` asks for every one.
+    """
+    if every:
+        return list(game.options_type.combinations())
+    seen: dict[str, Any] = {}
+    for _players, options in covering_rows(game):
+        seen.setdefault(repr(options), options)
+    return list(seen.values())
+
+
 def random_states(
-    game: Game[Any], players: int, *, games: int, seed: int, max_steps: int = 400
+    game: Game[Any],
+    players: int,
+    *,
+    games: int,
+    seed: int,
+    max_steps: int = 400,
+    every: bool = False,
 ) -> Iterator[tuple[State, list[Event]]]:
-    """Random games for every option combination: each state with the events that led to it."""
+    """Random games for the option combinations: each state with the events that led to it.
+
+    ``every``: for every option combination, else for the covering ones (:func:`option_sets`).
+    """
     rng = random.Random(seed)
-    for options in game.options_type.combinations():
+    for options in option_sets(game, every):
         for _ in range(games):
             state = game.new_game(players, options, seed=rng.randrange(2**32))
             events: list[Event] = []
@@ -115,14 +141,17 @@ def check_game(
     games: int = 2,
     seed: int = 0,
     extra: Callable[[State], None] | None = None,
+    every: bool = False,
 ) -> tuple[set[str], set[str]]:
     """Check every view (each seat and the spectator) and every event against the declarations.
 
-    Returns the event types met and the view keys met, so a test can check coverage too.
+    The games are played with the covering option combinations, or with ``every`` one (the
+    ``every_option_combination`` fixture: ``--all-option-combinations``). Returns the event
+    types met and the view keys met, so a test can check coverage too.
     """
     met_events: set[str] = set()
     met_keys: set[str] = set()
-    for state, events in random_states(game, players, games=games, seed=seed):
+    for state, events in random_states(game, players, games=games, seed=seed, every=every):
         for seat in (None, *range(players)):
             view = state.view(seat)
             met_keys.update(view)

@@ -14,8 +14,10 @@ from ..typed_shapes import check_game
 GAME = get_game("dudab")
 
 
-def test_views_and_events_match_their_typeddicts() -> None:
-    events, keys = check_game(GAME, DudabView, EVENT_DATA, 3, games=2, seed=11)
+def test_views_and_events_match_their_typeddicts(every_option_combination: bool) -> None:
+    events, keys = check_game(
+        GAME, DudabView, EVENT_DATA, 3, games=2, seed=11, every=every_option_combination
+    )
     assert events == set(EVENT_DATA)  # every declared event type was met
     assert keys == set(typing.get_type_hints(DudabView))  # and every declared view key
 

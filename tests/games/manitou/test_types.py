@@ -14,8 +14,10 @@ from ..typed_shapes import check_game
 GAME = get_game("manitou")
 
 
-def test_views_and_events_match_their_typeddicts() -> None:
-    events, keys = check_game(GAME, ManitouView, EVENT_DATA, 2, games=1, seed=2)
+def test_views_and_events_match_their_typeddicts(every_option_combination: bool) -> None:
+    events, keys = check_game(
+        GAME, ManitouView, EVENT_DATA, 2, games=1, seed=2, every=every_option_combination
+    )
     # every declared event type was met, but ``no_play`` (a hand with no playable card), rare
     assert set(EVENT_DATA) - events <= {"no_play"}
     assert keys == set(typing.get_type_hints(ManitouView))  # and every declared view key
