@@ -240,12 +240,10 @@ def test_clone_independence_and_every_legal_action_applies(
 ) -> None:
     rng = random.Random(5)
     earlier: list[tuple[State, str]] = []
-    original_snapshots: list[tuple[State, str]] = []
     for step, state in enumerate(_walk(game, players, seed=5, options=options)):
         snapshot = as_json(state.to_position())
         clone = state.clone()
         earlier.append((clone, snapshot))
-        original_snapshots.append((state, snapshot))
         if step % 3 == 0 and not state.is_terminal():
             for seat in state.seats_to_act():
                 legal = state.legal_actions(seat)
@@ -259,8 +257,8 @@ def test_clone_independence_and_every_legal_action_applies(
             assert as_json(state.to_position()) == snapshot, (
                 "applying to a clone changed the original"
             )
-        # earlier clones never change
-        for old, old_snapshot in _sample(earlier, 5, rng):
+        # earlier clones never change (two of them at each step, all of them at the end)
+        for old, old_snapshot in _sample(earlier, 2, rng):
             assert as_json(old.to_position()) == old_snapshot
     for old, old_snapshot in earlier:
         assert as_json(old.to_position()) == old_snapshot
@@ -271,7 +269,9 @@ def test_illegal_actions_raise_and_leave_state_unchanged(
     game: Game[Any], players: int, options: Any
 ) -> None:
     rng = random.Random(11)
-    size = game.num_distinct_actions(players)
+    candidates = [
+        game.action_from_index(i, players) for i in range(game.num_distinct_actions(players))
+    ]
     for step, state in enumerate(_walk(game, players, seed=11, options=options)):
         if step % 4:
             continue
@@ -279,14 +279,15 @@ def test_illegal_actions_raise_and_leave_state_unchanged(
         to_act = state.seats_to_act()
         for seat in range(players):
             legal = set(state.legal_actions(seat)) if seat in to_act else set()
-            candidates = [game.action_from_index(i, players) for i in range(size)]
             illegal = [a for a in candidates if a not in legal]
-            for action in _sample(illegal, 6, rng):
+            tried = _sample(illegal, 6, rng)
+            for action in tried:
                 with pytest.raises(IllegalActionError) as info:
                     state.apply(seat, action)
                 assert info.value.rule and str(info.value)
                 assert not state.is_legal(seat, action)
-                assert as_json(state.to_position()) == snapshot, f"{action} changed the state"
+            # one comparison for the seat's sample (the position is the costly part)
+            assert as_json(state.to_position()) == snapshot, f"one of {tried} changed the state"
         for seat in to_act:
             for action in state.legal_actions(seat):
                 assert state.is_legal(seat, action)
