@@ -18,8 +18,9 @@ The games of each game are split into three kinds:
 
 - *bulk*: random agents and every level that does not search (and the default heuristic), in
   lineups of one kind and mixed, over every player count and option combination in turn;
-- *search*: the levels that use ISMCTS, with their iterations cut to ``--search-iterations``
-  (the same search, rollouts and memory, only shorter), one search seat among fast agents;
+- *search*: the levels that search (ISMCTS, or any agent configured by its ``iterations``),
+  with their iterations cut to ``--search-iterations`` (the same search, rollouts and memory,
+  only shorter), one search seat among fast agents;
 - *levels*: every searching level's real configuration, ``--level-games`` games each (slow).
 
 Run it from the repository root::
@@ -141,7 +142,10 @@ def _label(options: Options) -> str:
 
 
 def _is_search(spec: str) -> bool:
-    return parse_agent_spec(spec)[0] == "ismcts"
+    """Whether the agent searches: ISMCTS, or any agent configured by a number of iterations
+    (a game's own simulating bot, such as a real-time game's claim search)."""
+    name, params = parse_agent_spec(spec)
+    return name == "ismcts" or "iterations" in params
 
 
 def _shortened(spec: str, iterations: int) -> str:
