@@ -42,7 +42,7 @@ def browser() -> Iterator[Any]:
 
 
 #: the search's iterations per decision of the test servers' reviews (``--review-iterations``)
-REVIEW_ITERATIONS = 30
+REVIEW_ITERATIONS = 10
 
 
 @pytest.fixture(scope="module")
