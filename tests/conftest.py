@@ -75,12 +75,13 @@ from campfire.i18n import LOCALE_VARS, use_language  # noqa: E402
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """``--all-option-combinations``: the conformance suite's full size."""
+    """``--all-option-combinations``: the conformance suite's and the type checks' full size."""
     parser.addoption(
         "--all-option-combinations",
         action="store_true",
-        help="run the conformance suite's step-level checks for every option combination "
-        "of every game (by default: every pair of option values)",
+        help="run the conformance suite's step-level checks and each game's view and event "
+        "type checks (test_types.py) for every option combination of every game (by "
+        "default: every pair of option values)",
     )
 
 
