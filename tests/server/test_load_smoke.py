@@ -1,5 +1,5 @@
 """The server benchmarks (benchmarks/server_load.py, server_frames.py, failover.py) at a tiny
-size, so that the scripts keep working.
+size (a second of play per run), so that the scripts keep working.
 
 Their figures are measured by hand (benchmarks/README.md); here only the reports' shape is
 checked: actions were played, their latencies measured, their frames sent. No duration is
@@ -15,7 +15,7 @@ from tests.benchmark_scripts import load_script
 
 def test_load_benchmark_plays_two_tables_and_reports_actions_and_latencies() -> None:
     bench = load_script("server_load")
-    report = bench.run_benchmark(tables=2, seconds=3, think_ms=20, players=3, max_actions=400)
+    report = bench.run_benchmark(tables=2, seconds=1, think_ms=20, players=3, max_actions=400)
     assert report["tables"] == 2
     assert report["connections"] == 2 * (3 + 1)
     assert report["actions"] > 0
@@ -50,7 +50,7 @@ def test_load_benchmark_with_its_server_options_reports_them_and_the_load() -> N
     bench = load_script("server_load")
     report = bench.run_benchmark(
         tables=1,
-        seconds=2,
+        seconds=1,
         think_ms=20,
         players=2,
         max_actions=100,
@@ -73,11 +73,11 @@ def test_presenter_benchmark_times_every_seat_and_the_spectator() -> None:
 def test_load_benchmark_through_nginx_and_the_interleaved_comparison() -> None:
     bench = load_script("server_load")
     report = bench.run_benchmark(
-        tables=1, seconds=3, think_ms=20, players=2, max_actions=200, proxy="nginx"
+        tables=1, seconds=1, think_ms=20, players=2, max_actions=200, proxy="nginx"
     )
     assert report["proxy"] == "nginx" and report["actions"] > 0
     assert report["failures"] == [] and "nginx" in report["cpu_seconds"]
-    compared = bench.compare_proxy(2, tables=1, seconds=2, think_ms=20, players=2)
+    compared = bench.compare_proxy(2, tables=1, seconds=1, think_ms=20, players=2)
     for mode in ("direct", "nginx"):
         rounds = compared["rounds"][mode]
         assert [r["round"] for r in rounds] == [1, 2]
