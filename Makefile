@@ -85,6 +85,13 @@ catalogs: $(VENV)/.installed
 # where two took 14 (docs/compiled.md, end). `make test TEST_WORKERS=2` picks another number.
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 
+# Python's bytecode caches are written (some machines turn them off with PYTHONDONTWRITEBYTECODE,
+# this one among them): without them each of the tests' hundreds of Python processes (servers,
+# CLIs) compiles what it imports again, and pytest rewrites the asserts of every test module
+# again in each worker. With them the suite took 642 s where it took 718-739 s
+# (benchmarks/README.md, "The test suite's time").
+unexport PYTHONDONTWRITEBYTECODE
+
 test: $(VENV)/.installed-dev chromium nginx pg-client
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
