@@ -758,12 +758,14 @@ class ManitouState(State):
                 ErrorText(
                     "the setup's deck order for hunt {number}, seat {seat} ({value}) does not "
                     "hold another {card} to select",
-                    number=self.hunt + 1,
-                    seat=seat,
-                    value=[CARD_NAMES[c] for c in order],
                     card=CARD_NAMES[card],
+                    **self._order_fields(seat, order),
                 )
             )
+
+    def _order_fields(self, seat: int, order: tuple[int, ...]) -> dict[str, Any]:
+        """What every refusal of a setup's deck order names: the hunt, the seat and the order."""
+        return {"number": self.hunt + 1, "seat": seat, "value": [CARD_NAMES[c] for c in order]}
 
     def _setup_deck(self, seat: int, order: tuple[int, ...]) -> list[int]:
         """``seat``'s deck in draw order, taken from the setup's ``order`` (manitou §5 H4, §8).
@@ -785,11 +787,9 @@ class ManitouState(State):
                 ErrorText(
                     "the setup's deck order for hunt {number}, seat {seat} ({value}) does "
                     "not hold the seat's {size} {what}",
-                    number=self.hunt + 1,
-                    seat=seat,
-                    value=[CARD_NAMES[c] for c in order],
                     size=size,
                     what=what,
+                    **self._order_fields(seat, order),
                 )
             )
         return deck
