@@ -163,6 +163,41 @@ def test_a_session_without_history_plays_and_remembers_the_same(game: str) -> No
     assert bare.clone().keep_history is False
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_a_session_that_follows_no_memories_plays_the_same(game: str) -> None:
+    """follow_memories=False: the same observations, masks and returns, move by move.
+
+    A memory the encoder does not read is told nothing (it stays as the game made it) and
+    cannot be asked for; an encoder that reads the memories keeps them followed as before.
+    """
+    kept = Session(game, 3, seed=8, keep_history=False)
+    bare = Session(game, 3, seed=8, keep_history=False, follow_memories=False)
+    untold = [pickle.dumps(b) for b in bare._beliefs]
+    rng = random.Random(8)
+    for _ in range(80):
+        seat = kept.current_seat()
+        assert bare.current_seat() == seat
+        if seat is None:
+            break
+        assert np.array_equal(kept.observation(seat), bare.observation(seat))
+        assert np.array_equal(kept.legal_mask(seat), bare.legal_mask(seat))
+        index = rng.choice(kept.legal(seat))
+        kept.apply(seat, index)
+        bare.apply(seat, index)
+    assert kept.returns() == bare.returns()
+    copy = pickle.loads(pickle.dumps(bare))
+    assert copy.follow_memories is False and bare.clone().follow_memories is False
+    if bare.encoder.uses_memory:  # followed all the same: the same memories as kept's
+        for told, ref in zip(bare.beliefs, kept.beliefs, strict=True):
+            assert pickle.dumps(told) == pickle.dumps(ref)
+        return
+    assert [pickle.dumps(b) for b in bare._beliefs] == untold  # told nothing
+    with pytest.raises(OptionError, match="does not follow the seats' memories"):
+        _ = bare.beliefs
+    with pytest.raises(OptionError, match="does not follow the seats' memories"):
+        bare.observation_string(0)
+
+
 @skip_compiled("campfire.adapters.session")  # a compiled Session has no __dict__ to compare
 def test_the_attribute_list_names_every_attribute_a_session_and_its_clone_hold() -> None:
     """``_ATTRIBUTES`` (what a Session pickles; a compiled one has no ``__dict__``) stays in

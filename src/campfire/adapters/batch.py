@@ -105,7 +105,10 @@ class VectorGames:
     ``Game.move_cap``) and ``memory`` the seats' memory model, as for
     :class:`~.session.Session`; ``seed`` the batch's seed (:func:`game_seed`). Its sessions
     keep no history (``Session(keep_history=False)``: no log of every move's events, whose
-    objects would make the garbage collector a large share of a step).
+    objects would make the garbage collector a large share of a step), and follow the seats'
+    memories only where the game's observations include them
+    (``Session(follow_memories=False)``: nothing the batch answers reads the others, so
+    ``memory`` changes nothing there).
     """
 
     def __init__(
@@ -160,6 +163,7 @@ class VectorGames:
             max_moves=self.max_moves,
             memory=self.memory,
             keep_history=False,  # no log of every move's events (see Session)
+            follow_memories=False,  # none told what no observation reads (see Session)
         )
 
     def reset(self, seed: int | None = None) -> Batch:

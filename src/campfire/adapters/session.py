@@ -85,6 +85,7 @@ _ATTRIBUTES: Final = (
     "memory",
     "seed",
     "keep_history",
+    "follow_memories",
     "state",
     "_beliefs",
     "moves",
@@ -182,6 +183,12 @@ class Session:
     (``campfire.adapters.vector``): a log, or events waiting for the memories, would hold
     every move's events until the game ends, and so many live objects make Python's cyclic
     garbage collector a large share of a step.
+
+    ``follow_memories=False`` tells a memory nothing when the encoder does not read it
+    (``Encoder.uses_memory`` false): for a caller that only asks for observations, masks and
+    returns, which do not depend on it (a batch of games). :attr:`beliefs`,
+    :meth:`observation_string` and :meth:`determinize` then raise ``OptionError``; an encoder
+    that reads the memories keeps them followed, and then nothing changes.
     """
 
     def __init__(
@@ -194,6 +201,7 @@ class Session:
         max_moves: int | None = None,
         memory: str = "perfect",
         keep_history: bool = True,
+        follow_memories: bool = True,
     ) -> None:
         self.game: Game[Any] = get(game) if isinstance(game, str) else game
         self.game.check_players(players)
@@ -207,6 +215,7 @@ class Session:
         self.memory = memory
         self.seed = seed
         self.keep_history = bool(keep_history)
+        self.follow_memories = bool(follow_memories)
         self.state: State = self.game.new_game(players, self.options, seed=seed)
         self._beliefs: list[Belief] = [
             self.game.new_belief(s, players, self.options, memory, seed + s) for s in range(players)
@@ -243,23 +252,44 @@ class Session:
         a step walking them). Otherwise they wait for :attr:`beliefs` with their events
         pending (the log holds them anyway).
         """
-        # beliefs that remember something (the base Belief ignores every event)
-        listening = [b for b in self._beliefs if type(b).observe is not Belief.observe]
+        # beliefs that remember something (the base Belief ignores every event); none when
+        # nothing will read them (follow_memories=False, an encoder that does not)
+        listening = (
+            [b for b in self._beliefs if type(b).observe is not Belief.observe]
+            if self._memories_followed()
+            else []
+        )
         eager = self.encoder.uses_memory or not self.keep_history
         self._listening = listening if eager else []
         self._lazy = [] if eager else listening
         #: each move's events not yet told to the lazy memories (filtered when they are told)
         self._pending: list[list[Event]] = []
 
+    def _memories_followed(self) -> bool:
+        """Whether the seats' memories are told the moves (see ``follow_memories``)."""
+        return self.follow_memories or self.encoder.uses_memory
+
     @property
     def beliefs(self) -> list[Belief]:
-        """Every seat's memory, told every event it may see so far (by seat)."""
+        """Every seat's memory, told every event it may see so far (by seat).
+
+        Raises ``OptionError`` in a session that does not follow them (``follow_memories``).
+        """
+        if not self._memories_followed():
+            raise OptionError(
+                "this session does not follow the seats' memories (follow_memories=False): "
+                "no memories, observation string or determinisation"
+            )
         if self._pending:
             pending, self._pending = self._pending, []
             for events in pending:
                 for belief in self._lazy:
                     belief.observe(visible_events(events, belief.seat))
         return self._beliefs
+
+    def _told_beliefs(self) -> list[Belief]:
+        """The memories, told every pending event where they are followed (as they are if not)."""
+        return self.beliefs if self._memories_followed() else self._beliefs
 
     def _invalidate(self) -> None:
         """Forget what was computed from the state (after a move or a new state)."""
@@ -618,6 +648,7 @@ class Session:
         other.memory = self.memory
         other.seed = self.seed
         other.keep_history = self.keep_history
+        other.follow_memories = self.follow_memories
         other.moves = self.moves
         other.encoder = self.encoder
         other.num_actions = self.num_actions
@@ -628,7 +659,7 @@ class Session:
         other._masks = self._masks
         other._legal_memo = self._legal_memo
         other.state = self.state.clone()
-        other._beliefs = [b.clone() for b in self.beliefs]
+        other._beliefs = [b.clone() for b in self._told_beliefs()]
         other._listen()
         other._log = self._log[:]
         other._histories = [entries[:] for entries in self._histories]
@@ -674,7 +705,7 @@ class Session:
         data.update(getattr(self, "__dict__", {}))
         data["game"] = self.game.name
         data["state"] = json.dumps(self.state.to_position())
-        data["_beliefs"] = self.beliefs  # told every pending event
+        data["_beliefs"] = self._told_beliefs()
         data["_pending"] = []
         data["_obs_cache"] = {}
         data["encoder"] = None  # shared, with its caches: looked up again
@@ -688,6 +719,7 @@ class Session:
         return data
 
     def __setstate__(self, data: dict[str, Any]) -> None:
+        self.follow_memories = True  # (a session pickled before the option followed them)
         for name, value in data.items():
             if name not in _REBUILT:  # (typed attributes: set from the game below)
                 setattr(self, name, value)
