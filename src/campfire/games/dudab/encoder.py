@@ -289,9 +289,9 @@ class DudabEncoder(Encoder):
         part = memo[_P_PROGRESS]
         draw = len(st.draw)
         key = st.round * _PACK + draw
-        if key != part.key:
-            self._rewrite(out, part, key, [])
-            self._put_progress(out, part.at, st.round, draw)
+        if key != part.key:  # its two offsets are always written: nothing to put back first
+            self._put_progress(out, None, st.round, draw)
+            part.key = key
         # the columns: their Jungles and heaps, then each one's visible cards
         above, heap, vis = st.above, st.heap, st.vis
         ncols = st.ncols
@@ -375,17 +375,27 @@ class DudabEncoder(Encoder):
             self._put_cards(out, part.at, base, cards)
             return
         face = _DUDAB_CARD_SLOT
-        gone: list[int] = old[:]
         at = part.at
-        for card in cards:
-            if card in gone:
-                gone.remove(card)
-            else:
-                i = base + face[card]
-                out[i] += 1.0
-                at.append(i)
-        for card in gone:
-            out[base + face[card]] -= 1.0  # back to the blank's zero when none is left
+        was: list[int] = old
+        n, m = len(was), len(cards)
+        # a move mostly draws a card (added at the end) or gives one up (taken from anywhere):
+        # found by comparing the lists' ints in place, the one card is counted in or out
+        k = _common_prefix(cards, was)
+        if m == n + 1 and k == n:
+            i = base + face[cards[n]]
+            out[i] += 1.0
+            at.append(i)
+        elif m + 1 == n and _common_prefix(cards, was, k, 1) == m:
+            out[base + face[was[k]]] -= 1.0  # back to the blank's zero when none is left
+        else:
+            gone: list[int] = was[:]
+            for card in cards:
+                if _remove_int(gone, card) < 0:
+                    i = base + face[card]
+                    out[i] += 1.0
+                    at.append(i)
+            for card in gone:
+                out[base + face[card]] -= 1.0
         part.key = cards[:]
         if len(at) > 2 * len(cards) + 8:  # the offsets of faces gone to zero, dropped
             part.at = [base + face[card] for card in cards]
@@ -399,7 +409,7 @@ class DudabEncoder(Encoder):
         """
         old = part.key
         n = len(old) if isinstance(old, list) else 0
-        if n == 0 or len(cards) <= n or cards[:n] != old:
+        if not isinstance(old, list) or n == 0 or len(cards) <= n or _common_prefix(cards, old) < n:
             self._rewrite(out, part, cards[:], [])
             self._put_column(out, part.at, k, cards)
             return
@@ -626,6 +636,36 @@ class DudabEncoder(Encoder):
                 out[i] = value / scale
                 if at is not None:
                     at.append(i)
+
+
+def _common_prefix(a: list[int], b: list[int], start: int = 0, shift: int = 0) -> int:
+    """The first ``k >= start`` where ``a[k] != b[k + shift]``, or where either list ends.
+
+    A loop of ints (a native comparison each where compiled; a list comparison or ``in``
+    compares every item as an object).
+
+    >>> _common_prefix([1, 2, 3], [1, 2, 4]), _common_prefix([1, 3], [1, 2, 3], 1, 1)
+    (2, 2)
+    """
+    k = start
+    end = min(len(a), len(b) - shift)
+    while k < end and a[k] == b[k + shift]:
+        k += 1
+    return k
+
+
+def _remove_int(cards: list[int], card: int) -> int:
+    """Remove the first ``card`` from ``cards``; where it was (``-1``: not there).
+
+    >>> cards = [4, 7, 7]
+    >>> _remove_int(cards, 7), cards, _remove_int(cards, 5)
+    (1, [4, 7], -1)
+    """
+    for k in range(len(cards)):
+        if cards[k] == card:
+            del cards[k]
+            return k
+    return -1
 
 
 def _capturer(st: DudabState) -> int:
