@@ -130,6 +130,9 @@ def test_an_illegal_action_moves_no_game_and_says_what_is_legal() -> None:
         games.step([0, 1])
     with pytest.raises(OptionError, match="integer"):
         games.step([0.5, 1.0, 2.0])  # type: ignore[list-item]
+    with pytest.raises(OptionError, match="integer"):
+        games.step(np.array([True, False, True]))  # bools are not action indices
+    assert [s.moves for s in games.sessions] == moves
     for wrong in (0, -1, True, 10**6):
         with pytest.raises(OptionError, match="num_envs"):
             VectorGames(name, wrong, 2)

@@ -181,7 +181,7 @@ class CampfireVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
     ]:
         """Play each game's learner action (and the agents up to the learner's next turn)."""
         chosen = np.asarray(actions)
-        if chosen.shape != (self.num_envs,) or not np.issubdtype(chosen.dtype, np.integer):
+        if chosen.shape != (self.num_envs,) or chosen.dtype.kind not in "iu":
             raise OptionError(
                 f"actions must be {self.num_envs} integer action indices, one per game "
                 f"(got shape {chosen.shape}, dtype {chosen.dtype})"
