@@ -280,8 +280,10 @@ class ManitouEncoder(Encoder):
             self._rewrite(out, part, key, self._situation_values(st, rel, []))
         part = memo[_P_PROGRESS]
         key = (st.hunt * 64 + st.turn) * 128 + len(st.bag)  # turn < 7·5, bag ≤ 60
-        if key != part.key:
-            self._rewrite(out, part, key, self._progress_values(st, []))
+        if key != part.key:  # three fixed offsets, always written: nothing to put back
+            for i, value in self._progress_values(st, []):
+                out[i] = value
+            part.key = key
         for g in range(3):
             part = memo[_P_TILES + g]
             tiles = st.grounds[g]

@@ -193,12 +193,12 @@ class TrackerEncoder(Encoder):
         values: list[tuple[int, float]] = []  # the small parts' values, in one list
         self._phase_values(st, values)
         self._seat_values(st, seat, values)
-        self._count_values(st, seat, values)
         self._turn_values(st, values)
         self._peeked_values(st.peeked, values)
         self._lifted_values(st.lifted, values)
         for i, value in values:
             out[i] = value
+        self._write_hands_and_piles(out, st, seat)
         self._write_occupied(out, None, st.board)
         known, interest = _memory(belief)
         if known:
@@ -211,9 +211,10 @@ class TrackerEncoder(Encoder):
     ) -> None:
         """Bring the parts of a kept row up to date that changed since it was last written.
 
-        The keys: the phase and step, the start and last seats, the trackers in hand and pile
-        sizes (as one int), the centre and relocations, the peeked positions and the lifted
-        one (small parts, written again whole with :meth:`_rewrite` when their key changes);
+        The keys: the phase and step, the start and last seats, the peeked positions and the
+        lifted one (small parts, written again whole with :meth:`_rewrite` when their key
+        changes); the trackers in hand and pile sizes (as one int), the centre and relocations
+        (values at fixed offsets, each written again when its key changes);
         the board (a copy of the list: on a change only the positions that differ from it are
         written, and the copy is made only then); the known cards and the interest: with the
         game's own memory, its change log (:meth:`_follow`); with any other, copies of its
@@ -233,12 +234,16 @@ class TrackerEncoder(Encoder):
         hands = st.hands
         for s, pile in enumerate(st.captured):
             counts = (counts * 8 + hands[s]) * 64 + len(pile)
+        # (the counts' and the turn's offsets are fixed and always written: nothing to put back)
         if counts != part.key:
-            self._rewrite(out, part, counts, self._count_values(st, seat, []))
+            self._write_hands_and_piles(out, st, seat)
+            part.key = counts
         part = memo[_TURN]
         turn = st.moves * 64 + st.centre  # the centre holds at most 18
         if turn != part.key:
-            self._rewrite(out, part, turn, self._turn_values(st, []))
+            for i, value in self._turn_values(st, []):
+                out[i] = value
+            part.key = turn
         part = memo[_PEEKED]
         peeked = st.peeked
         if peeked != part.key:
@@ -354,19 +359,14 @@ class TrackerEncoder(Encoder):
         )
         return values
 
-    def _count_values(
-        self, st: TrackerState, seat: int, values: list[tuple[int, float]]
-    ) -> list[tuple[int, float]]:
-        """Per relative seat: its trackers in hand / 3 and its pile's size / 60 (not zeros)."""
+    def _write_hands_and_piles(self, out: memoryview[float], st: TrackerState, seat: int) -> None:
+        """Per relative seat: its trackers in hand / 3 and its pile's size / 60 (zeros too)."""
         p, n, o = _MAX_PLAYERS, self.players, self._o_counts
         trackers, captured = st.hands, st.captured
         for s in range(n):
             r = (s - seat) % n
-            if trackers[s]:
-                values.append((o + r, trackers[s] / TRACKERS_PER_PLAYER))
-            if captured[s]:
-                values.append((o + p + r, len(captured[s]) / NUM_CARDS))
-        return values
+            out[o + r] = trackers[s] / TRACKERS_PER_PLAYER
+            out[o + p + r] = len(captured[s]) / NUM_CARDS
 
     def _turn_values(
         self, st: TrackerState, values: list[tuple[int, float]]
