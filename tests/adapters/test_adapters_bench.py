@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from campfire.adapters.pettingzoo import env
+from tests.benchmark_scripts import load_script
 
 from .conftest import GAMES
 
@@ -96,3 +97,23 @@ def test_vector_rate_script_measures_and_refuses_what_the_batch_refuses(
     with pytest.raises(SystemExit) as stopped:
         script.main()
     assert stopped.value.code == 2 and "unknown game" in capsys.readouterr().err
+
+
+def test_vector_vs_engine_script_reports_each_tree_and_refuses_a_wrong_one(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """benchmarks/vector_vs_engine.py at a tiny size: the engine, this tree and one more."""
+    script = load_script("vector_vs_engine")
+    src = str(ROOT / "src")
+    argv = ["vector_vs_engine.py", GAMES[0], "--rounds", "1", "--steps", "32", "--envs", "4"]
+    monkeypatch.setattr(sys, "argv", [*argv, "--tree", f"again={src}"])
+    script.main()
+    report = capsys.readouterr().out.splitlines()
+    assert report[0].startswith(f"{GAMES[0]}, 2 players, N = 4, 32 steps a run")
+    names = [line.split()[0] for line in report[1:]]
+    assert names == ["engine", "this", "again"]
+    assert all("batch ÷ engine (best): " in line for line in report[2:])
+    monkeypatch.setattr(sys, "argv", [*argv, "--tree", "nothing-here"])
+    with pytest.raises(SystemExit) as stopped:
+        script.main()
+    assert stopped.value.code == 2 and "--tree takes NAME=SRC" in capsys.readouterr().err
