@@ -163,6 +163,15 @@ def test_random_actions_draw_each_legal_action_alike_and_nothing_else() -> None:
     masks[2, 5] = 0
     with pytest.raises(OptionError, match="legal action"):
         random_actions(masks, rng)
+    masks[2, 5] = 1
+    for empty in (0, 1):  # the first row or one between, empty, is refused as well
+        holed = masks.copy()
+        holed[empty] = 0
+        with pytest.raises(OptionError, match="legal action"):
+            random_actions(holed, rng)
+    with pytest.raises(OptionError, match="legal action"):
+        random_actions(np.zeros((2, 0), dtype=np.int8), rng)  # rows with no slot at all
+    assert random_actions(np.zeros((0, 6), dtype=np.int8), rng).shape == (0,)  # no row
 
 
 def test_random_actions_read_any_mask_type_alike() -> None:

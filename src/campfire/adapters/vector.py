@@ -87,12 +87,22 @@ def random_actions(
     # row by row, each row's legal indices ascending; found among bools (NumPy finds the
     # nonzero entries of an int8 array item by item, those of a bool array seven times faster)
     legal = np.flatnonzero(masks if masks.dtype == np.bool_ else masks != 0)
-    counts = np.bincount(legal // width, minlength=n)  # each row's
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    if width == 0:
+        raise OptionError("every row of the masks needs a legal action (a 1)")
+    rows = np.arange(0, n * width, width)  # where each row starts in the flat masks
+    # where each row's entries start among them: one binary search a row (counting every
+    # entry's row, then summing the counts, made the whole draw 1.2-1.5 times as long)
+    starts = legal.searchsorted(rows)
+    counts = np.empty_like(starts)
+    counts[:-1] = starts[1:]
+    counts[-1] = legal.size
+    counts -= starts
     if not counts.all():
         raise OptionError("every row of the masks needs a legal action (a 1)")
-    starts = np.cumsum(counts) - counts
     picks = starts + (rng.random(n) * counts).astype(np.int64)
-    chosen: npt.NDArray[np.int64] = legal[picks] - np.arange(0, n * width, width)
+    chosen: npt.NDArray[np.int64] = legal[picks] - rows
     return chosen
 
 
