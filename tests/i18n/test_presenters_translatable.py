@@ -172,6 +172,7 @@ def play(game: Game[Any], players: int, seed: int, pseudo: Pseudo) -> list[str]:
     return problems
 
 
+@pytest.mark.slow  # up to 20 s a game: started first (tests/conftest.py)
 @pytest.mark.parametrize("name", sorted(g.name for g in campfire.all_games()))
 def test_every_string_a_presenter_shows_is_translatable(name: str) -> None:
     game = campfire.get_game(name)

@@ -36,8 +36,8 @@ GAMES: dict[str, tuple[int, list[str], str | None]] = {
 }
 
 
-#: the long games (hundreds of clicks): still run by make test
-SLOW = {"apache", "dudab"}
+#: the long games (hundreds of clicks; 20-45 s each): still run by make test, started first
+SLOW = {"apache", "dudab", "manitou", "tracker"}
 
 
 @pytest.mark.parametrize(

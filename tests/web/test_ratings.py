@@ -8,6 +8,8 @@ import re
 import secrets
 from typing import Any
 
+import pytest
+
 from .people import join_table, must, play_to_the_end, sign_up, start
 from .test_axe import at_each_size
 
@@ -16,6 +18,7 @@ GAME = "tracker"
 PREFER = r"^(Play \d+ trackers?|Collect|Stop collecting|Choose: Centre)"
 
 
+@pytest.mark.slow
 def test_two_people_play_a_rated_game_and_see_their_ratings_history_and_leaderboard(
     server: Any, new_page: Any
 ) -> None:

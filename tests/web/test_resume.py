@@ -70,6 +70,7 @@ def _log(page: Any) -> list[str]:
     return texts
 
 
+@pytest.mark.slow
 def test_reload_and_server_restart_mid_game(
     server: LiveServer, new_page: Any, tmp_path: Path
 ) -> None:

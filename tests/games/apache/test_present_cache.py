@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from campfire.core import get
 from campfire.games.apache import present
 from campfire.server.protocol import speaking
 from tests.games.present_cache import check_kept_displays
 
 
+@pytest.mark.slow  # about 30 s: started first (tests/conftest.py)
 def test_kept_parts_are_those_made_afresh_for_every_seat_and_language() -> None:
     check_kept_displays("apache", (2, 3, 5), 12, present._KEPT.clear)
 
