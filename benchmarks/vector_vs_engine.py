@@ -3,8 +3,8 @@
 Issue 32's item 4 asks for ``VectorGames`` at 0.5× the raw engine's steps per second with 64
 games per call. On a noisy shared machine one run of each says little (the same run scatters
 by a third), so this runs, round after round, one process each for the engine's own
-random-playout loop (``adapters_bench.engine_rate``'s: ``legal_actions``, a random choice,
-``apply``) and for the batch's loop (``vector_rate.py``'s: ``random_actions`` on the masks,
+random-playout loop (``adapters_bench.engine_rate``: ``legal_actions``, a random choice,
+``apply``) and for the batch's loop (``vector_rate.rate``: ``random_actions`` on the masks,
 ``step``) of every source tree given, and keeps each one's best and median time per step. A
 tree is a ``src`` folder (``PYTHONPATH``), so a worktree of an older commit, compiled there,
 is compared with this one in the same rounds::
@@ -26,39 +26,24 @@ import subprocess
 import sys
 from pathlib import Path
 
-_SRC = Path(__file__).resolve().parents[1] / "src"
+_BENCHMARKS = Path(__file__).resolve().parent
+_SRC = _BENCHMARKS.parent / "src"
 
-#: what one process runs: ``GAME WHAT STEPS PLAYERS ENVS`` → its µs per step and its build
+#: what one process runs: ``GAME WHAT STEPS PLAYERS ENVS BENCHMARKS`` → its µs per step and
+#: whether it ran compiled; the loops are this tree's (``adapters_bench.engine_rate``,
+#: ``vector_rate.rate``), the campfire they measure the one on ``PYTHONPATH``
 _CHILD = r"""
-import json, random, sys, time
-import numpy as np
-import campfire
+import json, sys
+sys.path.insert(0, sys.argv[6])
 import campfire.adapters.batch
-from campfire.adapters.vector import VectorGames, random_actions
+from adapters_bench import engine_rate
+from vector_rate import rate
 game, what, steps, players, envs = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:6])
-compiled = campfire.adapters.batch.__file__.endswith(".so")
 if what == "engine":
-    spec = campfire.get_game(game)
-    rng = random.Random(0)
-    done = k = 0
-    start = time.process_time()
-    while done < steps:
-        state = spec.new_game(players, seed=random.Random(k).getrandbits(63))
-        k += 1
-        while not state.is_terminal() and done < steps:
-            seat = min(state.seats_to_act())
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
-            done += 1
+    per_second = engine_rate(game, players, steps)
 else:
-    games = VectorGames(game, envs, players, seed=0)
-    batch = games.reset()
-    draw = np.random.default_rng(0)
-    done = 0
-    start = time.process_time()
-    while done < steps:
-        batch = games.step(random_actions(batch.action_masks, draw))
-        done += envs
-print(json.dumps([(time.process_time() - start) / done * 1e6, compiled]))
+    per_second = rate(game, steps, envs, players)
+print(json.dumps([1e6 / per_second, campfire.adapters.batch.__file__.endswith(".so")]))
 """
 
 
@@ -68,7 +53,7 @@ def one_run(
     """µs per step of one process (``what``: ``engine`` or ``vector``) on tree ``src``."""
     env = dict(os.environ, PYTHONPATH=src)
     done = subprocess.run(
-        [sys.executable, "-c", _CHILD, game, what, str(steps), str(players), str(envs)],
+        [sys.executable, "-c", _CHILD, game, what, *map(str, (steps, players, envs)), _BENCHMARKS],
         env=env,
         capture_output=True,
         text=True,
