@@ -10,7 +10,8 @@ import pytest
 import campfire
 from campfire.core import Game
 
-from .test_conformance import _step_cases, covering_rows
+from .covering import covering_rows
+from .test_conformance import _step_cases
 
 GAMES = campfire.all_games()
 

@@ -17,7 +17,7 @@ from typing import Any, Literal, NotRequired, Required, Union, get_args, get_ori
 
 from campfire.core import Event, Game, State
 
-from ..conformance.test_conformance import covering_rows
+from ..conformance.covering import covering_rows
 
 
 def _is_typeddict(tp: object) -> bool:
