@@ -13,14 +13,18 @@ moment later. :class:`.graceful_server.GracefulServer` stops in this order inste
    writer's commits; gives its table leases up (another process takes a table the moment one
    of its clients reconnects); and drops the tables, closing their connections with 1012
    (:data:`.protocol.CLOSE_MOVED`: "reconnect"), those proxied from other processes too;
-3. uvicorn's own stop: the remaining connections (lobby requests, this process's clients at
+3. a connection it accepted just before it stopped accepting, whose first request has not
+   arrived whole yet, may still send it (at most a fifth of the bound) and is answered:
+   uvicorn's stop would close it unanswered, as if idle;
+4. uvicorn's own stop: the remaining connections (lobby requests, this process's clients at
    other processes' tables) are closed, 1012 for WebSockets, and the application shut down.
 
 The whole stop is bounded by ``stop_timeout`` (``campfire serve --stop-timeout``, default
-:data:`STOP_TIMEOUT` seconds): the drain may take at most a third of it, the connections'
-tasks another third; if the process is still there when the bound runs out it exits at once
-(status 1, logged). A second SIGTERM or SIGINT does the same. Nothing that a client was told
-happened is lost by a forced exit: every action is committed before it is broadcast.
+:data:`STOP_TIMEOUT` seconds): the drain may take at most a third of it, the first requests
+a fifth, the connections' tasks another third; if the process is still there when the bound
+runs out it exits at once (status 1, logged). A second SIGTERM or SIGINT does the same.
+Nothing that a client was told happened is lost by a forced exit: every action is committed
+before it is broadcast.
 
 The process exits with status 0 after a graceful stop (uvicorn's own would kill itself with
 the signal it got again).

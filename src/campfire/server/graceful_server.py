@@ -19,9 +19,26 @@ import uvicorn
 
 from .graceful import FORCED, STOP_TIMEOUT, running_drains
 
-__all__ = ["GracefulServer"]
+__all__ = ["FIRST_REQUEST_SHARE", "GracefulServer"]
 
 log = logging.getLogger(__name__)
+
+#: The share of the stop's bound that connections accepted before it may take to send their
+#: first request (:meth:`GracefulServer._await_first_requests`): 2 s of the default 10 s.
+#: With the drain's third and the connections' tasks' third, the stop stays within its bound.
+FIRST_REQUEST_SHARE = 0.2
+
+#: How often a stopping process looks whether those requests have arrived (seconds).
+FIRST_REQUEST_POLL = 0.02
+
+#: A connection's ``cycle`` before its first request has been read whole (uvicorn's HTTP
+#: protocols); WebSocket protocols have no ``cycle``.
+_NO_CYCLE = object()
+
+
+def _before_first_request(connection: object) -> bool:
+    """Whether an HTTP connection has not yet received its first request whole."""
+    return getattr(connection, "cycle", _NO_CYCLE) is None
 
 
 class GracefulServer(uvicorn.Server):
@@ -60,7 +77,11 @@ class GracefulServer(uvicorn.Server):
                 os.close(fd)
 
     async def shutdown(self, sockets: list[Any] | None = None) -> None:
-        """Stop accepting, drain the application, then uvicorn's stop (closes with 1012)."""
+        """Stop accepting, drain, let new connections ask, then uvicorn's stop (1012).
+
+        Connections accepted just before the stop whose first request has not arrived whole
+        may still send it (:meth:`_await_first_requests`).
+        """
         for server in self.servers:
             server.close()  # stop accepting: with --workers N, another process accepts
         drains = running_drains()
@@ -75,7 +96,41 @@ class GracefulServer(uvicorn.Server):
                 log.error("campfire serve: the drain took too long; stopping anyway")
             except Exception:
                 log.exception("campfire serve: the drain failed; stopping anyway")
+        await self._await_first_requests(self.stop_timeout * FIRST_REQUEST_SHARE)
         await super().shutdown(sockets=sockets)
+
+    async def _await_first_requests(self, bound: float) -> None:
+        """Give new connections up to ``bound`` seconds to send their first request whole.
+
+        Such a request is answered, then its connection closed, before the process exits.
+        uvicorn's stop closes such a connection at once, as if idle: its client, which has
+        connected (the kernel accepted it; this process took it from the shared socket just
+        before it stopped accepting) and is sending its request, reads a close without an
+        answer. A client that sends nothing is closed when ``bound`` runs out. Connections
+        that have had a request (an idle keep-alive one) are closed at once, as uvicorn does.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + bound
+        told = False
+        while True:
+            await asyncio.sleep(FIRST_REQUEST_POLL)  # a connection being accepted is made now
+            waiting = sum(_before_first_request(c) for c in self.server_state.connections)
+            if not waiting:
+                return
+            if not told:
+                log.info(
+                    "campfire serve: stopping; waiting for %d new connection(s) to send "
+                    "their first request",
+                    waiting,
+                )
+                told = True
+            if loop.time() >= deadline:
+                log.warning(
+                    "campfire serve: %d connection(s) sent no request in %g s; closing them",
+                    waiting,
+                    bound,
+                )
+                return
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         """The first SIGTERM or SIGINT stops gracefully (bounded); a second one at once."""
