@@ -9,6 +9,7 @@ about speed).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -248,3 +249,51 @@ def record(base: str, table: int) -> dict[str, Any]:
     assert status == 200, text
     data: dict[str, Any] = json.loads(text)
     return data
+
+
+#: the frames of a table's game, as against its chat, presence or rematch frames
+_GAME_FRAMES = ("snapshot", "delta")
+
+
+def play_by_socket(ws_base: str, table: int, pages: list[Any], rng: random.Random) -> int:
+    """Play the game at ``table`` to its end over its socket, with the seats the pages hold.
+
+    For the tests of what comes after a game (a rematch): a whole game played by clicking is
+    :mod:`tests.web.test_play`'s (Apache's real-time one included), and takes a loaded machine
+    40 s more. Each page's seat token is read from its storage (where the lobby keeps it); a
+    seeded random player answers for whichever seat may act; the pages follow the game on their
+    own sockets, as a second tab would. Returns the number of actions played.
+    """
+    from websockets.sync.client import connect
+
+    from tests.server.helpers import check_frame
+
+    def read(ws: Any) -> dict[str, Any]:
+        while True:
+            frame = check_frame(json.loads(ws.recv(timeout=PATIENCE)))
+            if frame["type"] in _GAME_FRAMES:
+                return frame
+
+    seat_of = "(t) => JSON.parse(localStorage.getItem(`campfire.seat.${t}`)).token"
+    tokens = [page.evaluate(seat_of, table) for page in pages]
+    with contextlib.ExitStack() as stack:
+        sockets = [
+            stack.enter_context(connect(f"{ws_base}/ws/tables/{table}?token={token}"))
+            for token in tokens
+        ]
+        last = [read(ws) for ws in sockets]
+        for played in range(5000):  # bounded: a game is hundreds of actions
+            top = max(frame["seq"] for frame in last)
+            for i, ws in enumerate(sockets):  # every seat at the same step
+                while last[i]["seq"] < top:
+                    last[i] = read(ws)
+            if last[0]["outcome"] is not None:
+                return played
+            mover = next((i for i, frame in enumerate(last) if frame["legal"]), None)
+            if mover is None:  # nobody may act until a timer of the table's: read on
+                last[0] = read(sockets[0])
+                continue
+            action = rng.choice(last[mover]["legal"])["notation"]
+            sockets[mover].send(json.dumps({"type": "action", "seq": top, "action": action}))
+            last[mover] = read(sockets[mover])  # its step's delta
+    raise AssertionError("the game did not end after 5000 actions")
