@@ -35,7 +35,8 @@ BUILT_IN = sorted(g.name for g in all_games() if type(g).__module__.startswith("
 
 @pytest.mark.parametrize("name", sorted(g.name for g in all_games()))
 def test_legal_action_indices_are_those_of_the_legal_actions_and_their_objects(name: str) -> None:
-    """``State.legal_action_indices`` keeps its promise for every seat, to act or not."""
+    """``State.legal_action_indices`` keeps its promise for every seat, to act or not, whether
+    it is asked before the legal actions were computed or after."""
     game = next(g for g in all_games() if g.name == name)
     rng = random.Random(f"legal-indices/{name}")
     checked = 0
@@ -45,12 +46,15 @@ def test_legal_action_indices_are_those_of_the_legal_actions_and_their_objects(n
         steps = 0
         while not state.is_terminal() and steps < 2000:
             for seat in range(players):
+                # asked first (a clone has computed nothing), as a batch of games asks
+                first = state.clone().legal_action_indices(seat)
                 legal = state.legal_actions(seat)
                 known = state.legal_action_indices(seat)
                 if known is None:  # the default: the adapters look each action up
                     assert name not in BUILT_IN  # (each built-in game gives them)
                     continue
                 assert list(known) == [game.action_index(a, players) for a in legal]
+                assert first is not None and list(first) == list(known)
                 table = [game.action_from_index(i, players) for i in known]
                 assert all(a is b for a, b in zip(table, legal, strict=True))
                 checked += 1
