@@ -7,11 +7,9 @@ import random
 import re
 from typing import Any
 
-import pytest
-
 from tests.server.live_server import http
 
-from .people import create_table, over, play_to_the_end, start, until, wait_for_js
+from .people import create_table, must, over, play_by_socket, start, until, wait_for_js
 
 
 def test_a_running_table_is_listed_and_watched_without_moves(server: Any, new_page: Any) -> None:
@@ -114,12 +112,13 @@ def test_the_language_switcher_sets_the_page_and_the_socket(server: Any, new_pag
     assert "hu" in languages
 
 
-@pytest.mark.slow
 def test_rematch_after_the_end(server: Any, new_page: Any) -> None:
     ann = new_page()
-    create_table(ann, server.base, "manitou", 2, ["easy"], name="Ann")
+    table = create_table(ann, server.base, "manitou", 2, ["easy"], name="Ann")
     start(ann)
-    play_to_the_end([ann], random.Random(2))
+    # her moves over the table's socket with her seat (a whole game by clicks: test_play)
+    assert play_by_socket(server.ws, table, [ann], random.Random(2)) > 0
+    must(ann, lambda: over(ann), "the end of the game")
     assert ann.locator(".cf-scores tr").count() == 2  # each player's rank, score, breakdown
     lines = ann.locator("#cf-log li").count()
     assert lines > 10
