@@ -82,7 +82,7 @@ def running(caplog: pytest.LogCaptureFixture) -> Iterator[Callable[[float], Runn
         listener = socket.socket()
         listener.bind(("127.0.0.1", 0))
         listener.listen(16)
-        config = uvicorn.Config(_hello, lifespan="off", log_level="error")
+        config = uvicorn.Config(_hello, lifespan="off", log_config=None, log_level="error")
         server = GracefulServer(config, stop_timeout=stop_timeout)
         thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
         held = _Held()
