@@ -6,7 +6,8 @@ import contextlib
 import itertools
 import json
 import re
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -277,28 +278,41 @@ def play_out(clients: list[Seat], choose: Any, max_steps: int = 5000) -> int:
     return steps
 
 
+def wait_for(check: Callable[[], Any], what: str, tries: int = 400, pause: float = 0.025) -> Any:
+    """Poll ``check()`` until it answers something true, and return that answer.
+
+    Bounded in count (``tries`` looks, ``pause`` seconds apart), never an assertion about
+    speed: after the last look, an :class:`AssertionError` says what never came (``what``).
+
+    >>> wait_for(lambda: 3, "three")
+    3
+    """
+    for _ in range(tries):
+        found = check()
+        if found:
+            return found
+        time.sleep(pause)
+    raise AssertionError(f"never: {what}")
+
+
 class ThreadedServer:
     """A uvicorn server serving ``config``'s app in a thread of this process, on ``sock``.
 
-    For the tests that talk to a real server over raw sockets (limits, proxies); ``stop`` ends
-    it and closes the socket.
+    For the tests that talk to a real server over raw sockets (limits, proxies, a graceful
+    stop); ``server``: the :class:`uvicorn.Server` to run (default: a plain one of ``config``).
+    ``stop`` ends it and closes the socket.
     """
 
-    def __init__(self, config: Any, sock: Any) -> None:
+    def __init__(self, config: Any, sock: Any, server: Any = None) -> None:
         import threading
-        import time
 
         import uvicorn
 
         self.sock = sock
-        self.server = uvicorn.Server(config)
+        self.server = uvicorn.Server(config) if server is None else server
         self.thread = threading.Thread(target=self.server.run, args=([sock],), daemon=True)
         self.thread.start()
-        for _ in range(400):  # readiness only
-            if self.server.started:
-                break
-            time.sleep(0.05)
-        assert self.server.started, "the server did not start"
+        wait_for(lambda: self.server.started, "the server to start", pause=0.05)
 
     def stop(self) -> None:
         """Stop the server and close its socket."""

@@ -29,9 +29,8 @@ from campfire.server.models import PasswordResetRow
 from campfire.server.proxy import ProxySettings
 from campfire.server.turns import TurnKeeper
 
-from .helpers import Seat
+from .helpers import Seat, wait_for
 from .test_accounts import PASSWORD, client, csrf, error, settings, sign_up
-from .test_ratings import wait_for
 
 aiosmtpd = pytest.importorskip("aiosmtpd.controller", reason="the e-mail tests need aiosmtpd")
 

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import select
 import socket
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -30,7 +30,10 @@ import uvicorn
 from campfire.server.graceful import register_drain
 from campfire.server.graceful_server import FIRST_REQUEST_SHARE, GracefulServer
 
-TRIES = 1500  # bounded waits of 0.02 s each
+from .helpers import ThreadedServer, wait_for
+
+#: the bound of every wait here: 1500 looks 0.02 s apart (no duration is asserted)
+_wait = functools.partial(wait_for, tries=1500, pause=0.02)
 
 
 async def _hello(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -38,15 +41,6 @@ async def _hello(scope: dict[str, Any], receive: Any, send: Any) -> None:
     assert scope["type"] == "http"
     await send({"type": "http.response.start", "status": 200, "headers": []})
     await send({"type": "http.response.body", "body": b"hello"})
-
-
-def _until(predicate: Callable[[], object], what: str) -> None:
-    done = threading.Event()
-    for _ in range(TRIES):
-        if predicate():
-            return
-        done.wait(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 class _Held:
@@ -62,43 +56,40 @@ class _Held:
             await asyncio.sleep(0.01)
 
 
-@dataclass
-class Running:
-    """A server serving in a thread of the test, on ``port``, its stop held by ``held``."""
+class Running(ThreadedServer):
+    """A :class:`GracefulServer` of :func:`_hello` serving in a thread, on ``port``; its stop
+    is held by ``held`` (a drain registered for it) until that is released."""
 
-    server: GracefulServer
-    thread: threading.Thread
-    port: int
-    held: _Held
+    def __init__(self, stop_timeout: float) -> None:
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        self.port: int = sock.getsockname()[1]
+        self.held = _Held()
+        self.unregister = register_drain(self.held)
+        config = uvicorn.Config(_hello, lifespan="off", log_config=None, log_level="error")
+        super().__init__(config, sock, GracefulServer(config, stop_timeout=stop_timeout))
+
+    def stopped(self) -> bool:
+        """Whether the server's thread has ended (joined, within a bound)."""
+        self.thread.join(30)
+        return not self.thread.is_alive()
 
 
 @pytest.fixture
 def running(caplog: pytest.LogCaptureFixture) -> Iterator[Callable[[float], Running]]:
-    """Start a :class:`GracefulServer` (given its stop's bound) in a thread; stops it after."""
+    """Start a graceful server (given its stop's bound) in a thread; stops it after."""
     caplog.set_level(logging.INFO, logger="campfire.server.graceful_server")
-    started: list[tuple[Running, Callable[[], None]]] = []
+    started: list[Running] = []
 
     def start(stop_timeout: float) -> Running:
-        listener = socket.socket()
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(16)
-        config = uvicorn.Config(_hello, lifespan="off", log_config=None, log_level="error")
-        server = GracefulServer(config, stop_timeout=stop_timeout)
-        thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
-        held = _Held()
-        unregister = register_drain(held)
-        one = Running(server, thread, listener.getsockname()[1], held)
-        started.append((one, unregister))
-        thread.start()
-        _until(lambda: server.started, "the server to serve")
-        return one
+        started.append(Running(stop_timeout))
+        return started[-1]
 
     yield start
-    for one, unregister in started:
-        one.server.should_exit = True
+    for one in started:
         one.held.released.set()
-        one.thread.join(30)
-        unregister()
+        one.stop()
+        one.unregister()
         assert not one.thread.is_alive()
 
 
@@ -106,19 +97,14 @@ def _accepted(one: Running, partial: bytes) -> socket.socket:
     """A client connected to the server that has sent ``partial``, once the server holds it."""
     client = socket.create_connection(("127.0.0.1", one.port), timeout=30)
     client.sendall(partial)
-    _until(lambda: len(one.server.server_state.connections) == 1, "the server to accept")
+    _wait(lambda: len(one.server.server_state.connections) == 1, "the server to accept")
     return client
 
 
 def _stop_held(one: Running) -> None:
     """Begin the stop and hold it in the drain: the server no longer accepts."""
     one.server.should_exit = True
-    _until(one.held.entered.is_set, "the stop to begin")
-
-
-def _stopped(one: Running) -> bool:
-    one.thread.join(30)
-    return not one.thread.is_alive()
+    _wait(one.held.entered.is_set, "the stop to begin")
 
 
 def _read_all(client: socket.socket) -> bytes:
@@ -148,7 +134,7 @@ def test_a_request_arriving_while_the_server_stops_is_answered(
     one.held.released.set()  # the drain is done: the stop goes on
     # the server waits for the request now (it says so), or (uvicorn's stop) closed it
     waiting = "send their first request"
-    _until(lambda: waiting in caplog.text or _closed(client), "the wait or the close")
+    _wait(lambda: waiting in caplog.text or _closed(client), "the wait or the close")
     with contextlib.suppress(OSError):
         client.sendall(b"\r\n")  # the request is whole now
     answer = _read_all(client)
@@ -156,7 +142,7 @@ def test_a_request_arriving_while_the_server_stops_is_answered(
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 200"), answer
     assert b"hello" in body, answer  # and then closed: _read_all came to its end
-    assert _stopped(one)
+    assert one.stopped()
     assert "sent no request" not in caplog.text
 
 
@@ -169,7 +155,7 @@ def test_a_connection_that_sends_nothing_is_closed_when_its_time_runs_out(
     one.held.released.set()
     assert _read_all(client) == b""  # closed, unanswered: it never sent its request
     client.close()
-    assert _stopped(one)
+    assert one.stopped()
     share = f"{1.0 * FIRST_REQUEST_SHARE:g} s"  # the first requests' share of the bound
     assert f"1 connection(s) sent no request in {share}; closing them" in caplog.text
 
@@ -186,5 +172,5 @@ def test_an_idle_keep_alive_connection_is_closed_at_once(
     one.held.released.set()
     assert _read_all(client) == b""  # closed without waiting for a second request
     client.close()
-    assert _stopped(one)
+    assert one.stopped()
     assert "send their first request" not in caplog.text

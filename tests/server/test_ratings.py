@@ -5,7 +5,6 @@ APIs, and the migration that adds them.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -37,7 +36,7 @@ from campfire.server.ratings import (
     shown,
 )
 
-from .helpers import check_answer, play_out, seats
+from .helpers import check_answer, play_out, seats, wait_for
 from .old_database import OldDatabase
 from .test_accounts import PASSWORD, settings
 
@@ -83,16 +82,6 @@ def rated_table(
 def error_code(answer: Any, status: int) -> str:
     assert answer.status_code == status, answer.text
     return str(answer.json()["error"]["code"])
-
-
-def wait_for(check: Any, what: str) -> Any:
-    """Poll ``check()`` until it answers something true (the rating is done in a thread)."""
-    for _ in range(400):
-        found = check()
-        if found:
-            return found
-        time.sleep(0.025)
-    raise AssertionError(f"never: {what}")
 
 
 def first_legal(to_act: list[Any]) -> tuple[Any, str]:

@@ -18,6 +18,7 @@ No duration is asserted (the project's tests assert no timing).
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import signal
@@ -36,7 +37,7 @@ import websockets
 from campfire.core.records import replay_text
 
 from .conftest import REDIS
-from .helpers import check_frame
+from .helpers import check_frame, wait_for
 from .live_server import LiveServer, free_port, http
 from .test_cluster import _new_table, _workers
 from .test_kill9 import _choice
@@ -189,12 +190,8 @@ class Health(threading.Thread):
             time.sleep(0.05)
 
 
-def _wait(predicate: Any, what: str, tries: int = 1200) -> None:
-    for _ in range(tries):  # bounded; no duration asserted
-        if predicate():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
+#: a bounded wait (1200 looks 0.1 s apart; no duration asserted)
+_wait = functools.partial(wait_for, tries=1200, pause=0.1)
 
 
 def test_a_rolling_restart_of_two_workers_loses_no_action_and_every_closed_client_comes_back(

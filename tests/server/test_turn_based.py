@@ -22,7 +22,7 @@ from starlette.testclient import TestClient
 from campfire.server.db import make_engine, session_factory
 from campfire.server.models import ActionRow, RecordRow, TableRow
 
-from .helpers import Seat, app_client, new_table, seats
+from .helpers import Seat, app_client, new_table, seats, wait_for
 from .old_database import OldDatabase
 from .test_accounts import PASSWORD
 from .test_accounts import settings as account_settings
@@ -85,16 +85,6 @@ def _row(url: str, table: int) -> TableRow:
         engine.dispose()
 
 
-def _wait(test: Callable[[], Any], rounds: int = 400) -> Any:
-    """Poll ``test`` until it is true (bounded in count; no duration is asserted)."""
-    for _ in range(rounds):
-        got = test()
-        if got:
-            return got
-        time.sleep(0.02)
-    raise AssertionError("the condition never held")
-
-
 def test_a_move_days_later_works_after_a_restart(db_url: str) -> None:
     with app_client(db_url) as client:
         table, tokens = new_table(client, "tracker", 2, clock=TURN)
@@ -136,8 +126,8 @@ def test_a_time_out_that_passed_while_stopped_applies_once_at_the_start(db_url: 
         for _ in range(2):  # a second start applies nothing again
             with app_client(db_url, wall=_later(2 * DAY + 60)) as client:
                 manager = client.app.state.manager  # type: ignore[attr-defined]
-                _wait(lambda: _row(db_url, lost).status == "finished")
-                _wait(lambda: len(logged(rand)) == 2)
+                wait_for(lambda: _row(db_url, lost).status == "finished", "the lost table finished")
+                wait_for(lambda: len(logged(rand)) == 2, "both lines logged")
                 assert waiting not in manager.tables  # five days a move: still waiting
             with sessions() as session:
                 records = session.scalars(select(RecordRow).where(RecordRow.table_id == lost))
@@ -284,7 +274,7 @@ def test_a_deadline_that_passes_while_the_table_is_out_of_memory_applies(sqlite_
         assert portal.call(manager.turns.due) == 0  # not due yet
         manager.wall = _later(DAY + 60)  # a day later: the keeper's next look finds it due
         assert portal.call(manager.turns.due) == 1
-        _wait(lambda: len(manager.store.actions(table, 1)) == 2)
+        wait_for(lambda: len(manager.store.actions(table, 1)) == 2, "both actions stored")
         assert [e.cause for e in manager.store.actions(table, 1)] == [None, "timeout"]
         assert table in manager.tables  # loaded, with its next deadline a day after the timeout
         assert _row(sqlite_url, table).turn_deadline is not None
