@@ -98,7 +98,8 @@ class Part:
 
     A part kept by :meth:`Encoder._count_offsets` or :meth:`Encoder._update_numbers` instead
     (never by :meth:`Encoder._rewrite`) holds in ``at`` what it wrote from: the offsets it
-    counted, sorted, or the numbers it wrote.
+    counted, sorted, or the numbers it wrote; one kept by :meth:`Encoder._overwrite` (the same
+    offsets every time) holds its key alone.
     """
 
     def __init__(self) -> None:
@@ -299,6 +300,20 @@ class Encoder:
         ``key``, :meth:`_rewrite` the part. Parts never share an offset.
         """
         raise NotImplementedError
+
+    def _overwrite(
+        self, out: memoryview[float], part: Part, key: object, values: list[tuple[int, float]]
+    ) -> None:
+        """Write a part that fills the same offsets every time (zeros too) and remember ``key``.
+
+        For a part whose ``values`` name the same offsets whatever the state (a progress
+        counter, a fraction): nothing of what it wrote before needs putting back, so the values
+        are written as they are, without :meth:`_rewrite`'s bookkeeping. Such a part is never
+        written by :meth:`_rewrite`.
+        """
+        for i, value in values:
+            out[i] = value
+        part.key = key
 
     def _rewrite(
         self, out: memoryview[float], part: Part, key: object, values: list[tuple[int, float]]

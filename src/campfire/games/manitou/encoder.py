@@ -281,9 +281,7 @@ class ManitouEncoder(Encoder):
         part = memo[_P_PROGRESS]
         key = (st.hunt * 64 + st.turn) * 128 + len(st.bag)  # turn < 7·5, bag ≤ 60
         if key != part.key:  # three fixed offsets, always written: nothing to put back
-            for i, value in self._progress_values(st, []):
-                out[i] = value
-            part.key = key
+            self._overwrite(out, part, key, self._progress_values(st, []))
         for g in range(3):
             part = memo[_P_TILES + g]
             tiles = st.grounds[g]

@@ -241,9 +241,7 @@ class TrackerEncoder(Encoder):
         part = memo[_TURN]
         turn = st.moves * 64 + st.centre  # the centre holds at most 18
         if turn != part.key:
-            for i, value in self._turn_values(st, []):
-                out[i] = value
-            part.key = turn
+            self._overwrite(out, part, turn, self._turn_values(st, []))
         part = memo[_PEEKED]
         peeked = st.peeked
         if peeked != part.key:
