@@ -88,10 +88,8 @@ def main() -> None:
         if not sep or not name or not Path(src, "campfire").is_dir():
             parser.error(f"--tree takes NAME=SRC, SRC a folder holding campfire (got {item!r})")
         trees[name] = src
-    runs: dict[str, list[float]] = {"engine": []}
-    builds: dict[str, set[bool]] = {"engine": set()}
-    for name in trees:
-        runs[name], builds[name] = [], set()
+    runs: dict[str, list[float]] = {name: [] for name in ("engine", *trees)}
+    builds: dict[str, set[bool]] = {name: set() for name in runs}
     for done in range(args.rounds):
         for name, src in [("engine", str(_SRC)), *trees.items()]:
             what = "engine" if name == "engine" else "vector"
