@@ -103,6 +103,7 @@ def _error_text(template: str, context: str | None, params: dict[str, Any]) -> E
 _RULE_WORDS = {
     "rules": ErrorText("rules"),
     "seat": ErrorText("seat"),
+    "setup": ErrorText("setup"),  # what a game's explicit setup fixes (docs/records.md)
     "turn order": ErrorText("turn order"),
     "undo": ErrorText("undo"),
 }

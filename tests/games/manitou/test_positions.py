@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campfire.core import GameRng, PositionError, Record, SetupError, replay
+from campfire.core import GameRng, IllegalActionError, PositionError, Record, SetupError, replay
 from campfire.games.manitou import GAME, ManitouState
 from campfire.games.manitou import position as manitou_position
 from campfire.games.manitou.cards import NUM_HUNTERS
@@ -81,19 +81,69 @@ def test_the_setup_deck_order_is_the_draw_order_of_the_selected_cards() -> None:
     assert state.view(1)["you"]["hand"] == ["shaman", "squaw", "h9"]  # h9 is drawn next
 
 
-def test_a_pick_a_short_deck_order_cannot_deal_is_refused_when_it_is_made() -> None:
-    """Each pick is checked against the seat's deck order, so every position reached still
-    loads (its orders hold the cards selected: ``_check_deal_holds_the_selection``)."""
+def test_a_short_deck_order_is_the_selection_its_cards_are_the_legal_picks() -> None:
+    """A short order (a selection typed in from a table) fixes what the seat selects: the
+    legal picks are its cards, as often as it holds them, so every legal pick is accepted
+    and every position reached still loads (``_check_deal_holds_the_selection``)."""
     seven = ["h1", "h2", "h3", "h4", "h5", "h6", "h7"]
-    eight = ["h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8"]
-    state = GAME.new_game(2, setup={"dealer": 0, "tiles": FIXTURE, "decks": [[seven, eight]]})
+    nine = ["h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8", "chief"]
+    state = GAME.new_game(2, setup={"dealer": 0, "tiles": FIXTURE, "decks": [[seven, nine]]})
+    assert [str(a) for a in state.legal_actions(0)] == [f"pick {c}" for c in seven]
+    assert [str(a) for a in state.legal_actions(1)] == [f"pick {c}" for c in nine]
     before = state.to_position()
-    with pytest.raises(SetupError, match="does not hold another h10 to select"):
+    with pytest.raises(IllegalActionError, match="does not hold another h10 to select"):
         state.apply(0, "pick h10")  # the first pick already: seat 0's order has no h10
     assert state.to_position() == before
     for card in seven[:3]:
         state.apply(0, f"pick {card}")
+        assert f"pick {card}" not in [str(a) for a in state.legal_actions(0)]  # held once
         assert GAME.state_from_position(state.to_position()).to_position() == state.to_position()
+    state.apply(1, "pick chief")
+    assert "pick chief" not in [str(a) for a in state.legal_actions(1)]  # the pool has two
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", range(6))
+def test_games_from_short_deck_orders_offer_only_what_they_accept(players: int, seed: int) -> None:
+    """Every hunt's order cut to the seat's selection (a game typed in from a table): random
+    play from the legal actions never meets a refusal and ends. The first hunt of a cycle keeps
+    back the cards the next hunt's selection needs once the seat has none to spare, so the next
+    selection can always be made (docs/notation/manitou.md, "Setup")."""
+    setup = GAME.random_setup(players, GAME.options({}), GameRng(seed))
+    for hunt, deal in enumerate(setup["decks"]):
+        sizes = selection_sizes(players, (setup["dealer"] + hunt) % players)
+        setup["decks"][hunt] = [order[: sizes[p]] for p, order in enumerate(deal)]
+    state = GAME.new_game(players, setup=setup)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        seats = state.seats_to_act()
+        seat = seats[rng.randrange(len(seats))]
+        legal = state.legal_actions(seat)
+        assert legal, f"seat {seat} is to act with no legal action"
+        state.apply(seat, rng.choice(legal))  # never refused
+    assert state.hunt == state.hunts
+
+
+def test_the_first_hunt_keeps_back_a_card_the_next_short_order_needs() -> None:
+    """Seat 0's order for hunt 2 is the eight cards it selects there: it cannot spare any, so
+    in hunt 1 it may not play the h1 it holds (a played card stays used for the cycle)."""
+    first = [["h1", "h2", "h3", "h4", "h5", "h6", "h7"], ["h1", "h2", "h3", "h4", "h5", "h6"]]
+    first[1] += ["h7", "h8"]
+    second = [["h1", "h8", "h9", "h10", "chief", "squaw", "shaman", "spy"], ["h9", "h10"]]
+    second[1] += ["chief", "squaw", "shaman", "spy", "healer", "h1"]  # 8 where 7 are selected
+    state = GAME.new_game(2, setup={"dealer": 0, "tiles": FIXTURE, "decks": [first, second]})
+    for seat in (0, 1):
+        for card in first[seat]:
+            state.apply(seat, f"pick {card}")
+    assert state.view(0)["you"]["hand"] == ["h1", "h2", "h3"]
+    assert (state.next_order_slack(0) or [None])[0] == 0  # hunt 2 (dealer 1) selects 8
+    assert (state.next_order_slack(1) or [None])[0] == 1  # one card to spare
+    if state.seat != 0:
+        state.apply(state.seat, state.legal_actions(state.seat)[0])
+    plays = {str(a).split()[1] for a in state.legal_actions(0)}
+    assert plays == {"h2", "h3"}
+    with pytest.raises(IllegalActionError, match="needs the h1 in this seat's pool"):
+        state.apply(0, "play h1 g1")
 
 
 def test_a_setup_deck_order_without_a_selected_card_is_refused_and_changes_nothing() -> None:
@@ -108,7 +158,9 @@ def test_a_setup_deck_order_without_a_selected_card_is_refused_and_changes_nothi
     for card in seven[:-1]:
         state.apply(0, f"pick {card}")
     before = state.to_position()
-    with pytest.raises(SetupError, match="does not hold"):
+    with pytest.raises(
+        IllegalActionError, match=r"does not hold another h10.*pick one of pick h7$"
+    ):
         state.apply(0, "pick h10")  # seat 0's deck order has no h10
     assert state.to_position() == before
     state.apply(0, "pick h7")
@@ -501,6 +553,43 @@ def _a_selected_card_taken_out_of_the_deal(position: dict[str, Any]) -> str:
     card = s["selected"][p][0]
     s["deals"][0][p] = [c for c in s["deals"][0][p] if c != card]
     return f"deals[0][{p}] must hold seat {p}'s selected cards ({card} is not in it as often)"
+
+
+#: a deck's 17 cards by name (the order a short deck order is taken from below)
+_DECK_NAMES = [f"h{i}" for i in range(1, 11)] + ["chief", "chief", "squaw", "squaw"]
+_DECK_NAMES += ["shaman", "spy", "healer"]
+
+
+def _short_order(first: str, size: int, unavailable: list[str]) -> list[str]:
+    """``first``, then cards of a deck not in ``unavailable``, ``size`` in all."""
+    rest = list(_DECK_NAMES)
+    for card in [first, *unavailable]:
+        if card in rest:
+            rest.remove(card)
+    return [first, *rest[: size - 1]]
+
+
+@_breaks("_check_deal_can_complete_the_selection", "select in hunt 2")
+def _a_used_card_in_a_short_deck_order(position: dict[str, Any]) -> str:
+    s = position["state"]
+    size = selection_sizes(3, s["dealer"])[0]
+    used = s["used_this_cycle"][0]
+    s["deals"][0][0] = _short_order(used[0], size, used)  # the first hunt played it
+    return (
+        f"deals[0][0] holds only {size - 1} of the cards seat 0 can still select; it selects {size}"
+    )
+
+
+@_breaks("_check_next_deal_can_be_selected", "play")
+def _a_played_card_in_the_next_short_deck_order(position: dict[str, Any]) -> str:
+    s = position["state"]
+    size = selection_sizes(3, (s["dealer"] + 1) % 3)[0]
+    played = [card for cards in s["table"] for seat, card, _ in cards if seat == 0]
+    s["deals"][0][0] = _short_order(played[0], size, played)  # used until the cycle ends
+    return (
+        "deals[0][0] needs 1 more card(s) than seat 0's pool keeps for the next hunt (a played "
+        "card stays used until the cycle ends)"
+    )
 
 
 @_breaks("_check_play_turn_fits_phase", "select")

@@ -192,6 +192,10 @@ def _hero_down(code: int, g: int, by: int, reason: str) -> Event:
     )
 
 
+#: no card kept back from play (:meth:`ManitouState._kept_for_next_hunt`)
+_NOTHING_KEPT: Final[frozenset[int]] = frozenset()
+
+
 def _seat_of(code: int) -> int:
     return (code & 255) >> 4
 
@@ -549,7 +553,15 @@ class ManitouState(State):
                 legal = []
             else:
                 pool, sel = self.pool[seat], self.selected[seat]
-                legal = [PICK[c] for c in range(NUM_CARD_TYPES) if pool[c] > sel[c]]
+                order = self._short_order(seat)
+                if order is None:
+                    legal = [PICK[c] for c in range(NUM_CARD_TYPES) if pool[c] > sel[c]]
+                else:  # a setup's short order is the selection: its cards only, as often
+                    legal = [
+                        PICK[c]
+                        for c in range(NUM_CARD_TYPES)
+                        if pool[c] > sel[c] and order.count(c) > sel[c]
+                    ]
         elif phase == GAME_OVER or seat != self.seat:
             legal = []
         elif phase == PLAY_PHASE:  # manitou §5.1: a card must be played if one can be
@@ -679,9 +691,8 @@ class ManitouState(State):
         return events
 
     def _pick(self, seat: int, card: int) -> list[Event]:
-        # manitou §5 H3 (M14): secret selection, one card at a time
-        if self.deals and len(self.deals[0][seat]) < _DECK_SIZE:
-            self._check_order_holds(seat, card)  # (a whole deck's order holds every card)
+        # manitou §5 H3 (M14): secret selection, one card at a time (a setup's short deck
+        # order restricts the legal picks to its cards: _compute_legal)
         self.selected[seat][card] += 1
         self.picked[seat] += 1
         events = [
@@ -694,7 +705,7 @@ class ManitouState(State):
                 return events
         try:
             return self._deal(events)
-        except SetupError:  # (defensive: each pick was checked against the order) unchanged
+        except SetupError:  # (defensive: the legal picks are the order's cards) unchanged
             self.selected[seat][card] -= 1
             self.picked[seat] -= 1
             raise
@@ -745,27 +756,15 @@ class ManitouState(State):
         self.seat = first
         return events
 
-    def _check_order_holds(self, seat: int, card: int) -> None:
-        """Refuse a pick that this hunt's short deck order (a setup's) could not deal.
+    def _order_fields(
+        self, seat: int, order: tuple[int, ...], hunt: int | None = None
+    ) -> dict[str, Any]:
+        """What every refusal of a setup's deck order names: the hunt, the seat and the order.
 
-        The deck is the selection in the order's order (:meth:`_setup_deck`), so every card
-        selected must be in it, as often: a pick beyond that is refused when it is made, with
-        nothing changed, rather than leaving a selection no deal can serve.
+        ``hunt`` (0-based) is the hunt the order deals, this one unless given.
         """
-        order = self.deals[0][seat]
-        if order.count(card) <= self.selected[seat][card]:
-            raise SetupError(
-                ErrorText(
-                    "the setup's deck order for hunt {number}, seat {seat} ({value}) does not "
-                    "hold another {card} to select",
-                    card=CARD_NAMES[card],
-                    **self._order_fields(seat, order),
-                )
-            )
-
-    def _order_fields(self, seat: int, order: tuple[int, ...]) -> dict[str, Any]:
-        """What every refusal of a setup's deck order names: the hunt, the seat and the order."""
-        return {"number": self.hunt + 1, "seat": seat, "value": [CARD_NAMES[c] for c in order]}
+        number = (self.hunt if hunt is None else hunt) + 1
+        return {"number": number, "seat": seat, "value": [CARD_NAMES[c] for c in order]}
 
     def _setup_deck(self, seat: int, order: tuple[int, ...]) -> list[int]:
         """``seat``'s deck in draw order, taken from the setup's ``order`` (manitou §5 H4, §8).
@@ -809,13 +808,73 @@ class ManitouState(State):
 
     def _plays(self, seat: int) -> list[Action]:
         out: list[Action] = []
+        # a setup's next deck orders may keep cards back (never in a search: determinize
+        # drops them)
+        kept = self._kept_for_next_hunt(seat) if self.deals else _NOTHING_KEPT
         for c in sorted(set(self.hands[seat])):
+            if c in kept:
+                continue
             row = PLAY[c]
             if c < NUM_HUNTERS:
                 out.extend(row)
             else:
                 out.extend(row[g] for g in range(NUM_GROUNDS) if self._hero_ok(seat, g))
         return out
+
+    def _short_order(self, seat: int) -> tuple[int, ...] | None:
+        """``seat``'s deck order of the next deal when a setup gives it short, else ``None``.
+
+        A short order (fewer than a deck's 17 cards: a selection typed in from a table) holds
+        exactly the cards the seat may select; a whole deck's order holds every card, so any
+        selection can be dealt from it.
+        """
+        if not self.deals:
+            return None
+        order = self.deals[0][seat]
+        return order if len(order) < _DECK_SIZE else None
+
+    def next_order_slack(self, seat: int) -> tuple[int, list[int], list[int]] | None:
+        """How far ``seat`` can still serve its short deck order of the next hunt of this cycle.
+
+        ``None`` unless this hunt is dealt, is the first of a cycle of two (the next keeps the
+        pool, manitou §4) and a setup gives ``seat`` a short order for the next hunt. Else
+        ``(slack, need, avail)``: ``need`` counts the order's cards by type, ``avail`` the
+        seat's pool less its cards on the table (what the next hunt's pool will be, as played
+        cards stay on the table), and ``slack`` how many of the order's cards the seat may
+        still play beyond the next hunt's selection size. Below 0 the order can no longer be
+        dealt (a position that says so is refused).
+        """
+        if self.hunt % 2 or self.hunt + 1 >= self.hunts or self.phase in (SELECT, GAME_OVER):
+            return None
+        order = self._short_order(seat)
+        if order is None:
+            return None
+        need = [0] * NUM_CARD_TYPES
+        for c in order:
+            need[c] += 1
+        avail = list(self.pool[seat])
+        for cards in self.table:
+            for code in cards:
+                if _seat_of(code) == seat:
+                    avail[code & 15] -= 1
+        served = sum(min(need[c], avail[c]) for c in range(NUM_CARD_TYPES))
+        size = selection_sizes(self.num_players, (self.dealer + 1) % self.num_players)[seat]
+        return served - size, need, avail
+
+    def _kept_for_next_hunt(self, seat: int) -> frozenset[int]:
+        """The cards ``seat`` may not play now: its short order of the next hunt needs them.
+
+        A card played stays on the table and leaves the pool for the cycle's next hunt
+        (manitou §4), whose selection a setup's short order fixes: once the seat has no spare
+        card of that order left (slack 0), playing another card the order needs would leave
+        a selection that cannot be made. The seat plays another card, or passes if it has
+        none (docs/notation/manitou.md, "Setup").
+        """
+        found = self.next_order_slack(seat)
+        if found is None or found[0] > 0:
+            return _NOTHING_KEPT
+        _, need, avail = found
+        return frozenset(c for c in range(NUM_CARD_TYPES) if 0 < avail[c] <= need[c])
 
     def _play_turn(self, seat: int, card: int, g: int) -> list[Event]:
         events: list[Event] = []
@@ -1251,6 +1310,18 @@ class ManitouState(State):
         """
         phase, kind, arg, g = self.phase, action.kind, action.arg, action.ground
         if phase == SELECT and kind == K_PICK:
+            order = self._short_order(seat)
+            if order is not None and self.pool[seat][arg] > self.selected[seat][arg]:
+                return IllegalActionError(  # the pool has it, the setup's selection does not
+                    "setup",
+                    ErrorText(
+                        "the setup's deck order for hunt {number}, seat {seat} ({value}) does "
+                        "not hold another {card} to select; pick one of {allowed}",
+                        card=CARD_NAMES[arg],
+                        allowed=self._names(self.legal_actions(seat)),
+                        **self._order_fields(seat, order),
+                    ),
+                )
             return IllegalActionError(
                 "manitou rules §4.4",
                 ErrorText(
@@ -1261,6 +1332,18 @@ class ManitouState(State):
                 ),
             )
         if phase in (PLAY_PHASE, TOTEM_PHASE) and kind == K_PLAY:
+            if arg in self.hands[seat] and arg in self._kept_for_next_hunt(seat):
+                return IllegalActionError(
+                    "setup",
+                    ErrorText(
+                        "the setup's deck order for hunt {number}, seat {seat} ({value}) needs "
+                        "the {card} in this seat's pool: a card played now leaves the pool "
+                        "until the cycle ends; play one of {allowed}",
+                        card=CARD_NAMES[arg],
+                        allowed=self._names(self.legal_actions(seat)),
+                        **self._order_fields(seat, self.deals[0][seat], hunt=self.hunt + 1),
+                    ),
+                )
             if arg not in self.hands[seat]:
                 cards = ", ".join(CARD_NAMES[c] for c in sorted(self.hands[seat]))
                 return IllegalActionError(
