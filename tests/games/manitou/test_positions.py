@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
+from unittest.mock import ANY
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -136,8 +137,8 @@ def test_the_first_hunt_keeps_back_a_card_the_next_short_order_needs() -> None:
         for card in first[seat]:
             state.apply(seat, f"pick {card}")
     assert state.view(0)["you"]["hand"] == ["h1", "h2", "h3"]
-    assert (state.next_order_slack(0) or [None])[0] == 0  # hunt 2 (dealer 1) selects 8
-    assert (state.next_order_slack(1) or [None])[0] == 1  # one card to spare
+    assert state.short_order_slack(0) == (0, ANY, ANY)  # hunt 2 (dealer 1) selects 8
+    assert state.short_order_slack(1) == (1, ANY, ANY)  # one card to spare
     if state.seat != 0:
         state.apply(state.seat, state.legal_actions(state.seat)[0])
     plays = {str(a).split()[1] for a in state.legal_actions(0)}
@@ -569,27 +570,34 @@ def _short_order(first: str, size: int, unavailable: list[str]) -> list[str]:
     return [first, *rest[: size - 1]]
 
 
-@_breaks("_check_deal_can_complete_the_selection", "select in hunt 2")
+_NEEDS_ONE_MORE = (
+    "deals[0][0] needs 1 more card(s) than seat 0's pool holds for its selection (a card "
+    "played stays used until the cycle ends)"
+)
+
+
+@_breaks("_check_short_orders_can_be_selected", "select in hunt 2")
 def _a_used_card_in_a_short_deck_order(position: dict[str, Any]) -> str:
     s = position["state"]
     size = selection_sizes(3, s["dealer"])[0]
     used = s["used_this_cycle"][0]
     s["deals"][0][0] = _short_order(used[0], size, used)  # the first hunt played it
-    return (
-        f"deals[0][0] holds only {size - 1} of the cards seat 0 can still select; it selects {size}"
-    )
+    return _NEEDS_ONE_MORE
 
 
-@_breaks("_check_next_deal_can_be_selected", "play")
-def _a_played_card_in_the_next_short_deck_order(position: dict[str, Any]) -> str:
+def test_a_played_card_in_the_next_hunts_short_deck_order_is_refused() -> None:
+    """The same check after the deal: a card on the table is used for the cycle's next hunt."""
+    position = json.loads(_source_json("play"))
     s = position["state"]
+    assert s["hunt"] == 1  # the first hunt of a cycle: its deals[0] is the second's
     size = selection_sizes(3, (s["dealer"] + 1) % 3)[0]
     played = [card for cards in s["table"] for seat, card, _ in cards if seat == 0]
-    s["deals"][0][0] = _short_order(played[0], size, played)  # used until the cycle ends
-    return (
-        "deals[0][0] needs 1 more card(s) than seat 0's pool keeps for the next hunt (a played "
-        "card stays used until the cycle ends)"
-    )
+    s["deals"][0][0] = _short_order(played[0], size, played)
+    with pytest.raises(PositionError) as refused:
+        GAME.state_from_position(position)
+    assert str(refused.value) == _NEEDS_ONE_MORE
+    s["deals"][0][0] = _short_order(played[0], size + 1, played)  # one card to spare
+    assert GAME.state_from_position(position).short_order_slack(0) == (0, ANY, ANY)
 
 
 @_breaks("_check_play_turn_fits_phase", "select")

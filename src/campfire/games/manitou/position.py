@@ -150,9 +150,8 @@ def _read_draws_to_come(state: ManitouState, v: Mapping[str, Any]) -> None:
     state.returns = read_returns(v["returns"], state.options, PositionError)
     if state.phase == SELECT and state.deals:
         _check_deal_holds_the_selection(state)
-        _check_deal_can_complete_the_selection(state)
-    elif state.deals:
-        _check_next_deal_can_be_selected(state)
+    if state.deals:
+        _check_short_orders_can_be_selected(state)
 
 
 def _check_deal_holds_the_selection(state: ManitouState) -> None:
@@ -179,46 +178,23 @@ def _check_deal_holds_the_selection(state: ManitouState) -> None:
                 )
 
 
-def _check_deal_can_complete_the_selection(state: ManitouState) -> None:
-    """During the selection, each short deck order can still be selected from the seat's pool.
+def _check_short_orders_can_be_selected(state: ManitouState) -> None:
+    """Each seat's short deck order to come can still be selected from its pool.
 
     An order shorter than a deck is the seat's selection itself (the engine's legal picks are
-    its cards), so the pool must still hold enough of them: in the second hunt of a cycle the
-    cards played in the first are used (manitou §4). Raises :class:`PositionError` "deals[0][p]
-    holds only … of the cards seat p can still select; it selects …".
-    """
-    for p, order in enumerate(state.deals[0]):
-        have = _count(order, NUM_CARD_TYPES)
-        if len(order) < sum(FULL_POOL):  # a short order is the selection itself
-            pool = state.pool[p]
-            can = sum(min(have[c], pool[c]) for c in range(NUM_CARD_TYPES))
-            if can < state.sel_size[p]:
-                raise PositionError(
-                    ErrorText(
-                        "deals[0][{seat}] holds only {count} of the cards seat {seat} can still "
-                        "select; it selects {size}",
-                        seat=p,
-                        count=can,
-                        size=state.sel_size[p],
-                    )
-                )
-
-
-def _check_next_deal_can_be_selected(state: ManitouState) -> None:
-    """After the deal, the next hunt's short orders can still be selected from the pools.
-
-    In the first hunt of a cycle a card played leaves the pool for the next hunt too (manitou
-    §4), so a seat's short order of the next hunt (its selection) needs enough of its cards
-    left in the pool: :meth:`ManitouState.next_order_slack`. Raises :class:`PositionError`
-    "deals[0][p] needs … more card(s) than seat p's pool keeps for the next hunt …".
+    its cards), so the pool must hold enough of them, and a card played in the first hunt of
+    a cycle stays used for the second (manitou §4): :meth:`ManitouState.short_order_slack`.
+    The engine keeps such cards back from play, so a position it reaches always passes.
+    Raises :class:`PositionError` "deals[0][p] needs … more card(s) than seat p's pool holds
+    for its selection …".
     """
     for p in range(state.num_players):
-        found = state.next_order_slack(p)
+        found = state.short_order_slack(p)
         if found is not None and found[0] < 0:
             raise PositionError(
                 ErrorText(
                     "deals[0][{seat}] needs {missing} more card(s) than seat {seat}'s pool "
-                    "keeps for the next hunt (a played card stays used until the cycle ends)",
+                    "holds for its selection (a card played stays used until the cycle ends)",
                     seat=p,
                     missing=-found[0],
                 )

@@ -192,10 +192,6 @@ def _hero_down(code: int, g: int, by: int, reason: str) -> Event:
     )
 
 
-#: no card kept back from play (:meth:`ManitouState._kept_for_next_hunt`)
-_NOTHING_KEPT: Final[frozenset[int]] = frozenset()
-
-
 def _seat_of(code: int) -> int:
     return (code & 255) >> 4
 
@@ -808,12 +804,11 @@ class ManitouState(State):
 
     def _plays(self, seat: int) -> list[Action]:
         out: list[Action] = []
-        # a setup's next deck orders may keep cards back (never in a search: determinize
-        # drops them)
-        kept = self._kept_for_next_hunt(seat) if self.deals else _NOTHING_KEPT
-        for c in sorted(set(self.hands[seat])):
-            if c in kept:
-                continue
+        cards = sorted(set(self.hands[seat]))
+        if self.deals:  # a setup's next deck order may keep cards back (never in a search:
+            kept = self._kept_for_next_hunt(seat)  # determinize drops the orders)
+            cards = [c for c in cards if c not in kept]
+        for c in cards:
             row = PLAY[c]
             if c < NUM_HUNTERS:
                 out.extend(row)
@@ -833,36 +828,40 @@ class ManitouState(State):
         order = self.deals[0][seat]
         return order if len(order) < _DECK_SIZE else None
 
-    def next_order_slack(self, seat: int) -> tuple[int, list[int], list[int]] | None:
-        """How far ``seat`` can still serve its short deck order of the next hunt of this cycle.
+    def short_order_slack(self, seat: int) -> tuple[int, list[int], list[int]] | None:
+        """How many cards ``seat`` can spare of the short deck order it is to be dealt next.
 
-        ``None`` unless this hunt is dealt, is the first of a cycle of two (the next keeps the
-        pool, manitou §4) and a setup gives ``seat`` a short order for the next hunt. Else
-        ``(slack, need, avail)``: ``need`` counts the order's cards by type, ``avail`` the
-        seat's pool less its cards on the table (what the next hunt's pool will be, as played
-        cards stay on the table), and ``slack`` how many of the order's cards the seat may
-        still play beyond the next hunt's selection size. Below 0 the order can no longer be
-        dealt (a position that says so is refused).
+        ``None`` unless a setup gives ``seat`` a short order for the next deal (its selection,
+        :meth:`_short_order`) and the seat's pool bounds it: during the selection, this hunt's
+        order and the pool; after the deal in the first hunt of a cycle, the next hunt's order
+        and the pool less the seat's cards on the table (a played card stays used for the
+        cycle, manitou §4); in the second hunt the pool is full again. Else ``(slack, need,
+        avail)``: ``need`` counts the order's cards by type, ``avail`` the pool that bounds
+        them, and ``slack`` how many of the order's cards the pool holds beyond the selection's
+        size. Below 0 the selection cannot be made (a position that says so is refused).
         """
-        if self.hunt % 2 or self.hunt + 1 >= self.hunts or self.phase in (SELECT, GAME_OVER):
-            return None
         order = self._short_order(seat)
-        if order is None:
+        if order is None or self.phase == GAME_OVER:
             return None
+        avail = list(self.pool[seat])
+        if self.phase == SELECT:
+            size = self.sel_size[seat]
+        elif self.hunt % 2 or self.hunt + 1 >= self.hunts:
+            return None
+        else:
+            for cards in self.table:
+                for code in cards:
+                    if _seat_of(code) == seat:
+                        avail[code & 15] -= 1
+            size = selection_sizes(self.num_players, (self.dealer + 1) % self.num_players)[seat]
         need = [0] * NUM_CARD_TYPES
         for c in order:
             need[c] += 1
-        avail = list(self.pool[seat])
-        for cards in self.table:
-            for code in cards:
-                if _seat_of(code) == seat:
-                    avail[code & 15] -= 1
         served = sum(min(need[c], avail[c]) for c in range(NUM_CARD_TYPES))
-        size = selection_sizes(self.num_players, (self.dealer + 1) % self.num_players)[seat]
         return served - size, need, avail
 
     def _kept_for_next_hunt(self, seat: int) -> frozenset[int]:
-        """The cards ``seat`` may not play now: its short order of the next hunt needs them.
+        """The cards ``seat`` may not play on its turn: its next hunt's short order needs them.
 
         A card played stays on the table and leaves the pool for the cycle's next hunt
         (manitou §4), whose selection a setup's short order fixes: once the seat has no spare
@@ -870,9 +869,9 @@ class ManitouState(State):
         a selection that cannot be made. The seat plays another card, or passes if it has
         none (docs/notation/manitou.md, "Setup").
         """
-        found = self.next_order_slack(seat)
+        found = self.short_order_slack(seat)
         if found is None or found[0] > 0:
-            return _NOTHING_KEPT
+            return frozenset()
         _, need, avail = found
         return frozenset(c for c in range(NUM_CARD_TYPES) if 0 < avail[c] <= need[c])
 
