@@ -18,6 +18,7 @@ import pytest
 from campfire.adapters.session import Session
 from campfire.core import Belief
 from campfire.core.encoding import Part
+from campfire.games.tracker.bots import TrackerMemory
 from tests.compiled_build import is_compiled
 
 from .conftest import GAMES
@@ -124,6 +125,38 @@ def test_a_kept_row_follows_a_memory_of_another_kind() -> None:
         compared += bool(notes.known)
         session.apply(current, rng.choice(session.legal(current)))
     assert compared  # the notes held known cards at some point
+
+
+def test_a_kept_row_follows_memories_of_both_kinds_in_turn() -> None:
+    """Tracker's row follows its own memory's change log and compares another's dicts whole:
+    handed one and then the other (every move, then every few), it shows the one it is handed."""
+
+    class Notes(Belief):  # the same two dicts as the game's own memory, without its change log
+        def __init__(self, seat: int) -> None:
+            super().__init__(seat)
+            self.known: dict[int, int] = {}
+            self.interest: dict[int, int] = {}
+
+    for every in (1, 3):
+        session = Session("tracker", 2, seed=40 + every)
+        encoder = session.encoder
+        rows = np.tile(encoder.blank, (1, 1))
+        flat = rows.data.cast("B").cast("f")
+        notes = Notes(0)
+        memo: list[Part] | None = None
+        rng = random.Random(every)
+        moves = 0
+        while (current := session.current_seat()) is not None:
+            real = session.beliefs[0]
+            assert isinstance(real, TrackerMemory)
+            # the notes remember a little less than the memory: the rows differ
+            notes.known = dict(list(real.known.items())[1:])
+            notes.interest = dict(real.interest)
+            belief: Belief = real if (moves // every) % 2 == 0 else notes
+            memo = encoder.update_state_into(session.state, 0, belief, flat, memo)
+            assert np.array_equal(rows[0], encoder.encode_state(session.state, 0, belief))
+            session.apply(current, rng.choice(session.legal(current)))
+            moves += 1
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -6,10 +6,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar, Final, cast, get_args
 
-from campfire.core import Belief
+from campfire.core import Belief, State
 from campfire.core.encoding import Encoder, Part, Vector
 
 from . import state as tracker_state
@@ -62,36 +61,64 @@ _TRACKER_STEP_SLOT: Final = tuple(_TRACKER_STEP[name] for name in tracker_state.
 _MAX_PLAYERS: Final = 6
 _WIDTH: Final = 13  # len(_TRACKER_CHANNELS): the channels of a board position
 assert len(_TRACKER_CHANNELS) == _WIDTH
-#: the parts of a kept row (Encoder.update_state_into): their places in the memo
-_PHASE_STEP: Final = 1
-_SEATS: Final = 2
-_COUNTS: Final = 3
-_TURN: Final = 4
-_PEEKED: Final = 5
-_LIFTED: Final = 6
-_OCCUPIED: Final = 7
-_KNOWN: Final = 8
-_INTEREST: Final = 9
-_PARTS: Final = 9
 _NO_CARD: Final = -1  # no card known at a position (in a look-up)
 #: no known card, no interest: what a row holds before they are first written (never changed)
 _NOTHING: Final[dict[int, int]] = {}
 
 
-@dataclass(eq=False)
-class _Shown:
-    """What a kept row shows of a :class:`TrackerMemory` (the key of its memory part).
+class _Row(Part):
+    """The memo of a kept Tracker row (:meth:`TrackerEncoder.update_state_into`): what it shows.
 
-    The memory, how many of its changes (``TrackerMemory.touched``) the row has followed, the
-    known cards and interest the row shows (its own dicts, changed as the row is), and the
-    board channel of each card's kind for the row's seat (fixed for a game).
+    The offsets of the one-hot values it set (``-1``: none, as in the blank): the seat to act,
+    the phase, the step, the start and last seats, the lifted position; per seat the trackers
+    in hand and the pile size it shows, and the trackers in the centre and the relocations
+    this turn (zeros: the blank's); copies of the peeked positions and of the board it
+    shows (an empty board: the blank's). Of the seat's memory, per position, the known card
+    it shows (``-1``: none) and the interest (other seats' peeks), with the channel of each
+    card's kind it wrote them with; with the game's own memory, that memory and how many
+    entries of its change log (``TrackerMemory.touched``) the row has followed; with another
+    memory, copies of the dicts it was written from (one of the two, the other ``None``).
+    :meth:`reset` makes it a new one's again, for a row put back to the blank.
     """
 
-    memory: TrackerMemory
-    count: int
-    known: dict[int, int]
-    interest: dict[int, int]
-    channel: tuple[int, ...]
+    def __init__(self) -> None:
+        super().__init__()
+        self.acting = -1
+        self.phase_at = -1
+        self.step_at = -1
+        self.start_at = -1
+        self.last_at = -1
+        self.hands = [0] * _MAX_PLAYERS
+        self.piles = [0] * _MAX_PLAYERS
+        self.centre = 0
+        self.moves = 0
+        self.peeked: list[int] = []
+        self.lifted_at = -1
+        self.board: list[int] = []
+        self.cards = [_NO_CARD] * NUM_POSITIONS
+        self.peeks = [0] * NUM_POSITIONS
+        self.channel: tuple[int, ...] = ()
+        self.memory: TrackerMemory | None = None
+        self.count = 0
+        self.known: dict[int, int] | None = None
+        self.interest: dict[int, int] | None = None
+
+    def reset(self) -> None:
+        """Forget what was written (the row is the blank again)."""
+        super().reset()
+        self.acting = self.phase_at = self.step_at = self.start_at = self.last_at = -1
+        self.lifted_at = -1
+        self.hands = [0] * _MAX_PLAYERS
+        self.piles = [0] * _MAX_PLAYERS
+        self.centre = self.moves = 0
+        self.peeked = []
+        self.board = []
+        self.cards = [_NO_CARD] * NUM_POSITIONS
+        self.peeks = [0] * NUM_POSITIONS
+        self.channel = ()
+        self.memory = None
+        self.count = 0
+        self.known = self.interest = None
 
 
 class TrackerEncoder(Encoder):
@@ -102,12 +129,14 @@ class TrackerEncoder(Encoder):
     uses_memory = True
     state_class = TrackerState
     POSITIONS: ClassVar[int] = NUM_POSITIONS
-    #: a kept row is brought up to date part by part (:meth:`_update_state`)
+    #: a kept row is brought up to date part by part (:meth:`update_state_into`, one
+    #: :class:`_Row` as its memo)
     incremental = True
-    parts = _PARTS
 
     def _build(self) -> None:
         p = self.max_players
+        #: :attr:`incremental`, read once (a class variable is read through the class)
+        self._kept = self.incremental
         self._channels: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._common()
         self._o_phase = self._add(
@@ -138,6 +167,13 @@ class TrackerEncoder(Encoder):
         width = len(_TRACKER_CHANNELS)
         #: the "occupied" channel of every position
         self._occupied_at = tuple(self._o_board + pos * width for pos in range(self.POSITIONS))
+        #: every offset as an object: a kept row's cells are written through these (where
+        #: compiled, an int offset above 256 is made into a new object at every write)
+        self._box: tuple[object, ...] = tuple(range(self._layout.size))
+        #: 0.0 and 1.0 as objects, written as they are (where compiled, a float constant is
+        #: made into a new object at every write)
+        self._zero: object = 0.0
+        self._one: object = 1.0
 
     def _fill_blank(self, blank: Vector) -> None:
         blank[list(self._occupied_at)] = 1.0  # cleared where a position is empty
@@ -206,134 +242,210 @@ class TrackerEncoder(Encoder):
         if interest:
             self._write_interest(out, _NOTHING, interest)
 
-    def _update_state(
-        self, state: Any, seat: int, belief: Belief | None, out: memoryview[float], memo: list[Part]
-    ) -> None:
-        """Bring the parts of a kept row up to date that changed since it was last written.
+    def update_state_into(
+        self,
+        state: State,
+        seat: int,
+        belief: Belief | None,
+        out: memoryview[float],
+        memo: list[Part] | None,
+    ) -> list[Part]:
+        """Bring a kept row up to date: only what changed since it was last written.
 
-        The keys: the phase and step, the start and last seats, the peeked positions and the
-        lifted one (small parts, written again whole with :meth:`_rewrite` when their key
-        changes); the trackers in hand and pile sizes (as one int), the centre and relocations
-        (values at fixed offsets, each written again when its key changes);
-        the board (a copy of the list: on a change only the positions that differ from it are
-        written, and the copy is made only then); the known cards and the interest: with the
-        game's own memory, its change log (:meth:`_follow`); with any other, copies of its
-        dicts compared as the board's list is.
+        The memo is one :class:`_Row`, which holds what the row shows as ints and lists (no
+        generic part with a key object, a dict of values and a list of offsets for each of a
+        dozen small parts: a Tracker move changes two or three values of a row, and comparing
+        native ints is what is left of the work where nothing changed). One-hot values (the
+        seat to act, the phase, the step, the start and last seats, the lifted position) are
+        kept as the offset set, moved when it changes; each seat's trackers in hand and pile
+        size, the centre and the relocations as the numbers shown, each written where it
+        changed; the peeked positions as a copy of the state's list. With the game's own
+        memory, the board's occupied positions, the known cards and the interest are compared
+        only at the positions its change log names (:meth:`_follow`); the first time, or with
+        a memory of another kind, the board is compared with the row's copy and the memory's
+        dicts with what the row shows (:meth:`_show_memory`).
+
+        Every value is written through an offset and a float that are Python objects already
+        (``_box``, ``_zero``, ``_one``): where compiled, an int above 256 or a float constant
+        is made into a new object at every write.
         """
-        st = cast(TrackerState, state)
-        part = memo[_PHASE_STEP]
-        phase_step = st.phase * 8 + st.step
-        if phase_step != part.key:
-            self._rewrite(out, part, phase_step, self._phase_values(st, []))
-        part = memo[_SEATS]
-        seats = st.last_player * 8 + st.start_player  # NO_SEAT (-1) for nobody yet
-        if seats != part.key:
-            self._rewrite(out, part, seats, self._seat_values(st, seat, []))
-        part = memo[_COUNTS]
-        counts = 0  # per seat its trackers in hand (< 8) and pile size (< 64), as one int
-        hands = st.hands
-        for s, pile in enumerate(st.captured):
-            counts = (counts * 8 + hands[s]) * 64 + len(pile)
-        # (the counts' and the turn's offsets are fixed and always written: nothing to put back)
-        if counts != part.key:
-            self._write_hands_and_piles(out, st, seat)
-            part.key = counts
-        part = memo[_TURN]
-        turn = st.moves * 64 + st.centre  # the centre holds at most 18
-        if turn != part.key:
-            self._overwrite(out, part, turn, self._turn_values(st, []))
-        part = memo[_PEEKED]
+        if not self._kept or type(state) is not TrackerState:
+            return super().update_state_into(state, seat, belief, out, memo)
+        st = state
+        if memo:
+            row = cast(_Row, memo[0])
+        else:
+            if memo is not None:  # written whole before (the base's path): start from the blank
+                out[:] = self._blank_row
+            row = _Row()
+            memo = [row]
+        n = self.players
+        cells: Any = out  # written through boxed offsets and values (see _box)
+        box = self._box
+        acting = (
+            -1 if st.phase == tracker_state.GAME_OVER else self._o_to_act + (st.seat - seat) % n
+        )
+        if acting != row.acting:
+            row.acting = self._move(cells, row.acting, acting)
+        at = self._o_phase + _TRACKER_PHASE_SLOT[st.phase]
+        if at != row.phase_at:
+            row.phase_at = self._move(cells, row.phase_at, at)
+        at = self._o_step + _TRACKER_STEP_SLOT[st.step]
+        if at != row.step_at:
+            row.step_at = self._move(cells, row.step_at, at)
+        p, o = _MAX_PLAYERS, self._o_seats
+        at = o + (st.start_player - seat) % n
+        if at != row.start_at:
+            row.start_at = self._move(cells, row.start_at, at)
+        last = st.last_player
+        at = o + p + 1 + (p if last == tracker_state.NO_SEAT else (last - seat) % n)
+        if at != row.last_at:
+            row.last_at = self._move(cells, row.last_at, at)
+        # per seat its trackers in hand and pile size, each written where it changed (a move
+        # changes one at most; the blank's are zeros, as a new row's lists)
+        o = self._o_counts
+        hands, captured, shown_hands, shown_piles = st.hands, st.captured, row.hands, row.piles
+        for s in range(n):
+            number = hands[s]
+            if number != shown_hands[s]:
+                cells[box[o + (s - seat) % n]] = number / TRACKERS_PER_PLAYER
+                shown_hands[s] = number
+            number = len(captured[s])
+            if number != shown_piles[s]:
+                cells[box[o + p + (s - seat) % n]] = number / NUM_CARDS
+                shown_piles[s] = number
+        if st.centre != row.centre:
+            cells[box[self._o_turn]] = st.centre / 18
+            row.centre = st.centre
+        if st.moves != row.moves:
+            cells[box[self._o_turn + 1]] = st.moves / 3
+            row.moves = st.moves
         peeked = st.peeked
-        if peeked != part.key:
-            self._rewrite(out, part, peeked.copy(), self._peeked_values(peeked, []))
-        part = memo[_LIFTED]
+        if peeked != row.peeked:
+            self._write_peeked(out, row.peeked, peeked)
+            row.peeked = peeked.copy()
         lifted = st.lifted
-        if lifted != part.key:
-            self._rewrite(out, part, lifted, self._lifted_values(lifted, []))
-        part = memo[_OCCUPIED]
+        at = -1 if lifted == tracker_state.EMPTY else self._occupied_at[lifted] + 2
+        if at != row.lifted_at:
+            row.lifted_at = self._move(cells, row.lifted_at, at)
         board = st.board
-        if board != part.key:
-            old_board = part.key
-            self._write_occupied(out, old_board if isinstance(old_board, list) else None, board)
-            part.key = board.copy()
-        part = memo[_KNOWN]
-        if isinstance(belief, TrackerMemory):  # its change log says which positions to look at
-            self._follow(out, part, belief, st, seat)
-            return
+        memory = belief if isinstance(belief, TrackerMemory) else None
+        if memory is not None and memory is row.memory and row.count <= len(memory.touched):
+            self._follow(out, row, memory, board)
+            return memo
+        # the first time, or another memory: the board and the memory compared whole
+        if board != row.board:
+            self._write_occupied(out, row.board if row.board else None, board)
+            row.board = board.copy()
+        if memory is not None:
+            self._show_memory(out, row, memory.known, memory.interest, self._channel(st, seat))
+            row.memory, row.count = memory, len(memory.touched)
+            row.known = row.interest = None
+            return memo
         known, interest = _memory(belief)
-        if known != part.key:
-            old = part.key
-            now = dict(known)  # a plain dict: looked up at C speed, never changed
-            self._write_known(
-                out, old if isinstance(old, dict) else _NOTHING, now, self._channel(st, seat)
-            )
-            part.key = now
-        part = memo[_INTEREST]
-        if interest != part.key:
-            old = part.key
-            now = dict(interest)
-            self._write_interest(out, old if isinstance(old, dict) else _NOTHING, now)
-            part.key = now
+        if known != row.known or interest != row.interest:
+            self._show_memory(out, row, known, interest, self._channel(st, seat))
+            row.known, row.interest = dict(known), dict(interest)
+            row.memory = None
+        return memo
+
+    def _move(self, cells: Any, old: int, new: int) -> int:
+        """Move a one-hot value of a kept row (``cells``) from offset ``old`` to ``new``.
+
+        ``-1`` is none; the answer is ``new``.
+        """
+        if old >= 0:
+            cells[self._box[old]] = self._zero
+        if new >= 0:
+            cells[self._box[new]] = self._one
+        return new
 
     def _follow(
-        self, out: memoryview[float], part: Part, memory: TrackerMemory, st: TrackerState, seat: int
+        self, out: memoryview[float], row: _Row, memory: TrackerMemory, board: list[int]
     ) -> None:
-        """Bring the row's known cards and interest up to date from ``memory``'s change log.
+        """Bring the board and the memory up to date at the positions of ``memory``'s log.
 
-        Only the positions changed since the row last looked are compared (a move changes one
-        or two, where the known cards are dozens); the first time, or after the log was
-        emptied, the row is compared whole with what it shows.
+        The entries since the row last looked name every position whose known card or interest
+        changed, and every position a card was taken from or moved from or to (the memory
+        follows every take and relocation, which every seat sees): only those are compared,
+        where the board has 60 positions and the known cards are dozens.
         """
         touched = memory.touched
         n = len(touched)
-        shown = part.key
-        if isinstance(shown, _Shown) and shown.memory is memory and shown.count <= n:
-            if shown.count == n:
-                return
-            channel = shown.channel
-            for k in range(shown.count, n):
-                self._follow_position(out, touched[k], shown, memory, channel)
-            shown.count = n
+        if row.count == n:
             return
-        old_known, old_interest = (
-            (shown.known, shown.interest) if isinstance(shown, _Shown) else (_NOTHING, _NOTHING)
-        )
-        known, interest = dict(memory.known), dict(memory.interest)
-        channel = self._channel(st, seat)
-        self._write_known(out, old_known, known, channel)
-        self._write_interest(out, old_interest, interest)
-        part.key = _Shown(memory, n, known, interest, channel)
+        empty = tracker_state.EMPTY
+        at = self._occupied_at
+        cells: Any = out  # written through boxed offsets and values (see _box)
+        box = self._box
+        shown = row.board
+        known, interest = memory.known, memory.interest
+        for k in range(row.count, n):
+            pos = touched[k]
+            cell = board[pos]
+            was = shown[pos]
+            if cell != was:
+                if cell == empty or was == empty:
+                    cells[box[at[pos]]] = self._zero if cell == empty else self._one
+                shown[pos] = cell
+            self._show(out, row, pos, known.get(pos, _NO_CARD))
+            count = interest.get(pos, 0)
+            if count != row.peeks[pos]:
+                cells[box[at[pos] + 12]] = _interest(count)
+                row.peeks[pos] = count
+        row.count = n
 
-    def _follow_position(
+    def _show(self, out: memoryview[float], row: _Row, pos: int, card: int) -> None:
+        """Show ``card`` as known at ``pos`` (``-1``: none) where the row shows another.
+
+        A known card sets its position's "known" channel and its kind's (``row.channel``).
+        """
+        was = row.cards[pos]
+        if card != was:
+            base = self._occupied_at[pos]
+            channel = row.channel
+            cells: Any = out  # written through boxed offsets and values (see _box)
+            box = self._box
+            if was != _NO_CARD:
+                cells[box[base + 3]] = self._zero
+                cells[box[base + channel[was]]] = self._zero
+            if card != _NO_CARD:
+                cells[box[base + 3]] = self._one
+                cells[box[base + channel[card]]] = self._one
+            row.cards[pos] = card
+
+    def _show_memory(
         self,
         out: memoryview[float],
-        pos: int,
-        shown: _Shown,
-        memory: TrackerMemory,
+        row: _Row,
+        known: Mapping[int, int],
+        interest: Mapping[int, int],
         channel: tuple[int, ...],
     ) -> None:
-        """Write position ``pos``'s known card and interest where they differ from ``shown``."""
-        base = self._occupied_at[pos]
-        was = shown.known.get(pos, _NO_CARD)
-        card = memory.known.get(pos, _NO_CARD)
-        if card != was:
-            if was != _NO_CARD:  # as _write_known clears it
-                out[base + 3] = 0.0
-                out[base + channel[was]] = 0.0
-                del shown.known[pos]
-            if card != _NO_CARD:
-                out[base + 3] = 1.0
-                out[base + channel[card]] = 1.0
-                shown.known[pos] = card
-        was = shown.interest.get(pos, 0)
-        count = memory.interest.get(pos, 0)
-        if count != was:
-            if count:
-                out[base + 12] = _interest(count)
-                shown.interest[pos] = count
-            else:
-                out[base + 12] = 0.0
-                del shown.interest[pos]
+        """Show ``known`` and ``interest`` whole, where the row shows something else.
+
+        ``channel`` is the board channel of each card's kind for the row's seat and deal
+        (:meth:`_channel`); cards shown with another one are cleared first.
+        """
+        at = self._occupied_at
+        cards, peeks = row.cards, row.peeks
+        if channel != row.channel:
+            for pos in range(NUM_POSITIONS):
+                if cards[pos] != _NO_CARD:
+                    self._show(out, row, pos, _NO_CARD)
+            row.channel = channel
+        for pos in range(NUM_POSITIONS):
+            if cards[pos] != _NO_CARD and pos not in known:
+                self._show(out, row, pos, _NO_CARD)
+            if peeks[pos] and pos not in interest:
+                out[at[pos] + 12] = 0.0
+                peeks[pos] = 0
+        for pos, card in known.items():
+            self._show(out, row, pos, card)
+        for pos, count in interest.items():
+            if peeks[pos] != count:
+                out[at[pos] + 12] = _interest(count)
+                peeks[pos] = count
 
     # the small parts' values: (offset, value) pairs appended to ``values``, which is returned
 
@@ -390,6 +502,23 @@ class TrackerEncoder(Encoder):
         if lifted != tracker_state.EMPTY:
             values.append((self._occupied_at[lifted] + 2, 1.0))
         return values
+
+    def _write_peeked(self, out: memoryview[float], old: list[int], peeked: list[int]) -> None:
+        """Write the peeked channel where ``peeked`` differs from ``old`` (what the row shows).
+
+        Within a turn the list grows by one position at a time: only the new ones are
+        written; otherwise (a new turn) the old ones are cleared first.
+        """
+        at = self._occupied_at
+        cells: Any = out  # written through boxed offsets and values (see _box)
+        box = self._box
+        k = len(old)
+        if k > len(peeked) or peeked[:k] != old:
+            for pos in old:
+                cells[box[at[pos] + 1]] = self._zero
+            k = 0
+        for i in range(k, len(peeked)):
+            cells[box[at[peeked[i]] + 1]] = self._one
 
     def _write_occupied(
         self, out: memoryview[float], old: list[int] | None, board: list[int]
