@@ -23,7 +23,6 @@ only captures once its seat has peeked :data:`DEFAULT_PATIENCE` turns in a row.
 from __future__ import annotations
 
 import random
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any, Final, cast
 
@@ -50,13 +49,14 @@ from .state import (
     EMPTY,
     FINAL_CAPTURE,
     FINAL_PEEK,
+    NO_SEAT,
     NORMAL,
     PEEKING,
     RELOCATING,
     TURN_START,
     TrackerState,
 )
-from .types import PeekCardData, PeekData, RelocateData, TrackerView
+from .types import PeekCardData, RelocateData, TrackerView
 
 __all__ = [
     "DEFAULT_PATIENCE",
@@ -118,8 +118,9 @@ class TrackerMemory(Belief):
         # the generator of forgetting, made when first used (:attr:`rng`): seeding one costs
         # more than a move, and a perfect memory never draws
         self._rng: random.Random | None = None
-        #: position → card number, least recently refreshed first
-        self.known: OrderedDict[int, int] = OrderedDict()
+        #: position → card number, least recently refreshed first (a plain dict, in the order
+        #: its facts were put in: a refreshed fact is taken out and put in again)
+        self.known: dict[int, int] = {}
         #: position → how many times other seats peeked there (followed through relocations)
         self.interest: dict[int, int] = {}
         #: the positions whose known card or interest changed, one entry per change, in order
@@ -140,7 +141,7 @@ class TrackerMemory(Belief):
         if self._rng is not None:  # else the copy makes the same generator when it first draws
             rng = other._rng = random.Random(0)
             rng.setstate(self._rng.getstate())
-        other.known = OrderedDict(self.known)
+        other.known = dict(self.known)
         other.interest = dict(self.interest)
         other.peekers = {pos: set(seats) for pos, seats in self.peekers.items()}
         other.in_piles = {s: cards[:] for s, cards in self.in_piles.items()}
@@ -160,61 +161,84 @@ class TrackerMemory(Belief):
         """Store a fact, forgetting the oldest one beyond the capacity."""
         if self.capacity < 0:
             return
-        self.known[pos] = card
-        self.known.move_to_end(pos)
+        known = self.known
+        if pos in known:  # refreshed: the most recent now (a dict keeps its keys in the order
+            del known[pos]  # they were put in, so a fact put in again is the last)
+        known[pos] = card
         self.touched.append(pos)
         if self.capacity > 0:
-            while len(self.known) > self.capacity:
-                self.touched.append(self.known.popitem(last=False)[0])
+            while len(known) > self.capacity:
+                oldest = next(iter(known))
+                del known[oldest]
+                self.touched.append(oldest)
 
     def observe(self, events: Sequence[Event]) -> None:
-        """Follow peeks, captures and relocations, and count this seat's peeking turns."""
+        """Follow peeks, captures and relocations, and count this seat's peeking turns.
+
+        Read natively where compiled (a batch of games tells two or more memories every
+        move): each event's seat as an int (``NO_SEAT`` for none, as in ``game_over``) and
+        compared once, the dicts looked up and changed without their methods (``pop``,
+        ``setdefault``: calls through Python's method look-up).
+        """
         me = self.seat
         touched = self.touched
         others_acted = False
-        for e in events:
+        # a list is walked natively where compiled (a sequence through Python's iterator)
+        told: list[Event] = events if isinstance(events, list) else list(events)
+        for e in told:
             t = e.type
             data = e.data
-            actor = data.get("seat")  # the seat the event names (None: none, as game_over)
+            actor: int = data.get("seat", NO_SEAT)  # every Tracker event's seat is an int
+            mine = actor == me
             if t == "peek_card":
-                seen = cast(PeekCardData, data)
-                if actor == me:
-                    self.remember(seen["pos"], parse_card(seen["card"]))
+                if mine:
+                    self.remember(cast(PeekCardData, data)["pos"], parse_card(data["card"]))
             elif t == "peek":
-                pos = cast(PeekData, data)["pos"]
-                if actor != me:
+                pos: int = data["pos"]
+                if not mine:
                     interest = self.interest
                     interest[pos] = interest.get(pos, 0) + 1
                     touched.append(pos)
                     peekers = self.peekers.get(pos)
                     if peekers is None:
                         peekers = self.peekers[pos] = set()
-                    peekers.add(cast(PeekData, data)["seat"])
+                    peekers.add(actor)
                 elif not self._peeking:  # the first peek of one of this seat's turns
                     self.peek_turns += 1
-            elif t == "trackers_played" and actor == me:
-                self.peek_turns = 0
             elif t == "take":
-                pos = cast(PeekData, data)["pos"]
-                card = self.known.pop(pos, None)
-                if card is not None and self.capacity == 0 and self.decay == 0:
-                    self.in_piles.setdefault(cast(PeekData, data)["seat"], []).append(card)
+                pos = data["pos"]
+                known = self.known
+                card = known.get(pos, -1)
+                if card >= 0:
+                    del known[pos]
+                    if self.capacity == 0 and self.decay == 0:
+                        piles = self.in_piles.get(actor)
+                        if piles is None:
+                            piles = self.in_piles[actor] = []
+                        piles.append(card)
                 if pos in self.interest:
                     del self.interest[pos]
                 if pos in self.peekers:
                     del self.peekers[pos]
                 touched.append(pos)
             elif t == "relocate":
-                move = cast(RelocateData, data)
-                src, dst = move["from"], move["to"]
-                if src in self.known:
-                    self.known[dst] = self.known.pop(src)
+                src: int = data["from"]
+                dst: int = data["to"]
+                known = self.known
+                if src in known:
+                    known[dst] = known[src]
+                    del known[src]
                 if src in self.interest:
-                    self.interest[dst] = self.interest.pop(src)
+                    self.interest[dst] = self.interest[src]
+                    del self.interest[src]
                 if src in self.peekers:
-                    self.peekers[dst] = self.peekers.pop(src)
+                    self.peekers[dst] = self.peekers[src]
+                    del self.peekers[src]
                 touched.append(src)
                 touched.append(dst)
+            elif t == "trackers_played":
+                if mine:
+                    self.peek_turns = 0
             elif t == "game_over":
                 self.known.clear()
                 self.interest.clear()
@@ -222,10 +246,10 @@ class TrackerMemory(Belief):
                 self.peekers.clear()
                 self.in_piles.clear()
                 self.peek_turns = 0
-            if actor is not None and actor != me:
+            if actor != NO_SEAT and not mine:
                 others_acted = True
             # a turn of peeks is this seat's peeks with nothing else in between
-            self._peeking = (t == "peek" or t == "peek_card") and actor == me
+            self._peeking = mine and (t == "peek" or t == "peek_card")
         if others_acted and self.decay > 0 and self.known:
             rng = self.rng
             for pos in list(self.known):

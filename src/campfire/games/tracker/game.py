@@ -21,6 +21,7 @@ from campfire.core.draws import randbelow, sample, shuffle
 from campfire.core.validate import short_repr
 
 from . import actions as _actions
+from .bots import TrackerMemory, parse_memory  # (new_belief runs at every new game of a batch)
 from .cards import NUM_CARDS, NUM_POSITIONS, NUM_TRIBES, card_name, parse_card, tribe_name
 from .options import TrackerOptions
 from .position import check_cards, read_state
@@ -116,8 +117,6 @@ class TrackerGame(Game[TrackerState]):
         self, seat: int, players: int, options: Options, memory: str = "perfect", seed: int = 0
     ) -> Belief:
         """A Tracker memory: ``perfect``, ``none``, ``CAPACITY`` or ``CAPACITY/DECAY``."""
-        from .bots import TrackerMemory, parse_memory
-
         capacity, decay = parse_memory(memory)
         return TrackerMemory(seat, capacity, decay, seed)
 
