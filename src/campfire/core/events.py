@@ -123,4 +123,6 @@ class Event:
 
 def visible_events(events: Iterable[Event], seat: int | None) -> list[Event]:
     """Keep only the events that ``seat`` (``None``: a spectator) may see."""
-    return [e for e in events if e.to is None or (seat is not None and seat in e.to)]
+    # a list is walked natively where compiled (any other iterable through Python's iterator)
+    told: list[Event] = events if isinstance(events, list) else list(events)
+    return [e for e in told if e.to is None or (seat is not None and seat in e.to)]
