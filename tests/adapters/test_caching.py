@@ -209,3 +209,35 @@ def test_the_attribute_list_names_every_attribute_a_session_and_its_clone_hold()
     session.apply(seat, session.legal(seat)[0])
     assert set(vars(session)) == set(session_module._ATTRIBUTES)
     assert set(vars(session.clone())) == set(session_module._ATTRIBUTES)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_restarted_session_plays_as_a_new_one(game: str) -> None:
+    """``Session.restart`` (a batch's next game in a slot): after a game, or part of one, the
+    session holds what a new session with that seed holds, and plays the same game."""
+    for kept in (True, False):  # a table's session, a batch's
+        used = Session(game, 3, seed=4, keep_history=kept, follow_memories=kept)
+        rng = random.Random(4)
+        for _ in range(30):  # part of a game, with what it cached and remembered
+            seat = used.current_seat()
+            if seat is None:
+                break
+            used.observation(seat)
+            used.apply(seat, rng.choice(used.legal(seat)))
+        used.restart(9)
+        new = Session(game, 3, seed=9, keep_history=kept, follow_memories=kept)
+        assert used.seed == 9 and used.moves == 0 and not used._log
+        for _ in range(80):
+            seat = new.current_seat()
+            assert used.current_seat() == seat
+            assert used.state.to_position() == new.state.to_position()
+            if seat is None:
+                break
+            assert np.array_equal(used.observation(seat), new.observation(seat))
+            assert np.array_equal(used.legal_mask(seat), new.legal_mask(seat))
+            index = rng.choice(new.legal(seat))
+            used.apply(seat, index)
+            new.apply(seat, index)
+        assert [pickle.dumps(b) for b in used._beliefs] == [pickle.dumps(b) for b in new._beliefs]
+        if kept:
+            assert used.history(0) == new.history(0)

@@ -63,12 +63,23 @@ def _small_ints(values: list[int], bound: int) -> npt.NDArray[np.int64]:
 def _position(legal: tuple[int, ...], index: int) -> int:
     """Where ``index`` is in ``legal`` (``-1``: nowhere).
 
-    A loop of ints, compared natively where compiled (``tuple.index`` compares each item as
-    an object, through a Python-level method call).
+    A binary search first (the built-in engines hand their legal lists out in index order),
+    then, where it misses (a list in another order, or an index not there), a loop over every
+    item: ints compared natively where compiled (``tuple.index`` compares each item as an
+    object, through a Python-level method call).
 
-    >>> _position((4, 9, 2), 2), _position((4, 9, 2), 5)
-    (2, -1)
+    >>> _position((2, 4, 9), 9), _position((4, 9, 2), 2), _position((4, 9, 2), 5)
+    (2, 2, -1)
     """
+    lo, hi = 0, len(legal)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if legal[mid] < index:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < len(legal) and legal[lo] == index:
+        return lo
     for k in range(len(legal)):
         if legal[k] == index:
             return k
@@ -108,7 +119,8 @@ class VectorGames:
     objects would make the garbage collector a large share of a step), and follow the seats'
     memories only where the game's observations include them
     (``Session(follow_memories=False)``: nothing the batch answers reads the others, so
-    ``memory`` changes nothing there).
+    ``memory`` changes nothing there). :attr:`sessions` holds each slot's session; when its
+    game ends, the same session starts the slot's next game (:meth:`Session.restart`).
     """
 
     def __init__(
@@ -229,7 +241,8 @@ class VectorGames:
                     truncated[i] = True
                 self._numbers[i] += 1
                 self.games_finished += 1
-                sessions[i] = self._session(i, self._numbers[i])
+                # the next game in the same session (Session.restart: its caches kept)
+                session.restart(game_seed(self.seed, i, self._numbers[i]))
                 self._forget_rows(i)
         return self._batch(rewards, terminated, truncated)
 

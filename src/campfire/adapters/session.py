@@ -76,6 +76,7 @@ _LEGAL_MEMO: Final[dict[tuple[str, int], dict[int, list[Any]]]] = {}
 _LONG: Final = 12  # legal lists from this length on are remembered
 _INDEX: Final = attrgetter("index")
 _UNKNOWN: Final = -1  # the seat to act has not been computed since the last move
+_NOBODY: Final = -2  # (as the seat to act) nobody: the game is over
 #: every attribute of a Session (what it pickles)
 _ATTRIBUTES: Final = (
     "game",
@@ -236,6 +237,26 @@ class Session:
         self._log: list[tuple[int, int, list[Event]]] = []
         self._forget_histories()
 
+    def restart(self, seed: int) -> None:
+        """Start a new game here from ``seed``: the same game, players, options, cap and memory.
+
+        The session then holds what a new ``Session`` with these settings and ``seed`` would
+        (the state, fresh memories, no moves, no log), without checking the options and
+        looking up the tables and caches every game of its kind shares again: what a batch of
+        games does in a slot whose game ended (``campfire.adapters.vector``).
+        """
+        self.seed = seed
+        self.state = self.game.new_game(self.players, self.options, seed=seed)
+        self._beliefs = [
+            self.game.new_belief(s, self.players, self.options, self.memory, seed + s)
+            for s in range(self.players)
+        ]
+        self.moves = 0
+        self._listen()
+        self._invalidate()
+        self._log = []
+        self._forget_histories()
+
     def _forget_histories(self) -> None:
         """Drop the per-seat histories built from the log (they are rebuilt when asked)."""
         #: per seat: its history entries as JSON, and how many moves of the log they cover
@@ -294,7 +315,8 @@ class Session:
     def _invalidate(self) -> None:
         """Forget what was computed from the state (after a move or a new state)."""
         self._obs_cache.clear()
-        self._turn: int | None = _UNKNOWN
+        #: the seat to act, or _NOBODY, or _UNKNOWN (an int: compared natively where compiled)
+        self._turn = _UNKNOWN
         self._legal_seat = _UNKNOWN
         self._legal_ids: tuple[int, ...] = ()
         #: the engine's legal list, in _legal_ids' order (``None``: the index table's actions
@@ -318,12 +340,12 @@ class Session:
         turn = self._turn
         if turn == _UNKNOWN:
             if self.is_over():
-                turn = None
+                turn = _NOBODY
             else:
                 seats = self.state.seats_to_act()
-                turn = seats[0] if len(seats) == 1 else (min(seats) if seats else None)
+                turn = seats[0] if len(seats) == 1 else (min(seats) if seats else _NOBODY)
             self._turn = turn
-        return turn
+        return None if turn == _NOBODY else turn
 
     def index_of(self, action: Action) -> int:
         """The index of ``action`` in the game's fixed index space."""
@@ -355,7 +377,8 @@ class Session:
             entry = None
             if known is not None:  # the engine's own (State.legal_action_indices)
                 self._legal_actions = None  # the index table's objects
-                ids = tuple(known)  # (remembered when its mask is asked for)
+                # (remembered when its mask is asked for; a tuple is taken as it is)
+                ids = known if type(known) is tuple else tuple(known)
             else:
                 actions = self._legal_actions = self.state.legal_actions(seat)
                 if len(actions) >= _LONG:

@@ -22,7 +22,7 @@ import random
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, cast, final
 
 from campfire.core import (
     Action,
@@ -97,6 +97,51 @@ PLACING: Final = 4
 STEPS: Final[tuple[Step, ...]] = ("turn_start", "peeking", "collecting", "relocating", "placing")
 
 _INDEX: Final = attrgetter("index")
+
+
+@final
+class _Tables:
+    """What a legal list is taken from, by kind of step (:meth:`TrackerState._legal_from`).
+
+    Per position the peek, take, lift and drop; per number of trackers (less one) the track;
+    the done and the decline: the actions themselves (:data:`_ACTION_TABLES`) or their indices
+    (:data:`_INDEX_TABLES`).
+    """
+
+    def __init__(
+        self,
+        peek: tuple[object, ...],
+        take: tuple[object, ...],
+        lift: tuple[object, ...],
+        drop: tuple[object, ...],
+        track: tuple[object, ...],
+        done: object,
+        decline: object,
+    ) -> None:
+        self.peek = peek
+        self.take = take
+        self.lift = lift
+        self.drop = drop
+        self.track = track
+        self.done = done
+        self.decline = decline
+
+
+def _indices(actions: tuple[TrackerAction, ...]) -> tuple[object, ...]:
+    return tuple(a.index for a in actions)
+
+
+#: the legal steps' actions, and their indices, by kind (:meth:`TrackerState._legal_from`)
+_ACTION_TABLES: Final = _Tables(PEEK, TAKE, LIFT, DROP, TRACK, DONE, DECLINE)
+_INDEX_TABLES: Final = _Tables(
+    _indices(PEEK),
+    _indices(TAKE),
+    _indices(LIFT),
+    _indices(DROP),
+    _indices(TRACK),
+    DONE.index,
+    DECLINE.index,
+)
 
 
 # ----- how the fields are written in a position (``TrackerState.FIELDS``) -------------------------
@@ -261,41 +306,60 @@ class TrackerState(State):
             legal = self._compute_legal()
         return list(legal)
 
-    def legal_action_indices(self, seat: int) -> list[int]:
-        """The indices of :meth:`legal_actions` ``(seat)``, in its order (read here, natively)."""
+    def legal_action_indices(self, seat: int) -> tuple[int, ...]:
+        """The indices of :meth:`legal_actions` ``(seat)``, in its order (read here, natively).
+
+        Where the legal list was not computed yet (a batch of games asks for the indices only,
+        and plays the index table's actions), the same rules (:meth:`_legal_from`) pick the
+        indices themselves from :data:`_INDEX_TABLES`, and no list of actions is made.
+        """
         if seat.__class__ is not int or seat != self.seat or self.phase == GAME_OVER:
-            return [cast(TrackerAction, a).index for a in self.legal_actions(seat)]
+            return tuple(cast(TrackerAction, a).index for a in self.legal_actions(seat))
         legal = self._legal
         if legal is None:
-            legal = self._compute_legal()
-        return [a.index for a in legal]
+            return tuple(cast("list[int]", self._legal_from(_INDEX_TABLES)))
+        return tuple(a.index for a in legal)
 
     def _compute_legal(self) -> list[TrackerAction]:
         """Compute and cache the legal steps of the seat to act (until the next apply)."""
+        legal = cast("list[TrackerAction]", self._legal_from(_ACTION_TABLES))
+        self._legal = legal
+        return legal
+
+    def _legal_from(self, tables: _Tables) -> list[object]:
+        """The legal steps of the seat to act, each taken from ``tables`` (the one definition).
+
+        :data:`_ACTION_TABLES` gives the actions, :data:`_INDEX_TABLES` their indices: the
+        same rules pick both, in index order.
+        """
         board = self.board
         step = self.step
-        legal: list[TrackerAction]
+        legal: list[object]
         if step == TURN_START:
             if self.phase == FINAL_CAPTURE:
-                legal = [TRACK[self.hands[self.seat] - 1]]  # tracker §5.2: all trackers
+                legal = [tables.track[self.hands[self.seat] - 1]]  # tracker §5.2: all trackers
             else:
-                legal = [PEEK[p] for p in range(NUM_POSITIONS) if board[p] != EMPTY]
+                peek = tables.peek
+                legal = [peek[p] for p in range(NUM_POSITIONS) if board[p] != EMPTY]
                 if self.phase == NORMAL:
-                    legal.extend(TRACK[: self.hands[self.seat]])  # tracker §5.1B.1 (D7)
+                    legal.extend(tables.track[: self.hands[self.seat]])  # tracker §5.1B.1 (D7)
                 else:
-                    legal.append(DECLINE)  # tracker §5.2 (D9): the final peek is optional
+                    legal.append(tables.decline)  # tracker §5.2 (D9): the final peek is optional
         elif step == PEEKING:  # tracker §5.1A (D3): distinct occupied positions
             peeked = self.peeked
-            legal = [PEEK[p] for p in range(NUM_POSITIONS) if board[p] != EMPTY and p not in peeked]
+            peek = tables.peek
+            legal = [peek[p] for p in range(NUM_POSITIONS) if board[p] != EMPTY and p not in peeked]
         elif step == COLLECTING:  # tracker §5.1B.2
-            legal = [TAKE[p] for p in range(NUM_POSITIONS) if board[p] != EMPTY]
-            legal.append(DONE)
+            take = tables.take
+            legal = [take[p] for p in range(NUM_POSITIONS) if board[p] != EMPTY]
+            legal.append(tables.done)
         elif step == RELOCATING:  # tracker §5.1B.3 (D6)
-            legal = [LIFT[p] for p in range(NUM_POSITIONS) if board[p] != EMPTY]
-            legal.append(DONE)
+            lift = tables.lift
+            legal = [lift[p] for p in range(NUM_POSITIONS) if board[p] != EMPTY]
+            legal.append(tables.done)
         else:  # PLACING: a moved card goes to an empty position
-            legal = [DROP[p] for p in range(NUM_POSITIONS) if board[p] == EMPTY]
-        self._legal = legal
+            drop = tables.drop
+            legal = [drop[p] for p in range(NUM_POSITIONS) if board[p] == EMPTY]
         return legal
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
