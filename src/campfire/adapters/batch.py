@@ -276,7 +276,11 @@ class VectorGames:
         views, memos = self._views, self._memos
         masks = np.zeros((n, width), dtype=np.int8)
         seats: list[int] = []
-        flat: list[int] = []  # the legal indices of the games with few, one after the other
+        # the legal indices of the games with few, one after the other: as bytes, game by game,
+        # where every index fits one (joined at once), else in one list of ints
+        small = width <= 256
+        pieces: list[bytes] = []
+        flat: list[int] = []
         counts: list[int] = []  # how many each game put there (at most _FEW)
         for i, session in enumerate(sessions):
             seat = session.current_seat()
@@ -287,7 +291,10 @@ class VectorGames:
             memos[k] = session.update_observation(seat, views[k], memos[k])
             legal = session.legal_indices(seat)
             if len(legal) <= _FEW:
-                flat.extend(legal)
+                if small:
+                    pieces.append(bytes(legal))
+                else:
+                    flat.extend(legal)
                 counts.append(len(legal))
             else:  # many: the session's cached mask, copied into the row at once
                 masks[i] = session.shared_legal_mask(seat)
@@ -295,7 +302,10 @@ class VectorGames:
         acting = _small_ints(seats, players)
         # the masks in one assignment: each index offset by its game's row
         where = np.repeat(self._row_starts, _small_ints(counts, _FEW + 1))
-        where += _small_ints(flat, width)
+        if small:
+            where += np.frombuffer(b"".join(pieces), np.uint8)
+        else:
+            where += _small_ints(flat, width)
         masks.reshape(-1)[where] = 1
         # the acting seats' rows (row i·players + seat), copied into a new array at once
         observations = self._rows.take(self._first_rows + acting, axis=0)
