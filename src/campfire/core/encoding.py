@@ -311,8 +311,9 @@ class Encoder:
         are written as they are, without :meth:`_rewrite`'s bookkeeping. Such a part is never
         written by :meth:`_rewrite`.
         """
-        for i, value in values:
-            out[i] = value
+        cells: Any = out  # written with the objects the pairs hold (see _write_numbers)
+        for i, value in cast("list[tuple[object, object]]", values):
+            cells[i] = value
         part.key = key
 
     def _rewrite(
@@ -334,13 +335,15 @@ class Encoder:
         blank = self._blank_values
         at = part.at
         if not values:
+            cells: Any = out  # written with the objects the dict and list hold
+            blanks: Any = blank
             if old:
-                for i in old:
-                    out[i] = blank[i]
+                for i in cast("dict[object, float]", old):
+                    cells[i] = blanks[i]
                 part.values = {}
             if at:
-                for i in at:
-                    out[i] = blank[i]
+                for i in cast("list[object]", at):
+                    cells[i] = blanks[i]
                 part.at = []
             part.key = key
             return
@@ -391,15 +394,21 @@ class Encoder:
         For numbers at fixed offsets (per seat counts, counts per type), with zeros left out
         where the blank is zero: ``old`` ``None`` is the blank (only the numbers that are not
         zero are written): the full write of a part that :meth:`_update_numbers` keeps.
+
+        Each offset is written with the object ``at`` holds: where compiled, an int read from a
+        sequence as an int is made into a new object again for the write (every offset above
+        256), where the object itself costs nothing.
         """
+        cells: Any = out
+        places: Any = at
         if old is None:
             for k in range(len(new)):
                 if new[k]:
-                    out[at[k]] = new[k] / scale
+                    cells[places[k]] = new[k] / scale
         else:
             for k in range(len(new)):
                 if new[k] != old[k]:
-                    out[at[k]] = new[k] / scale
+                    cells[places[k]] = new[k] / scale
 
     def _update_numbers(
         self,
@@ -445,14 +454,20 @@ class Encoder:
         """
         offsets.sort()
         old = part.at
+        # written with the objects the lists hold (see _write_numbers)
+        cells: Any = out
+        olds: Any = old
+        news: Any = offsets
         i = j = 0
         n, m = len(old), len(offsets)
         while i < n or j < m:
             if j == m or (i < n and old[i] < offsets[j]):  # one fewer at old[i]
-                out[old[i]] -= 1.0
+                place = olds[i]
+                cells[place] -= 1.0
                 i += 1
             elif i == n or offsets[j] < old[i]:  # one more at offsets[j]
-                out[offsets[j]] += 1.0
+                place = news[j]
+                cells[place] += 1.0
                 j += 1
             else:
                 i += 1
