@@ -128,6 +128,7 @@ class _Tables:
 
 
 def _indices(actions: tuple[TrackerAction, ...]) -> tuple[object, ...]:
+    """The index of each of ``actions``, in their order (a table of :data:`_INDEX_TABLES`)."""
     return tuple(a.index for a in actions)
 
 
