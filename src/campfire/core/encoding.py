@@ -162,6 +162,10 @@ class Encoder:
         )
         self._layout = Layout()
         self._build()
+        #: :attr:`incremental` and :attr:`state_class`, read once (a compiled class variable is
+        #: read through the class, by name, at every use; a subclass's values are the ones read)
+        self._incremental = self.incremental
+        self._state_class = self.state_class
         #: what every encode_state starts from: zeros, the number of players, and the game's
         #: most common values (:meth:`_fill_blank`)
         self._blank = np.zeros(self.size, dtype=np.float32)
@@ -274,7 +278,7 @@ class Encoder:
         that changed since (:meth:`_update_state`), a few values a move where the whole row is
         hundreds; any other encoder writes the whole row again.
         """
-        if not self.incremental or type(state) is not self.state_class:
+        if not self._incremental or type(state) is not self._state_class:
             if memo is not None:
                 out[:] = self._blank_row
             self.encode_state_into(state, seat, belief, out)
@@ -285,10 +289,30 @@ class Encoder:
         acting = tuple(state.seats_to_act())
         part = memo[0]
         if acting != part.key:
-            n, o = self.players, self._o_to_act
-            self._rewrite(out, part, acting, [(o + (s - seat) % n, 1.0) for s in acting])
+            self._write_to_act(out, part, acting, seat)
         self._update_state(state, seat, belief, out, memo)
         return memo
+
+    def _write_to_act(
+        self, out: memoryview[float], part: Part, acting: tuple[int, ...], seat: int
+    ) -> None:
+        """Write the seats to act into a kept row (its common part) and keep ``acting`` as key.
+
+        1.0 at each acting seat's relative slot and the blank's value back at a slot no longer
+        set; the part keeps the slots it set in :attr:`Part.at` (no dictionary of values, as
+        :meth:`_rewrite` keeps: the seats to act change at most turns, one slot for another).
+        """
+        n, o = self.players, self._o_to_act
+        cells: Any = out
+        blanks = self._blank_values
+        now = [o + (s - seat) % n for s in acting]
+        for i in part.at:
+            if i not in now:
+                cells[i] = blanks[i]
+        for i in now:
+            cells[i] = 1.0
+        part.at = now
+        part.key = acting
 
     def _update_state(
         self, state: Any, seat: int, belief: Belief | None, out: memoryview[float], memo: list[Part]

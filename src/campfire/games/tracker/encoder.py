@@ -135,8 +135,6 @@ class TrackerEncoder(Encoder):
 
     def _build(self) -> None:
         p = self.max_players
-        #: :attr:`incremental`, read once (a class variable is read through the class)
-        self._kept = self.incremental
         self._channels: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._common()
         self._o_phase = self._add(
@@ -269,7 +267,7 @@ class TrackerEncoder(Encoder):
         (``_box``, ``_zero``, ``_one``): where compiled, an int above 256 or a float constant
         is made into a new object at every write.
         """
-        if not self._kept or type(state) is not TrackerState:
+        if not self._incremental or type(state) is not TrackerState:
             return super().update_state_into(state, seat, belief, out, memo)
         st = state
         if memo:
