@@ -217,11 +217,6 @@ class Session:
         self.seed = seed
         self.keep_history = bool(keep_history)
         self.follow_memories = bool(follow_memories)
-        self.state: State = self.game.new_game(players, self.options, seed=seed)
-        self._beliefs: list[Belief] = [
-            self.game.new_belief(s, players, self.options, memory, seed + s) for s in range(players)
-        ]
-        self.moves = 0
         self.encoder: Encoder = encoder_for(self.game, players)
         self.num_actions = self.game.num_distinct_actions(players)
         key = (self.game.name, players)
@@ -231,11 +226,7 @@ class Session:
         self._actions, self._indexed = _action_table(self.game, players)
         self._masks = _MASKS.setdefault(key, {})
         self._legal_memo = _LEGAL_MEMO.setdefault(key, {})
-        self._listen()
-        self._invalidate()
-        #: every move: the seat, the action index and the events (for perfect-recall histories)
-        self._log: list[tuple[int, int, list[Event]]] = []
-        self._forget_histories()
+        self.restart(seed)  # the game itself: its state, memories, moves and log
 
     def restart(self, seed: int) -> None:
         """Start a new game here from ``seed``: the same game, players, options, cap and memory.
@@ -243,18 +234,20 @@ class Session:
         The session then holds what a new ``Session`` with these settings and ``seed`` would
         (the state, fresh memories, no moves, no log), without checking the options and
         looking up the tables and caches every game of its kind shares again: what a batch of
-        games does in a slot whose game ended (``campfire.adapters.vector``).
+        games does in a slot whose game ended (``campfire.adapters.vector``); a new session
+        starts its first game here too.
         """
         self.seed = seed
-        self.state = self.game.new_game(self.players, self.options, seed=seed)
-        self._beliefs = [
+        self.state: State = self.game.new_game(self.players, self.options, seed=seed)
+        self._beliefs: list[Belief] = [
             self.game.new_belief(s, self.players, self.options, self.memory, seed + s)
             for s in range(self.players)
         ]
         self.moves = 0
         self._listen()
         self._invalidate()
-        self._log = []
+        #: every move: the seat, the action index and the events (for perfect-recall histories)
+        self._log: list[tuple[int, int, list[Event]]] = []
         self._forget_histories()
 
     def _forget_histories(self) -> None:

@@ -98,8 +98,9 @@ class Part:
 
     A part kept by :meth:`Encoder._count_offsets` or :meth:`Encoder._update_numbers` instead
     (never by :meth:`Encoder._rewrite`) holds in ``at`` what it wrote from: the offsets it
-    counted, sorted, or the numbers it wrote; one kept by :meth:`Encoder._overwrite` (the same
-    offsets every time) holds its key alone.
+    counted, sorted, or the numbers it wrote; the seats to act (``memo[0]``, kept by
+    :meth:`Encoder._write_to_act`) the slots they set; one kept by :meth:`Encoder._overwrite`
+    (the same offsets every time) holds its key alone.
     """
 
     def __init__(self) -> None:

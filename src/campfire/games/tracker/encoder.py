@@ -83,15 +83,19 @@ class _Row(Part):
 
     def __init__(self) -> None:
         super().__init__()
-        self.acting = -1
-        self.phase_at = -1
-        self.step_at = -1
-        self.start_at = -1
-        self.last_at = -1
+        self._forget()
+
+    def reset(self) -> None:
+        """Forget what was written (the row is the blank again)."""
+        super().reset()
+        self._forget()
+
+    def _forget(self) -> None:
+        """Hold what a blank row shows."""
+        self.acting = self.phase_at = self.step_at = self.start_at = self.last_at = -1
         self.hands = [0] * _MAX_PLAYERS
         self.piles = [0] * _MAX_PLAYERS
-        self.centre = 0
-        self.moves = 0
+        self.centre = self.moves = 0
         self.peeked: list[int] = []
         self.lifted_at = -1
         self.board: list[int] = []
@@ -102,23 +106,6 @@ class _Row(Part):
         self.count = 0
         self.known: dict[int, int] | None = None
         self.interest: dict[int, int] | None = None
-
-    def reset(self) -> None:
-        """Forget what was written (the row is the blank again)."""
-        super().reset()
-        self.acting = self.phase_at = self.step_at = self.start_at = self.last_at = -1
-        self.lifted_at = -1
-        self.hands = [0] * _MAX_PLAYERS
-        self.piles = [0] * _MAX_PLAYERS
-        self.centre = self.moves = 0
-        self.peeked = []
-        self.board = []
-        self.cards = [_NO_CARD] * NUM_POSITIONS
-        self.peeks = [0] * NUM_POSITIONS
-        self.channel = ()
-        self.memory = None
-        self.count = 0
-        self.known = self.interest = None
 
 
 class TrackerEncoder(Encoder):
@@ -236,9 +223,9 @@ class TrackerEncoder(Encoder):
         self._write_occupied(out, None, st.board)
         known, interest = _memory(belief)
         if known:
-            self._write_known(out, _NOTHING, known, self._channel(st, seat))
+            self._write_known(out, known, self._channel(st, seat))
         if interest:
-            self._write_interest(out, _NOTHING, interest)
+            self._write_interest(out, interest)
 
     def update_state_into(
         self,
@@ -387,10 +374,7 @@ class TrackerEncoder(Encoder):
                     cells[box[at[pos]]] = self._zero if cell == empty else self._one
                 shown[pos] = cell
             self._show(out, row, pos, known.get(pos, _NO_CARD))
-            count = interest.get(pos, 0)
-            if count != row.peeks[pos]:
-                cells[box[at[pos] + 12]] = _interest(count)
-                row.peeks[pos] = count
+            self._show_interest(cells, row, pos, interest.get(pos, 0))
         row.count = n
 
     def _show(self, out: memoryview[float], row: _Row, pos: int, card: int) -> None:
@@ -412,6 +396,12 @@ class TrackerEncoder(Encoder):
                 cells[box[base + channel[card]]] = self._one
             row.cards[pos] = card
 
+    def _show_interest(self, cells: Any, row: _Row, pos: int, count: int) -> None:
+        """Show ``count`` other seats' peeks at ``pos`` where the row shows another count."""
+        if count != row.peeks[pos]:
+            cells[self._box[self._occupied_at[pos] + 12]] = _interest(count)
+            row.peeks[pos] = count
+
     def _show_memory(
         self,
         out: memoryview[float],
@@ -425,8 +415,8 @@ class TrackerEncoder(Encoder):
         ``channel`` is the board channel of each card's kind for the row's seat and deal
         (:meth:`_channel`); cards shown with another one are cleared first.
         """
-        at = self._occupied_at
-        cards, peeks = row.cards, row.peeks
+        cells: Any = out
+        cards = row.cards
         if channel != row.channel:
             for pos in range(NUM_POSITIONS):
                 if cards[pos] != _NO_CARD:
@@ -435,15 +425,12 @@ class TrackerEncoder(Encoder):
         for pos in range(NUM_POSITIONS):
             if cards[pos] != _NO_CARD and pos not in known:
                 self._show(out, row, pos, _NO_CARD)
-            if peeks[pos] and pos not in interest:
-                out[at[pos] + 12] = 0.0
-                peeks[pos] = 0
+            if pos not in interest:
+                self._show_interest(cells, row, pos, 0)
         for pos, card in known.items():
             self._show(out, row, pos, card)
         for pos, count in interest.items():
-            if peeks[pos] != count:
-                out[at[pos] + 12] = _interest(count)
-                peeks[pos] = count
+            self._show_interest(cells, row, pos, count)
 
     # the small parts' values: (offset, value) pairs appended to ``values``, which is returned
 
@@ -540,47 +527,21 @@ class TrackerEncoder(Encoder):
                 out[i] = 0.0 if cell == empty else 1.0
 
     def _write_known(
-        self,
-        out: memoryview[float],
-        old: dict[int, int],
-        known: dict[int, int],
-        channel: tuple[int, ...],
+        self, out: memoryview[float], known: dict[int, int], channel: tuple[int, ...]
     ) -> None:
-        """Write the known cards where they differ from ``old`` (what the row holds).
+        """Write the known cards into a row that shows none (the blank's).
 
         A known card sets its position's "known" channel and its kind's (``channel``).
         """
         at = self._occupied_at
-        if old:
-            for pos, card in old.items():
-                if known.get(pos, _NO_CARD) != card:  # forgotten, taken, moved away
-                    base = at[pos]
-                    out[base + 3] = 0.0
-                    out[base + channel[card]] = 0.0
-            for pos, card in known.items():
-                if old.get(pos, _NO_CARD) != card:
-                    base = at[pos]
-                    out[base + 3] = 1.0
-                    out[base + channel[card]] = 1.0
-            return
         for pos, card in known.items():
             base = at[pos]
             out[base + 3] = 1.0
             out[base + channel[card]] = 1.0
 
-    def _write_interest(
-        self, out: memoryview[float], old: dict[int, int], interest: dict[int, int]
-    ) -> None:
-        """Write other seats' peeks per position where they differ from ``old``."""
+    def _write_interest(self, out: memoryview[float], interest: dict[int, int]) -> None:
+        """Write other seats' peeks per position into a row that shows none (the blank's)."""
         at = self._occupied_at
-        if old:
-            for pos in old:
-                if pos not in interest:
-                    out[at[pos] + 12] = 0.0
-            for pos, count in interest.items():
-                if old.get(pos, 0) != count:
-                    out[at[pos] + 12] = _interest(count)
-            return
         for pos, count in interest.items():
             out[at[pos] + 12] = _interest(count)
 

@@ -105,7 +105,8 @@ class _Tables:
 
     Per position the peek, take, lift and drop; per number of trackers (less one) the track;
     the done and the decline: the actions themselves (:data:`_ACTION_TABLES`) or their indices
-    (:data:`_INDEX_TABLES`).
+    (:data:`_INDEX_TABLES`). A plain class, not a dataclass: compiled, a dataclass field typed
+    ``object`` fails at import.
     """
 
     def __init__(
