@@ -82,6 +82,33 @@ def test_an_encoder_that_is_not_incremental_writes_the_whole_row_again(game: str
         session.apply(seat, rng.choice(session.legal(seat)))
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_a_row_written_whole_is_kept_again_from_the_blank(game: str) -> None:
+    """A state of another class is written whole (an empty memo); the game's own next call
+    starts its memo again from the blank, whatever the whole write left in the row."""
+    session = Session(game, 2, seed=17)
+    encoder = session.encoder
+    cls = type(session.state)
+    if is_compiled(cls.__module__):
+        pytest.skip("a compiled state class cannot be subclassed by interpreted code")
+    other = type("Other", (cls,), {})  # a class the encoder does not know: the whole write
+    rows = np.tile(encoder.blank, (1, 1))
+    flat = rows.data.cast("B").cast("f")
+    memo: list[Part] | None = None
+    rng = random.Random(17)
+    wholes = 0
+    while (current := session.current_seat()) is not None:
+        state, belief = session.state, session.beliefs[0]
+        if session.moves % 5 == 2:
+            state = state.clone()
+            state.__class__ = other
+        memo = encoder.update_state_into(state, 0, belief, flat, memo)
+        wholes += memo == []
+        assert np.array_equal(rows[0], encoder.encode_state(session.state, 0, belief))
+        session.apply(current, rng.choice(session.legal(current)))
+    assert wholes
+
+
 @pytest.mark.parametrize("memory", ["none", "3", "5/0.3"])
 def test_a_kept_row_follows_a_forgetful_memory(memory: str) -> None:
     """Tracker's rows read its memory's change log: forgetting (capacity, decay) is a change."""

@@ -36,7 +36,7 @@ it, and a game imports its encoder only when asked for it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, cast
 
@@ -96,11 +96,9 @@ class Part:
     leaves is equal, the part is left as it is; else :meth:`Encoder._rewrite` writes the values
     that differ and puts the blank's back where the part no longer writes.
 
-    A part kept by :meth:`Encoder._count_offsets` or :meth:`Encoder._update_numbers` instead
-    (never by :meth:`Encoder._rewrite`) holds in ``at`` what it wrote from: the offsets it
-    counted, sorted, or the numbers it wrote; the seats to act (``memo[0]``, kept by
-    :meth:`Encoder._write_to_act`) the slots they set; one kept by :meth:`Encoder._overwrite`
-    (the same offsets every time) holds its key alone.
+    The seats to act (``memo[0]``, kept by :meth:`Encoder._write_to_act`) hold in ``at`` the
+    slots they set. A game that keeps a memo of its own (:meth:`Encoder._own_memo`) subclasses
+    this class with fields of its own, and its :meth:`reset` forgets them too.
     """
 
     def __init__(self) -> None:
@@ -176,6 +174,14 @@ class Encoder:
         #: the blank's values (what a part's offsets go back to) and the blank as a float view
         self._blank_values: list[float] = self._blank.tolist()
         self._blank_row = memoryview(self._blank.tobytes()).cast("f")
+        #: every offset as an object, for a game that keeps its own memo (:meth:`_own_memo`)
+        #: to write a kept row's cells through (where compiled, an int offset above 256 is
+        #: made into a new object at every write)
+        self._box: tuple[object, ...] = tuple(range(self.size))
+        #: 0.0 and 1.0 as objects, written as they are (where compiled, a float constant is
+        #: made into a new object at every write; a ``Final`` one is inlined, hence fields)
+        self._zero: object = 0.0
+        self._one: object = 1.0
 
     @property
     def size(self) -> int:
@@ -284,7 +290,9 @@ class Encoder:
                 out[:] = self._blank_row
             self.encode_state_into(state, seat, belief, out)
             return []
-        if memo is None:
+        if not memo:
+            if memo is not None:  # written whole before (a state of another class): the blank
+                out[:] = self._blank_row
             memo = [Part() for _ in range(self.parts + 1)]
         # the seats to act (the common part); the number of players never changes
         acting = tuple(state.seats_to_act())
@@ -293,6 +301,89 @@ class Encoder:
             self._write_to_act(out, part, acting, seat)
         self._update_state(state, seat, belief, out, memo)
         return memo
+
+    def _own_memo(
+        self, out: memoryview[float], memo: list[Part] | None, row: type[Part]
+    ) -> list[Part]:
+        """The memo of a kept row for an encoder that keeps its own: ``memo``, or a new one.
+
+        For a game whose :meth:`update_state_into` is its own, with one memo of its own
+        :class:`Part` subclass (``row``, made with no argument) holding what the row shows as
+        ints and lists, in place of the generic parts of :meth:`_update_state`. A new memo is
+        ``[row()]``; where ``memo`` is an empty list (the row was written whole by the generic
+        path: the state was of another class), ``out`` is put back to the blank first.
+        """
+        if memo:
+            return memo
+        if memo is not None:
+            out[:] = self._blank_row
+        return [row()]
+
+    def _move(self, cells: Any, old: int, new: int) -> int:
+        """Move a one-hot value of a kept row (``cells``) from offset ``old`` to ``new``.
+
+        ``-1`` is none (the blank's zero there); the answer is ``new``. Written through the
+        boxed offsets and floats (:attr:`_box`).
+        """
+        if old >= 0:
+            cells[self._box[old]] = self._zero
+        if new >= 0:
+            cells[self._box[new]] = self._one
+        return new
+
+    def _show_counts(
+        self,
+        cells: Any,
+        base: int,
+        old: list[int],
+        new: list[int],
+        slots: tuple[int, ...],
+        divisor: float,
+    ) -> None:
+        """Write ``new``'s items counted by slot (/ ``divisor``) from ``base``, where ``old`` was.
+
+        For a game that keeps its own memo (:meth:`_own_memo`): a list of things shown counted
+        by kind (cards by face, tiles by type) whose row shows ``old`` (a copy the memo keeps)
+        and whose state now holds ``new``; ``slots[item]`` is an item's slot from ``base``
+        (``-1``: not counted there). Only the items between the part both lists share from
+        their start and the part they share at their end can have another count: each of
+        their slots is counted again in ``new`` and written (a zero as the blank's). A thing
+        drawn or played is added at the end of its list, one given up leaves the rest in
+        order: a move counts a slot or two, where a hand or a pile has dozens.
+
+        ``cells`` is the row (a float memoryview), written through the boxed offsets.
+
+        >>> class Hand(Encoder):
+        ...     game, max_players = "hand", 2
+        ...
+        ...     def _build(self) -> None:
+        ...         self._common()
+        ...         self._o_hand = self._add("hand", (3,), "cards by kind")
+        >>> enc = Hand(2)
+        >>> row = memoryview(bytearray(4 * enc.size)).cast("f")
+        >>> enc._show_counts(row, enc._o_hand, [], [2, 0, 2], (0, 1, 2), 1.0)
+        >>> enc._show_counts(row, enc._o_hand, [2, 0, 2], [2, 2], (0, 1, 2), 1.0)
+        >>> row.tolist()[enc._o_hand :]
+        [0.0, 0.0, 2.0]
+        """
+        box = self._box
+        n, m = len(old), len(new)
+        k = 0
+        end = min(n, m)
+        while k < end and old[k] == new[k]:
+            k += 1
+        shared = 0  # at the end (after k in both)
+        end -= k
+        while shared < end and old[n - 1 - shared] == new[m - 1 - shared]:
+            shared += 1
+        for j in range(k, n - shared):
+            slot = slots[old[j]]
+            if slot >= 0:
+                cells[box[base + slot]] = _count(new, slots, slot) / divisor
+        for j in range(k, m - shared):
+            slot = slots[new[j]]
+            if slot >= 0:
+                cells[box[base + slot]] = _count(new, slots, slot) / divisor
 
     def _write_to_act(
         self, out: memoryview[float], part: Part, acting: tuple[int, ...], seat: int
@@ -325,21 +416,6 @@ class Encoder:
         ``key``, :meth:`_rewrite` the part. Parts never share an offset.
         """
         raise NotImplementedError
-
-    def _overwrite(
-        self, out: memoryview[float], part: Part, key: object, values: list[tuple[int, float]]
-    ) -> None:
-        """Write a part that fills the same offsets every time (zeros too) and remember ``key``.
-
-        For a part whose ``values`` name the same offsets whatever the state (a progress
-        counter, a fraction): nothing of what it wrote before needs putting back, so the values
-        are written as they are, without :meth:`_rewrite`'s bookkeeping. Such a part is never
-        written by :meth:`_rewrite`.
-        """
-        cells: Any = out  # written with the objects the pairs hold (see _write_numbers)
-        for i, value in cast("list[tuple[object, object]]", values):
-            cells[i] = value
-        part.key = key
 
     def _rewrite(
         self, out: memoryview[float], part: Part, key: object, values: list[tuple[int, float]]
@@ -406,100 +482,6 @@ class Encoder:
         part.key = key
         part.values = cast("dict[int, float]", new)
 
-    def _write_numbers(
-        self,
-        out: memoryview[float],
-        old: list[int] | None,
-        new: list[int],
-        at: Sequence[int],
-        scale: float,
-    ) -> None:
-        """Write ``new[k] / scale`` at ``at[k]`` where it differs from what ``old[k]`` wrote.
-
-        For numbers at fixed offsets (per seat counts, counts per type), with zeros left out
-        where the blank is zero: ``old`` ``None`` is the blank (only the numbers that are not
-        zero are written): the full write of a part that :meth:`_update_numbers` keeps.
-
-        Each offset is written with the object ``at`` holds: where compiled, an int read from a
-        sequence as an int is made into a new object again for the write (every offset above
-        256), where the object itself costs nothing.
-        """
-        cells: Any = out
-        places: Any = at
-        if old is None:
-            for k in range(len(new)):
-                if new[k]:
-                    cells[places[k]] = new[k] / scale
-        else:
-            for k in range(len(new)):
-                if new[k] != old[k]:
-                    cells[places[k]] = new[k] / scale
-
-    def _update_numbers(
-        self,
-        out: memoryview[float],
-        part: Part,
-        key: object,
-        numbers: list[int],
-        at: Sequence[int],
-        scale: float,
-    ) -> None:
-        """Bring a part of numbers at fixed offsets up to date (:meth:`_write_numbers`).
-
-        The part keeps the numbers it wrote in :attr:`Part.at` (a new part's, empty, is the
-        blank), so only those that changed since are written; ``key`` is remembered, as by
-        :meth:`_rewrite`, and ``numbers`` is the part's from now on (not to be changed). A move
-        changes a number or two of dozens.
-        """
-        old = part.at
-        self._write_numbers(out, old if len(old) == len(numbers) else None, numbers, at, scale)
-        part.at = numbers
-        part.key = key
-
-    def _write_counts(self, out: memoryview[float], offsets: list[int]) -> None:
-        """Write at each of ``offsets`` how many times it occurs there.
-
-        ``out`` holds the blank, zero at those offsets: the full write of a part that
-        :meth:`_count_offsets` keeps up to date.
-        """
-        for i, count in float_counts(offsets):
-            out[i] = count
-
-    def _count_offsets(
-        self, out: memoryview[float], part: Part, key: object, offsets: list[int]
-    ) -> None:
-        """Bring a part of counts up to date: each of ``offsets`` holds how many times it occurs.
-
-        For a part counting things by kind (a hand by card type, a pile by face): ``offsets``
-        has one entry per thing (its kind's offset, repeated), and is the part's :attr:`Part.at`
-        afterwards, sorted (the blank is zero at those offsets). Only the counts that changed
-        are written, found by walking the old and new offsets in order: a move adds or takes a
-        thing or two where the part counts dozens. ``key`` is remembered, as by
-        :meth:`_rewrite`; a part counted here is never given to :meth:`_rewrite`.
-        """
-        offsets.sort()
-        old = part.at
-        # written with the objects the lists hold (see _write_numbers)
-        cells: Any = out
-        olds: Any = old
-        news: Any = offsets
-        i = j = 0
-        n, m = len(old), len(offsets)
-        while i < n or j < m:
-            if j == m or (i < n and old[i] < offsets[j]):  # one fewer at old[i]
-                place = olds[i]
-                cells[place] -= 1.0
-                i += 1
-            elif i == n or offsets[j] < old[i]:  # one more at offsets[j]
-                place = news[j]
-                cells[place] += 1.0
-                j += 1
-            else:
-                i += 1
-                j += 1
-        part.at = offsets
-        part.key = key
-
     def _write_state(self, state: State, seat: int, belief: Belief | None, out: Vector) -> None:
         """Write the seats to act and the game's slots into ``out`` (which holds the blank)."""
         # written through a memoryview of the array: an item write costs half a numpy one
@@ -537,6 +519,19 @@ class Encoder:
     ) -> None:
         """Write the game's slots of ``view`` (``seat``'s) and ``belief`` into ``out`` (zeros)."""
         raise NotImplementedError
+
+
+def _count(items: list[int], slots: tuple[int, ...], slot: int) -> int:
+    """How many of ``items`` have slot ``slot`` (``slots[item]``).
+
+    >>> _count([4, 1, 4], (0, 1, 0, 0, 2), 2)
+    2
+    """
+    count = 0
+    for item in items:
+        if slots[item] == slot:
+            count += 1
+    return count
 
 
 def float_counts(items: Iterable[int]) -> tuple[tuple[int, float], ...]:

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar, Final, cast, get_args
 
-from campfire.core import Belief
+from campfire.core import Belief, State
 from campfire.core.encoding import Encoder, Part, Vector, float_counts
 
 from . import state as apache_state
@@ -33,16 +33,6 @@ _APACHE_TYPE_SLOT: Final = tuple(_APACHE_TYPE[name] for name in APACHE_TYPE_NAME
 _APACHE_PHASE_SLOT: Final = tuple(_APACHE_PHASE[name] for name in apache_state.PHASES)
 _K: Final = 25  # relative card kinds (ApacheEncoder.K)
 _MAX_PLAYERS: Final = 5
-# a kept row's parts (ApacheEncoder._update_state): their places in the memo
-_P_STEP: Final = 1
-_P_TABLE: Final = 2
-_P_LAST: Final = 3
-_P_PROTECT: Final = 4
-_P_ANSWERS: Final = 5
-_P_QUEUE: Final = 6
-_P_DISCARD: Final = 7
-_P_PILES: Final = 8  # one per absolute seat
-_PARTS: Final = _P_PILES - 1 + _MAX_PLAYERS
 
 
 @lru_cache(maxsize=4096)
@@ -54,20 +44,6 @@ def _count_values(
     They are long and change only when a window is resolved.
     """
     return tuple([(o + kind_of[kind], value / 9) for kind, value in float_counts(cards)])
-
-
-def _starts_with(cards: list[int], prefix: list[int]) -> bool:
-    """Whether ``cards`` begins with ``prefix`` (a loop of ints: no slice is made).
-
-    >>> _starts_with([3, 1, 4], [3, 1]), _starts_with([3, 1], [1])
-    (True, False)
-    """
-    if len(prefix) > len(cards):
-        return False
-    for j in range(len(prefix)):  # noqa: SIM110 - a C loop where compiled (all() is not)
-        if cards[j] != prefix[j]:
-            return False
-    return True
 
 
 def _answers_key(st: ApacheState, seat: int) -> int:
@@ -105,9 +81,9 @@ def _queue_key(queue: list[Claim], resolved: int) -> int:
 class ApacheEncoder(Encoder):
     """Apache: the table, piles, scores, the claim poll and the resolution queue.
 
-    It is :attr:`incremental`: a kept row is brought up to date part by part (the phase and
-    progress, the table, the newest card, "protect me", the answers, the queue, the discards,
-    each seat's pile), each part written again only when what it is made of changed.
+    It is :attr:`incremental`: a kept row is brought up to date with only what changed (the
+    phase and progress, the table, the newest card, "protect me", the answers, the queue, the
+    discards, each seat's pile), kept by a memo of its own (:meth:`update_state_into`).
     """
 
     game = "apache"
@@ -249,13 +225,11 @@ class ApacheEncoder(Encoder):
             if ok:
                 out[self._o_protect + _APACHE_TYPE[t]] = 1.0
 
-    # ----- the state path: the parts of a row and the values each writes -----------------------
+    # ----- the state path: the values of each part of a row -------------------------------------
     #
-    # encode_state (_encode_state) and a kept row (_update_state) write the same values, made by
-    # the same functions: one per part, each reading only what its key holds or follows from it
-    # (the table's counts from the table). The key of a part is everything its values depend on
-    # but what is fixed for a row (the seat, the number of players) or for a game (the colours,
-    # so the relative kinds; the rules "protect me" reads).
+    # encode_state (_encode_state) writes every part's values, made by one function per part;
+    # a kept row (update_state_into) writes the same values where they changed (the queue's
+    # offsets from _queue_values, "protect me" from claim_is_legal as _protect_values reads it)
 
     def _rel_kinds_of(self, st: ApacheState, seat: int) -> tuple[int, ...]:
         """Every card number's relative kind for ``seat`` in this game's colours (cached)."""
@@ -360,8 +334,7 @@ class ApacheEncoder(Encoder):
     def _encode_state(
         self, state: Any, seat: int, belief: Belief | None, out: memoryview[float]
     ) -> None:
-        # the fields ApacheState.view builds the keys read by _encode from, part by part (the
-        # values of _update_state's parts, all of them)
+        # the fields ApacheState.view builds the keys read by _encode from, part by part
         st = cast(ApacheState, state)
         n = self.players
         kind_of = self._rel_kinds_of(st, seat)
@@ -385,145 +358,206 @@ class ApacheEncoder(Encoder):
         for i, value in values:
             out[i] = value
 
-    #: a kept row's parts (``memo[1:]``): step, table, last, protect, answers, queue, discard,
-    #: then one pile per absolute seat (those of seats the game lacks never written)
+    # ----- a kept row (Encoder.update_state_into), with its own memo -------------------------
+
+    #: a kept row is brought up to date with only what changed (:meth:`update_state_into`,
+    #: one :class:`_Row` as its memo)
     incremental = True
-    parts = _PARTS
 
-    def _update_state(
-        self, state: Any, seat: int, belief: Belief | None, out: memoryview[float], memo: list[Part]
-    ) -> None:
-        """Rewrite the parts whose key changed since the row was last brought up to date.
+    def update_state_into(
+        self,
+        state: State,
+        seat: int,
+        belief: Belief | None,
+        out: memoryview[float],
+        memo: list[Part] | None,
+    ) -> list[Part]:
+        """Bring a kept row up to date: only what changed since it was last written.
 
-        The keys: ``step`` (phase, revealer, window, cards face down); ``table`` the table's
-        cards and ``last`` its newest card; ``protect`` the table while the seat answers a
-        poll, else ``None``; ``answers`` who answered and the answers shown to the seat while a
-        poll is open, else ``None``; ``queue`` the queue and how many of it are resolved;
-        ``discard`` and each ``pile`` their cards. The table, the discards and the piles, long
-        and changed a card or two at a time, write only the kinds whose count may have changed
-        (:meth:`_recount`).
+        The memo is one :class:`_Row`, which holds what the row shows as ints and lists. The
+        phase, the revealer and the table's newest card are kept as the offset each one-hot
+        value set, moved when it changes; the seats to act and "protect me" as bits; the
+        window and the cards face down as the numbers shown; the answers to an open poll as
+        :func:`_answers_key` (a digit per seat, only the seats whose digit changed written);
+        the queue as :func:`_queue_key` and the offsets it set (written again when the key
+        changes, a few times a window); the table, the discards and each seat's pile as
+        copies, recounted only at the kinds the change touched
+        (:meth:`~campfire.core.encoding.Encoder._show_counts`: cards put on the table or
+        taken from it are a kind or two). "Protect me" is worked out again only when the
+        table changed while the seat answers a poll. Every value is written through an offset
+        and a float that are Python objects already
+        (:attr:`~campfire.core.encoding.Encoder._box`).
         """
-        st = cast(ApacheState, state)
+        if not self._incremental or type(state) is not ApacheState:
+            return super().update_state_into(state, seat, belief, out, memo)
+        st = state
+        memo = self._own_memo(out, memo, _Row)
+        row = cast(_Row, memo[0])
+        cells: Any = out  # written through boxed offsets and values (see _box)
+        box = self._box
+        n = self.players
+        bits = 0
+        for s in st.to_act:
+            bits |= 1 << (s - seat) % n
+        if bits != row.acting:
+            row.acting = self._show_bits(cells, self._o_to_act, row.acting, bits)
+        # the step: the phase, the revealer, the window, the cards face down
         phase = st.phase
+        at = self._o_phase + _APACHE_PHASE_SLOT[phase]
+        if at != row.phase_at:
+            row.phase_at = self._move(cells, row.phase_at, at)
+        at = self._o_revealer + (st.revealer - seat) % n
+        if at != row.revealer_at:
+            row.revealer_at = self._move(cells, row.revealer_at, at)
+        o = self._o_progress
+        if st.window != row.window:
+            cells[box[o]] = st.window / 114
+            row.window = st.window
         left = len(st.deck) - st.deck_pos
-        # phase, revealer, window and cards face down as one int (nothing made to compare)
-        key: object = ((phase * 8 + st.revealer) * 1024 + st.window) * 1024 + left
-        part = memo[_P_STEP]
-        if key != part.key:
-            self._rewrite(
-                out, part, key, self._step_values(phase, st.revealer, st.window, left, seat)
-            )
-        # the table, the discards and the piles: long lists, kept as copies (compared with the
-        # state's lists, with nothing made while they are unchanged)
-        kind_of: tuple[int, ...] | None = None
+        if left != row.left:
+            if left > 0:
+                cells[box[o + 1]] = left / 114
+                cells[box[o + 2]] = self._zero
+            else:  # the last card is out
+                cells[box[o + 1]] = self._zero
+                cells[box[o + 2]] = self._one
+            row.left = left
+        # the table, its newest card, the discards and the piles
+        kind_of = row.kinds
+        if not kind_of:  # the colours are the game's: read once per game
+            kind_of = row.kinds = self._rel_kinds_of(st, seat)
         table = st.table
-        part = memo[_P_TABLE]
-        old = part.key
-        if table != old:
-            kind_of = self._rel_kinds_of(st, seat)
-            if isinstance(old, list):
-                self._recount(out, part, table[:], old, self._o_table, kind_of)
-            else:
-                self._rewrite(out, part, table[:], self._table_values(st.counts, kind_of))
-        last = table[-1] if table else -1
-        part = memo[_P_LAST]
-        if last != part.key:
-            if kind_of is None:
-                kind_of = self._rel_kinds_of(st, seat)
-            self._rewrite(
-                out, part, last, [] if last < 0 else [(self._o_last + kind_of[last], 1.0)]
-            )
-        polling = phase == apache_state.POLLING
-        # the table (its copy) while the seat answers a poll, else nothing
-        key = memo[_P_TABLE].key if polling and seat in st.to_act else None
-        part = memo[_P_PROTECT]
-        if key != part.key:
-            values = [] if key is None else self._protect_values(st, seat, st.counts)
-            self._rewrite(out, part, key, values)
-        # the answers while a poll is open, as one int (_answers_key), else nothing
-        key = _answers_key(st, seat) if polling else None
-        part = memo[_P_ANSWERS]
-        if key != part.key:
-            answered, answers = st.answered, st.answers
-            values = [] if key is None else self._answer_values(answered, answers, st.arrival, seat)
-            self._rewrite(out, part, key, values)
-        key = _queue_key(st.queue, st.resolved)
-        part = memo[_P_QUEUE]
-        if key != part.key:
-            self._rewrite(out, part, key, self._queue_values(st.queue, st.resolved, seat))
-        discard = st.discard
-        part = memo[_P_DISCARD]
-        old = part.key
-        if discard != old:
-            if kind_of is None:
-                kind_of = self._rel_kinds_of(st, seat)
-            if isinstance(old, list):
-                self._recount(out, part, discard[:], old, self._o_discard, kind_of)
-            else:
-                self._rewrite(out, part, discard[:], self._discard_values(tuple(discard), kind_of))
-        n, o_scores = self.players, self._o_scores
-        for s, pile in enumerate(st.piles):
-            part = memo[_P_PILES + s]
-            old = part.key
-            if pile != old:
-                if kind_of is None:
-                    kind_of = self._rel_kinds_of(st, seat)
+        changed = len(table) != len(row.table) or table != row.table
+        if changed:
+            self._show_counts(cells, self._o_table, row.table, table, kind_of, 9.0)
+            row.table = table.copy()
+            at = self._o_last + kind_of[table[-1]] if table else -1
+            if at != row.last_at:
+                row.last_at = self._move(cells, row.last_at, at)
+        cards = st.discard
+        if len(cards) != len(row.discard) or cards != row.discard:
+            self._show_counts(cells, self._o_discard, row.discard, cards, kind_of, 9.0)
+            row.discard = cards.copy()
+        piles = st.piles
+        for s in range(n):
+            cards = piles[s]
+            shown = row.piles[s]
+            if len(cards) != len(shown) or cards != shown:
                 r = (s - seat) % n
-                if isinstance(old, list):
-                    self._recount(out, part, pile[:], old, self._o_piles + r * _K, kind_of)
-                    i = o_scores + r
-                    out[i] = len(pile) / 40  # as _pile_values has it (the blank's is 0)
-                    part.note(i)
-                else:
-                    self._rewrite(out, part, pile[:], self._pile_values(tuple(pile), r, kind_of))
+                self._show_counts(cells, self._o_piles + r * _K, shown, cards, kind_of, 9.0)
+                cells[box[self._o_scores + r]] = len(cards) / 40
+                row.piles[s] = cards.copy()
+        # an open poll: the answers and, while the seat answers, "protect me"
+        polling = phase == apache_state.POLLING
+        key = _answers_key(st, seat) if polling else 0
+        if key != row.answers:
+            o = self._o_answers
+            old = row.answers
+            for s in range(n):
+                code, was = key >> 3 * s & 7, old >> 3 * s & 7
+                if code != was:
+                    self._show_answer(cells, o + (s - seat) % n * 7, was, code)
+            row.answers = key
+        if polling and seat in st.to_act:
+            if changed or row.protect < 0:
+                bits = 0
+                for t in range(4):
+                    if claim_is_legal(table, seat, t, st.rules, st.counts):
+                        bits |= 1 << _APACHE_TYPE_SLOT[t]
+                self._show_protect(cells, row, bits)
+        elif row.protect >= 0:
+            self._show_protect(cells, row, -1)
+        # the resolution queue
+        key = _queue_key(st.queue, st.resolved)
+        if key != row.queue:
+            for i in row.queue_at:
+                cells[box[i]] = self._zero
+            row.queue_at = [i for i, _ in self._queue_values(st.queue, st.resolved, seat)]
+            for i in row.queue_at:
+                cells[box[i]] = self._one
+            row.queue = key
+        return memo
 
-    def _recount(
-        self,
-        out: memoryview[float],
-        part: Part,
-        cards: list[int],
-        old: list[int],
-        o: int,
-        kind_of: tuple[int, ...],
-    ) -> None:
-        """Bring a part that counts ``cards`` by relative kind / 9 at ``o`` up to date.
+    def _show_bits(self, cells: Any, o: int, old: int, new: int) -> int:
+        """Show the slots of ``new``'s bits (1.0 each) from ``o`` where ``old``'s were.
 
-        It counted ``old``, and keeps ``cards`` (a copy) as its key: only the kinds whose count
-        may differ are written (as
-        :func:`_count_values` and :meth:`_table_values` have them; the blank's are 0). The table,
-        the discards and the piles are long and change by a card or two: cards put on top or
-        taken from it, most of the time.
+        The answer is ``new``.
         """
-        k, m = len(old), len(cards)
-        # compared and walked in loops of ints, without a slice or a set (a kind written
-        # twice is written with the same count)
-        if k <= m and _starts_with(cards, old):  # cards put on top
-            for j in range(k, m):
-                self._recount_kind(out, part, cards, cards[j], o, kind_of)
-        elif m < k and _starts_with(old, cards):  # cards taken from the top
-            for j in range(m, k):
-                self._recount_kind(out, part, cards, old[j], o, kind_of)
-        else:
-            changed = set(old)
-            changed.update(cards)
-            for c in changed:
-                self._recount_kind(out, part, cards, c, o, kind_of)
-        part.key = cards
+        changed = old ^ new
+        r = 0
+        while changed >> r:
+            if changed >> r & 1:
+                cells[self._box[o + r]] = self._one if new >> r & 1 else self._zero
+            r += 1
+        return new
 
-    def _recount_kind(
-        self,
-        out: memoryview[float],
-        part: Part,
-        cards: list[int],
-        c: int,
-        o: int,
-        kind_of: tuple[int, ...],
-    ) -> None:
-        """Write the count / 9 of card ``c``'s kind in ``cards`` at ``o``, noted in ``part``."""
-        i = o + kind_of[c]
-        count = 0  # counted in a loop of ints (native where compiled; list.count compares
-        for x in cards:  # each item as an object)
-            if x == c:
-                count += 1
-        out[i] = count / 9
-        part.note(i)
+    def _show_protect(self, cells: Any, row: _Row, bits: int) -> None:
+        """Show "protect me" as the type slots of ``bits`` (``-1``: not answering, none)."""
+        self._show_bits(cells, self._o_protect, max(row.protect, 0), max(bits, 0))
+        row.protect = bits
+
+    def _show_answer(self, cells: Any, base: int, was: int, code: int) -> None:
+        """Show a seat's answer ``code`` (an :func:`_answers_key` digit) at ``base``.
+
+        Where it showed ``was``: the cells only the old one set are cleared, those only the new
+        one sets set (the first cell, "not answered", is the blank's 1.0 too).
+        """
+        old, new = _answer_cells(base, was), _answer_cells(base, code)
+        box = self._box
+        for i in old:
+            if i >= 0 and i not in new:
+                cells[box[i]] = self._zero
+        for i in new:
+            if i >= 0 and i not in old:
+                cells[box[i]] = self._one
+
+
+class _Row(Part):
+    """The memo of a kept Apache row (:meth:`ApacheEncoder.update_state_into`): what it shows.
+
+    The offsets of the one-hot values it set (``-1``: none, as in the blank): the phase, the
+    revealer, the table's newest card. The seats to act as bits of relative seats, "protect
+    me" as bits of type slots (``-1``: the seat is not answering a poll). The window and the
+    cards face down (``-1``: not written yet). The answers as :func:`_answers_key` (``0``:
+    nobody answered, the blank's), the queue as :func:`_queue_key` with the offsets it set.
+    Copies of the table, the discards and every seat's pile; every card's relative kind for the
+    row's seat in its game's colours (read at its first call). :meth:`reset` makes it a new
+    one's again.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._forget()
+
+    def reset(self) -> None:
+        """Forget what was written (the row is the blank again)."""
+        super().reset()
+        self._forget()
+
+    def _forget(self) -> None:
+        """Hold what a blank row shows."""
+        self.acting = self.window = self.answers = self.queue = 0
+        self.phase_at = self.revealer_at = self.last_at = self.left = self.protect = -1
+        self.queue_at: list[int] = []
+        self.table: list[int] = []
+        self.discard: list[int] = []
+        self.piles: list[list[int]] = [[] for _ in range(_MAX_PLAYERS)]
+        self.kinds: tuple[int, ...] = ()
+
+
+def _answer_cells(base: int, code: int) -> tuple[int, int]:
+    """The cells an answer ``code`` (an :func:`_answers_key` digit) sets from ``base``.
+
+    Not answered: the first; answered (hidden): the second; a pass: the second and the
+    third; a claim: the second and its type's (``-1``: none).
+
+    >>> _answer_cells(10, 0), _answer_cells(10, 6), _answer_cells(10, 1), _answer_cells(10, 2)
+    ((10, -1), (11, -1), (11, 12), (11, 13))
+    """
+    if code == 0:
+        return base, -1
+    if code == 6:
+        return base + 1, -1
+    if code == 1:
+        return base + 1, base + 2
+    return base + 1, base + 3 + _APACHE_TYPE_SLOT[code - 2]

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, ClassVar, Final, cast
 
-from campfire.core import Belief
+from campfire.core import Belief, State
 from campfire.core.encoding import Encoder, Part, Vector, count_into, float_counts
 
 from . import state as dudab_state
@@ -31,25 +31,10 @@ _DUDAB_FACES: Final = 71  # 64 numbers, dudab, 4 shamans, jungle, baby
 _MAX_PLAYERS: Final = 6
 _MAX_COLUMNS: Final = 3
 
-# the parts of a kept row (Encoder.update_state_into): their places in the memo (0 is the seats
-# to act) and the keys _update_state compares. Where a key is made afresh at every call it is an
-# int (no object made, nothing for the garbage collector); a list of the state's is compared with
-# the copy made when it was written
-_P_SITUATION: Final = 1  # the prompt, actor, round's start player and obligation packed in an int
-_P_PROGRESS: Final = 2  # the round · 128 + the draw pile's size (0–96)
-_P_JUNGLES: Final = 3  # every column's Jungle count (−1: none) + 1 and heap size, packed
-_P_COLUMNS: Final = 4  # one per column: a copy of its visible cards
-_P_HAND: Final = _P_COLUMNS + _MAX_COLUMNS  # a copy of the seat's hand
-_P_KEPT: Final = _P_HAND + 1  # a copy of the kept cards when the seat keeps them, else None
-_P_REVEALED: Final = _P_KEPT + 1  # [the seat, *its hand] of a revealed hand, else None
-_P_PILE: Final = _P_REVEALED + 1  # a copy of the seat's pile
-_P_DISCARD: Final = _P_PILE + 1  # a copy of the discard pile
-_P_SIZES: Final = _P_DISCARD + 1  # every seat's hand size (the capturer's kept cards in it)
-_P_PILE_SIZES: Final = _P_SIZES + 1  # every seat's pile size, packed
-_P_TOTALS: Final = _P_PILE_SIZES + 1  # a copy of every seat's scores
-_PARTS: Final = _P_TOTALS
-#: a card count's bound (a pile, a hand, a column), for packing counts into an int key
-_PACK: Final = 128
+#: no cards (a seat keeps none, no hand is revealed): what a new row shows (never changed)
+_NO_CARDS: Final[list[int]] = []
+#: the width of a column's values: visible cards, Jungle, cards above it, heap, by face, top
+_COLUMN: Final = 4 + 2 * _DUDAB_FACES
 
 
 def _dudab_face(face: str) -> int:
@@ -221,467 +206,283 @@ class DudabEncoder(Encoder):
         self, state: Any, seat: int, belief: Belief | None, out: memoryview[float]
     ) -> None:
         # the fields DudabState.view builds the keys read by _encode from; of the hands only
-        # their sizes, the seat's own hand, pile and kept cards, and a revealed hand. Written
-        # part by part by the writers _update_state rewrites a kept row's parts with (one
-        # source), with no offsets listed (at None)
+        # their sizes, the seat's own hand, pile and kept cards, and a revealed hand
         st = cast(DudabState, state)
-        at: list[int] | None = None
-        self._put_situation(
-            out,
-            at,
-            _DUDAB_PROMPT[st.prompt()],
-            -1 if st.phase == dudab_state.OVER else st.actor,
-            st.round_start_player(),
-            st.ob,
-            st.ob_col,
-            st.ob_call,
-            seat,
-        )
-        self._put_progress(out, at, st.round, len(st.draw))
+        n, o = self.players, self._o_obligation
+        out[self._o_prompt + _DUDAB_PROMPT[st.prompt()]] = 1.0
+        if st.phase != dudab_state.OVER:
+            out[self._o_seats + (st.actor - seat) % n] = 1.0
+        out[self._o_seats + _MAX_PLAYERS + (st.round_start_player() - seat) % n] = 1.0
+        for i in _obligation_at(o, st.ob, st.ob_col, st.ob_call):
+            if i >= 0:
+                out[i] = 1.0
+        out[self._o_progress] = (st.round + 1) / n
+        out[self._o_progress + 1] = len(st.draw) / 96
         above, heap, vis = st.above, st.heap, st.vis
         for k in range(st.ncols):
-            self._put_jungle(out, at, k, above[k], len(heap[k]))
-            self._put_column(out, at, k, vis[k])
+            base = self._o_columns + k * _COLUMN
+            if above[k] >= 0:
+                out[base + 1] = 1.0
+                if above[k]:
+                    out[base + 2] = above[k] / 6
+            if heap[k]:
+                out[base + 3] = len(heap[k]) / 10
+            cards = vis[k]
+            if cards:
+                out[base] = len(cards) / 6
+                out[base + 4 + _DUDAB_FACES + _DUDAB_CARD_SLOT[cards[-1]]] = 1.0
+                _put_cards(out, base + 4, cards)
         o = self._o_own
         hands = st.hands
         capturer = _capturer(st)
-        self._put_cards(out, at, o, hands[seat])
+        _put_cards(out, o, hands[seat])
         if seat == capturer:
-            self._put_cards(out, at, o + 2 * _DUDAB_FACES, st.kept)
+            _put_cards(out, o + 2 * _DUDAB_FACES, st.kept)
         revealed = st.revealed
         if revealed >= 0:
-            self._put_revealed(out, at, revealed, hands[revealed], seat)
+            out[self._o_revealed + (revealed - seat) % n] = 1.0
+            _put_cards(out, self._o_revealed + _MAX_PLAYERS, hands[revealed])
         if st.piles[seat]:
-            self._put_pile(out, at, o + _DUDAB_FACES, st.piles[seat], 1.0)
+            _put_pile(out, o + _DUDAB_FACES, st.piles[seat], 1.0)
         if st.discard:
-            self._put_pile(out, at, self._o_discard, st.discard, 0.25)
+            _put_pile(out, self._o_discard, st.discard, 0.25)
         o = self._o_counts
-        self._put_per_seat(out, at, o, _hand_sizes(st, capturer), 10, seat)
-        self._put_per_seat(out, at, o + _MAX_PLAYERS, [len(p) for p in st.piles], 30, seat)
-        self._put_per_seat(out, at, o + 2 * _MAX_PLAYERS, _totals(st.scores), 100, seat)
+        kept = len(st.kept)
+        scores = st.scores
+        for s in range(n):
+            r = (s - seat) % n
+            size = len(hands[s]) + (kept if s == capturer else 0)
+            if size:
+                out[o + r] = size / 10
+            if st.piles[s]:
+                out[o + _MAX_PLAYERS + r] = len(st.piles[s]) / 30
+            total = sum(scores[s])
+            if total:
+                out[o + 2 * _MAX_PLAYERS + r] = total / 100
 
-    # ----- a kept row part by part (Encoder.update_state_into) ------------------------------
+    # ----- a kept row (Encoder.update_state_into), with its own memo -------------------------
 
-    incremental: ClassVar[bool] = True
-    parts: ClassVar[int] = _PARTS
+    #: a kept row is brought up to date with only what changed (:meth:`update_state_into`,
+    #: one :class:`_Row` as its memo)
+    incremental = True
 
-    def _update_state(
-        self, state: Any, seat: int, belief: Belief | None, out: memoryview[float], memo: list[Part]
-    ) -> None:
-        """Rewrite the parts of a kept row whose key changed (``_P_SITUATION`` … ``_P_TOTALS``).
+    def update_state_into(
+        self,
+        state: State,
+        seat: int,
+        belief: Belief | None,
+        out: memoryview[float],
+        memo: list[Part] | None,
+    ) -> list[Part]:
+        """Bring a kept row up to date: only what changed since it was last written.
 
-        A part that changed is put back to the blank by :meth:`_rewrite` (given no values, it
-        forgets the old offsets), then its writer writes the new values and lists their
-        offsets in the part's ``at``: the writers :meth:`_encode_state` writes with.
+        The memo is one :class:`_Row`, which holds what the row shows as ints and lists (no
+        generic part with a key object, a dict of values and a list of offsets for each of a
+        dozen parts: a move changes a handful of values of the row's 860). One-hot values (the
+        seat to act, the prompt, the actor, the round's start player, the obligation's kind,
+        column and call, each column's top card, the revealed hand's seat) are kept as the
+        offset set, moved when it changes; the progress, each column's Jungle and heap and
+        every seat's counts as the numbers shown, written where they changed; each list of
+        cards shown by face (the columns, the seat's hand, kept cards and pile, a revealed
+        hand, the discard pile) as a copy of the list, and where a list changed only the faces
+        of the cards after the part it shares with the copy are counted again and written
+        (:meth:`~campfire.core.encoding.Encoder._show_counts`: a card placed, drawn or given up
+        is one face or two).
+
+        Every value is written through an offset and a float that are Python objects already
+        (:attr:`~campfire.core.encoding.Encoder._box`): where compiled, an int above 256 or a
+        float constant is made into a new object at every write.
         """
-        st = cast(DudabState, state)
-        # the prompt, the seats and the obligation (they change together), the progress
-        part = memo[_P_SITUATION]
-        prompt = _DUDAB_PROMPT[st.prompt()]
-        actor = -1 if st.phase == dudab_state.OVER else st.actor
-        start = st.round_start_player()
-        ob, col, call = st.ob, st.ob_col, st.ob_call
-        # prompt < 16, actor + 1 < 8, start < 8, ob < 4, col + 1 < 4, call < 32
-        key = ((((prompt * 8 + actor + 1) * 8 + start) * 4 + ob) * 4 + col + 1) * 32 + call
-        if key != part.key:
-            self._rewrite(out, part, key, [])
-            self._put_situation(out, part.at, prompt, actor, start, ob, col, call, seat)
-        part = memo[_P_PROGRESS]
-        draw = len(st.draw)
-        key = st.round * _PACK + draw
-        if key != part.key:  # its two offsets are always written: nothing to put back first
-            self._put_progress(out, None, st.round, draw)
-            part.key = key
-        # the columns: their Jungles and heaps, then each one's visible cards
+        if not self._incremental or type(state) is not DudabState:
+            return super().update_state_into(state, seat, belief, out, memo)
+        st = state
+        memo = self._own_memo(out, memo, _Row)
+        row = cast(_Row, memo[0])
+        n = self.players
+        cells: Any = out  # written through boxed offsets and values (see _box)
+        box = self._box
+        over = st.phase == dudab_state.OVER
+        # the seat to act, the prompt, the actor, the round's start player, the obligation
+        at = -1 if over else self._o_to_act + (st.to_act() - seat) % n
+        if at != row.acting:
+            row.acting = self._move(cells, row.acting, at)
+        at = self._o_prompt + _DUDAB_PROMPT[st.prompt()]
+        if at != row.prompt_at:
+            row.prompt_at = self._move(cells, row.prompt_at, at)
+        o = self._o_seats
+        at = -1 if over else o + (st.actor - seat) % n
+        if at != row.actor_at:
+            row.actor_at = self._move(cells, row.actor_at, at)
+        at = o + _MAX_PLAYERS + (st.round_start_player() - seat) % n
+        if at != row.start_at:
+            row.start_at = self._move(cells, row.start_at, at)
+        kind, column, call = _obligation_at(self._o_obligation, st.ob, st.ob_col, st.ob_call)
+        if kind != row.kind_at:
+            row.kind_at = self._move(cells, row.kind_at, kind)
+        if column != row.column_at:
+            row.column_at = self._move(cells, row.column_at, column)
+        if call != row.call_at:
+            row.call_at = self._move(cells, row.call_at, call)
+        # the progress
+        o = self._o_progress
+        if st.round != row.round:
+            cells[box[o]] = (st.round + 1) / n
+            row.round = st.round
+        size = len(st.draw)
+        if size != row.draw:
+            cells[box[o + 1]] = size / 96
+            row.draw = size
+        # the columns: each one's Jungle, heap and visible cards
         above, heap, vis = st.above, st.heap, st.vis
-        ncols = st.ncols
-        key = 0
-        for k in range(ncols):
-            key = (key * _PACK + above[k] + 1) * _PACK + len(heap[k])
-        part = memo[_P_JUNGLES]
-        if key != part.key:
-            self._rewrite(out, part, key, [])
-            for k in range(ncols):
-                self._put_jungle(out, part.at, k, above[k], len(heap[k]))
-        for k in range(ncols):
-            part = memo[_P_COLUMNS + k]
+        for k in range(st.ncols):
+            base = self._o_columns + k * _COLUMN
+            number = above[k]
+            if number != row.above[k]:
+                cells[box[base + 1]] = self._one if number >= 0 else self._zero
+                cells[box[base + 2]] = number / 6 if number > 0 else self._zero
+                row.above[k] = number
+            size = len(heap[k])
+            if size != row.heaps[k]:
+                cells[box[base + 3]] = size / 10
+                row.heaps[k] = size
             cards = vis[k]
-            if cards != part.key:
-                self._update_column(out, part, k, cards)
-        # the seat's own cards, a revealed hand, the discard pile
+            shown = row.columns[k]
+            if len(cards) != len(shown) or cards != shown:
+                cells[box[base]] = len(cards) / 6
+                at = base + 4 + _DUDAB_FACES + _DUDAB_CARD_SLOT[cards[-1]] if cards else -1
+                if at != row.tops[k]:
+                    row.tops[k] = self._move(cells, row.tops[k], at)
+                self._show_counts(cells, base + 4, shown, cards, _DUDAB_CARD_SLOT, 1.0)
+                row.columns[k] = cards.copy()
+        # the seat's own hand, kept cards and pile, a revealed hand, the discard pile
         o = self._o_own
         hands = st.hands
-        part = memo[_P_HAND]
-        hand = hands[seat]
-        if hand != part.key:
-            self._update_cards(out, part, o, hand)
+        cards = hands[seat]
+        if len(cards) != len(row.hand) or cards != row.hand:
+            self._show_counts(cells, o, row.hand, cards, _DUDAB_CARD_SLOT, 1.0)
+            row.hand = cards.copy()
         capturer = _capturer(st)
-        part = memo[_P_KEPT]
-        kept = st.kept if seat == capturer else None
-        if kept != part.key:
-            if kept is None:
-                self._rewrite(out, part, None, [])
-            else:
-                self._update_cards(out, part, o + 2 * _DUDAB_FACES, kept)
-        part = memo[_P_REVEALED]
+        cards = st.kept if seat == capturer else _NO_CARDS
+        if len(cards) != len(row.kept) or cards != row.kept:
+            self._show_counts(cells, o + 2 * _DUDAB_FACES, row.kept, cards, _DUDAB_CARD_SLOT, 1.0)
+            row.kept = cards.copy()
         revealed = st.revealed
-        if revealed < 0:
-            if part.key is not None:
-                self._rewrite(out, part, None, [])
-        else:
-            shown = [revealed] + hands[revealed]
-            if shown != part.key:
-                self._rewrite(out, part, shown, [])
-                self._put_revealed(out, part.at, revealed, hands[revealed], seat)
-        part = memo[_P_PILE]
-        pile = st.piles[seat]
-        if pile != part.key:
-            self._update_pile(out, part, o + _DUDAB_FACES, pile, 1.0)
-        part = memo[_P_DISCARD]
-        discard = st.discard
-        if discard != part.key:
-            self._update_pile(out, part, self._o_discard, discard, 0.25)
-        # the counts per seat: hand sizes (with the kept cards), pile sizes, totals
-        o = self._o_counts
-        part = memo[_P_SIZES]
-        sizes = _hand_sizes(st, capturer)  # they change at almost every call: the list as key
-        if sizes != part.key:
-            self._update_per_seat(out, part, o, sizes, 10, seat)
-        part = memo[_P_PILE_SIZES]
+        at = -1 if revealed < 0 else self._o_revealed + (revealed - seat) % n
+        if at != row.revealed_at:
+            row.revealed_at = self._move(cells, row.revealed_at, at)
+        cards = _NO_CARDS if revealed < 0 else hands[revealed]
+        if len(cards) != len(row.revealed) or cards != row.revealed:
+            self._show_counts(
+                cells, self._o_revealed + _MAX_PLAYERS, row.revealed, cards, _DUDAB_CARD_SLOT, 1.0
+            )
+            row.revealed = cards.copy()
         piles = st.piles
-        key = 0
-        for pile in piles:
-            key = key * _PACK + len(pile)
-        if key != part.key:
-            self._rewrite(out, part, key, [])
-            self._put_per_seat(out, part.at, o + _MAX_PLAYERS, [len(p) for p in piles], 30, seat)
-        part = memo[_P_TOTALS]
+        cards = piles[seat]
+        if len(cards) != len(row.pile) or cards != row.pile:
+            self._show_counts(cells, o + _DUDAB_FACES, row.pile, cards, _DUDAB_CARD_SLOT, 1.0)
+            row.pile = cards.copy()
+        cards = st.discard
+        if len(cards) != len(row.discard) or cards != row.discard:
+            self._show_counts(cells, self._o_discard, row.discard, cards, _DUDAB_CARD_SLOT, 4.0)
+            row.discard = cards.copy()
+        # every seat's hand size (the capturer's kept cards in it), pile size and total; the
+        # scores are only ever added to (a round's at its end), so a total changes with their
+        # number
+        o = self._o_counts
+        kept = len(st.kept)
         scores = st.scores
-        if scores != part.key:
-            self._rewrite(out, part, [s[:] for s in scores], [])
-            self._put_per_seat(out, part.at, o + 2 * _MAX_PLAYERS, _totals(scores), 100, seat)
-
-    def _update_cards(
-        self, out: memoryview[float], part: Part, base: int, cards: list[int]
-    ) -> None:
-        """Bring a part of cards by face up to date (its key: a copy of the cards written).
-
-        The cards gone since are counted out and the new ones in (as :meth:`_put_cards` counts
-        them, in ``out``); a part not written yet is written whole.
-        """
-        old = part.key
-        if not isinstance(old, list):
-            self._rewrite(out, part, cards[:], [])
-            self._put_cards(out, part.at, base, cards)
-            return
-        face = _DUDAB_CARD_SLOT
-        at = part.at
-        was: list[int] = old
-        n, m = len(was), len(cards)
-        # a move mostly draws a card (added at the end) or gives one up (taken from anywhere):
-        # found by comparing the lists' ints in place, the one card is counted in or out
-        k = _common_prefix(cards, was)
-        if m == n + 1 and k == n:
-            i = base + face[cards[n]]
-            out[i] += 1.0
-            at.append(i)
-        elif m + 1 == n and _common_prefix(cards, was, k, 1) == m:
-            out[base + face[was[k]]] -= 1.0  # back to the blank's zero when none is left
-        else:
-            gone: list[int] = was[:]
-            for card in cards:
-                if _remove_int(gone, card) < 0:
-                    i = base + face[card]
-                    out[i] += 1.0
-                    at.append(i)
-            for card in gone:
-                out[base + face[card]] -= 1.0
-        part.key = cards[:]
-        if len(at) > 2 * len(cards) + 8:  # the offsets of faces gone to zero, dropped
-            part.at = [base + face[card] for card in cards]
-
-    def _update_column(self, out: memoryview[float], part: Part, k: int, cards: list[int]) -> None:
-        """Bring column ``k``'s part up to date (its key: a copy of its visible cards written).
-
-        A column mostly grows by a card placed on it: then only its size, its top card and the
-        cards added are written (as :meth:`_put_column` writes them); any other change (a
-        capture, a column not written yet) writes it whole.
-        """
-        old = part.key
-        n = len(old) if isinstance(old, list) else 0
-        if not isinstance(old, list) or n == 0 or len(cards) <= n or _common_prefix(cards, old) < n:
-            self._rewrite(out, part, cards[:], [])
-            self._put_column(out, part.at, k, cards)
-            return
-        f = _DUDAB_FACES
-        face = _DUDAB_CARD_SLOT
-        base = self._o_columns + k * (4 + 2 * f)
-        at = part.at
-        out[base] = len(cards) / 6  # (its offset is in at: the column was not empty)
-        was = base + 4 + f + face[old[-1]]
-        top = base + 4 + f + face[cards[-1]]
-        if top != was:
-            out[was] = self._blank_values[was]
-            out[top] = 1.0
-            at.append(top)
-        for card in cards[n:]:
-            i = base + 4 + face[card]
-            out[i] += 1.0
-            at.append(i)
-        part.key = cards[:]
-
-    def _update_per_seat(
-        self,
-        out: memoryview[float],
-        part: Part,
-        base: int,
-        values: list[int],
-        scale: int,
-        seat: int,
-    ) -> None:
-        """Bring a part of one value per seat up to date (its key: the values written).
-
-        Only the seats whose value changed are written (a zero as the blank's zero, which
-        :meth:`_put_per_seat` leaves); a part not written yet is written whole.
-        """
-        old = part.key
-        if not isinstance(old, list):
-            self._rewrite(out, part, values, [])
-            self._put_per_seat(out, part.at, base, values, scale, seat)
-            return
-        n = self.players
+        sizes, pile_sizes, rounds = row.sizes, row.pile_sizes, row.rounds
         for s in range(n):
-            value = values[s]
-            if value != old[s]:
-                i = base + (s - seat) % n
-                out[i] = value / scale
-                part.note(i)
-        part.key = values
-
-    def _update_pile(
-        self, out: memoryview[float], part: Part, base: int, cards: list[int], scale: float
-    ) -> None:
-        """Bring a pile's part up to date (its key: a copy of the pile when it was written).
-
-        A pile only grows in a round: the cards added since are counted in (``scale`` each, as
-        :meth:`_put_pile` writes them, exactly), without writing the whole pile again; a pile
-        that is no longer what was written followed by more cards is rewritten.
-        """
-        old = part.key
-        if isinstance(old, list) and len(old) < len(cards) and cards[: len(old)] == old:
-            face = _DUDAB_CARD_SLOT
-            at = part.at
-            for card in cards[len(old) :]:
-                i = base + face[card]
-                out[i] += scale
-                at.append(i)
-            part.key = cards[:]
-        else:
-            self._rewrite(out, part, cards[:], [])
-            self._put_pile(out, part.at, base, cards, scale)
-
-    # ----- the writers: each writes one part into out (which holds the blank there) and, for a
-    # kept row's part, adds the offsets it wrote to at (None: the full path, nothing kept)
-
-    def _put_situation(
-        self,
-        out: memoryview[float],
-        at: list[int] | None,
-        prompt: int,
-        actor: int,
-        start: int,
-        ob: int,
-        col: int,
-        call: int,
-        seat: int,
-    ) -> None:
-        """The prompt, the actor, the round's start player and the obligation.
-
-        ``prompt`` is the prompt's number, ``actor`` ``-1`` when there is none (the game is
-        over), ``ob``, ``col`` and ``call`` the state's ``ob``, ``ob_col`` and ``ob_call``.
-        """
-        n = self.players
-        i = self._o_prompt + prompt
-        j = self._o_seats + _MAX_PLAYERS + (start - seat) % n
-        out[i] = 1.0
-        out[j] = 1.0
-        if at is not None:
-            at += (i, j)
-        if actor >= 0:
-            i = self._o_seats + (actor - seat) % n
-            out[i] = 1.0
-            if at is not None:
-                at.append(i)
-        o = self._o_obligation
-        if ob == dudab_state.OB_NONE:
-            out[o] = 1.0
-            if at is not None:
-                at.append(o)
-            return
-        i = o + (2 if ob == dudab_state.OB_CALL else 1)
-        j = o + 3 + col
-        out[i] = 1.0
-        out[j] = 1.0
-        if at is not None:
-            at += (i, j)
-        if ob == dudab_state.OB_CALL:
-            i = o + 6 + _DUDAB_CALL_SLOT[call]
-            out[i] = 1.0
-            if at is not None:
-                at.append(i)
-
-    def _put_progress(
-        self, out: memoryview[float], at: list[int] | None, round_: int, draw: int
-    ) -> None:
-        """The round (0-based) of the rounds and the draw pile's size."""
-        o = self._o_progress
-        out[o] = (round_ + 1) / self.players
-        out[o + 1] = draw / 96
-        if at is not None:
-            at += (o, o + 1)
-
-    def _put_jungle(
-        self, out: memoryview[float], at: list[int] | None, k: int, above: int, heap: int
-    ) -> None:
-        """Column ``k``'s Jungle (``above`` ≥ 0: the cards above it) and heap size."""
-        base = self._o_columns + k * (4 + 2 * _DUDAB_FACES)
-        if above >= 0:
-            out[base + 1] = 1.0
-            if at is not None:
-                at.append(base + 1)
-            if above:
-                out[base + 2] = above / 6
-                if at is not None:
-                    at.append(base + 2)
-        if heap:
-            out[base + 3] = heap / 10
-            if at is not None:
-                at.append(base + 3)
-
-    def _put_column(
-        self, out: memoryview[float], at: list[int] | None, k: int, cards: list[int]
-    ) -> None:
-        """Column ``k``'s visible cards: how many, by face, the top card."""
-        f = _DUDAB_FACES
-        base = self._o_columns + k * (4 + 2 * f)
-        if cards:
-            top = base + 4 + f + _DUDAB_CARD_SLOT[cards[-1]]
-            out[base] = len(cards) / 6
-            out[top] = 1.0
-            if at is not None:
-                at += (base, top)
-            self._put_cards(out, at, base + 4, cards)
-
-    def _put_cards(
-        self, out: memoryview[float], at: list[int] | None, base: int, cards: list[int]
-    ) -> None:
-        """``cards`` by face from ``base`` (a column, a hand, kept cards: short lists).
-
-        Counted in ``out`` itself, one card at a time: the blank is zero there (no dict made,
-        no number boxed for it in the compiled build).
-        """
-        face = _DUDAB_CARD_SLOT
-        for card in cards:
-            i = base + face[card]
-            out[i] += 1.0
-            if at is not None:
-                at.append(i)
-
-    def _put_revealed(
-        self,
-        out: memoryview[float],
-        at: list[int] | None,
-        revealed: int,
-        cards: list[int],
-        seat: int,
-    ) -> None:
-        """A revealed hand: whose (``revealed``) and its ``cards`` by face."""
-        o = self._o_revealed
-        i = o + (revealed - seat) % self.players
-        out[i] = 1.0
-        if at is not None:
-            at.append(i)
-        self._put_cards(out, at, o + _MAX_PLAYERS, cards)
-
-    def _put_pile(
-        self,
-        out: memoryview[float],
-        at: list[int] | None,
-        base: int,
-        cards: list[int],
-        scale: float,
-    ) -> None:
-        """A pile (long, changed seldom) by face × ``scale`` from ``base``."""
-        if cards:
-            counts = _face_counts(tuple(cards))
-            for i, value in counts:
-                out[base + i] = value * scale
-            if at is not None:
-                at.extend([base + i for i, _ in counts])
-
-    def _put_per_seat(
-        self,
-        out: memoryview[float],
-        at: list[int] | None,
-        base: int,
-        values: list[int],
-        scale: int,
-        seat: int,
-    ) -> None:
-        """One value per seat / ``scale`` by relative seat from ``base``, zeros left out."""
-        n = self.players
-        for s, value in enumerate(values):
-            if value:
-                i = base + (s - seat) % n
-                out[i] = value / scale
-                if at is not None:
-                    at.append(i)
+            r = (s - seat) % n
+            size = len(hands[s]) + (kept if s == capturer else 0)
+            if size != sizes[s]:
+                cells[box[o + r]] = size / 10
+                sizes[s] = size
+            size = len(piles[s])
+            if size != pile_sizes[s]:
+                cells[box[o + _MAX_PLAYERS + r]] = size / 30
+                pile_sizes[s] = size
+            size = len(scores[s])
+            if size != rounds[s]:
+                cells[box[o + 2 * _MAX_PLAYERS + r]] = sum(scores[s]) / 100
+                rounds[s] = size
+        return memo
 
 
-def _common_prefix(a: list[int], b: list[int], start: int = 0, shift: int = 0) -> int:
-    """The first ``k >= start`` where ``a[k] != b[k + shift]``, or where either list ends.
+class _Row(Part):
+    """The memo of a kept Dudab row (:meth:`DudabEncoder.update_state_into`): what it shows.
 
-    A loop of ints (a native comparison each where compiled; a list comparison or ``in``
-    compares every item as an object).
-
-    >>> _common_prefix([1, 2, 3], [1, 2, 4]), _common_prefix([1, 3], [1, 2, 3], 1, 1)
-    (2, 2)
+    The offsets of the one-hot values it set (``-1``: none, as in the blank): the seat to act,
+    the prompt, the actor, the round's start player, the obligation's kind, column and call,
+    each column's top card, the revealed hand's seat. The numbers it shows: the round
+    (``-1``: not written yet) and the draw pile's size; per column the cards above its Jungle
+    (``-1``: no Jungle) and its heap's size; per seat the hand size, the pile size and how
+    many rounds its total has. Copies of the lists of cards it shows by face: per column its
+    visible cards, the seat's hand, kept cards and pile, a revealed hand, the discard pile.
+    :meth:`reset` makes it a new one's again, for a row put back to the blank.
     """
-    k = start
-    end = min(len(a), len(b) - shift)
-    while k < end and a[k] == b[k + shift]:
-        k += 1
-    return k
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._forget()
+
+    def reset(self) -> None:
+        """Forget what was written (the row is the blank again)."""
+        super().reset()
+        self._forget()
+
+    def _forget(self) -> None:
+        """Hold what a blank row shows."""
+        self.acting = self.prompt_at = self.actor_at = self.start_at = -1
+        self.kind_at = self.column_at = self.call_at = self.revealed_at = -1
+        self.round = -1
+        self.draw = 0
+        self.above = [-1] * _MAX_COLUMNS
+        self.heaps = [0] * _MAX_COLUMNS
+        self.tops = [-1] * _MAX_COLUMNS
+        self.columns: list[list[int]] = [[] for _ in range(_MAX_COLUMNS)]
+        self.hand: list[int] = []
+        self.kept: list[int] = []
+        self.revealed: list[int] = []
+        self.pile: list[int] = []
+        self.discard: list[int] = []
+        self.sizes = [0] * _MAX_PLAYERS
+        self.pile_sizes = [0] * _MAX_PLAYERS
+        self.rounds = [0] * _MAX_PLAYERS
 
 
-def _remove_int(cards: list[int], card: int) -> int:
-    """Remove the first ``card`` from ``cards``; where it was (``-1``: not there).
+def _obligation_at(o: int, ob: int, col: int, call: int) -> tuple[int, int, int]:
+    """The obligation's one-hot offsets from ``o``: its kind, column and call (``-1``: none).
 
-    >>> cards = [4, 7, 7]
-    >>> _remove_int(cards, 7), cards, _remove_int(cards, 5)
-    (1, [4, 7], -1)
+    ``ob``, ``col`` and ``call`` are the state's ``ob``, ``ob_col`` and ``ob_call``.
+
+    >>> _obligation_at(100, dudab_state.OB_NONE, -1, 0)
+    (100, -1, -1)
     """
-    for k in range(len(cards)):
-        if cards[k] == card:
-            del cards[k]
-            return k
-    return -1
+    if ob == dudab_state.OB_NONE:
+        return o, -1, -1
+    if ob == dudab_state.OB_CALL:
+        return o + 2, o + 3 + col, o + 6 + _DUDAB_CALL_SLOT[call]
+    return o + 1, o + 3 + col, -1
+
+
+def _put_cards(out: memoryview[float], base: int, cards: list[int]) -> None:
+    """``cards`` by face from ``base`` (a column, a hand, kept cards: short lists).
+
+    Counted in ``out`` itself, one card at a time: the blank is zero there.
+    """
+    face = _DUDAB_CARD_SLOT
+    for card in cards:
+        out[base + face[card]] += 1.0
+
+
+def _put_pile(out: memoryview[float], base: int, cards: list[int], scale: float) -> None:
+    """A pile (long, changed seldom) by face × ``scale`` from ``base``."""
+    for i, value in _face_counts(tuple(cards)):
+        out[base + i] = value * scale
 
 
 def _capturer(st: DudabState) -> int:
     """The seat keeping cards after a capture (``-1``: none): its kept cards are its own."""
     tasks = st.tasks
     return tasks[-1][1] if tasks and tasks[-1][0] == dudab_state.T_KEEP else -1
-
-
-def _hand_sizes(st: DudabState, capturer: int) -> list[int]:
-    """Every seat's hand size, the capturer's kept cards counted in its hand."""
-    sizes = [len(hand) for hand in st.hands]
-    if capturer >= 0:
-        sizes[capturer] += len(st.kept)
-    return sizes
-
-
-def _totals(scores: list[list[int]]) -> list[int]:
-    """Every seat's total score."""
-    return [sum(s) for s in scores]

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Final, cast, get_args
 
-from campfire.core import Belief
-from campfire.core.encoding import Encoder, Part, Vector
+from campfire.core import Belief, State
+from campfire.core.encoding import Encoder, Part, Vector, float_counts
 
 from . import state as manitou_state
 from .cards import CARD_NAMES as MANITOU_CARD_NAMES
@@ -52,24 +52,8 @@ _MANITOU_SHARING: Final = (manitou_state.THIEF, manitou_state.SHARE)
 _NOBODY: Final = manitou_state.NO_SEAT
 assert len(_MANITOU_PHASES) <= 8 and _MAX_PLAYERS < 7 and _NOBODY == -1
 
-# the parts of a kept row (Encoder.update_state_into): their places in the memo (0 is the seats
-# to act) and the keys _update_state compares. An int key packs small numbers; a list of the
-# state's is compared with the copy made when the part was written
-_P_SITUATION: Final = 1  # the phase, the dealer (and so the first player), the holders: an int
-_P_PROGRESS: Final = 2  # the hunt, the play turn and the bag's size: an int
-_P_TILES: Final = 3  # per ground (3): a copy of its tiles, counted (_count_offsets)
-_P_TABLE: Final = 6  # per ground (3): a copy of the cards played there, counted
-_P_OUT: Final = 9  # a copy of the tiles out of the game, counted
-_P_HAND: Final = 10  # a copy of the seat's hand, counted
-_P_DECK: Final = 11  # a copy of the seat's deck, counted
-# the parts of numbers at fixed offsets (Encoder._update_numbers): only the numbers that
-# changed are written
-_P_SELECTION: Final = 12  # a copy of the seat's selection (a count per card type)
-_P_OWNED: Final = 13  # copies of every seat's tiles owned (a count per tile type)
-_P_USED: Final = 14  # copies of every seat's cards left (a count per card type)
-_P_COUNTS: Final = 15  # the per-seat counts, in a list
-_P_SHARING: Final = 16  # the sharing and the thief's queue in a list (None: no sharing)
-_PARTS: Final = _P_SHARING
+_DOWN: Final = manitou_state.DOWN
+_CODES: Final = 2 * _DOWN  # a card's code on a ground: owner · 16 + type, + DOWN face down
 
 
 class ManitouEncoder(Encoder):
@@ -137,6 +121,15 @@ class ManitouEncoder(Encoder):
         )
         self._owned_at = self._by_seat_and_type(self._o_owned, t, _MANITOU_TILE_SLOT)
         self._used_at = self._by_seat_and_type(self._o_used, c, _MANITOU_CARD_SLOT)
+        # per observer seat, by a ground card's code: its slot from the ground's first value
+        # (its owner's relative seat and its type), and its owner's face-down count's (-1:
+        # face up), for a kept row's recount (Encoder._show_counts)
+        self._card_at = tuple(
+            tuple(_card_slot(code, rel, False) for code in range(_CODES)) for rel in self._rel
+        )
+        self._down_at = tuple(
+            tuple(_card_slot(code, rel, True) for code in range(_CODES)) for rel in self._rel
+        )
 
     def _by_seat_and_type(
         self, o: int, width: int, slots: tuple[int, ...]
@@ -230,8 +223,7 @@ class ManitouEncoder(Encoder):
         self, state: Any, seat: int, belief: Belief | None, out: memoryview[float]
     ) -> None:
         # the fields ManitouState.view builds the keys read by _encode from; of the seats'
-        # cards only counts, and the seat's own selection, hand and deck. Each part written by
-        # the functions that _update_state keeps a row up to date with (one source)
+        # cards only counts, and the seat's own selection, hand and deck
         st = cast(ManitouState, state)
         rel = self._rel[seat]
         values: list[tuple[int, float]] = []  # the small parts' values, in one list
@@ -241,12 +233,12 @@ class ManitouEncoder(Encoder):
             self._sharing_values(st, rel, values)
         for i, value in values:
             out[i] = value
-        # the parts of numbers at fixed offsets
-        self._write_numbers(out, None, st.selected[seat], self._selection_at, 1.0)
-        self._write_numbers(out, None, _flat(st.owned), self._owned_at[seat], 1.0)
-        self._write_numbers(out, None, _used(st.pool), self._used_at[seat], 1.0)
-        self._write_numbers(out, None, _counts(st), self._counts_at[seat], 10.0)
-        # the parts that count things by type, all counted at once
+        # the numbers at fixed offsets
+        _put_numbers(out, st.selected[seat], self._selection_at, 1.0)
+        _put_numbers(out, _flat(st.owned), self._owned_at[seat], 1.0)
+        _put_numbers(out, _used(st.pool), self._used_at[seat], 1.0)
+        _put_numbers(out, _counts(st), self._counts_at[seat], 10.0)
+        # the things counted by type, all counted at once
         offsets: list[int] = []
         for g in range(3):
             self._tile_offsets(st.grounds[g], self._o_ground_tiles + g * _T, offsets)
@@ -254,87 +246,200 @@ class ManitouEncoder(Encoder):
         self._tile_offsets(st.out_of_game, self._o_out, offsets)
         self._card_offsets(st.hands[seat], self._o_own + _C, offsets)
         self._card_offsets(st.decks[seat], self._o_own + 2 * _C, offsets)
-        self._write_counts(out, offsets)
+        for i, count in float_counts(offsets):
+            out[i] = count
 
-    # ----- a kept row part by part (Encoder.update_state_into) ------------------------------
+    # ----- a kept row (Encoder.update_state_into), with its own memo -------------------------
 
-    incremental: ClassVar[bool] = True
-    parts: ClassVar[int] = _PARTS
+    #: a kept row is brought up to date with only what changed (:meth:`update_state_into`,
+    #: one :class:`_Row` as its memo)
+    incremental = True
 
-    def _update_state(
-        self, state: Any, seat: int, belief: Belief | None, out: memoryview[float], memo: list[Part]
-    ) -> None:
-        """Rewrite the parts of a kept row whose key changed (``_P_SITUATION`` … ``_P_SHARING``).
+    def update_state_into(
+        self,
+        state: State,
+        seat: int,
+        belief: Belief | None,
+        out: memoryview[float],
+        memo: list[Part] | None,
+    ) -> list[Part]:
+        """Bring a kept row up to date: only what changed since it was last written.
 
-        The small parts are rewritten with :meth:`_rewrite` from the functions that
-        :meth:`_encode_state` writes with; the grounds' tiles and cards, the tiles out of the
-        game and the seat's hand and deck are counts, brought up to date with
-        :meth:`_count_offsets` (a card played, a card taken: a count or two).
+        The memo is one :class:`_Row`, which holds what the row shows as ints and lists.
+        One-hot values (the phase, the dealer, the first player, the totem's and the horse's
+        holders, the ground being shared, its step and its chooser) are kept as the offset
+        set, moved when it changes; the seats to act and the thief's queue as bits of
+        relative seats; the progress, the picks left, the seat's selection, every seat's
+        tiles owned, cards used and counts as the numbers shown, each written where it
+        changed; the lists of things shown by type (each ground's tiles and cards, the tiles
+        out of the game, the seat's hand and deck) as copies, where a list changed only the
+        types of the things after the part it shares with the copy counted again
+        (:meth:`~campfire.core.encoding.Encoder._show_counts`: a card played or taken is a type
+        or two). Every value is written through an offset and a float that are Python objects
+        already (:attr:`~campfire.core.encoding.Encoder._box`).
         """
-        st = cast(ManitouState, state)
+        if not self._incremental or type(state) is not ManitouState:
+            return super().update_state_into(state, seat, belief, out, memo)
+        st = state
+        memo = self._own_memo(out, memo, _Row)
+        row = cast(_Row, memo[0])
+        cells: Any = out  # written through boxed offsets and values (see _box)
+        box = self._box
         rel = self._rel[seat]
-        part = memo[_P_SITUATION]
-        # phase < 8, dealer < 8, holders + 1 < 8
-        key = ((st.phase * 8 + st.dealer) * 8 + st.totem_holder + 1) * 8 + st.horse_holder + 1
-        if key != part.key:
-            self._rewrite(out, part, key, self._situation_values(st, rel, []))
-        part = memo[_P_PROGRESS]
-        key = (st.hunt * 64 + st.turn) * 128 + len(st.bag)  # turn < 7·5, bag ≤ 60
-        if key != part.key:  # three fixed offsets, always written: nothing to put back
-            self._overwrite(out, part, key, self._progress_values(st, []))
+        n, p = self.players, _MAX_PLAYERS
+        # the seats to act, the phase, the dealer and first player, the holders
+        bits = 0
+        for s in st.seats_to_act():
+            bits |= 1 << rel[s]
+        if bits != row.acting:
+            row.acting = self._show_bits(cells, self._o_to_act, row.acting, bits)
+        phase = st.phase
+        at = self._o_phase + _MANITOU_PHASE_SLOT[phase]
+        if at != row.phase_at:
+            row.phase_at = self._move(cells, row.phase_at, at)
+        o = self._o_seats
+        at = o + rel[st.dealer]
+        if at != row.dealer_at:
+            row.dealer_at = self._move(cells, row.dealer_at, at)
+        at = o + p + rel[st.first_player]
+        if at != row.first_at:
+            row.first_at = self._move(cells, row.first_at, at)
+        o = self._o_holders
+        holder = st.totem_holder
+        at = o + (p if holder == _NOBODY else rel[holder])
+        if at != row.totem_at:
+            row.totem_at = self._move(cells, row.totem_at, at)
+        holder = st.horse_holder
+        at = o + p + 1 + (p if holder == _NOBODY else rel[holder])
+        if at != row.horse_at:
+            row.horse_at = self._move(cells, row.horse_at, at)
+        # the progress (as _progress_values writes it)
+        o = self._o_progress
+        if st.hunt != row.hunt:
+            hunts = st.hunts
+            cells[box[o]] = min(st.hunt + 1, hunts) / max(1, hunts)
+            row.hunt = st.hunt
+        if st.turn != row.turn:
+            cells[box[o + 1]] = st.turn / (PLAYS_PER_HUNT * n)
+            row.turn = st.turn
+        number = len(st.bag)
+        if number != row.bag:
+            cells[box[o + 2]] = number / 60
+            row.bag = number
+        # the things counted by type: the grounds' tiles and cards, the tiles out of the game,
+        # the seat's hand and deck
         for g in range(3):
-            part = memo[_P_TILES + g]
-            tiles = st.grounds[g]
-            if tiles != part.key:
-                offsets = self._tile_offsets(tiles, self._o_ground_tiles + g * _T, [])
-                self._count_offsets(out, part, tiles[:], offsets)
-            part = memo[_P_TABLE + g]
-            cards = st.table[g]
-            if cards != part.key:
-                self._count_offsets(out, part, cards[:], self._table_offsets(cards, g, rel, []))
-        part = memo[_P_OUT]
-        tiles = st.out_of_game
-        if tiles != part.key:
-            self._count_offsets(out, part, tiles[:], self._tile_offsets(tiles, self._o_out, []))
-        part = memo[_P_HAND]
-        cards = st.hands[seat]
-        if cards != part.key:
-            offsets = self._card_offsets(cards, self._o_own + _C, [])
-            self._count_offsets(out, part, cards[:], offsets)
-        part = memo[_P_DECK]
-        cards = st.decks[seat]
-        if cards != part.key:
-            offsets = self._card_offsets(cards, self._o_own + 2 * _C, [])
-            self._count_offsets(out, part, cards[:], offsets)
-        # the parts of numbers: a copy of the numbers written is the key
-        part = memo[_P_SELECTION]
-        selected = st.selected[seat]
-        if selected != part.key:
-            numbers = selected[:]
-            self._update_numbers(out, part, numbers, numbers, self._selection_at, 1.0)
-        part = memo[_P_OWNED]
-        owned = st.owned
-        if owned != part.key:  # (the state's lists compared as they are: no copy made)
-            copies = [o[:] for o in owned]
-            self._update_numbers(out, part, copies, _flat(owned), self._owned_at[seat], 1.0)
-        part = memo[_P_USED]
-        pool = st.pool
-        if pool != part.key:
-            copies = [p[:] for p in pool]
-            self._update_numbers(out, part, copies, _used(pool), self._used_at[seat], 1.0)
-        part = memo[_P_COUNTS]
-        counts = _counts(st)
-        if counts != part.key:
-            self._update_numbers(out, part, counts, counts, self._counts_at[seat], 10.0)
-        part = memo[_P_SHARING]
-        sharing: list[int] | None = None
-        if st.phase in _MANITOU_SHARING:
-            sharing = [st.ev_ground, st.ev_step, st.chooser, st.picks_left, *st.rob_queue]
-        if sharing != part.key:
-            values = [] if sharing is None else self._sharing_values(st, rel, [])
-            self._rewrite(out, part, sharing, values)
+            things = st.grounds[g]
+            shown = row.tiles[g]
+            if len(things) != len(shown) or things != shown:
+                base = self._o_ground_tiles + g * _T
+                self._show_counts(cells, base, shown, things, _MANITOU_TILE_SLOT, 1.0)
+                row.tiles[g] = things.copy()
+            things = st.table[g]
+            shown = row.table[g]
+            if len(things) != len(shown) or things != shown:
+                base = self._o_ground_cards + g * p * (_C + 1)
+                self._show_counts(cells, base, shown, things, self._card_at[seat], 1.0)
+                self._show_counts(cells, base, shown, things, self._down_at[seat], 1.0)
+                row.table[g] = things.copy()
+        things = st.out_of_game
+        if len(things) != len(row.out) or things != row.out:
+            self._show_counts(cells, self._o_out, row.out, things, _MANITOU_TILE_SLOT, 1.0)
+            row.out = things.copy()
+        things = st.hands[seat]
+        if len(things) != len(row.hand) or things != row.hand:
+            self._show_counts(cells, self._o_own + _C, row.hand, things, _MANITOU_CARD_SLOT, 1.0)
+            row.hand = things.copy()
+        things = st.decks[seat]
+        if len(things) != len(row.deck) or things != row.deck:
+            self._show_counts(
+                cells, self._o_own + 2 * _C, row.deck, things, _MANITOU_CARD_SLOT, 1.0
+            )
+            row.deck = things.copy()
+        # the numbers at fixed offsets: the selection, the tiles owned, the cards used this
+        # cycle (from the cards left), the counts
+        numbers = st.selected[seat]
+        if numbers != row.selection:
+            self._show_numbers(cells, self._selection_at, 0, row.selection, numbers, 1.0)
+        owned, pool = st.owned, st.pool
+        for s in range(n):
+            numbers = owned[s]
+            if numbers != row.owned[s]:
+                self._show_numbers(cells, self._owned_at[seat], s * _T, row.owned[s], numbers, 1.0)
+            numbers = pool[s]
+            shown = row.pool[s]
+            if numbers != shown:
+                at_used = self._used_at[seat]
+                for k in range(_C):
+                    number = numbers[k]
+                    if number != shown[k]:
+                        cells[box[at_used[s * _C + k]]] = (MANITOU_FULL_POOL[k] - number) / 1.0
+                        shown[k] = number
+        counts = row.counts
+        at_counts = self._counts_at[seat]
+        sizes, picked, hands, decks = st.sel_size, st.picked, st.hands, st.decks
+        for s in range(n):
+            for k, number in enumerate((sizes[s], picked[s], len(hands[s]), len(decks[s]))):
+                if number != counts[k * n + s]:
+                    cells[box[at_counts[k * n + s]]] = number / 10.0
+                    counts[k * n + s] = number
+        # the sharing and the thief's queue (as _sharing_values writes them)
+        o = self._o_sharing
+        ground = step = chooser = -1
+        picks = bits = 0
+        if phase == manitou_state.THIEF or phase == manitou_state.SHARE:
+            ground = o + st.ev_ground
+            step = o + 3 + _MANITOU_STEP_SLOT[st.ev_step]
+            if st.chooser != _NOBODY:
+                chooser = o + 7 + rel[st.chooser]
+            picks = st.picks_left
+            for s in st.rob_queue:
+                bits |= 1 << rel[s]
+        if ground != row.ground_at:
+            row.ground_at = self._move(cells, row.ground_at, ground)
+        if step != row.step_at:
+            row.step_at = self._move(cells, row.step_at, step)
+        if chooser != row.chooser_at:
+            row.chooser_at = self._move(cells, row.chooser_at, chooser)
+        if picks != row.picks:
+            cells[box[o + 7 + p]] = picks / 2
+            row.picks = picks
+        if bits != row.thief:
+            row.thief = self._show_bits(cells, self._o_thief, row.thief, bits)
+        return memo
 
-    # ----- each part's values (an offset and its value) or counted offsets -------------------
+    def _show_bits(self, cells: Any, o: int, old: int, new: int) -> int:
+        """Show the relative seats of ``new``'s bits (1.0 each) from ``o`` where ``old``'s were.
+
+        The answer is ``new``.
+        """
+        changed = old ^ new
+        for r in range(_MAX_PLAYERS):
+            if changed >> r & 1:
+                cells[self._box[o + r]] = self._one if new >> r & 1 else self._zero
+        return new
+
+    def _show_numbers(
+        self,
+        cells: Any,
+        at: tuple[int, ...],
+        first: int,
+        shown: list[int],
+        numbers: list[int],
+        scale: float,
+    ) -> None:
+        """Write ``numbers[k] / scale`` at ``at[first + k]`` where it differs from ``shown[k]``.
+
+        ``shown`` (what the row shows) becomes ``numbers``, in place.
+        """
+        box = self._box
+        for k in range(len(numbers)):
+            number = numbers[k]
+            if number != shown[k]:
+                cells[box[at[first + k]]] = number / scale
+                shown[k] = number
+
+    # ----- the full write's values (an offset and its value) or counted offsets -------------------
 
     def _situation_values(
         self, st: ManitouState, rel: tuple[int, ...], values: list[tuple[int, float]]
@@ -404,6 +509,75 @@ class ManitouEncoder(Encoder):
             if code & down:
                 offsets.append(base + c)
         return offsets
+
+
+class _Row(Part):
+    """The memo of a kept Big Manitou row (:meth:`ManitouEncoder.update_state_into`).
+
+    What the row shows: the offsets of the one-hot values it set (``-1``: none, as in the
+    blank): the phase, the dealer, the first player, the totem's and the horse's holders, the
+    ground being shared, its step and its chooser; the seats to act and the thief's queue as
+    bits of relative seats; the numbers shown: the hunt (``-1``: not written yet), the play
+    turn, the bag's size, the picks left, the seat's selection, every seat's tiles owned and
+    cards left (of which the cards used this cycle are shown), the counts (selection sizes,
+    cards selected, hand and deck sizes, seat by seat in four runs); copies of the lists of
+    things it shows by type: per ground its tiles and cards, the tiles out of the game, the
+    seat's hand and deck. :meth:`reset` makes it a new one's again.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._forget()
+
+    def reset(self) -> None:
+        """Forget what was written (the row is the blank again)."""
+        super().reset()
+        self._forget()
+
+    def _forget(self) -> None:
+        """Hold what a blank row shows."""
+        self.acting = self.thief = 0
+        self.phase_at = self.dealer_at = self.first_at = self.totem_at = self.horse_at = -1
+        self.ground_at = self.step_at = self.chooser_at = -1
+        self.hunt = -1
+        self.turn = self.bag = self.picks = 0
+        self.tiles: list[list[int]] = [[], [], []]
+        self.table: list[list[int]] = [[], [], []]
+        self.out: list[int] = []
+        self.hand: list[int] = []
+        self.deck: list[int] = []
+        self.selection = [0] * _C
+        self.owned = [[0] * _T for _ in range(_MAX_PLAYERS)]
+        self.pool = [list(MANITOU_FULL_POOL) for _ in range(_MAX_PLAYERS)]
+        self.counts = [0] * (4 * _MAX_PLAYERS)
+
+
+def _card_slot(code: int, rel: tuple[int, ...], down: bool) -> int:
+    """A ground card's slot from its ground's first value, seen with relative seats ``rel``.
+
+    ``code`` is owner · 16 + type (+ ``DOWN`` face down); the slot of its type at its owner's
+    relative seat, or with ``down`` its owner's face-down count's (``-1`` for a face-up card,
+    and for a code no card has).
+
+    >>> _card_slot(16 + 2, (1, 0), False), _card_slot(16 + 2, (1, 0), True)
+    (2, -1)
+    """
+    owner, kind = (code & 255) >> 4, code & 15
+    if owner >= len(rel) or kind >= _C:
+        return -1
+    base = rel[owner] * (_C + 1)
+    if down:
+        return base + _C if code & _DOWN else -1
+    return base + _MANITOU_CARD_SLOT[kind]
+
+
+def _put_numbers(
+    out: memoryview[float], numbers: list[int], at: tuple[int, ...], scale: float
+) -> None:
+    """Write ``numbers[k] / scale`` at ``at[k]``, zeros left out (the blank's)."""
+    for k in range(len(numbers)):
+        if numbers[k]:
+            out[at[k]] = numbers[k] / scale
 
 
 def _flat(lists: list[list[int]]) -> list[int]:

@@ -152,13 +152,6 @@ class TrackerEncoder(Encoder):
         width = len(_TRACKER_CHANNELS)
         #: the "occupied" channel of every position
         self._occupied_at = tuple(self._o_board + pos * width for pos in range(self.POSITIONS))
-        #: every offset as an object: a kept row's cells are written through these (where
-        #: compiled, an int offset above 256 is made into a new object at every write)
-        self._box: tuple[object, ...] = tuple(range(self._layout.size))
-        #: 0.0 and 1.0 as objects, written as they are (where compiled, a float constant is
-        #: made into a new object at every write)
-        self._zero: object = 0.0
-        self._one: object = 1.0
 
     def _fill_blank(self, blank: Vector) -> None:
         blank[list(self._occupied_at)] = 1.0  # cleared where a position is empty
@@ -257,13 +250,8 @@ class TrackerEncoder(Encoder):
         if not self._incremental or type(state) is not TrackerState:
             return super().update_state_into(state, seat, belief, out, memo)
         st = state
-        if memo:
-            row = cast(_Row, memo[0])
-        else:
-            if memo is not None:  # written whole before (the base's path): start from the blank
-                out[:] = self._blank_row
-            row = _Row()
-            memo = [row]
+        memo = self._own_memo(out, memo, _Row)
+        row = cast(_Row, memo[0])
         n = self.players
         cells: Any = out  # written through boxed offsets and values (see _box)
         box = self._box
@@ -333,17 +321,6 @@ class TrackerEncoder(Encoder):
             row.known, row.interest = dict(known), dict(interest)
             row.memory = None
         return memo
-
-    def _move(self, cells: Any, old: int, new: int) -> int:
-        """Move a one-hot value of a kept row (``cells``) from offset ``old`` to ``new``.
-
-        ``-1`` is none; the answer is ``new``.
-        """
-        if old >= 0:
-            cells[self._box[old]] = self._zero
-        if new >= 0:
-            cells[self._box[new]] = self._one
-        return new
 
     def _follow(
         self, out: memoryview[float], row: _Row, memory: TrackerMemory, board: list[int]
