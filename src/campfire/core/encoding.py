@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final, cast
+from typing import Any, ClassVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -82,53 +82,21 @@ class Layout:
         return slot.offset
 
 
-#: a :class:`Part`'s key before its first writing (equal to no key a game computes)
-_UNWRITTEN: Final = object()
-
-
 class Part:
-    """One part of a kept row (:meth:`Encoder.update_state_into`): what it was written from.
+    """What a kept row shows (:meth:`Encoder.update_state_into`): the item of its memo.
 
-    ``key`` is the value the part's values were computed from when they were last written (a
-    tuple of the state's fields, say); ``values`` the offsets :meth:`Encoder._rewrite` set, with
-    their values; ``at`` the offsets the game's own code set after it (a game may write a part
-    itself, recording each offset there, with :meth:`note` or in bulk). When the key a move
-    leaves is equal, the part is left as it is; else :meth:`Encoder._rewrite` writes the values
-    that differ and puts the blank's back where the part no longer writes.
-
-    The seats to act (``memo[0]``, kept by :meth:`Encoder._write_to_act`) hold in ``at`` the
-    slots they set. A game that keeps a memo of its own (:meth:`Encoder._own_memo`) subclasses
-    this class with fields of its own, and its :meth:`reset` forgets them too.
+    An :attr:`~Encoder.incremental` encoder subclasses it with fields saying what the row
+    shows (the offsets of one-hot values and the numbers shown as ints, copies of the state's
+    lists; when new, what the blank shows), which its :meth:`Encoder.update_state_into`
+    compares with the state and brings up to date with the row. :meth:`reset` forgets them.
     """
-
-    def __init__(self) -> None:
-        self.key: object = _UNWRITTEN
-        self.values: dict[int, float] = {}
-        self.at: list[int] = []
 
     def reset(self) -> None:
         """Forget what was written: the part is as a new one, for a row put back to the blank.
 
-        The same objects kept (a batch resets a game's parts when a new game starts in its
-        slot): a part's ``values`` are its own and emptied where they are, and only a
-        non-empty ``at`` is replaced (a game may have made it its key too).
+        The same object kept (a batch resets a game's memo when a new game starts in its slot
+        rather than making a new one); a subclass forgets its own fields (here: none).
         """
-        self.key = _UNWRITTEN
-        self.values.clear()
-        if self.at:
-            self.at = []
-
-    def note(self, i: int) -> None:
-        """Record offset ``i`` in :attr:`at`, once: the game's own code wrote it.
-
-        Looked for in a loop of ints (a native comparison each where compiled; ``in`` compares
-        every item as an object).
-        """
-        at = self.at
-        for j in at:
-            if j == i:
-                return
-        at.append(i)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # a plugin's encoder, the doctest's
@@ -161,18 +129,16 @@ class Encoder:
         )
         self._layout = Layout()
         self._build()
-        #: :attr:`incremental` and :attr:`state_class`, read once (a compiled class variable is
-        #: read through the class, by name, at every use; a subclass's values are the ones read)
+        #: :attr:`incremental`, read once (a compiled class variable is read through the class,
+        #: by name, at every use; a subclass's value is the one read)
         self._incremental = self.incremental
-        self._state_class = self.state_class
         #: what every encode_state starts from: zeros, the number of players, and the game's
         #: most common values (:meth:`_fill_blank`)
         self._blank = np.zeros(self.size, dtype=np.float32)
         self._blank[self._o_players + players - 1] = 1.0
         self._fill_blank(self._blank)
         self._blank.flags.writeable = False
-        #: the blank's values (what a part's offsets go back to) and the blank as a float view
-        self._blank_values: list[float] = self._blank.tolist()
+        #: the blank as a float view (what a row written whole goes back to first)
         self._blank_row = memoryview(self._blank.tobytes()).cast("f")
         #: every offset as an object, for a game that keeps its own memo (:meth:`_own_memo`)
         #: to write a kept row's cells through (where compiled, an int offset above 256 is
@@ -260,11 +226,10 @@ class Encoder:
             out[self._o_to_act + (s - seat) % n] = 1.0
         self._encode_state(state, seat, belief, out)
 
-    #: whether :meth:`_update_state` keeps a row up to date part by part (else
-    #: :meth:`update_state_into` writes the whole row again at every call)
+    #: whether the encoder keeps a row up to date itself, writing only what changed since
+    #: (it overrides :meth:`update_state_into` with a memo of its own, :meth:`_own_memo`);
+    #: else :meth:`update_state_into` writes the whole row again at every call
     incremental: ClassVar[bool] = False
-    #: how many :class:`Part` s the game's :meth:`_update_state` keeps (after the seats to act)
-    parts: ClassVar[int] = 0
 
     def update_state_into(
         self,
@@ -281,37 +246,30 @@ class Encoder:
         (:meth:`Part.reset`), or what this method wrote there for the same seat of the same
         game when it returned ``memo``; the answer is the memo for the next call. A batch
         keeps one row per game and seat this way and brings a seat's row up to date when that
-        seat is to act: an :attr:`incremental` encoder then writes only the parts of the row
-        that changed since (:meth:`_update_state`), a few values a move where the whole row is
-        hundreds; any other encoder writes the whole row again.
+        seat is to act.
+
+        This method writes the whole row again (the blank, then :meth:`encode_state_into`)
+        and answers an empty memo. An :attr:`incremental` encoder overrides it: it keeps a
+        memo of its own (:meth:`_own_memo`: one :class:`Part` subclass holding what the row
+        shows) and writes only what changed since, a few values a move where the whole row is
+        hundreds, and calls this method for a state of another class or when
+        :attr:`incremental` is false.
         """
-        if not self._incremental or type(state) is not self._state_class:
-            if memo is not None:
-                out[:] = self._blank_row
-            self.encode_state_into(state, seat, belief, out)
-            return []
-        if not memo:
-            if memo is not None:  # written whole before (a state of another class): the blank
-                out[:] = self._blank_row
-            memo = [Part() for _ in range(self.parts + 1)]
-        # the seats to act (the common part); the number of players never changes
-        acting = tuple(state.seats_to_act())
-        part = memo[0]
-        if acting != part.key:
-            self._write_to_act(out, part, acting, seat)
-        self._update_state(state, seat, belief, out, memo)
-        return memo
+        if memo is not None:
+            out[:] = self._blank_row
+        self.encode_state_into(state, seat, belief, out)
+        return []
 
     def _own_memo(
         self, out: memoryview[float], memo: list[Part] | None, row: type[Part]
     ) -> list[Part]:
         """The memo of a kept row for an encoder that keeps its own: ``memo``, or a new one.
 
-        For a game whose :meth:`update_state_into` is its own, with one memo of its own
+        For an :attr:`incremental` encoder, whose :meth:`update_state_into` keeps one
         :class:`Part` subclass (``row``, made with no argument) holding what the row shows as
-        ints and lists, in place of the generic parts of :meth:`_update_state`. A new memo is
-        ``[row()]``; where ``memo`` is an empty list (the row was written whole by the generic
-        path: the state was of another class), ``out`` is put back to the blank first.
+        ints and lists. A new memo is ``[row()]``; where ``memo`` is an empty list (the row was
+        written whole by the base's method: the state was of another class), ``out`` is put
+        back to the blank first.
         """
         if memo:
             return memo
@@ -384,103 +342,6 @@ class Encoder:
             slot = slots[new[j]]
             if slot >= 0:
                 cells[box[base + slot]] = _count(new, slots, slot) / divisor
-
-    def _write_to_act(
-        self, out: memoryview[float], part: Part, acting: tuple[int, ...], seat: int
-    ) -> None:
-        """Write the seats to act into a kept row (its common part) and keep ``acting`` as key.
-
-        1.0 at each acting seat's relative slot and the blank's value back at a slot no longer
-        set; the part keeps the slots it set in :attr:`Part.at` (no dictionary of values, as
-        :meth:`_rewrite` keeps: the seats to act change at most turns, one slot for another).
-        """
-        n, o = self.players, self._o_to_act
-        cells: Any = out
-        blanks = self._blank_values
-        now = [o + (s - seat) % n for s in acting]
-        for i in part.at:
-            if i not in now:
-                cells[i] = blanks[i]
-        for i in now:
-            cells[i] = 1.0
-        part.at = now
-        part.key = acting
-
-    def _update_state(
-        self, state: Any, seat: int, belief: Belief | None, out: memoryview[float], memo: list[Part]
-    ) -> None:
-        """Bring the game's parts of ``out`` up to date (an :attr:`incremental` encoder's).
-
-        ``memo[1:]`` are the game's :attr:`parts` (``memo[0]`` is the seats to act): for each,
-        compute its key from ``state`` (and ``belief``), and where it differs from the part's
-        ``key``, :meth:`_rewrite` the part. Parts never share an offset.
-        """
-        raise NotImplementedError
-
-    def _rewrite(
-        self, out: memoryview[float], part: Part, key: object, values: list[tuple[int, float]]
-    ) -> None:
-        """Make ``part``'s offsets hold ``values`` (``(offset, value)`` pairs) and remember ``key``.
-
-        Only what differs is written: a value that changed or is new, and the blank's value
-        where the part wrote before (``part.values`` and ``part.at``) and writes no longer (a
-        move changes a few values of a part of dozens; an item write costs more than a
-        dictionary lookup, even compiled). ``part.at`` is emptied: a game that writes the part
-        itself calls this with no values first, then records its offsets there.
-
-        Most calls are small (a few values), and two kinds make no new dict: no values (the
-        part goes back to the blank, or a game writes it itself next), and values at the same
-        offsets, in the same order, as before (a scalar that changed: only it is written).
-        """
-        old = part.values
-        blank = self._blank_values
-        at = part.at
-        if not values:
-            cells: Any = out  # written with the objects the dict and list hold
-            blanks: Any = blank
-            if old:
-                for i in cast("dict[object, float]", old):
-                    cells[i] = blanks[i]
-                part.values = {}
-            if at:
-                for i in cast("list[object]", at):
-                    cells[i] = blanks[i]
-                part.at = []
-            part.key = key
-            return
-        if not at and len(values) == len(old):
-            for k, i in enumerate(old):  # the offsets in the order they were given
-                if values[k][0] != i:
-                    break
-            else:
-                for i, value in values:
-                    if old[i] != value:  # two floats: compared natively where compiled
-                        out[i] = value
-                        old[i] = value
-                part.key = key
-                return
-        # the offsets and values read as the objects the pairs, lists and dicts hold: where
-        # compiled, an int or a float read from one is unboxed, then boxed again for each dict
-        # or memoryview it goes into (a new object for every float and every offset above 256)
-        new: dict[object, object] = {}
-        prior = cast("dict[object, object]", old)
-        row = cast("Any", out)
-        for offset, number in cast("list[tuple[object, object]]", values):
-            new[offset] = number
-            if prior.get(offset) != number:  # (None where it wrote nothing)
-                row[offset] = number
-        blanks = cast("Any", blank)
-        if prior:
-            for offset in prior:
-                if offset not in new:
-                    row[offset] = blanks[offset]
-        if at:
-            for offset in cast("list[object]", at):
-                if offset not in new:
-                    row[offset] = blanks[offset]
-            part.at = []
-        part.key = key
-        part.values = cast("dict[int, float]", new)
 
     def _write_state(self, state: State, seat: int, belief: Belief | None, out: Vector) -> None:
         """Write the seats to act and the game's slots into ``out`` (which holds the blank)."""

@@ -75,9 +75,6 @@ _DUDAB_CARD_SLOT: Final = tuple(_DUDAB_FACE[DUDAB_FACE_NAMES[f]] for f in DUDAB_
 _DUDAB_CALL_SLOT: Final = tuple(
     _DUDAB_CALLS.index(name) if name else -1 for name in DUDAB_CALL_NAMES
 )
-# the situation's key packs its numbers into one int (_update_state): each within its bound
-assert len(_DUDAB_PROMPTS) <= 16 and len(DUDAB_CALL_NAMES) < 32
-assert _MAX_PLAYERS < 8 and _MAX_COLUMNS < 4
 
 
 @lru_cache(maxsize=4096)

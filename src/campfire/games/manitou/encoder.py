@@ -111,8 +111,8 @@ class ManitouEncoder(Encoder):
             "second_hunter), the chooser (one-hot relative seat), picks left / 2",
         )
         self._o_thief = self._add("thief_queue", (p,), "relative seats the thief has yet to rob")
-        # the offsets of the parts of numbers (Encoder._update_numbers): the seat's selection
-        # by card type; per observer seat, every seat's counts, tiles owned and cards used
+        # the offsets of the numbers at fixed offsets: the seat's selection by card type; per
+        # observer seat, every seat's counts, tiles owned and cards used
         n = self.players
         self._selection_at = tuple(self._o_own + slot for slot in _MANITOU_CARD_SLOT)
         self._counts_at = tuple(

@@ -201,8 +201,8 @@ class TrackerEncoder(Encoder):
         self, state: Any, seat: int, belief: Belief | None, out: memoryview[float]
     ) -> None:
         # the fields TrackerState.view builds the keys read by _encode from: the board's
-        # occupied positions (never which card), counts, and the seat's own memory; each part
-        # written by the functions that _update_state uses to keep a row up to date
+        # occupied positions (never which card), counts, and the seat's own memory (a kept
+        # row writes the same values where they changed: update_state_into)
         st = cast(TrackerState, state)
         values: list[tuple[int, float]] = []  # the small parts' values, in one list
         self._phase_values(st, values)
