@@ -289,6 +289,33 @@ class Encoder:
             cells[self._box[new]] = self._one
         return new
 
+    def _show_bits(self, cells: Any, o: int, old: int, new: int) -> int:
+        """Show slot ``o + r`` as 1.0 for each bit ``r`` of ``new``, where ``old``'s bits were.
+
+        For a kept row's set of slots (several seats to act, a queue of seats): only the slots
+        whose bit changed are written (a cleared one as the blank's zero); the answer is
+        ``new``.
+
+        >>> class Seats(Encoder):
+        ...     game, max_players = "seats", 3
+        ...
+        ...     def _build(self) -> None:
+        ...         self._common()
+        >>> enc = Seats(3)
+        >>> row = memoryview(bytearray(4 * enc.size)).cast("f")
+        >>> enc._show_bits(row, enc._o_to_act, 0, 0b011), row.tolist()[enc._o_to_act :]
+        (3, [1.0, 1.0, 0.0])
+        >>> enc._show_bits(row, enc._o_to_act, 0b011, 0b110), row.tolist()[enc._o_to_act :]
+        (6, [0.0, 1.0, 1.0])
+        """
+        changed = old ^ new
+        r = 0
+        while changed >> r:
+            if changed >> r & 1:
+                cells[self._box[o + r]] = self._one if new >> r & 1 else self._zero
+            r += 1
+        return new
+
     def _show_counts(
         self,
         cells: Any,

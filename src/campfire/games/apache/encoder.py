@@ -478,19 +478,6 @@ class ApacheEncoder(Encoder):
             row.queue = key
         return memo
 
-    def _show_bits(self, cells: Any, o: int, old: int, new: int) -> int:
-        """Show the slots of ``new``'s bits (1.0 each) from ``o`` where ``old``'s were.
-
-        The answer is ``new``.
-        """
-        changed = old ^ new
-        r = 0
-        while changed >> r:
-            if changed >> r & 1:
-                cells[self._box[o + r]] = self._one if new >> r & 1 else self._zero
-            r += 1
-        return new
-
     def _show_protect(self, cells: Any, row: _Row, bits: int) -> None:
         """Show "protect me" as the type slots of ``bits`` (``-1``: not answering, none)."""
         self._show_bits(cells, self._o_protect, max(row.protect, 0), max(bits, 0))
@@ -517,8 +504,8 @@ class _Row(Part):
 
     The offsets of the one-hot values it set (``-1``: none, as in the blank): the phase, the
     revealer, the table's newest card. The seats to act as bits of relative seats, "protect
-    me" as bits of type slots (``-1``: the seat is not answering a poll). The window and the
-    cards face down (``-1``: not written yet). The answers as :func:`_answers_key` (``0``:
+    me" as bits of type slots (``-1``: the seat is not answering a poll). The window (``0``,
+    the blank's) and the cards face down (``-1``: not written yet). The answers as :func:`_answers_key` (``0``:
     nobody answered, the blank's), the queue as :func:`_queue_key` with the offsets it set.
     Copies of the table, the discards and every seat's pile; every card's relative kind for the
     row's seat in its game's colours (read at its first call). :meth:`reset` makes it a new

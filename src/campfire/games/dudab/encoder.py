@@ -273,16 +273,16 @@ class DudabEncoder(Encoder):
     ) -> list[Part]:
         """Bring a kept row up to date: only what changed since it was last written.
 
-        The memo is one :class:`_Row`, which holds what the row shows as ints and lists (no
-        generic part with a key object, a dict of values and a list of offsets for each of a
-        dozen parts: a move changes a handful of values of the row's 860). One-hot values (the
+        The memo is one :class:`_Row`, which holds what the row shows as ints and lists (a
+        move changes a handful of the row's 871 values). One-hot values (the
         seat to act, the prompt, the actor, the round's start player, the obligation's kind,
         column and call, each column's top card, the revealed hand's seat) are kept as the
         offset set, moved when it changes; the progress, each column's Jungle and heap and
         every seat's counts as the numbers shown, written where they changed; each list of
         cards shown by face (the columns, the seat's hand, kept cards and pile, a revealed
         hand, the discard pile) as a copy of the list, and where a list changed only the faces
-        of the cards after the part it shares with the copy are counted again and written
+        of the cards between the parts it shares with the copy at its start and at its end
+        are counted again and written
         (:meth:`~campfire.core.encoding.Encoder._show_counts`: a card placed, drawn or given up
         is one face or two).
 

@@ -273,7 +273,8 @@ class ManitouEncoder(Encoder):
         tiles owned, cards used and counts as the numbers shown, each written where it
         changed; the lists of things shown by type (each ground's tiles and cards, the tiles
         out of the game, the seat's hand and deck) as copies, where a list changed only the
-        types of the things after the part it shares with the copy counted again
+        types of the things between the parts it shares with the copy at its start and at
+        its end counted again
         (:meth:`~campfire.core.encoding.Encoder._show_counts`: a card played or taken is a type
         or two). Every value is written through an offset and a float that are Python objects
         already (:attr:`~campfire.core.encoding.Encoder._box`).
@@ -407,17 +408,6 @@ class ManitouEncoder(Encoder):
         if bits != row.thief:
             row.thief = self._show_bits(cells, self._o_thief, row.thief, bits)
         return memo
-
-    def _show_bits(self, cells: Any, o: int, old: int, new: int) -> int:
-        """Show the relative seats of ``new``'s bits (1.0 each) from ``o`` where ``old``'s were.
-
-        The answer is ``new``.
-        """
-        changed = old ^ new
-        for r in range(_MAX_PLAYERS):
-            if changed >> r & 1:
-                cells[self._box[o + r]] = self._one if new >> r & 1 else self._zero
-        return new
 
     def _show_numbers(
         self,

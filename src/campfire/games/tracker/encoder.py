@@ -230,10 +230,9 @@ class TrackerEncoder(Encoder):
     ) -> list[Part]:
         """Bring a kept row up to date: only what changed since it was last written.
 
-        The memo is one :class:`_Row`, which holds what the row shows as ints and lists (no
-        generic part with a key object, a dict of values and a list of offsets for each of a
-        dozen small parts: a Tracker move changes two or three values of a row, and comparing
-        native ints is what is left of the work where nothing changed). One-hot values (the
+        The memo is one :class:`_Row`, which holds what the row shows as ints and lists (a
+        Tracker move changes two or three values of a row, and comparing native ints is what
+        is left of the work where nothing changed). One-hot values (the
         seat to act, the phase, the step, the start and last seats, the lifted position) are
         kept as the offset set, moved when it changes; each seat's trackers in hand and pile
         size, the centre and the relocations as the numbers shown, each written where it
