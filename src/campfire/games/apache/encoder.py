@@ -505,11 +505,11 @@ class _Row(Part):
     The offsets of the one-hot values it set (``-1``: none, as in the blank): the phase, the
     revealer, the table's newest card. The seats to act as bits of relative seats, "protect
     me" as bits of type slots (``-1``: the seat is not answering a poll). The window (``0``,
-    the blank's) and the cards face down (``-1``: not written yet). The answers as :func:`_answers_key` (``0``:
-    nobody answered, the blank's), the queue as :func:`_queue_key` with the offsets it set.
-    Copies of the table, the discards and every seat's pile; every card's relative kind for the
-    row's seat in its game's colours (read at its first call). :meth:`reset` makes it a new
-    one's again.
+    the blank's) and the cards face down (``-1``: not written yet). The answers as
+    :func:`_answers_key` (``0``: nobody answered, the blank's), the queue as :func:`_queue_key`
+    with the offsets it set. Copies of the table, the discards and every seat's pile; every
+    card's relative kind for the row's seat in its game's colours (read at its first call).
+    :meth:`reset` makes it a new one's again.
     """
 
     def __init__(self) -> None:
