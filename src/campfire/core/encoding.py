@@ -85,17 +85,21 @@ class Layout:
 class Part:
     """What a kept row shows (:meth:`Encoder.update_state_into`): the item of its memo.
 
-    An :attr:`~Encoder.incremental` encoder subclasses it with fields saying what the row
-    shows (the offsets of one-hot values and the numbers shown as ints, copies of the state's
-    lists; when new, what the blank shows), which its :meth:`Encoder.update_state_into`
-    compares with the state and brings up to date with the row. :meth:`reset` forgets them.
+    An :attr:`~Encoder.incremental` encoder subclasses it (its :attr:`~Encoder.row_class`)
+    with fields saying what the row shows: the offsets of one-hot values and the numbers shown
+    as ints, copies of the state's lists. Its :meth:`reset` sets them to what the blank shows;
+    the encoder's :meth:`Encoder._update_row` compares them with the state and brings them up
+    to date with the row.
     """
 
+    def __init__(self) -> None:
+        self.reset()
+
     def reset(self) -> None:
-        """Forget what was written: the part is as a new one, for a row put back to the blank.
+        """Show the blank: a new part's fields, for a new row or one put back to the blank.
 
         The same object kept (a batch resets a game's memo when a new game starts in its slot
-        rather than making a new one); a subclass forgets its own fields (here: none).
+        rather than making a new one); a subclass sets its own fields (here: none).
         """
 
 
@@ -129,9 +133,12 @@ class Encoder:
         )
         self._layout = Layout()
         self._build()
-        #: :attr:`incremental`, read once (a compiled class variable is read through the class,
-        #: by name, at every use; a subclass's value is the one read)
+        #: :attr:`incremental`, :attr:`state_class` and :attr:`row_class`, read once (a compiled
+        #: class variable is read through the class, by name, at every use; a subclass's values
+        #: are the ones read)
         self._incremental = self.incremental
+        self._state_class = self.state_class
+        self._row_class = self.row_class
         #: what every encode_state starts from: zeros, the number of players, and the game's
         #: most common values (:meth:`_fill_blank`)
         self._blank = np.zeros(self.size, dtype=np.float32)
@@ -140,8 +147,8 @@ class Encoder:
         self._blank.flags.writeable = False
         #: the blank as a float view (what a row written whole goes back to first)
         self._blank_row = memoryview(self._blank.tobytes()).cast("f")
-        #: every offset as an object, for a game that keeps its own memo (:meth:`_own_memo`)
-        #: to write a kept row's cells through (where compiled, an int offset above 256 is
+        #: every offset as an object, for an incremental encoder (:meth:`_update_row`) to
+        #: write a kept row's cells through (where compiled, an int offset above 256 is
         #: made into a new object at every write)
         self._box: tuple[object, ...] = tuple(range(self.size))
         #: 0.0 and 1.0 as objects, written as they are (where compiled, a float constant is
@@ -227,9 +234,11 @@ class Encoder:
         self._encode_state(state, seat, belief, out)
 
     #: whether the encoder keeps a row up to date itself, writing only what changed since
-    #: (it overrides :meth:`update_state_into` with a memo of its own, :meth:`_own_memo`);
-    #: else :meth:`update_state_into` writes the whole row again at every call
+    #: (:meth:`_update_row`, with a memo of one :attr:`row_class`); else
+    #: :meth:`update_state_into` writes the whole row again at every call
     incremental: ClassVar[bool] = False
+    #: an :attr:`incremental` encoder's memo: what its row shows (made with no argument)
+    row_class: ClassVar[type[Part]] = Part
 
     def update_state_into(
         self,
@@ -248,34 +257,36 @@ class Encoder:
         keeps one row per game and seat this way and brings a seat's row up to date when that
         seat is to act.
 
-        This method writes the whole row again (the blank, then :meth:`encode_state_into`)
-        and answers an empty memo. An :attr:`incremental` encoder overrides it: it keeps a
-        memo of its own (:meth:`_own_memo`: one :class:`Part` subclass holding what the row
-        shows) and writes only what changed since, a few values a move where the whole row is
-        hundreds, and calls this method for a state of another class or when
-        :attr:`incremental` is false.
+        An :attr:`incremental` encoder's memo is one :attr:`row_class` (what the row shows, as
+        ints and lists), and :meth:`_update_row` writes only what changed since, a few values
+        a move where the whole row is hundreds. Any other encoder, or a state not of
+        :attr:`state_class`, has the whole row written again (the blank, then
+        :meth:`encode_state_into`) and an empty memo; an empty memo handed back is the sign of
+        that whole write, so the next kept row starts again from the blank.
         """
-        if memo is not None:
-            out[:] = self._blank_row
-        self.encode_state_into(state, seat, belief, out)
-        return []
+        if not self._incremental or type(state) is not self._state_class:
+            if memo is not None:
+                out[:] = self._blank_row
+            self.encode_state_into(state, seat, belief, out)
+            return []
+        if not memo:
+            if memo is not None:  # written whole before: start again from the blank
+                out[:] = self._blank_row
+            memo = [self._row_class()]
+        self._update_row(state, seat, belief, out, memo[0])
+        return memo
 
-    def _own_memo(
-        self, out: memoryview[float], memo: list[Part] | None, row: type[Part]
-    ) -> list[Part]:
-        """The memo of a kept row for an encoder that keeps its own: ``memo``, or a new one.
+    def _update_row(
+        self, state: Any, seat: int, belief: Belief | None, out: memoryview[float], part: Part
+    ) -> None:
+        """Bring ``out``, which shows what ``part`` says, up to date (an incremental encoder's).
 
-        For an :attr:`incremental` encoder, whose :meth:`update_state_into` keeps one
-        :class:`Part` subclass (``row``, made with no argument) holding what the row shows as
-        ints and lists. A new memo is ``[row()]``; where ``memo`` is an empty list (the row was
-        written whole by the base's method: the state was of another class), ``out`` is put
-        back to the blank first.
+        ``state`` is of :attr:`state_class` and ``part`` of :attr:`row_class`: compare its
+        fields with the state (and ``belief``) and, where they differ, write the row's values
+        and bring the fields up to date, with :meth:`_move`, :meth:`_show_bits` and
+        :meth:`_show_counts`. Afterwards ``out`` equals :meth:`encode_state`'s vector.
         """
-        if memo:
-            return memo
-        if memo is not None:
-            out[:] = self._blank_row
-        return [row()]
+        raise NotImplementedError
 
     def _move(self, cells: Any, old: int, new: int) -> int:
         """Move a one-hot value of a kept row (``cells``) from offset ``old`` to ``new``.
@@ -327,7 +338,7 @@ class Encoder:
     ) -> None:
         """Write ``new``'s items counted by slot (/ ``divisor``) from ``base``, where ``old`` was.
 
-        For a game that keeps its own memo (:meth:`_own_memo`): a list of things shown counted
+        For an :attr:`incremental` encoder's :meth:`_update_row`: a list of things shown counted
         by kind (cards by face, tiles by type) whose row shows ``old`` (a copy the memo keeps)
         and whose state now holds ``new``; ``slots[item]`` is an item's slot from ``base``
         (``-1``: not counted there). Only the items between the part both lists share from

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar, Final, cast, get_args
 
-from campfire.core import Belief, State
+from campfire.core import Belief
 from campfire.core.encoding import Encoder, Part, Vector, float_counts
 
 from . import state as apache_state
@@ -78,12 +78,36 @@ def _queue_key(queue: list[Claim], resolved: int) -> int:
     return key * 8 + resolved
 
 
+class _Row(Part):
+    """The memo of a kept Apache row (:meth:`ApacheEncoder._update_row`): what it shows.
+
+    The offsets of the one-hot values it set (``-1``: none, as in the blank): the phase, the
+    revealer, the table's newest card. The seats to act as bits of relative seats, "protect
+    me" as bits of type slots (``-1``: the seat is not answering a poll). The window (``0``,
+    the blank's) and the cards face down (``-1``: not written yet). The answers as
+    :func:`_answers_key` (``0``: nobody answered, the blank's), the queue as :func:`_queue_key`
+    with the offsets it set. Copies of the table, the discards and every seat's pile; every
+    card's relative kind for the row's seat in its game's colours (read at its first call).
+    :meth:`reset` makes it a new one's again.
+    """
+
+    def reset(self) -> None:
+        """Show the blank (a new row, or one put back to the blank)."""
+        self.acting = self.window = self.answers = self.queue = 0
+        self.phase_at = self.revealer_at = self.last_at = self.left = self.protect = -1
+        self.queue_at: list[int] = []
+        self.table: list[int] = []
+        self.discard: list[int] = []
+        self.piles: list[list[int]] = [[] for _ in range(_MAX_PLAYERS)]
+        self.kinds: tuple[int, ...] = ()
+
+
 class ApacheEncoder(Encoder):
     """Apache: the table, piles, scores, the claim poll and the resolution queue.
 
     It is :attr:`incremental`: a kept row is brought up to date with only what changed (the
     phase and progress, the table, the newest card, "protect me", the answers, the queue, the
-    discards, each seat's pile), kept by a memo of its own (:meth:`update_state_into`).
+    discards, each seat's pile), kept by a memo of its own (:meth:`_update_row`).
     """
 
     game = "apache"
@@ -228,7 +252,7 @@ class ApacheEncoder(Encoder):
     # ----- the state path: the values of each part of a row -------------------------------------
     #
     # encode_state (_encode_state) writes every part's values, made by one function per part;
-    # a kept row (update_state_into) writes the same values where they changed (the queue's
+    # a kept row (_update_row) writes the same values where they changed (the queue's
     # offsets from _queue_values, "protect me" from claim_is_legal as _protect_values reads it)
 
     def _rel_kinds_of(self, st: ApacheState, seat: int) -> tuple[int, ...]:
@@ -358,20 +382,16 @@ class ApacheEncoder(Encoder):
         for i, value in values:
             out[i] = value
 
-    # ----- a kept row (Encoder.update_state_into), with its own memo -------------------------
+    # ----- a kept row (Encoder._update_row), with its own memo -------------------------------
 
-    #: a kept row is brought up to date with only what changed (:meth:`update_state_into`,
+    #: a kept row is brought up to date with only what changed (:meth:`_update_row`,
     #: one :class:`_Row` as its memo)
     incremental = True
+    row_class = _Row
 
-    def update_state_into(
-        self,
-        state: State,
-        seat: int,
-        belief: Belief | None,
-        out: memoryview[float],
-        memo: list[Part] | None,
-    ) -> list[Part]:
+    def _update_row(
+        self, state: Any, seat: int, belief: Belief | None, out: memoryview[float], part: Part
+    ) -> None:
         """Bring a kept row up to date: only what changed since it was last written.
 
         The memo is one :class:`_Row`, which holds what the row shows as ints and lists. The
@@ -388,11 +408,8 @@ class ApacheEncoder(Encoder):
         and a float that are Python objects already
         (:attr:`~campfire.core.encoding.Encoder._box`).
         """
-        if not self._incremental or type(state) is not ApacheState:
-            return super().update_state_into(state, seat, belief, out, memo)
-        st = state
-        memo = self._own_memo(out, memo, _Row)
-        row = cast(_Row, memo[0])
+        st = cast(ApacheState, state)
+        row = cast(_Row, part)
         cells: Any = out  # written through boxed offsets and values (see _box)
         box = self._box
         n = self.players
@@ -476,7 +493,6 @@ class ApacheEncoder(Encoder):
             for i in row.queue_at:
                 cells[box[i]] = self._one
             row.queue = key
-        return memo
 
     def _show_protect(self, cells: Any, row: _Row, bits: int) -> None:
         """Show "protect me" as the type slots of ``bits`` (``-1``: not answering, none)."""
@@ -497,39 +513,6 @@ class ApacheEncoder(Encoder):
         for i in new:
             if i >= 0 and i not in old:
                 cells[box[i]] = self._one
-
-
-class _Row(Part):
-    """The memo of a kept Apache row (:meth:`ApacheEncoder.update_state_into`): what it shows.
-
-    The offsets of the one-hot values it set (``-1``: none, as in the blank): the phase, the
-    revealer, the table's newest card. The seats to act as bits of relative seats, "protect
-    me" as bits of type slots (``-1``: the seat is not answering a poll). The window (``0``,
-    the blank's) and the cards face down (``-1``: not written yet). The answers as
-    :func:`_answers_key` (``0``: nobody answered, the blank's), the queue as :func:`_queue_key`
-    with the offsets it set. Copies of the table, the discards and every seat's pile; every
-    card's relative kind for the row's seat in its game's colours (read at its first call).
-    :meth:`reset` makes it a new one's again.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._forget()
-
-    def reset(self) -> None:
-        """Forget what was written (the row is the blank again)."""
-        super().reset()
-        self._forget()
-
-    def _forget(self) -> None:
-        """Hold what a blank row shows."""
-        self.acting = self.window = self.answers = self.queue = 0
-        self.phase_at = self.revealer_at = self.last_at = self.left = self.protect = -1
-        self.queue_at: list[int] = []
-        self.table: list[int] = []
-        self.discard: list[int] = []
-        self.piles: list[list[int]] = [[] for _ in range(_MAX_PLAYERS)]
-        self.kinds: tuple[int, ...] = ()
 
 
 def _answer_cells(base: int, code: int) -> tuple[int, int]:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, ClassVar, Final, cast
 
-from campfire.core import Belief, State
+from campfire.core import Belief
 from campfire.core.encoding import Encoder, Part, Vector, count_into, float_counts
 
 from . import state as dudab_state
@@ -84,6 +84,39 @@ def _face_counts(cards: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
     Both are long and change seldom (a discard, a capture).
     """
     return float_counts([_DUDAB_CARD_SLOT[card] for card in cards])
+
+
+class _Row(Part):
+    """The memo of a kept Dudab row (:meth:`DudabEncoder._update_row`): what it shows.
+
+    The offsets of the one-hot values it set (``-1``: none, as in the blank): the seat to act,
+    the prompt, the actor, the round's start player, the obligation's kind, column and call,
+    each column's top card, the revealed hand's seat. The numbers it shows: the round
+    (``-1``: not written yet) and the draw pile's size; per column the cards above its Jungle
+    (``-1``: no Jungle) and its heap's size; per seat the hand size, the pile size and how
+    many rounds its total has. Copies of the lists of cards it shows by face: per column its
+    visible cards, the seat's hand, kept cards and pile, a revealed hand, the discard pile.
+    :meth:`reset` makes it a new one's again, for a row put back to the blank.
+    """
+
+    def reset(self) -> None:
+        """Show the blank (a new row, or one put back to the blank)."""
+        self.acting = self.prompt_at = self.actor_at = self.start_at = -1
+        self.kind_at = self.column_at = self.call_at = self.revealed_at = -1
+        self.round = -1
+        self.draw = 0
+        self.above = [-1] * _MAX_COLUMNS
+        self.heaps = [0] * _MAX_COLUMNS
+        self.tops = [-1] * _MAX_COLUMNS
+        self.columns: list[list[int]] = [[] for _ in range(_MAX_COLUMNS)]
+        self.hand: list[int] = []
+        self.kept: list[int] = []
+        self.revealed: list[int] = []
+        self.pile: list[int] = []
+        self.discard: list[int] = []
+        self.sizes = [0] * _MAX_PLAYERS
+        self.pile_sizes = [0] * _MAX_PLAYERS
+        self.rounds = [0] * _MAX_PLAYERS
 
 
 class DudabEncoder(Encoder):
@@ -257,20 +290,16 @@ class DudabEncoder(Encoder):
             if total:
                 out[o + 2 * _MAX_PLAYERS + r] = total / 100
 
-    # ----- a kept row (Encoder.update_state_into), with its own memo -------------------------
+    # ----- a kept row (Encoder._update_row), with its own memo -------------------------------
 
-    #: a kept row is brought up to date with only what changed (:meth:`update_state_into`,
+    #: a kept row is brought up to date with only what changed (:meth:`_update_row`,
     #: one :class:`_Row` as its memo)
     incremental = True
+    row_class = _Row
 
-    def update_state_into(
-        self,
-        state: State,
-        seat: int,
-        belief: Belief | None,
-        out: memoryview[float],
-        memo: list[Part] | None,
-    ) -> list[Part]:
+    def _update_row(
+        self, state: Any, seat: int, belief: Belief | None, out: memoryview[float], part: Part
+    ) -> None:
         """Bring a kept row up to date: only what changed since it was last written.
 
         The memo is one :class:`_Row`, which holds what the row shows as ints and lists (a
@@ -290,11 +319,8 @@ class DudabEncoder(Encoder):
         (:attr:`~campfire.core.encoding.Encoder._box`): where compiled, an int above 256 or a
         float constant is made into a new object at every write.
         """
-        if not self._incremental or type(state) is not DudabState:
-            return super().update_state_into(state, seat, belief, out, memo)
-        st = state
-        memo = self._own_memo(out, memo, _Row)
-        row = cast(_Row, memo[0])
+        st = cast(DudabState, state)
+        row = cast(_Row, part)
         n = self.players
         cells: Any = out  # written through boxed offsets and values (see _box)
         box = self._box
@@ -403,49 +429,6 @@ class DudabEncoder(Encoder):
             if size != rounds[s]:
                 cells[box[o + 2 * _MAX_PLAYERS + r]] = sum(scores[s]) / 100
                 rounds[s] = size
-        return memo
-
-
-class _Row(Part):
-    """The memo of a kept Dudab row (:meth:`DudabEncoder.update_state_into`): what it shows.
-
-    The offsets of the one-hot values it set (``-1``: none, as in the blank): the seat to act,
-    the prompt, the actor, the round's start player, the obligation's kind, column and call,
-    each column's top card, the revealed hand's seat. The numbers it shows: the round
-    (``-1``: not written yet) and the draw pile's size; per column the cards above its Jungle
-    (``-1``: no Jungle) and its heap's size; per seat the hand size, the pile size and how
-    many rounds its total has. Copies of the lists of cards it shows by face: per column its
-    visible cards, the seat's hand, kept cards and pile, a revealed hand, the discard pile.
-    :meth:`reset` makes it a new one's again, for a row put back to the blank.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._forget()
-
-    def reset(self) -> None:
-        """Forget what was written (the row is the blank again)."""
-        super().reset()
-        self._forget()
-
-    def _forget(self) -> None:
-        """Hold what a blank row shows."""
-        self.acting = self.prompt_at = self.actor_at = self.start_at = -1
-        self.kind_at = self.column_at = self.call_at = self.revealed_at = -1
-        self.round = -1
-        self.draw = 0
-        self.above = [-1] * _MAX_COLUMNS
-        self.heaps = [0] * _MAX_COLUMNS
-        self.tops = [-1] * _MAX_COLUMNS
-        self.columns: list[list[int]] = [[] for _ in range(_MAX_COLUMNS)]
-        self.hand: list[int] = []
-        self.kept: list[int] = []
-        self.revealed: list[int] = []
-        self.pile: list[int] = []
-        self.discard: list[int] = []
-        self.sizes = [0] * _MAX_PLAYERS
-        self.pile_sizes = [0] * _MAX_PLAYERS
-        self.rounds = [0] * _MAX_PLAYERS
 
 
 def _obligation_at(o: int, ob: int, col: int, call: int) -> tuple[int, int, int]:

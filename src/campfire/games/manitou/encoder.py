@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Final, cast, get_args
 
-from campfire.core import Belief, State
+from campfire.core import Belief
 from campfire.core.encoding import Encoder, Part, Vector, float_counts
 
 from . import state as manitou_state
@@ -54,6 +54,38 @@ assert len(_MANITOU_PHASES) <= 8 and _MAX_PLAYERS < 7 and _NOBODY == -1
 
 _DOWN: Final = manitou_state.DOWN
 _CODES: Final = 2 * _DOWN  # a card's code on a ground: owner · 16 + type, + DOWN face down
+
+
+class _Row(Part):
+    """The memo of a kept Big Manitou row (:meth:`ManitouEncoder._update_row`).
+
+    What the row shows: the offsets of the one-hot values it set (``-1``: none, as in the
+    blank): the phase, the dealer, the first player, the totem's and the horse's holders, the
+    ground being shared, its step and its chooser; the seats to act and the thief's queue as
+    bits of relative seats; the numbers shown: the hunt (``-1``: not written yet), the play
+    turn, the bag's size, the picks left, the seat's selection, every seat's tiles owned and
+    cards left (of which the cards used this cycle are shown), the counts (selection sizes,
+    cards selected, hand and deck sizes, seat by seat in four runs); copies of the lists of
+    things it shows by type: per ground its tiles and cards, the tiles out of the game, the
+    seat's hand and deck. :meth:`reset` makes it a new one's again.
+    """
+
+    def reset(self) -> None:
+        """Show the blank (a new row, or one put back to the blank)."""
+        self.acting = self.thief = 0
+        self.phase_at = self.dealer_at = self.first_at = self.totem_at = self.horse_at = -1
+        self.ground_at = self.step_at = self.chooser_at = -1
+        self.hunt = -1
+        self.turn = self.bag = self.picks = 0
+        self.tiles: list[list[int]] = [[], [], []]
+        self.table: list[list[int]] = [[], [], []]
+        self.out: list[int] = []
+        self.hand: list[int] = []
+        self.deck: list[int] = []
+        self.selection = [0] * _C
+        self.owned = [[0] * _T for _ in range(_MAX_PLAYERS)]
+        self.pool = [list(MANITOU_FULL_POOL) for _ in range(_MAX_PLAYERS)]
+        self.counts = [0] * (4 * _MAX_PLAYERS)
 
 
 class ManitouEncoder(Encoder):
@@ -249,20 +281,16 @@ class ManitouEncoder(Encoder):
         for i, count in float_counts(offsets):
             out[i] = count
 
-    # ----- a kept row (Encoder.update_state_into), with its own memo -------------------------
+    # ----- a kept row (Encoder._update_row), with its own memo -------------------------------
 
-    #: a kept row is brought up to date with only what changed (:meth:`update_state_into`,
+    #: a kept row is brought up to date with only what changed (:meth:`_update_row`,
     #: one :class:`_Row` as its memo)
     incremental = True
+    row_class = _Row
 
-    def update_state_into(
-        self,
-        state: State,
-        seat: int,
-        belief: Belief | None,
-        out: memoryview[float],
-        memo: list[Part] | None,
-    ) -> list[Part]:
+    def _update_row(
+        self, state: Any, seat: int, belief: Belief | None, out: memoryview[float], part: Part
+    ) -> None:
         """Bring a kept row up to date: only what changed since it was last written.
 
         The memo is one :class:`_Row`, which holds what the row shows as ints and lists.
@@ -279,11 +307,8 @@ class ManitouEncoder(Encoder):
         or two). Every value is written through an offset and a float that are Python objects
         already (:attr:`~campfire.core.encoding.Encoder._box`).
         """
-        if not self._incremental or type(state) is not ManitouState:
-            return super().update_state_into(state, seat, belief, out, memo)
-        st = state
-        memo = self._own_memo(out, memo, _Row)
-        row = cast(_Row, memo[0])
+        st = cast(ManitouState, state)
+        row = cast(_Row, part)
         cells: Any = out  # written through boxed offsets and values (see _box)
         box = self._box
         rel = self._rel[seat]
@@ -407,7 +432,6 @@ class ManitouEncoder(Encoder):
             row.picks = picks
         if bits != row.thief:
             row.thief = self._show_bits(cells, self._o_thief, row.thief, bits)
-        return memo
 
     def _show_numbers(
         self,
@@ -499,47 +523,6 @@ class ManitouEncoder(Encoder):
             if code & down:
                 offsets.append(base + c)
         return offsets
-
-
-class _Row(Part):
-    """The memo of a kept Big Manitou row (:meth:`ManitouEncoder.update_state_into`).
-
-    What the row shows: the offsets of the one-hot values it set (``-1``: none, as in the
-    blank): the phase, the dealer, the first player, the totem's and the horse's holders, the
-    ground being shared, its step and its chooser; the seats to act and the thief's queue as
-    bits of relative seats; the numbers shown: the hunt (``-1``: not written yet), the play
-    turn, the bag's size, the picks left, the seat's selection, every seat's tiles owned and
-    cards left (of which the cards used this cycle are shown), the counts (selection sizes,
-    cards selected, hand and deck sizes, seat by seat in four runs); copies of the lists of
-    things it shows by type: per ground its tiles and cards, the tiles out of the game, the
-    seat's hand and deck. :meth:`reset` makes it a new one's again.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._forget()
-
-    def reset(self) -> None:
-        """Forget what was written (the row is the blank again)."""
-        super().reset()
-        self._forget()
-
-    def _forget(self) -> None:
-        """Hold what a blank row shows."""
-        self.acting = self.thief = 0
-        self.phase_at = self.dealer_at = self.first_at = self.totem_at = self.horse_at = -1
-        self.ground_at = self.step_at = self.chooser_at = -1
-        self.hunt = -1
-        self.turn = self.bag = self.picks = 0
-        self.tiles: list[list[int]] = [[], [], []]
-        self.table: list[list[int]] = [[], [], []]
-        self.out: list[int] = []
-        self.hand: list[int] = []
-        self.deck: list[int] = []
-        self.selection = [0] * _C
-        self.owned = [[0] * _T for _ in range(_MAX_PLAYERS)]
-        self.pool = [list(MANITOU_FULL_POOL) for _ in range(_MAX_PLAYERS)]
-        self.counts = [0] * (4 * _MAX_PLAYERS)
 
 
 def _card_slot(code: int, rel: tuple[int, ...], down: bool) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Final, cast, get_args
 
-from campfire.core import Belief, State
+from campfire.core import Belief
 from campfire.core.encoding import Encoder, Part, Vector
 
 from . import state as tracker_state
@@ -62,12 +62,10 @@ _MAX_PLAYERS: Final = 6
 _WIDTH: Final = 13  # len(_TRACKER_CHANNELS): the channels of a board position
 assert len(_TRACKER_CHANNELS) == _WIDTH
 _NO_CARD: Final = -1  # no card known at a position (in a look-up)
-#: no known card, no interest: what a row holds before they are first written (never changed)
-_NOTHING: Final[dict[int, int]] = {}
 
 
 class _Row(Part):
-    """The memo of a kept Tracker row (:meth:`TrackerEncoder.update_state_into`): what it shows.
+    """The memo of a kept Tracker row (:meth:`TrackerEncoder._update_row`): what it shows.
 
     The offsets of the one-hot values it set (``-1``: none, as in the blank): the seat to act,
     the phase, the step, the start and last seats, the lifted position; per seat the trackers
@@ -81,17 +79,8 @@ class _Row(Part):
     :meth:`reset` makes it a new one's again, for a row put back to the blank.
     """
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._forget()
-
     def reset(self) -> None:
-        """Forget what was written (the row is the blank again)."""
-        super().reset()
-        self._forget()
-
-    def _forget(self) -> None:
-        """Hold what a blank row shows."""
+        """Show the blank (a new row, or one put back to the blank)."""
         self.acting = self.phase_at = self.step_at = self.start_at = self.last_at = -1
         self.hands = [0] * _MAX_PLAYERS
         self.piles = [0] * _MAX_PLAYERS
@@ -116,9 +105,10 @@ class TrackerEncoder(Encoder):
     uses_memory = True
     state_class = TrackerState
     POSITIONS: ClassVar[int] = NUM_POSITIONS
-    #: a kept row is brought up to date part by part (:meth:`update_state_into`, one
+    #: a kept row is brought up to date with only what changed (:meth:`_update_row`, one
     #: :class:`_Row` as its memo)
     incremental = True
+    row_class = _Row
 
     def _build(self) -> None:
         p = self.max_players
@@ -202,7 +192,7 @@ class TrackerEncoder(Encoder):
     ) -> None:
         # the fields TrackerState.view builds the keys read by _encode from: the board's
         # occupied positions (never which card), counts, and the seat's own memory (a kept
-        # row writes the same values where they changed: update_state_into)
+        # row writes the same values where they changed: _update_row)
         st = cast(TrackerState, state)
         values: list[tuple[int, float]] = []  # the small parts' values, in one list
         self._phase_values(st, values)
@@ -220,14 +210,9 @@ class TrackerEncoder(Encoder):
         if interest:
             self._write_interest(out, interest)
 
-    def update_state_into(
-        self,
-        state: State,
-        seat: int,
-        belief: Belief | None,
-        out: memoryview[float],
-        memo: list[Part] | None,
-    ) -> list[Part]:
+    def _update_row(
+        self, state: Any, seat: int, belief: Belief | None, out: memoryview[float], part: Part
+    ) -> None:
         """Bring a kept row up to date: only what changed since it was last written.
 
         The memo is one :class:`_Row`, which holds what the row shows as ints and lists (a
@@ -246,11 +231,8 @@ class TrackerEncoder(Encoder):
         (``_box``, ``_zero``, ``_one``): where compiled, an int above 256 or a float constant
         is made into a new object at every write.
         """
-        if not self._incremental or type(state) is not TrackerState:
-            return super().update_state_into(state, seat, belief, out, memo)
-        st = state
-        memo = self._own_memo(out, memo, _Row)
-        row = cast(_Row, memo[0])
+        st = cast(TrackerState, state)
+        row = cast(_Row, part)
         n = self.players
         cells: Any = out  # written through boxed offsets and values (see _box)
         box = self._box
@@ -304,7 +286,7 @@ class TrackerEncoder(Encoder):
         memory = belief if isinstance(belief, TrackerMemory) else None
         if memory is not None and memory is row.memory and row.count <= len(memory.touched):
             self._follow(out, row, memory, board)
-            return memo
+            return
         # the first time, or another memory: the board and the memory compared whole
         if board != row.board:
             self._write_occupied(out, row.board if row.board else None, board)
@@ -313,13 +295,12 @@ class TrackerEncoder(Encoder):
             self._show_memory(out, row, memory.known, memory.interest, self._channel(st, seat))
             row.memory, row.count = memory, len(memory.touched)
             row.known = row.interest = None
-            return memo
+            return
         known, interest = _memory(belief)
         if known != row.known or interest != row.interest:
             self._show_memory(out, row, known, interest, self._channel(st, seat))
             row.known, row.interest = dict(known), dict(interest)
             row.memory = None
-        return memo
 
     def _follow(
         self, out: memoryview[float], row: _Row, memory: TrackerMemory, board: list[int]
